@@ -1,0 +1,282 @@
+//! The terminal runner: `agora run <scenario.json> [flags]` plays a scenario natively, prints the
+//! dialogue the way the seed notebooks do, and can write the event log as JSON Lines.
+
+use std::rc::Rc;
+
+use crate::clock::{Clock, SystemClock};
+use crate::engine::{Run, StepOutcome};
+use crate::events::{to_json_lines, Event, MessageKind};
+use crate::model::demo::DemoModel;
+use crate::model::scripted::ScriptedModel;
+use crate::model::ChatModel;
+use crate::presets;
+use crate::scenario::Scenario;
+
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>] [--latency-ms N] [--turns N] [--events <file>]\n       agora presets";
+
+/// What `run` was asked to do.
+#[derive(Debug, PartialEq)]
+pub struct RunArgs {
+    pub scenario: String,
+    pub seed: Option<u64>,
+    pub model: ModelChoice,
+    pub latency_ms: Option<u64>,
+    pub turns: Option<u32>,
+    pub events: Option<String>,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum ModelChoice {
+    Demo,
+    Script(String),
+}
+
+/// Reads `run`'s arguments; the error is one line naming the problem.
+pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
+    let mut scenario = None;
+    let mut out = RunArgs {
+        scenario: String::new(),
+        seed: None,
+        model: ModelChoice::Demo,
+        latency_ms: None,
+        turns: None,
+        events: None,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--seed" => out.seed = Some(number(&value("--seed")?, "--seed")?),
+            "--latency-ms" => out.latency_ms = Some(number(&value("--latency-ms")?, "--latency-ms")?),
+            "--turns" => {
+                let n: u64 = number(&value("--turns")?, "--turns")?;
+                if n == 0 || n > crate::scenario::MAX_TURNS as u64 {
+                    return Err(format!("--turns must be between 1 and {}", crate::scenario::MAX_TURNS));
+                }
+                out.turns = Some(n as u32);
+            }
+            "--events" => out.events = Some(value("--events")?),
+            "--model" => {
+                let v = value("--model")?;
+                out.model = match v.as_str() {
+                    "demo" => ModelChoice::Demo,
+                    s if s.starts_with("script:") && s.len() > 7 => ModelChoice::Script(s[7..].to_string()),
+                    other => return Err(format!("--model must be demo or script:<file>, not \"{other}\"")),
+                };
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}")),
+            path if scenario.is_none() => scenario = Some(path.to_string()),
+            extra => return Err(format!("unexpected argument \"{extra}\"")),
+        }
+    }
+    out.scenario = scenario.ok_or("no scenario given")?;
+    Ok(out)
+}
+
+fn number(text: &str, flag: &str) -> Result<u64, String> {
+    text.parse().map_err(|_| format!("{flag} needs a whole number, not \"{text}\""))
+}
+
+/// Loads the scenario a `run` names, with the flags applied.
+pub fn load_scenario(args: &RunArgs) -> Result<Scenario, String> {
+    let mut scenario = match args.scenario.strip_prefix("preset:") {
+        Some(id) => presets::find(id).ok_or(format!("no preset \"{id}\" (see `agora presets`)"))?.scenario(),
+        None => {
+            let text = std::fs::read_to_string(&args.scenario)
+                .map_err(|e| format!("cannot read {}: {e}", args.scenario))?;
+            Scenario::from_json(&text).map_err(|e| format!("{}: {e}", args.scenario))?
+        }
+    };
+    if let Some(seed) = args.seed {
+        scenario.seed = seed;
+    }
+    if let Some(turns) = args.turns {
+        scenario.max_turns = turns;
+    }
+    if let Some(ms) = args.latency_ms {
+        scenario.model.demo.latency_ms = ms;
+    }
+    Ok(scenario)
+}
+
+/// The text the seed notebooks print for an event, if any.
+pub fn render_event(event: &Event) -> Option<String> {
+    Some(match event {
+        Event::RunStarted { scenario, seed } => {
+            format!("== {} ({} method, seed {seed})\n", scenario.title, scenario.method.name())
+        }
+        Event::TopicSpecified { original, specified } => {
+            format!("Original topic:\n{original}\n\nDetailed topic:\n{specified}\n")
+        }
+        Event::CharacterDescribed { agent, description } => format!("{agent} Description:\n{description}\n"),
+        Event::Message { speaker, text, kind: MessageKind::Injected, .. } => format!("({speaker}): {text}\n"),
+        Event::Message { speaker, text, .. } => format!("({speaker}): {text}\n"),
+        Event::Bid { agent, value, defaulted, attempts, .. } => {
+            let note = match (defaulted, attempts) {
+                (true, _) => " (no valid bid: default)".to_string(),
+                (false, n) if *n > 1 => format!(" (after {n} attempts)"),
+                _ => String::new(),
+            };
+            format!("\t{agent} bid: {value}{note}")
+        }
+        Event::SpeakerSelected { agent, tie: true, tied, .. } => {
+            format!("Selected: {agent} (tie between {} broken at random)\n", tied.join(", "))
+        }
+        Event::SpeakerSelected { .. } => return None,
+        Event::StopDraw { stop, sample, probability, .. } => {
+            format!("\tStop? {stop} (drew {sample:.3} against {probability})")
+        }
+        Event::DirectorChoice { agent, fallback, raw, .. } => {
+            let note = if *fallback { format!(" (fallback: could not read {raw:?})") } else { String::new() };
+            format!("\tNext speaker: {agent}{note}")
+        }
+        Event::Handoff { from, to, method, fallback, reason, .. } => {
+            let note = if *fallback {
+                format!(" (fallback: {})", reason.as_deref().unwrap_or("no handoff"))
+            } else {
+                String::new()
+            };
+            format!("[{method} handoff] {from} -> {to}{note}\n")
+        }
+        Event::GameStarted { iteration, prompts } => {
+            let lines: Vec<String> = prompts.iter().map(|(p, s)| format!("{p} {s}")).collect();
+            format!("ITERATION {iteration}\n{}", lines.join("\n"))
+        }
+        Event::Action { valid: false, reason, .. } => format!("\t(invalid: {reason})"),
+        Event::Action { .. } => return None,
+        Event::Inventory { inventories, resources, .. } => {
+            let lines: Vec<String> = inventories
+                .iter()
+                .map(|(p, inv)| {
+                    format!("\t{p}: {}", crate::methods::negotiation::describe_inventory(resources, inv))
+                })
+                .collect();
+            lines.join("\n")
+        }
+        Event::GameEnd { feedback, optimum, .. } => format!("{feedback}\n(optimum: {optimum})\n"),
+        Event::OptimizerIteration { note: Some(note), .. } => format!("Optimizer: {note}\n"),
+        Event::OptimizerIteration { .. } => return None,
+        Event::ModelCall { .. } => return None,
+        Event::Error { message } => format!("error: {message}"),
+        Event::RunFinished { reason } => format!("== finished: {reason}"),
+    })
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main(args: Vec<String>) -> i32 {
+    match args.first().map(String::as_str) {
+        Some("run") => match run(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("agora: {e}");
+                2
+            }
+        },
+        Some("presets") => {
+            for p in &presets::PRESETS {
+                println!("preset:{:<22} {}", p.id, p.scenario().title);
+            }
+            0
+        }
+        Some("--help" | "-h" | "help") => {
+            println!("{USAGE}");
+            0
+        }
+        Some(other) => {
+            eprintln!("agora: unknown command \"{other}\"\n{USAGE}");
+            2
+        }
+        None => {
+            eprintln!("{USAGE}");
+            2
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<i32, String> {
+    let args = parse_run_args(args)?;
+    let scenario = load_scenario(&args)?;
+    let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
+    let model: Rc<dyn ChatModel> = match &args.model {
+        ModelChoice::Demo => Rc::new(DemoModel::new(&scenario, clock.clone())),
+        ModelChoice::Script(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            Rc::new(ScriptedModel::from_json(&text).map_err(|e| format!("{path}: {e}"))?)
+        }
+    };
+    // Check the events file can be written before spending model calls.
+    if let Some(path) = &args.events {
+        std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    let mut run = Run::new(scenario, model, clock)?;
+    let mut shown = 0;
+    loop {
+        let outcome = futures::executor::block_on(run.step());
+        let events = run.events();
+        let mut bids_open = false;
+        for e in &events[shown..] {
+            if matches!(e, Event::Bid { .. }) && !bids_open {
+                println!("Bids:");
+                bids_open = true;
+            }
+            if let Some(text) = render_event(e) {
+                if matches!(e, Event::Error { .. }) {
+                    eprintln!("{text}");
+                } else {
+                    println!("{text}");
+                }
+            }
+            if let Event::SpeakerSelected { agent, tie: false, .. } = e {
+                if bids_open {
+                    println!("Selected: {agent}\n");
+                }
+            }
+        }
+        shown = events.len();
+        if let StepOutcome::Finished(reason) = outcome {
+            if let Some(path) = &args.events {
+                std::fs::write(path, to_json_lines(run.events()))
+                    .map_err(|e| format!("cannot write {path}: {e}"))?;
+            }
+            return Ok(if reason == "error" { 1 } else { 0 });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn flags_are_read_and_bad_ones_named() {
+        let a = parse_run_args(&args(&["s.json", "--seed", "9", "--turns", "3", "--model", "script:x.json"]))
+            .unwrap();
+        assert_eq!(a.seed, Some(9));
+        assert_eq!(a.turns, Some(3));
+        assert_eq!(a.model, ModelChoice::Script("x.json".into()));
+        assert_eq!(parse_run_args(&args(&["s.json", "--seed"])).unwrap_err(), "--seed needs a value");
+        assert_eq!(
+            parse_run_args(&args(&["s.json", "--seed", "x"])).unwrap_err(),
+            "--seed needs a whole number, not \"x\""
+        );
+        assert_eq!(parse_run_args(&args(&["s.json", "--fast"])).unwrap_err(), "unknown flag --fast");
+        assert_eq!(parse_run_args(&args(&["--turns", "2"])).unwrap_err(), "no scenario given");
+        assert!(parse_run_args(&args(&["s.json", "--model", "gpt"])).unwrap_err().contains("demo or script"));
+        assert!(parse_run_args(&args(&["s.json", "--turns", "0"])).is_err());
+    }
+
+    #[test]
+    fn missing_files_and_presets_are_named() {
+        let a = parse_run_args(&args(&["/nonexistent/x.json"])).unwrap();
+        assert!(load_scenario(&a).unwrap_err().starts_with("cannot read /nonexistent/x.json"));
+        let a = parse_run_args(&args(&["preset:nope"])).unwrap();
+        assert!(load_scenario(&a).unwrap_err().contains("no preset \"nope\""));
+        let a = parse_run_args(&args(&["preset:rail-debate", "--seed", "4", "--turns", "2"])).unwrap();
+        let s = load_scenario(&a).unwrap();
+        assert_eq!((s.seed, s.max_turns), (4, 2));
+    }
+}

@@ -1,0 +1,442 @@
+//! The engine: runs a scenario turn by turn against a `ChatModel` and records everything in the
+//! event log.
+//!
+//! A [`Run`] owns the run's one seeded RNG, the transcript and the log. Each speaker-selection
+//! method lives in its own module under `methods/` and plays one turn at a time through the
+//! helpers here (asking the model with retries, recording calls, adding messages), so the same
+//! scenario, seed and model replies always give the same log, timings aside.
+
+use std::rc::Rc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::clock::Clock;
+use crate::events::{Event, MessageKind, ParseOutcome};
+use crate::methods::MethodState;
+use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose};
+use crate::prompts::fill;
+use crate::scenario::{PromptKind, Scenario};
+use crate::transcript::Transcript;
+
+/// An agent as the run sees it once its description is settled.
+#[derive(Clone, Debug)]
+pub struct Persona {
+    pub name: String,
+    pub description: String,
+    pub header: String,
+    pub system: String,
+}
+
+/// A reply and how long it took.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub response: ChatResponse,
+    pub latency_ms: f64,
+}
+
+/// Every attempt of one request, and the value read from the first usable reply.
+#[derive(Clone, Debug)]
+pub struct Asked<T> {
+    pub attempts: Vec<(Reply, ParseOutcome)>,
+    pub value: Option<T>,
+}
+
+impl<T> Asked<T> {
+    /// The raw text of the last reply.
+    pub fn last_raw(&self) -> String {
+        self.attempts.last().map(|(r, _)| r.response.raw()).unwrap_or_default()
+    }
+}
+
+/// Whether the run goes on after a step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepOutcome {
+    Continue,
+    Finished(String),
+}
+
+pub struct Run {
+    scenario: Rc<Scenario>,
+    model: Rc<dyn ChatModel>,
+    clock: Rc<dyn Clock>,
+    pub(crate) rng: ChaCha8Rng,
+    events: Vec<Event>,
+    pub(crate) transcript: Transcript,
+    pub(crate) turn: u32,
+    pub(crate) cast: Vec<Persona>,
+    /// The topic after the optional specifier.
+    pub(crate) topic: String,
+    state: Option<MethodState>,
+    started: bool,
+    finished: Option<String>,
+}
+
+impl Run {
+    /// Prepares a run; nothing is asked of the model until the first step.
+    pub fn new(scenario: Scenario, model: Rc<dyn ChatModel>, clock: Rc<dyn Clock>) -> Result<Run, String> {
+        scenario
+            .validate()
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+        let transcript = Transcript::new(scenario.prompt(PromptKind::HistoryHeader));
+        Ok(Run {
+            rng: ChaCha8Rng::seed_from_u64(scenario.seed),
+            topic: scenario.topic.clone(),
+            scenario: Rc::new(scenario),
+            model,
+            clock,
+            events: Vec::new(),
+            transcript,
+            turn: 0,
+            cast: Vec::new(),
+            state: None,
+            started: false,
+            finished: None,
+        })
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished.is_some()
+    }
+
+    pub fn finish_reason(&self) -> Option<&str> {
+        self.finished.as_deref()
+    }
+
+    /// Plays the next step: the opening (setup calls and the injected message) on the first call,
+    /// then one turn per call.
+    pub async fn step(&mut self) -> StepOutcome {
+        if let Some(reason) = &self.finished {
+            return StepOutcome::Finished(reason.clone());
+        }
+        let result = if self.started { self.play_turn().await } else { self.open().await };
+        match result {
+            Ok(None) => StepOutcome::Continue,
+            Ok(Some(reason)) => self.finish(reason),
+            Err(e) => {
+                self.push(Event::Error { message: format!("turn {}: {e}", self.turn) });
+                self.finish("error".into())
+            }
+        }
+    }
+
+    /// Steps until the run finishes.
+    pub async fn run_to_end(&mut self) -> String {
+        loop {
+            if let StepOutcome::Finished(reason) = self.step().await {
+                return reason;
+            }
+        }
+    }
+
+    fn finish(&mut self, reason: String) -> StepOutcome {
+        self.push(Event::RunFinished { reason: reason.clone() });
+        self.finished = Some(reason.clone());
+        StepOutcome::Finished(reason)
+    }
+
+    async fn play_turn(&mut self) -> Result<Option<String>, ModelError> {
+        self.turn += 1;
+        let mut state = self.state.take().expect("a started run has a method state");
+        let result = state.turn(self).await;
+        let limited = state.ends_at_turn_limit();
+        self.state = Some(state);
+        match result {
+            Ok(None) if limited && self.turn >= self.scenario.max_turns => Ok(Some("turn_limit".into())),
+            other => other,
+        }
+    }
+
+    /// Seed 000's preparation: the optional topic specifier and character descriptions, then the
+    /// opening message injected into the conversation.
+    async fn open(&mut self) -> Result<Option<String>, ModelError> {
+        self.started = true;
+        let scenario = self.scenario.clone();
+        self.push(Event::RunStarted { seed: scenario.seed, scenario: Box::new((*scenario).clone()) });
+        let opening = &scenario.opening;
+        let names = scenario.agent_names().join(", ");
+
+        let mut descriptions: Vec<String> = scenario.agents.iter().map(|a| a.description.clone()).collect();
+        if opening.describe_characters {
+            let description_of_conversation = self.conversation_description();
+            let requests: Vec<ChatRequest> = scenario
+                .agents
+                .iter()
+                .map(|a| {
+                    let prompt = fill(
+                        &opening.describer_prompt,
+                        &[
+                            ("description_of_conversation", &description_of_conversation),
+                            ("name", &a.name),
+                            ("role", &a.role),
+                            ("location", &a.location),
+                            ("word_limit", &scenario.word_limit.to_string()),
+                        ],
+                    );
+                    let mut req = ChatRequest::new(
+                        a.name.clone(),
+                        Purpose::CharacterDescription,
+                        vec![ChatMessage::system(&opening.describer_system), ChatMessage::user(prompt)],
+                    )
+                    .with_cue(Cue::Describe {
+                        subject: a.name.clone(),
+                        topic: scenario.topic.clone(),
+                        word_limit: scenario.word_limit,
+                    });
+                    req.temperature = Some(1.0);
+                    req
+                })
+                .collect();
+            let replies = {
+                let this = &*self;
+                futures::future::join_all(requests.iter().map(|r| this.ask(r))).await
+            };
+            for ((req, reply), description) in requests.iter().zip(replies).zip(&mut descriptions) {
+                let reply = reply?;
+                let text = reply.response.content.trim().to_string();
+                self.record_call(req, 1, &reply, ParseOutcome::used());
+                self.push(Event::CharacterDescribed { agent: req.agent.clone(), description: text.clone() });
+                *description = text;
+            }
+        }
+
+        if opening.specify_topic {
+            let prompt = fill(
+                &opening.specifier_prompt,
+                &[
+                    ("description_of_conversation", &self.conversation_description()),
+                    ("word_limit", &scenario.word_limit.to_string()),
+                    ("names", &names),
+                    ("topic", &scenario.topic),
+                ],
+            );
+            let mut req = ChatRequest::new(
+                opening.speaker.clone(),
+                Purpose::TopicSpecifier,
+                vec![ChatMessage::system(&opening.specifier_system), ChatMessage::user(prompt)],
+            )
+            .with_cue(Cue::Describe {
+                subject: scenario.topic.clone(),
+                topic: scenario.topic.clone(),
+                word_limit: scenario.word_limit,
+            });
+            req.temperature = Some(1.0);
+            let reply = self.ask(&req).await?;
+            let specified = reply.response.content.trim().to_string();
+            self.record_call(&req, 1, &reply, ParseOutcome::used());
+            self.push(Event::TopicSpecified {
+                original: scenario.topic.clone(),
+                specified: specified.clone(),
+            });
+            if !specified.is_empty() {
+                self.topic = specified;
+            }
+        }
+
+        self.cast = scenario
+            .agents
+            .iter()
+            .zip(descriptions)
+            .map(|(agent, description)| self.persona(agent, description))
+            .collect();
+
+        let state = MethodState::new(self);
+        if state.injects_opening() {
+            let text = if opening.text.trim().is_empty() { self.topic.clone() } else { opening.text.clone() };
+            self.add_message(&opening.speaker, &text, MessageKind::Injected);
+        }
+        self.state = Some(state);
+        Ok(None)
+    }
+
+    /// The conversation description with the topic and participants filled in.
+    pub(crate) fn conversation_description(&self) -> String {
+        let s = &self.scenario;
+        let people: String = s
+            .agents
+            .iter()
+            .map(|a| {
+                let mut line = format!("\n- {}", a.name);
+                if !a.role.is_empty() {
+                    line.push_str(": ");
+                    line.push_str(&a.role);
+                }
+                if !a.location.is_empty() {
+                    line.push_str(", located in ");
+                    line.push_str(&a.location);
+                }
+                line
+            })
+            .collect();
+        fill(
+            s.prompt(PromptKind::ConversationDescription),
+            &[("topic", &self.topic), ("names", &s.agent_names().join(", ")), ("people", &people)],
+        )
+    }
+
+    fn persona(&self, agent: &crate::scenario::AgentSpec, description: String) -> Persona {
+        let s = &self.scenario;
+        let description_of_conversation = self.conversation_description();
+        let word_limit = s.word_limit.to_string();
+        let role = if agent.role.is_empty() { "participant" } else { agent.role.as_str() };
+        let vars = [
+            ("description_of_conversation", description_of_conversation.as_str()),
+            ("name", agent.name.as_str()),
+            ("role", role),
+            ("location", agent.location.as_str()),
+            ("description", description.as_str()),
+            ("topic", self.topic.as_str()),
+            ("word_limit", word_limit.as_str()),
+        ];
+        let header = fill(s.prompt(PromptKind::Header), &vars);
+        let system = match &agent.system_prompt {
+            Some(own) => own.clone(),
+            None => {
+                let mut with_header = vars.to_vec();
+                with_header.push(("header", header.as_str()));
+                fill(s.prompt(PromptKind::System), &with_header)
+            }
+        };
+        Persona { name: agent.name.clone(), description, header, system }
+    }
+
+    pub(crate) fn push(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    /// Seed 000's `inject`: a message from outside the cast (a moderator, the audience) that
+    /// every agent hears. Takes effect from the next turn.
+    pub fn inject(&mut self, speaker: &str, text: &str) {
+        self.add_message(speaker, text, MessageKind::Injected);
+    }
+
+    /// Adds a message to the transcript and the log.
+    pub(crate) fn add_message(&mut self, speaker: &str, text: &str, kind: MessageKind) {
+        self.transcript.push(speaker, text);
+        self.push(Event::Message {
+            turn: self.turn,
+            speaker: speaker.to_string(),
+            text: text.to_string(),
+            kind,
+        });
+    }
+
+    /// One call, timed.
+    pub(crate) async fn ask(&self, request: &ChatRequest) -> Result<Reply, ModelError> {
+        let started = self.clock.now_ms();
+        let response = self.model.complete(request).await?;
+        let latency_ms = ((self.clock.now_ms() - started) * 1000.0).round() / 1000.0;
+        Ok(Reply { response, latency_ms })
+    }
+
+    /// Asks up to `attempts` times until `read` accepts a reply. Nothing is recorded, so several
+    /// of these can run at once; pass the result to [`Run::record_asked`] afterwards, in a fixed
+    /// order, to keep the log independent of which reply arrived first.
+    pub(crate) async fn ask_until<T: Serialize>(
+        &self,
+        request: &ChatRequest,
+        attempts: u32,
+        read: impl Fn(&ChatResponse) -> Result<T, String>,
+    ) -> Result<Asked<T>, ModelError> {
+        let mut asked = Asked { attempts: Vec::new(), value: None };
+        for _ in 0..attempts.max(1) {
+            let reply = self.ask(request).await?;
+            match read(&reply.response) {
+                Ok(value) => {
+                    let shown = serde_json::to_value(&value).unwrap_or_default();
+                    asked.attempts.push((reply, ParseOutcome::ok(shown)));
+                    asked.value = Some(value);
+                    break;
+                }
+                Err(error) => asked.attempts.push((reply, ParseOutcome::failed(error))),
+            }
+        }
+        Ok(asked)
+    }
+
+    pub(crate) fn record_asked<T>(&mut self, request: &ChatRequest, asked: &Asked<T>) {
+        for (i, (reply, parse)) in asked.attempts.iter().enumerate() {
+            self.record_call(request, i as u32 + 1, reply, parse.clone());
+        }
+    }
+
+    pub(crate) fn record_call(
+        &mut self,
+        request: &ChatRequest,
+        attempt: u32,
+        reply: &Reply,
+        parse: ParseOutcome,
+    ) {
+        self.push(Event::ModelCall {
+            turn: self.turn,
+            agent: request.agent.clone(),
+            purpose: request.purpose,
+            attempt,
+            request: request.messages.clone(),
+            tools: request.tools.clone(),
+            raw: reply.response.raw(),
+            tool_calls: reply.response.tool_calls.clone(),
+            parse,
+            latency_ms: reply.latency_ms,
+            usage: reply.response.usage,
+        });
+    }
+
+    /// Seed 000's `send`: the agent's system message, then the history ending with its name.
+    pub(crate) fn speech_request(&self, agent: usize, cue: Cue) -> ChatRequest {
+        let persona = &self.cast[agent];
+        let mut user = String::with_capacity(self.transcript.joined().len() + persona.name.len() + 3);
+        user.push_str(self.transcript.joined());
+        user.push('\n');
+        user.push_str(&persona.name);
+        user.push_str(": ");
+        let mut req = ChatRequest::new(
+            persona.name.clone(),
+            Purpose::Speak,
+            vec![ChatMessage::system(&persona.system), ChatMessage::user(user)],
+        )
+        .with_cue(cue);
+        req.temperature = self.scenario.model.temperature;
+        req
+    }
+
+    /// The cue for an agent about to speak.
+    pub(crate) fn speak_cue(&self) -> Cue {
+        let last = self.transcript.last();
+        Cue::Speak {
+            topic: self.topic.clone(),
+            word_limit: self.scenario.word_limit,
+            last_speaker: last.map(|l| l.speaker.clone()),
+            last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
+            turn: self.turn,
+        }
+    }
+
+    /// The agent speaks: one call, recorded, and its reply added to the conversation.
+    pub(crate) async fn speak(&mut self, agent: usize) -> Result<String, ModelError> {
+        let req = self.speech_request(agent, self.speak_cue());
+        let reply = self.ask(&req).await?;
+        let text = reply.response.content.trim().to_string();
+        self.record_call(&req, 1, &reply, ParseOutcome::used());
+        let name = self.cast[agent].name.clone();
+        self.add_message(&name, &text, MessageKind::Agent);
+        Ok(text)
+    }
+}

@@ -1,0 +1,3 @@
+//! Games the agents play. For now seed 001's trading game.
+
+pub mod negotiation;

@@ -1,0 +1,23 @@
+//! Agora: multi-agent LLM dialogue simulations that run in the browser.
+//!
+//! The core (scenario, engine, methods, game rules, event log, models without a network) is plain
+//! Rust with no browser types, tested natively. Around it sit the terminal runner (`cli`, native
+//! only) and the Leptos app (`app`, wasm only), which renders the event log and sends commands.
+
+pub mod clock;
+pub mod engine;
+pub mod events;
+pub mod game;
+pub mod methods;
+pub mod model;
+pub mod parse;
+pub mod presets;
+pub mod prompts;
+pub mod scenario;
+pub mod transcript;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;

@@ -1,0 +1,138 @@
+//! Bidding (seeds 000 and 002): every agent rates how contradictory the last message is to its
+//! ideas, from 1 to 10, as `<int>`; the highest bid speaks, and ties are broken by the run's RNG.
+//!
+//! All bids of a turn are requested at once, so a turn costs about two model latencies (the bids,
+//! then the speech) rather than one per agent. A bid that cannot be read is asked again, up to
+//! the attempt limit, and then counts as the default bid (seed: two attempts, then 0).
+
+use rand::seq::IndexedRandom;
+use regex_lite::Regex;
+
+use crate::engine::Run;
+use crate::events::Event;
+use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
+use crate::parse;
+use crate::prompts::fill;
+use crate::scenario::BiddingSettings;
+
+pub struct Bidding {
+    settings: BiddingSettings,
+    pattern: Regex,
+    /// The turn each agent last spoke, kept here so no turn scans the whole transcript.
+    last_spoke: Vec<Option<u32>>,
+}
+
+/// One agent's bid for a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bid {
+    pub agent: usize,
+    pub value: i64,
+    pub raw: String,
+    pub attempts: u32,
+    pub defaulted: bool,
+}
+
+/// The winner of a bid board: the highest bid, and every agent that tied with it.
+pub fn highest(bids: &[Bid]) -> (i64, Vec<usize>) {
+    let max = bids.iter().map(|b| b.value).max().unwrap_or(0);
+    (max, bids.iter().filter(|b| b.value == max).map(|b| b.agent).collect())
+}
+
+impl Bidding {
+    pub fn new(settings: &BiddingSettings) -> Self {
+        Self {
+            settings: settings.clone(),
+            pattern: parse::compile(&settings.pattern),
+            last_spoke: Vec::new(),
+        }
+    }
+
+    fn bid_request(&self, run: &Run, agent: usize) -> ChatRequest {
+        let persona = &run.cast[agent];
+        let prompt = fill(
+            &self.settings.template,
+            &[
+                ("header", &persona.header),
+                ("message_history", run.transcript.joined()),
+                ("recent_message", run.transcript.recent()),
+                ("format_instructions", &self.settings.format_instructions),
+            ],
+        );
+        let last = run.transcript.last();
+        let mut req = ChatRequest::new(persona.name.clone(), Purpose::Bid, vec![ChatMessage::system(prompt)])
+            .with_cue(Cue::Bid {
+                last_speaker: last.map(|l| l.speaker.clone()),
+                last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
+                turns_since_spoke: self.last_spoke.get(agent).copied().flatten().map(|t| run.turn - t),
+            });
+        req.temperature = run.scenario().model.temperature;
+        req
+    }
+
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+        let requests: Vec<ChatRequest> = (0..run.cast.len()).map(|a| self.bid_request(run, a)).collect();
+        let whole = self.settings.whole_reply_fallback;
+        let pattern = &self.pattern;
+        let read = |r: &crate::model::ChatResponse| parse::integer(&r.content, pattern, whole);
+        let answers = {
+            let shared = &*run;
+            futures::future::join_all(
+                requests.iter().map(|req| shared.ask_until(req, self.settings.attempts, read)),
+            )
+            .await
+        };
+        let mut bids = Vec::with_capacity(answers.len());
+        for (agent, (req, asked)) in requests.iter().zip(answers).enumerate() {
+            let asked = asked?;
+            run.record_asked(req, &asked);
+            let bid = Bid {
+                agent,
+                value: asked.value.unwrap_or(self.settings.default_bid),
+                raw: asked.last_raw(),
+                attempts: asked.attempts.len() as u32,
+                defaulted: asked.value.is_none(),
+            };
+            run.push(Event::Bid {
+                turn: run.turn,
+                agent: run.cast[agent].name.clone(),
+                raw: bid.raw.clone(),
+                value: bid.value,
+                attempts: bid.attempts,
+                defaulted: bid.defaulted,
+            });
+            bids.push(bid);
+        }
+        let (_, tied) = highest(&bids);
+        let winner = *tied.choose(&mut run.rng).expect("at least two agents bid");
+        run.push(Event::SpeakerSelected {
+            turn: run.turn,
+            agent: run.cast[winner].name.clone(),
+            tie: tied.len() > 1,
+            tied: if tied.len() > 1 {
+                tied.iter().map(|&a| run.cast[a].name.clone()).collect()
+            } else {
+                Vec::new()
+            },
+        });
+        run.speak(winner).await?;
+        self.last_spoke.resize(run.cast.len(), None);
+        self.last_spoke[winner] = Some(run.turn);
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bid(agent: usize, value: i64) -> Bid {
+        Bid { agent, value, raw: String::new(), attempts: 1, defaulted: false }
+    }
+
+    #[test]
+    fn the_highest_bid_wins_and_ties_are_all_listed() {
+        assert_eq!(highest(&[bid(0, 2), bid(1, 8), bid(2, 8)]), (8, vec![1, 2]));
+        assert_eq!(highest(&[bid(0, 7), bid(1, 1), bid(2, 1)]), (7, vec![0]));
+        assert_eq!(highest(&[bid(0, -3), bid(1, 0)]), (0, vec![1]));
+    }
+}

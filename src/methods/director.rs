@@ -1,0 +1,202 @@
+//! Director (seed 004): a privileged agent runs the show. On its turns it draws whether to stop
+//! (Bernoulli, probability 0.2 by default); if not, it comments, chooses the next speaker by index
+//! (`<n>`), and prompts them; if so, it closes with a summary and the run ends. Director and
+//! chosen speaker alternate.
+//!
+//! An index that cannot be read or is out of range is asked again up to the attempt limit, then
+//! falls back (seed: index 0), and the fallback is recorded.
+
+use rand::Rng;
+use regex_lite::Regex;
+
+use crate::engine::Run;
+use crate::events::{Event, MessageKind};
+use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
+use crate::parse;
+use crate::prompts::fill;
+use crate::scenario::{ChoiceFallback, DirectorSettings};
+
+pub struct Director {
+    settings: DirectorSettings,
+    pattern: Regex,
+    director: usize,
+    /// Everyone but the director, in scenario order: the director's choice indexes this list.
+    speakers: Vec<usize>,
+    turns_taken: Vec<u32>,
+    chosen: Option<usize>,
+}
+
+/// Reads the director's choice: an index into `count` speakers.
+pub fn read_choice(reply: &str, pattern: &Regex, count: usize) -> Result<usize, String> {
+    let n = parse::integer(reply, pattern, false)?;
+    if n < 0 || n as usize >= count {
+        return Err(format!("index {n} is out of range (0 to {})", count - 1));
+    }
+    Ok(n as usize)
+}
+
+impl Director {
+    pub fn new(run: &Run, settings: &DirectorSettings) -> Self {
+        let director = run.scenario().agent_index(&settings.director).unwrap_or(0);
+        let speakers: Vec<usize> = (0..run.cast.len()).filter(|&i| i != director).collect();
+        Self {
+            settings: settings.clone(),
+            pattern: parse::compile(&settings.pattern),
+            director,
+            turns_taken: vec![0; speakers.len()],
+            speakers,
+            chosen: None,
+        }
+    }
+
+    fn request(&self, run: &Run, purpose: Purpose, prompt: String, next: Option<usize>) -> ChatRequest {
+        let persona = &run.cast[self.director];
+        let mut req = ChatRequest::new(
+            persona.name.clone(),
+            purpose,
+            vec![ChatMessage::system(&persona.system), ChatMessage::user(prompt)],
+        )
+        .with_cue(Cue::Director {
+            topic: run.topic.clone(),
+            word_limit: run.scenario().word_limit,
+            speakers: self.speakers.iter().map(|&i| run.cast[i].name.clone()).collect(),
+            turns_taken: self.turns_taken.clone(),
+            last_speaker: run.transcript.last().map(|l| l.speaker.clone()),
+            next_speaker: next.map(|i| run.cast[i].name.clone()),
+        });
+        req.temperature = run.scenario().model.temperature;
+        req
+    }
+
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+        match self.chosen.take() {
+            Some(speaker) => {
+                run.push(Event::SpeakerSelected {
+                    turn: run.turn,
+                    agent: run.cast[speaker].name.clone(),
+                    tie: false,
+                    tied: Vec::new(),
+                });
+                if let Some(pos) = self.speakers.iter().position(|&s| s == speaker) {
+                    self.turns_taken[pos] += 1;
+                }
+                run.speak(speaker).await?;
+                Ok(None)
+            }
+            None => self.direct(run).await,
+        }
+    }
+
+    async fn direct(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+        let name = run.cast[self.director].name.clone();
+        let prefix = format!("{name}: ");
+        run.push(Event::SpeakerSelected {
+            turn: run.turn,
+            agent: name.clone(),
+            tie: false,
+            tied: Vec::new(),
+        });
+
+        let sample: f64 = run.rng.random();
+        let stop = sample < self.settings.stop_probability;
+        run.push(Event::StopDraw {
+            turn: run.turn,
+            sample,
+            probability: self.settings.stop_probability,
+            stop,
+        });
+
+        if stop {
+            let prompt = fill(
+                &self.settings.summary,
+                &[("message_history", run.transcript.joined()), ("topic", &run.topic), ("prefix", &prefix)],
+            );
+            let req = self.request(run, Purpose::DirectorSummary, prompt, None);
+            let reply = run.ask(&req).await?;
+            run.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
+            run.add_message(&name, reply.response.content.trim(), MessageKind::Agent);
+            return Ok(Some("director_stopped".into()));
+        }
+
+        let prompt = fill(
+            &self.settings.reflection,
+            &[
+                ("message_history", run.transcript.joined()),
+                ("clause", &self.settings.continuation),
+                ("prefix", &prefix),
+            ],
+        );
+        let req = self.request(run, Purpose::DirectorReflection, prompt, None);
+        let reply = run.ask(&req).await?;
+        run.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
+        let reflection = reply.response.content.trim().to_string();
+
+        let speaker_names: Vec<String> =
+            self.speakers.iter().enumerate().map(|(i, &s)| format!("{i}: {}", run.cast[s].name)).collect();
+        let history = format!("{}\n{prefix}\n{reflection}", run.transcript.joined());
+        let prompt = fill(
+            &self.settings.choice,
+            &[
+                ("message_history", &history),
+                ("speaker_names", &speaker_names.join("\n")),
+                ("format_instructions", &self.settings.format_instructions),
+            ],
+        );
+        let req = self.request(run, Purpose::DirectorChoice, prompt, None);
+        let count = self.speakers.len();
+        let pattern = &self.pattern;
+        let asked =
+            run.ask_until(&req, self.settings.attempts, |r| read_choice(&r.content, pattern, count)).await?;
+        run.record_asked(&req, &asked);
+        let raw = asked.last_raw();
+        let position = match asked.value {
+            Some(p) => p,
+            None => match self.settings.fallback {
+                ChoiceFallback::First => 0,
+                ChoiceFallback::Random => run.rng.random_range(0..count),
+            },
+        };
+        let chosen = self.speakers[position];
+        run.push(Event::DirectorChoice {
+            turn: run.turn,
+            index: parse::integer(&raw, &self.pattern, false).ok(),
+            raw,
+            agent: run.cast[chosen].name.clone(),
+            fallback: asked.value.is_none(),
+        });
+
+        let prompt = fill(
+            &self.settings.prompt,
+            &[
+                ("message_history", run.transcript.joined()),
+                ("next_speaker", &run.cast[chosen].name),
+                ("prefix", &prefix),
+            ],
+        );
+        let req = self.request(run, Purpose::DirectorPrompt, prompt, Some(chosen));
+        let reply = run.ask(&req).await?;
+        run.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
+        let question = reply.response.content.trim();
+        let message =
+            if reflection.is_empty() { question.to_string() } else { format!("{reflection} {question}") };
+        run.add_message(&name, &message, MessageKind::Agent);
+        self.chosen = Some(chosen);
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn choices_in_range_are_read_and_the_rest_refused() {
+        let p = parse::compile(r"<(\d+)>");
+        assert_eq!(read_choice("<2>", &p, 3), Ok(2));
+        assert_eq!(read_choice("I pick <0>.", &p, 3), Ok(0));
+        assert!(read_choice("<3>", &p, 3).unwrap_err().contains("out of range"));
+        assert!(read_choice("<99999999999999999999999>", &p, 3).is_err());
+        assert!(read_choice("2", &p, 3).is_err(), "seed 004 requires the brackets");
+        assert!(read_choice("", &p, 3).is_err());
+    }
+}

@@ -1,0 +1,204 @@
+//! Handoff (seed 003): the speaker names the next speaker. Three ways to read the name: "Transition
+//! to X" in the text, a `handoff(response, next_agent_name)` tool call whose schema lists the
+//! agents, or a JSON reply. A missing, unknown or self handoff falls back to a random other
+//! agent (drawn by the run's RNG), and the fallback is recorded with its reason.
+
+use rand::seq::IndexedRandom;
+use regex_lite::Regex;
+use serde_json::{json, Value};
+
+use crate::engine::Run;
+use crate::events::{Event, MessageKind};
+use crate::model::{
+    ChatMessage, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ResponseFormat, ToolSpec,
+};
+use crate::prompts::fill;
+use crate::scenario::{HandoffSettings, HandoffVia, Stance};
+
+pub struct Handoff {
+    settings: HandoffSettings,
+    pattern: Regex,
+    /// Lowercase names: the values the tool and JSON schemas allow.
+    keys: Vec<String>,
+    current: usize,
+    /// What has been said, as the seed's shared `context.messages`.
+    said: Vec<ChatMessage>,
+}
+
+/// A handoff read from a reply: what was said and to whom it passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Read {
+    pub text: String,
+    pub to: usize,
+}
+
+impl Handoff {
+    pub fn new(run: &Run, settings: &HandoffSettings) -> Self {
+        let keys: Vec<String> = run.cast.iter().map(|p| p.name.to_lowercase()).collect();
+        let alternatives: Vec<String> = keys.iter().map(|k| regex_lite::escape(k)).collect();
+        let pattern = crate::parse::compile(&fill(&settings.pattern, &[("names", &alternatives.join("|"))]));
+        Self {
+            current: run.scenario().agent_index(&settings.first_speaker).unwrap_or(0),
+            settings: settings.clone(),
+            pattern,
+            keys,
+            said: Vec::new(),
+        }
+    }
+
+    fn target(&self, name: &str, from: usize) -> Result<usize, String> {
+        let key = name.trim().to_lowercase();
+        match self.keys.iter().position(|k| *k == key) {
+            None => Err(format!("\"{}\" is not an agent", name.trim())),
+            Some(i) if i == from => Err(format!("\"{}\" handed off to itself", name.trim())),
+            Some(i) => Ok(i),
+        }
+    }
+
+    /// Reads the handoff the way the scenario asks for it.
+    pub fn read(&self, response: &ChatResponse, from: usize) -> Result<Read, String> {
+        match self.settings.via {
+            HandoffVia::Text => {
+                let caps =
+                    self.pattern.captures(&response.content).ok_or("the reply names no next speaker")?;
+                let to = self.target(caps.get(1).map_or("", |m| m.as_str()), from)?;
+                Ok(Read { text: response.content.trim().to_string(), to })
+            }
+            HandoffVia::Tool => {
+                let call = response
+                    .tool_calls
+                    .iter()
+                    .find(|c| c.name == "handoff")
+                    .ok_or("the reply made no handoff tool call")?;
+                let args: Value = serde_json::from_str(&call.arguments)
+                    .map_err(|e| format!("the tool call's arguments are not valid JSON: {e}"))?;
+                self.read_fields(&args, from)
+            }
+            HandoffVia::Json => {
+                let value: Value = serde_json::from_str(response.content.trim())
+                    .map_err(|e| format!("the reply is not valid JSON: {e}"))?;
+                self.read_fields(&value, from)
+            }
+        }
+    }
+
+    fn read_fields(&self, value: &Value, from: usize) -> Result<Read, String> {
+        let text = value.get("response").and_then(Value::as_str).ok_or("no \"response\" field")?;
+        let next =
+            value.get("next_agent_name").and_then(Value::as_str).ok_or("no \"next_agent_name\" field")?;
+        Ok(Read { text: text.trim().to_string(), to: self.target(next, from)? })
+    }
+
+    /// What to show as said when the handoff could not be read: the best text the reply has.
+    fn spoken(&self, response: &ChatResponse) -> String {
+        let from_json = |text: &str| {
+            serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|v| v.get("response").and_then(Value::as_str).map(str::to_string))
+        };
+        let found = match self.settings.via {
+            HandoffVia::Text => None,
+            HandoffVia::Tool => response.tool_calls.first().and_then(|c| from_json(&c.arguments)),
+            HandoffVia::Json => from_json(response.content.trim()),
+        };
+        found.unwrap_or_else(|| response.content.trim().to_string())
+    }
+
+    fn request(&self, run: &Run, from: usize) -> ChatRequest {
+        let agent = &run.scenario().agents[from];
+        let others: Vec<&String> =
+            self.keys.iter().enumerate().filter(|(i, _)| *i != from).map(|(_, k)| k).collect();
+        let transitions: Vec<String> = others.iter().map(|k| format!("'Transition to {k}'")).collect();
+        let stance = agent.stance.unwrap_or(Stance::Neutral).phrase();
+        let template = match self.settings.via {
+            HandoffVia::Tool => &self.settings.tool_instructions,
+            HandoffVia::Text | HandoffVia::Json => &self.settings.text_instructions,
+        };
+        let instructions = match &agent.system_prompt {
+            Some(own) => own.clone(),
+            None => fill(
+                template,
+                &[
+                    ("stance", stance),
+                    ("topic", &run.topic),
+                    ("name", &agent.name),
+                    ("transitions", &transitions.join(" or ")),
+                    ("word_limit", &run.scenario().word_limit.to_string()),
+                ],
+            ),
+        };
+        let mut messages = Vec::with_capacity(self.said.len() + 1);
+        messages.push(ChatMessage::system(instructions));
+        messages.extend(self.said.iter().cloned());
+        let last = run.transcript.last();
+        let mut req =
+            ChatRequest::new(agent.name.clone(), Purpose::Handoff, messages).with_cue(Cue::Handoff {
+                topic: run.topic.clone(),
+                word_limit: run.scenario().word_limit,
+                options: others.iter().map(|k| k.to_string()).collect(),
+                last_speaker: last.map(|l| l.speaker.clone()),
+                last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
+                turn: run.turn,
+            });
+        req.max_tokens = Some(self.settings.max_tokens);
+        req.temperature = run.scenario().model.temperature;
+        let fields = json!({
+            "response": {"type": "string", "description": self.settings.response_description},
+            "next_agent_name": {"type": "string", "description": self.settings.next_description, "enum": self.keys},
+        });
+        let schema =
+            json!({"type": "object", "properties": fields, "required": ["response", "next_agent_name"]});
+        match self.settings.via {
+            HandoffVia::Text => {}
+            HandoffVia::Tool => req.tools.push(ToolSpec {
+                name: "handoff".into(),
+                description: self.settings.tool_description.clone(),
+                parameters: schema,
+            }),
+            HandoffVia::Json => {
+                req.response_format = ResponseFormat::JsonSchema { name: "DebateResponse".into(), schema }
+            }
+        }
+        req
+    }
+
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+        let from = self.current;
+        let name = run.cast[from].name.clone();
+        run.push(Event::SpeakerSelected {
+            turn: run.turn,
+            agent: name.clone(),
+            tie: false,
+            tied: Vec::new(),
+        });
+        let req = self.request(run, from);
+        let asked = run.ask_until(&req, self.settings.attempts, |r| self.read(r, from).map(|h| h.to)).await?;
+        run.record_asked(&req, &asked);
+        let (last_reply, last_parse) = asked.attempts.last().expect("at least one attempt");
+        let response = last_reply.response.clone();
+        let (text, to, reason) = match asked.value {
+            Some(_) => {
+                let read = self.read(&response, from).expect("the accepted reply reads again");
+                (read.text, read.to, None)
+            }
+            None => {
+                let others: Vec<usize> = (0..run.cast.len()).filter(|&i| i != from).collect();
+                let to = *others.choose(&mut run.rng).expect("at least two agents");
+                (self.spoken(&response), to, last_parse.error.clone())
+            }
+        };
+        run.add_message(&name, &text, MessageKind::Agent);
+        self.said.push(ChatMessage::assistant(text));
+        run.push(Event::Handoff {
+            turn: run.turn,
+            from: name,
+            to: run.cast[to].name.clone(),
+            method: self.settings.via.as_str().into(),
+            raw: response.raw(),
+            fallback: reason.is_some(),
+            reason,
+        });
+        self.current = to;
+        Ok(None)
+    }
+}

@@ -1,0 +1,341 @@
+//! The trading game and its prompt optimizer (seed 001), played one action per turn.
+//!
+//! Players alternate, starting with the first; each turn the player sees the rules, its name,
+//! its strategy prompt, its own inventory and the transcript so far, and answers with a JSON
+//! action. The rules live in `game::negotiation`; this module asks, records and scores. With
+//! more than one iteration, an optimizer call between games rewrites the strategy prompts from
+//! the score, as the seed's outer loop does.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::engine::Run;
+use crate::events::{Event, MessageKind, ParseOutcome};
+use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
+use crate::model::{
+    ChatMessage, ChatRequest, Cue, ModelError, NegotiationCue, OptimizerCue, Purpose, ResponseFormat,
+};
+use crate::prompts::{fill, NEGOTIATION_STRATEGY};
+use crate::scenario::NegotiationSettings;
+
+pub struct Negotiation {
+    settings: NegotiationSettings,
+    players: [String; 2],
+    prompts: [String; 2],
+    rules: String,
+    optimum: i64,
+    iteration: u32,
+    game: Game,
+    game_turn: u32,
+    /// (player, raw reply) as the seed's `conversation`.
+    conversation: Vec<(usize, String)>,
+    actions: Vec<(String, Option<Action>)>,
+}
+
+/// "4 WOOD, 3 STONE, and 2 GOLD", as the seed writes an inventory.
+pub fn describe_inventory(resources: &[String], quantities: &[i64]) -> String {
+    let parts: Vec<String> = resources.iter().zip(quantities).map(|(r, q)| format!("{q} {r}")).collect();
+    list(&parts)
+}
+
+/// Reads the optimizer's reply: a JSON object with a new prompt per player. Players it leaves out
+/// keep their prompt.
+pub fn read_prompts(reply: &str, players: &[String; 2]) -> Result<[Option<String>; 2], String> {
+    let start = reply.find('{').ok_or("the reply has no JSON object")?;
+    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
+    let value: Value =
+        serde_json::from_str(&reply[start..=end]).map_err(|e| format!("not valid JSON: {e}"))?;
+    let obj = value.as_object().ok_or("the JSON is not an object")?;
+    let find = |name: &str| {
+        obj.iter()
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+            .and_then(|(_, v)| v.as_str())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let found = [find(&players[0]), find(&players[1])];
+    if found.iter().all(Option::is_none) {
+        return Err("no new prompt for either player".into());
+    }
+    Ok(found)
+}
+
+impl Negotiation {
+    pub fn new(run: &Run, settings: &NegotiationSettings) -> Self {
+        let agents = &run.scenario().agents;
+        let players = [agents[0].name.clone(), agents[1].name.clone()];
+        let prompts =
+            [0, 1].map(|i| agents[i].system_prompt.clone().unwrap_or_else(|| NEGOTIATION_STRATEGY.into()));
+        let start = [settings.inventories[0].clone(), settings.inventories[1].clone()];
+        let rules = fill(
+            &settings.rules,
+            &[
+                ("player1", &players[0]),
+                ("player2", &players[1]),
+                ("resource_list", &list(&settings.resources)),
+                ("example_sell", &settings.resources[0]),
+                ("example_buy", &settings.resources[1]),
+            ],
+        );
+        Self {
+            optimum: optimum(&start, &settings.value_scale).0,
+            game: Game::new(settings.resources.clone(), start),
+            settings: settings.clone(),
+            players,
+            prompts,
+            rules,
+            iteration: 0,
+            game_turn: 0,
+            conversation: Vec::new(),
+            actions: Vec::new(),
+        }
+    }
+
+    fn inventories(&self) -> BTreeMap<String, Vec<i64>> {
+        (0..2).map(|p| (self.players[p].clone(), self.game.inventories[p].clone())).collect()
+    }
+
+    fn inventory_event(&self, turn: u32) -> Event {
+        Event::Inventory { turn, resources: self.settings.resources.clone(), inventories: self.inventories() }
+    }
+
+    fn prompt_map(&self, prompts: &[String; 2]) -> BTreeMap<String, String> {
+        (0..2).map(|p| (self.players[p].clone(), prompts[p].clone())).collect()
+    }
+
+    fn transcript_text(&self) -> String {
+        self.conversation.iter().map(|(p, raw)| format!("{} said: {raw}\n", self.players[*p])).collect()
+    }
+
+    fn action_request(&self, player: usize) -> ChatRequest {
+        let s = &self.settings;
+        let mut messages = vec![
+            ChatMessage::system(&self.rules),
+            ChatMessage::system(fill(&s.name_message, &[("player", &self.players[player])])),
+            ChatMessage::system(&self.prompts[player]),
+            ChatMessage::user(fill(
+                &s.inventory_message,
+                &[("inventory", &describe_inventory(&s.resources, &self.game.inventories[player]))],
+            )),
+        ];
+        if !self.conversation.is_empty() {
+            messages.push(ChatMessage::user(&s.transcript_message));
+            messages.push(ChatMessage::user(self.transcript_text()));
+        }
+        let mut req = ChatRequest::new(self.players[player].clone(), Purpose::NegotiationAction, messages)
+            .with_cue(Cue::Negotiate(NegotiationCue {
+                player: self.players[player].clone(),
+                resources: s.resources.clone(),
+                inventory: self.game.inventories[player].clone(),
+                value_scale: s.value_scale.clone(),
+                strategy: self.prompts[player].clone(),
+                history: self.actions.clone(),
+            }));
+        req.response_format = ResponseFormat::JsonObject;
+        req.temperature = Some(s.temperature);
+        req.max_tokens = Some(s.max_tokens);
+        req
+    }
+
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+        if self.game_turn == 0 {
+            self.iteration += 1;
+            run.push(Event::GameStarted {
+                iteration: self.iteration,
+                prompts: self.prompt_map(&self.prompts),
+            });
+            run.push(self.inventory_event(run.turn));
+        }
+        let player = (self.game_turn % 2) as usize;
+        let name = self.players[player].clone();
+        run.push(Event::SpeakerSelected {
+            turn: run.turn,
+            agent: name.clone(),
+            tie: false,
+            tied: Vec::new(),
+        });
+        let req = self.action_request(player);
+        let reply = run.ask(&req).await?;
+        let raw = reply.response.content.trim().to_string();
+        let parsed = parse_action(&raw);
+        let parse = match &parsed {
+            Ok(a) => ParseOutcome::ok(serde_json::to_value(a).unwrap_or_default()),
+            Err(e) => ParseOutcome::failed(e.clone()),
+        };
+        run.record_call(&req, 1, &reply, parse);
+        let outcome = match &parsed {
+            Ok(action) => self.game.apply(player, action),
+            Err(e) => Err(e.clone()),
+        };
+        let reason = match &outcome {
+            Ok(Effect::Proposed) => "proposed".to_string(),
+            Ok(Effect::Traded) => "trade done".to_string(),
+            Ok(Effect::Rejected) => "rejected".to_string(),
+            Ok(Effect::EndProposed) => "asked to end".to_string(),
+            Ok(Effect::Finished) => "game over".to_string(),
+            Err(e) => e.clone(),
+        };
+        run.add_message(&name, &raw, MessageKind::Agent);
+        run.push(Event::Action {
+            turn: run.turn,
+            player: name.clone(),
+            raw: raw.clone(),
+            action: parsed.clone().ok(),
+            valid: outcome.is_ok(),
+            reason,
+        });
+        if outcome == Ok(Effect::Traded) {
+            run.push(self.inventory_event(run.turn));
+        }
+        self.actions.push((name, parsed.ok()));
+        self.game_turn += 1;
+        let finished = outcome == Ok(Effect::Finished);
+        if !finished {
+            self.conversation.push((player, raw));
+        }
+        if finished || self.game_turn >= run.scenario().max_turns {
+            let reason = if finished { "both_ended" } else { "turn_limit" };
+            return self.end_game(run, reason).await;
+        }
+        Ok(None)
+    }
+
+    async fn end_game(&mut self, run: &mut Run, reason: &str) -> Result<Option<String>, ModelError> {
+        let scale = &self.settings.value_scale;
+        let values = [0, 1].map(|p| inventory_value(&self.game.inventories[p], scale));
+        let overall = values[0] + values[1];
+        let mut feedback = fill(
+            &self.settings.feedback,
+            &[
+                ("player1", &self.players[0]),
+                ("player2", &self.players[1]),
+                ("value1", &values[0].to_string()),
+                ("value2", &values[1].to_string()),
+                ("overall", &overall.to_string()),
+            ],
+        );
+        if overall < self.optimum {
+            feedback.push_str(&self.settings.feedback_below_optimum);
+        }
+        run.push(Event::GameEnd {
+            iteration: self.iteration,
+            turn: run.turn,
+            scores: (0..2).map(|p| (self.players[p].clone(), values[p])).collect(),
+            overall,
+            optimum: self.optimum,
+            reason: reason.into(),
+            feedback: feedback.clone(),
+        });
+        let used = self.prompt_map(&self.prompts);
+        let last = self.iteration >= self.settings.iterations;
+        if last {
+            if self.settings.iterations > 1 {
+                run.push(Event::OptimizerIteration {
+                    iteration: self.iteration,
+                    prompts: used,
+                    overall,
+                    next_prompts: None,
+                    note: Some("last iteration: no optimizer call".into()),
+                });
+            }
+            return Ok(Some("game_over".into()));
+        }
+
+        let req = self.optimizer_request(&feedback, overall);
+        let reply = run.ask(&req).await?;
+        let read = read_prompts(&reply.response.content, &self.players);
+        let (next, note, parse) = match read {
+            Ok(found) => {
+                let next = [0, 1].map(|p| found[p].clone().unwrap_or_else(|| self.prompts[p].clone()));
+                let map = self.prompt_map(&next);
+                (Some(next), None, ParseOutcome::ok(serde_json::to_value(&map).unwrap_or_default()))
+            }
+            Err(e) => (None, Some(format!("prompts kept: {e}")), ParseOutcome::failed(e)),
+        };
+        run.record_call(&req, 1, &reply, parse);
+        run.push(Event::OptimizerIteration {
+            iteration: self.iteration,
+            prompts: used,
+            overall,
+            next_prompts: next.as_ref().map(|n| self.prompt_map(n)),
+            note,
+        });
+        if let Some(next) = next {
+            self.prompts = next;
+        }
+        let start = [self.settings.inventories[0].clone(), self.settings.inventories[1].clone()];
+        self.game = Game::new(self.settings.resources.clone(), start);
+        self.game_turn = 0;
+        self.conversation.clear();
+        self.actions.clear();
+        Ok(None)
+    }
+
+    fn optimizer_request(&self, feedback: &str, overall: i64) -> ChatRequest {
+        let s = &self.settings;
+        let inventories: Vec<String> = (0..2)
+            .map(|p| format!("{}: {}", self.players[p], describe_inventory(&s.resources, &s.inventories[p])))
+            .collect();
+        let prompts: Vec<String> =
+            (0..2).map(|p| format!("{}: {}", self.players[p], self.prompts[p])).collect();
+        let prompt = fill(
+            &s.optimizer_prompt,
+            &[
+                ("rules", &self.rules),
+                ("inventories", &inventories.join("\n")),
+                ("transcript", &self.transcript_text()),
+                ("prompts", &prompts.join("\n")),
+                ("feedback", feedback),
+                ("players", &self.players.join(", ")),
+            ],
+        );
+        let mut req = ChatRequest::new(
+            "Optimizer",
+            Purpose::Optimizer,
+            vec![ChatMessage::system(&s.optimizer_system), ChatMessage::user(prompt)],
+        )
+        .with_cue(Cue::Optimize(OptimizerCue {
+            players: self.players.to_vec(),
+            resources: s.resources.clone(),
+            start_inventories: s.inventories.clone(),
+            value_scale: s.value_scale.clone(),
+            prompts: self.prompts.to_vec(),
+            overall,
+            optimum: self.optimum,
+            iteration: self.iteration,
+        }));
+        req.response_format = ResponseFormat::JsonObject;
+        req
+    }
+}
+
+/// "WOOD, STONE, and GOLD".
+fn list(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        2 => format!("{} and {}", items[0], items[1]),
+        n => format!("{}, and {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inventories_read_like_the_seed() {
+        let r: Vec<String> = ["WOOD", "STONE", "GOLD"].map(String::from).to_vec();
+        assert_eq!(describe_inventory(&r, &[4, 3, 2]), "4 WOOD, 3 STONE, and 2 GOLD");
+    }
+
+    #[test]
+    fn optimizer_replies_keep_what_they_leave_out() {
+        let players = ["Alice".to_string(), "Bob".to_string()];
+        let got = read_prompts(r#"{"alice": "STOCKPILE THESE RESOURCES: WOOD"}"#, &players).unwrap();
+        assert_eq!(got, [Some("STOCKPILE THESE RESOURCES: WOOD".into()), None]);
+        assert!(read_prompts(r#"{"suggestion": {}}"#, &players).is_err());
+        assert!(read_prompts("no json", &players).is_err());
+    }
+}

@@ -1,0 +1,42 @@
+//! The built-in scenarios: the five seed systems, shipped as files under public/scenarios/ and
+//! compiled in so the app and the terminal runner need no network to offer them.
+
+use crate::scenario::Scenario;
+
+/// A preset: its file name (also its id in links) and its JSON text.
+pub struct Preset {
+    pub id: &'static str,
+    pub json: &'static str,
+}
+
+pub const PRESETS: [Preset; 5] = [
+    Preset { id: "rail-debate", json: include_str!("../public/scenarios/rail-debate.json") },
+    Preset { id: "arms-debate", json: include_str!("../public/scenarios/arms-debate.json") },
+    Preset { id: "ai-morality-handoff", json: include_str!("../public/scenarios/ai-morality-handoff.json") },
+    Preset { id: "daily-show-director", json: include_str!("../public/scenarios/daily-show-director.json") },
+    Preset { id: "trading-game", json: include_str!("../public/scenarios/trading-game.json") },
+];
+
+impl Preset {
+    pub fn scenario(&self) -> Scenario {
+        Scenario::from_json(self.json).expect("built-in presets are valid (checked by tests)")
+    }
+}
+
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_a_valid_scenario_that_round_trips() {
+        for p in &PRESETS {
+            let s = Scenario::from_json(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            let again = Scenario::from_json(&s.to_json_pretty()).unwrap();
+            assert_eq!(s, again, "{}", p.id);
+        }
+    }
+}

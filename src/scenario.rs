@@ -1,0 +1,634 @@
+//! A scenario: everything needed to start a run, as versioned serde data.
+//!
+//! Every constant of the seed notebooks is a setting here, and its default is the seed's value,
+//! so a scenario file only has to say what differs. Prompt texts that depend on the method
+//! (a debate's header is not a talk show's) are `Option`s resolved by [`Scenario::prompt`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::prompts;
+
+/// The scenario format this build reads and writes.
+pub const SCENARIO_VERSION: u32 = 1;
+/// Limits that keep a scenario (from a file or a link) within what the app can show.
+pub const MAX_AGENTS: usize = 16;
+pub const MAX_NAME_CHARS: usize = 80;
+pub const MAX_TEXT_CHARS: usize = 20_000;
+pub const MAX_TURNS: u32 = 10_000;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub version: u32,
+    pub title: String,
+    #[serde(default)]
+    pub summary: String,
+    pub topic: String,
+    /// Seed 000: 50 words.
+    #[serde(default = "default_word_limit")]
+    pub word_limit: u32,
+    #[serde(default)]
+    pub seed: u64,
+    /// Seed 000: 10 turns. For the negotiation game: the turn limit of each game.
+    #[serde(default = "default_max_turns")]
+    pub max_turns: u32,
+    pub agents: Vec<AgentSpec>,
+    pub method: Method,
+    #[serde(default)]
+    pub opening: Opening,
+    #[serde(default)]
+    pub prompts: Prompts,
+    #[serde(default)]
+    pub model: ModelSettings,
+}
+
+fn default_word_limit() -> u32 {
+    50
+}
+fn default_max_turns() -> u32 {
+    10
+}
+
+/// Which side of the proposition an agent is on. The handoff prompts state it, and the demo
+/// model uses it to decide who disagrees with whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stance {
+    For,
+    Against,
+    Neutral,
+}
+
+impl Stance {
+    /// Seed 003's wording: "a proposition that you agree with".
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Stance::For => "agree with",
+            Stance::Against => "disagree with",
+            Stance::Neutral => "feel neutral about",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AgentSpec {
+    pub name: String,
+    /// "presidential candidate", "Host of the Daily Show", ...
+    #[serde(default)]
+    pub role: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub location: String,
+    /// Fixed character description; replaced when the scenario generates descriptions.
+    #[serde(default)]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stance: Option<Stance>,
+    /// Replaces the whole system message built from the templates. For the negotiation game
+    /// this is the player's strategy prompt, the one the optimizer rewrites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+}
+
+/// How the conversation opens before the first turn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Opening {
+    /// Who injects the opening message (seed 000: "Debate Moderator"; seed 004: "Audience member").
+    pub speaker: String,
+    /// The opening message; when empty the (specified) topic is used.
+    pub text: String,
+    /// Ask a model to make the topic more specific first (seed 000's topic specifier).
+    pub specify_topic: bool,
+    /// Ask a model for each agent's description first (seed 000's character descriptions).
+    pub describe_characters: bool,
+    pub specifier_system: String,
+    pub specifier_prompt: String,
+    pub describer_system: String,
+    pub describer_prompt: String,
+}
+
+impl Default for Opening {
+    fn default() -> Self {
+        Self {
+            speaker: "Debate Moderator".into(),
+            text: String::new(),
+            specify_topic: false,
+            describe_characters: false,
+            specifier_system: prompts::SPECIFIER_SYSTEM.into(),
+            specifier_prompt: prompts::SPECIFIER_PROMPT.into(),
+            describer_system: prompts::DESCRIBER_SYSTEM.into(),
+            describer_prompt: prompts::DESCRIBER_PROMPT.into(),
+        }
+    }
+}
+
+/// Templates shared by the talking methods. `None` means the seed's text for the method.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Prompts {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation_description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_header: Option<String>,
+}
+
+/// Which of the shared templates to resolve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    ConversationDescription,
+    Header,
+    System,
+    HistoryHeader,
+}
+
+/// How the next speaker is chosen, with the method's settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Method {
+    RoundRobin,
+    Bidding(BiddingSettings),
+    Director(DirectorSettings),
+    Handoff(HandoffSettings),
+    Negotiation(NegotiationSettings),
+}
+
+impl Method {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::RoundRobin => "round_robin",
+            Method::Bidding(_) => "bidding",
+            Method::Director(_) => "director",
+            Method::Handoff(_) => "handoff",
+            Method::Negotiation(_) => "negotiation",
+        }
+    }
+}
+
+/// Seeds 000 and 002.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BiddingSettings {
+    pub template: String,
+    pub format_instructions: String,
+    /// The first capture group is the bid.
+    pub pattern: String,
+    /// Seed: two attempts, then the default bid.
+    pub attempts: u32,
+    pub default_bid: i64,
+    /// The seed's parser reads the whole reply as a number when the pattern does not match
+    /// (so a bare `8` counts). Turn off to require the `<int>` format strictly.
+    pub whole_reply_fallback: bool,
+}
+
+impl Default for BiddingSettings {
+    fn default() -> Self {
+        Self {
+            template: prompts::BID_TEMPLATE.into(),
+            format_instructions: prompts::INT_FORMAT_INSTRUCTIONS.into(),
+            pattern: prompts::BID_PATTERN.into(),
+            attempts: 2,
+            default_bid: 0,
+            whole_reply_fallback: true,
+        }
+    }
+}
+
+/// What the director's choice falls back to when no valid index comes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceFallback {
+    /// Seed 004: index 0.
+    #[default]
+    First,
+    /// A speaker drawn by the run's RNG.
+    Random,
+}
+
+/// Seed 004.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DirectorSettings {
+    /// The director's name; empty means the first agent.
+    pub director: String,
+    pub stop_probability: f64,
+    pub attempts: u32,
+    pub fallback: ChoiceFallback,
+    pub reflection: String,
+    pub continuation: String,
+    pub choice: String,
+    pub prompt: String,
+    pub summary: String,
+    pub format_instructions: String,
+    pub pattern: String,
+}
+
+impl Default for DirectorSettings {
+    fn default() -> Self {
+        Self {
+            director: String::new(),
+            stop_probability: 0.2,
+            attempts: 2,
+            fallback: ChoiceFallback::First,
+            reflection: prompts::DIRECTOR_REFLECTION.into(),
+            continuation: prompts::DIRECTOR_CONTINUATION.into(),
+            choice: prompts::DIRECTOR_CHOICE.into(),
+            prompt: prompts::DIRECTOR_PROMPT.into(),
+            summary: prompts::DIRECTOR_SUMMARY.into(),
+            format_instructions: prompts::INT_FORMAT_INSTRUCTIONS.into(),
+            pattern: prompts::BID_PATTERN.into(),
+        }
+    }
+}
+
+/// Seed 003's three ways of reading a handoff.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffVia {
+    /// "Transition to X" in the text, read by a pattern.
+    #[default]
+    Text,
+    /// A `handoff(response, next_agent_name)` tool call.
+    Tool,
+    /// A JSON reply `{"response": ..., "next_agent_name": ...}`.
+    Json,
+}
+
+impl HandoffVia {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandoffVia::Text => "text",
+            HandoffVia::Tool => "tool",
+            HandoffVia::Json => "json",
+        }
+    }
+}
+
+/// Seed 003.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HandoffSettings {
+    pub via: HandoffVia,
+    /// Who speaks first; empty means the first agent (seed: the proponent).
+    pub first_speaker: String,
+    /// Seed: one attempt, then a random other agent.
+    pub attempts: u32,
+    pub text_instructions: String,
+    pub tool_instructions: String,
+    pub pattern: String,
+    pub tool_description: String,
+    pub response_description: String,
+    pub next_description: String,
+    /// Seed 003: 500.
+    pub max_tokens: u32,
+}
+
+impl Default for HandoffSettings {
+    fn default() -> Self {
+        Self {
+            via: HandoffVia::Text,
+            first_speaker: String::new(),
+            attempts: 1,
+            text_instructions: prompts::HANDOFF_TEXT_INSTRUCTIONS.into(),
+            tool_instructions: prompts::HANDOFF_TOOL_INSTRUCTIONS.into(),
+            pattern: prompts::HANDOFF_PATTERN.into(),
+            tool_description: prompts::HANDOFF_TOOL_DESCRIPTION.into(),
+            response_description: prompts::HANDOFF_RESPONSE_DESCRIPTION.into(),
+            next_description: prompts::HANDOFF_NEXT_DESCRIPTION.into(),
+            max_tokens: 500,
+        }
+    }
+}
+
+/// Seed 001.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NegotiationSettings {
+    pub resources: Vec<String>,
+    /// One inventory per player, quantities in `resources` order.
+    pub inventories: Vec<Vec<i64>>,
+    /// Value of holding q of a resource is `value_scale[min(q, len) - 1]`, 0 for none.
+    pub value_scale: Vec<i64>,
+    /// Games played in a row; the optimizer rewrites the prompts between them (seed: 5).
+    pub iterations: u32,
+    pub rules: String,
+    pub name_message: String,
+    pub inventory_message: String,
+    pub transcript_message: String,
+    pub feedback: String,
+    pub feedback_below_optimum: String,
+    pub optimizer_system: String,
+    pub optimizer_prompt: String,
+    /// Seed: temperature 0, 200 tokens, JSON replies.
+    pub temperature: f32,
+    pub max_tokens: u32,
+}
+
+impl Default for NegotiationSettings {
+    fn default() -> Self {
+        Self {
+            resources: vec!["WOOD".into(), "STONE".into(), "GOLD".into()],
+            inventories: vec![vec![4, 3, 2], vec![1, 5, 2]],
+            value_scale: vec![1, 2, 4, 7, 12, 20, 33, 54, 88, 143, 250],
+            iterations: 5,
+            rules: prompts::NEGOTIATION_RULES.into(),
+            name_message: prompts::NEGOTIATION_NAME.into(),
+            inventory_message: prompts::NEGOTIATION_INVENTORY.into(),
+            transcript_message: prompts::NEGOTIATION_TRANSCRIPT.into(),
+            feedback: prompts::NEGOTIATION_FEEDBACK.into(),
+            feedback_below_optimum: prompts::NEGOTIATION_FEEDBACK_BELOW.into(),
+            optimizer_system: prompts::OPTIMIZER_SYSTEM.into(),
+            optimizer_prompt: prompts::OPTIMIZER_PROMPT.into(),
+            temperature: 0.0,
+            max_tokens: 200,
+        }
+    }
+}
+
+/// Which model answers, with its settings. Real providers arrive with their own issue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelSettings {
+    pub demo: DemoSettings,
+    /// Seed 000: 0.2 for speech.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
+}
+
+impl Default for ModelSettings {
+    fn default() -> Self {
+        Self { demo: DemoSettings::default(), temperature: Some(0.2) }
+    }
+}
+
+/// The offline demo model's knobs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DemoSettings {
+    /// Share of replies (0 to 1) that come out malformed, to show retries and fallbacks.
+    pub malformed_rate: f64,
+    /// Simulated latency of every call, in milliseconds.
+    pub latency_ms: u64,
+    /// A short name for the topic to use inside sentences ("competitive sitting"); when empty
+    /// the demo model shortens the topic itself.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub topic_phrase: String,
+}
+
+/// A problem with one field of a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// Where: "agents[2].name", "method.stop_probability", ...
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl Scenario {
+    /// Reads a scenario from JSON and validates it; the error is one line naming the problem.
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let scenario: Scenario =
+            serde_json::from_str(text).map_err(|e| format!("not a valid scenario: {e}"))?;
+        scenario
+            .validate()
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+        Ok(scenario)
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+    }
+
+    pub fn agent_names(&self) -> Vec<String> {
+        self.agents.iter().map(|a| a.name.clone()).collect()
+    }
+
+    pub fn agent_index(&self, name: &str) -> Option<usize> {
+        self.agents.iter().position(|a| a.name == name)
+    }
+
+    /// A shared template: the scenario's text, or the seed's text for this method.
+    pub fn prompt(&self, kind: PromptKind) -> &str {
+        let show = matches!(self.method, Method::Director(_));
+        let (own, seed) = match kind {
+            PromptKind::ConversationDescription => (
+                &self.prompts.conversation_description,
+                if show { prompts::SHOW_DESCRIPTION } else { prompts::DEBATE_DESCRIPTION },
+            ),
+            PromptKind::Header => {
+                (&self.prompts.header, if show { prompts::SHOW_HEADER } else { prompts::DEBATE_HEADER })
+            }
+            PromptKind::System => {
+                (&self.prompts.system, if show { prompts::SHOW_SYSTEM } else { prompts::DEBATE_SYSTEM })
+            }
+            PromptKind::HistoryHeader => (&self.prompts.history_header, prompts::HISTORY_HEADER),
+        };
+        own.as_deref().unwrap_or(seed)
+    }
+
+    /// Every problem found, each naming its field. An empty list means the scenario can run.
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let mut err =
+            |field: &str, message: String| errors.push(FieldError { field: field.to_string(), message });
+        if self.version != SCENARIO_VERSION {
+            err(
+                "version",
+                format!(
+                    "version {} is not supported (this build reads version {SCENARIO_VERSION})",
+                    self.version
+                ),
+            );
+        }
+        if self.title.trim().is_empty() {
+            err("title", "a title is required".into());
+        }
+        if self.topic.trim().is_empty() {
+            err("topic", "a topic is required".into());
+        }
+        for (field, text) in [("title", &self.title), ("topic", &self.topic)] {
+            if text.chars().count() > MAX_TEXT_CHARS {
+                err(field, format!("longer than {MAX_TEXT_CHARS} characters"));
+            }
+        }
+        if self.word_limit == 0 {
+            err("word_limit", "must be at least 1".into());
+        }
+        if self.max_turns == 0 || self.max_turns > MAX_TURNS {
+            err("max_turns", format!("must be between 1 and {MAX_TURNS}"));
+        }
+        if self.agents.len() < 2 {
+            err("agents", "at least two agents are needed".into());
+        }
+        if self.agents.len() > MAX_AGENTS {
+            err("agents", format!("at most {MAX_AGENTS} agents are allowed"));
+        }
+        for (i, agent) in self.agents.iter().enumerate() {
+            let name = agent.name.trim();
+            if name.is_empty() {
+                err(&format!("agents[{i}].name"), "a name is required".into());
+            } else if agent.name.chars().count() > MAX_NAME_CHARS {
+                err(&format!("agents[{i}].name"), format!("longer than {MAX_NAME_CHARS} characters"));
+            } else if self.agents[..i].iter().any(|a| a.name.trim().eq_ignore_ascii_case(name)) {
+                err(&format!("agents[{i}].name"), format!("\"{name}\" is used twice"));
+            }
+            let texts = [&agent.role, &agent.location, &agent.description];
+            if texts.iter().any(|t| t.chars().count() > MAX_TEXT_CHARS)
+                || agent.system_prompt.as_ref().is_some_and(|t| t.chars().count() > MAX_TEXT_CHARS)
+            {
+                err(&format!("agents[{i}]"), format!("a text is longer than {MAX_TEXT_CHARS} characters"));
+            }
+        }
+        if self.opening.speaker.trim().is_empty() {
+            err("opening.speaker", "a name is required".into());
+        }
+        if !(0.0..=1.0).contains(&self.model.demo.malformed_rate) {
+            err("model.demo.malformed_rate", "must be between 0 and 1".into());
+        }
+        match &self.method {
+            Method::RoundRobin => {}
+            Method::Bidding(s) => {
+                if s.attempts == 0 {
+                    err("method.attempts", "must be at least 1".into());
+                }
+                check_pattern(&s.pattern, "method.pattern", &mut err);
+            }
+            Method::Director(s) => {
+                if !(0.0..=1.0).contains(&s.stop_probability) || s.stop_probability.is_nan() {
+                    err("method.stop_probability", "must be between 0 and 1".into());
+                }
+                if s.attempts == 0 {
+                    err("method.attempts", "must be at least 1".into());
+                }
+                if !s.director.is_empty() && self.agent_index(&s.director).is_none() {
+                    err("method.director", format!("\"{}\" is not one of the agents", s.director));
+                }
+                check_pattern(&s.pattern, "method.pattern", &mut err);
+            }
+            Method::Handoff(s) => {
+                if s.attempts == 0 {
+                    err("method.attempts", "must be at least 1".into());
+                }
+                if !s.first_speaker.is_empty() && self.agent_index(&s.first_speaker).is_none() {
+                    err("method.first_speaker", format!("\"{}\" is not one of the agents", s.first_speaker));
+                }
+                check_pattern(&prompts::fill(&s.pattern, &[("names", "a|b")]), "method.pattern", &mut err);
+            }
+            Method::Negotiation(s) => {
+                if self.agents.len() != 2 {
+                    err("agents", "the negotiation game needs exactly two players".into());
+                }
+                if s.resources.len() < 2 {
+                    err("method.resources", "at least two resources are needed".into());
+                }
+                for (i, r) in s.resources.iter().enumerate() {
+                    if r.trim().is_empty() || s.resources[..i].contains(r) {
+                        err("method.resources", format!("resource {} is empty or repeated", i + 1));
+                    }
+                }
+                if s.inventories.len() != 2 {
+                    err("method.inventories", "one inventory per player is needed".into());
+                }
+                for (p, inv) in s.inventories.iter().enumerate() {
+                    if inv.len() != s.resources.len() {
+                        err(&format!("method.inventories[{p}]"), "needs one quantity per resource".into());
+                    }
+                    if inv.iter().any(|&q| !(0..=1_000).contains(&q)) {
+                        err(&format!("method.inventories[{p}]"), "quantities must be 0 to 1000".into());
+                    }
+                }
+                if s.value_scale.is_empty() {
+                    err("method.value_scale", "needs at least one value".into());
+                }
+                if s.iterations == 0 || s.iterations > 100 {
+                    err("method.iterations", "must be between 1 and 100".into());
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+fn check_pattern(pattern: &str, field: &str, err: &mut impl FnMut(&str, String)) {
+    match regex_lite::Regex::new(pattern) {
+        Ok(re) if re.captures_len() >= 2 => {}
+        Ok(_) => err(field, "the pattern needs a capture group".into()),
+        Err(e) => err(field, format!("not a valid pattern: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn minimal() -> Scenario {
+        Scenario::from_json(
+            r#"{"version":1,"title":"t","topic":"rail","agents":[{"name":"A"},{"name":"B"}],
+                "method":{"kind":"bidding"}}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn missing_settings_take_the_seed_defaults() {
+        let s = minimal();
+        assert_eq!(s.word_limit, 50);
+        assert_eq!(s.max_turns, 10);
+        let Method::Bidding(b) = &s.method else { panic!("bidding expected") };
+        assert_eq!(b.attempts, 2);
+        assert_eq!(b.default_bid, 0);
+        assert_eq!(b.pattern, r"<(\d+)>");
+        assert_eq!(s.opening.speaker, "Debate Moderator");
+        assert!(s.prompt(PromptKind::ConversationDescription).contains("presidential debate"));
+    }
+
+    #[test]
+    fn validation_names_every_bad_field() {
+        let mut s = minimal();
+        s.agents[1].name = "a".into();
+        s.max_turns = 0;
+        s.method = Method::Director(DirectorSettings { stop_probability: 1.5, ..Default::default() });
+        let errors = s.validate().unwrap_err();
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["max_turns", "agents[1].name", "method.stop_probability"]);
+    }
+
+    #[test]
+    fn unknown_version_and_bad_json_are_one_clear_line() {
+        let e = Scenario::from_json(r#"{"version":7,"title":"t","topic":"x","agents":[{"name":"A"},{"name":"B"}],"method":{"kind":"round_robin"}}"#).unwrap_err();
+        assert!(e.contains("version 7 is not supported"), "{e}");
+        let e = Scenario::from_json("{not json").unwrap_err();
+        assert!(e.starts_with("not a valid scenario"), "{e}");
+    }
+
+    #[test]
+    fn negotiation_needs_two_players_and_matching_inventories() {
+        let mut s = minimal();
+        s.method = Method::Negotiation(NegotiationSettings {
+            inventories: vec![vec![1, 2], vec![1, 2, 3]],
+            ..Default::default()
+        });
+        s.agents.push(AgentSpec { name: "C".into(), ..Default::default() });
+        let errors = s.validate().unwrap_err();
+        assert!(errors.iter().any(|e| e.message.contains("exactly two players")));
+        assert!(errors.iter().any(|e| e.field == "method.inventories[0]"));
+    }
+
+    #[test]
+    fn a_pattern_without_a_group_is_refused() {
+        let mut s = minimal();
+        s.method = Method::Bidding(BiddingSettings { pattern: "<\\d+>".into(), ..Default::default() });
+        assert_eq!(s.validate().unwrap_err()[0].field, "method.pattern");
+    }
+}

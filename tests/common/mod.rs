@@ -1,0 +1,56 @@
+//! Helpers shared by the native integration tests.
+#![allow(dead_code)]
+
+use std::rc::Rc;
+
+use agora::clock::FrozenClock;
+use agora::engine::Run;
+use agora::events::Event;
+use agora::model::demo::DemoModel;
+use agora::model::scripted::ScriptedModel;
+use agora::scenario::Scenario;
+
+pub fn scenario(json: &str) -> Scenario {
+    Scenario::from_json(json).expect("test scenario is valid")
+}
+
+/// Runs a scenario to the end against a script (a JSON list of responses).
+pub fn run_script(scenario: Scenario, script: &str) -> Vec<Event> {
+    let model = Rc::new(ScriptedModel::from_json(script).expect("test script is valid"));
+    let mut run = Run::new(scenario, model, Rc::new(FrozenClock)).expect("run starts");
+    futures::executor::block_on(run.run_to_end());
+    run.events().to_vec()
+}
+
+/// Runs a scenario to the end against the demo model.
+pub fn run_demo(scenario: Scenario) -> Vec<Event> {
+    let model = Rc::new(DemoModel::new(&scenario, Rc::new(FrozenClock)));
+    let mut run = Run::new(scenario, model, Rc::new(FrozenClock)).expect("run starts");
+    futures::executor::block_on(run.run_to_end());
+    run.events().to_vec()
+}
+
+pub fn finish_reason(events: &[Event]) -> String {
+    match events.last() {
+        Some(Event::RunFinished { reason }) => reason.clone(),
+        other => panic!("the log does not end with run_finished: {other:?}"),
+    }
+}
+
+/// (speaker, text) of every message.
+pub fn messages(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { speaker, text, .. } => Some((speaker.clone(), text.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Builds a script from (agent, purpose, content) triples.
+pub fn script(entries: &[(&str, &str, &str)]) -> String {
+    let list: Vec<serde_json::Value> =
+        entries.iter().map(|(a, p, c)| serde_json::json!({"agent": a, "purpose": p, "content": c})).collect();
+    serde_json::Value::Array(list).to_string()
+}

@@ -1,0 +1,325 @@
+//! Whole runs: the negotiation game and optimizer, every preset on the demo model, determinism,
+//! and the demo model's malformed-output setting.
+
+mod common;
+
+use agora::events::{from_json_lines, to_json_lines, Event};
+use agora::presets::PRESETS;
+use common::*;
+
+fn trading(iterations: u32, turns: u32) -> agora::scenario::Scenario {
+    scenario(&format!(
+        r#"{{"version":1,"title":"trade","topic":"trade","max_turns":{turns},
+            "agents":[{{"name":"Alice"}},{{"name":"Bob"}}],
+            "method":{{"kind":"negotiation","iterations":{iterations}}}}}"#
+    ))
+}
+
+fn actions(events: &[Event]) -> Vec<(String, bool, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Action { player, valid, reason, .. } => Some((player.clone(), *valid, reason.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn last_inventories(events: &[Event]) -> Vec<Vec<i64>> {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Inventory { inventories, .. } => {
+                Some(vec![inventories["Alice"].clone(), inventories["Bob"].clone()])
+            }
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_scripted_game_trades_scores_and_ends_when_both_end() {
+    let s = script(&[
+        (
+            "Alice",
+            "negotiation_action",
+            r#"{"action": "TRADE", "sell_resource": "STONE", "buy_resource": "WOOD", "quantity": 1}"#,
+        ),
+        ("Bob", "negotiation_action", r#"{"action": "ACCEPT"}"#),
+        (
+            "Alice",
+            "negotiation_action",
+            "{'action': 'TRADE', 'sell_resource': 'STONE', 'buy_resource': 'GOLD', 'quantity': 2}",
+        ),
+        ("Bob", "negotiation_action", "Sure! {\"action\": \"ACCEPT\"}"),
+        ("Alice", "negotiation_action", r#"{"action": "END"}"#),
+        ("Bob", "negotiation_action", r#"{"action": "END"}"#),
+    ]);
+    let events = run_script(trading(1, 30), &s);
+    assert!(actions(&events).iter().all(|a| a.1), "{:?}", actions(&events));
+    assert_eq!(last_inventories(&events), [vec![5, 0, 4], vec![0, 8, 0]]);
+    let end = events.iter().find_map(|e| match e {
+        Event::GameEnd { scores, overall, optimum, reason, feedback, .. } => {
+            Some((scores.clone(), *overall, *optimum, reason.clone(), feedback.clone()))
+        }
+        _ => None,
+    });
+    let (scores, overall, optimum, reason, feedback) = end.expect("the game ends");
+    assert_eq!((scores["Alice"], scores["Bob"], overall, optimum), (19, 54, 73, 73));
+    assert_eq!(reason, "both_ended");
+    assert_eq!(feedback, "The game has ended. Alice has inventory with value of 19 and Bob has inventory with value of 54.\nOVERALL SCORE: 73");
+    assert_eq!(finish_reason(&events), "game_over");
+}
+
+#[test]
+fn broken_and_impossible_actions_are_recorded_and_change_nothing() {
+    let s = script(&[
+        ("Alice", "negotiation_action", r#"{"action": "TRADE", "sell_resource": "WOOD""#),
+        ("Bob", "negotiation_action", r#"{"action": "ACCEPT"}"#),
+        (
+            "Alice",
+            "negotiation_action",
+            r#"{"action": "TRADE", "sell_resource": "GOLD", "buy_resource": "WOOD", "quantity": 5}"#,
+        ),
+        ("Bob", "negotiation_action", "no idea"),
+        ("Alice", "negotiation_action", r#"{"action": "FLY"}"#),
+        (
+            "Bob",
+            "negotiation_action",
+            r#"{"action": "TRADE", "sell_resource": "STONE", "buy_resource": "STONE", "quantity": 1}"#,
+        ),
+    ]);
+    let events = run_script(trading(1, 6), &s);
+    let got = actions(&events);
+    let reasons: Vec<&str> = got.iter().map(|a| a.2.as_str()).collect();
+    assert!(got.iter().all(|a| !a.1), "every action here is invalid: {got:?}");
+    assert!(reasons[0].contains("not closed"));
+    assert!(reasons[1].contains("no proposal"));
+    assert!(reasons[2].contains("proposer has only 2 GOLD"));
+    assert!(reasons[3].contains("no JSON object"));
+    assert!(reasons[4].contains("unknown action"));
+    assert!(reasons[5].contains("different resources"));
+    assert_eq!(last_inventories(&events), [vec![4, 3, 2], vec![1, 5, 2]]);
+    let end = events.iter().find_map(|e| match e {
+        Event::GameEnd { overall, reason, .. } => Some((*overall, reason.clone())),
+        _ => None,
+    });
+    assert_eq!(end, Some((28, "turn_limit".to_string())), "the turn limit ends a game that never ends");
+}
+
+#[test]
+fn the_player_prompt_carries_rules_name_strategy_inventory_and_transcript() {
+    let s = script(&[
+        ("Alice", "negotiation_action", r#"{"action": "END"}"#),
+        ("Bob", "negotiation_action", r#"{"action": "REJECT"}"#),
+    ]);
+    let events = run_script(trading(1, 2), &s);
+    let bob = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelCall { agent, request, .. } if agent == "Bob" => Some(request.clone()),
+            _ => None,
+        })
+        .next()
+        .unwrap();
+    assert!(bob[0].content.contains("RULES of the TRADING GAME between two players named Alice and Bob."));
+    assert_eq!(bob[1].content, "In the trading game, you are named Bob.\n");
+    assert_eq!(bob[2].content, "STOCKPILE THESE RESOURCES: N/A");
+    assert_eq!(bob[3].content, "Your inventory consists of 1 WOOD, 5 STONE, and 2 GOLD.");
+    assert_eq!(bob[4].content, "This is the transcript of the conversation so far.");
+    assert_eq!(bob[5].content, "Alice said: {\"action\": \"END\"}\n");
+}
+
+#[test]
+fn the_optimizer_rewrites_prompts_between_games_and_keeps_them_when_unreadable() {
+    let mut entries = Vec::new();
+    for _ in 0..3 {
+        entries.push(("Alice", "negotiation_action", r#"{"action": "END"}"#));
+        entries.push(("Bob", "negotiation_action", r#"{"action": "END"}"#));
+    }
+    entries.push((
+        "Optimizer",
+        "optimizer",
+        r#"{"Alice": "STOCKPILE THESE RESOURCES: WOOD, GOLD", "Bob": "STOCKPILE THESE RESOURCES: STONE"}"#,
+    ));
+    entries.push(("Optimizer", "optimizer", r#"{"reasoning": "unsure", "suggestion": {}}"#));
+    let events = run_script(trading(3, 10), &script(&entries));
+    let iterations: Vec<(u32, String, Option<String>, i64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::OptimizerIteration { iteration, prompts, next_prompts, overall, .. } => Some((
+                *iteration,
+                prompts["Alice"].clone(),
+                next_prompts.as_ref().map(|n| n["Bob"].clone()),
+                *overall,
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        iterations,
+        [
+            (
+                1,
+                "STOCKPILE THESE RESOURCES: N/A".to_string(),
+                Some("STOCKPILE THESE RESOURCES: STONE".to_string()),
+                28
+            ),
+            (2, "STOCKPILE THESE RESOURCES: WOOD, GOLD".to_string(), None, 28),
+            (3, "STOCKPILE THESE RESOURCES: WOOD, GOLD".to_string(), None, 28),
+        ]
+    );
+    let optimizer_prompt = events.iter().find_map(|e| match e {
+        Event::ModelCall { agent, request, .. } if agent == "Optimizer" => Some(request[1].content.clone()),
+        _ => None,
+    });
+    let p = optimizer_prompt.unwrap();
+    assert!(p.contains("OVERALL SCORE is less than optimal."), "the feedback reaches the optimizer");
+    assert!(p.contains("Alice: 4 WOOD, 3 STONE, and 2 GOLD"));
+}
+
+#[test]
+fn the_demo_negotiators_reach_the_optimum_after_optimization() {
+    let events = run_demo(agora::presets::find("trading-game").unwrap().scenario());
+    let overall: Vec<i64> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameEnd { overall, optimum, .. } => {
+                assert_eq!(*optimum, 73);
+                Some(*overall)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(overall.len(), 5);
+    assert!(overall[0] < 73, "the untrained prompts fall short: {overall:?}");
+    assert_eq!(*overall.last().unwrap(), 73, "{overall:?}");
+}
+
+fn without_timings(events: &[Event]) -> Vec<Event> {
+    events.iter().map(Event::without_timings).collect()
+}
+
+#[test]
+fn equal_seeds_give_identical_logs_and_other_seeds_differ() {
+    for preset in &PRESETS {
+        for malformed in [0.0, 0.3] {
+            let mut s = preset.scenario();
+            s.model.demo.malformed_rate = malformed;
+            let a = run_demo(s.clone());
+            let b = run_demo(s.clone());
+            assert_eq!(without_timings(&a), without_timings(&b), "{} malformed {malformed}", preset.id);
+            s.seed += 1;
+            let c = run_demo(s);
+            assert_ne!(without_timings(&a), without_timings(&c), "{}: another seed, another run", preset.id);
+        }
+    }
+}
+
+#[test]
+fn every_preset_runs_to_its_natural_end_on_the_demo_model() {
+    for preset in &PRESETS {
+        let scenario = preset.scenario();
+        let events = run_demo(scenario.clone());
+        let reason = finish_reason(&events);
+        let expected: &[&str] = match scenario.method.name() {
+            "director" => &["director_stopped", "turn_limit"],
+            "negotiation" => &["game_over"],
+            _ => &["turn_limit"],
+        };
+        assert!(expected.contains(&reason.as_str()), "{}: {reason}", preset.id);
+        assert!(!events.iter().any(|e| matches!(e, Event::Error { .. })), "{}", preset.id);
+        for (speaker, text) in messages(&events) {
+            let words = text.split_whitespace().count() as u32;
+            if scenario.method.name() != "negotiation" && speaker != scenario.opening.speaker {
+                // The director's message joins a comment and a question, each within the limit.
+                let limit = if speaker == scenario.agents[0].name && scenario.method.name() == "director" {
+                    2
+                } else {
+                    1
+                };
+                assert!(
+                    words <= scenario.word_limit * limit + 2,
+                    "{}: {speaker} said {words} words: {text}",
+                    preset.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_malformed_setting_shows_retries_defaults_and_fallbacks() {
+    let mut retries = 0;
+    let mut defaults = 0;
+    let mut director_fallbacks = 0;
+    let mut handoff_fallbacks = 0;
+    let mut invalid_actions = 0;
+    for preset in &PRESETS {
+        let mut s = preset.scenario();
+        s.model.demo.malformed_rate = 0.4;
+        for e in run_demo(s) {
+            match e {
+                Event::Bid { attempts, defaulted, .. } => {
+                    retries += (attempts > 1) as u32;
+                    defaults += defaulted as u32;
+                }
+                Event::DirectorChoice { fallback: true, .. } => director_fallbacks += 1,
+                Event::Handoff { fallback: true, .. } => handoff_fallbacks += 1,
+                Event::Action { valid: false, .. } => invalid_actions += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(retries > 0 && defaults > 0, "retries {retries}, defaults {defaults}");
+    assert!(director_fallbacks > 0 && handoff_fallbacks > 0 && invalid_actions > 0);
+}
+
+#[test]
+fn the_clean_demo_never_needs_a_fallback() {
+    for preset in &PRESETS {
+        for e in run_demo(preset.scenario()) {
+            match e {
+                Event::Bid { attempts, .. } => assert_eq!(attempts, 1),
+                Event::DirectorChoice { fallback, .. } | Event::Handoff { fallback, .. } => {
+                    assert!(!fallback)
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn event_logs_round_trip_through_json_lines() {
+    for preset in &PRESETS {
+        let events = run_demo(preset.scenario());
+        let text = to_json_lines(&events);
+        let back = from_json_lines(&text).unwrap();
+        assert_eq!(back.len(), events.len());
+        for (i, (a, b)) in back.iter().zip(&events).enumerate() {
+            assert!(a == b, "{}: event {i} changed in the round trip", preset.id);
+        }
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let kind = v["type"].as_str().unwrap();
+            assert!(kind.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{kind}");
+        }
+    }
+}
+
+#[test]
+fn a_recorded_run_replays_to_the_same_log() {
+    for preset in &PRESETS {
+        let mut s = preset.scenario();
+        s.model.demo.malformed_rate = 0.2;
+        let events = run_demo(s.clone());
+        let model = std::rc::Rc::new(agora::model::scripted::ScriptedModel::from_events(&events));
+        let mut run =
+            agora::engine::Run::new(s, model.clone(), std::rc::Rc::new(agora::clock::FrozenClock)).unwrap();
+        futures::executor::block_on(run.run_to_end());
+        assert_eq!(without_timings(run.events()), without_timings(&events), "{}", preset.id);
+        assert_eq!(model.remaining(), 0);
+    }
+}
