@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::clock::Clock;
-use crate::events::{Event, MessageKind, ParseOutcome};
+use crate::events::{Event, MessageKind, ParseOutcome, Request};
 use crate::methods::MethodState;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose};
 use crate::prompts::fill;
@@ -66,9 +66,13 @@ pub struct Run {
     pub(crate) transcript: Transcript,
     pub(crate) turn: u32,
     pub(crate) cast: Vec<Persona>,
-    /// The topic after the optional specifier.
+    /// The topic as the agents discuss it. The specifier's version only opens the conversation,
+    /// as in seed 000, where the headers are written from the original topic.
     pub(crate) topic: String,
     state: Option<MethodState>,
+    /// The last call of each (agent, purpose): its event index and messages, the base the next
+    /// such call is recorded against.
+    last_calls: std::collections::HashMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
     started: bool,
     finished: Option<String>,
 }
@@ -91,6 +95,7 @@ impl Run {
             turn: 0,
             cast: Vec::new(),
             state: None,
+            last_calls: Default::default(),
             started: false,
             finished: None,
         })
@@ -173,6 +178,7 @@ impl Run {
         let opening = &scenario.opening;
         let names = scenario.agent_names().join(", ");
 
+        let mut opening_text = opening.text.trim().to_string();
         let mut descriptions: Vec<String> = scenario.agents.iter().map(|a| a.description.clone()).collect();
         if opening.describe_characters {
             let description_of_conversation = self.conversation_description();
@@ -245,8 +251,8 @@ impl Run {
                 original: scenario.topic.clone(),
                 specified: specified.clone(),
             });
-            if !specified.is_empty() {
-                self.topic = specified;
+            if opening_text.is_empty() {
+                opening_text = specified;
             }
         }
 
@@ -259,8 +265,10 @@ impl Run {
 
         let state = MethodState::new(self);
         if state.injects_opening() {
-            let text = if opening.text.trim().is_empty() { self.topic.clone() } else { opening.text.clone() };
-            self.add_message(&opening.speaker, &text, MessageKind::Injected);
+            if opening_text.is_empty() {
+                opening_text = self.topic.clone();
+            }
+            self.add_message(&opening.speaker, &opening_text, MessageKind::Injected);
         }
         self.state = Some(state);
         Ok(None)
@@ -384,12 +392,16 @@ impl Run {
         reply: &Reply,
         parse: ParseOutcome,
     ) {
+        let key = (request.agent.clone(), request.purpose);
+        let previous = self.last_calls.get(&key).map(|(i, m)| (*i, m.as_slice()));
+        let encoded = Request::encode(&request.messages, previous);
+        self.last_calls.insert(key, (self.events.len(), request.messages.clone()));
         self.push(Event::ModelCall {
             turn: self.turn,
             agent: request.agent.clone(),
             purpose: request.purpose,
             attempt,
-            request: request.messages.clone(),
+            request: encoded,
             tools: request.tools.clone(),
             raw: reply.response.raw(),
             tool_calls: reply.response.tool_calls.clone(),

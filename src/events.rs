@@ -40,7 +40,8 @@ pub enum Event {
         agent: String,
         purpose: Purpose,
         attempt: u32,
-        request: Vec<ChatMessage>,
+        /// The messages sent: in full, or as a change to an earlier call's (see [`Request`]).
+        request: Request,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tools: Vec<ToolSpec>,
         raw: String,
@@ -182,6 +183,133 @@ impl Event {
     }
 }
 
+/// The messages of a call as the log keeps them.
+///
+/// Prompts repeat the whole history, so a run that kept every prompt whole would grow with the
+/// square of its length (a 2,000-message debate would hold gigabytes). A call whose messages
+/// extend an earlier call's is kept as that change: for each message, how many bytes of the
+/// earlier call's message at the same position stay, and what follows them. [`request_messages`]
+/// rebuilds the messages exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Request {
+    /// Every message whole: `[{"role": ..., "content": ...}]`.
+    Full(Vec<ChatMessage>),
+    /// `{"base": <index of an earlier model_call event>, "messages": [...]}`.
+    Delta { base: usize, messages: Vec<MessageDelta> },
+}
+
+/// One message as a change to the message at the same position in the base call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MessageDelta {
+    pub role: crate::model::Role,
+    /// Bytes of the base message's content that this message starts with (0 when the base has
+    /// no message at this position).
+    pub keep: usize,
+    pub append: String,
+}
+
+impl Request {
+    /// Encodes `messages` against `previous` (the messages of the call at event `base`), or whole
+    /// when that saves little.
+    pub fn encode(messages: &[ChatMessage], previous: Option<(usize, &[ChatMessage])>) -> Request {
+        let Some((base, old)) = previous else { return Request::Full(messages.to_vec()) };
+        let deltas: Vec<MessageDelta> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let keep = old
+                    .get(i)
+                    .filter(|o| o.role == m.role)
+                    .map_or(0, |o| common_prefix(&o.content, &m.content));
+                MessageDelta { role: m.role, keep, append: m.content[keep..].to_string() }
+            })
+            .collect();
+        let kept: usize = deltas.iter().map(|d| d.keep).sum();
+        if kept < 256 {
+            return Request::Full(messages.to_vec());
+        }
+        Request::Delta { base, messages: deltas }
+    }
+}
+
+/// The length in bytes of the longest common prefix, at a character boundary of both.
+fn common_prefix(a: &str, b: &str) -> usize {
+    let len = a.len().min(b.len());
+    let (x, y) = (&a.as_bytes()[..len], &b.as_bytes()[..len]);
+    // Compare in blocks (a vectorized memcmp) and finish byte by byte: prompts are long.
+    const BLOCK: usize = 256;
+    let mut n = 0;
+    while n + BLOCK <= len && x[n..n + BLOCK] == y[n..n + BLOCK] {
+        n += BLOCK;
+    }
+    n += x[n..].iter().zip(&y[n..]).take_while(|(p, q)| p == q).count();
+    while !a.is_char_boundary(n) || !b.is_char_boundary(n) {
+        n -= 1;
+    }
+    n
+}
+
+/// The messages of the `model_call` event at `index`, rebuilt whole. `None` when that is not a
+/// model call or its chain of bases is broken (a damaged log).
+pub fn request_messages(events: &[Event], index: usize) -> Option<Vec<ChatMessage>> {
+    let request = |i: usize| match events.get(i) {
+        Some(Event::ModelCall { request, .. }) => Some(request),
+        _ => None,
+    };
+    let Request::Delta { messages, .. } = request(index)? else {
+        return match request(index)? {
+            Request::Full(m) => Some(m.clone()),
+            Request::Delta { .. } => None,
+        };
+    };
+    messages
+        .iter()
+        .enumerate()
+        .map(|(pos, d)| {
+            let mut pieces = vec![d.append.as_str()];
+            prefix_pieces(events, index, pos, d.keep, &mut pieces)?;
+            pieces.reverse();
+            Some(ChatMessage { role: d.role, content: pieces.concat() })
+        })
+        .collect()
+}
+
+/// Collects, last piece first, the first `len` bytes of message `pos` of the base of the call at
+/// `index`, walking back along the chain without rebuilding the strings in between.
+fn prefix_pieces<'a>(
+    events: &'a [Event],
+    mut index: usize,
+    pos: usize,
+    mut len: usize,
+    pieces: &mut Vec<&'a str>,
+) -> Option<()> {
+    while len > 0 {
+        let Some(Event::ModelCall { request: Request::Delta { base, .. }, .. }) = events.get(index) else {
+            return None;
+        };
+        if *base >= index {
+            return None; // a base must come earlier; anything else is a damaged log
+        }
+        index = *base;
+        match events.get(index) {
+            Some(Event::ModelCall { request: Request::Full(messages), .. }) => {
+                pieces.push(messages.get(pos)?.content.get(..len)?);
+                return Some(());
+            }
+            Some(Event::ModelCall { request: Request::Delta { messages, .. }, .. }) => {
+                let d = messages.get(pos)?;
+                if len > d.keep {
+                    pieces.push(d.append.get(..len - d.keep)?);
+                    len = d.keep;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
 /// Writes events as JSON Lines.
 pub fn to_json_lines(events: &[Event]) -> String {
     let mut out = String::new();
@@ -199,4 +327,97 @@ pub fn from_json_lines(text: &str) -> Result<Vec<Event>, String> {
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ChatMessage, Purpose, Usage};
+
+    fn call(request: Request) -> Event {
+        Event::ModelCall {
+            turn: 1,
+            agent: "A".into(),
+            purpose: Purpose::Bid,
+            attempt: 1,
+            request,
+            tools: Vec::new(),
+            raw: String::new(),
+            tool_calls: Vec::new(),
+            parse: ParseOutcome::used(),
+            latency_ms: 0.0,
+            usage: Usage::default(),
+        }
+    }
+
+    /// Records a sequence of requests the way the engine does and checks every one rebuilds.
+    fn round_trip(requests: &[Vec<ChatMessage>]) -> Vec<Event> {
+        let mut events = vec![Event::Error { message: "padding".into() }];
+        let mut last: Option<(usize, Vec<ChatMessage>)> = None;
+        for r in requests {
+            let encoded = Request::encode(r, last.as_ref().map(|(i, m)| (*i, m.as_slice())));
+            last = Some((events.len(), r.clone()));
+            events.push(call(encoded));
+        }
+        for (k, r) in requests.iter().enumerate() {
+            assert_eq!(request_messages(&events, k + 1).as_ref(), Some(r), "request {k}");
+        }
+        events
+    }
+
+    #[test]
+    fn growing_histories_are_kept_as_changes_and_rebuilt_exactly() {
+        let header = "x".repeat(300);
+        let mut requests = Vec::new();
+        let mut history = String::from("Here is the conversation so far.");
+        for i in 0..200 {
+            history.push_str(&format!("\nAgent {}: message number {i} with ünïcödé ✓", i % 3));
+            requests.push(vec![
+                ChatMessage::system(format!("{header}\n{history}\nrate it: <int>")),
+                ChatMessage::user(format!("turn {i}")),
+            ]);
+        }
+        let events = round_trip(&requests);
+        // What a call adds to the log stays the same size however long the history grows.
+        let second = events[2].to_json().len();
+        let last = events.last().unwrap().to_json().len();
+        assert!(last <= second + 16, "the 2nd call took {second} bytes, the 200th {last}");
+        assert!(requests.last().unwrap()[0].content.len() > 10 * last);
+    }
+
+    #[test]
+    fn shrinking_reordered_and_unrelated_messages_rebuild_too() {
+        let long = "y".repeat(400);
+        round_trip(&[
+            vec![ChatMessage::system(format!("{long}abc")), ChatMessage::assistant("one")],
+            vec![ChatMessage::system(format!("{long}ab"))],
+            vec![
+                ChatMessage::system(format!("{long}abé")),
+                ChatMessage::user("two"),
+                ChatMessage::user("three"),
+            ],
+            vec![ChatMessage::user(format!("{long}abé"))],
+            vec![ChatMessage::user("short")],
+            vec![ChatMessage::user(format!("{long}{long}"))],
+        ]);
+    }
+
+    #[test]
+    fn damaged_chains_give_none_not_a_panic() {
+        let delta = Request::Delta {
+            base: 5,
+            messages: vec![MessageDelta { role: crate::model::Role::User, keep: 10, append: "x".into() }],
+        };
+        let events = vec![call(delta.clone())];
+        assert_eq!(request_messages(&events, 0), None);
+        let events = vec![
+            call(Request::Full(vec![ChatMessage::user("abc")])),
+            call(Request::Delta {
+                base: 0,
+                messages: vec![MessageDelta { role: crate::model::Role::User, keep: 10, append: "x".into() }],
+            }),
+        ];
+        assert_eq!(request_messages(&events, 1), None, "keep longer than the base");
+        assert_eq!(request_messages(&events, 7), None);
+    }
 }

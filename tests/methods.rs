@@ -106,13 +106,9 @@ fn ties_are_broken_by_the_seeded_rng_and_marked() {
 fn the_bid_prompt_holds_the_history_and_the_last_message() {
     let entries = [("A", "bid", "<5>"), ("B", "bid", "<2>"), ("A", "speak", "Trains!")];
     let events = run_script(bidding_scenario(&["A", "B"], 1, 0), &script(&entries));
-    let prompt = events
-        .iter()
-        .find_map(|e| match e {
-            Event::ModelCall { purpose: Purpose::Bid, request, .. } => Some(request[0].content.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let index =
+        events.iter().position(|e| matches!(e, Event::ModelCall { purpose: Purpose::Bid, .. })).unwrap();
+    let prompt = agora::events::request_messages(&events, index).unwrap()[0].content.clone();
     assert!(prompt.contains("Here is the conversation so far.\nDebate Moderator: rail"), "{prompt}");
     assert!(prompt.contains(
         "rate how contradictory the following message is to your ideas.\n\n```\nDebate Moderator: rail\n```"

@@ -115,14 +115,9 @@ fn the_player_prompt_carries_rules_name_strategy_inventory_and_transcript() {
         ("Bob", "negotiation_action", r#"{"action": "REJECT"}"#),
     ]);
     let events = run_script(trading(1, 2), &s);
-    let bob = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::ModelCall { agent, request, .. } if agent == "Bob" => Some(request.clone()),
-            _ => None,
-        })
-        .next()
-        .unwrap();
+    let index =
+        events.iter().position(|e| matches!(e, Event::ModelCall { agent, .. } if agent == "Bob")).unwrap();
+    let bob = agora::events::request_messages(&events, index).unwrap();
     assert!(bob[0].content.contains("RULES of the TRADING GAME between two players named Alice and Bob."));
     assert_eq!(bob[1].content, "In the trading game, you are named Bob.\n");
     assert_eq!(bob[2].content, "STOCKPILE THESE RESOURCES: N/A");
@@ -170,11 +165,11 @@ fn the_optimizer_rewrites_prompts_between_games_and_keeps_them_when_unreadable()
             (3, "STOCKPILE THESE RESOURCES: WOOD, GOLD".to_string(), None, 28),
         ]
     );
-    let optimizer_prompt = events.iter().find_map(|e| match e {
-        Event::ModelCall { agent, request, .. } if agent == "Optimizer" => Some(request[1].content.clone()),
-        _ => None,
-    });
-    let p = optimizer_prompt.unwrap();
+    let index = events
+        .iter()
+        .position(|e| matches!(e, Event::ModelCall { agent, .. } if agent == "Optimizer"))
+        .unwrap();
+    let p = agora::events::request_messages(&events, index).unwrap()[1].content.clone();
     assert!(p.contains("OVERALL SCORE is less than optimal."), "the feedback reaches the optimizer");
     assert!(p.contains("Alice: 4 WOOD, 3 STONE, and 2 GOLD"));
 }
@@ -309,6 +304,58 @@ fn event_logs_round_trip_through_json_lines() {
     }
 }
 
+/// A model that answers like the demo and keeps a copy of every request it was sent.
+struct Recording {
+    inner: agora::model::demo::DemoModel,
+    seen: std::cell::RefCell<Vec<Vec<agora::model::ChatMessage>>>,
+}
+
+impl agora::model::ChatModel for Recording {
+    fn complete<'a>(
+        &'a self,
+        req: &'a agora::model::ChatRequest,
+    ) -> futures::future::LocalBoxFuture<'a, Result<agora::model::ChatResponse, agora::model::ModelError>>
+    {
+        self.seen.borrow_mut().push(req.messages.clone());
+        self.inner.complete(req)
+    }
+}
+
+#[test]
+fn the_log_rebuilds_every_request_exactly_as_sent() {
+    for preset in &PRESETS {
+        let mut s = preset.scenario();
+        s.model.demo.malformed_rate = 0.2;
+        let clock = std::rc::Rc::new(agora::clock::FrozenClock);
+        let model = std::rc::Rc::new(Recording {
+            inner: agora::model::demo::DemoModel::new(&s, clock.clone()),
+            seen: Default::default(),
+        });
+        let mut run = agora::engine::Run::new(s, model.clone(), clock).unwrap();
+        futures::executor::block_on(run.run_to_end());
+        let events = run.events();
+        let mut sent = model.seen.borrow().clone();
+        let mut rebuilt = Vec::new();
+        let mut deltas = 0;
+        for (i, e) in events.iter().enumerate() {
+            if let Event::ModelCall { request, .. } = e {
+                deltas += matches!(request, agora::events::Request::Delta { .. }) as usize;
+                rebuilt.push(agora::events::request_messages(events, i).expect("rebuilds"));
+            }
+        }
+        // Calls of a turn may be sent in any order but are logged in a fixed one.
+        sent.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        rebuilt.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        assert_eq!(rebuilt, sent, "{}", preset.id);
+        assert!(
+            deltas > rebuilt.len() / 2,
+            "{}: most calls extend an earlier one ({deltas} of {})",
+            preset.id,
+            rebuilt.len()
+        );
+    }
+}
+
 #[test]
 fn a_recorded_run_replays_to_the_same_log() {
     for preset in &PRESETS {
@@ -322,4 +369,67 @@ fn a_recorded_run_replays_to_the_same_log() {
         assert_eq!(without_timings(run.events()), without_timings(&events), "{}", preset.id);
         assert_eq!(model.remaining(), 0);
     }
+}
+
+#[test]
+fn the_topic_specifier_and_character_descriptions_feed_the_opening_and_the_prompts() {
+    let mut s = agora::presets::find("rail-debate").unwrap().scenario();
+    s.opening.specify_topic = true;
+    s.opening.describe_characters = true;
+    s.opening.text = String::new();
+    s.max_turns = 1;
+    let script = script(&[
+        ("Donald Trump", "character_description", "Donald Trump, you are loud."),
+        ("Kanye West", "character_description", "Kanye West, you are a visionary."),
+        ("Elizabeth Warren", "character_description", "Elizabeth Warren, you have a plan."),
+        ("Debate Moderator", "topic_specifier", "Candidates: build a coast-to-coast line in ten years."),
+        ("Donald Trump", "bid", "<9>"),
+        ("Kanye West", "bid", "<2>"),
+        ("Elizabeth Warren", "bid", "<3>"),
+        ("Donald Trump", "speak", "Tremendous trains."),
+    ]);
+    let events = run_script(s, &script);
+    let described: Vec<(String, String)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CharacterDescribed { agent, description } => Some((agent.clone(), description.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(described.len(), 3);
+    assert_eq!(described[1], ("Kanye West".to_string(), "Kanye West, you are a visionary.".to_string()));
+    let specified = events.iter().find_map(|e| match e {
+        Event::TopicSpecified { original, specified } => Some((original.clone(), specified.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        specified,
+        Some((
+            "transcontinental high speed rail".into(),
+            "Candidates: build a coast-to-coast line in ten years.".into()
+        ))
+    );
+    assert_eq!(
+        messages(&events)[0],
+        ("Debate Moderator".into(), "Candidates: build a coast-to-coast line in ten years.".into())
+    );
+    let describer = events
+        .iter()
+        .position(|e| {
+            matches!(e, Event::ModelCall { purpose: agora::model::Purpose::CharacterDescription, .. })
+        })
+        .unwrap();
+    let asked = agora::events::request_messages(&events, describer).unwrap();
+    assert_eq!(asked[0].content, "You can add detail to the description of each presidential candidate.");
+    assert!(asked[1].content.contains("Please reply with a creative description of the presidential candidate, Donald Trump, in 50 words or less"));
+    let speech = events
+        .iter()
+        .position(|e| matches!(e, Event::ModelCall { purpose: agora::model::Purpose::Speak, .. }))
+        .unwrap();
+    let system = &agora::events::request_messages(&events, speech).unwrap()[0].content;
+    assert!(system.contains("Your description is as follows: Donald Trump, you are loud."), "{system}");
+    assert!(
+        system.contains("You are debating the topic: transcontinental high speed rail."),
+        "as in the seed, headers keep the original topic"
+    );
 }
