@@ -1,9 +1,20 @@
-//! The browser app shell. This scope is a shell that mounts and lists the presets; the
-//! full live view arrives with the browser-app work.
+//! The browser app: pick or write a scenario, run it on the demo model, and watch every decision.
+//!
+//! Components only render the run's [`RunView`](crate::view::RunView) (the event log folded) and
+//! send commands to the [`Controller`]; nothing shown is computed a second time here.
+
+mod driver;
+mod editor;
+mod inspector;
+mod panels;
+mod rows;
+mod transcript;
 
 use leptos::prelude::*;
 
 use crate::presets::PRESETS;
+use crate::scenario::Method;
+pub use driver::{Controller, Mode};
 
 /// Mounts the app into the page body.
 pub fn start() {
@@ -13,33 +24,178 @@ pub fn start() {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let presets: Vec<(String, String, String)> = PRESETS
-        .iter()
-        .map(|p| {
-            let s = p.scenario();
-            (p.id.to_string(), s.title, s.summary)
-        })
-        .collect();
+    let controller = Controller::new();
+    let scenario = RwSignal::new(PRESETS[0].scenario());
+    let editor = editor::EditorState::new(scenario);
+    provide_context(controller);
+    provide_context(editor);
+
     view! {
         <header class="top">
-            <h1>"Agora"</h1>
-            <p class="tagline">"Multi-agent dialogue simulations, every decision visible."</p>
+            <div>
+                <h1>"Agora"</h1>
+                <p class="tagline">"Multi-agent dialogue simulations, every decision visible."</p>
+            </div>
+            <p class="model-badge" data-testid="model-badge">"Model: offline demo (no key needed)"</p>
         </header>
-        <main>
-            <h2>"Scenarios"</h2>
-            <ul class="presets" data-testid="preset-list">
-                {presets
-                    .into_iter()
-                    .map(|(id, title, summary)| {
-                        view! {
-                            <li class="preset" data-testid=format!("preset-{id}")>
-                                <h3>{title}</h3>
-                                <p>{summary}</p>
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
+        <main class="layout">
+            <section class="setup" aria-label="Scenario">
+                <editor::Gallery />
+                <editor::Editor />
+            </section>
+            <section class="run" aria-label="Run">
+                <Controls />
+                <div class="stage">
+                    <transcript::Transcript />
+                    <aside class="decisions" aria-label="Decisions">
+                        <MethodPanel />
+                        <inspector::Stats />
+                    </aside>
+                </div>
+                <inspector::Inspector />
+            </section>
         </main>
+    }
+}
+
+/// The panel for the method of the run on screen (or, before a run, of the scenario).
+#[component]
+fn MethodPanel() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<editor::EditorState>();
+    let kind = Memo::new(move |_| {
+        let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.method.name()));
+        from_run.unwrap_or_else(|| editor.scenario.with(|s| s.method.name()))
+    });
+    move || match kind.get() {
+        "bidding" => panels::BidBoard().into_any(),
+        "director" => panels::DirectorPanel().into_any(),
+        "handoff" => panels::HandoffPanel().into_any(),
+        "negotiation" => panels::NegotiationPanel().into_any(),
+        _ => view! {
+            <div class="panel" data-testid="round-robin-panel">
+                <h2>"Round robin"</h2>
+                <p class="muted">"Agents speak in a fixed order; there is no decision to show."</p>
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+/// Run, Pause, Step, Stop, Reset and the demo speed.
+#[component]
+fn Controls() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<editor::EditorState>();
+    let message = RwSignal::new(String::new());
+    let blocked = move || editor.has_errors();
+    let act = move |result: Result<(), String>| match result {
+        Ok(()) => message.set(String::new()),
+        Err(e) => message.set(e),
+    };
+    let status = move || {
+        let mode = controller.mode.get();
+        let (turn, finished) = controller.view.with(|v| (v.turn, v.finished.clone()));
+        match (mode, finished) {
+            (Mode::Idle, _) => "Ready".to_string(),
+            (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(&reason)),
+            (Mode::Running, None) => format!("Running · turn {turn}"),
+            (_, None) => format!("Paused · turn {turn}"),
+        }
+    };
+    let errors = move || controller.view.with(|v| v.errors.clone());
+    view! {
+        <div class="controls" role="toolbar" aria-label="Run controls">
+            <button
+                data-testid="run"
+                class="primary"
+                disabled=move || blocked() || controller.mode.get() == Mode::Running
+                on:click=move |_| act(controller.play(&editor.scenario.get_untracked()))
+            >
+                {move || if controller.mode.get() == Mode::Paused { "Resume" } else { "Run" }}
+            </button>
+            <button
+                data-testid="pause"
+                disabled=move || controller.mode.get() != Mode::Running
+                on:click=move |_| controller.pause()
+            >
+                "Pause"
+            </button>
+            <button
+                data-testid="step"
+                disabled=move || blocked() || controller.busy.get() || controller.mode.get() == Mode::Running
+                on:click=move |_| act(controller.step(&editor.scenario.get_untracked()))
+            >
+                "Step"
+            </button>
+            <button
+                data-testid="stop"
+                disabled=move || matches!(controller.mode.get(), Mode::Idle | Mode::Finished)
+                on:click=move |_| controller.stop()
+            >
+                "Stop"
+            </button>
+            <button data-testid="reset" on:click=move |_| controller.reset()>
+                "Reset"
+            </button>
+            <label class="speed">
+                "Speed "
+                <select
+                    data-testid="speed"
+                    on:change=move |ev| {
+                        if let Ok(ms) = event_target_value(&ev).parse::<u64>() {
+                            controller.set_speed(ms);
+                        }
+                    }
+                >
+                    {driver::SPEEDS
+                        .iter()
+                        .map(|(label, ms)| {
+                            view! {
+                                <option value=ms.to_string() selected=move || controller.latency_ms.get() == *ms>
+                                    {*label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <span class="status" data-testid="status" role="status" aria-live="polite">
+                {status}
+            </span>
+        </div>
+        <Show when=move || blocked()>
+            <p class="notice error" data-testid="blocked">
+                "Fix the scenario's highlighted fields to run it."
+            </p>
+        </Show>
+        <Show when=move || !message.get().is_empty()>
+            <p class="notice error">{move || message.get()}</p>
+        </Show>
+        <For each=errors key=|e| e.clone() let:error>
+            <p class="notice error" data-testid="run-error">{error}</p>
+        </For>
+    }
+}
+
+fn finish_label(reason: &str) -> &str {
+    match reason {
+        "turn_limit" => "turn limit reached",
+        "director_stopped" => "the director ended the show",
+        "game_over" => "all games played",
+        "stopped" => "stopped",
+        "error" => "an error ended the run",
+        other => other,
+    }
+}
+
+/// A label for a method, for selects and headings.
+pub fn method_label(method: &Method) -> &'static str {
+    match method {
+        Method::RoundRobin => "Round robin",
+        Method::Bidding(_) => "Bidding",
+        Method::Director(_) => "Director",
+        Method::Handoff(_) => "Handoff",
+        Method::Negotiation(_) => "Negotiation game",
     }
 }

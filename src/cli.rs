@@ -12,7 +12,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::Scenario;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>] [--latency-ms N] [--turns N] [--events <file>]\n       agora presets";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>]\n       agora presets";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -21,6 +21,7 @@ pub struct RunArgs {
     pub seed: Option<u64>,
     pub model: ModelChoice,
     pub latency_ms: Option<u64>,
+    pub malformed_rate: Option<f64>,
     pub turns: Option<u32>,
     pub events: Option<String>,
 }
@@ -39,6 +40,7 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         seed: None,
         model: ModelChoice::Demo,
         latency_ms: None,
+        malformed_rate: None,
         turns: None,
         events: None,
     };
@@ -56,6 +58,13 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
                 out.turns = Some(n as u32);
             }
             "--events" => out.events = Some(value("--events")?),
+            "--malformed-rate" => {
+                let v = value("--malformed-rate")?;
+                match v.parse::<f64>() {
+                    Ok(r) if (0.0..=1.0).contains(&r) => out.malformed_rate = Some(r),
+                    _ => return Err(format!("--malformed-rate needs a number from 0 to 1, not \"{v}\"")),
+                }
+            }
             "--model" => {
                 let v = value("--model")?;
                 out.model = match v.as_str() {
@@ -95,6 +104,9 @@ pub fn load_scenario(args: &RunArgs) -> Result<Scenario, String> {
     }
     if let Some(ms) = args.latency_ms {
         scenario.model.demo.latency_ms = ms;
+    }
+    if let Some(rate) = args.malformed_rate {
+        scenario.model.demo.malformed_rate = rate;
     }
     Ok(scenario)
 }
@@ -138,7 +150,7 @@ pub fn render_event(event: &Event) -> Option<String> {
             };
             format!("[{method} handoff] {from} -> {to}{note}\n")
         }
-        Event::GameStarted { iteration, prompts } => {
+        Event::GameStarted { iteration, prompts, .. } => {
             let lines: Vec<String> = prompts.iter().map(|(p, s)| format!("{p} {s}")).collect();
             format!("ITERATION {iteration}\n{}", lines.join("\n"))
         }
@@ -267,6 +279,13 @@ mod tests {
         assert_eq!(parse_run_args(&args(&["--turns", "2"])).unwrap_err(), "no scenario given");
         assert!(parse_run_args(&args(&["s.json", "--model", "gpt"])).unwrap_err().contains("demo or script"));
         assert!(parse_run_args(&args(&["s.json", "--turns", "0"])).is_err());
+        assert_eq!(
+            parse_run_args(&args(&["s.json", "--malformed-rate", "0.3"])).unwrap().malformed_rate,
+            Some(0.3)
+        );
+        assert!(parse_run_args(&args(&["s.json", "--malformed-rate", "2"]))
+            .unwrap_err()
+            .contains("from 0 to 1"));
     }
 
     #[test]

@@ -57,6 +57,9 @@ pub enum StepOutcome {
     Finished(String),
 }
 
+/// Told of each event as it is recorded.
+type Listener = Box<dyn FnMut(&Event)>;
+
 pub struct Run {
     scenario: Rc<Scenario>,
     model: Rc<dyn ChatModel>,
@@ -72,9 +75,11 @@ pub struct Run {
     state: Option<MethodState>,
     /// The last call of each (agent, purpose): its event index and messages, the base the next
     /// such call is recorded against.
-    last_calls: std::collections::HashMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
+    last_calls: std::collections::BTreeMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
     started: bool,
     finished: Option<String>,
+    /// Told of every event as it is recorded, so a view can follow a turn as it happens.
+    listener: Option<Listener>,
 }
 
 impl Run {
@@ -98,6 +103,7 @@ impl Run {
             last_calls: Default::default(),
             started: false,
             finished: None,
+            listener: None,
         })
     }
 
@@ -326,7 +332,23 @@ impl Run {
     }
 
     pub(crate) fn push(&mut self, event: Event) {
+        if let Some(listener) = &mut self.listener {
+            listener(&event);
+        }
         self.events.push(event);
+    }
+
+    /// Calls `listener` with every event from now on, as it is recorded (the events so far are in
+    /// [`Run::events`]).
+    pub fn set_listener(&mut self, listener: impl FnMut(&Event) + 'static) {
+        self.listener = Some(Box::new(listener));
+    }
+
+    /// Ends the run at the user's request; the log closes with `run_finished: stopped`.
+    pub fn stop(&mut self) {
+        if self.finished.is_none() {
+            self.finish("stopped".into());
+        }
     }
 
     /// Seed 000's `inject`: a message from outside the cast (a moderator, the audience) that

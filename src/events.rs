@@ -101,6 +101,8 @@ pub enum Event {
     GameStarted {
         iteration: u32,
         prompts: BTreeMap<String, String>,
+        /// The best overall score trading can reach from the starting inventories.
+        optimum: i64,
     },
     Action {
         turn: u32,
@@ -109,12 +111,20 @@ pub enum Event {
         action: Option<Action>,
         valid: bool,
         reason: String,
+        /// The proposal waiting for an answer after this action, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pending: Option<Proposal>,
+        /// The player who asked to end, while the other has not answered.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end_requested_by: Option<String>,
     },
     Inventory {
         turn: u32,
         resources: Vec<String>,
         /// Each player's quantities, in `resources` order.
         inventories: BTreeMap<String, Vec<i64>>,
+        /// Each player's inventory value on the value scale.
+        values: BTreeMap<String, i64>,
     },
     GameEnd {
         iteration: u32,
@@ -141,6 +151,15 @@ pub enum Event {
     RunFinished {
         reason: String,
     },
+}
+
+/// A trade proposal waiting for the other player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub by: String,
+    pub sell_resource: String,
+    pub buy_resource: String,
+    pub quantity: i64,
 }
 
 /// What the engine read from a model's reply: `{"ok": true, "value": ...}` or

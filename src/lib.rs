@@ -15,6 +15,7 @@ pub mod presets;
 pub mod prompts;
 pub mod scenario;
 pub mod transcript;
+pub mod view;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -34,7 +34,7 @@ pub struct Read {
 
 impl Handoff {
     pub fn new(run: &Run, settings: &HandoffSettings) -> Self {
-        let keys: Vec<String> = run.cast.iter().map(|p| p.name.to_lowercase()).collect();
+        let keys: Vec<String> = run.cast.iter().map(|p| p.name.to_ascii_lowercase()).collect();
         let alternatives: Vec<String> = keys.iter().map(|k| regex_lite::escape(k)).collect();
         let pattern = crate::parse::compile(&fill(&settings.pattern, &[("names", &alternatives.join("|"))]));
         Self {
@@ -47,7 +47,7 @@ impl Handoff {
     }
 
     fn target(&self, name: &str, from: usize) -> Result<usize, String> {
-        let key = name.trim().to_lowercase();
+        let key = name.trim().to_ascii_lowercase();
         match self.keys.iter().position(|k| *k == key) {
             None => Err(format!("\"{}\" is not an agent", name.trim())),
             Some(i) if i == from => Err(format!("\"{}\" handed off to itself", name.trim())),

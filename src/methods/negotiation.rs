@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::engine::Run;
-use crate::events::{Event, MessageKind, ParseOutcome};
+use crate::events::{Event, MessageKind, ParseOutcome, Proposal};
 use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
 use crate::model::{
     ChatMessage, ChatRequest, Cue, ModelError, NegotiationCue, OptimizerCue, Purpose, ResponseFormat,
@@ -97,7 +97,20 @@ impl Negotiation {
     }
 
     fn inventory_event(&self, turn: u32) -> Event {
-        Event::Inventory { turn, resources: self.settings.resources.clone(), inventories: self.inventories() }
+        let values = (0..2)
+            .map(|p| {
+                (
+                    self.players[p].clone(),
+                    inventory_value(&self.game.inventories[p], &self.settings.value_scale),
+                )
+            })
+            .collect();
+        Event::Inventory {
+            turn,
+            resources: self.settings.resources.clone(),
+            inventories: self.inventories(),
+            values,
+        }
     }
 
     fn prompt_map(&self, prompts: &[String; 2]) -> BTreeMap<String, String> {
@@ -144,6 +157,7 @@ impl Negotiation {
             run.push(Event::GameStarted {
                 iteration: self.iteration,
                 prompts: self.prompt_map(&self.prompts),
+                optimum: self.optimum,
             });
             run.push(self.inventory_event(run.turn));
         }
@@ -184,6 +198,17 @@ impl Negotiation {
             action: parsed.clone().ok(),
             valid: outcome.is_ok(),
             reason,
+            pending: self.game.pending.as_ref().map(|t| Proposal {
+                by: self.players[t.by].clone(),
+                sell_resource: self.settings.resources[t.sell].clone(),
+                buy_resource: self.settings.resources[t.buy].clone(),
+                quantity: t.quantity,
+            }),
+            end_requested_by: if outcome == Ok(Effect::Finished) {
+                None
+            } else {
+                self.game.end_by.map(|p| self.players[p].clone())
+            },
         });
         if outcome == Ok(Effect::Traded) {
             run.push(self.inventory_event(run.turn));

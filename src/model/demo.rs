@@ -10,7 +10,7 @@
 //! malformed so that retries and fallbacks can be seen.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
@@ -30,10 +30,10 @@ use crate::scenario::{Scenario, Stance};
 pub struct DemoModel {
     seed: u64,
     malformed_rate: f64,
-    latency_ms: u64,
+    latency_ms: std::cell::Cell<u64>,
     topic_phrase: String,
     people: Vec<Person>,
-    calls: RefCell<HashMap<(String, Purpose), u64>>,
+    calls: RefCell<BTreeMap<(String, Purpose), u64>>,
     clock: Rc<dyn Clock>,
 }
 
@@ -159,12 +159,17 @@ impl DemoModel {
         Self {
             seed: scenario.seed,
             malformed_rate: scenario.model.demo.malformed_rate,
-            latency_ms: scenario.model.demo.latency_ms,
+            latency_ms: std::cell::Cell::new(scenario.model.demo.latency_ms),
             topic_phrase: scenario.model.demo.topic_phrase.clone(),
             people,
-            calls: RefCell::new(HashMap::new()),
+            calls: RefCell::new(BTreeMap::new()),
             clock,
         }
+    }
+
+    /// Changes the simulated latency of the calls made from now on (the app's speed setting).
+    pub fn set_latency(&self, ms: u64) {
+        self.latency_ms.set(ms);
     }
 
     fn short_topic(&self, topic: &str) -> String {
@@ -418,7 +423,7 @@ impl DemoModel {
             match rng.random_range(0..3) {
                 0 => missing = true,
                 1 => target = "moderator".into(),
-                _ => target = name.to_lowercase(),
+                _ => target = name.to_ascii_lowercase(),
             }
         }
         let _ = turn;
@@ -487,7 +492,8 @@ impl ChatModel for DemoModel {
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         let response = self.reply(request);
-        let wait = (self.latency_ms > 0).then(|| self.clock.sleep(self.latency_ms));
+        let latency = self.latency_ms.get();
+        let wait = (latency > 0).then(|| self.clock.sleep(latency));
         Box::pin(async move {
             if let Some(wait) = wait {
                 wait.await;
@@ -616,7 +622,7 @@ fn optimize(cue: &OptimizerCue, malformed: bool) -> String {
 
 /// Picks a voice that fits the description, or one from the name when nothing fits.
 fn voice_for(name: &str, about: &str) -> &'static Voice {
-    let about = about.to_lowercase();
+    let about = about.to_ascii_lowercase();
     let cues: [(&[&str], usize); 5] = [
         (&["host", "correspondent", "comedian", "satir"], 3),
         (&["plan", "policy", "numbers", "who pays"], 1),
@@ -642,19 +648,18 @@ fn short_topic(topic: &str) -> String {
         t = before;
     }
     let words: Vec<&str> = t.split_whitespace().collect();
-    if let Some(modal) = words
-        .iter()
-        .position(|w| ["should", "must", "will", "can", "is", "are"].contains(&w.to_lowercase().as_str()))
-    {
+    if let Some(modal) = words.iter().position(|w| {
+        ["should", "must", "will", "can", "is", "are"].contains(&w.to_ascii_lowercase().as_str())
+    }) {
         if modal > 0 && modal <= 4 {
-            return words[..modal].join(" ").to_lowercase();
+            return words[..modal].join(" ").to_ascii_lowercase();
         }
     }
     if words.len() <= 6 {
         let mut chars = t.chars();
         match chars.next() {
             Some(c) if !t.starts_with("AI") && !t.starts_with("US") => {
-                c.to_lowercase().chain(chars).collect()
+                c.to_ascii_lowercase().to_string() + chars.as_str()
             }
             _ => t.to_string(),
         }
@@ -666,7 +671,7 @@ fn short_topic(topic: &str) -> String {
 fn capitalize(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
+        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
         None => String::new(),
     }
 }

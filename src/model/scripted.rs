@@ -6,7 +6,7 @@
 //! change what each call gets. An empty queue is an error that names the agent and purpose.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use futures::future::LocalBoxFuture;
 use serde::Deserialize;
@@ -35,7 +35,7 @@ struct ScriptedToolCall {
     arguments: serde_json::Value,
 }
 
-type Queues = HashMap<(String, Purpose), VecDeque<ChatResponse>>;
+type Queues = BTreeMap<(String, Purpose), VecDeque<ChatResponse>>;
 
 #[derive(Debug, Default)]
 pub struct ScriptedModel {

@@ -2,6 +2,9 @@
 // Chromium launched headless with the flags that work on these machines.
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -46,3 +49,43 @@ export async function screenshot(page, name) {
   await mkdir(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
+
+/** The event log of a native run of a preset (the same engine, seed and demo model as the app). */
+export function nativeEvents(presetId, extra = []) {
+  const bin = join(root, 'target', 'release', 'agora');
+  const out = join(tmpdir(), `agora-e2e-${process.pid}-${presetId}-${extra.join('_')}.jsonl`);
+  execFileSync(bin, ['run', `preset:${presetId}`, '--events', out, ...extra], { stdio: 'ignore' });
+  return readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+/** Opens a page on the app and collects its errors; `errors` must stay empty. */
+export async function openApp(browser, url, viewport = { width: 1400, height: 1000 }) {
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(url);
+  await page.getByTestId('preset-list').waitFor();
+  return { page, errors };
+}
+
+/** Opens a preset, optionally sets the malformed share, runs it at full speed to the end. */
+export async function runPreset(page, id, { malformed } = {}) {
+  await page.getByTestId(`open-${id}`).click();
+  if (malformed !== undefined) {
+    await page.getByTestId('field-model.demo.malformed_rate').fill(String(malformed));
+  }
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+}
+
+export async function waitForStatus(page, prefix, timeout = 60000) {
+  await page.waitForFunction(
+    (p) => document.querySelector('[data-testid=status]')?.textContent.startsWith(p),
+    prefix,
+    { timeout },
+  );
+}
+
+export const ofType = (events, type) => events.filter((e) => e.type === type);

@@ -1,0 +1,759 @@
+//! The preset gallery and the scenario editor. Every edit updates the scenario signal; the
+//! scenario's own validation (the same one files and links go through) decides what is shown as
+//! an error next to each field, and any error blocks Run.
+
+use std::collections::BTreeMap;
+
+use leptos::prelude::*;
+
+use super::{Controller, Mode};
+use crate::presets::PRESETS;
+use crate::scenario::{
+    AgentSpec, BiddingSettings, ChoiceFallback, DirectorSettings, FieldError, HandoffSettings, HandoffVia,
+    Method, NegotiationSettings, Scenario, Stance,
+};
+
+/// The scenario being edited, and inputs that could not be read (a word in a number field).
+#[derive(Clone, Copy)]
+pub struct EditorState {
+    pub scenario: RwSignal<Scenario>,
+    input_errors: RwSignal<BTreeMap<String, String>>,
+    validation: Memo<Vec<FieldError>>,
+}
+
+impl EditorState {
+    pub fn new(scenario: RwSignal<Scenario>) -> Self {
+        let validation = Memo::new(move |_| scenario.with(|s| s.validate().err().unwrap_or_default()));
+        Self { scenario, input_errors: RwSignal::new(BTreeMap::new()), validation }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        !self.validation.with(Vec::is_empty) || !self.input_errors.with(BTreeMap::is_empty)
+    }
+
+    /// The message to show next to `field`, if any.
+    pub fn error_for(&self, field: &str) -> Option<String> {
+        if let Some(e) = self.input_errors.with(|m| m.get(field).cloned()) {
+            return Some(e);
+        }
+        self.validation.with(|errors| {
+            let messages: Vec<&str> =
+                errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
+            (!messages.is_empty()).then(|| messages.join("; "))
+        })
+    }
+
+    fn set_input_error(&self, field: &str, error: Option<String>) {
+        self.input_errors.update(|m| match error {
+            Some(e) => {
+                m.insert(field.to_string(), e);
+            }
+            None => {
+                m.remove(field);
+            }
+        });
+    }
+
+    /// Replaces the whole scenario (a preset was opened).
+    pub fn load(&self, scenario: Scenario) {
+        self.input_errors.set(BTreeMap::new());
+        self.scenario.set(scenario);
+    }
+}
+
+/// The error line under a field.
+#[component]
+fn FieldMessage(#[prop(into)] field: String) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let id = format!("error-{field}");
+    let f = field.clone();
+    move || {
+        editor.error_for(&f).map(|message| {
+            view! {
+                <p class="field-error" data-testid=id.clone() role="alert">
+                    {message}
+                </p>
+            }
+        })
+    }
+}
+
+/// A text input bound to the scenario.
+fn text_field(
+    label: &'static str,
+    field: &'static str,
+    get: impl Fn(&Scenario) -> String + Send + Sync + 'static,
+    set: impl Fn(&mut Scenario, String) + Send + Sync + 'static,
+    multiline: bool,
+) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let value = move || editor.scenario.with(&get);
+    let on_input = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        editor.scenario.update(|s| set(s, text));
+    };
+    let invalid = move || editor.error_for(field).is_some();
+    let input = if multiline {
+        view! {
+            <textarea
+                data-testid=format!("field-{field}")
+                rows="3"
+                prop:value=value
+                aria-invalid=move || invalid().to_string()
+                on:input=on_input
+            ></textarea>
+        }
+        .into_any()
+    } else {
+        view! {
+            <input
+                data-testid=format!("field-{field}")
+                type="text"
+                prop:value=value
+                aria-invalid=move || invalid().to_string()
+                on:input=on_input
+            />
+        }
+        .into_any()
+    };
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            {input}
+            <FieldMessage field=field />
+        </label>
+    }
+}
+
+/// A number input bound to the scenario; text that is not a number is reported, not applied.
+fn number_field<T>(
+    label: &'static str,
+    field: &'static str,
+    get: impl Fn(&Scenario) -> T + Send + Sync + 'static,
+    set: impl Fn(&mut Scenario, T) + Send + Sync + 'static,
+) -> impl IntoView
+where
+    T: std::str::FromStr + NumberText + 'static,
+{
+    let editor = expect_context::<EditorState>();
+    let value = move || editor.scenario.with(|s| get(s).text());
+    let on_input = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        match text.trim().parse::<T>() {
+            Ok(n) => {
+                editor.set_input_error(field, None);
+                editor.scenario.update(|s| set(s, n));
+            }
+            Err(_) => {
+                editor.set_input_error(field, Some(format!("\"{}\" is not a valid number", text.trim())))
+            }
+        }
+    };
+    view! {
+        <label class="field number">
+            <span>{label}</span>
+            <input
+                data-testid=format!("field-{field}")
+                type="text"
+                inputmode="decimal"
+                prop:value=value
+                aria-invalid=move || editor.error_for(field).is_some().to_string()
+                on:input=on_input
+            />
+            <FieldMessage field=field />
+        </label>
+    }
+}
+
+/// How a number field shows its value. Floats go through `fixed`, which spares the browser build
+/// the standard float formatting code.
+pub trait NumberText {
+    fn text(&self) -> String;
+}
+
+macro_rules! integer_text {
+    ($($t:ty),*) => {$(impl NumberText for $t {
+        fn text(&self) -> String {
+            self.to_string()
+        }
+    })*};
+}
+integer_text!(u32, u64, i64);
+
+impl NumberText for f64 {
+    fn text(&self) -> String {
+        let s = crate::view::fixed(*self, 6);
+        let s = s.trim_end_matches('0');
+        s.trim_end_matches('.').to_string()
+    }
+}
+
+/// The presets, as cards to open.
+#[component]
+pub fn Gallery() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<EditorState>();
+    view! {
+        <h2>"Scenarios"</h2>
+        <ul class="presets" data-testid="preset-list">
+            {PRESETS
+                .iter()
+                .map(|p| {
+                    let scenario = p.scenario();
+                    let title = scenario.title.clone();
+                    let summary = scenario.summary.clone();
+                    let method = super::method_label(&scenario.method);
+                    let current = {
+                        let title = title.clone();
+                        move || editor.scenario.with(|s| s.title == title)
+                    };
+                    view! {
+                        <li class="preset" class:current=current data-testid=format!("preset-{}", p.id)>
+                            <button
+                                class="preset-open"
+                                data-testid=format!("open-{}", p.id)
+                                on:click=move |_| {
+                                    controller.reset();
+                                    editor.load(scenario.clone());
+                                }
+                            >
+                                <span class="method-tag">{method}</span>
+                                <h3>{title}</h3>
+                                <p>{summary}</p>
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+}
+
+/// The scenario editor.
+#[component]
+pub fn Editor() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let locked = move || !matches!(controller.mode.get(), Mode::Idle | Mode::Finished);
+    view! {
+        <details class="editor" data-testid="editor" open>
+            <summary>
+                <h2>"Edit the scenario"</h2>
+            </summary>
+            <fieldset disabled=locked>
+                <legend class="muted">
+                    {move || if locked() { "Reset the run to edit." } else { "" }}
+                </legend>
+                {text_field("Title", "title", |s| s.title.clone(), |s, v| s.title = v, false)}
+                {text_field("Topic", "topic", |s| s.topic.clone(), |s, v| s.topic = v, true)}
+                <div class="row">
+                    {number_field("Word limit", "word_limit", |s| s.word_limit, |s, v| s.word_limit = v)}
+                    {number_field("Turn limit", "max_turns", |s| s.max_turns, |s, v| s.max_turns = v)}
+                    {number_field("Seed", "seed", |s| s.seed, |s, v| s.seed = v)}
+                </div>
+                <Show when=move || {
+                    s.with(|s| !matches!(s.method, Method::Handoff(_) | Method::Negotiation(_)))
+                }>
+                    <div class="row">
+                        {text_field(
+                            "Opening by",
+                            "opening.speaker",
+                            |s| s.opening.speaker.clone(),
+                            |s, v| s.opening.speaker = v,
+                            false,
+                        )}
+                    </div>
+                    {text_field(
+                        "Opening message (empty: the topic)",
+                        "opening.text",
+                        |s| s.opening.text.clone(),
+                        |s, v| s.opening.text = v,
+                        true,
+                    )}
+                </Show>
+                <MethodSettings />
+                <Agents />
+                <fieldset class="model">
+                    <legend>"Model"</legend>
+                    <p class="muted">
+                        "The offline demo model answers every call: deterministic from the seed, no key needed."
+                    </p>
+                    {number_field(
+                        "Share of malformed replies (0 to 1)",
+                        "model.demo.malformed_rate",
+                        |s| s.model.demo.malformed_rate,
+                        |s, v| s.model.demo.malformed_rate = v,
+                    )}
+                </fieldset>
+            </fieldset>
+        </details>
+    }
+}
+
+const METHOD_KINDS: [(&str, &str); 5] = [
+    ("round_robin", "Round robin"),
+    ("bidding", "Bidding"),
+    ("director", "Director"),
+    ("handoff", "Handoff"),
+    ("negotiation", "Negotiation game"),
+];
+
+fn method_kind(m: &Method) -> &'static str {
+    m.name()
+}
+
+fn default_method(kind: &str) -> Method {
+    match kind {
+        "bidding" => Method::Bidding(BiddingSettings::default()),
+        "director" => Method::Director(DirectorSettings::default()),
+        "handoff" => Method::Handoff(HandoffSettings::default()),
+        "negotiation" => Method::Negotiation(NegotiationSettings::default()),
+        _ => Method::RoundRobin,
+    }
+}
+
+#[component]
+fn MethodSettings() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let kind = Memo::new(move |_| s.with(|s| method_kind(&s.method)));
+    view! {
+        <fieldset class="method">
+            <legend>"Speaker selection"</legend>
+            <label class="field">
+                <span>"Method"</span>
+                <select
+                    data-testid="field-method"
+                    on:change=move |ev| {
+                        let k = event_target_value(&ev);
+                        s.update(|s| s.method = default_method(&k));
+                    }
+                >
+                    {METHOD_KINDS
+                        .iter()
+                        .map(|(k, label)| {
+                            view! {
+                                <option value=*k selected=move || kind.get() == *k>
+                                    {*label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            {move || match kind.get() {
+                "bidding" => bidding_settings().into_any(),
+                "director" => director_settings().into_any(),
+                "handoff" => handoff_settings().into_any(),
+                "negotiation" => negotiation_settings().into_any(),
+                _ => ().into_any(),
+            }}
+            <FieldMessage field="method.pattern" />
+        </fieldset>
+    }
+}
+
+macro_rules! with_method {
+    ($s:expr, $variant:ident, |$m:ident| $body:expr, $default:expr) => {
+        match &$s.method {
+            Method::$variant($m) => $body,
+            _ => $default,
+        }
+    };
+}
+
+macro_rules! update_method {
+    ($s:expr, $variant:ident, |$m:ident| $body:expr) => {
+        if let Method::$variant($m) = &mut $s.method {
+            $body;
+        }
+    };
+}
+
+fn bidding_settings() -> impl IntoView {
+    view! {
+        <div class="row">
+            {number_field(
+                "Attempts per bid",
+                "method.attempts",
+                |s| with_method!(s, Bidding, |m| m.attempts, 0),
+                |s, v| update_method!(s, Bidding, |m| m.attempts = v),
+            )}
+            {number_field(
+                "Default bid",
+                "method.default_bid",
+                |s| with_method!(s, Bidding, |m| m.default_bid, 0),
+                |s, v| update_method!(s, Bidding, |m| m.default_bid = v),
+            )}
+        </div>
+        {text_field(
+            "Bid template",
+            "method.template",
+            |s| with_method!(s, Bidding, |m| m.template.clone(), String::new()),
+            |s, v| update_method!(s, Bidding, |m| m.template = v),
+            true,
+        )}
+    }
+}
+
+fn agent_select(
+    label: &'static str,
+    field: &'static str,
+    get: impl Fn(&Scenario) -> String + Send + Sync + Copy + 'static,
+    set: impl Fn(&mut Scenario, String) + Send + Sync + Copy + 'static,
+) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <select data-testid=format!("field-{field}") on:change=move |ev| s.update(|s| set(s, event_target_value(&ev)))>
+                <option value="" selected=move || s.with(|s| get(s).is_empty())>
+                    "(first agent)"
+                </option>
+                {move || {
+                    s.with(|sc| {
+                        sc.agents
+                            .iter()
+                            .map(|a| {
+                                let name = a.name.clone();
+                                let chosen = get(sc) == name;
+                                view! {
+                                    <option value=name.clone() selected=chosen>
+                                        {name.clone()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    })
+                }}
+            </select>
+            <FieldMessage field=field />
+        </label>
+    }
+}
+
+fn director_settings() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    view! {
+        <div class="row">
+            {agent_select(
+                "Director",
+                "method.director",
+                |s| with_method!(s, Director, |m| m.director.clone(), String::new()),
+                |s, v| update_method!(s, Director, |m| m.director = v),
+            )}
+            {number_field(
+                "Stop probability",
+                "method.stop_probability",
+                |s| with_method!(s, Director, |m| m.stop_probability, 0.0),
+                |s, v| update_method!(s, Director, |m| m.stop_probability = v),
+            )}
+            {number_field(
+                "Attempts per choice",
+                "method.attempts",
+                |s| with_method!(s, Director, |m| m.attempts, 0),
+                |s, v| update_method!(s, Director, |m| m.attempts = v),
+            )}
+            <label class="field">
+                <span>"When no valid index comes"</span>
+                <select
+                    data-testid="field-method.fallback"
+                    on:change=move |ev| {
+                        let random = event_target_value(&ev) == "random";
+                        s.update(|s| {
+                            update_method!(
+                                s, Director, |m| m.fallback = if random { ChoiceFallback::Random } else { ChoiceFallback::First }
+                            )
+                        })
+                    }
+                >
+                    <option
+                        value="first"
+                        selected=move || s.with(|s| with_method!(s, Director, |m| m.fallback == ChoiceFallback::First, true))
+                    >
+                        "the first speaker (seed)"
+                    </option>
+                    <option
+                        value="random"
+                        selected=move || s.with(|s| with_method!(s, Director, |m| m.fallback == ChoiceFallback::Random, false))
+                    >
+                        "a random speaker"
+                    </option>
+                </select>
+            </label>
+        </div>
+    }
+}
+
+fn handoff_settings() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let via = move || s.with(|s| with_method!(s, Handoff, |m| m.via, HandoffVia::Text));
+    view! {
+        <div class="row">
+            <label class="field">
+                <span>"Handoff read from"</span>
+                <select
+                    data-testid="field-method.via"
+                    on:change=move |ev| {
+                        let v = match event_target_value(&ev).as_str() {
+                            "tool" => HandoffVia::Tool,
+                            "json" => HandoffVia::Json,
+                            _ => HandoffVia::Text,
+                        };
+                        s.update(|s| update_method!(s, Handoff, |m| m.via = v))
+                    }
+                >
+                    <option value="text" selected=move || via() == HandoffVia::Text>
+                        "text: \"Transition to X\""
+                    </option>
+                    <option value="tool" selected=move || via() == HandoffVia::Tool>
+                        "a handoff tool call"
+                    </option>
+                    <option value="json" selected=move || via() == HandoffVia::Json>
+                        "structured JSON"
+                    </option>
+                </select>
+            </label>
+            {agent_select(
+                "First speaker",
+                "method.first_speaker",
+                |s| with_method!(s, Handoff, |m| m.first_speaker.clone(), String::new()),
+                |s, v| update_method!(s, Handoff, |m| m.first_speaker = v),
+            )}
+            {number_field(
+                "Attempts per turn",
+                "method.attempts",
+                |s| with_method!(s, Handoff, |m| m.attempts, 0),
+                |s, v| update_method!(s, Handoff, |m| m.attempts = v),
+            )}
+        </div>
+    }
+}
+
+fn negotiation_settings() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let inventory = move |player: usize| {
+        let field: &'static str = if player == 0 { "method.inventories[0]" } else { "method.inventories[1]" };
+        let label: &'static str =
+            if player == 0 { "First player's inventory" } else { "Second player's inventory" };
+        text_field(
+            label,
+            field,
+            move |s| {
+                with_method!(
+                    s,
+                    Negotiation,
+                    |m| m
+                        .inventories
+                        .get(player)
+                        .map(|inv| inv.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
+                        .unwrap_or_default(),
+                    String::new()
+                )
+            },
+            move |s, text| {
+                let parsed: Result<Vec<i64>, _> =
+                    text.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::parse).collect();
+                match parsed {
+                    Ok(values) => {
+                        editor.set_input_error(field, None);
+                        update_method!(s, Negotiation, |m| {
+                            if let Some(inv) = m.inventories.get_mut(player) {
+                                *inv = values;
+                            }
+                        });
+                    }
+                    Err(_) => {
+                        editor.set_input_error(field, Some("write whole numbers separated by commas".into()))
+                    }
+                }
+            },
+            false,
+        )
+    };
+    view! {
+        {text_field(
+            "Resources (comma separated)",
+            "method.resources",
+            |s| with_method!(s, Negotiation, |m| m.resources.join(", "), String::new()),
+            |s, v| {
+                update_method!(s, Negotiation, |m| {
+                    m.resources = v.split(',').map(|r| r.trim().to_ascii_uppercase()).filter(|r| !r.is_empty()).collect()
+                })
+            },
+            false,
+        )}
+        <p class="muted">"Quantities in resource order, for the first and second agent."</p>
+        <div class="row">{inventory(0)} {inventory(1)}</div>
+        <div class="row">
+            {number_field(
+                "Games (optimizer iterations)",
+                "method.iterations",
+                |s| with_method!(s, Negotiation, |m| m.iterations, 0),
+                |s, v| update_method!(s, Negotiation, |m| m.iterations = v),
+            )}
+        </div>
+        <p class="muted">"The turn limit above applies to each game."</p>
+        <FieldMessage field="agents" />
+        <FieldMessage field="method.value_scale" />
+    }
+}
+
+/// The agents: add, remove, reorder, edit.
+#[component]
+fn Agents() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let count = Memo::new(move |_| s.with(|s| s.agents.len()));
+    let add = move |_| {
+        s.update(|s| {
+            let n = s.agents.len() + 1;
+            let mut name = format!("Agent {n}");
+            let mut k = n;
+            while s.agents.iter().any(|a| a.name == name) {
+                k += 1;
+                name = format!("Agent {k}");
+            }
+            s.agents.push(AgentSpec { name, role: "participant".into(), ..Default::default() });
+        })
+    };
+    view! {
+        <fieldset class="agents">
+            <legend>"Agents"</legend>
+            <FieldMessage field="agents" />
+            <ol class="agent-list">
+                <For each=move || 0..count.get() key=|i| *i let:i>
+                    <AgentRow index=i />
+                </For>
+            </ol>
+            <button data-testid="add-agent" on:click=add>
+                "Add agent"
+            </button>
+        </fieldset>
+    }
+}
+
+#[component]
+fn AgentRow(index: usize) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let field = move |name: &str| format!("agents[{index}].{name}");
+    let get =
+        move |f: fn(&AgentSpec) -> String| move || s.with(|s| s.agents.get(index).map(f).unwrap_or_default());
+    let set = move |f: fn(&mut AgentSpec, String)| {
+        move |ev: leptos::ev::Event| {
+            let v = event_target_value(&ev);
+            s.update(|s| {
+                if let Some(a) = s.agents.get_mut(index) {
+                    f(a, v)
+                }
+            })
+        }
+    };
+    let name_field = field("name");
+    let name_error = name_field.clone();
+    let stance = move || s.with(|s| s.agents.get(index).and_then(|a| a.stance));
+    let move_by = move |delta: isize| {
+        s.update(|s| {
+            let j = index as isize + delta;
+            if j >= 0 && (j as usize) < s.agents.len() {
+                s.agents.swap(index, j as usize);
+            }
+        })
+    };
+    view! {
+        <li class="agent" data-testid=format!("agent-{index}")>
+            <div class="row">
+                <label class="field">
+                    <span>"Name"</span>
+                    <input
+                        data-testid=format!("field-{name_field}")
+                        prop:value=get(|a| a.name.clone())
+                        aria-invalid=move || editor.error_for(&name_error).is_some().to_string()
+                        on:input=set(|a, v| a.name = v)
+                    />
+                    <FieldMessage field=name_field.clone() />
+                </label>
+                <label class="field">
+                    <span>"Role"</span>
+                    <input prop:value=get(|a| a.role.clone()) on:input=set(|a, v| a.role = v) />
+                </label>
+                <label class="field">
+                    <span>"Location"</span>
+                    <input prop:value=get(|a| a.location.clone()) on:input=set(|a, v| a.location = v) />
+                </label>
+                <label class="field">
+                    <span>"Stance"</span>
+                    <select on:change=move |ev| {
+                        let v = match event_target_value(&ev).as_str() {
+                            "for" => Some(Stance::For),
+                            "against" => Some(Stance::Against),
+                            "neutral" => Some(Stance::Neutral),
+                            _ => None,
+                        };
+                        s.update(|s| {
+                            if let Some(a) = s.agents.get_mut(index) {
+                                a.stance = v
+                            }
+                        })
+                    }>
+                        <option value="" selected=move || stance().is_none()>
+                            "unstated"
+                        </option>
+                        <option value="for" selected=move || stance() == Some(Stance::For)>
+                            "for"
+                        </option>
+                        <option value="against" selected=move || stance() == Some(Stance::Against)>
+                            "against"
+                        </option>
+                        <option value="neutral" selected=move || stance() == Some(Stance::Neutral)>
+                            "neutral"
+                        </option>
+                    </select>
+                </label>
+            </div>
+            <label class="field">
+                <span>"Description"</span>
+                <textarea rows="2" prop:value=get(|a| a.description.clone()) on:input=set(|a, v| a.description = v)></textarea>
+            </label>
+            <label class="field">
+                <span>"System prompt (empty: built from the templates)"</span>
+                <textarea
+                    rows="2"
+                    data-testid=format!("field-agents[{index}].system_prompt")
+                    prop:value=get(|a| a.system_prompt.clone().unwrap_or_default())
+                    on:input=set(|a, v| a.system_prompt = if v.trim().is_empty() { None } else { Some(v) })
+                ></textarea>
+            </label>
+            <FieldMessage field=format!("agents[{index}]") />
+            <div class="agent-actions">
+                <button on:click=move |_| move_by(-1) disabled=move || index == 0 aria-label="Move up">
+                    "↑"
+                </button>
+                <button
+                    on:click=move |_| move_by(1)
+                    disabled=move || s.with(|s| index + 1 >= s.agents.len())
+                    aria-label="Move down"
+                >
+                    "↓"
+                </button>
+                <button
+                    data-testid=format!("remove-agent-{index}")
+                    on:click=move |_| {
+                        s.update(|s| {
+                            if index < s.agents.len() {
+                                s.agents.remove(index);
+                            }
+                        })
+                    }
+                >
+                    "Remove"
+                </button>
+            </div>
+        </li>
+    }
+}

@@ -1,0 +1,171 @@
+//! The call inspector (every model call: purpose, agent, attempt, the exact messages, the raw
+//! reply, the parse result, latency, tokens) and the run statistics.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::rows::chunked;
+use super::Controller;
+use crate::events::request_messages;
+use crate::model::Role;
+use crate::view::{fixed, CallRow, Tally};
+
+#[component]
+pub fn Inspector() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let count = Memo::new(move |_| controller.view.with(|v| v.calls.len()));
+    let open = RwSignal::new(false);
+    view! {
+        <details
+            class="panel inspector"
+            data-testid="inspector"
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                    open.set(d.open());
+                }
+            }
+        >
+            <summary>
+                <h2>{move || format!("Call inspector ({} calls)", count.get())}</h2>
+            </summary>
+            <p class="muted">"Every call to the model, with exactly what was sent and what came back."</p>
+            // Only an open inspector keeps its list of calls up to date.
+            <Show when=move || open.get()>
+                <ol class="calls">
+                    {chunked(
+                        count,
+                        move |a, b| controller.view.with(|v| v.calls.iter().skip(a).take(b - a).map(|c| c.event).collect()),
+                        move |i| controller.view.with_untracked(|v| v.calls.get(i).cloned()),
+                        |call| view! { <Call call=call /> },
+                        false,
+                    )}
+                </ol>
+            </Show>
+        </details>
+    }
+}
+
+#[component]
+fn Call(call: Arc<CallRow>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let open = RwSignal::new(false);
+    let event = call.event;
+    // Messages are rebuilt from the log only when the call is opened.
+    let messages = move || {
+        open.get().then(|| {
+            controller.events.with_value(|log| request_messages(log, event)).map(|messages| {
+                messages
+                    .into_iter()
+                    .map(|m| {
+                        view! {
+                            <li class="sent">
+                                <span class="role">{role_name(m.role)}</span>
+                                <pre>{m.content}</pre>
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    let parse = match (&call.parse.ok, &call.parse.value, &call.parse.error) {
+        (true, Some(v), _) => format!("read: {v}"),
+        (true, None, _) => "used as it is".to_string(),
+        (false, _, e) => format!("could not be read: {}", e.clone().unwrap_or_default()),
+    };
+    let failed = !call.parse.ok;
+    view! {
+        <li class="call" class:failed=failed data-testid="call" data-purpose=call.purpose.as_str() data-agent=call.agent.clone()>
+            <details on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                    open.set(d.open());
+                }
+            }>
+                <summary>
+                    <span class="muted">{format!("Turn {} · ", call.turn)}</span>
+                    <strong>{call.agent.clone()}</strong>
+                    {format!(
+                        " · {} · attempt {} · {} ms · {} + {} tokens · ",
+                        call.purpose.as_str().replace('_', " "),
+                        call.attempt,
+                        fixed(call.latency_ms, 0),
+                        call.usage.prompt_tokens,
+                        call.usage.completion_tokens,
+                    )}
+                    <span class="parse" data-testid="call-parse">{parse}</span>
+                </summary>
+                <h4>"Sent"</h4>
+                <ol class="messages">{messages}</ol>
+                <h4>"Reply"</h4>
+                <pre class="reply" data-testid="call-raw">{call.raw.clone()}</pre>
+            </details>
+        </li>
+    }
+}
+
+/// Calls, tokens, retries and fallbacks per agent and in total; orchestration apart from speech.
+#[component]
+pub fn Stats() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let rows = move || {
+        controller.view.with(|v| {
+            let mut rows: Vec<(String, Tally)> =
+                v.stats.per_agent.iter().map(|(a, t)| (a.clone(), t.clone())).collect();
+            if !rows.is_empty() {
+                rows.push(("Total".to_string(), v.stats.total.clone()));
+            }
+            rows
+        })
+    };
+    view! {
+        <div class="panel" data-testid="stats">
+            <h2>"Run statistics"</h2>
+            <table class="stats">
+                <thead>
+                    <tr>
+                        <th scope="col">"Agent"</th>
+                        <th scope="col" title="all calls">"Calls"</th>
+                        <th scope="col" title="bids and director choices: deciding who speaks">"Orchestration"</th>
+                        <th scope="col">"Speech"</th>
+                        <th scope="col">"Tokens"</th>
+                        <th scope="col" title="attempts after the first">"Retries"</th>
+                        <th scope="col" title="defaulted bids, fallback choices and handoffs, invalid actions">"Fallbacks"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        rows()
+                            .into_iter()
+                            .map(|(agent, t)| {
+                                let total = agent == "Total";
+                                let key = agent.clone();
+                                view! {
+                                    <tr class:total=total data-testid="stats-row" data-agent=key data-calls=t.calls data-retries=t.retries data-fallbacks=t.fallbacks>
+                                        <th scope="row">{agent}</th>
+                                        <td>{t.calls}</td>
+                                        <td>{t.orchestration_calls}</td>
+                                        <td>{t.speech_calls}</td>
+                                        <td>{t.tokens()}</td>
+                                        <td>{t.retries}</td>
+                                        <td>{t.fallbacks}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    }
+}

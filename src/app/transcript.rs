@@ -1,0 +1,92 @@
+//! The live transcript: speaker, turn and text; body movements between `*` set apart; injected
+//! messages (the moderator's or audience's opening) marked. Rows are keyed, so a new message adds
+//! one row and leaves the others alone.
+
+use leptos::html::Ol;
+use leptos::prelude::*;
+
+use super::rows::chunked;
+use super::Controller;
+use crate::view::{Segment, TranscriptRow};
+
+#[component]
+pub fn Transcript() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let count = Memo::new(move |_| controller.view.with(|v| v.transcript.len()));
+    let list = NodeRef::<Ol>::new();
+    let follow = RwSignal::new(true);
+    let last_top = StoredValue::new(0);
+    // Keep the newest message in sight unless the reader scrolled up to read.
+    Effect::new(move |_| {
+        count.track();
+        if follow.get_untracked() {
+            // After the new rows are laid out.
+            request_animation_frame(move || {
+                if let Some(el) = list.get_untracked() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            });
+        }
+    });
+    view! {
+        <div class="panel transcript-panel">
+            <h2>
+                "Transcript " <span class="muted count" data-testid="message-count">
+                    {move || format!("({} messages)", count.get())}
+                </span>
+            </h2>
+            <ol
+                class="transcript"
+                data-testid="transcript"
+                node_ref=list
+                aria-live="polite"
+                on:scroll=move |_| {
+                    if let Some(el) = list.get_untracked() {
+                        let top = el.scroll_top();
+                        let at_bottom = top + el.client_height() >= el.scroll_height() - 40;
+                        // Only the reader scrolling up stops the following; our own scrolls go down.
+                        if at_bottom {
+                            follow.set(true);
+                        } else if top < last_top.get_value() {
+                            follow.set(false);
+                        }
+                        last_top.set_value(top);
+                    }
+                }
+            >
+                {chunked(
+                    count,
+                    move |a, b| controller.view.with(|v| v.transcript.iter().skip(a).take(b - a).map(|r| r.id).collect()),
+                    move |i| controller.view.with_untracked(|v| v.transcript.get(i).cloned()),
+                    |row| view! { <Message row=row /> },
+                    false,
+                )}
+            </ol>
+            <Show when=move || count.get() == 0>
+                <p class="muted empty">"Press Run or Step to start the conversation."</p>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
+    let parts = row
+        .segments
+        .iter()
+        .map(|s| match s {
+            Segment::Speech(t) => view! { <span>{t.clone()}</span> }.into_any(),
+            Segment::Gesture(t) => view! { <em class="gesture">{format!("*{t}*")}</em> }.into_any(),
+        })
+        .collect_view();
+    view! {
+        <li class="message" class:injected=row.injected data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn>
+            <div class="meta">
+                <strong class="speaker">{row.speaker.clone()}</strong>
+                {row.injected.then(|| view! { <span class="tag">"injected"</span> })}
+                <span class="turn muted">{format!("turn {}", row.turn)}</span>
+            </div>
+            <p class="text" data-testid="message-text">{parts}</p>
+        </li>
+    }
+}

@@ -1,0 +1,508 @@
+//! What the app shows of a run, folded from the event log one event at a time.
+//!
+//! Every panel (transcript, bid board, director, handoffs, negotiation, call inspector,
+//! statistics) reads a [`RunView`], and a `RunView` is nothing but the events applied in order,
+//! so the screen can never disagree with the log. Rows are `Arc`s so a view can hand out its lists
+//! cheaply; applying an event only appends or updates the rows it touches.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::events::{Event, MessageKind, ParseOutcome, Proposal};
+use crate::game::negotiation::Action;
+use crate::model::{Purpose, Usage};
+use crate::scenario::Scenario;
+
+/// A piece of a message: said aloud, or a body movement written between `*`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    Speech(String),
+    Gesture(String),
+}
+
+/// Splits `text` into speech and `*gestures*`. An unmatched `*` is kept as speech.
+pub fn segments(text: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('*') {
+        let Some(close) = rest[open + 1..].find('*') else { break };
+        if open > 0 {
+            out.push(Segment::Speech(rest[..open].to_string()));
+        }
+        let inner = &rest[open + 1..open + 1 + close];
+        if inner.trim().is_empty() {
+            out.push(Segment::Speech(format!("*{inner}*")));
+        } else {
+            out.push(Segment::Gesture(inner.to_string()));
+        }
+        rest = &rest[open + close + 2..];
+    }
+    if !rest.is_empty() {
+        out.push(Segment::Speech(rest.to_string()));
+    }
+    out
+}
+
+/// `x` with `decimals` digits after the point, by integer arithmetic (so the app needs no float
+/// formatting code; `{:.1}` alone costs kilobytes of wasm).
+pub fn fixed(x: f64, decimals: u32) -> String {
+    if !x.is_finite() {
+        return "0".into();
+    }
+    let scale = 10i64.pow(decimals.min(9));
+    let n = (x * scale as f64).round() as i64;
+    let sign = if n < 0 { "-" } else { "" };
+    let (whole, frac) = (n.abs() / scale, n.abs() % scale);
+    if decimals == 0 {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TranscriptRow {
+    /// The message's position in the transcript, a stable key.
+    pub id: usize,
+    pub turn: u32,
+    pub speaker: String,
+    pub text: String,
+    pub injected: bool,
+    pub segments: Vec<Segment>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BidCell {
+    pub agent: String,
+    pub value: i64,
+    pub raw: String,
+    pub attempts: u32,
+    pub defaulted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BidTurn {
+    pub turn: u32,
+    pub bids: Vec<BidCell>,
+    pub winner: Option<String>,
+    pub tie: bool,
+    pub tied: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectorTurn {
+    pub turn: u32,
+    pub sample: f64,
+    pub probability: f64,
+    pub stop: bool,
+    pub reflection: Option<String>,
+    pub choice: Option<DirectorPick>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectorPick {
+    pub raw: String,
+    pub index: Option<i64>,
+    pub agent: String,
+    pub fallback: bool,
+    pub attempts: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandoffRow {
+    pub turn: u32,
+    pub from: String,
+    pub to: String,
+    pub method: String,
+    pub raw: String,
+    pub fallback: bool,
+    pub reason: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRow {
+    pub turn: u32,
+    pub iteration: u32,
+    pub player: String,
+    pub raw: String,
+    pub action: Option<Action>,
+    pub valid: bool,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    pub iteration: u32,
+    pub scores: BTreeMap<String, i64>,
+    pub overall: i64,
+    pub optimum: i64,
+    pub reason: String,
+    pub feedback: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptimizerRow {
+    pub iteration: u32,
+    pub prompts: BTreeMap<String, String>,
+    pub overall: i64,
+    pub next_prompts: Option<BTreeMap<String, String>>,
+    pub note: Option<String>,
+}
+
+/// The trading game as it stands.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NegotiationView {
+    pub iteration: u32,
+    pub optimum: i64,
+    pub resources: Vec<String>,
+    pub inventories: BTreeMap<String, Vec<i64>>,
+    pub values: BTreeMap<String, i64>,
+    pub prompts: BTreeMap<String, String>,
+    pub pending: Option<Proposal>,
+    pub end_requested_by: Option<String>,
+    pub actions: Vec<Arc<ActionRow>>,
+    pub games: Vec<GameResult>,
+    pub optimizer: Vec<OptimizerRow>,
+}
+
+impl NegotiationView {
+    pub fn overall(&self) -> i64 {
+        self.values.values().sum()
+    }
+}
+
+/// One model call for the inspector. The messages are rebuilt from the log on demand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallRow {
+    /// Position of the `model_call` event in the log.
+    pub event: usize,
+    pub turn: u32,
+    pub agent: String,
+    pub purpose: Purpose,
+    pub attempt: u32,
+    pub raw: String,
+    pub parse: ParseOutcome,
+    pub latency_ms: f64,
+    pub usage: Usage,
+}
+
+/// Counts for one agent, or for the whole run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub calls: u32,
+    /// Calls that decide who speaks (bids, director choices).
+    pub orchestration_calls: u32,
+    pub speech_calls: u32,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// Attempts after the first.
+    pub retries: u32,
+    /// Defaulted bids, fallback choices and handoffs, invalid actions.
+    pub fallbacks: u32,
+}
+
+impl Tally {
+    pub fn tokens(&self) -> u64 {
+        self.prompt_tokens + self.completion_tokens
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub per_agent: BTreeMap<String, Tally>,
+    pub total: Tally,
+}
+
+impl Stats {
+    fn tally(&mut self, agent: &str, f: impl Fn(&mut Tally)) {
+        f(self.per_agent.entry(agent.to_string()).or_default());
+        f(&mut self.total);
+    }
+}
+
+/// Everything a run shows, built from its events.
+#[derive(Clone, Debug, Default)]
+pub struct RunView {
+    pub scenario: Option<Arc<Scenario>>,
+    pub seed: u64,
+    /// How many events have been applied.
+    pub applied: usize,
+    pub turn: u32,
+    pub transcript: Vec<Arc<TranscriptRow>>,
+    pub bid_turns: Vec<Arc<BidTurn>>,
+    pub director: Vec<Arc<DirectorTurn>>,
+    pub handoffs: Vec<Arc<HandoffRow>>,
+    /// (from, to) to how many times.
+    pub handoff_counts: BTreeMap<(String, String), u32>,
+    pub negotiation: Option<NegotiationView>,
+    pub calls: Vec<Arc<CallRow>>,
+    pub stats: Stats,
+    pub errors: Vec<String>,
+    pub topic_specified: Option<String>,
+    pub descriptions: BTreeMap<String, String>,
+    pub finished: Option<String>,
+}
+
+impl RunView {
+    pub fn from_events(events: &[Event]) -> RunView {
+        let mut view = RunView::default();
+        for e in events {
+            view.apply(e);
+        }
+        view
+    }
+
+    /// The agents of the scenario, in order.
+    pub fn agents(&self) -> Vec<String> {
+        self.scenario.as_ref().map(|s| s.agent_names()).unwrap_or_default()
+    }
+
+    /// Folds in the next event of the log.
+    pub fn apply(&mut self, event: &Event) {
+        let index = self.applied;
+        self.applied += 1;
+        match event {
+            Event::RunStarted { seed, scenario } => {
+                *self = RunView {
+                    applied: 1,
+                    seed: *seed,
+                    scenario: Some(Arc::new((**scenario).clone())),
+                    ..RunView::default()
+                };
+            }
+            Event::TopicSpecified { specified, .. } => self.topic_specified = Some(specified.clone()),
+            Event::CharacterDescribed { agent, description } => {
+                self.descriptions.insert(agent.clone(), description.clone());
+            }
+            Event::ModelCall { turn, agent, purpose, attempt, raw, parse, latency_ms, usage, .. } => {
+                self.stats.tally(agent, |t| {
+                    t.calls += 1;
+                    t.orchestration_calls += purpose.is_orchestration() as u32;
+                    t.speech_calls += (*purpose == Purpose::Speak) as u32;
+                    t.prompt_tokens += usage.prompt_tokens as u64;
+                    t.completion_tokens += usage.completion_tokens as u64;
+                    t.retries += (*attempt > 1) as u32;
+                });
+                if *purpose == Purpose::DirectorReflection {
+                    if let Some(last) = self.director.last_mut().filter(|d| d.turn == *turn) {
+                        Arc::make_mut(last).reflection = Some(raw.clone());
+                    }
+                }
+                self.calls.push(Arc::new(CallRow {
+                    event: index,
+                    turn: *turn,
+                    agent: agent.clone(),
+                    purpose: *purpose,
+                    attempt: *attempt,
+                    raw: raw.clone(),
+                    parse: parse.clone(),
+                    latency_ms: *latency_ms,
+                    usage: *usage,
+                }));
+            }
+            Event::Bid { turn, agent, raw, value, attempts, defaulted } => {
+                if *defaulted {
+                    self.stats.tally(agent, |t| t.fallbacks += 1);
+                }
+                let cell = BidCell {
+                    agent: agent.clone(),
+                    value: *value,
+                    raw: raw.clone(),
+                    attempts: *attempts,
+                    defaulted: *defaulted,
+                };
+                match self.bid_turns.last_mut().filter(|b| b.turn == *turn) {
+                    Some(board) => Arc::make_mut(board).bids.push(cell),
+                    None => self.bid_turns.push(Arc::new(BidTurn {
+                        turn: *turn,
+                        bids: vec![cell],
+                        winner: None,
+                        tie: false,
+                        tied: Vec::new(),
+                    })),
+                }
+            }
+            Event::SpeakerSelected { turn, agent, tie, tied } => {
+                self.turn = *turn;
+                if let Some(board) = self.bid_turns.last_mut().filter(|b| b.turn == *turn) {
+                    let board = Arc::make_mut(board);
+                    board.winner = Some(agent.clone());
+                    board.tie = *tie;
+                    board.tied = tied.clone();
+                }
+            }
+            Event::Message { turn, speaker, text, kind } => {
+                self.transcript.push(Arc::new(TranscriptRow {
+                    id: self.transcript.len(),
+                    turn: *turn,
+                    speaker: speaker.clone(),
+                    text: text.clone(),
+                    injected: *kind == MessageKind::Injected,
+                    segments: segments(text),
+                }));
+            }
+            Event::StopDraw { turn, sample, probability, stop } => {
+                self.director.push(Arc::new(DirectorTurn {
+                    turn: *turn,
+                    sample: *sample,
+                    probability: *probability,
+                    stop: *stop,
+                    reflection: None,
+                    choice: None,
+                }))
+            }
+            Event::DirectorChoice { turn, raw, index, agent, fallback } => {
+                let attempts = self
+                    .calls
+                    .iter()
+                    .rev()
+                    .take_while(|c| c.turn == *turn)
+                    .filter(|c| c.purpose == Purpose::DirectorChoice)
+                    .count() as u32;
+                let director = self.calls.last().map(|c| c.agent.clone()).unwrap_or_default();
+                if *fallback {
+                    self.stats.tally(&director, |t| t.fallbacks += 1);
+                }
+                if let Some(last) = self.director.last_mut().filter(|d| d.turn == *turn) {
+                    Arc::make_mut(last).choice = Some(DirectorPick {
+                        raw: raw.clone(),
+                        index: *index,
+                        agent: agent.clone(),
+                        fallback: *fallback,
+                        attempts,
+                    });
+                }
+            }
+            Event::Handoff { turn, from, to, method, raw, fallback, reason } => {
+                if *fallback {
+                    self.stats.tally(from, |t| t.fallbacks += 1);
+                }
+                *self.handoff_counts.entry((from.clone(), to.clone())).or_default() += 1;
+                self.handoffs.push(Arc::new(HandoffRow {
+                    turn: *turn,
+                    from: from.clone(),
+                    to: to.clone(),
+                    method: method.clone(),
+                    raw: raw.clone(),
+                    fallback: *fallback,
+                    reason: reason.clone(),
+                }));
+            }
+            Event::GameStarted { iteration, prompts, optimum } => {
+                let game = self.negotiation.get_or_insert_with(NegotiationView::default);
+                game.iteration = *iteration;
+                game.optimum = *optimum;
+                game.prompts = prompts.clone();
+                game.pending = None;
+                game.end_requested_by = None;
+            }
+            Event::Action { turn, player, raw, action, valid, reason, pending, end_requested_by } => {
+                if !valid {
+                    self.stats.tally(player, |t| t.fallbacks += 1);
+                }
+                let game = self.negotiation.get_or_insert_with(NegotiationView::default);
+                game.pending = pending.clone();
+                game.end_requested_by = end_requested_by.clone();
+                game.actions.push(Arc::new(ActionRow {
+                    turn: *turn,
+                    iteration: game.iteration,
+                    player: player.clone(),
+                    raw: raw.clone(),
+                    action: action.clone(),
+                    valid: *valid,
+                    reason: reason.clone(),
+                }));
+            }
+            Event::Inventory { resources, inventories, values, .. } => {
+                let game = self.negotiation.get_or_insert_with(NegotiationView::default);
+                game.resources = resources.clone();
+                game.inventories = inventories.clone();
+                game.values = values.clone();
+            }
+            Event::GameEnd { iteration, scores, overall, optimum, reason, feedback, .. } => {
+                let game = self.negotiation.get_or_insert_with(NegotiationView::default);
+                game.pending = None;
+                game.end_requested_by = None;
+                game.games.push(GameResult {
+                    iteration: *iteration,
+                    scores: scores.clone(),
+                    overall: *overall,
+                    optimum: *optimum,
+                    reason: reason.clone(),
+                    feedback: feedback.clone(),
+                });
+            }
+            Event::OptimizerIteration { iteration, prompts, overall, next_prompts, note } => {
+                let game = self.negotiation.get_or_insert_with(NegotiationView::default);
+                game.optimizer.push(OptimizerRow {
+                    iteration: *iteration,
+                    prompts: prompts.clone(),
+                    overall: *overall,
+                    next_prompts: next_prompts.clone(),
+                    note: note.clone(),
+                });
+            }
+            Event::Error { message } => self.errors.push(message.clone()),
+            Event::RunFinished { reason } => self.finished = Some(reason.clone()),
+        }
+    }
+
+    /// Bids per agent across the last `turns` turns, for the small history chart: for each agent,
+    /// its bid in each of those turns, oldest first.
+    pub fn bid_history(&self, turns: usize) -> Vec<(String, Vec<i64>)> {
+        let recent = &self.bid_turns[self.bid_turns.len().saturating_sub(turns)..];
+        self.agents()
+            .into_iter()
+            .map(|agent| {
+                let values = recent
+                    .iter()
+                    .map(|t| t.bids.iter().find(|b| b.agent == agent).map_or(0, |b| b.value))
+                    .collect();
+                (agent, values)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_matches_the_standard_formatting() {
+        // Ties aside (below), it writes what `{:.N}` writes.
+        for x in [0.0, 0.2, 0.20124970334780368, 1.0, 12.3456, -3.27, 99.99, 150.04, -0.04, 281.6] {
+            for d in 0..4 {
+                let std = format!("{x:.prec$}", prec = d as usize);
+                let std = if std.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+                    std.replace('-', "")
+                } else {
+                    std
+                };
+                assert_eq!(fixed(x, d), std, "{x} {d}");
+            }
+        }
+        // Exact ties round away from zero.
+        assert_eq!(fixed(0.25, 1), "0.3");
+        assert_eq!(fixed(-3.25, 1), "-3.3");
+        assert_eq!(fixed(f64::NAN, 2), "0");
+    }
+
+    #[test]
+    fn gestures_are_split_from_speech() {
+        assert_eq!(
+            segments("*waves* Hello *bows deeply*"),
+            vec![
+                Segment::Gesture("waves".into()),
+                Segment::Speech(" Hello ".into()),
+                Segment::Gesture("bows deeply".into())
+            ]
+        );
+        assert_eq!(segments("5 * 3 = 15"), vec![Segment::Speech("5 * 3 = 15".into())]);
+        assert_eq!(
+            segments("a ** b"),
+            vec![Segment::Speech("a ".into()), Segment::Speech("**".into()), Segment::Speech(" b".into())]
+        );
+        assert_eq!(segments(""), vec![]);
+    }
+}

@@ -1,0 +1,136 @@
+// Run controls and the editor, as a person uses them: step, pause mid-run, stop, reset; invalid
+// input shown next to its field and blocking Run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, screenshot, openApp, waitForStatus } from './helpers.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const messages = (page) => page.getByTestId('message').count();
+
+test('step, pause mid-run, resume, stop and reset', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+
+  await page.getByTestId('step').click(); // the opening
+  await page.getByTestId('message').first().waitFor();
+  assert.equal(await messages(page), 1);
+  await page.getByTestId('step').click(); // turn 1
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length === 2);
+  assert.equal(await page.getByTestId('bid-turn').count(), 1);
+  assert.match(await page.getByTestId('status').textContent(), /^Paused · turn 1/);
+
+  // Slow the demo model so a pause lands mid-run.
+  await page.getByTestId('speed').selectOption('400');
+  await page.getByTestId('run').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length >= 3);
+  await page.getByTestId('pause').click();
+  await waitForStatus(page, 'Paused');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=step]').disabled);
+  const paused = await messages(page);
+  await page.waitForTimeout(1200);
+  assert.equal(await messages(page), paused, 'nothing more is said while paused');
+
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('step').click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=message]').length === n + 1, paused);
+  await page.getByTestId('stop').click();
+  await waitForStatus(page, 'Finished');
+  assert.match(await page.getByTestId('status').textContent(), /stopped/);
+  assert.equal(await messages(page), paused + 1, 'stopping keeps everything recorded');
+
+  await page.getByTestId('reset').click();
+  await waitForStatus(page, 'Ready');
+  assert.equal(await messages(page), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('invalid input is shown next to its field and blocks Run until fixed', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.getByTestId('open-daily-show-director').click();
+
+  await page.getByTestId('field-agents[1].name').fill('');
+  await page.getByTestId('error-agents[1].name').waitFor();
+  assert.match(await page.getByTestId('error-agents[1].name').textContent(), /a name is required/);
+  assert.ok(await page.getByTestId('run').isDisabled());
+  await page.getByTestId('blocked').waitFor();
+
+  await page.getByTestId('field-agents[1].name').fill('Samantha Bee');
+  await page.getByTestId('field-word_limit').fill('fifty');
+  assert.match(await page.getByTestId('error-word_limit').textContent(), /"fifty" is not a valid number/);
+  assert.ok(await page.getByTestId('run').isDisabled());
+  await page.getByTestId('field-word_limit').fill('40');
+
+  await page.getByTestId('field-method.stop_probability').fill('1.5');
+  assert.match(await page.getByTestId('error-method.stop_probability').textContent(), /between 0 and 1/);
+  await page.getByTestId('field-method.stop_probability').fill('1');
+  assert.ok(await page.getByTestId('run').isEnabled());
+  await screenshot(page, 'editor');
+
+  // The edited scenario is the one that runs: with p = 1 the director stops at once.
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  assert.match(await page.getByTestId('status').textContent(), /the director ended the show/);
+  assert.equal(await page.getByTestId('director-turn').count(), 1);
+  assert.deepEqual(errors, []);
+});
+
+test('agents can be added, reordered and removed', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.getByTestId('open-ai-morality-handoff').click();
+  await page.getByTestId('add-agent').click();
+  assert.equal(await page.locator('[data-testid^=agent-]').count(), 4);
+  assert.equal(await page.getByTestId('field-agents[3].name').inputValue(), 'Agent 4');
+  await page.getByTestId('agent-3').getByLabel('Move up').click();
+  assert.equal(await page.getByTestId('field-agents[2].name').inputValue(), 'Agent 4');
+  assert.equal(await page.getByTestId('field-agents[3].name').inputValue(), 'Neutral');
+  await page.getByTestId('remove-agent-2').click();
+  assert.equal(await page.locator('[data-testid^=agent-]').count(), 3);
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const speakers = new Set(await page.getByTestId('message').evaluateAll((rows) => rows.map((r) => r.dataset.speaker)));
+  assert.deepEqual([...speakers].sort(), ['Neutral', 'Opponent', 'Proponent']);
+  assert.deepEqual(errors, []);
+});
+
+test('the call inspector shows exactly what was sent and received', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  await page.getByTestId('inspector').locator('summary').first().click();
+  const bid = page.locator('[data-testid=call][data-purpose=bid]').nth(3);
+  await bid.locator('summary').click();
+  const sent = await bid.locator('.sent pre').allTextContents();
+  assert.equal(sent.length, 1, 'a bid is one system message, as in the seed');
+  assert.match(sent[0], /rate how contradictory the following message is to your ideas/);
+  assert.match(sent[0], /Here is the conversation so far\.\nDebate Moderator: Candidates/);
+  assert.match(await bid.getByTestId('call-raw').textContent(), /^<\d+>$/);
+  assert.match(await bid.getByTestId('call-parse').textContent(), /^read: \d+$/);
+  assert.deepEqual(errors, []);
+});
+
+test('phone width keeps every panel reachable', async () => {
+  const { page, errors } = await openApp(browser, server.url, { width: 390, height: 844 });
+  await page.getByTestId('open-trading-game').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 400, `no sideways scrolling at phone width (page is ${width}px wide)`);
+  await screenshot(page, 'phone');
+  assert.deepEqual(errors, []);
+});

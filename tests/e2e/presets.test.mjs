@@ -1,0 +1,171 @@
+// Every preset, run in the browser on the demo model: what a person sees must be exactly what
+// the engine recorded. The native runner plays the same scenario and seed for comparison.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, screenshot, nativeEvents, openApp, runPreset, ofType } from './helpers.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function transcriptMatches(page, events) {
+  const expected = ofType(events, 'message');
+  const shown = await page.getByTestId('message').evaluateAll((rows) =>
+    rows.map((r) => ({
+      speaker: r.dataset.speaker,
+      turn: Number(r.dataset.turn),
+      text: r.querySelector('[data-testid=message-text]').textContent,
+      injected: r.classList.contains('injected'),
+    })),
+  );
+  assert.equal(shown.length, expected.length, 'one transcript entry per message');
+  expected.forEach((m, i) => {
+    assert.deepEqual(shown[i], { speaker: m.speaker, turn: m.turn, text: m.text, injected: m.kind === 'injected' }, `message ${i}`);
+  });
+}
+
+for (const [id, extra] of [
+  ['rail-debate', []],
+  ['arms-debate', []],
+]) {
+  test(`${id}: the bid board shows every bid and winner the engine recorded`, async () => {
+    const events = nativeEvents(id, extra);
+    const { page, errors } = await openApp(browser, server.url);
+    await runPreset(page, id);
+    await transcriptMatches(page, events);
+    const boards = await page.getByTestId('bid-turn').evaluateAll((els) =>
+      els.map((b) => ({
+        turn: Number(b.dataset.turn),
+        winner: b.dataset.winner,
+        bids: [...b.querySelectorAll('[data-testid=bid]')].map((x) => [x.dataset.agent, Number(x.dataset.value), x.classList.contains('winner')]),
+        tie: b.querySelector('[data-testid=tie-note]')?.textContent ?? null,
+      })),
+    );
+    const selected = ofType(events, 'speaker_selected');
+    assert.equal(boards.length, selected.length);
+    for (const board of boards) {
+      const sel = selected.find((s) => s.turn === board.turn);
+      assert.equal(board.winner, sel.agent, `turn ${board.turn} winner`);
+      const bids = ofType(events, 'bid').filter((b) => b.turn === board.turn);
+      assert.deepEqual(board.bids, bids.map((b) => [b.agent, b.value, b.agent === sel.agent]));
+      assert.equal(board.tie !== null, sel.tie, `turn ${board.turn} tie marked`);
+      if (sel.tie) assert.match(board.tie, new RegExp(sel.tied.join(' and ')));
+    }
+    assert.equal(await page.getByTestId('bid-chart').count(), 1);
+    await screenshot(page, id);
+    assert.deepEqual(errors, []);
+  });
+}
+
+test('daily-show-director: the director panel shows each stop draw and choice', async () => {
+  const events = nativeEvents('daily-show-director');
+  const { page, errors } = await openApp(browser, server.url);
+  await runPreset(page, 'daily-show-director');
+  await transcriptMatches(page, events);
+  const draws = ofType(events, 'stop_draw');
+  const shown = await page.getByTestId('director-turn').evaluateAll((els) =>
+    els.map((d) => ({
+      turn: Number(d.dataset.turn),
+      stop: d.querySelector('[data-testid=stop-draw]').dataset.stop === 'true',
+      draw: d.querySelector('[data-testid=stop-draw]').textContent,
+      choice: d.querySelector('[data-testid=director-choice]')?.dataset.agent ?? null,
+    })),
+  );
+  assert.equal(shown.length, draws.length);
+  shown.reverse(); // newest first on screen
+  draws.forEach((d, i) => {
+    assert.equal(shown[i].turn, d.turn);
+    assert.equal(shown[i].stop, d.stop);
+    assert.match(shown[i].draw, new RegExp(`drew ${d.sample.toFixed(3)} against 0.20`));
+    const choice = ofType(events, 'director_choice').find((c) => c.turn === d.turn);
+    assert.equal(shown[i].choice, choice ? choice.agent : null);
+  });
+  assert.equal(ofType(events, 'run_finished')[0].reason, 'director_stopped');
+  assert.match(await page.getByTestId('status').textContent(), /the director ended the show/);
+  await screenshot(page, 'daily-show-director');
+  assert.deepEqual(errors, []);
+});
+
+test('ai-morality-handoff: the handoff view shows every target and the graph counts', async () => {
+  const events = nativeEvents('ai-morality-handoff');
+  const { page, errors } = await openApp(browser, server.url);
+  await runPreset(page, 'ai-morality-handoff');
+  await transcriptMatches(page, events);
+  const rows = await page.getByTestId('handoff').evaluateAll((els) => els.map((h) => [h.dataset.from, h.dataset.to, h.dataset.fallback]));
+  const expected = ofType(events, 'handoff').map((h) => [h.from, h.to, String(h.fallback)]).reverse();
+  assert.deepEqual(rows, expected);
+  const edges = await page.getByTestId('handoff-edge').evaluateAll((els) => els.map((e) => [e.dataset.from, e.dataset.to, Number(e.dataset.count)]));
+  const counts = {};
+  for (const h of ofType(events, 'handoff')) counts[`${h.from}>${h.to}`] = (counts[`${h.from}>${h.to}`] ?? 0) + 1;
+  assert.equal(edges.length, Object.keys(counts).length);
+  for (const [from, to, n] of edges) assert.equal(n, counts[`${from}>${to}`]);
+  await screenshot(page, 'ai-morality-handoff');
+  assert.deepEqual(errors, []);
+});
+
+test('trading-game: inventories, the final score and the optimizer chart match the engine', async () => {
+  const events = nativeEvents('trading-game');
+  const { page, errors } = await openApp(browser, server.url);
+  await runPreset(page, 'trading-game');
+  const last = ofType(events, 'inventory').at(-1);
+  const rows = await page.getByTestId('inventory').evaluateAll((els) => els.map((r) => [r.dataset.player, r.dataset.quantities, Number(r.dataset.value)]));
+  assert.deepEqual(rows, Object.keys(last.inventories).map((p) => [p, `[${last.inventories[p].join(', ')}]`, last.values[p]]));
+  const ends = ofType(events, 'game_end');
+  const overall = await page.getByTestId('overall');
+  assert.equal(Number(await overall.getAttribute('data-overall')), ends.at(-1).overall);
+  assert.equal(Number(await overall.getAttribute('data-optimum')), 73);
+  assert.match(await overall.textContent(), /Overall 73 of the optimum 73/);
+  const results = await page.getByTestId('game-result').evaluateAll((els) => els.map((r) => Number(r.dataset.overall)));
+  assert.deepEqual(results, ends.map((e) => e.overall));
+  const bars = await page.getByTestId('optimizer-bar').evaluateAll((els) => els.map((b) => Number(b.dataset.overall)));
+  assert.deepEqual(bars, ofType(events, 'optimizer_iteration').map((o) => o.overall));
+  const actions = await page.getByTestId('action').count();
+  assert.equal(actions, ofType(events, 'action').length);
+  await screenshot(page, 'trading-game');
+  assert.deepEqual(errors, []);
+});
+
+test('malformed output: retries, defaults and fallbacks show in every panel', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+
+  const rail = nativeEvents('rail-debate', ['--malformed-rate', '0.4']);
+  await runPreset(page, 'rail-debate', { malformed: 0.4 });
+  const defaulted = ofType(rail, 'bid').filter((b) => b.defaulted).length;
+  const retried = ofType(rail, 'bid').filter((b) => b.attempts > 1 && !b.defaulted).length;
+  assert.ok(defaulted > 0 && retried > 0, 'the seed makes both happen');
+  const notes = await page.getByTestId('bid-note').allTextContents();
+  assert.equal(notes.filter((n) => n.includes('defaulted to 0')).length, defaulted);
+  assert.equal(notes.filter((n) => n.startsWith('read on attempt')).length, retried);
+  const total = page.locator('[data-testid=stats-row][data-agent=Total]');
+  const retries = ofType(rail, 'model_call').filter((c) => c.attempt > 1).length;
+  assert.equal(Number(await total.getAttribute('data-retries')), retries);
+  assert.equal(Number(await total.getAttribute('data-fallbacks')), defaulted);
+  await screenshot(page, 'malformed-bidding');
+
+  const show = nativeEvents('daily-show-director', ['--malformed-rate', '0.4']);
+  await runPreset(page, 'daily-show-director', { malformed: 0.4 });
+  const fallbacks = ofType(show, 'director_choice').filter((c) => c.fallback).length;
+  assert.ok(fallbacks > 0);
+  assert.equal(await page.locator('[data-testid=director-choice][data-fallback=true]').count(), fallbacks);
+
+  const debate = nativeEvents('ai-morality-handoff', ['--malformed-rate', '0.4']);
+  await runPreset(page, 'ai-morality-handoff', { malformed: 0.4 });
+  const handoffFallbacks = ofType(debate, 'handoff').filter((h) => h.fallback).length;
+  assert.ok(handoffFallbacks > 0);
+  assert.equal(await page.locator('[data-testid=handoff][data-fallback=true]').count(), handoffFallbacks);
+
+  const game = nativeEvents('trading-game', ['--malformed-rate', '0.4']);
+  await runPreset(page, 'trading-game', { malformed: 0.4 });
+  const invalid = ofType(game, 'action').filter((a) => !a.valid).length;
+  assert.ok(invalid > 0);
+  assert.equal(await page.locator('[data-testid=action][data-valid=false]').count(), invalid);
+  await screenshot(page, 'malformed-trading');
+  assert.deepEqual(errors, []);
+});

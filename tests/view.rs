@@ -1,0 +1,115 @@
+//! The view the app renders is the event log folded: check it against the log itself.
+
+mod common;
+
+use agora::events::Event;
+use agora::presets::find;
+use agora::view::RunView;
+use common::*;
+
+#[test]
+fn a_bidding_view_shows_every_bid_winner_and_message() {
+    let events = run_demo(find("rail-debate").unwrap().scenario());
+    let view = RunView::from_events(&events);
+    assert_eq!(view.applied, events.len());
+    assert_eq!(view.transcript.len(), messages(&events).len());
+    assert!(view.transcript[0].injected && view.transcript[0].speaker == "Debate Moderator");
+    assert_eq!(view.bid_turns.len(), 10);
+    for board in &view.bid_turns {
+        assert_eq!(board.bids.len(), 3);
+        let max = board.bids.iter().map(|b| b.value).max().unwrap();
+        let winner = board.winner.clone().unwrap();
+        assert_eq!(board.bids.iter().find(|b| b.agent == winner).unwrap().value, max);
+        let spoke = view.transcript.iter().find(|r| r.turn == board.turn).unwrap();
+        assert_eq!(spoke.speaker, winner);
+        assert_eq!(board.tie, board.bids.iter().filter(|b| b.value == max).count() > 1);
+    }
+    let history = view.bid_history(60);
+    assert_eq!(history.len(), 3);
+    assert!(history.iter().all(|(_, v)| v.len() == 10));
+    let recent = view.bid_history(4);
+    assert_eq!(recent[0].1, history[0].1[6..].to_vec(), "the last four turns");
+    let calls = events.iter().filter(|e| matches!(e, Event::ModelCall { .. })).count();
+    assert_eq!(view.calls.len(), calls);
+    assert_eq!(view.stats.total.calls as usize, calls);
+    assert_eq!(view.stats.total.orchestration_calls, 30);
+    assert_eq!(view.stats.total.speech_calls, 10);
+    assert_eq!(view.finished.as_deref(), Some("turn_limit"));
+}
+
+#[test]
+fn a_director_view_pairs_each_stop_draw_with_its_reflection_and_choice() {
+    let events = run_demo(find("daily-show-director").unwrap().scenario());
+    let view = RunView::from_events(&events);
+    let draws = events.iter().filter(|e| matches!(e, Event::StopDraw { .. })).count();
+    assert_eq!(view.director.len(), draws);
+    for (i, d) in view.director.iter().enumerate() {
+        assert_eq!(d.stop, d.sample < d.probability);
+        assert!(d.reflection.is_some() != d.stop, "a continuing director reflects; a stopping one sums up");
+        if i + 1 < view.director.len() {
+            let pick = d.choice.clone().unwrap();
+            let next = view.transcript.iter().find(|r| r.turn == d.turn + 1).unwrap();
+            assert_eq!(next.speaker, pick.agent, "the chosen correspondent speaks next");
+        }
+    }
+    assert!(view.director.last().unwrap().stop || view.finished.as_deref() == Some("turn_limit"));
+}
+
+#[test]
+fn handoff_counts_add_up_and_fallbacks_are_counted() {
+    let mut s = find("ai-morality-handoff").unwrap().scenario();
+    s.model.demo.malformed_rate = 0.5;
+    let events = run_demo(s);
+    let view = RunView::from_events(&events);
+    assert_eq!(view.handoffs.len(), 10);
+    assert_eq!(view.handoff_counts.values().sum::<u32>(), 10);
+    let fallbacks = view.handoffs.iter().filter(|h| h.fallback).count() as u32;
+    assert!(fallbacks > 0);
+    assert_eq!(view.stats.total.fallbacks, fallbacks);
+    for h in &view.handoffs {
+        assert_ne!(h.from, h.to);
+    }
+}
+
+#[test]
+fn the_negotiation_view_follows_inventories_scores_and_the_optimizer() {
+    let events = run_demo(find("trading-game").unwrap().scenario());
+    let view = RunView::from_events(&events);
+    let game = view.negotiation.expect("a negotiation view");
+    assert_eq!(game.games.len(), 5);
+    assert_eq!(game.optimum, 73);
+    assert_eq!(game.games.last().unwrap().overall, 73);
+    assert_eq!(game.overall(), 73, "the live values end at the final score");
+    assert_eq!(game.inventories["Alice"].iter().sum::<i64>(), 9);
+    assert_eq!(game.optimizer.len(), 5);
+    assert!(game.optimizer[0].next_prompts.is_some());
+    assert_eq!(game.pending, None);
+    let invalid = game.actions.iter().filter(|a| !a.valid).count() as u32;
+    assert_eq!(view.stats.total.fallbacks, invalid);
+}
+
+#[test]
+fn a_pending_proposal_shows_until_answered() {
+    let s = script(&[
+        (
+            "Alice",
+            "negotiation_action",
+            r#"{"action":"TRADE","sell_resource":"STONE","buy_resource":"WOOD","quantity":1}"#,
+        ),
+        ("Bob", "negotiation_action", r#"{"action":"END"}"#),
+    ]);
+    let sc = scenario(
+        r#"{"version":1,"title":"t","topic":"t","max_turns":3,"agents":[{"name":"Alice"},{"name":"Bob"}],"method":{"kind":"negotiation","iterations":1}}"#,
+    );
+    let events = run_script(sc, &s);
+    let mut view = RunView::default();
+    let mut seen = Vec::new();
+    for e in &events {
+        view.apply(e);
+        if let Event::Action { .. } = e {
+            let g = view.negotiation.as_ref().unwrap();
+            seen.push((g.pending.as_ref().map(|p| (p.by.clone(), p.quantity)), g.end_requested_by.clone()));
+        }
+    }
+    assert_eq!(seen, [(Some(("Alice".into(), 1)), None), (Some(("Alice".into(), 1)), Some("Bob".into()))]);
+}
