@@ -3,6 +3,7 @@
 //! an error next to each field, and any error blocks Run.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
@@ -85,9 +86,24 @@ fn text_field(
     get: impl Fn(&Scenario) -> String + Send + Sync + 'static,
     set: impl Fn(&mut Scenario, String) + Send + Sync + 'static,
     multiline: bool,
-) -> impl IntoView {
+) -> AnyView {
+    // One copy of the field's view code serves every text field: each distinct closure type
+    // would otherwise get its own, and the editor has many fields.
+    text_field_inner(label, field, Arc::new(get), Arc::new(set), multiline)
+}
+
+type Getter<T> = Arc<dyn Fn(&Scenario) -> T + Send + Sync>;
+type Setter<T> = Arc<dyn Fn(&mut Scenario, T) + Send + Sync>;
+
+fn text_field_inner(
+    label: &'static str,
+    field: &'static str,
+    get: Getter<String>,
+    set: Setter<String>,
+    multiline: bool,
+) -> AnyView {
     let editor = expect_context::<EditorState>();
-    let value = move || editor.scenario.with(&get);
+    let value = move || editor.scenario.with(|s| get(s));
     let on_input = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
         editor.scenario.update(|s| set(s, text));
@@ -123,6 +139,7 @@ fn text_field(
             <FieldMessage field=field />
         </label>
     }
+    .into_any()
 }
 
 /// A number input bound to the scenario; text that is not a number is reported, not applied.
@@ -131,7 +148,14 @@ fn number_field<T>(
     field: &'static str,
     get: impl Fn(&Scenario) -> T + Send + Sync + 'static,
     set: impl Fn(&mut Scenario, T) + Send + Sync + 'static,
-) -> impl IntoView
+) -> AnyView
+where
+    T: std::str::FromStr + NumberText + 'static,
+{
+    number_field_inner(label, field, Arc::new(get), Arc::new(set))
+}
+
+fn number_field_inner<T>(label: &'static str, field: &'static str, get: Getter<T>, set: Setter<T>) -> AnyView
 where
     T: std::str::FromStr + NumberText + 'static,
 {
@@ -163,6 +187,7 @@ where
             <FieldMessage field=field />
         </label>
     }
+    .into_any()
 }
 
 /// How a number field shows its value. Floats go through `fixed`, which spares the browser build
