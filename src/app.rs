@@ -164,6 +164,7 @@ fn Controls() -> impl IntoView {
                 {status}
             </span>
         </div>
+        <ExportButtons message=message />
         <Show when=move || blocked()>
             <p class="notice error" data-testid="blocked">
                 "Fix the scenario's highlighted fields to run it."
@@ -175,6 +176,51 @@ fn Controls() -> impl IntoView {
         <For each=errors key=|e| e.clone() let:error>
             <p class="notice error" data-testid="run-error">{error}</p>
         </For>
+    }
+}
+
+/// Saves the run on screen as JSON (scenario and event log) or as a Markdown transcript.
+#[component]
+fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let has_run = move || controller.view.with(|v| v.scenario.is_some());
+    let save = move |markdown: bool| {
+        let scenario = controller.view.with_untracked(|v| v.scenario.as_ref().map(|s| (**s).clone()));
+        let Some(scenario) = scenario else { return };
+        let slug: String = scenario
+            .title
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .collect::<String>()
+            .split('-')
+            .filter(|w| !w.is_empty())
+            .take(6)
+            .collect::<Vec<_>>()
+            .join("-");
+        let result = controller.events.with_value(|events| {
+            if markdown {
+                driver::download(&format!("{slug}.md"), "text/markdown", &crate::export::to_markdown(events))
+            } else {
+                driver::download(
+                    &format!("{slug}.json"),
+                    "application/json",
+                    &crate::export::to_json(&scenario, events),
+                )
+            }
+        });
+        if let Err(e) = result {
+            message.set(e);
+        }
+    };
+    view! {
+        <div class="exports">
+            <button data-testid="export-json" disabled=move || !has_run() on:click=move |_| save(false)>
+                "Save run (JSON)"
+            </button>
+            <button data-testid="export-markdown" disabled=move || !has_run() on:click=move |_| save(true)>
+                "Save transcript (Markdown)"
+            </button>
+        </div>
     }
 }
 

@@ -12,7 +12,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::Scenario;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>]\n       agora presets";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>]\n       agora presets";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -24,6 +24,7 @@ pub struct RunArgs {
     pub malformed_rate: Option<f64>,
     pub turns: Option<u32>,
     pub events: Option<String>,
+    pub markdown: Option<String>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -43,6 +44,7 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         malformed_rate: None,
         turns: None,
         events: None,
+        markdown: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -58,6 +60,7 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
                 out.turns = Some(n as u32);
             }
             "--events" => out.events = Some(value("--events")?),
+            "--markdown" => out.markdown = Some(value("--markdown")?),
             "--malformed-rate" => {
                 let v = value("--malformed-rate")?;
                 match v.parse::<f64>() {
@@ -216,8 +219,8 @@ fn run(args: &[String]) -> Result<i32, String> {
             Rc::new(ScriptedModel::from_json(&text).map_err(|e| format!("{path}: {e}"))?)
         }
     };
-    // Check the events file can be written before spending model calls.
-    if let Some(path) = &args.events {
+    // Check the output files can be written before spending model calls.
+    for path in args.events.iter().chain(&args.markdown) {
         std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
     }
     let mut run = Run::new(scenario, model, clock)?;
@@ -248,6 +251,10 @@ fn run(args: &[String]) -> Result<i32, String> {
         if let StepOutcome::Finished(reason) = outcome {
             if let Some(path) = &args.events {
                 std::fs::write(path, to_json_lines(run.events()))
+                    .map_err(|e| format!("cannot write {path}: {e}"))?;
+            }
+            if let Some(path) = &args.markdown {
+                std::fs::write(path, crate::export::to_markdown(run.events()))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;
             }
             return Ok(if reason == "error" { 1 } else { 0 });

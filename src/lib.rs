@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod engine;
 pub mod events;
+pub mod export;
 pub mod game;
 pub mod methods;
 pub mod model;

@@ -20,6 +20,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 #[test]
 fn a_bidding_run_prints_like_the_notebook_and_writes_the_event_log() {
     let events = temp("rail.jsonl");
+    let markdown = temp("rail.md");
     let (code, out, err) = agora(&[
         "run",
         "public/scenarios/rail-debate.json",
@@ -27,6 +28,8 @@ fn a_bidding_run_prints_like_the_notebook_and_writes_the_event_log() {
         "3",
         "--events",
         events.to_str().unwrap(),
+        "--markdown",
+        markdown.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("== Presidential debate"), "{out}");
@@ -39,6 +42,8 @@ fn a_bidding_run_prints_like_the_notebook_and_writes_the_event_log() {
     let parsed = agora::events::from_json_lines(&log).unwrap();
     assert!(matches!(parsed.first(), Some(agora::events::Event::RunStarted { seed: 7, .. })));
     assert_eq!(parsed.iter().filter(|e| matches!(e, agora::events::Event::Bid { .. })).count(), 9);
+    let md = std::fs::read_to_string(&markdown).unwrap();
+    assert_eq!(md, agora::export::to_markdown(&parsed), "the Markdown is the transcript of the logged run");
 }
 
 #[test]

@@ -40,6 +40,25 @@ impl Clock for BrowserClock {
     }
 }
 
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let fail = |what: &str| format!("could not save the file ({what})");
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob =
+        web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| fail("blob"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("url"))?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| fail("no document"))?;
+    let anchor: web_sys::HtmlAnchorElement =
+        document.create_element("a").map_err(|_| fail("link"))?.unchecked_into();
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
 /// Where a run stands, as the controls see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

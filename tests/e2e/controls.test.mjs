@@ -1,24 +1,16 @@
 // Run controls and the editor, as a person uses them: step, pause mid-run, stop, reset; invalid
 // input shown next to its field and blocking Run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, screenshot, openApp, waitForStatus } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { appSession, nativeEvents, openApp, runPreset, screenshot, waitForStatus } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = appSession();
 
 const messages = (page) => page.getByTestId('message').count();
 
 test('step, pause mid-run, resume, stop and reset', async () => {
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('speed').selectOption('0');
 
@@ -56,7 +48,7 @@ test('step, pause mid-run, resume, stop and reset', async () => {
 });
 
 test('invalid input is shown next to its field and blocks Run until fixed', async () => {
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-daily-show-director').click();
 
   await page.getByTestId('field-agents[1].name').fill('');
@@ -87,7 +79,7 @@ test('invalid input is shown next to its field and blocks Run until fixed', asyn
 });
 
 test('agents can be added, reordered and removed', async () => {
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-ai-morality-handoff').click();
   await page.getByTestId('add-agent').click();
   assert.equal(await page.locator('[data-testid^=agent-]').count(), 4);
@@ -106,7 +98,7 @@ test('agents can be added, reordered and removed', async () => {
 });
 
 test('the call inspector shows exactly what was sent and received', async () => {
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
@@ -124,7 +116,7 @@ test('the call inspector shows exactly what was sent and received', async () => 
 });
 
 test('phone width keeps every panel reachable', async () => {
-  const { page, errors } = await openApp(browser, server.url, { width: 390, height: 844 });
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 390, height: 844 });
   await page.getByTestId('open-trading-game').click();
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
@@ -132,5 +124,23 @@ test('phone width keeps every panel reachable', async () => {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 400, `no sideways scrolling at phone width (page is ${width}px wide)`);
   await screenshot(page, 'phone');
+  assert.deepEqual(errors, []);
+});
+
+test('a finished run saves as JSON (the event log) and as a Markdown transcript', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  assert.ok(await page.getByTestId('export-json').isDisabled(), 'nothing to save before a run');
+  await runPreset(page, 'rail-debate');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  assert.equal(json.suggestedFilename(), 'presidential-debate-transcontinental-high-speed-rail.json');
+  const file = JSON.parse(readFileSync(await json.path(), 'utf8'));
+  assert.equal(file.format, 'agora-run');
+  const native = nativeEvents('rail-debate');
+  const strip = (events) => events.map((e) => (e.type === 'model_call' ? { ...e, latency_ms: 0 } : e));
+  assert.deepEqual(strip(file.events), strip(native), 'the saved log is the run, as the engine recorded it');
+  const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+  const text = readFileSync(await md.path(), 'utf8');
+  assert.match(text, /^# Presidential debate: transcontinental high-speed rail/);
+  assert.equal((text.match(/> Selected: \*\*/g) ?? []).length, 10);
   assert.deepEqual(errors, []);
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = join(root, 'dist');
@@ -89,3 +90,17 @@ export async function waitForStatus(page, prefix, timeout = 60000) {
 }
 
 export const ofType = (events, type) => events.filter((e) => e.type === type);
+
+/** Serves dist/ and launches Chromium for the tests of one file; `ctx.server`, `ctx.browser`. */
+export function appSession() {
+  const ctx = {};
+  before(async () => {
+    ctx.server = await serveDist();
+    ctx.browser = await launch();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.server?.close();
+  });
+  return ctx;
+}

@@ -1,19 +1,10 @@
 // Every preset, run in the browser on the demo model: what a person sees must be exactly what
 // the engine recorded. The native runner plays the same scenario and seed for comparison.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, screenshot, nativeEvents, openApp, runPreset, ofType } from './helpers.mjs';
+import { appSession, nativeEvents, ofType, openApp, runPreset, screenshot } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = appSession();
 
 async function transcriptMatches(page, events) {
   const expected = ofType(events, 'message');
@@ -37,7 +28,7 @@ for (const [id, extra] of [
 ]) {
   test(`${id}: the bid board shows every bid and winner the engine recorded`, async () => {
     const events = nativeEvents(id, extra);
-    const { page, errors } = await openApp(browser, server.url);
+    const { page, errors } = await openApp(session.browser, session.server.url);
     await runPreset(page, id);
     await transcriptMatches(page, events);
     const boards = await page.getByTestId('bid-turn').evaluateAll((els) =>
@@ -66,7 +57,7 @@ for (const [id, extra] of [
 
 test('daily-show-director: the director panel shows each stop draw and choice', async () => {
   const events = nativeEvents('daily-show-director');
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
   await runPreset(page, 'daily-show-director');
   await transcriptMatches(page, events);
   const draws = ofType(events, 'stop_draw');
@@ -95,7 +86,7 @@ test('daily-show-director: the director panel shows each stop draw and choice', 
 
 test('ai-morality-handoff: the handoff view shows every target and the graph counts', async () => {
   const events = nativeEvents('ai-morality-handoff');
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
   await runPreset(page, 'ai-morality-handoff');
   await transcriptMatches(page, events);
   const rows = await page.getByTestId('handoff').evaluateAll((els) => els.map((h) => [h.dataset.from, h.dataset.to, h.dataset.fallback]));
@@ -112,7 +103,7 @@ test('ai-morality-handoff: the handoff view shows every target and the graph cou
 
 test('trading-game: inventories, the final score and the optimizer chart match the engine', async () => {
   const events = nativeEvents('trading-game');
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
   await runPreset(page, 'trading-game');
   const last = ofType(events, 'inventory').at(-1);
   const rows = await page.getByTestId('inventory').evaluateAll((els) => els.map((r) => [r.dataset.player, r.dataset.quantities, Number(r.dataset.value)]));
@@ -133,7 +124,7 @@ test('trading-game: inventories, the final score and the optimizer chart match t
 });
 
 test('malformed output: retries, defaults and fallbacks show in every panel', async () => {
-  const { page, errors } = await openApp(browser, server.url);
+  const { page, errors } = await openApp(session.browser, session.server.url);
 
   const rail = nativeEvents('rail-debate', ['--malformed-rate', '0.4']);
   await runPreset(page, 'rail-debate', { malformed: 0.4 });

@@ -1,20 +1,11 @@
-// The app shell mounts in a real browser and lists every preset shipped in public/scenarios/.
-import { test, before, after } from 'node:test';
+// The app mounts in a real browser and lists every preset shipped in public/scenarios/.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launch, screenshot, root } from './helpers.mjs';
+import { appSession, root, screenshot } from './helpers.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const session = appSession();
 
 test('the shell mounts and lists every preset by title', async () => {
   const dir = join(root, 'public', 'scenarios');
@@ -26,11 +17,11 @@ test('the shell mounts and lists every preset by title', async () => {
   }
   assert.equal(expected.size, 5);
 
-  const page = await browser.newPage();
+  const page = await session.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(server.url);
+  await page.goto(session.server.url);
   await page.getByTestId('preset-list').waitFor();
   for (const [id, title] of expected) {
     const card = page.getByTestId(`preset-${id}`);
@@ -42,7 +33,7 @@ test('the shell mounts and lists every preset by title', async () => {
 });
 
 test('the preset files are served beside the app', async () => {
-  const res = await fetch(`${server.url}scenarios/trading-game.json`);
+  const res = await fetch(`${session.server.url}scenarios/trading-game.json`);
   assert.equal(res.status, 200);
   const scenario = await res.json();
   assert.equal(scenario.method.kind, 'negotiation');

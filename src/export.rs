@@ -1,0 +1,258 @@
+//! Exports of a recorded run: a JSON file (the scenario and the whole event log, readable back
+//! with the same checks as any scenario) and a Markdown transcript that reads like the seed
+//! notebooks (bids, selections, speech, stop draws, handoffs, trades, scores).
+
+use serde::{Deserialize, Serialize};
+
+use crate::events::Event;
+use crate::game::negotiation::Action;
+use crate::scenario::Scenario;
+
+/// What a run file says it is.
+pub const RUN_FORMAT: &str = "agora-run";
+pub const RUN_FORMAT_VERSION: u32 = 1;
+/// Files larger than this are refused before parsing.
+pub const MAX_RUN_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A recorded run as a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFile {
+    pub format: String,
+    pub version: u32,
+    pub scenario: Scenario,
+    pub events: Vec<Event>,
+}
+
+/// The run as a JSON file.
+pub fn to_json(scenario: &Scenario, events: &[Event]) -> String {
+    let file = RunFile {
+        format: RUN_FORMAT.into(),
+        version: RUN_FORMAT_VERSION,
+        scenario: scenario.clone(),
+        events: events.to_vec(),
+    };
+    serde_json::to_string_pretty(&file).expect("a run always serializes")
+}
+
+/// Reads a run file; the error is one line saying what is wrong.
+pub fn from_json(text: &str) -> Result<RunFile, String> {
+    if text.len() > MAX_RUN_FILE_BYTES {
+        return Err(format!("the file is larger than {} MB", MAX_RUN_FILE_BYTES / (1024 * 1024)));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not a JSON file: {e}"))?;
+    match value.get("format").and_then(|f| f.as_str()) {
+        Some(RUN_FORMAT) => {}
+        Some(other) => return Err(format!("not an Agora run (format \"{other}\")")),
+        None => return Err("not an Agora run (no \"format\" field)".into()),
+    }
+    match value.get("version").and_then(|v| v.as_u64()) {
+        Some(v) if v == RUN_FORMAT_VERSION as u64 => {}
+        Some(v) => {
+            return Err(format!(
+                "run file version {v} is not supported (this build reads version {RUN_FORMAT_VERSION})"
+            ))
+        }
+        None => return Err("the run file has no version".into()),
+    }
+    let file: RunFile = serde_json::from_value(value).map_err(|e| format!("not a valid run file: {e}"))?;
+    file.scenario.validate().map_err(|errors| {
+        let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!("the run's scenario is invalid: {}", list.join("; "))
+    })?;
+    match file.events.first() {
+        Some(Event::RunStarted { scenario, .. }) if **scenario == file.scenario => {}
+        Some(Event::RunStarted { .. }) => return Err("the event log belongs to another scenario".into()),
+        _ => return Err("the event log does not start with run_started".into()),
+    }
+    Ok(file)
+}
+
+/// Keeps model output from being read as HTML where the Markdown is rendered.
+fn inert(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+fn describe_action(action: &Action) -> String {
+    match action {
+        Action::Trade { sell_resource, buy_resource, quantity } => {
+            format!("offers {quantity} {sell_resource} for {quantity} {buy_resource}")
+        }
+        Action::Accept => "accepts".into(),
+        Action::Reject => "rejects".into(),
+        Action::End => "asks to end the game".into(),
+    }
+}
+
+/// The run as a Markdown transcript.
+pub fn to_markdown(events: &[Event]) -> String {
+    let mut out = String::new();
+    let mut bids: Vec<String> = Vec::new();
+    for event in events {
+        match event {
+            Event::RunStarted { seed, scenario } => {
+                out.push_str(&format!("# {}\n\n", inert(&scenario.title)));
+                out.push_str(&format!(
+                    "*Method: {} · seed {seed}*\n\n",
+                    scenario.method.name().replace('_', " ")
+                ));
+                out.push_str(&format!("**Topic:** {}\n\n", inert(&scenario.topic)));
+                let names: Vec<String> = scenario.agents.iter().map(|a| inert(&a.name)).collect();
+                out.push_str(&format!("**Agents:** {}\n\n", names.join(", ")));
+            }
+            Event::TopicSpecified { specified, .. } => {
+                out.push_str(&format!("**Detailed topic:** {}\n\n", inert(specified)))
+            }
+            Event::CharacterDescribed { agent, description } => {
+                out.push_str(&format!("**{} description:** {}\n\n", inert(agent), inert(description)))
+            }
+            Event::Bid { agent, value, defaulted, attempts, .. } => {
+                let note = if *defaulted {
+                    " (no valid bid: default)".to_string()
+                } else if *attempts > 1 {
+                    format!(" (attempt {attempts})")
+                } else {
+                    String::new()
+                };
+                bids.push(format!("{} {value}{note}", inert(agent)));
+            }
+            Event::SpeakerSelected { agent, tie, tied, .. } if !bids.is_empty() => {
+                out.push_str(&format!("> Bids: {}  \n", bids.join(" · ")));
+                let tie = if *tie {
+                    let names: Vec<String> = tied.iter().map(|t| inert(t)).collect();
+                    format!(" (tie between {} broken at random)", names.join(" and "))
+                } else {
+                    String::new()
+                };
+                out.push_str(&format!("> Selected: **{}**{tie}\n\n", inert(agent)));
+                bids.clear();
+            }
+            Event::StopDraw { sample, probability, stop, .. } => out.push_str(&format!(
+                "> Stop draw: {} against {} → {}\n\n",
+                crate::view::fixed(*sample, 3),
+                crate::view::fixed(*probability, 2),
+                if *stop { "stop" } else { "go on" }
+            )),
+            Event::DirectorChoice { agent, fallback, .. } => {
+                let note = if *fallback { " (fallback: no valid index)" } else { "" };
+                out.push_str(&format!("> Next speaker: **{}**{note}\n\n", inert(agent)));
+            }
+            Event::Message { speaker, text, .. } => {
+                out.push_str(&format!("**({}):** {}\n\n", inert(speaker), inert(text)))
+            }
+            Event::Handoff { from, to, method, fallback, reason, .. } => {
+                let note = match (fallback, reason) {
+                    (true, Some(r)) => format!(" (fallback: {})", inert(r)),
+                    (true, None) => " (fallback)".into(),
+                    _ => String::new(),
+                };
+                out.push_str(&format!("> Handoff ({method}): {} → **{}**{note}\n\n", inert(from), inert(to)));
+            }
+            Event::GameStarted { iteration, prompts, .. } => {
+                out.push_str(&format!("## Game {iteration}\n\n"));
+                for (player, prompt) in prompts {
+                    out.push_str(&format!("- {}: {}\n", inert(player), inert(prompt)));
+                }
+                out.push('\n');
+            }
+            Event::Action { player, action, valid, reason, .. } => {
+                let what = action.as_ref().map_or("wrote no valid action".into(), describe_action);
+                let verdict = if *valid { String::new() } else { format!(" — invalid: {}", inert(reason)) };
+                out.push_str(&format!("> {} {what}{verdict}\n\n", inert(player)));
+            }
+            Event::Inventory { resources, inventories, values, .. } => {
+                for (player, quantities) in inventories {
+                    let items = crate::methods::negotiation::describe_inventory(resources, quantities);
+                    let value = values.get(player).copied().unwrap_or(0);
+                    out.push_str(&format!("> {}: {items} (value {value})  \n", inert(player)));
+                }
+                out.push('\n');
+            }
+            Event::GameEnd { feedback, optimum, .. } => {
+                for line in feedback.lines() {
+                    out.push_str(&format!("**{}**  \n", inert(line)));
+                }
+                out.push_str(&format!("(optimum: {optimum})\n\n"));
+            }
+            Event::OptimizerIteration { next_prompts: Some(next), iteration, .. } => {
+                out.push_str(&format!("Optimizer after game {iteration}:\n\n"));
+                for (player, prompt) in next {
+                    out.push_str(&format!("- {}: {}\n", inert(player), inert(prompt)));
+                }
+                out.push('\n');
+            }
+            Event::Error { message } => out.push_str(&format!("**Error:** {}\n\n", inert(message))),
+            Event::RunFinished { reason } => {
+                out.push_str(&format!("*Finished: {}*\n", reason.replace('_', " ")))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(id: &str) -> (Scenario, Vec<Event>) {
+        let scenario = crate::presets::find(id).unwrap().scenario();
+        let clock = std::rc::Rc::new(crate::clock::FrozenClock);
+        let model = std::rc::Rc::new(crate::model::demo::DemoModel::new(&scenario, clock.clone()));
+        let mut r = crate::engine::Run::new(scenario.clone(), model, clock).unwrap();
+        futures::executor::block_on(r.run_to_end());
+        (scenario, r.events().to_vec())
+    }
+
+    #[test]
+    fn run_files_round_trip() {
+        for preset in &crate::presets::PRESETS {
+            let (scenario, events) = run(preset.id);
+            let file = from_json(&to_json(&scenario, &events)).unwrap();
+            assert_eq!(file.scenario, scenario);
+            assert_eq!(file.events.len(), events.len());
+            assert!(file.events == events, "{}", preset.id);
+        }
+    }
+
+    #[test]
+    fn bad_run_files_say_what_is_wrong() {
+        let (scenario, events) = run("rail-debate");
+        let good = to_json(&scenario, &events);
+        let cases: Vec<(String, &str)> = vec![
+            ("{".into(), "not a JSON file"),
+            ("{}".into(), "no \"format\" field"),
+            (good.replace("\"agora-run\"", "\"other\""), "format \"other\""),
+            (good.replacen("\"version\": 1", "\"version\": 9", 1), "version 9 is not supported"),
+            (good.replace("\"events\": [", "\"events\": [{\"type\": \"party\"},"), "not a valid run file"),
+            (good.replace("\"word_limit\": 50", "\"word_limit\": 0"), "invalid"),
+        ];
+        for (text, expected) in cases {
+            let e = from_json(&text).unwrap_err();
+            assert!(e.contains(expected), "{expected}: {e}");
+        }
+    }
+
+    #[test]
+    fn markdown_reads_like_the_notebooks() {
+        let (_, events) = run("rail-debate");
+        let md = to_markdown(&events);
+        assert!(md.starts_with("# Presidential debate: transcontinental high-speed rail\n"));
+        assert!(md.contains("**(Debate Moderator):** Candidates, the problem before you"));
+        assert_eq!(md.matches("> Bids: Donald Trump ").count(), 10);
+        assert_eq!(md.matches("> Selected: **").count(), 10);
+        let (_, events) = run("trading-game");
+        let md = to_markdown(&events);
+        assert_eq!(md.matches("## Game ").count(), 5);
+        assert!(md.contains("**OVERALL SCORE: 73**"));
+        assert!(md.contains("> Alice offers 1 STONE for 1 WOOD"));
+    }
+
+    #[test]
+    fn markdown_keeps_html_inert() {
+        let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+        s.agents[0].name = "<script>alert(1)</script>".into();
+        let md = to_markdown(&[Event::RunStarted { seed: 1, scenario: Box::new(s) }]);
+        assert!(!md.contains("<script>"));
+        assert!(md.contains("&lt;script&gt;"));
+    }
+}
