@@ -96,11 +96,17 @@ fn Controls() -> impl IntoView {
     let status = move || {
         let mode = controller.mode.get();
         let (turn, finished) = controller.view.with(|v| (v.turn, v.finished.clone()));
-        match (mode, finished) {
+        let state = match (mode, finished) {
             (Mode::Idle, _) => "Ready".to_string(),
             (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(&reason)),
+            (Mode::Finished, None) => format!("Finished after turn {turn}"),
             (Mode::Running, None) => format!("Running · turn {turn}"),
             (_, None) => format!("Paused · turn {turn}"),
+        };
+        if controller.replaying.get() {
+            format!("{state} · replay")
+        } else {
+            state
         }
     };
     let errors = move || controller.view.with(|v| v.errors.clone());
@@ -112,7 +118,11 @@ fn Controls() -> impl IntoView {
                 disabled=move || blocked() || controller.mode.get() == Mode::Running
                 on:click=move |_| act(controller.play(&editor.scenario.get_untracked()))
             >
-                {move || if controller.mode.get() == Mode::Paused { "Resume" } else { "Run" }}
+                {move || match (controller.replaying.get(), controller.mode.get()) {
+                    (true, _) => "Play",
+                    (false, Mode::Paused) => "Resume",
+                    _ => "Run",
+                }}
             </button>
             <button
                 data-testid="pause"
@@ -179,6 +189,43 @@ fn Controls() -> impl IntoView {
     }
 }
 
+/// Opens a saved run file to replay it without a model.
+#[component]
+fn OpenRun(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<editor::EditorState>();
+    let on_change = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            let text =
+                wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+            let opened = text
+                .ok_or_else(|| "the file could not be read as text".to_string())
+                .and_then(|t| crate::export::from_json(&t));
+            match opened {
+                Ok(run) => {
+                    editor.load(run.scenario);
+                    controller.load_replay(run.events);
+                    message.set(String::new());
+                }
+                Err(e) => message.set(format!("Could not open {name}: {e}")),
+            }
+        });
+    };
+    view! {
+        <label class="file-button">
+            "Open a saved run"
+            <input type="file" accept=".json,application/json" data-testid="import" on:change=on_change />
+        </label>
+    }
+}
+
 /// Saves the run on screen as JSON (scenario and event log) or as a Markdown transcript.
 #[component]
 fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
@@ -214,6 +261,7 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
     };
     view! {
         <div class="exports">
+            <OpenRun message=message />
             <button data-testid="export-json" disabled=move || !has_run() on:click=move |_| save(false)>
                 "Save run (JSON)"
             </button>

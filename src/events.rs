@@ -187,6 +187,23 @@ impl ParseOutcome {
 }
 
 impl Event {
+    /// The turn the event belongs to, for events that carry one.
+    pub fn turn(&self) -> Option<u32> {
+        match self {
+            Event::ModelCall { turn, .. }
+            | Event::Bid { turn, .. }
+            | Event::SpeakerSelected { turn, .. }
+            | Event::Message { turn, .. }
+            | Event::DirectorChoice { turn, .. }
+            | Event::StopDraw { turn, .. }
+            | Event::Handoff { turn, .. }
+            | Event::Action { turn, .. }
+            | Event::Inventory { turn, .. }
+            | Event::GameEnd { turn, .. } => Some(*turn),
+            _ => None,
+        }
+    }
+
     /// The event as one JSON line.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("events always serialize")

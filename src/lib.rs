@@ -14,6 +14,7 @@ pub mod model;
 pub mod parse;
 pub mod presets;
 pub mod prompts;
+pub mod replay;
 pub mod scenario;
 pub mod transcript;
 pub mod view;

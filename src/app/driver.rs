@@ -13,6 +13,7 @@ use crate::clock::Clock;
 use crate::engine::{Run, StepOutcome};
 use crate::events::Event;
 use crate::model::demo::DemoModel;
+use crate::replay::Replay;
 use crate::scenario::Scenario;
 use crate::view::RunView;
 
@@ -90,6 +91,9 @@ pub struct Controller {
     /// Bumped by Reset and by a new run, so a step still in flight for an old run is dropped.
     generation: StoredValue<u64>,
     stop_requested: StoredValue<bool>,
+    /// A recorded run being walked through instead of a live one.
+    replay: StoredValue<Option<Replay>, LocalStorage>,
+    pub replaying: RwSignal<bool>,
 }
 
 impl Controller {
@@ -106,6 +110,8 @@ impl Controller {
             flush_scheduled: StoredValue::new_local(Rc::new(RefCell::new(false))),
             generation: StoredValue::new(0),
             stop_requested: StoredValue::new(false),
+            replay: StoredValue::new_local(None),
+            replaying: RwSignal::new(false),
         }
     }
 
@@ -128,8 +134,47 @@ impl Controller {
         self.events.set_value(Vec::new());
         self.view.set(RunView::default());
         self.stop_requested.set_value(false);
+        self.replay.set_value(None);
+        self.replaying.set(false);
         self.busy.set(false);
         self.mode.set(Mode::Idle);
+    }
+
+    /// Loads a recorded run to walk through with Step and Play; nothing is shown until then.
+    pub fn load_replay(&self, events: Vec<Event>) {
+        self.reset();
+        self.replay.set_value(Some(Replay::new(events)));
+        self.replaying.set(true);
+        self.mode.set(Mode::Paused);
+    }
+
+    /// Shows the next step of the recording; false when it has ended.
+    fn replay_step(&self) -> bool {
+        let batch = self.replay.try_update_value(|r| r.as_mut().map(|r| r.next_step().to_vec())).flatten();
+        let Some(batch) = batch.filter(|b| !b.is_empty()) else {
+            self.mode.set(Mode::Finished);
+            return false;
+        };
+        self.pending.with_value(|p| p.borrow_mut().extend(batch));
+        self.flush();
+        if self.replay.with_value(|r| r.as_ref().is_none_or(Replay::is_done)) {
+            self.mode.set(Mode::Finished);
+            return false;
+        }
+        true
+    }
+
+    fn spawn_replay(&self) {
+        let this = *self;
+        let generation = self.generation.get_value();
+        leptos::task::spawn_local(async move {
+            while this.mode.get_untracked() == Mode::Running && this.replay_step() {
+                BrowserClock.sleep(this.latency_ms.get_untracked().max(150)).await;
+                if this.generation.try_get_value() != Some(generation) {
+                    return;
+                }
+            }
+        });
     }
 
     /// Starts a fresh run of `scenario` (nothing is asked of the model until the first step).
@@ -181,6 +226,13 @@ impl Controller {
     /// Run: starts a run of `scenario` or resumes a paused one, stepping until it ends or is
     /// paused.
     pub fn play(&self, scenario: &Scenario) -> Result<(), String> {
+        if self.replaying.get_untracked() {
+            if self.mode.get_untracked() == Mode::Paused {
+                self.mode.set(Mode::Running);
+                self.spawn_replay();
+            }
+            return Ok(());
+        }
         match self.mode.get_untracked() {
             Mode::Idle | Mode::Finished => self.prepare(scenario)?,
             Mode::Paused => {}
@@ -205,6 +257,12 @@ impl Controller {
         if self.busy.get_untracked() {
             return Ok(());
         }
+        if self.replaying.get_untracked() {
+            if self.mode.get_untracked() == Mode::Paused {
+                self.replay_step();
+            }
+            return Ok(());
+        }
         if matches!(self.mode.get_untracked(), Mode::Idle | Mode::Finished) {
             self.prepare(scenario)?;
         }
@@ -215,6 +273,10 @@ impl Controller {
 
     /// Stop: ends the run; a step in flight is allowed to finish and recorded first.
     pub fn stop(&self) {
+        if self.replaying.get_untracked() {
+            self.mode.set(Mode::Finished);
+            return;
+        }
         match self.mode.get_untracked() {
             Mode::Idle | Mode::Finished => {}
             _ if self.busy.get_untracked() => self.stop_requested.set_value(true),

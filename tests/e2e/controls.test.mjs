@@ -144,3 +144,45 @@ test('a finished run saves as JSON (the event log) and as a Markdown transcript'
   assert.equal((text.match(/> Selected: \*\*/g) ?? []).length, 10);
   assert.deepEqual(errors, []);
 });
+
+test('a saved run opens as a replay that steps and plays with the same panels', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await runPreset(page, 'daily-show-director');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  const saved = await json.path();
+  await page.getByTestId('open-rail-debate').click(); // something else on screen first
+
+  await page.getByTestId('import').setInputFiles(saved);
+  await waitForStatus(page, 'Paused · turn 0 · replay');
+  assert.equal(await messages(page), 0);
+  assert.equal(await page.getByTestId('field-title').inputValue(), 'The Daily Show: competitive sitting');
+  await page.getByTestId('step').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length === 1);
+  await page.getByTestId('step').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=director-turn]').length === 1);
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const native = nativeEvents('daily-show-director');
+  const shown = await page.getByTestId('message').evaluateAll((rows) => rows.map((r) => r.querySelector('[data-testid=message-text]').textContent));
+  assert.deepEqual(shown, native.filter((e) => e.type === 'message').map((e) => e.text));
+  assert.equal(await page.getByTestId('director-turn').count(), native.filter((e) => e.type === 'stop_draw').length);
+  assert.match(await page.getByTestId('status').textContent(), /the director ended the show · replay/);
+  assert.deepEqual(errors, []);
+});
+
+test('a broken run file gets one clear message and changes nothing', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await runPreset(page, 'rail-debate');
+  const before = await messages(page);
+  for (const [name, body, expected] of [
+    ['bad.json', '{"format": "something-else", "version": 1}', /Could not open bad\.json: not an Agora run \(format "something-else"\)/],
+    ['cut.json', '{"format": "agora-run", "version": 1, "scenario": {', /Could not open cut\.json: not a JSON file/],
+    ['future.json', '{"format": "agora-run", "version": 7}', /version 7 is not supported/],
+  ]) {
+    await page.getByTestId('import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
+    await page.locator('.notice.error', { hasText: expected }).waitFor();
+    assert.equal(await messages(page), before, 'the run on screen is kept');
+  }
+  assert.deepEqual(errors, []);
+});
