@@ -226,13 +226,33 @@ impl Event {
 /// extend an earlier call's is kept as that change: for each message, how many bytes of the
 /// earlier call's message at the same position stay, and what follows them. [`request_messages`]
 /// rebuilds the messages exactly.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Request {
     /// Every message whole: `[{"role": ..., "content": ...}]`.
     Full(Vec<ChatMessage>),
     /// `{"base": <index of an earlier model_call event>, "messages": [...]}`.
     Delta { base: usize, messages: Vec<MessageDelta> },
+}
+
+// Read by hand: serde's untagged enums buffer through a generic content type, which is costly in
+// the browser build; the two shapes are told apart by their JSON type instead.
+impl<'de> Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        #[derive(Deserialize)]
+        struct DeltaFields {
+            base: usize,
+            messages: Vec<MessageDelta>,
+        }
+        let value = serde_json::Value::deserialize(deserializer)?;
+        if value.is_array() {
+            serde_json::from_value(value).map(Request::Full).map_err(D::Error::custom)
+        } else {
+            let d: DeltaFields = serde_json::from_value(value).map_err(D::Error::custom)?;
+            Ok(Request::Delta { base: d.base, messages: d.messages })
+        }
+    }
 }
 
 /// One message as a change to the message at the same position in the base call.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A player's action, in the seed's JSON shape (`{"action": "TRADE", ...}`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "UPPERCASE")]
 pub enum Action {
     Trade { sell_resource: String, buy_resource: String, quantity: i64 },
@@ -22,6 +22,15 @@ pub enum Action {
 impl Action {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("actions serialize")
+    }
+}
+
+// Read with the same rules as model replies (see `action_from_value`), which also spares the
+// browser build serde's costly reader for internally tagged enums.
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        action_from_value(&value).map_err(serde::de::Error::custom)
     }
 }
 
@@ -38,6 +47,12 @@ pub fn parse_action(reply: &str) -> Result<Action, String> {
         }
         Err(e) => return Err(format!("not valid JSON: {e}")),
     };
+    action_from_value(&value)
+}
+
+/// An action from its JSON object: the action name and resources in any case, a quantity that is
+/// a whole number (or a string of one).
+pub fn action_from_value(value: &Value) -> Result<Action, String> {
     let obj = value.as_object().ok_or("the JSON is not an object")?;
     let kind =
         obj.get("action").and_then(Value::as_str).ok_or("no \"action\" field")?.trim().to_ascii_uppercase();
