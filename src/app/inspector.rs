@@ -11,6 +11,17 @@ use crate::events::request_messages;
 use crate::model::Role;
 use crate::view::{fixed, CallRow, Tally};
 
+/// A toggle handler that keeps `open` equal to whether its `<details>` is open, so content can
+/// be built only while it is shown.
+fn track_open(open: RwSignal<bool>) -> impl FnMut(leptos::ev::Event) {
+    move |ev| {
+        use wasm_bindgen::JsCast;
+        if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+            open.set(d.open());
+        }
+    }
+}
+
 #[component]
 pub fn Inspector() -> impl IntoView {
     let controller = expect_context::<Controller>();
@@ -20,12 +31,7 @@ pub fn Inspector() -> impl IntoView {
         <details
             class="panel inspector"
             data-testid="inspector"
-            on:toggle=move |ev| {
-                use wasm_bindgen::JsCast;
-                if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
-                    open.set(d.open());
-                }
-            }
+            on:toggle=track_open(open)
         >
             <summary>
                 <h2>{move || format!("Call inspector ({} calls)", count.get())}</h2>
@@ -78,12 +84,7 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
     let failed = !call.parse.ok;
     view! {
         <li class="call" class:failed=failed data-testid="call" data-purpose=call.purpose.as_str() data-agent=call.agent.clone()>
-            <details on:toggle=move |ev| {
-                use wasm_bindgen::JsCast;
-                if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
-                    open.set(d.open());
-                }
-            }>
+            <details on:toggle=track_open(open)>
                 <summary>
                     <span class="muted">{format!("Turn {} · ", call.turn)}</span>
                     <strong>{call.agent.clone()}</strong>
