@@ -247,6 +247,26 @@ mod tests {
         assert!(md.contains("> Alice offers 1 STONE for 1 WOOD"));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_text_reads_as_a_run_or_a_clear_error(text in ".{0,400}") {
+            let _ = from_json(&text);
+        }
+
+        #[test]
+        fn damaged_run_files_never_panic(cut in 0usize..4000, byte in 0u8..128) {
+            let (scenario, events) = run("ai-morality-handoff");
+            let mut text = to_json(&scenario, &events).into_bytes();
+            let at = cut % text.len();
+            text[at] = byte;
+            let text = String::from_utf8_lossy(&text[..]).into_owned();
+            if let Ok(file) = from_json(&text) {
+                let view = crate::view::RunView::from_events(&file.events);
+                proptest::prop_assert_eq!(view.applied, file.events.len());
+            }
+        }
+    }
+
     #[test]
     fn markdown_keeps_html_inert() {
         let mut s = crate::presets::find("rail-debate").unwrap().scenario();
