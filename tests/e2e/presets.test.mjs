@@ -17,6 +17,11 @@ async function transcriptMatches(page, events) {
     })),
   );
   assert.equal(shown.length, expected.length, 'one transcript entry per message');
+  // The newest message is in view at the end of a run.
+  await page.waitForFunction(() => {
+    const list = document.querySelector('[data-testid=transcript]');
+    return list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
+  }, null, { timeout: 3000 });
   expected.forEach((m, i) => {
     assert.deepEqual(shown[i], { speaker: m.speaker, turn: m.turn, text: m.text, injected: m.kind === 'injected' }, `message ${i}`);
   });
