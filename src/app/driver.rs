@@ -226,7 +226,8 @@ impl Controller {
     /// Run: starts a run of `scenario` or resumes a paused one, stepping until it ends or is
     /// paused.
     pub fn play(&self, scenario: &Scenario) -> Result<(), String> {
-        if self.replaying.get_untracked() {
+        // A replay that has ended gives way to a live run of the same scenario.
+        if self.replaying.get_untracked() && self.mode.get_untracked() != Mode::Finished {
             if self.mode.get_untracked() == Mode::Paused {
                 self.mode.set(Mode::Running);
                 self.spawn_replay();
@@ -257,7 +258,7 @@ impl Controller {
         if self.busy.get_untracked() {
             return Ok(());
         }
-        if self.replaying.get_untracked() {
+        if self.replaying.get_untracked() && self.mode.get_untracked() != Mode::Finished {
             if self.mode.get_untracked() == Mode::Paused {
                 self.replay_step();
             }

@@ -168,6 +168,14 @@ test('a saved run opens as a replay that steps and plays with the same panels', 
   assert.deepEqual(shown, native.filter((e) => e.type === 'message').map((e) => e.text));
   assert.equal(await page.getByTestId('director-turn').count(), native.filter((e) => e.type === 'stop_draw').length);
   assert.match(await page.getByTestId('status').textContent(), /the director ended the show · replay/);
+  // Run after the replay plays the same scenario live, with the demo model.
+  await page.getByTestId('run').click();
+  await page.waitForFunction(() => {
+    const status = document.querySelector('[data-testid=status]').textContent;
+    return status.startsWith('Finished') && !status.endsWith('replay');
+  });
+  const live = await page.getByTestId('message').evaluateAll((rows) => rows.map((r) => r.querySelector('[data-testid=message-text]').textContent));
+  assert.deepEqual(live, shown, 'the same scenario and seed give the same run');
   assert.deepEqual(errors, []);
 });
 
