@@ -8,6 +8,7 @@ mod editor;
 mod inspector;
 mod panels;
 mod rows;
+mod storage;
 mod transcript;
 
 use leptos::prelude::*;
@@ -25,7 +26,10 @@ pub fn start() {
 #[component]
 pub fn App() -> impl IntoView {
     let controller = Controller::new();
-    let scenario = RwSignal::new(PRESETS[0].scenario());
+    let (saved, problem) = storage::restore();
+    let scenario = RwSignal::new(saved.unwrap_or_else(|| PRESETS[0].scenario()));
+    let storage_notice = RwSignal::new(problem);
+    storage::keep_saved(scenario, storage_notice);
     let editor = editor::EditorState::new(scenario);
     provide_context(controller);
     provide_context(editor);
@@ -38,6 +42,17 @@ pub fn App() -> impl IntoView {
             </div>
             <p class="model-badge" data-testid="model-badge">"Model: offline demo (no key needed)"</p>
         </header>
+        {move || {
+            storage_notice
+                .get()
+                .map(|n| {
+                    view! {
+                        <p class="notice error storage" data-testid="storage-notice" role="status">
+                            {n}
+                        </p>
+                    }
+                })
+        }}
         <main class="layout">
             <section class="setup" aria-label="Scenario">
                 <editor::Gallery />

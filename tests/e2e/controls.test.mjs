@@ -194,3 +194,24 @@ test('a broken run file gets one clear message and changes nothing', async () =>
   }
   assert.deepEqual(errors, []);
 });
+
+test('the scenario being edited survives a reload, and unreadable saved data is kept aside', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-daily-show-director').click();
+  await page.getByTestId('field-title').fill('My own talk show');
+  await page.getByTestId('field-agents[1].name').fill(''); // an unfinished draft is saved too
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  assert.equal(await page.getByTestId('field-title').inputValue(), 'My own talk show');
+  assert.equal(await page.getByTestId('field-agents[1].name').inputValue(), '');
+  await page.getByTestId('error-agents[1].name').waitFor();
+  assert.equal(await page.getByTestId('storage-notice').count(), 0);
+
+  await page.evaluate(() => localStorage.setItem('agora.scenario', '{"version": 99, "title": "from the future"}'));
+  await page.reload();
+  await page.getByTestId('storage-notice').waitFor();
+  assert.match(await page.getByTestId('storage-notice').textContent(), /could not be read \(version 99 is not supported.*kept aside/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('agora.scenario.unreadable')), '{"version": 99, "title": "from the future"}');
+  assert.equal(await page.getByTestId('field-title').inputValue(), 'Presidential debate: transcontinental high-speed rail');
+  assert.deepEqual(errors, []);
+});

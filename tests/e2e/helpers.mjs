@@ -61,7 +61,9 @@ export function nativeEvents(presetId, extra = []) {
 
 /** Opens a page on the app and collects its errors; `errors` must stay empty. */
 export async function openApp(browser, url, viewport = { width: 1400, height: 1000 }) {
-  const page = await browser.newPage({ viewport });
+  // A fresh context per page: its own local storage, so tests do not see each other's drafts.
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
