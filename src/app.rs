@@ -298,13 +298,16 @@ fn finish_label(reason: &str) -> &str {
     }
 }
 
-/// A label for a method, for selects and headings.
+/// Every method's kind (as in scenario files) and its label, for selects and headings.
+pub const METHOD_KINDS: [(&str, &str); 5] = [
+    ("round_robin", "Round robin"),
+    ("bidding", "Bidding"),
+    ("director", "Director"),
+    ("handoff", "Handoff"),
+    ("negotiation", "Negotiation game"),
+];
+
+/// A label for a method.
 pub fn method_label(method: &Method) -> &'static str {
-    match method {
-        Method::RoundRobin => "Round robin",
-        Method::Bidding(_) => "Bidding",
-        Method::Director(_) => "Director",
-        Method::Handoff(_) => "Handoff",
-        Method::Negotiation(_) => "Negotiation game",
-    }
+    METHOD_KINDS.iter().find(|(kind, _)| *kind == method.name()).map_or("", |(_, label)| label)
 }

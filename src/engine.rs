@@ -459,7 +459,6 @@ impl Run {
             word_limit: self.scenario.word_limit,
             last_speaker: last.map(|l| l.speaker.clone()),
             last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
-            turn: self.turn,
         }
     }
 

@@ -129,7 +129,7 @@ pub enum Cue {
         turns_since_spoke: Option<u32>,
     },
     /// Say something on the topic, answering the last message.
-    Speak { topic: String, word_limit: u32, last_speaker: Option<String>, last_text: String, turn: u32 },
+    Speak { topic: String, word_limit: u32, last_speaker: Option<String>, last_text: String },
     /// The director comments, chooses, prompts, or closes.
     Director {
         topic: String,
@@ -147,7 +147,6 @@ pub enum Cue {
         options: Vec<String>,
         last_speaker: Option<String>,
         last_text: String,
-        turn: u32,
     },
     /// Choose a negotiation action.
     Negotiate(NegotiationCue),

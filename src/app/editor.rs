@@ -316,14 +316,6 @@ pub fn Editor() -> impl IntoView {
     }
 }
 
-const METHOD_KINDS: [(&str, &str); 5] = [
-    ("round_robin", "Round robin"),
-    ("bidding", "Bidding"),
-    ("director", "Director"),
-    ("handoff", "Handoff"),
-    ("negotiation", "Negotiation game"),
-];
-
 fn method_kind(m: &Method) -> &'static str {
     m.name()
 }
@@ -355,7 +347,7 @@ fn MethodSettings() -> impl IntoView {
                         s.update(|s| s.method = default_method(&k));
                     }
                 >
-                    {METHOD_KINDS
+                    {super::METHOD_KINDS
                         .iter()
                         .map(|(k, label)| {
                             view! {

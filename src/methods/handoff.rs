@@ -138,7 +138,6 @@ impl Handoff {
                 options: others.iter().map(|k| k.to_string()).collect(),
                 last_speaker: last.map(|l| l.speaker.clone()),
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
-                turn: run.turn,
             });
         req.max_tokens = Some(self.settings.max_tokens);
         req.temperature = run.scenario().model.temperature;

@@ -400,7 +400,7 @@ impl DemoModel {
         malformed: bool,
         rng: &mut ChaCha8Rng,
     ) -> ChatResponse {
-        let Cue::Handoff { topic, word_limit, options, last_speaker, turn, .. } = &request.cue else {
+        let Cue::Handoff { topic, word_limit, options, last_speaker, .. } = &request.cue else {
             return ChatResponse::default();
         };
         let name = me.map_or(request.agent.clone(), |p| p.name.clone());
@@ -426,7 +426,6 @@ impl DemoModel {
                 _ => target = name.to_ascii_lowercase(),
             }
         }
-        let _ = turn;
         if !request.tools.is_empty() {
             if missing {
                 return ChatResponse::text(speech);
