@@ -344,6 +344,18 @@ impl Run {
         self.listener = Some(Box::new(listener));
     }
 
+    /// Swaps in the recorded log after a run has caught up with a recording (see
+    /// [`crate::replay::continue_live`]), so the timings measured when it was recorded are kept.
+    /// Refused unless the two logs match but for timings.
+    pub(crate) fn adopt_recorded_log(&mut self, recorded: &[Event]) -> bool {
+        let same = recorded.len() == self.events.len()
+            && recorded.iter().zip(&self.events).all(|(a, b)| a.without_timings() == b.without_timings());
+        if same {
+            self.events = recorded.to_vec();
+        }
+        same
+    }
+
     /// Ends the run at the user's request; the log closes with `run_finished: stopped`.
     pub fn stop(&mut self) {
         if self.finished.is_none() {

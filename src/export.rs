@@ -23,15 +23,23 @@ pub struct RunFile {
     pub events: Vec<Event>,
 }
 
-/// The run as a JSON file.
-pub fn to_json(scenario: &Scenario, events: &[Event]) -> String {
-    let file = RunFile {
+fn run_file(scenario: &Scenario, events: &[Event]) -> RunFile {
+    RunFile {
         format: RUN_FORMAT.into(),
         version: RUN_FORMAT_VERSION,
         scenario: scenario.clone(),
         events: events.to_vec(),
-    };
-    serde_json::to_string_pretty(&file).expect("a run always serializes")
+    }
+}
+
+/// The run as a JSON file, indented for people reading it.
+pub fn to_json(scenario: &Scenario, events: &[Event]) -> String {
+    serde_json::to_string_pretty(&run_file(scenario, events)).expect("a run always serializes")
+}
+
+/// The run as a JSON file on one line, for links and saving in the browser.
+pub fn to_json_compact(scenario: &Scenario, events: &[Event]) -> String {
+    serde_json::to_string(&run_file(scenario, events)).expect("a run always serializes")
 }
 
 /// Reads a run file; the error is one line saying what is wrong.

@@ -1,8 +1,22 @@
 //! Replaying a recorded run: its events, handed out one step at a time (the opening, then each
 //! turn), so Step and Play walk through a run file with the same panels as a live run and
-//! without any model.
+//! without any model; and continuing a recording live from any step.
+//!
+//! Continuing needs no saved engine state: a fresh run of the recorded scenario and seed is
+//! played with every call answered from the recording, which gives the same log (the run's one
+//! seeded RNG makes the same draws), and from there on a live model answers. The catch-up is
+//! checked event by event, so a recording this build would not reproduce is refused, not forked
+//! into something else.
 
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+
+use crate::clock::Clock;
+use crate::engine::{Run, StepOutcome};
 use crate::events::Event;
+use crate::model::scripted::ScriptedModel;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 
 pub struct Replay {
     events: Vec<Event>,
@@ -39,6 +53,90 @@ impl Replay {
         }
         &self.events[start..self.next]
     }
+}
+
+/// Where each step of `events` starts.
+fn step_starts(events: &[Event]) -> Vec<usize> {
+    let mut replay = Replay::new(events.to_vec());
+    let mut starts = Vec::new();
+    while !replay.is_done() {
+        starts.push(replay.next);
+        replay.next_step();
+    }
+    starts
+}
+
+/// The part of a recording a live run can go on from: all of it but a closing `run_finished`,
+/// and without its last step if that step ended in an error (the failed turn is played again).
+pub fn resumable(events: &[Event]) -> &[Event] {
+    let mut end = events.len();
+    if matches!(events.last(), Some(Event::RunFinished { .. })) {
+        end -= 1;
+    }
+    if let Some(&last) = step_starts(&events[..end]).last() {
+        if events[last..end].iter().any(|e| matches!(e, Event::Error { .. })) {
+            end = last;
+        }
+    }
+    &events[..end]
+}
+
+/// Answers each call from a recording while it holds a reply for that agent and purpose, then
+/// from the live model.
+struct RecordedThenLive {
+    recorded: ScriptedModel,
+    live: Rc<dyn ChatModel>,
+}
+
+impl ChatModel for RecordedThenLive {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        match self.recorded.take_next(&request.agent, request.purpose) {
+            Some(response) => Box::pin(async move { Ok(response) }),
+            None => self.live.complete(request),
+        }
+    }
+}
+
+/// A live run that has caught up with `recorded` (see [`resumable`] for how much of it) and goes
+/// on with `live`. The error says why the recording cannot be continued.
+pub async fn continue_live(
+    recorded: &[Event],
+    live: Rc<dyn ChatModel>,
+    clock: Rc<dyn Clock>,
+) -> Result<Run, String> {
+    let Some(Event::RunStarted { scenario, .. }) = recorded.first() else {
+        return Err("the recording does not start with run_started".into());
+    };
+    let prefix = resumable(recorded);
+    let model = Rc::new(RecordedThenLive { recorded: ScriptedModel::from_events(prefix), live });
+    let mut run = Run::new((**scenario).clone(), model, clock)?;
+    while run.events().len() < prefix.len() {
+        if let StepOutcome::Finished(reason) = run.step().await {
+            if reason != "error" && run.events().len() > prefix.len() {
+                return Err(format!(
+                    "this run ended at turn {} ({reason}): there is nothing to continue",
+                    run.turn()
+                ));
+            }
+            break;
+        }
+    }
+    if !run.adopt_recorded_log(prefix) {
+        let at = run
+            .events()
+            .iter()
+            .zip(prefix)
+            .take_while(|(a, b)| a.without_timings() == b.without_timings())
+            .count();
+        return Err(format!(
+            "this build does not reproduce the recording (they differ from event {}), so it can only be replayed",
+            at + 1
+        ));
+    }
+    Ok(run)
 }
 
 #[cfg(test)]

@@ -80,6 +80,11 @@ impl ScriptedModel {
         Self { queues: RefCell::new(queues) }
     }
 
+    /// The next unused response for this agent and purpose, if any.
+    pub fn take_next(&self, agent: &str, purpose: Purpose) -> Option<ChatResponse> {
+        self.queues.borrow_mut().get_mut(&(agent.to_string(), purpose)).and_then(VecDeque::pop_front)
+    }
+
     /// Responses not yet used.
     pub fn remaining(&self) -> usize {
         self.queues.borrow().values().map(VecDeque::len).sum()
@@ -91,11 +96,7 @@ impl ChatModel for ScriptedModel {
         &'a self,
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-        let next = self
-            .queues
-            .borrow_mut()
-            .get_mut(&(request.agent.clone(), request.purpose))
-            .and_then(VecDeque::pop_front);
+        let next = self.take_next(&request.agent, request.purpose);
         Box::pin(async move {
             next.ok_or_else(|| ModelError::ScriptExhausted {
                 agent: request.agent.clone(),

@@ -1,0 +1,197 @@
+//! Share links: a scenario, or a whole recorded run, packed into the URL fragment, which browsers
+//! never send to a server.
+//!
+//! A fragment reads `s=1.DATA` (a scenario) or `run=1.DATA` (a run file: scenario and event
+//! log), where 1 is the link format's version and DATA is zlib-compressed JSON in URL-safe base64.
+//! The same packing keeps saved runs small in the browser's storage. Decoding checks everything
+//! a hand-edited or damaged link can get wrong, in order, and says which: the prefix, the version,
+//! the base64, the compression (zlib's checksum catches corruption), the unpacked size (so a
+//! small link cannot unpack to gigabytes), the JSON, and then the same validation as a scenario
+//! typed in the editor or a run file opened from disk. Keys are not part of a scenario or a run,
+//! so no link can carry one.
+
+use base64::Engine as _;
+
+use crate::events::Event;
+use crate::export::{self, RunFile};
+use crate::scenario::Scenario;
+
+/// The link format this build writes and reads.
+pub const LINK_VERSION: u32 = 1;
+/// The longest fragment Agora writes. Browsers accept far longer URLs, but chat apps, mail and
+/// QR codes do not; a run that packs to more than this is offered as a file instead.
+pub const MAX_LINK_CHARS: usize = 60_000;
+/// The most a link or a saved run may unpack to, whatever its packed size.
+pub const MAX_UNPACKED_BYTES: usize = 16 * 1024 * 1024;
+
+const SCENARIO_PREFIX: &str = "s=";
+const RUN_PREFIX: &str = "run=";
+
+/// What a link carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shared {
+    Scenario(Scenario),
+    Run(RunFile),
+}
+
+/// Compresses `text` and writes it as URL-safe base64.
+pub fn pack(text: &str) -> String {
+    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(text.as_bytes(), 9);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(compressed)
+}
+
+/// The text packed by [`pack`]; the error says what is wrong with `data`.
+pub fn unpack(data: &str) -> Result<String, String> {
+    let compressed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|e| match e {
+            base64::DecodeError::InvalidByte(..) => {
+                "the data is damaged (it is not URL-safe base64; was the link changed?)"
+            }
+            _ => "the data is cut short (was the link copied whole?)",
+        })?;
+    let bytes = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&compressed, MAX_UNPACKED_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => format!(
+                "the data unpacks to more than {} MB, which Agora refuses",
+                MAX_UNPACKED_BYTES / (1024 * 1024)
+            ),
+            miniz_oxide::inflate::TINFLStatus::FailedCannotMakeProgress => {
+                "the data is cut short (was the link copied whole?)".to_string()
+            }
+            _ => "the data is damaged (it does not decompress)".to_string(),
+        })?;
+    String::from_utf8(bytes).map_err(|_| "the data is damaged (it is not text)".to_string())
+}
+
+/// The fragment (without `#`) for a link to `scenario`.
+pub fn scenario_fragment(scenario: &Scenario) -> String {
+    let json = serde_json::to_string(scenario).expect("a scenario always serializes");
+    format!("{SCENARIO_PREFIX}{LINK_VERSION}.{}", pack(&json))
+}
+
+/// The fragment for a link that carries a recorded run; an error when it would be too long.
+pub fn run_fragment(scenario: &Scenario, events: &[Event]) -> Result<String, String> {
+    let fragment = format!("{RUN_PREFIX}{LINK_VERSION}.{}", pack(&export::to_json_compact(scenario, events)));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(format!(
+            "this run is too large for a link ({} characters packed, at most {MAX_LINK_CHARS}): save it as a file instead",
+            fragment.len()
+        ));
+    }
+    Ok(fragment)
+}
+
+/// Reads a fragment (with or without the leading `#`). `Ok(None)` when there is nothing to read
+/// (no fragment, or one that is not an Agora link, like an anchor); otherwise the scenario or run,
+/// or one line saying what is wrong.
+pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment).trim();
+    let (is_run, rest) = if let Some(rest) = fragment.strip_prefix(SCENARIO_PREFIX) {
+        (false, rest)
+    } else if let Some(rest) = fragment.strip_prefix(RUN_PREFIX) {
+        (true, rest)
+    } else {
+        return Ok(None);
+    };
+    let (version, data) = rest.split_once('.').ok_or("the link is cut short (it has no data)")?;
+    match version.parse::<u32>() {
+        Ok(LINK_VERSION) => {}
+        Ok(v) if v > LINK_VERSION => {
+            return Err(format!(
+                "the link was made by a newer Agora (link version {v}; this one reads version {LINK_VERSION})"
+            ))
+        }
+        _ => return Err(format!("the link has an unknown version \"{}\"", clip(version, 20))),
+    }
+    let text = unpack(data).map_err(|e| format!("the link cannot be read: {e}"))?;
+    if is_run {
+        export::from_json(&text)
+            .map(|file| Some(Shared::Run(file)))
+            .map_err(|e| format!("the link's run: {e}"))
+    } else {
+        Scenario::from_json(&text)
+            .map(|s| Some(Shared::Scenario(s)))
+            .map_err(|e| format!("the link's scenario: {e}"))
+    }
+}
+
+/// At most `n` characters of `text`, for quoting input in a message.
+fn clip(text: &str, n: usize) -> String {
+    let mut clipped: String = text.chars().take(n).collect();
+    if clipped.len() < text.len() {
+        clipped.push('…');
+    }
+    clipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_round_trips_and_is_url_safe() {
+        for text in ["", "a", "héllo wörld ✓", &"long repeated text ".repeat(1000)] {
+            let packed = pack(text);
+            assert!(packed.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{packed}");
+            assert_eq!(unpack(&packed).unwrap(), text);
+        }
+        assert!(pack(&"x".repeat(100_000)).len() < 1_000, "repetition compresses");
+    }
+
+    #[test]
+    fn fragments_that_are_not_links_are_ignored() {
+        for fragment in ["", "#", "#top", "section-2", "#x=1.abc"] {
+            assert_eq!(decode(fragment), Ok(None), "{fragment}");
+        }
+    }
+
+    #[test]
+    fn a_bomb_is_refused_without_unpacking_it_all() {
+        let bomb = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(miniz_oxide::deflate::compress_to_vec_zlib(&vec![b' '; MAX_UNPACKED_BYTES + 1], 9));
+        assert!(bomb.len() < 40_000, "a small link: {}", bomb.len());
+        let e = decode(&format!("s=1.{bomb}")).unwrap_err();
+        assert!(e.contains("more than 16 MB"), "{e}");
+    }
+
+    #[test]
+    fn each_kind_of_damage_has_its_own_message() {
+        let scenario = crate::presets::PRESETS[0].scenario();
+        let good = scenario_fragment(&scenario);
+        assert_eq!(decode(&good), Ok(Some(Shared::Scenario(scenario.clone()))));
+        let data = good.strip_prefix("s=1.").unwrap();
+        let cases = [
+            ("s=1", "cut short".to_string()),
+            (&format!("s=7.{data}") as &str, "newer Agora (link version 7".to_string()),
+            (&format!("s=one.{data}"), "unknown version \"one\"".to_string()),
+            (&format!("s=1.{}", &data[..data.len() / 2]), "cut short".to_string()),
+            (&format!("s=1.{}", data.replace(['A', 'B'], "*")), "not URL-safe base64".to_string()),
+            (&format!("s=1.{}{}{}", &data[..40], "_-_-_-_-_-_-_-_-_-_-", &data[60..]), "damaged".to_string()),
+            (
+                &format!("s=1.{}", pack("{\"version\":1")),
+                "the link's scenario: not a valid scenario".to_string(),
+            ),
+            (&format!("s=1.{}", pack("[1,2]")), "the link's scenario".to_string()),
+            (&format!("run=1.{}", pack(&scenario.to_json_pretty())), "not an Agora run".to_string()),
+        ];
+        for (fragment, expected) in cases {
+            let e = decode(fragment).unwrap_err();
+            assert!(e.contains(&expected), "{fragment:.40}: {e}");
+        }
+    }
+
+    #[test]
+    fn limits_on_the_scenario_apply_to_links() {
+        let mut scenario = crate::presets::PRESETS[0].scenario();
+        let agent = scenario.agents[0].clone();
+        scenario.agents =
+            (0..40).map(|i| crate::scenario::AgentSpec { name: format!("A{i}"), ..agent.clone() }).collect();
+        scenario.topic = "t".repeat(crate::scenario::MAX_TEXT_CHARS + 1);
+        let e = decode(&scenario_fragment(&scenario)).unwrap_err();
+        assert!(e.contains("at most 16 agents") && e.contains("topic"), "{e}");
+        let json = serde_json::to_string(&scenario).unwrap().replace("\"seed\":", "\"seed\":\"x\",\"_\":");
+        let e = decode(&format!("s=1.{}", pack(&json))).unwrap_err();
+        assert!(e.contains("not a valid scenario"), "{e}");
+    }
+}

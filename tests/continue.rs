@@ -1,0 +1,107 @@
+//! Continuing a recorded run live: the catch-up reproduces the recording exactly, and a live run
+//! forked from any step goes on as the original did when the live model answers as it did.
+
+mod common;
+
+use std::rc::Rc;
+
+use agora::clock::FrozenClock;
+use agora::engine::Run;
+use agora::events::Event;
+use agora::model::scripted::ScriptedModel;
+use agora::presets::PRESETS;
+use agora::replay::{continue_live, resumable, Replay};
+use futures::executor::block_on;
+
+/// Where each step of a recording starts.
+fn step_starts(events: &[Event]) -> Vec<usize> {
+    let mut replay = Replay::new(events.to_vec());
+    let mut starts = Vec::new();
+    let mut at = 0;
+    while !replay.is_done() {
+        starts.push(at);
+        at += replay.next_step().len();
+    }
+    starts
+}
+
+fn strip(events: &[Event]) -> Vec<Event> {
+    events.iter().map(Event::without_timings).collect()
+}
+
+#[test]
+fn a_run_forked_at_any_step_goes_on_like_the_original() {
+    for preset in &PRESETS {
+        let recorded = common::run_demo(preset.scenario());
+        let starts = step_starts(&recorded);
+        assert!(starts.len() > 3, "{}", preset.id);
+        for &cut in starts.iter().skip(1).step_by((starts.len() / 4).max(1)) {
+            let prefix = &recorded[..cut];
+            // The live model answers as the original run's model did after the cut.
+            let live = Rc::new(ScriptedModel::from_events(&recorded[cut..]));
+            let mut run = block_on(continue_live(prefix, live, Rc::new(FrozenClock)))
+                .unwrap_or_else(|e| panic!("{} at {cut}: {e}", preset.id));
+            assert_eq!(run.events(), prefix, "{} at {cut}: caught up exactly", preset.id);
+            block_on(run.run_to_end());
+            assert_eq!(strip(run.events()), strip(&recorded), "{} at {cut}: went on as before", preset.id);
+        }
+    }
+}
+
+#[test]
+fn the_recorded_timings_are_kept() {
+    let mut recorded = common::run_demo(PRESETS[0].scenario());
+    for e in &mut recorded {
+        if let Event::ModelCall { latency_ms, .. } = e {
+            *latency_ms = 1234.5;
+        }
+    }
+    let cut = step_starts(&recorded)[3];
+    let run =
+        block_on(continue_live(&recorded[..cut], Rc::new(ScriptedModel::default()), Rc::new(FrozenClock)))
+            .unwrap();
+    let kept = run
+        .events()
+        .iter()
+        .filter(|e| matches!(e, Event::ModelCall { latency_ms, .. } if *latency_ms == 1234.5));
+    assert!(kept.count() > 3);
+}
+
+#[test]
+fn a_turn_that_failed_is_played_again() {
+    let scenario = PRESETS[0].scenario();
+    let full = common::run_demo(scenario.clone());
+    let cut = step_starts(&full)[4];
+    // A model that runs out of answers halfway through a turn: the run ends with an error.
+    let failing = Rc::new(ScriptedModel::from_events(&full[..cut + 2]));
+    let mut run = Run::new(scenario, failing, Rc::new(FrozenClock)).unwrap();
+    block_on(run.run_to_end());
+    let broken = run.events().to_vec();
+    assert_eq!(common::finish_reason(&broken), "error");
+    assert_eq!(resumable(&broken), &full[..cut], "the failed turn is dropped");
+
+    let live = Rc::new(ScriptedModel::from_events(&full[cut..]));
+    let mut run = block_on(continue_live(&broken, live, Rc::new(FrozenClock))).unwrap();
+    block_on(run.run_to_end());
+    assert_eq!(strip(run.events()), strip(&full));
+}
+
+#[test]
+fn recordings_that_cannot_go_on_say_why() {
+    let recorded = common::run_demo(PRESETS[0].scenario());
+    let none = || Rc::new(ScriptedModel::default());
+    let e = block_on(continue_live(&recorded, none(), Rc::new(FrozenClock))).err().unwrap();
+    assert!(e.contains("ended at turn") && e.contains("turn_limit"), "{e}");
+
+    let cut = step_starts(&recorded)[5];
+    let mut changed = recorded[..cut].to_vec();
+    let at = changed.iter().rposition(|e| matches!(e, Event::Bid { .. })).unwrap();
+    if let Event::Bid { value, .. } = &mut changed[at] {
+        *value += 1;
+    }
+    let e = block_on(continue_live(&changed, none(), Rc::new(FrozenClock))).err().unwrap();
+    assert!(e.contains(&format!("differ from event {}", at + 1)), "{e}");
+
+    let e = block_on(continue_live(&recorded[1..cut], none(), Rc::new(FrozenClock))).err().unwrap();
+    assert!(e.contains("run_started"), "{e}");
+}
