@@ -8,6 +8,7 @@ mod editor;
 mod inspector;
 mod panels;
 mod rows;
+mod share;
 mod storage;
 mod transcript;
 
@@ -33,6 +34,22 @@ pub fn App() -> impl IntoView {
     let editor = editor::EditorState::new(scenario);
     provide_context(controller);
     provide_context(editor);
+    let (run, problem) = storage::restore_run();
+    if let Some(run) = run {
+        controller.restore(run);
+    }
+    if let Some(problem) = problem {
+        controller.notice.set(problem);
+    }
+    // Whatever a running run recorded since it was last saved, kept when the page goes away.
+    let leaving = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || controller.save_before_leaving());
+    if let Some(w) = web_sys::window() {
+        use wasm_bindgen::JsCast;
+        let _ = w.add_event_listener_with_callback("pagehide", leaving.as_ref().unchecked_ref());
+    }
+    leaving.forget(); // lives as long as the page
+    let link_notice = RwSignal::new(None);
+    share::open_links(link_notice);
 
     view! {
         <header class="top">
@@ -53,10 +70,12 @@ pub fn App() -> impl IntoView {
                     }
                 })
         }}
+        <share::LinkMessage notice=link_notice />
         <main class="layout">
             <section class="setup" aria-label="Scenario">
                 <editor::Gallery />
                 <editor::Editor />
+                <share::PastRuns />
             </section>
             <section class="run" aria-label="Run">
                 <Controls />
@@ -163,6 +182,16 @@ fn Controls() -> impl IntoView {
             <button data-testid="reset" on:click=move |_| controller.reset()>
                 "Reset"
             </button>
+            <Show when=move || controller.replaying.get()>
+                <button
+                    data-testid="continue-live"
+                    title="Go on from the step on screen with the model, as a new live run"
+                    disabled=move || controller.busy.get() || controller.view.with(|v| v.applied == 0)
+                    on:click=move |_| controller.continue_here()
+                >
+                    "Continue live from here"
+                </button>
+            </Show>
             <label class="speed">
                 "Speed "
                 <select
@@ -197,6 +226,11 @@ fn Controls() -> impl IntoView {
         </Show>
         <Show when=move || !message.get().is_empty()>
             <p class="notice error">{move || message.get()}</p>
+        </Show>
+        <Show when=move || !controller.notice.get().is_empty()>
+            <p class="notice error" data-testid="run-notice" role="status">
+                {move || controller.notice.get()}
+            </p>
         </Show>
         <For each=errors key=|e| e.clone() let:error>
             <p class="notice error" data-testid="run-error">{error}</p>
@@ -277,6 +311,7 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
     view! {
         <div class="exports">
             <OpenRun message=message />
+            <share::ShareLinks />
             <button data-testid="export-json" disabled=move || !has_run() on:click=move |_| save(false)>
                 "Save run (JSON)"
             </button>
@@ -287,7 +322,7 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
     }
 }
 
-fn finish_label(reason: &str) -> &str {
+pub(crate) fn finish_label(reason: &str) -> &str {
     match reason {
         "turn_limit" => "turn limit reached",
         "director_stopped" => "the director ended the show",

@@ -32,6 +32,24 @@ impl Replay {
         self.next >= self.events.len()
     }
 
+    /// The whole recording.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// How many events have been handed out.
+    pub fn position(&self) -> usize {
+        self.next
+    }
+
+    /// Hands out the first `position` events at once (moved back to the start of the step it
+    /// falls in); returns them.
+    pub fn seek(&mut self, position: usize) -> &[Event] {
+        let start = step_starts(&self.events).into_iter().take_while(|&s| s <= position).last().unwrap_or(0);
+        self.next = if position >= self.events.len() { self.events.len() } else { start };
+        &self.events[..self.next]
+    }
+
     /// The turns in the recording.
     pub fn turns(&self) -> u32 {
         self.events.iter().filter_map(Event::turn).max().unwrap_or(0)

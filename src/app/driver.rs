@@ -1,6 +1,8 @@
-//! Drives a run in the browser: Run, Pause, Step, Stop and Reset, and the speed of the demo
-//! model. The engine's events reach the view through a buffer flushed once per animation frame,
-//! so a fast run repaints at most once a frame however many events it records.
+//! Drives a run in the browser: Run, Pause, Step, Stop and Reset, the speed of the demo model,
+//! replays and continuing them live. The engine's events reach the view through a buffer flushed
+//! once per animation frame, so a fast run repaints at most once a frame however many events it
+//! records. The run on screen is saved as it changes (see [`storage`]) and every live run goes
+//! to the past runs when it ends or is replaced.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,9 +15,14 @@ use crate::clock::Clock;
 use crate::engine::{Run, StepOutcome};
 use crate::events::Event;
 use crate::model::demo::DemoModel;
-use crate::replay::Replay;
+use crate::replay::{continue_live, Replay};
 use crate::scenario::Scenario;
 use crate::view::RunView;
+
+use super::storage::{self, PastRun};
+
+/// How often a running run is saved, at most (it is saved at once whenever it stops or pauses).
+const SAVE_EVERY_MS: f64 = 3000.0;
 
 /// The browser's clock: `performance.now()` and `setTimeout`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -94,6 +101,21 @@ pub struct Controller {
     /// A recorded run being walked through instead of a live one.
     replay: StoredValue<Option<Replay>, LocalStorage>,
     pub replaying: RwSignal<bool>,
+    /// The events on screen are a recording that Run and Step continue live (a run restored after
+    /// a reload, or a replay forked with "Continue live from here").
+    resume_pending: StoredValue<bool>,
+    /// The live run on screen is already in the past runs.
+    archived: StoredValue<bool>,
+    /// The replay's recording, packed once for saving.
+    replay_packed: StoredValue<bool>,
+    last_saved: StoredValue<f64>,
+    /// How many events of the live run make up whole steps: only those are saved, so a restored
+    /// run never ends halfway through a turn.
+    boundary: StoredValue<usize>,
+    save_scheduled: StoredValue<bool>,
+    /// Something the user should know about the run (it cannot be continued, it cannot be saved).
+    pub notice: RwSignal<String>,
+    pub history: RwSignal<Vec<PastRun>>,
 }
 
 impl Controller {
@@ -112,6 +134,14 @@ impl Controller {
             stop_requested: StoredValue::new(false),
             replay: StoredValue::new_local(None),
             replaying: RwSignal::new(false),
+            resume_pending: StoredValue::new(false),
+            archived: StoredValue::new(false),
+            replay_packed: StoredValue::new(false),
+            last_saved: StoredValue::new(0.0),
+            boundary: StoredValue::new(0),
+            save_scheduled: StoredValue::new(false),
+            notice: RwSignal::new(String::new()),
+            history: RwSignal::new(Vec::new()),
         }
     }
 
@@ -125,8 +155,10 @@ impl Controller {
         });
     }
 
-    /// Drops the run and everything shown of it.
+    /// Drops the run and everything shown of it (a live run is kept in the past runs).
     pub fn reset(&self) {
+        self.archive();
+        storage::forget_run();
         self.generation.update_value(|g| *g += 1);
         self.run.set_value(None);
         self.demo.set_value(None);
@@ -136,8 +168,195 @@ impl Controller {
         self.stop_requested.set_value(false);
         self.replay.set_value(None);
         self.replaying.set(false);
+        self.resume_pending.set_value(false);
+        self.archived.set_value(false);
+        self.replay_packed.set_value(false);
+        self.boundary.set_value(0);
+        self.notice.set(String::new());
         self.busy.set(false);
         self.mode.set(Mode::Idle);
+    }
+
+    /// Adds the live run on screen to the past runs, once.
+    fn archive(&self) {
+        let live = !self.replaying.get_untracked() && !self.archived.get_value();
+        let played = self.events.with_value(|e| e.iter().any(|e| e.turn().is_some_and(|t| t > 0)));
+        if !live || !played {
+            return;
+        }
+        self.archived.set_value(true);
+        match self.events.with_value(|e| storage::archive(e)) {
+            Ok(list) => self.history.set(list),
+            Err(e) => self.notice.set(format!("This run is not in past runs: {e}.")),
+        }
+    }
+
+    /// Saves the run on screen now.
+    fn save(&self) {
+        self.last_saved.set_value(BrowserClock.now_ms());
+        let replaying = self.replaying.get_untracked();
+        let result = if replaying {
+            let position = self.events.with_value(Vec::len);
+            let first = !self.replay_packed.get_value();
+            self.replay_packed.set_value(true);
+            self.replay.with_value(|r| match r {
+                Some(r) if first => storage::save_run(r.events(), true, position),
+                Some(_) => storage::save_replay_position(position),
+                None => Ok(()),
+            })
+        } else {
+            // Events still waiting for the next frame are part of the run too.
+            let mut events = self.events.get_value();
+            self.pending.with_value(|p| events.extend(p.borrow().iter().cloned()));
+            events.truncate(self.boundary.get_value());
+            storage::save_run(&events, false, 0)
+        };
+        if let Err(e) = result {
+            if self.notice.get_untracked().is_empty() {
+                self.notice.set(format!("The run on screen could not be saved ({e}); it is kept in memory."));
+            }
+        }
+    }
+
+    /// Saves the run on screen soon: at once when it is not running, else at most every few
+    /// seconds (packing a long log takes a while).
+    fn save_soon(&self) {
+        if self.mode.get_untracked() != Mode::Running {
+            return self.save();
+        }
+        if self.save_scheduled.get_value() {
+            return;
+        }
+        let wait = (SAVE_EVERY_MS - (BrowserClock.now_ms() - self.last_saved.get_value())).max(0.0);
+        self.save_scheduled.set_value(true);
+        let this = *self;
+        leptos::task::spawn_local(async move {
+            BrowserClock.sleep(wait as u64).await;
+            if this.save_scheduled.try_get_value() == Some(true) {
+                this.save_scheduled.set_value(false);
+                this.save();
+            }
+        });
+    }
+
+    /// Shows the run saved before the page was left: a replay at the step it had reached, a live
+    /// run paused at its last recorded turn (Run and Step continue it), or a finished one.
+    pub fn restore(&self, restored: storage::Restored) {
+        let events = restored.file.events;
+        if restored.replay {
+            self.load_replay(events);
+            let shown = self
+                .replay
+                .try_update_value(|r| r.as_mut().map(|r| r.seek(restored.position).to_vec()))
+                .flatten()
+                .unwrap_or_default();
+            self.show(shown);
+            self.save();
+            return;
+        }
+        let finished = matches!(events.last(), Some(Event::RunFinished { .. }));
+        self.boundary.set_value(events.len());
+        self.show(events);
+        self.archived.set_value(finished);
+        self.resume_pending.set_value(!finished);
+        self.mode.set(if finished { Mode::Finished } else { Mode::Paused });
+    }
+
+    /// Puts `events` on screen in place of what was there.
+    fn show(&self, events: Vec<Event>) {
+        self.view.set(RunView::from_events(&events));
+        self.events.set_value(events);
+    }
+
+    /// "Continue live from here": the replay so far becomes a live run, paused; Run or Step goes
+    /// on from the step on screen with the model.
+    pub fn continue_here(&self) {
+        if !self.replaying.get_untracked() {
+            return;
+        }
+        self.replay.set_value(None);
+        self.replaying.set(false);
+        self.replay_packed.set_value(false);
+        self.archived.set_value(false);
+        self.resume_pending.set_value(true);
+        self.mode.set(Mode::Paused);
+        self.save();
+    }
+
+    /// Opens a past run as a replay.
+    pub fn open_past(&self, id: &str) -> Result<Scenario, String> {
+        let file = storage::open_past(id)?;
+        self.load_replay(file.events);
+        Ok(file.scenario)
+    }
+
+    /// Deletes a past run.
+    pub fn delete_past(&self, id: &str) {
+        match storage::delete_past(id) {
+            Ok(list) => self.history.set(list),
+            Err(e) => self.notice.set(format!("Could not delete the run: {e}.")),
+        }
+    }
+
+    /// The live model for a scenario: the demo model at the chosen speed.
+    fn demo_for(&self, scenario: &Scenario, clock: Rc<dyn Clock>) -> Rc<DemoModel> {
+        let mut scenario = scenario.clone();
+        scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
+        Rc::new(DemoModel::new(&scenario, clock))
+    }
+
+    /// Sends the run's events to the view as they are recorded, a frame at a time.
+    fn attach(&self, run: &mut Run) {
+        let pending = self.pending.get_value();
+        let scheduled = self.flush_scheduled.get_value();
+        let this = *self;
+        run.set_listener(move |event| {
+            pending.borrow_mut().push(event.clone());
+            if !*scheduled.borrow() {
+                *scheduled.borrow_mut() = true;
+                let scheduled = scheduled.clone();
+                request_animation_frame(move || {
+                    *scheduled.borrow_mut() = false;
+                    this.flush();
+                });
+            }
+        });
+    }
+
+    /// Rebuilds a live run from the recording on screen, answering its calls from the recording;
+    /// false (with a notice) when it cannot be continued.
+    async fn catch_up(&self, generation: u64) -> bool {
+        self.resume_pending.set_value(false);
+        let recorded = self.events.get_value();
+        let Some(Event::RunStarted { scenario, .. }) = recorded.first() else {
+            self.mode.set(Mode::Idle);
+            return false;
+        };
+        let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
+        let demo = self.demo_for(scenario, clock.clone());
+        let result = continue_live(&recorded, demo.clone(), clock).await;
+        if self.generation.try_get_value() != Some(generation) {
+            return false;
+        }
+        match result {
+            Ok(mut run) => {
+                if run.events().len() != recorded.len() {
+                    // The recording ended in a failed turn, which is played again.
+                    self.show(run.events().to_vec());
+                }
+                self.attach(&mut run);
+                self.boundary.set_value(run.events().len());
+                self.demo.set_value(Some(demo));
+                self.run.set_value(Some(run));
+                true
+            }
+            Err(e) => {
+                self.notice.set(format!("This run cannot be continued live: {e}."));
+                self.archived.set_value(true);
+                self.mode.set(Mode::Finished);
+                false
+            }
+        }
     }
 
     /// Loads a recorded run to walk through with Step and Play; nothing is shown until then.
@@ -146,6 +365,7 @@ impl Controller {
         self.replay.set_value(Some(Replay::new(events)));
         self.replaying.set(true);
         self.mode.set(Mode::Paused);
+        self.save();
     }
 
     /// Shows the next step of the recording; false when it has ended.
@@ -157,6 +377,7 @@ impl Controller {
         };
         self.pending.with_value(|p| p.borrow_mut().extend(batch));
         self.flush();
+        self.save();
         if self.replay.with_value(|r| r.as_ref().is_none_or(Replay::is_done)) {
             self.mode.set(Mode::Finished);
             return false;
@@ -181,24 +402,11 @@ impl Controller {
     fn prepare(&self, scenario: &Scenario) -> Result<(), String> {
         self.reset();
         let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
+        let demo = self.demo_for(scenario, clock.clone());
         let mut scenario = scenario.clone();
         scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
-        let demo = Rc::new(DemoModel::new(&scenario, clock.clone()));
         let mut run = Run::new(scenario, demo.clone(), clock)?;
-        let pending = self.pending.get_value();
-        let scheduled = self.flush_scheduled.get_value();
-        let this = *self;
-        run.set_listener(move |event| {
-            pending.borrow_mut().push(event.clone());
-            if !*scheduled.borrow() {
-                *scheduled.borrow_mut() = true;
-                let scheduled = scheduled.clone();
-                request_animation_frame(move || {
-                    *scheduled.borrow_mut() = false;
-                    this.flush();
-                });
-            }
-        });
+        self.attach(&mut run);
         self.demo.set_value(Some(demo));
         self.run.set_value(Some(run));
         Ok(())
@@ -221,6 +429,20 @@ impl Controller {
             }
         });
         self.events.update_value(|log| log.extend(batch));
+    }
+
+    /// Saves the live run now, whatever it is doing: for a page being closed or reloaded.
+    pub fn save_before_leaving(&self) {
+        if !self.replaying.get_untracked() && self.mode.get_untracked() != Mode::Idle {
+            self.save();
+        }
+    }
+
+    /// A live run has ended: it is saved and goes to the past runs.
+    fn finished(&self) {
+        self.mode.set(Mode::Finished);
+        self.save();
+        self.archive();
     }
 
     /// Run: starts a run of `scenario` or resumes a paused one, stepping until it ends or is
@@ -282,13 +504,15 @@ impl Controller {
             Mode::Idle | Mode::Finished => {}
             _ if self.busy.get_untracked() => self.stop_requested.set_value(true),
             _ => {
+                let this = *self;
                 self.run.update_value(|r| {
                     if let Some(r) = r {
                         r.stop();
+                        this.boundary.set_value(r.events().len());
                     }
                 });
                 self.flush();
-                self.mode.set(Mode::Finished);
+                self.finished();
             }
         }
     }
@@ -298,6 +522,12 @@ impl Controller {
         let generation = self.generation.get_value();
         self.busy.set(true);
         leptos::task::spawn_local(async move {
+            if this.resume_pending.get_value() && !this.catch_up(generation).await {
+                if this.generation.try_get_value() == Some(generation) {
+                    this.busy.set(false);
+                }
+                return;
+            }
             let mut since_yield = BrowserClock.now_ms();
             loop {
                 let Some(mut run) = this.run.try_update_value(|r| r.take()).flatten() else { break };
@@ -318,15 +548,19 @@ impl Controller {
                     run.stop();
                     this.stop_requested.set_value(false);
                 }
+                this.boundary.set_value(run.events().len());
                 this.run.set_value(Some(run));
                 let finished = matches!(outcome, StepOutcome::Finished(_)) || stop;
                 if finished || !repeat || this.mode.get_untracked() != Mode::Running {
                     this.flush();
                     if finished {
-                        this.mode.set(Mode::Finished);
+                        this.finished();
+                    } else {
+                        this.save();
                     }
                     break;
                 }
+                this.save_soon();
                 // When the model answers instantly, play steps for most of a frame, then let the
                 // page paint; the events recorded meanwhile are shown in one update per frame.
                 if BrowserClock.now_ms() - since_yield > 10.0 {

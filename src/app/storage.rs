@@ -1,41 +1,66 @@
-//! Keeps the scenario being edited in the browser's local storage, so a reload or a closed tab
-//! loses nothing. Saved data that cannot be read is kept aside, never overwritten with defaults;
-//! when storage is full or disabled the app says so and works in memory.
+//! Keeps the user's work in the browser's local storage, so a reload, a crash or a closed tab
+//! loses nothing: the scenario being edited, the run on screen (a live run mid-way comes back
+//! paused at its last recorded turn; a replay at the step it had reached) and a list of past runs.
+//!
+//! Runs are stored packed like share links (see [`crate::link`]). Saved data that cannot be read
+//! is kept aside under its own key with a message, never overwritten with defaults; when storage
+//! is full or disabled the app says so and works in memory.
 
 use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
 
+use crate::events::Event;
+use crate::export::{self, RunFile};
+use crate::link;
 use crate::scenario::Scenario;
 
-const KEY: &str = "agora.scenario";
-const ASIDE_KEY: &str = "agora.scenario.unreadable";
+const SCENARIO_KEY: &str = "agora.scenario";
+const RUN_KEY: &str = "agora.run";
+const HISTORY_KEY: &str = "agora.history";
+/// Past runs kept; saving one more drops the oldest.
+pub const HISTORY_LIMIT: usize = 30;
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
+fn get(key: &str) -> Result<Option<String>, String> {
+    let store = storage().ok_or("this browser does not allow saving here")?;
+    store.get_item(key).map_err(|_| "saved data could not be read".to_string())
+}
+
+fn set(key: &str, value: &str) -> Result<(), String> {
+    let store = storage().ok_or("this browser does not allow saving here")?;
+    store.set_item(key, value).map_err(|_| "the browser's storage is full or disabled".to_string())
+}
+
+fn remove(key: &str) {
+    if let Some(store) = storage() {
+        let _ = store.remove_item(key);
+    }
+}
+
+/// Moves data that could not be read out of the way, and says where it went.
+fn keep_aside(key: &str, text: &str, what: &str, error: &str) -> String {
+    let aside = format!("{key}.unreadable");
+    let kept = set(&aside, text).is_ok();
+    let where_ = if kept {
+        format!("it is kept aside in local storage under \"{aside}\"")
+    } else {
+        "it could not be kept aside".to_string()
+    };
+    format!("{what} could not be read ({error}); {where_}.")
+}
+
 /// The saved scenario, if any, and a message for the user when something was wrong.
 pub fn restore() -> (Option<Scenario>, Option<String>) {
-    let Some(store) = storage() else {
-        return (
-            None,
-            Some("This browser does not allow saving here: your work is kept in memory only.".into()),
-        );
-    };
-    match store.get_item(KEY) {
+    match get(SCENARIO_KEY) {
         Ok(Some(text)) => match Scenario::parse(&text) {
             Ok(scenario) => (Some(scenario), None),
-            Err(e) => {
-                let kept = store.set_item(ASIDE_KEY, &text).is_ok();
-                let where_ = if kept {
-                    format!("it is kept aside in local storage under \"{ASIDE_KEY}\"")
-                } else {
-                    "it could not be kept aside".to_string()
-                };
-                (None, Some(format!("Your saved scenario could not be read ({e}); {where_}.")))
-            }
+            Err(e) => (None, Some(keep_aside(SCENARIO_KEY, &text, "Your saved scenario", &e))),
         },
         Ok(None) => (None, None),
-        Err(_) => (None, Some("Saved data could not be read: your work is kept in memory only.".into())),
+        Err(e) => (None, Some(format!("Saving is not possible ({e}): your work is kept in memory only."))),
     }
 }
 
@@ -43,9 +68,157 @@ pub fn restore() -> (Option<Scenario>, Option<String>) {
 pub fn keep_saved(scenario: RwSignal<Scenario>, notice: RwSignal<Option<String>>) {
     Effect::new(move |_| {
         let text = scenario.with(|s| serde_json::to_string(s).unwrap_or_default());
-        let saved = storage().is_some_and(|store| store.set_item(KEY, &text).is_ok());
-        if !saved && notice.get_untracked().is_none() {
-            notice.set(Some("Your scenario could not be saved in this browser (storage full or disabled): it is kept in memory only.".into()));
+        if let Err(e) = set(SCENARIO_KEY, &text) {
+            warn(notice, &format!("Your scenario could not be saved ({e}): it is kept in memory only."));
         }
     });
+}
+
+fn warn(notice: RwSignal<Option<String>>, message: &str) {
+    if notice.get_untracked().is_none() {
+        notice.set(Some(message.to_string()));
+    }
+}
+
+/// The run on screen, as saved.
+#[derive(Serialize, Deserialize)]
+struct SavedRun {
+    /// A replay, rather than a live run.
+    replay: bool,
+    /// How many events of a replay had been shown.
+    position: usize,
+    /// The run file, packed.
+    run: String,
+}
+
+/// What was on screen when the page was left.
+pub struct Restored {
+    pub file: RunFile,
+    pub replay: bool,
+    pub position: usize,
+}
+
+fn pack_run(events: &[Event]) -> Option<String> {
+    let Some(Event::RunStarted { scenario, .. }) = events.first() else { return None };
+    Some(link::pack(&export::to_json_compact(scenario, events)))
+}
+
+fn unpack_run(packed: &str) -> Result<RunFile, String> {
+    export::from_json(&link::unpack(packed)?)
+}
+
+/// Saves the run on screen; an error says why it could not be.
+pub fn save_run(events: &[Event], replay: bool, position: usize) -> Result<(), String> {
+    let Some(run) = pack_run(events) else {
+        remove(RUN_KEY);
+        return Ok(());
+    };
+    let saved = SavedRun { replay, position, run };
+    set(RUN_KEY, &serde_json::to_string(&saved).unwrap_or_default())
+}
+
+/// Records how far the saved replay has been shown.
+pub fn save_replay_position(position: usize) -> Result<(), String> {
+    let Some(text) = get(RUN_KEY)? else { return Ok(()) };
+    let Ok(mut saved) = serde_json::from_str::<SavedRun>(&text) else { return Ok(()) };
+    saved.position = position;
+    set(RUN_KEY, &serde_json::to_string(&saved).unwrap_or_default())
+}
+
+pub fn forget_run() {
+    remove(RUN_KEY);
+}
+
+/// The run that was on screen, and a message when it could not be read.
+pub fn restore_run() -> (Option<Restored>, Option<String>) {
+    let text = match get(RUN_KEY) {
+        Ok(Some(text)) => text,
+        _ => return (None, None),
+    };
+    let read = serde_json::from_str::<SavedRun>(&text).map_err(|e| e.to_string()).and_then(|saved| {
+        Ok(Restored { file: unpack_run(&saved.run)?, replay: saved.replay, position: saved.position })
+    });
+    match read {
+        Ok(restored) => (Some(restored), None),
+        Err(e) => {
+            remove(RUN_KEY);
+            (None, Some(keep_aside(RUN_KEY, &text, "The run you had open", &e)))
+        }
+    }
+}
+
+/// A past run in the list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PastRun {
+    pub id: String,
+    pub title: String,
+    pub method: String,
+    pub turns: u32,
+    /// How it ended ("turn_limit", "stopped", ...), or empty when it was left unfinished.
+    pub ended: String,
+    /// When it was saved, as the browser's local date and time.
+    pub saved: String,
+}
+
+/// The list of past runs, newest first; an error when it cannot be read (it is then left as it is).
+pub fn history() -> Result<Vec<PastRun>, String> {
+    match get(HISTORY_KEY)? {
+        None => Ok(Vec::new()),
+        Some(text) => {
+            serde_json::from_str(&text).map_err(|e| format!("the list of past runs is damaged ({e})"))
+        }
+    }
+}
+
+fn item_key(id: &str) -> String {
+    format!("{HISTORY_KEY}.{id}")
+}
+
+/// Adds a run to the past runs; returns the updated list.
+pub fn archive(events: &[Event]) -> Result<Vec<PastRun>, String> {
+    let Some(Event::RunStarted { scenario, .. }) = events.first() else { return history() };
+    let packed = pack_run(events).unwrap_or_default();
+    let mut list = history()?;
+    let now = js_sys::Date::new_0();
+    let mut id = format!("{}", now.get_time() as u64);
+    while list.iter().any(|p| p.id == id) {
+        id.push('b');
+    }
+    let ended = match events.last() {
+        Some(Event::RunFinished { reason }) => reason.clone(),
+        _ => String::new(),
+    };
+    let entry = PastRun {
+        id: id.clone(),
+        title: scenario.title.clone(),
+        method: crate::app::method_label(&scenario.method).to_string(),
+        turns: events.iter().filter_map(Event::turn).max().unwrap_or(0),
+        ended,
+        saved: now.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED).into(),
+    };
+    set(&item_key(&id), &packed).map_err(|e| format!("the run could not be added to past runs: {e}"))?;
+    list.insert(0, entry);
+    for dropped in list.split_off(HISTORY_LIMIT.min(list.len())) {
+        remove(&item_key(&dropped.id));
+    }
+    if let Err(e) = set(HISTORY_KEY, &serde_json::to_string(&list).unwrap_or_default()) {
+        remove(&item_key(&id));
+        return Err(format!("the run could not be added to past runs: {e}"));
+    }
+    Ok(list)
+}
+
+/// A past run, read back.
+pub fn open_past(id: &str) -> Result<RunFile, String> {
+    let text = get(&item_key(id))?.ok_or("this run is no longer saved")?;
+    unpack_run(&text)
+}
+
+/// Deletes a past run; returns the updated list.
+pub fn delete_past(id: &str) -> Result<Vec<PastRun>, String> {
+    let mut list = history()?;
+    list.retain(|p| p.id != id);
+    set(HISTORY_KEY, &serde_json::to_string(&list).unwrap_or_default())?;
+    remove(&item_key(id));
+    Ok(list)
 }

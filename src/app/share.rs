@@ -1,0 +1,267 @@
+//! Sharing and keeping runs: share links (copying them, and opening one when the page is loaded
+//! with it or it is pasted into the address bar), and the list of past runs.
+//!
+//! A link is read once and then removed from the address bar, so a reload restores the user's
+//! own work (saved as it changes) instead of applying the link over it again.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::editor::EditorState;
+use super::Controller;
+use crate::link::{self, Shared};
+use crate::scenario::Scenario;
+
+/// A message about a link that was opened, with the scenario it replaced, to put it back.
+#[derive(Clone)]
+pub struct LinkNotice {
+    pub text: String,
+    pub error: bool,
+    pub replaced: Option<Scenario>,
+}
+
+fn location() -> Option<web_sys::Location> {
+    web_sys::window().map(|w| w.location())
+}
+
+/// Reads the link the page was opened with, and every link pasted in later.
+pub fn open_links(notice: RwSignal<Option<LinkNotice>>) {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<EditorState>();
+    let open = move || {
+        let Some(hash) = location().and_then(|l| l.hash().ok()) else { return };
+        let opened = link::decode(&hash);
+        if matches!(opened, Ok(None)) {
+            return;
+        }
+        // Out of the address bar, so a reload does not apply the link over later edits.
+        if let (Some(history), Some(l)) = (web_sys::window().and_then(|w| w.history().ok()), location()) {
+            let clean = format!("{}{}", l.pathname().unwrap_or_default(), l.search().unwrap_or_default());
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&clean));
+        }
+        let replaced = Some(editor.scenario.get_untracked());
+        let message = match opened {
+            Ok(Some(Shared::Scenario(scenario))) => {
+                let text = format!("Opened \"{}\" from the link: ready to run.", scenario.title);
+                controller.reset();
+                editor.load(scenario);
+                LinkNotice { text, error: false, replaced }
+            }
+            Ok(Some(Shared::Run(file))) => {
+                let text = format!(
+                    "Opened a recorded run of \"{}\" from the link: press Play or Step to replay it.",
+                    file.scenario.title
+                );
+                editor.load(file.scenario);
+                controller.load_replay(file.events);
+                LinkNotice { text, error: false, replaced }
+            }
+            Err(e) => LinkNotice {
+                text: format!("This link could not be opened: {e}. Nothing was changed."),
+                error: true,
+                replaced: None,
+            },
+            Ok(None) => return,
+        };
+        notice.set(Some(message));
+    };
+    open();
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn()>::new(open);
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+    }
+    listener.forget(); // lives as long as the page
+}
+
+/// What a link was opened with, and the way back.
+#[component]
+pub fn LinkMessage(notice: RwSignal<Option<LinkNotice>>) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    move || {
+        notice.get().map(|n| {
+            let put_back = n.replaced.clone().map(|previous| {
+                view! {
+                    <button
+                        data-testid="link-undo"
+                        on:click=move |_| {
+                            editor.load(previous.clone());
+                            notice.set(None);
+                        }
+                    >
+                        "Put my scenario back"
+                    </button>
+                }
+            });
+            view! {
+                <div class="notice link-notice" class:error=n.error data-testid="link-notice" role="status">
+                    <span>{n.text}</span>
+                    {put_back}
+                    <button class="dismiss" aria-label="Dismiss" on:click=move |_| notice.set(None)>
+                        "×"
+                    </button>
+                </div>
+            }
+        })
+    }
+}
+
+/// "Copy link" for the scenario being edited, or for the run on screen with its event log.
+#[component]
+pub fn ShareLinks() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<EditorState>();
+    let url = RwSignal::new(String::new());
+    let message = RwSignal::new(String::new());
+    let share = move |with_run: bool| {
+        let fragment = if with_run {
+            let Some(scenario) =
+                controller.view.with_untracked(|v| v.scenario.as_ref().map(|s| (**s).clone()))
+            else {
+                return;
+            };
+            controller.events.with_value(|events| link::run_fragment(&scenario, events))
+        } else {
+            Ok(link::scenario_fragment(&editor.scenario.get_untracked()))
+        };
+        let fragment = match fragment {
+            Ok(f) => f,
+            Err(e) => {
+                url.set(String::new());
+                message.set(format!("No link: {e}."));
+                return;
+            }
+        };
+        let href = location().and_then(|l| l.href().ok()).unwrap_or_default();
+        let base = href.split('#').next().unwrap_or_default();
+        let full = format!("{base}#{fragment}");
+        url.set(full.clone());
+        message.set(format!("Link ready ({} characters). It holds no key. Copying…", full.len()));
+        let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
+        leptos::task::spawn_local(async move {
+            let copied = match clipboard {
+                Some(c) => wasm_bindgen_futures::JsFuture::from(c.write_text(&full)).await.is_ok(),
+                None => false,
+            };
+            message.update(|m| {
+                *m = m.replace(
+                    "Copying…",
+                    if copied { "Copied to the clipboard." } else { "Copy it from the box below." },
+                )
+            });
+        });
+    };
+    let has_run = move || controller.view.with(|v| v.scenario.is_some());
+    view! {
+        <div class="share" data-testid="share">
+            <button
+                data-testid="share-scenario"
+                disabled=move || editor.has_errors()
+                title="A link that opens this scenario, ready to run"
+                on:click=move |_| share(false)
+            >
+                "Copy link to scenario"
+            </button>
+            <button
+                data-testid="share-run"
+                disabled=move || !has_run()
+                title="A link that replays the run on screen, with no key needed"
+                on:click=move |_| share(true)
+            >
+                "Copy link with run"
+            </button>
+            <Show when=move || !message.get().is_empty()>
+                <p class="muted share-message" data-testid="share-message" role="status">
+                    {move || message.get()}
+                </p>
+            </Show>
+            <Show when=move || !url.get().is_empty()>
+                <input
+                    class="share-url"
+                    readonly
+                    aria-label="Share link"
+                    data-testid="share-url"
+                    prop:value=move || url.get()
+                    on:focus=|ev| {
+                        if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                            input.select();
+                        }
+                    }
+                />
+            </Show>
+        </div>
+    }
+}
+
+fn ended_label(ended: &str) -> &str {
+    if ended.is_empty() {
+        "unfinished"
+    } else {
+        super::finish_label(ended)
+    }
+}
+
+/// The runs played here before, to open as replays or delete.
+#[component]
+pub fn PastRuns() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let notice = controller.notice;
+    let editor = expect_context::<EditorState>();
+    match super::storage::history() {
+        Ok(list) => controller.history.set(list),
+        Err(e) => notice.set(format!("{e}; it is left as it is.")),
+    }
+    view! {
+        <section class="past-runs" aria-label="Past runs" data-testid="past-runs">
+            <h2>"Past runs"</h2>
+            <Show when=move || controller.history.with(Vec::is_empty)>
+                <p class="muted">
+                    {format!(
+                        "Runs you play are kept here (the last {}), to replay or continue.",
+                        super::storage::HISTORY_LIMIT,
+                    )}
+                </p>
+            </Show>
+            <ul>
+                <For each=move || controller.history.get() key=|p| p.id.clone() let:past>
+                    {
+                        let id = past.id.clone();
+                        let delete_id = past.id.clone();
+                        let title = past.title.clone();
+                        view! {
+                            <li class="past-run" data-testid="past-run">
+                                <div>
+                                    <strong>{past.title.clone()}</strong>
+                                    <span class="muted">
+                                        {format!(
+                                            " {} · {} turns · {} · {}",
+                                            past.method,
+                                            past.turns,
+                                            ended_label(&past.ended),
+                                            past.saved,
+                                        )}
+                                    </span>
+                                </div>
+                                <button
+                                    data-testid="past-open"
+                                    on:click=move |_| match controller.open_past(&id) {
+                                        Ok(scenario) => editor.load(scenario),
+                                        Err(e) => notice.set(format!("Could not open the run: {e}.")),
+                                    }
+                                >
+                                    "Replay"
+                                </button>
+                                <button
+                                    data-testid="past-delete"
+                                    aria-label=format!("Delete the run of {title}")
+                                    on:click=move |_| controller.delete_past(&delete_id)
+                                >
+                                    "Delete"
+                                </button>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,227 @@
+// Share links, reloads, past runs and saved data, as a person meets them: a link opens a
+// scenario or a recorded run in another browser; a reload mid-run finds the run paused where it
+// was; bad links and bad saved data get one message and change nothing; names and model output
+// from a link render as text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateSync } from 'node:zlib';
+import { appSession, openApp, runPreset, screenshot, waitForStatus } from './helpers.mjs';
+
+const session = appSession();
+
+const count = (page, id) => page.getByTestId(id).count();
+const texts = (page, id) => page.getByTestId(id).allTextContents();
+const title = (page) => page.getByTestId('field-title').inputValue();
+const pack = (text) => deflateSync(Buffer.from(text, 'utf8')).toString('base64url');
+
+async function shareLink(page, which) {
+  await page.getByTestId(which).click();
+  await page.getByTestId('share-url').waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=share-message]')?.textContent.includes('Copying'));
+  return page.getByTestId('share-url').inputValue();
+}
+
+test('a scenario link opens the scenario, ready to run, and leaves the address bar', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-daily-show-director').click();
+  await page.getByTestId('field-title').fill('Edited show <b>bold</b>');
+  const link = await shareLink(page, 'share-scenario');
+  assert.match(link, /#s=1\.[A-Za-z0-9_-]+$/);
+  assert.match(await page.getByTestId('share-message').textContent(), /holds no key/);
+
+  const other = await openApp(session.browser, link);
+  assert.equal(await title(other.page), 'Edited show <b>bold</b>');
+  assert.match(await other.page.getByTestId('link-notice').textContent(), /Opened "Edited show <b>bold<\/b>" from the link/);
+  assert.equal(new URL(other.page.url()).hash, '', 'the link is read once');
+  await other.page.getByTestId('speed').selectOption('0');
+  await other.page.getByTestId('run').click();
+  await waitForStatus(other.page, 'Finished');
+  assert.ok((await count(other.page, 'director-turn')) > 0);
+
+  // The scenario the link replaced can be put back.
+  await other.page.getByTestId('link-undo').click();
+  assert.notEqual(await title(other.page), 'Edited show <b>bold</b>');
+  assert.deepEqual([...errors, ...other.errors], []);
+});
+
+test('a run link replays in another browser and continues live from any step', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await runPreset(page, 'rail-debate');
+  const original = await texts(page, 'message');
+  const link = await shareLink(page, 'share-run');
+  assert.match(link, /#run=1\./);
+
+  const other = await openApp(session.browser, link);
+  const p = other.page;
+  assert.match(await p.getByTestId('link-notice').textContent(), /recorded run/);
+  assert.match(await p.getByTestId('status').textContent(), /replay/);
+  for (let i = 0; i < 4; i++) await p.getByTestId('step').click();
+  await p.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length === 4);
+  assert.deepEqual(await texts(p, 'message'), original.slice(0, 4));
+  assert.equal(await count(p, 'bid-turn'), 3);
+
+  await p.getByTestId('continue-live').click();
+  await waitForStatus(p, 'Paused · turn 3');
+  assert.doesNotMatch(await p.getByTestId('status').textContent(), /replay/);
+  await p.getByTestId('speed').selectOption('0');
+  await p.getByTestId('step').click();
+  await p.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length === 5);
+  assert.deepEqual((await texts(p, 'message')).slice(0, 4), original.slice(0, 4), 'the replayed turns stay');
+  await p.getByTestId('run').click();
+  await waitForStatus(p, 'Finished');
+  assert.equal(await count(p, 'message'), original.length, 'it goes on to the same turn limit');
+  assert.deepEqual([...errors, ...other.errors], []);
+});
+
+test('a reload mid-run finds the run paused at its recorded turns; Run goes on', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-arms-debate').click();
+  await page.getByTestId('speed').selectOption('120');
+  await page.getByTestId('run').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length >= 4);
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  await waitForStatus(page, 'Paused');
+  const restored = await texts(page, 'message');
+  assert.ok(restored.length >= 4, `restored ${restored.length} messages`);
+  const turn = Number((await page.getByTestId('status').textContent()).match(/turn (\d+)/)[1]);
+  assert.equal(await count(page, 'bid-turn'), turn, 'one bid turn on the board per recorded turn');
+
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const after = await texts(page, 'message');
+  assert.deepEqual(after.slice(0, restored.length), restored);
+  assert.ok(after.length > restored.length);
+
+  // The finished run is in past runs, and comes back after another reload.
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  await waitForStatus(page, 'Finished');
+  assert.deepEqual(await texts(page, 'message'), after);
+  assert.equal(await count(page, 'past-run'), 1);
+  assert.match(await page.getByTestId('past-run').textContent(), /Bidding · \d+ turns · turn limit reached/);
+  assert.deepEqual(errors, []);
+});
+
+test('past runs reopen as replays and can be deleted', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await runPreset(page, 'ai-morality-handoff');
+  const handoffs = await count(page, 'handoff-row');
+  await page.getByTestId('reset').click();
+  await runPreset(page, 'trading-game');
+  assert.equal(await count(page, 'past-run'), 2);
+  assert.match(await page.getByTestId('past-run').first().textContent(), /Negotiation/);
+
+  await page.getByTestId('past-open').nth(1).click();
+  assert.match(await page.getByTestId('status').textContent(), /replay/);
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 90000);
+  assert.equal(await count(page, 'handoff-row'), handoffs);
+
+  await page.getByTestId('past-delete').first().click();
+  assert.equal(await count(page, 'past-run'), 1);
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  assert.equal(await count(page, 'past-run'), 1);
+  assert.match(await page.getByTestId('past-run').textContent(), /Handoff/);
+  assert.deepEqual(errors, []);
+});
+
+test('every bad link gets one clear message and changes nothing', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-trading-game').click();
+  await page.getByTestId('field-title').fill('My own work');
+  const good = await shareLink(page, 'share-scenario');
+  const data = good.split('#s=1.')[1];
+  const scenario = JSON.parse(await page.evaluate(() => localStorage.getItem('agora.scenario')));
+  const withAgents = (n) => ({ ...scenario, agents: Array.from({ length: n }, (_, i) => ({ ...scenario.agents[0], name: `A${i}` })) });
+  const cases = [
+    ['truncated', `s=1.${data.slice(0, data.length / 2 | 0)}`, /cut short/],
+    ['corrupt', `s=1.${data.slice(0, 30)}${'_'.repeat(30)}${data.slice(60)}`, /damaged/],
+    ['not base64', `s=1.${data.slice(0, 20)}*%*${data.slice(23)}`, /damaged/],
+    ['bad compression', `s=1.${Buffer.from('plain text, not zlib data').toString('base64url')}`, /damaged/],
+    ['bomb', `s=1.${deflateSync(Buffer.alloc(17 * 1024 * 1024, 32), { level: 9 }).toString('base64url')}`, /more than 16 MB/],
+    ['unknown version', `s=9.${data}`, /newer Agora \(link version 9/],
+    ['too many agents', `s=1.${pack(JSON.stringify(withAgents(40)))}`, /at most 16 agents/],
+    ['overlong field', `s=1.${pack(JSON.stringify({ ...scenario, topic: 'x'.repeat(20001) }))}`, /topic: longer than 20000/],
+    ['wrong types', `s=1.${pack(JSON.stringify({ ...scenario, max_turns: 'many' }))}`, /not a valid scenario/],
+    ['run of another format', `run=1.${pack(JSON.stringify({ format: 'other', version: 1 }))}`, /not an Agora run/],
+  ];
+  for (const [name, fragment, expected] of cases) {
+    await page.evaluate((f) => { location.hash = f; }, fragment);
+    await page.waitForFunction(() => document.querySelector('[data-testid=link-notice]')?.classList.contains('error'));
+    const notice = await page.getByTestId('link-notice').textContent();
+    assert.match(notice, /This link could not be opened/, name);
+    assert.match(notice, expected, `${name}: ${notice}`);
+    assert.equal(await title(page), 'My own work', `${name}: nothing overwritten`);
+    await page.getByTestId('link-notice').getByRole('button', { name: 'Dismiss' }).click();
+  }
+  // Still usable.
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 90000);
+  assert.equal(await title(page), 'My own work');
+  assert.deepEqual(errors, []);
+});
+
+test('names and texts from a link render as text, never as HTML', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  const scenario = JSON.parse(await page.evaluate(() => localStorage.getItem('agora.scenario')));
+  const evil = '<img src=x onerror="window.__pwned=1">';
+  const script = '<script>window.__pwned=2</script>';
+  scenario.title = `Title ${script}`;
+  scenario.topic = `Trains ${evil} ${script}`;
+  scenario.agents[0].name = `Ann ${evil}`;
+  scenario.agents[1].name = `Bob ${script}`;
+  const link = `${session.server.url}#s=1.${pack(JSON.stringify(scenario))}`;
+  const other = await openApp(session.browser, link);
+  const p = other.page;
+  await p.getByTestId('speed').selectOption('0');
+  await p.getByTestId('run').click();
+  await waitForStatus(p, 'Finished');
+  const speakers = await p.getByTestId('message').evaluateAll((els) => els.map((e) => e.dataset.speaker));
+  assert.ok(speakers.includes(`Ann ${evil}`) && speakers.includes(`Bob ${script}`));
+  const page_text = await p.locator('main').textContent();
+  assert.ok(page_text.includes(evil) && page_text.includes(script), 'the tags are shown as text');
+  assert.equal(await p.locator('main img, main script').count(), 0, 'no element came from the texts');
+  assert.equal(await p.evaluate(() => window.__pwned), undefined);
+  await screenshot(p, 'inert-html');
+  assert.deepEqual([...errors, ...other.errors], []);
+});
+
+test('storage that is full or damaged is reported, kept aside, and the app works in memory', async () => {
+  const context = await session.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  await context.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('agora.scenario', JSON.stringify({ version: 0, title: 'Old draft' }));
+      localStorage.setItem('agora.run', '{"replay":false,"position":0,"run":"damaged"}');
+    }
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(session.server.url);
+  await page.getByTestId('preset-list').waitFor();
+  assert.match(await page.getByTestId('storage-notice').textContent(), /saved scenario could not be read \(version 0 is not supported.*kept aside.*agora\.scenario\.unreadable/);
+  assert.match(await page.getByTestId('run-notice').textContent(), /run you had open could not be read.*agora\.run\.unreadable/);
+  const aside = await page.evaluate(() => [localStorage.getItem('agora.scenario.unreadable'), localStorage.getItem('agora.run.unreadable')]);
+  assert.match(aside[0], /Old draft/);
+  assert.match(aside[1], /damaged/);
+
+  // Now the storage fills up: the app says so and runs in memory.
+  await page.evaluate(() => {
+    Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };
+  });
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  assert.ok((await count(page, 'message')) > 3);
+  assert.match(await page.getByTestId('storage-notice').textContent(), /could not be read/);
+  assert.match(await page.getByTestId('run-notice').textContent(), /could not be (saved|read)|not in past runs/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
