@@ -5,7 +5,9 @@
 
 mod driver;
 mod editor;
+mod fetch;
 mod inspector;
+mod models;
 mod panels;
 mod rows;
 mod share;
@@ -34,6 +36,7 @@ pub fn App() -> impl IntoView {
     let editor = editor::EditorState::new(scenario);
     provide_context(controller);
     provide_context(editor);
+    provide_context(controller.keys);
     let (run, problem) = storage::restore_run();
     if let Some(run) = run {
         controller.restore(run);
@@ -57,7 +60,20 @@ pub fn App() -> impl IntoView {
                 <h1>"Agora"</h1>
                 <p class="tagline">"Multi-agent dialogue simulations, every decision visible."</p>
             </div>
-            <p class="model-badge" data-testid="model-badge">"Model: offline demo (no key needed)"</p>
+            <p class="model-badge" data-testid="model-badge">
+                {move || {
+                    editor
+                        .scenario
+                        .with(|s| {
+                            if s.model.is_demo() {
+                                "Model: offline demo (no key needed)".to_string()
+                            } else {
+                                let provider = crate::provider::preset(&s.model.provider).map_or("", |p| p.label);
+                                format!("Model: {} · {}", s.model.name, provider)
+                            }
+                        })
+                }}
+            </p>
         </header>
         {move || {
             storage_notice
@@ -132,6 +148,9 @@ fn Controls() -> impl IntoView {
         let (turn, finished) = controller.view.with(|v| (v.turn, v.finished.clone()));
         let state = match (mode, finished) {
             (Mode::Idle, _) => "Ready".to_string(),
+            (Mode::Paused, Some(reason)) if reason == "error" => {
+                format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
+            }
             (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(&reason)),
             (Mode::Finished, None) => format!("Finished after turn {turn}"),
             (Mode::Running, None) => format!("Running · turn {turn}"),
@@ -226,6 +245,11 @@ fn Controls() -> impl IntoView {
         </Show>
         <Show when=move || !message.get().is_empty()>
             <p class="notice error">{move || message.get()}</p>
+        </Show>
+        <Show when=move || !controller.retry_note.get().is_empty()>
+            <p class="notice" data-testid="retry-note" role="status">
+                {move || controller.retry_note.get()}
+            </p>
         </Show>
         <Show when=move || !controller.notice.get().is_empty()>
             <p class="notice error" data-testid="run-notice" role="status">

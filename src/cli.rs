@@ -172,7 +172,7 @@ pub fn render_event(event: &Event) -> Option<String> {
         Event::OptimizerIteration { note: Some(note), .. } => format!("Optimizer: {note}\n"),
         Event::OptimizerIteration { .. } => return None,
         Event::ModelCall { .. } => return None,
-        Event::Error { message } => format!("error: {message}"),
+        Event::Error { message, .. } => format!("error: {message}"),
         Event::RunFinished { reason } => format!("== finished: {reason}"),
     })
 }

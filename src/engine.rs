@@ -141,8 +141,9 @@ impl Run {
         match result {
             Ok(None) => StepOutcome::Continue,
             Ok(Some(reason)) => self.finish(reason),
+            Err(ModelError::Cancelled) => self.finish("stopped".into()),
             Err(e) => {
-                self.push(Event::Error { message: format!("turn {}: {e}", self.turn) });
+                self.push(Event::Error { turn: self.turn, message: format!("turn {}: {e}", self.turn) });
                 self.finish("error".into())
             }
         }
@@ -481,7 +482,7 @@ impl Run {
         let text = reply.response.content.trim().to_string();
         self.record_call(&req, 1, &reply, ParseOutcome::used());
         let name = self.cast[agent].name.clone();
-        self.add_message(&name, &text, MessageKind::Agent);
+        self.add_message(&name, &text, MessageKind::of_reply(&reply.response));
         Ok(text)
     }
 }

@@ -17,6 +17,19 @@ pub enum MessageKind {
     Agent,
     /// Injected from outside (the moderator's or audience's opening).
     Injected,
+    /// Spoken by an agent, but the reply broke off before its end: the text is what arrived.
+    Incomplete,
+}
+
+impl MessageKind {
+    /// The kind of an agent's message, from the reply it came in.
+    pub fn of_reply(response: &crate::model::ChatResponse) -> MessageKind {
+        if response.incomplete {
+            MessageKind::Incomplete
+        } else {
+            MessageKind::Agent
+        }
+    }
 }
 
 /// One event of a run. Serialized as a JSON object with a snake_case `type`.
@@ -146,6 +159,9 @@ pub enum Event {
         note: Option<String>,
     },
     Error {
+        /// The turn that failed (its events recorded so far belong to it); 0 for the opening.
+        #[serde(default)]
+        turn: u32,
         message: String,
     },
     RunFinished {
@@ -199,7 +215,8 @@ impl Event {
             | Event::Handoff { turn, .. }
             | Event::Action { turn, .. }
             | Event::Inventory { turn, .. }
-            | Event::GameEnd { turn, .. } => Some(*turn),
+            | Event::GameEnd { turn, .. }
+            | Event::Error { turn, .. } => Some(*turn),
             _ => None,
         }
     }
@@ -408,7 +425,7 @@ mod tests {
 
     /// Records a sequence of requests the way the engine does and checks every one rebuilds.
     fn round_trip(requests: &[Vec<ChatMessage>]) -> Vec<Event> {
-        let mut events = vec![Event::Error { message: "padding".into() }];
+        let mut events = vec![Event::Error { turn: 0, message: "padding".into() }];
         let mut last: Option<(usize, Vec<ChatMessage>)> = None;
         for r in requests {
             let encoded = Request::encode(r, last.as_ref().map(|(i, m)| (*i, m.as_slice())));

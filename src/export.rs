@@ -188,7 +188,7 @@ pub fn to_markdown(events: &[Event]) -> String {
                 }
                 out.push('\n');
             }
-            Event::Error { message } => out.push_str(&format!("**Error:** {}\n\n", inert(message))),
+            Event::Error { message, .. } => out.push_str(&format!("**Error:** {}\n\n", inert(message))),
             Event::RunFinished { reason } => {
                 out.push_str(&format!("*Finished: {}*\n", reason.replace('_', " ")))
             }

@@ -15,6 +15,7 @@ pub mod model;
 pub mod parse;
 pub mod presets;
 pub mod prompts;
+pub mod provider;
 pub mod replay;
 pub mod scenario;
 pub mod transcript;

@@ -240,6 +240,9 @@ pub struct ChatResponse {
     pub tool_calls: Vec<ToolCall>,
     #[serde(default)]
     pub usage: Usage,
+    /// A streamed reply that broke off before its end marker: the text is what arrived.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
 }
 
 impl ChatResponse {
@@ -269,6 +272,8 @@ pub enum ModelError {
     ScriptExhausted { agent: String, purpose: Purpose },
     /// Anything a provider reports: network, HTTP status, decoding.
     Provider(String),
+    /// The user stopped the run while the call was in flight.
+    Cancelled,
 }
 
 impl std::fmt::Display for ModelError {
@@ -280,6 +285,7 @@ impl std::fmt::Display for ModelError {
                 purpose.as_str()
             ),
             ModelError::Provider(msg) => write!(f, "{msg}"),
+            ModelError::Cancelled => write!(f, "stopped"),
         }
     }
 }

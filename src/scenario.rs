@@ -86,6 +86,10 @@ pub struct AgentSpec {
     /// this is the player's strategy prompt, the one the optimizer rewrites.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_prompt: Option<String>,
+    /// A model for this agent in place of the scenario's (a cheap one for bids, say); real
+    /// providers only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 /// How the conversation opens before the first turn.
@@ -373,19 +377,71 @@ impl Default for NegotiationSettings {
     }
 }
 
-/// Which model answers, with its settings. Real providers arrive with their own issue.
+/// Which model answers, with its settings. The key is never part of a scenario: it stays with
+/// the user (see the app's model settings).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ModelSettings {
+    /// "demo" for the offline demo model, or a provider id from [`crate::provider::PROVIDERS`].
+    #[serde(skip_serializing_if = "is_demo")]
+    pub provider: String,
+    /// Where the provider lives; empty for the preset's address.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub base_url: String,
+    /// The model every agent uses unless it names its own.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
     pub demo: DemoSettings,
     /// Seed 000: 0.2 for speech.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
+    /// Prices per million tokens, to show what a run costs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price: Option<Price>,
+    #[serde(skip_serializing_if = "is_default_network")]
+    pub network: crate::provider::NetworkSettings,
+}
+
+fn is_demo(provider: &str) -> bool {
+    provider == "demo"
+}
+
+fn is_default_network(n: &crate::provider::NetworkSettings) -> bool {
+    *n == crate::provider::NetworkSettings::default()
+}
+
+/// Prices in any currency per million tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Price {
+    pub input_per_million: f64,
+    pub output_per_million: f64,
 }
 
 impl Default for ModelSettings {
     fn default() -> Self {
-        Self { demo: DemoSettings::default(), temperature: Some(0.2) }
+        Self {
+            provider: "demo".into(),
+            base_url: String::new(),
+            name: String::new(),
+            demo: DemoSettings::default(),
+            temperature: Some(0.2),
+            price: None,
+            network: Default::default(),
+        }
+    }
+}
+
+impl ModelSettings {
+    pub fn is_demo(&self) -> bool {
+        is_demo(&self.provider)
+    }
+
+    /// The base URL calls go to: the one set, else the provider's.
+    pub fn effective_base_url(&self) -> String {
+        if !self.base_url.trim().is_empty() {
+            return self.base_url.trim().to_string();
+        }
+        crate::provider::preset(&self.provider).map(|p| p.base_url.to_string()).unwrap_or_default()
     }
 }
 
@@ -534,6 +590,45 @@ impl Scenario {
         }
         if !(0.0..=1.0).contains(&self.model.demo.malformed_rate) {
             err("model.demo.malformed_rate", "must be between 0 and 1".into());
+        }
+        let m = &self.model;
+        if !m.is_demo() {
+            if crate::provider::preset(&m.provider).is_none() {
+                err("model.provider", format!("unknown provider \"{}\"", m.provider));
+            }
+            let url = m.effective_base_url();
+            if url.is_empty() {
+                err("model.base_url", "a base URL is needed".into());
+            } else if !(url.starts_with("http://") || url.starts_with("https://"))
+                || url.chars().count() > MAX_NAME_CHARS * 4
+            {
+                err("model.base_url", "must be an http:// or https:// address".into());
+            }
+            if m.name.trim().is_empty() {
+                err("model.name", "a model name is needed".into());
+            }
+        }
+        if m.name.chars().count() > MAX_NAME_CHARS
+            || self
+                .agents
+                .iter()
+                .any(|a| a.model.as_ref().is_some_and(|n| n.chars().count() > MAX_NAME_CHARS))
+        {
+            err("model.name", format!("model names are at most {MAX_NAME_CHARS} characters"));
+        }
+        if m.network.concurrency == 0 || m.network.concurrency > 64 {
+            err("model.network.concurrency", "must be between 1 and 64".into());
+        }
+        if m.network.max_retries > 10 {
+            err("model.network.max_retries", "at most 10".into());
+        }
+        if let Some(p) = m.price {
+            if !(p.input_per_million >= 0.0
+                && p.output_per_million >= 0.0
+                && (p.input_per_million + p.output_per_million).is_finite())
+            {
+                err("model.price", "prices must be zero or more".into());
+            }
         }
         match &self.method {
             Method::RoundRobin => {}

@@ -68,6 +68,8 @@ pub struct TranscriptRow {
     pub speaker: String,
     pub text: String,
     pub injected: bool,
+    /// The reply broke off before its end.
+    pub incomplete: bool,
     pub segments: Vec<Segment>,
 }
 
@@ -338,6 +340,7 @@ impl RunView {
                     speaker: speaker.clone(),
                     text: text.clone(),
                     injected: *kind == MessageKind::Injected,
+                    incomplete: *kind == MessageKind::Incomplete,
                     segments: segments(text),
                 }));
             }
@@ -442,7 +445,7 @@ impl RunView {
                     note: note.clone(),
                 });
             }
-            Event::Error { message } => self.errors.push(message.clone()),
+            Event::Error { message, .. } => self.errors.push(message.clone()),
             Event::RunFinished { reason } => self.finished = Some(reason.clone()),
         }
     }

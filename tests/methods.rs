@@ -398,7 +398,7 @@ fn round_robin_takes_turns_in_order() {
 fn an_exhausted_script_ends_the_run_with_a_clear_error() {
     let events = run_script(bidding_scenario(&["A", "B"], 3, 0), &script(&[("A", "bid", "<1>")]));
     let error = events.iter().find_map(|e| match e {
-        Event::Error { message } => Some(message.clone()),
+        Event::Error { message, .. } => Some(message.clone()),
         _ => None,
     });
     assert_eq!(error.unwrap(), "turn 1: the script has no response left for agent \"B\" and purpose \"bid\"");

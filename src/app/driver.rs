@@ -15,6 +15,11 @@ use crate::clock::Clock;
 use crate::engine::{Run, StepOutcome};
 use crate::events::Event;
 use crate::model::demo::DemoModel;
+use crate::model::ChatModel;
+use crate::provider::{Endpoint, HttpModel};
+
+use super::fetch::BrowserTransport;
+use super::models::KeyStore;
 use crate::replay::{continue_live, Replay};
 use crate::scenario::Scenario;
 use crate::view::RunView;
@@ -116,6 +121,13 @@ pub struct Controller {
     /// Something the user should know about the run (it cannot be continued, it cannot be saved).
     pub notice: RwSignal<String>,
     pub history: RwSignal<Vec<PastRun>>,
+    /// The user's key for real providers.
+    pub keys: KeyStore,
+    http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
+    /// Speech streaming in: (agent, the text so far).
+    pub live_text: RwSignal<Option<(String, String)>>,
+    /// A call being retried, and when.
+    pub retry_note: RwSignal<String>,
 }
 
 impl Controller {
@@ -142,6 +154,10 @@ impl Controller {
             save_scheduled: StoredValue::new(false),
             notice: RwSignal::new(String::new()),
             history: RwSignal::new(Vec::new()),
+            keys: KeyStore::load(),
+            http: StoredValue::new_local(None),
+            live_text: RwSignal::new(None),
+            retry_note: RwSignal::new(String::new()),
         }
     }
 
@@ -254,7 +270,8 @@ impl Controller {
             self.save();
             return;
         }
-        let finished = matches!(events.last(), Some(Event::RunFinished { .. }));
+        // A run that ended in an error is paused on the failed turn, like a live one.
+        let finished = matches!(events.last(), Some(Event::RunFinished { reason }) if reason != "error");
         self.boundary.set_value(events.len());
         self.show(events);
         self.archived.set_value(finished);
@@ -298,11 +315,42 @@ impl Controller {
         }
     }
 
-    /// The live model for a scenario: the demo model at the chosen speed.
-    fn demo_for(&self, scenario: &Scenario, clock: Rc<dyn Clock>) -> Rc<DemoModel> {
-        let mut scenario = scenario.clone();
-        scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
-        Rc::new(DemoModel::new(&scenario, clock))
+    /// The model that answers a live run: the demo model at the chosen speed, or the provider
+    /// the scenario names, with the user's key.
+    fn live_model(&self, scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatModel>, String> {
+        self.demo.set_value(None);
+        self.http.set_value(None);
+        if scenario.model.is_demo() {
+            let mut scenario = scenario.clone();
+            scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
+            let demo = Rc::new(DemoModel::new(&scenario, clock));
+            self.demo.set_value(Some(demo.clone()));
+            return Ok(demo);
+        }
+        let m = &scenario.model;
+        let base_url = m.effective_base_url();
+        let endpoint = Endpoint {
+            provider: m.provider.clone(),
+            key: self.keys.key_for(&base_url)?,
+            base_url,
+            model: m.name.clone(),
+            agent_models: scenario
+                .agents
+                .iter()
+                .filter_map(|a| a.model.as_ref().map(|model| (a.name.clone(), model.clone())))
+                .collect(),
+        };
+        let this = *self;
+        let model = HttpModel::new(endpoint, m.network.clone(), Rc::new(BrowserTransport::default()), clock)?
+            .on_text(Rc::new(move |agent: &str, text: &str| {
+                this.live_text.set(Some((agent.to_string(), text.to_string())))
+            }))
+            .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
+                this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
+            }));
+        let model = Rc::new(model);
+        self.http.set_value(Some(model.clone()));
+        Ok(model)
     }
 
     /// Sends the run's events to the view as they are recorded, a frame at a time.
@@ -333,8 +381,17 @@ impl Controller {
             return false;
         };
         let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
-        let demo = self.demo_for(scenario, clock.clone());
-        let result = continue_live(&recorded, demo.clone(), clock).await;
+        let model = match self.live_model(scenario, clock.clone()) {
+            Ok(model) => model,
+            Err(e) => {
+                // Nothing is lost: fix the model settings and press Resume again.
+                self.notice.set(format!("Cannot go on: {e}."));
+                self.resume_pending.set_value(true);
+                self.mode.set(Mode::Paused);
+                return false;
+            }
+        };
+        let result = continue_live(&recorded, model, clock).await;
         if self.generation.try_get_value() != Some(generation) {
             return false;
         }
@@ -346,7 +403,6 @@ impl Controller {
                 }
                 self.attach(&mut run);
                 self.boundary.set_value(run.events().len());
-                self.demo.set_value(Some(demo));
                 self.run.set_value(Some(run));
                 true
             }
@@ -402,12 +458,13 @@ impl Controller {
     fn prepare(&self, scenario: &Scenario) -> Result<(), String> {
         self.reset();
         let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
-        let demo = self.demo_for(scenario, clock.clone());
+        let model = self.live_model(scenario, clock.clone())?;
         let mut scenario = scenario.clone();
-        scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
-        let mut run = Run::new(scenario, demo.clone(), clock)?;
+        if scenario.model.is_demo() {
+            scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
+        }
+        let mut run = Run::new(scenario, model, clock)?;
         self.attach(&mut run);
-        self.demo.set_value(Some(demo));
         self.run.set_value(Some(run));
         Ok(())
     }
@@ -423,6 +480,9 @@ impl Controller {
         if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
             let _ = p.mark("agora:flush");
         }
+        if batch.iter().any(|e| matches!(e, Event::Message { .. })) {
+            self.live_text.set(None);
+        }
         self.view.update(|v| {
             for e in &batch {
                 v.apply(e);
@@ -436,6 +496,16 @@ impl Controller {
         if !self.replaying.get_untracked() && self.mode.get_untracked() != Mode::Idle {
             self.save();
         }
+    }
+
+    /// A turn failed (the error is in the log and on screen): the run pauses there, and Resume or
+    /// Step plays the failed turn again, everything before it kept.
+    fn failed(&self) {
+        self.live_text.set(None);
+        self.resume_pending.set_value(true);
+        self.run.set_value(None);
+        self.mode.set(Mode::Paused);
+        self.save();
     }
 
     /// A live run has ended: it is saved and goes to the past runs.
@@ -502,7 +572,15 @@ impl Controller {
         }
         match self.mode.get_untracked() {
             Mode::Idle | Mode::Finished => {}
-            _ if self.busy.get_untracked() => self.stop_requested.set_value(true),
+            _ if self.busy.get_untracked() => {
+                self.stop_requested.set_value(true);
+                // Every request in flight and every backoff wait ends now; no agent goes on alone.
+                self.http.with_value(|h| {
+                    if let Some(h) = h {
+                        h.cancel_all();
+                    }
+                });
+            }
             _ => {
                 let this = *self;
                 self.run.update_value(|r| {
@@ -551,9 +629,13 @@ impl Controller {
                 this.boundary.set_value(run.events().len());
                 this.run.set_value(Some(run));
                 let finished = matches!(outcome, StepOutcome::Finished(_)) || stop;
+                let failed = !stop && matches!(&outcome, StepOutcome::Finished(r) if r == "error");
+                this.retry_note.set(String::new());
                 if finished || !repeat || this.mode.get_untracked() != Mode::Running {
                     this.flush();
-                    if finished {
+                    if failed {
+                        this.failed();
+                    } else if finished {
                         this.finished();
                     } else {
                         this.save();

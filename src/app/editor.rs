@@ -80,7 +80,7 @@ fn FieldMessage(#[prop(into)] field: String) -> impl IntoView {
 }
 
 /// A text input bound to the scenario.
-fn text_field(
+pub fn text_field(
     label: &'static str,
     field: &'static str,
     get: impl Fn(&Scenario) -> String + Send + Sync + 'static,
@@ -143,7 +143,7 @@ fn text_field_inner(
 }
 
 /// A number input bound to the scenario; text that is not a number is reported, not applied.
-fn number_field<T>(
+pub fn number_field<T>(
     label: &'static str,
     field: &'static str,
     get: impl Fn(&Scenario) -> T + Send + Sync + 'static,
@@ -299,18 +299,7 @@ pub fn Editor() -> impl IntoView {
                 </Show>
                 <MethodSettings />
                 <Agents />
-                <fieldset class="model">
-                    <legend>"Model"</legend>
-                    <p class="muted">
-                        "The offline demo model answers every call: deterministic from the seed, no key needed."
-                    </p>
-                    {number_field(
-                        "Share of malformed replies (0 to 1)",
-                        "model.demo.malformed_rate",
-                        |s| s.model.demo.malformed_rate,
-                        |s, v| s.model.demo.malformed_rate = v,
-                    )}
-                </fieldset>
+                <super::models::ModelSettings />
             </fieldset>
         </details>
     }
@@ -746,6 +735,16 @@ fn AgentRow(index: usize) -> impl IntoView {
                     on:input=set(|a, v| a.system_prompt = if v.trim().is_empty() { None } else { Some(v) })
                 ></textarea>
             </label>
+            <Show when=move || s.with(|s| !s.model.is_demo())>
+                <label class="field">
+                    <span>"Model for this agent (empty: the scenario's)"</span>
+                    <input
+                        data-testid=format!("field-agents[{index}].model")
+                        prop:value=get(|a| a.model.clone().unwrap_or_default())
+                        on:input=set(|a, v| a.model = if v.trim().is_empty() { None } else { Some(v.trim().to_string()) })
+                    />
+                </label>
+            </Show>
             <FieldMessage field=format!("agents[{index}]") />
             <div class="agent-actions">
                 <button on:click=move |_| move_by(-1) disabled=move || index == 0 aria-label="Move up">

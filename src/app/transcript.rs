@@ -62,6 +62,21 @@ pub fn Transcript() -> impl IntoView {
                     false,
                 )}
             </ol>
+            {move || {
+                controller
+                    .live_text
+                    .get()
+                    .map(|(agent, text)| {
+                        let speaker = agent.clone();
+                        view! {
+                            <p class="message streaming" data-testid="live-text" data-speaker=agent>
+                                <span class="speaker">{speaker}</span>
+                                <span class="tag">"writing…"</span>
+                                <span class="text">{text}</span>
+                            </p>
+                        }
+                    })
+            }}
             <Show when=move || count.get() == 0>
                 <p class="muted empty">"Press Run or Step to start the conversation."</p>
             </Show>
@@ -84,6 +99,15 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
                 {row.injected.then(|| view! { <span class="tag">"injected"</span> })}
+                {row
+                    .incomplete
+                    .then(|| {
+                        view! {
+                            <span class="tag incomplete" title="The reply broke off before its end; this is what arrived">
+                                "incomplete"
+                            </span>
+                        }
+                    })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
             </div>
             <p class="text" data-testid="message-text">{parts}</p>

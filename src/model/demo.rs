@@ -435,6 +435,7 @@ impl DemoModel {
                 content: String::new(),
                 tool_calls: vec![ToolCall { name: "handoff".into(), arguments: args }],
                 usage: Usage::default(),
+                incomplete: false,
             };
         }
         if matches!(request.response_format, ResponseFormat::JsonSchema { .. } | ResponseFormat::JsonObject) {

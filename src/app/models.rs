@@ -1,0 +1,264 @@
+//! Model settings: the offline demo model or a real provider (preset, base URL, model name,
+//! streaming, calls in flight, retries, prices) and the user's key.
+//!
+//! The key lives here only: in memory by default, in local storage when the user ticks
+//! "remember on this device", gone on "forget". It is bound to the origin it was entered for;
+//! sending it anywhere else (say, to an address a shared link put in the scenario) needs the
+//! user's say-so first. It is never part of a scenario, a link, an export or the event log.
+
+use leptos::prelude::*;
+
+use super::editor::{number_field, text_field, EditorState};
+use crate::provider::{preset, PROVIDERS};
+
+const KEY_STORAGE: &str = "agora.key";
+
+/// The user's key and where it may be sent.
+#[derive(Clone, Copy)]
+pub struct KeyStore {
+    pub key: RwSignal<String>,
+    /// The origin (scheme, host and port) the key was entered or confirmed for.
+    pub origin: RwSignal<String>,
+    pub remember: RwSignal<bool>,
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// `https://host:port` of a URL, lower-cased; empty when it has none.
+pub fn origin_of(url: &str) -> String {
+    let url = url.trim();
+    let Some((scheme, rest)) = url.split_once("://") else { return String::new() };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    format!("{}://{}", scheme.to_ascii_lowercase(), host.to_ascii_lowercase())
+}
+
+impl KeyStore {
+    /// The key remembered on this device, if any.
+    pub fn load() -> Self {
+        let saved = storage()
+            .and_then(|s| s.get_item(KEY_STORAGE).ok().flatten())
+            .and_then(|t| serde_json::from_str::<(String, String)>(&t).ok());
+        let remember = saved.is_some();
+        let (key, origin) = saved.unwrap_or_default();
+        Self { key: RwSignal::new(key), origin: RwSignal::new(origin), remember: RwSignal::new(remember) }
+    }
+
+    fn persist(&self) {
+        let Some(store) = storage() else { return };
+        if self.remember.get_untracked() && !self.key.get_untracked().is_empty() {
+            let saved = (self.key.get_untracked(), self.origin.get_untracked());
+            let _ = store.set_item(KEY_STORAGE, &serde_json::to_string(&saved).unwrap_or_default());
+        } else {
+            let _ = store.remove_item(KEY_STORAGE);
+        }
+    }
+
+    pub fn set_key(&self, key: String, origin: String) {
+        self.key.set(key);
+        self.origin.set(origin);
+        self.persist();
+    }
+
+    pub fn forget(&self) {
+        self.key.set(String::new());
+        self.origin.set(String::new());
+        self.remember.set(false);
+        self.persist();
+    }
+
+    /// The key for a call to `base_url`: `Ok(None)` without a key; an error when the user did not
+    /// agree to send it to a new origin.
+    pub fn key_for(&self, base_url: &str) -> Result<Option<String>, String> {
+        let key = self.key.get_untracked();
+        if key.trim().is_empty() {
+            return Ok(None);
+        }
+        let target = origin_of(base_url);
+        let bound = self.origin.get_untracked();
+        if !bound.is_empty() && bound != target {
+            let question = format!(
+                "This scenario sends its calls to {target}, but your key was entered for {bound}. Send your key to {target}?"
+            );
+            let yes = web_sys::window().and_then(|w| w.confirm_with_message(&question).ok()).unwrap_or(false);
+            if !yes {
+                return Err(format!(
+                    "Not sent: your key was entered for {bound}, and this scenario calls {target}. Change the base URL, or enter a key for it."
+                ));
+            }
+        }
+        if bound != target {
+            self.origin.set(target);
+            self.persist();
+        }
+        Ok(Some(key))
+    }
+}
+
+/// The model part of the editor.
+#[component]
+pub fn ModelSettings() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let keys = expect_context::<KeyStore>();
+    let s = editor.scenario;
+    let provider = move || s.with(|s| s.model.provider.clone());
+    let is_demo = move || s.with(|s| s.model.is_demo());
+    let note = move || preset(&provider()).map(|p| p.browser_note).unwrap_or_default();
+    let placeholder = move || preset(&provider()).map(|p| p.base_url).unwrap_or_default();
+    let needs_key = move || preset(&provider()).is_some_and(|p| p.needs_key);
+    let on_provider = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        s.update(|s| {
+            s.model.provider = id;
+            s.model.base_url.clear();
+        });
+    };
+    let on_key = move |ev: leptos::ev::Event| {
+        let origin = origin_of(&s.with_untracked(|s| s.model.effective_base_url()));
+        keys.set_key(event_target_value(&ev).trim().to_string(), origin);
+    };
+    view! {
+        <fieldset class="model-settings" data-testid="model-settings">
+            <legend>"Model"</legend>
+            <label class="field">
+                <span>"Provider"</span>
+                <select data-testid="field-model.provider" on:change=on_provider>
+                    <option value="demo" selected=is_demo>
+                        "Offline demo (no key)"
+                    </option>
+                    {PROVIDERS
+                        .iter()
+                        .map(|p| {
+                            view! {
+                                <option value=p.id selected=move || provider() == p.id>
+                                    {p.label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <Show
+                when=move || !is_demo()
+                fallback=move || {
+                    view! {
+                        <p class="muted">
+                            "The offline demo model answers every call: deterministic from the seed, no key needed."
+                        </p>
+                        {number_field(
+                            "Share of malformed replies (0 to 1)",
+                            "model.demo.malformed_rate",
+                            |s| s.model.demo.malformed_rate,
+                            |s, v| s.model.demo.malformed_rate = v,
+                        )}
+                    }
+                }
+            >
+                <Show when=move || !note().is_empty()>
+                    <p class="notice browser-note" data-testid="browser-note">
+                        {note}
+                    </p>
+                </Show>
+                <label class="field">
+                    <span>"Base URL"</span>
+                    <input
+                        data-testid="field-model.base_url"
+                        type="url"
+                        placeholder=placeholder
+                        prop:value=move || s.with(|s| s.model.base_url.clone())
+                        on:input=move |ev| s.update(|s| s.model.base_url = event_target_value(&ev).trim().to_string())
+                    />
+                </label>
+                {text_field("Model name", "model.name", |s| s.model.name.clone(), |s, v| s.model.name = v.trim().to_string(), false)}
+                <label class="field">
+                    <span>{move || if needs_key() { "API key" } else { "API key (if the server wants one)" }}</span>
+                    <input
+                        data-testid="api-key"
+                        type="password"
+                        autocomplete="off"
+                        spellcheck="false"
+                        prop:value=move || keys.key.get()
+                        on:change=on_key
+                    />
+                </label>
+                <div class="row key-actions">
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            data-testid="remember-key"
+                            prop:checked=move || keys.remember.get()
+                            on:change=move |ev| {
+                                keys.remember.set(event_target_checked(&ev));
+                                keys.persist();
+                            }
+                        />
+                        "Remember on this device"
+                    </label>
+                    <button data-testid="forget-key" on:click=move |_| keys.forget() disabled=move || keys.key.get().is_empty()>
+                        "Forget the key"
+                    </button>
+                </div>
+                <p class="muted">
+                    {move || {
+                        if keys.remember.get() {
+                            "The key is kept in this browser's local storage until you forget it."
+                        } else {
+                            "The key is held in memory only: it is gone when this tab closes."
+                        }
+                    }}
+                    " It is sent only to the provider, never put in links, exports or logs."
+                </p>
+                <div class="row">
+                    {number_field(
+                        "Calls in flight",
+                        "model.network.concurrency",
+                        |s| s.model.network.concurrency,
+                        |s, v| s.model.network.concurrency = v,
+                    )}
+                    {number_field(
+                        "Retries",
+                        "model.network.max_retries",
+                        |s| s.model.network.max_retries,
+                        |s, v| s.model.network.max_retries = v,
+                    )}
+                    {number_field(
+                        "First-byte timeout (ms)",
+                        "model.network.first_byte_timeout_ms",
+                        |s| s.model.network.first_byte_timeout_ms,
+                        |s, v| s.model.network.first_byte_timeout_ms = v,
+                    )}
+                    {number_field(
+                        "Silence timeout (ms)",
+                        "model.network.idle_timeout_ms",
+                        |s| s.model.network.idle_timeout_ms,
+                        |s, v| s.model.network.idle_timeout_ms = v,
+                    )}
+                </div>
+                <div class="row">
+                    {number_field(
+                        "Price in / M tokens",
+                        "model.price.input_per_million",
+                        |s| s.model.price.map_or(0.0, |p| p.input_per_million),
+                        |s, v| s.model.price.get_or_insert_with(Default::default).input_per_million = v,
+                    )}
+                    {number_field(
+                        "Price out / M tokens",
+                        "model.price.output_per_million",
+                        |s| s.model.price.map_or(0.0, |p| p.output_per_million),
+                        |s, v| s.model.price.get_or_insert_with(Default::default).output_per_million = v,
+                    )}
+                </div>
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-testid="field-model.network.stream"
+                        prop:checked=move || s.with(|s| s.model.network.stream)
+                        on:change=move |ev| s.update(|s| s.model.network.stream = event_target_checked(&ev))
+                    />
+                    "Stream speech as it is written"
+                </label>
+            </Show>
+        </fieldset>
+    }
+}

@@ -1,0 +1,547 @@
+//! Real language models over HTTP: OpenAI-compatible chat completions and Anthropic Messages,
+//! behind the engine's [`ChatModel`].
+//!
+//! Everything here is plain logic over a [`Transport`] (the browser's fetch in the app, a native
+//! HTTP client in the terminal runner): building requests, streaming replies as server-sent
+//! events, reading errors, retrying with backoff, timeouts, a limit on calls in flight, and
+//! cancelling all of it when the user stops. The key is handed in by the caller for each model
+//! and only ever written into request headers.
+
+pub mod sse;
+pub mod wire;
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+use std::task::Waker;
+
+use futures::future::{select, Either, LocalBoxFuture};
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Clock;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
+pub use wire::Protocol;
+
+/// A provider Agora knows: where it lives and what a browser needs to know about it.
+#[derive(Clone, Copy, Debug)]
+pub struct ProviderPreset {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub protocol: Protocol,
+    pub base_url: &'static str,
+    pub needs_key: bool,
+    /// What a user must do for calls from a web page to be let through, if anything.
+    pub browser_note: &'static str,
+}
+
+const NO_NOTE: &str = "";
+
+pub const PROVIDERS: [ProviderPreset; 11] = [
+    ProviderPreset { id: "openai", label: "OpenAI", protocol: Protocol::OpenAi, base_url: "https://api.openai.com/v1", needs_key: true, browser_note: NO_NOTE },
+    ProviderPreset { id: "anthropic", label: "Anthropic", protocol: Protocol::Anthropic, base_url: "https://api.anthropic.com/v1", needs_key: true, browser_note: "Agora sends the anthropic-dangerous-direct-browser-access header that Anthropic requires for calls from a web page." },
+    ProviderPreset { id: "openrouter", label: "OpenRouter", protocol: Protocol::OpenAi, base_url: "https://openrouter.ai/api/v1", needs_key: true, browser_note: NO_NOTE },
+    ProviderPreset { id: "groq", label: "Groq", protocol: Protocol::OpenAi, base_url: "https://api.groq.com/openai/v1", needs_key: true, browser_note: NO_NOTE },
+    ProviderPreset { id: "together", label: "Together", protocol: Protocol::OpenAi, base_url: "https://api.together.xyz/v1", needs_key: true, browser_note: NO_NOTE },
+    ProviderPreset { id: "mistral", label: "Mistral", protocol: Protocol::OpenAi, base_url: "https://api.mistral.ai/v1", needs_key: true, browser_note: NO_NOTE },
+    ProviderPreset { id: "deepseek", label: "DeepSeek", protocol: Protocol::OpenAi, base_url: "https://api.deepseek.com/v1", needs_key: true, browser_note: NO_NOTE },
+    ProviderPreset { id: "ollama", label: "Ollama (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:11434/v1", needs_key: false, browser_note: "Ollama refuses web pages unless started with OLLAMA_ORIGINS set to this page's origin (or *)." },
+    ProviderPreset { id: "lmstudio", label: "LM Studio (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:1234/v1", needs_key: false, browser_note: "Turn on \"Enable CORS\" in LM Studio's server settings." },
+    ProviderPreset { id: "llamacpp", label: "llama.cpp server (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:8080/v1", needs_key: false, browser_note: NO_NOTE },
+    ProviderPreset { id: "custom", label: "Other OpenAI-compatible", protocol: Protocol::OpenAi, base_url: "", needs_key: false, browser_note: "The server must allow calls from this page (CORS)." },
+];
+
+/// The preset with this id.
+pub fn preset(id: &str) -> Option<&'static ProviderPreset> {
+    PROVIDERS.iter().find(|p| p.id == id)
+}
+
+/// Retries, backoff and timeouts of real calls. Defaults suit hosted providers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NetworkSettings {
+    /// Retries after a 429, a 5xx, a timeout or a broken stream (not after 401/403 or a quota).
+    pub max_retries: u32,
+    pub backoff_base_ms: u64,
+    pub backoff_max_ms: u64,
+    /// How long to wait for the response to start.
+    pub first_byte_timeout_ms: u64,
+    /// How long a stream may go silent between chunks.
+    pub idle_timeout_ms: u64,
+    /// Calls in flight at once (all bids of a turn go out together up to this).
+    pub concurrency: u32,
+    /// Stream speech so text appears as it is written.
+    pub stream: bool,
+}
+
+impl Default for NetworkSettings {
+    fn default() -> Self {
+        Self {
+            max_retries: 3,
+            backoff_base_ms: 1000,
+            backoff_max_ms: 30_000,
+            first_byte_timeout_ms: 60_000,
+            idle_timeout_ms: 30_000,
+            concurrency: 8,
+            stream: true,
+        }
+    }
+}
+
+/// Why a call failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// 401 or 403.
+    Auth {
+        status: u16,
+        message: String,
+    },
+    /// 429; `retry_after_ms` when the provider said how long to wait and it could be read.
+    RateLimited {
+        retry_after_ms: Option<u64>,
+        message: String,
+    },
+    /// 429 or 402 saying the quota or spending limit is used up: waiting will not help.
+    Quota(String),
+    /// 5xx.
+    Server {
+        status: u16,
+        message: String,
+    },
+    /// Any other status.
+    Rejected {
+        status: u16,
+        message: String,
+    },
+    FirstByteTimeout(u64),
+    IdleTimeout(u64),
+    /// No status at all: offline, a wrong address, or a refusal by CORS.
+    Network(String),
+    /// A reply or stream chunk that could not be read.
+    Malformed(String),
+    /// An error event inside a 200 stream.
+    StreamError(String),
+    Cancelled,
+}
+
+impl Failure {
+    /// Whether trying again may help.
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            Failure::RateLimited { .. }
+                | Failure::Server { .. }
+                | Failure::FirstByteTimeout(_)
+                | Failure::IdleTimeout(_)
+                | Failure::Malformed(_)
+                | Failure::StreamError(_)
+        )
+    }
+
+    /// What the user reads: what happened and what to do.
+    pub fn describe(&self, provider: &ProviderPreset, base_url: &str) -> String {
+        match self {
+            Failure::Auth { status, message } => format!(
+                "{} refused the key ({status}: {message}). Check the key in the model settings; the run is paused and nothing recorded is lost.",
+                provider.label
+            ),
+            Failure::RateLimited { message, .. } => format!("{} kept answering 429 (too many requests: {message}) after every retry.", provider.label),
+            Failure::Quota(message) => format!("{} says the quota or spending limit is used up ({message}); retrying will not help until it is raised.", provider.label),
+            Failure::Server { status, message } => format!("{} had a server error ({status}: {message}) after every retry.", provider.label),
+            Failure::Rejected { status, message } => format!("{} rejected the request ({status}: {message}).", provider.label),
+            Failure::FirstByteTimeout(ms) => format!("{} did not start answering within {} s.", provider.label, ms / 1000),
+            Failure::IdleTimeout(ms) => format!("{}'s stream went silent for {} s.", provider.label, ms / 1000),
+            Failure::Network(detail) => {
+                let local = base_url.contains("localhost") || base_url.contains("127.0.0.1");
+                let hint = if !provider.browser_note.is_empty() {
+                    provider.browser_note.to_string()
+                } else if local {
+                    "Is the server running, and does it allow calls from this page (CORS)?".to_string()
+                } else {
+                    "Either the browser is offline or the server does not allow calls from web pages (CORS); a proxy that adds CORS headers, or a provider that allows them, fixes the latter.".to_string()
+                };
+                format!("No answer from {base_url} ({detail}). {hint}")
+            }
+            Failure::Malformed(message) => format!("{} sent something unreadable: {message}.", provider.label),
+            Failure::StreamError(message) => format!("{} reported an error in the middle of its reply: {message}.", provider.label),
+            Failure::Cancelled => "stopped".into(),
+        }
+    }
+}
+
+/// Reads a failed response: its status, its Retry-After header (when the browser lets it be
+/// read) and its body.
+pub fn classify(status: u16, retry_after: Option<&str>, body: &str) -> Failure {
+    let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
+    let message = parsed
+        .as_ref()
+        .and_then(wire::error_message)
+        .unwrap_or_else(|| wire::clip(body.trim(), 200))
+        .replace('\n', " ");
+    let lower = body.to_ascii_lowercase();
+    let quota = ["insufficient_quota", "quota", "billing", "spending limit", "credit"]
+        .iter()
+        .any(|w| lower.contains(w));
+    match status {
+        401 | 403 => Failure::Auth { status, message },
+        402 => Failure::Quota(message),
+        429 if quota => Failure::Quota(message),
+        429 => Failure::RateLimited { retry_after_ms: retry_after.and_then(parse_retry_after), message },
+        500..=599 => Failure::Server { status, message },
+        _ => Failure::Rejected { status, message },
+    }
+}
+
+/// Retry-After in seconds (the date form is not worth reading: providers send seconds).
+fn parse_retry_after(value: &str) -> Option<u64> {
+    let secs: f64 = value.trim().parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then_some((secs * 1000.0) as u64)
+}
+
+/// How long to wait before retry number `attempt` (0-based): Retry-After when known, else
+/// exponential backoff with jitter (`jitter` in 0..1), capped.
+pub fn backoff_ms(settings: &NetworkSettings, attempt: u32, retry_after_ms: Option<u64>, jitter: f64) -> u64 {
+    if let Some(ms) = retry_after_ms {
+        return ms.min(settings.backoff_max_ms.max(ms.min(120_000)));
+    }
+    let exp = settings.backoff_base_ms.saturating_mul(1u64 << attempt.min(20)).min(settings.backoff_max_ms);
+    (exp as f64 * (0.5 + 0.5 * jitter.clamp(0.0, 1.0))) as u64
+}
+
+/// An HTTP request ready to send.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+/// A response whose body arrives in chunks.
+pub trait HttpBody {
+    fn status(&self) -> u16;
+    fn header(&self, name: &str) -> Option<String>;
+    /// The next chunk; `None` at the end.
+    fn chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, Failure>>;
+}
+
+/// Sends requests: the browser's fetch, or a native client.
+pub trait Transport {
+    fn send(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<Box<dyn HttpBody>, Failure>>;
+    /// Aborts every request in flight.
+    fn abort_all(&self);
+}
+
+/// A signal to give up: set by Stop, seen by every wait.
+#[derive(Clone, Default)]
+pub struct Cancel(Rc<(Cell<bool>, RefCell<Vec<Waker>>)>);
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.0 .0.set(true);
+        for w in self.0 .1.borrow_mut().drain(..) {
+            w.wake();
+        }
+    }
+    pub fn reset(&self) {
+        self.0 .0.set(false);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0 .0.get()
+    }
+    /// Resolves once cancelled.
+    pub fn cancelled(&self) -> impl std::future::Future<Output = ()> + 'static {
+        let this = self.clone();
+        futures::future::poll_fn(move |cx| {
+            if this.is_cancelled() {
+                std::task::Poll::Ready(())
+            } else {
+                this.0 .1.borrow_mut().push(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        })
+    }
+}
+
+/// At most `n` calls in flight; the rest wait their turn in order.
+#[derive(Default)]
+struct Limiter {
+    in_flight: Cell<u32>,
+    waiting: RefCell<VecDeque<Waker>>,
+}
+
+impl Limiter {
+    async fn acquire(&self, limit: u32) {
+        futures::future::poll_fn(|cx| {
+            if self.in_flight.get() < limit.max(1) {
+                self.in_flight.set(self.in_flight.get() + 1);
+                std::task::Poll::Ready(())
+            } else {
+                self.waiting.borrow_mut().push_back(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        })
+        .await
+    }
+    fn release(&self) {
+        self.in_flight.set(self.in_flight.get().saturating_sub(1));
+        if let Some(w) = self.waiting.borrow_mut().pop_front() {
+            w.wake();
+        }
+    }
+}
+
+/// Which endpoint and model answer, and with what key.
+#[derive(Clone, Debug, Default)]
+pub struct Endpoint {
+    pub provider: String,
+    pub base_url: String,
+    pub model: String,
+    /// A model per agent, where the scenario overrides the default.
+    pub agent_models: BTreeMap<String, String>,
+    pub key: Option<String>,
+}
+
+/// Told of streamed text as it arrives: (agent, the text so far).
+pub type TextSink = Rc<dyn Fn(&str, &str)>;
+/// Told of each retry: (agent, what failed, milliseconds until the next try).
+pub type RetrySink = Rc<dyn Fn(&str, &str, u64)>;
+
+/// A [`ChatModel`] backed by a real provider.
+pub struct HttpModel {
+    endpoint: Endpoint,
+    preset: &'static ProviderPreset,
+    settings: NetworkSettings,
+    transport: Rc<dyn Transport>,
+    clock: Rc<dyn Clock>,
+    cancel: Cancel,
+    limiter: Limiter,
+    on_text: Option<TextSink>,
+    jitter_state: Cell<u64>,
+    on_retry: Option<RetrySink>,
+}
+
+impl HttpModel {
+    pub fn new(
+        endpoint: Endpoint,
+        settings: NetworkSettings,
+        transport: Rc<dyn Transport>,
+        clock: Rc<dyn Clock>,
+    ) -> Result<Self, String> {
+        let preset = preset(&endpoint.provider)
+            .ok_or_else(|| format!("unknown provider \"{}\"", endpoint.provider))?;
+        if endpoint.base_url.trim().is_empty() {
+            return Err("a base URL is needed".into());
+        }
+        if !(endpoint.base_url.starts_with("http://") || endpoint.base_url.starts_with("https://")) {
+            return Err(format!(
+                "the base URL must start with http:// or https:// (got \"{}\")",
+                endpoint.base_url
+            ));
+        }
+        if endpoint.model.trim().is_empty() {
+            return Err("a model name is needed".into());
+        }
+        if preset.needs_key && endpoint.key.as_deref().is_none_or(|k| k.trim().is_empty()) {
+            return Err(format!("{} needs an API key", preset.label));
+        }
+        let seed = clock.now_ms().to_bits() | 1;
+        Ok(Self {
+            endpoint,
+            preset,
+            settings,
+            transport,
+            clock,
+            cancel: Cancel::default(),
+            limiter: Limiter::default(),
+            on_text: None,
+            jitter_state: Cell::new(seed),
+            on_retry: None,
+        })
+    }
+
+    pub fn on_text(mut self, sink: TextSink) -> Self {
+        self.on_text = Some(sink);
+        self
+    }
+
+    pub fn on_retry(mut self, sink: RetrySink) -> Self {
+        self.on_retry = Some(sink);
+        self
+    }
+
+    /// The signal that stops every call and wait of this model.
+    pub fn cancel_handle(&self) -> Cancel {
+        self.cancel.clone()
+    }
+
+    /// Aborts every request in flight and every backoff wait.
+    pub fn cancel_all(&self) {
+        self.cancel.cancel();
+        self.transport.abort_all();
+    }
+
+    fn jitter(&self) -> f64 {
+        // xorshift: jitter only spreads retries out, so it need not come from the run's RNG.
+        let mut x = self.jitter_state.get();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.jitter_state.set(x);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn model_for(&self, agent: &str) -> &str {
+        self.endpoint.agent_models.get(agent).map_or(&self.endpoint.model, String::as_str)
+    }
+
+    /// The HTTP request for a call; only the headers the provider needs, so the CORS preflight
+    /// asks for as little as possible.
+    pub fn http_request(&self, request: &ChatRequest, stream: bool) -> HttpRequest {
+        let base = self.endpoint.base_url.trim_end_matches('/');
+        let protocol = self.preset.protocol;
+        let body = wire::body(protocol, request, self.model_for(&request.agent), stream).to_string();
+        let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+        let key = self.endpoint.key.as_deref().filter(|k| !k.trim().is_empty());
+        let url = match protocol {
+            Protocol::OpenAi => {
+                if let Some(key) = key {
+                    headers.push(("authorization".into(), format!("Bearer {}", key.trim())));
+                }
+                format!("{base}/chat/completions")
+            }
+            Protocol::Anthropic => {
+                if let Some(key) = key {
+                    headers.push(("x-api-key".into(), key.trim().to_string()));
+                }
+                headers.push(("anthropic-version".into(), "2023-06-01".into()));
+                headers.push(("anthropic-dangerous-direct-browser-access".into(), "true".into()));
+                format!("{base}/messages")
+            }
+        };
+        HttpRequest { url, headers, body }
+    }
+
+    /// Waits for `future`, giving up after `ms` or when cancelled.
+    async fn within<T>(
+        &self,
+        future: LocalBoxFuture<'_, Result<T, Failure>>,
+        ms: u64,
+        timeout: Failure,
+    ) -> Result<T, Failure> {
+        let stop = Box::pin(self.cancel.cancelled());
+        let timer = self.clock.sleep(ms);
+        match select(future, select(timer, stop)).await {
+            Either::Left((result, _)) => result,
+            Either::Right((Either::Left(_), _)) => Err(timeout),
+            Either::Right((Either::Right(_), _)) => Err(Failure::Cancelled),
+        }
+    }
+
+    /// One attempt: send, then read the reply (streamed or whole).
+    async fn attempt(&self, request: &ChatRequest) -> Result<ChatResponse, Failure> {
+        let stream = self.settings.stream && request.purpose == Purpose::Speak && request.tools.is_empty();
+        let http = self.http_request(request, stream);
+        let first_byte = self.settings.first_byte_timeout_ms;
+        let mut body =
+            self.within(self.transport.send(http), first_byte, Failure::FirstByteTimeout(first_byte)).await?;
+        let status = body.status();
+        if !(200..300).contains(&status) {
+            let retry_after = body.header("retry-after");
+            let text = self.read_all(&mut *body).await.unwrap_or_default();
+            return Err(classify(status, retry_after.as_deref(), &text));
+        }
+        let streamed = body.header("content-type").is_some_and(|t| t.contains("text/event-stream"));
+        if !streamed {
+            let text = self.read_all(&mut *body).await?;
+            return wire::parse_reply(self.preset.protocol, &text);
+        }
+        let mut decoder = sse::SseDecoder::new();
+        let mut reply = wire::StreamReply::new(self.preset.protocol);
+        let idle = self.settings.idle_timeout_ms;
+        loop {
+            let chunk = self.within(body.chunk(), idle, Failure::IdleTimeout(idle)).await;
+            let ended = matches!(chunk, Ok(None));
+            let events = match chunk {
+                Ok(Some(bytes)) => decoder.feed(&bytes),
+                Ok(None) => decoder.finish(),
+                Err(Failure::Cancelled) => return Err(Failure::Cancelled),
+                // A stream that breaks off keeps what it said, marked incomplete.
+                Err(_) if !reply.response.content.is_empty() => break,
+                Err(e) => return Err(e),
+            };
+            for event in &events {
+                if reply.feed(event)?.is_some() {
+                    if let Some(sink) = &self.on_text {
+                        sink(&request.agent, &reply.response.content);
+                    }
+                }
+            }
+            if ended || reply.done {
+                break;
+            }
+        }
+        let done = reply.done;
+        let mut response = reply.finish();
+        if !done {
+            if response.content.is_empty() && response.tool_calls.is_empty() {
+                return Err(Failure::Malformed("the stream ended before any reply".into()));
+            }
+            response.incomplete = true;
+        }
+        Ok(response)
+    }
+
+    async fn read_all(&self, body: &mut dyn HttpBody) -> Result<String, Failure> {
+        let mut bytes = Vec::new();
+        let idle = self.settings.idle_timeout_ms;
+        while let Some(chunk) = self.within(body.chunk(), idle, Failure::IdleTimeout(idle)).await? {
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    async fn complete_with_retries(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError> {
+        self.limiter.acquire(self.settings.concurrency).await;
+        let mut attempt = 0;
+        let result = loop {
+            if self.cancel.is_cancelled() {
+                break Err(Failure::Cancelled);
+            }
+            match self.attempt(request).await {
+                Ok(response) => break Ok(response),
+                Err(failure) if failure.retryable() && attempt < self.settings.max_retries => {
+                    let after = match &failure {
+                        Failure::RateLimited { retry_after_ms, .. } => *retry_after_ms,
+                        _ => None,
+                    };
+                    let wait = backoff_ms(&self.settings, attempt, after, self.jitter());
+                    if let Some(sink) = &self.on_retry {
+                        sink(&request.agent, &failure.describe(self.preset, &self.endpoint.base_url), wait);
+                    }
+                    attempt += 1;
+                    let stop = Box::pin(self.cancel.cancelled());
+                    if let Either::Right(_) = select(self.clock.sleep(wait), stop).await {
+                        break Err(Failure::Cancelled);
+                    }
+                }
+                Err(failure) => break Err(failure),
+            }
+        };
+        self.limiter.release();
+        result.map_err(|f| match f {
+            Failure::Cancelled => ModelError::Cancelled,
+            f => ModelError::Provider(f.describe(self.preset, &self.endpoint.base_url)),
+        })
+    }
+}
+
+impl ChatModel for HttpModel {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(self.complete_with_retries(request))
+    }
+}
+
+#[cfg(test)]
+mod tests;

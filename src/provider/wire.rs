@@ -1,0 +1,310 @@
+//! What goes over the wire: request bodies for OpenAI-compatible chat completions and Anthropic
+//! Messages, their replies, and their streams folded into one reply.
+
+use serde_json::{json, Value};
+
+use super::sse::SseEvent;
+use super::Failure;
+use crate::model::{ChatRequest, ChatResponse, ResponseFormat, Role, ToolCall, Usage};
+
+/// The two protocols Agora speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    OpenAi,
+    Anthropic,
+}
+
+/// Anthropic requires a limit on every request; this is used when the method sets none.
+pub const ANTHROPIC_DEFAULT_MAX_TOKENS: u32 = 1024;
+
+/// The request body for `request` sent to `model`.
+pub fn body(protocol: Protocol, request: &ChatRequest, model: &str, stream: bool) -> Value {
+    match protocol {
+        Protocol::OpenAi => openai_body(request, model, stream),
+        Protocol::Anthropic => anthropic_body(request, model, stream),
+    }
+}
+
+fn openai_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
+    let messages: Vec<Value> =
+        request.messages.iter().map(|m| json!({"role": role_name(m.role), "content": m.content})).collect();
+    let mut body = json!({"model": model, "messages": messages});
+    if let Some(t) = request.temperature {
+        body["temperature"] = json!(t);
+    }
+    if let Some(n) = request.max_tokens {
+        body["max_tokens"] = json!(n);
+    }
+    if !request.tools.is_empty() {
+        body["tools"] = request
+            .tools
+            .iter()
+            .map(|t| {
+                json!({"type": "function", "function": {
+                    "name": t.name, "description": t.description, "parameters": t.parameters}})
+            })
+            .collect();
+    }
+    match &request.response_format {
+        ResponseFormat::Text => {}
+        ResponseFormat::JsonObject => body["response_format"] = json!({"type": "json_object"}),
+        ResponseFormat::JsonSchema { name, schema } => {
+            body["response_format"] =
+                json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema}})
+        }
+    }
+    if stream {
+        body["stream"] = json!(true);
+        body["stream_options"] = json!({"include_usage": true});
+    }
+    body
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    }
+}
+
+/// Anthropic takes the system text apart and wants turns that alternate, starting with the user;
+/// it has no JSON mode, so a required format is asked for in the system text instead.
+fn anthropic_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
+    let mut system: Vec<String> = Vec::new();
+    let mut messages: Vec<(Role, String)> = Vec::new();
+    for m in &request.messages {
+        match m.role {
+            Role::System => system.push(m.content.clone()),
+            role => match messages.last_mut() {
+                Some((last, text)) if *last == role => {
+                    text.push_str("\n\n");
+                    text.push_str(&m.content);
+                }
+                _ => messages.push((role, m.content.clone())),
+            },
+        }
+    }
+    if messages.first().is_none_or(|(r, _)| *r != Role::User) {
+        messages.insert(0, (Role::User, "(begin)".into()));
+    }
+    match &request.response_format {
+        ResponseFormat::Text => {}
+        ResponseFormat::JsonObject => system.push("Reply with one JSON object and nothing else.".into()),
+        ResponseFormat::JsonSchema { schema, .. } => system.push(format!(
+            "Reply with one JSON object that follows this JSON schema, and nothing else: {schema}"
+        )),
+    }
+    let mut body = json!({
+        "model": model,
+        "max_tokens": request.max_tokens.unwrap_or(ANTHROPIC_DEFAULT_MAX_TOKENS),
+        "messages": messages.iter().map(|(r, c)| json!({"role": role_name(*r), "content": c})).collect::<Vec<_>>(),
+    });
+    if !system.is_empty() {
+        body["system"] = json!(system.join("\n\n"));
+    }
+    if let Some(t) = request.temperature {
+        body["temperature"] = json!(t);
+    }
+    if !request.tools.is_empty() {
+        body["tools"] = request
+            .tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
+            .collect();
+    }
+    if stream {
+        body["stream"] = json!(true);
+    }
+    body
+}
+
+fn text_of(v: &Value) -> String {
+    v.as_str().map(str::to_string).unwrap_or_default()
+}
+
+fn usage_of(protocol: Protocol, v: &Value) -> Option<Usage> {
+    let (input, output) = match protocol {
+        Protocol::OpenAi => ("prompt_tokens", "completion_tokens"),
+        Protocol::Anthropic => ("input_tokens", "output_tokens"),
+    };
+    let read = |k: &str| v.get(k).and_then(Value::as_u64).map(|n| n as u32);
+    (read(input).is_some() || read(output).is_some()).then(|| Usage {
+        prompt_tokens: read(input).unwrap_or(0),
+        completion_tokens: read(output).unwrap_or(0),
+    })
+}
+
+/// The message of an error object as providers send it (`{"error": {"message": ...}}`).
+pub fn error_message(v: &Value) -> Option<String> {
+    let e = v.get("error")?;
+    Some(e.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| e.to_string()))
+}
+
+/// Reads a complete (not streamed) reply.
+pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failure> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| Failure::Malformed(format!("the reply is not JSON ({e})")))?;
+    if let Some(message) = error_message(&v) {
+        return Err(Failure::Malformed(format!("the provider sent an error: {message}")));
+    }
+    let mut response = ChatResponse::default();
+    match protocol {
+        Protocol::OpenAi => {
+            let message = v
+                .pointer("/choices/0/message")
+                .ok_or_else(|| Failure::Malformed("the reply has no choices[0].message".into()))?;
+            response.content = text_of(&message["content"]);
+            for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+                let f = &call["function"];
+                let arguments = match &f["arguments"] {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    other => other.to_string(),
+                };
+                response.tool_calls.push(ToolCall { name: text_of(&f["name"]), arguments });
+            }
+        }
+        Protocol::Anthropic => {
+            let blocks = v
+                .get("content")
+                .and_then(Value::as_array)
+                .ok_or_else(|| Failure::Malformed("the reply has no content".into()))?;
+            for block in blocks {
+                match block["type"].as_str() {
+                    Some("text") => response.content.push_str(block["text"].as_str().unwrap_or_default()),
+                    Some("tool_use") => response.tool_calls.push(ToolCall {
+                        name: text_of(&block["name"]),
+                        arguments: block["input"].to_string(),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if let Some(usage) = v.get("usage").and_then(|u| usage_of(protocol, u)) {
+        response.usage = usage;
+    }
+    Ok(response)
+}
+
+/// A streamed reply being put together.
+#[derive(Debug)]
+pub struct StreamReply {
+    protocol: Protocol,
+    pub response: ChatResponse,
+    /// The stream's end marker arrived (`[DONE]`, `message_stop`).
+    pub done: bool,
+    /// Tool calls by the index the stream gives them.
+    calls: Vec<(String, String)>,
+}
+
+impl StreamReply {
+    pub fn new(protocol: Protocol) -> Self {
+        Self { protocol, response: ChatResponse::default(), done: false, calls: Vec::new() }
+    }
+
+    fn call(&mut self, index: usize) -> &mut (String, String) {
+        if self.calls.len() <= index {
+            self.calls.resize(index + 1, Default::default());
+        }
+        &mut self.calls[index]
+    }
+
+    /// Folds in one event; returns the text it added, if any.
+    pub fn feed(&mut self, event: &SseEvent) -> Result<Option<String>, Failure> {
+        if self.protocol == Protocol::OpenAi && event.data.trim() == "[DONE]" {
+            self.done = true;
+            return Ok(None);
+        }
+        let v: Value = serde_json::from_str(&event.data).map_err(|_| {
+            Failure::Malformed(format!("a chunk of the stream is not JSON: {}", clip(&event.data, 80)))
+        })?;
+        if let Some(message) = error_message(&v) {
+            return Err(Failure::StreamError(message));
+        }
+        match self.protocol {
+            Protocol::OpenAi => {
+                if let Some(usage) = v.get("usage").and_then(|u| usage_of(Protocol::OpenAi, u)) {
+                    self.response.usage = usage;
+                }
+                let Some(delta) = v.pointer("/choices/0/delta") else { return Ok(None) };
+                for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
+                    let index = call["index"].as_u64().unwrap_or(0) as usize;
+                    let f = &call["function"];
+                    let slot = self.call(index);
+                    slot.0.push_str(f["name"].as_str().unwrap_or_default());
+                    slot.1.push_str(f["arguments"].as_str().unwrap_or_default());
+                }
+                let text = text_of(&delta["content"]);
+                Ok(self.add_text(text))
+            }
+            Protocol::Anthropic => match v["type"].as_str().unwrap_or_default() {
+                "message_start" => {
+                    if let Some(u) =
+                        v.pointer("/message/usage").and_then(|u| usage_of(Protocol::Anthropic, u))
+                    {
+                        self.response.usage.prompt_tokens = u.prompt_tokens;
+                    }
+                    Ok(None)
+                }
+                "content_block_start" => {
+                    let block = &v["content_block"];
+                    if block["type"] == "tool_use" {
+                        let index = v["index"].as_u64().unwrap_or(0) as usize;
+                        self.call(index).0 = text_of(&block["name"]);
+                    }
+                    Ok(None)
+                }
+                "content_block_delta" => {
+                    let delta = &v["delta"];
+                    if delta["type"] == "input_json_delta" {
+                        let index = v["index"].as_u64().unwrap_or(0) as usize;
+                        self.call(index).1.push_str(delta["partial_json"].as_str().unwrap_or_default());
+                        return Ok(None);
+                    }
+                    Ok(self.add_text(text_of(&delta["text"])))
+                }
+                "message_delta" => {
+                    if let Some(n) = v.pointer("/usage/output_tokens").and_then(Value::as_u64) {
+                        self.response.usage.completion_tokens = n as u32;
+                    }
+                    Ok(None)
+                }
+                "message_stop" => {
+                    self.done = true;
+                    Ok(None)
+                }
+                _ => Ok(None),
+            },
+        }
+    }
+
+    fn add_text(&mut self, text: String) -> Option<String> {
+        if text.is_empty() {
+            return None;
+        }
+        self.response.content.push_str(&text);
+        Some(text)
+    }
+
+    /// The reply as far as it came.
+    pub fn finish(mut self) -> ChatResponse {
+        self.response.tool_calls = self
+            .calls
+            .into_iter()
+            .filter(|(name, _)| !name.is_empty())
+            .map(|(name, arguments)| ToolCall { name, arguments })
+            .collect();
+        self.response
+    }
+}
+
+/// At most `n` characters of `text`.
+pub fn clip(text: &str, n: usize) -> String {
+    let mut out: String = text.chars().take(n).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}

@@ -1,0 +1,146 @@
+// A local LLM server for the browser tests and benchmarks: OpenAI-compatible chat completions
+// (with and without streaming, tool calls, JSON mode) and Anthropic Messages, with CORS, a
+// configurable latency and faults on demand. Replies are made up from the prompt so whole
+// simulations play: bids in <n>, director indexes, handoff tool calls, negotiation actions.
+//
+// Control it from tests: `server.fault(kind, times)`, `server.latency = ms`, `server.requests`
+// (every request received, headers and body), `server.reset()`.
+import { createServer } from 'node:http';
+
+const FAULTS = ['ok', '401', '403', '429', '429-retry-after', '429-quota', '500', 'malformed-chunk',
+  'drop-stream', 'drop-stream-early', 'slow-first-byte', 'error-event', 'stall'];
+
+function hash(text) {
+  let h = 2166136261;
+  for (const c of text) h = Math.imul(h ^ c.codePointAt(0), 16777619) >>> 0;
+  return h;
+}
+
+/** The reply to a chat request: text, or a tool call. */
+function reply(body, protocol) {
+  const messages = body.messages ?? [];
+  const system = protocol === 'anthropic' ? (body.system ?? '') : messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  // The instruction is the last message, whatever its role (bid prompts come as system text).
+  const last = messages.at(-1)?.content ?? '';
+  const all = `${system}\n${last}`;
+  const h = hash(all + messages.length);
+  const tools = body.tools ?? [];
+  if (tools.length) {
+    const tool = tools[0].function ?? tools[0];
+    const params = tool.parameters ?? tool.input_schema ?? {};
+    const target = params.properties?.next_agent_name?.enum;
+    const names = target ?? [...all.matchAll(/"([^"]+)" agent/g)].map((m) => m[1]);
+    const next = names.length ? names[h % names.length] : 'nobody';
+    return { tool: { name: tool.name, arguments: JSON.stringify({ response: `Tool speech ${h % 1000}: a point on the matter.`, next_agent_name: next }) } };
+  }
+  if (/TRADING GAME/.test(all) && /keys are the player names/.test(last)) {
+    const players = (last.match(/player names \(([^)]*)\)/)?.[1] ?? '').split(/,\s*/).filter(Boolean);
+    return { text: JSON.stringify(Object.fromEntries(players.map((p) => [p, `Trade wisely, ${p}.`]))) };
+  }
+  if (/TRADING GAME/.test(all)) return { text: JSON.stringify({ action: 'END' }) };
+  if (/<int>/.test(last)) return { text: `<${1 + (h % 9)}>` };
+  if (/choosing index/.test(last)) return { text: String(h % 2) };
+  if (/Transition to/i.test(system)) return { text: `Speech ${h % 1000} on the matter. Transition to neutral.` };
+  return { text: `Reply ${h % 100000}: I have a view on this, ünïcode included ✓.` };
+}
+
+const usage = (body, text) => ({ in: JSON.stringify(body.messages ?? []).length >> 2, out: Math.max(1, text.length >> 2) });
+
+export async function startLlmServer() {
+  const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0 };
+  const server = createServer((req, res) => {
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-max-age': '600',
+    };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, cors).end();
+      return;
+    }
+    let raw = '';
+    res.on('close', () => { if (!res.writableFinished) state.aborted++; });
+    req.setEncoding('utf8');
+    req.on('data', (c) => { raw += c; });
+    req.on('end', async () => {
+      const path = new URL(req.url, 'http://x').pathname;
+      const protocol = path.endsWith('/messages') ? 'anthropic' : path.endsWith('/chat/completions') ? 'openai' : null;
+      let body = {};
+      try { body = JSON.parse(raw || '{}'); } catch { /* answered below */ }
+      state.requests.push({ path, headers: req.headers, body, raw });
+      if (!protocol) {
+        res.writeHead(404, cors).end('{"error":{"message":"not found"}}');
+        return;
+      }
+      const fault = state.faults.length ? state.faults.shift() : null;
+      await new Promise((ok) => setTimeout(ok, fault === 'slow-first-byte' ? 5000 : state.latency));
+      const json = { ...cors, 'content-type': 'application/json' };
+      const err = (status, message, extra = {}) => res.writeHead(status, { ...json, ...extra }).end(JSON.stringify({ error: { message, type: 'test' } }));
+      if (fault === '401') return err(401, 'Incorrect API key provided');
+      if (fault === '403') return err(403, 'This key may not use this model');
+      if (fault === '429') return err(429, 'Rate limit reached, slow down');
+      if (fault === '429-retry-after') return err(429, 'Rate limit reached', { 'retry-after': '1', 'access-control-expose-headers': 'retry-after' });
+      if (fault === '429-quota') return err(429, 'You exceeded your current quota, please check your plan and billing details.');
+      if (fault === '500') return err(500, 'Internal server error');
+      const out = reply(body, protocol);
+      const text = out.text ?? '';
+      const u = usage(body, text);
+      if (!body.stream) {
+        const payload = protocol === 'openai'
+          ? { choices: [{ message: out.tool ? { content: null, tool_calls: [{ id: 'c1', type: 'function', function: out.tool }] } : { content: text } }], usage: { prompt_tokens: u.in, completion_tokens: u.out } }
+          : { content: out.tool ? [{ type: 'tool_use', name: out.tool.name, input: JSON.parse(out.tool.arguments) }] : [{ type: 'text', text }], usage: { input_tokens: u.in, output_tokens: u.out } };
+        res.writeHead(200, json).end(JSON.stringify(payload));
+        return;
+      }
+      res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      // Deltas of a few characters; the byte stream below splits them anywhere.
+      const chars = Array.from(text);
+      const events = [];
+      for (let i = 0; i < chars.length; i += 5) {
+        const whole = chars.slice(i, i + 5).join('');
+        events.push(protocol === 'openai'
+          ? `data: ${JSON.stringify({ choices: [{ delta: { content: whole } }] })}\n\n`
+          : `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: whole } })}\n\n`);
+      }
+      if (protocol === 'openai') {
+        events.push(`data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: u.in, completion_tokens: u.out } })}\n\n`, 'data: [DONE]\n\n');
+      } else {
+        events.unshift(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: u.in } } })}\n\n`);
+        events.push(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', usage: { output_tokens: u.out } })}\n\n`, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
+      }
+      if (fault === 'malformed-chunk') events.splice(1, 0, 'data: {"choices":[{"delta":{"content":"oops"\n\n');
+      if (fault === 'error-event') events.splice(1, events.length, `data: ${JSON.stringify({ error: { message: 'The model is overloaded' } })}\n\n`);
+      if (fault === 'drop-stream') events.splice(Math.max(2, events.length - 3));
+      if (fault === 'drop-stream-early' || fault === 'stall') events.splice(0);
+      // The whole stream as bytes, cut into chunks that do not follow event or character lines.
+      const stream = Buffer.from(`: test server\n\n${events.join('')}`, 'utf8');
+      for (let i = 0; i < stream.length; i += 23) {
+        if (res.destroyed) return;
+        res.write(stream.subarray(i, i + 23));
+        await new Promise((ok) => setTimeout(ok, state.chunkDelay || (i % 92 === 0 ? 2 : 0)));
+      }
+      if (fault === 'stall') return; // never ends: the idle timeout must fire
+      if (fault === 'drop-stream' || fault === 'drop-stream-early') {
+        res.socket.destroy();
+        return;
+      }
+      res.end();
+    });
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    get requests() { return state.requests; },
+    set latency(ms) { state.latency = ms; },
+    set chunkDelay(ms) { state.chunkDelay = ms; },
+    get aborted() { return state.aborted; },
+    fault(kind, times = 1) {
+      if (!FAULTS.includes(kind)) throw new Error(`unknown fault ${kind}`);
+      for (let i = 0; i < times; i++) state.faults.push(kind);
+    },
+    reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0 }); },
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
+  };
+}

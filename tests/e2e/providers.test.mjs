@@ -1,0 +1,243 @@
+// Real providers through real fetch against the local LLM server (tests/e2e/llm-server.mjs):
+// whole simulations over OpenAI-compatible and Anthropic endpoints, streaming, and every fault a
+// real network brings, asserting on what the user sees. A sentinel key must never show up in
+// anything the app writes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { appSession, openApp, waitForStatus } from './helpers.mjs';
+import { startLlmServer } from './llm-server.mjs';
+
+const session = appSession();
+let llm;
+before(async () => { llm = await startLlmServer(); });
+after(async () => { await llm?.close(); });
+
+const SENTINEL = 'sk-SENTINEL-7f3a9c-do-not-leak';
+const count = (page, id) => page.getByTestId(id).count();
+
+/** Opens a preset and points it at the local server. */
+async function useServer(page, preset, { provider = 'openai', model = 'test-model', key = SENTINEL } = {}) {
+  await page.getByTestId(`open-${preset}`).click();
+  await page.getByTestId('field-model.provider').selectOption(provider);
+  await page.getByTestId('field-model.base_url').fill(llm.url);
+  await page.getByTestId('field-model.name').fill(model);
+  await page.getByTestId('api-key').fill(key);
+  await page.getByTestId('api-key').dispatchEvent('change');
+}
+
+async function setNumber(page, field, value) {
+  await page.getByTestId(`field-${field}`).fill(String(value));
+}
+
+test('a bidding debate over an OpenAI-compatible endpoint, speech streamed', async () => {
+  llm.reset();
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  const consoleLines = [];
+  page.on('console', (m) => consoleLines.push(m.text()));
+  await useServer(page, 'rail-debate');
+  await setNumber(page, 'max_turns', 4);
+  llm.chunkDelay = 15;
+  await page.getByTestId('run').click();
+  await page.getByTestId('live-text').waitFor({ timeout: 20000 });
+  const partial = await page.getByTestId('live-text').textContent();
+  assert.match(partial, /writing…/);
+  await waitForStatus(page, 'Finished', 60000);
+  llm.chunkDelay = 0;
+
+  const speeches = llm.requests.filter((r) => r.body.stream);
+  const bids = llm.requests.filter((r) => /<int>/.test(JSON.stringify(r.body.messages)));
+  assert.equal(speeches.length, 4, 'one streamed call per turn');
+  assert.equal(bids.length, 4 * 3, 'three bids a turn');
+  assert.ok(llm.requests.every((r) => r.headers.authorization === `Bearer ${SENTINEL}`));
+  assert.ok(llm.requests.every((r) => r.body.model === 'test-model'));
+  assert.equal(await count(page, 'message'), 5);
+  const last = await page.getByTestId('message').last().textContent();
+  assert.match(last, /ünïcode included ✓\./, 'characters split across chunks arrive whole');
+  assert.equal(await count(page, 'bid-turn'), 4);
+  assert.equal(await count(page, 'live-text'), 0);
+
+  // The key is nowhere the app writes: storage, links, exports, the console.
+  await page.getByTestId('share-run').click();
+  const link = await page.getByTestId('share-url').inputValue();
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  const exported = await (await import('node:fs/promises')).readFile(await download.path(), 'utf8');
+  const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+  const markdown = await (await import('node:fs/promises')).readFile(await md.path(), 'utf8');
+  for (const [what, text] of [['link', link], ['storage', storage], ['export', exported], ['markdown', markdown], ['console', consoleLines.join('\n')], ['url', page.url()]]) {
+    assert.ok(!text.includes(SENTINEL) && !text.includes('SENTINEL'), `the key leaked into the ${what}`);
+  }
+  // Remembered only when asked, and forgotten on request.
+  await page.getByTestId('remember-key').check();
+  assert.match(await page.evaluate(() => localStorage.getItem('agora.key')), /SENTINEL/);
+  await page.getByTestId('forget-key').click();
+  assert.equal(await page.evaluate(() => localStorage.getItem('agora.key')), null);
+  assert.equal(await page.getByTestId('api-key').inputValue(), '');
+  assert.deepEqual(errors, []);
+});
+
+test('a director episode over Anthropic Messages', async () => {
+  llm.reset();
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await useServer(page, 'daily-show-director', { provider: 'anthropic', model: 'claude-test' });
+  await page.getByTestId('browser-note').waitFor();
+  await setNumber(page, 'max_turns', 5);
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 60000);
+  assert.ok(llm.requests.length > 5);
+  for (const r of llm.requests) {
+    assert.equal(r.path, '/v1/messages');
+    assert.equal(r.headers['x-api-key'], SENTINEL);
+    assert.equal(r.headers['anthropic-dangerous-direct-browser-access'], 'true');
+    assert.equal(r.headers.authorization, undefined);
+  }
+  assert.ok((await count(page, 'director-turn')) > 0);
+  assert.ok((await count(page, 'message')) > 1);
+  assert.deepEqual(errors, []);
+});
+
+test('a handoff debate by tool call, and a negotiation game', async () => {
+  llm.reset();
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await useServer(page, 'ai-morality-handoff');
+  await page.getByTestId('field-method.via').selectOption('tool');
+  await setNumber(page, 'max_turns', 4);
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 60000);
+  const withTools = llm.requests.filter((r) => r.body.tools?.length);
+  assert.ok(withTools.length >= 4);
+  assert.equal(withTools[0].body.tools[0].type, 'function');
+  const rows = await page.getByTestId('handoff').allTextContents();
+  assert.equal(rows.length, 4);
+  assert.ok(rows.every((r) => /tool/.test(r)), rows.join('\n'));
+
+  llm.reset();
+  await page.getByTestId('reset').click();
+  await useServer(page, 'trading-game');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 60000);
+  assert.ok(llm.requests.some((r) => /TRADING GAME/.test(JSON.stringify(r.body))));
+  assert.match(await page.getByTestId('negotiation-panel').textContent(), /END/);
+  assert.deepEqual(errors, []);
+});
+
+/** Waits until no step is in flight and `n` messages are shown. */
+async function settled(page, n, timeout = 30000) {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-testid=message]').length === n && !document.querySelector('[data-testid=step]').disabled,
+    n, { timeout },
+  );
+}
+
+/** A fresh rail debate on the local server, its opening played. */
+async function opened(page, settings = {}) {
+  llm.reset();
+  await page.getByTestId('reset').click();
+  await useServer(page, 'rail-debate');
+  for (const [field, value] of Object.entries(settings)) await setNumber(page, field, value);
+  await page.getByTestId('step').click(); // the opening: no model call
+  await settled(page, 1);
+}
+
+/** Plays a turn whose speech call (after the three bids) meets `faults`. */
+async function speechWithFaults(page, faults) {
+  llm.fault('ok', 3);
+  for (const f of faults) llm.fault(f);
+  await page.getByTestId('step').click();
+}
+
+test('401 pauses with a clear message and no retry; Resume plays the turn again', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await opened(page);
+  llm.fault('401');
+  await page.getByTestId('step').click();
+  await waitForStatus(page, 'Paused after an error', 20000);
+  assert.match(await page.getByTestId('run-error').textContent(), /refused the key \(401: Incorrect API key provided\)/);
+  assert.equal(llm.requests.length, 3, 'three bids went out, none was retried');
+  assert.equal(await count(page, 'message'), 1, 'the transcript is intact');
+  await page.getByTestId('step').click();
+  await settled(page, 2);
+  assert.match(await page.getByTestId('status').textContent(), /^Paused · turn 1/);
+  assert.equal(await count(page, 'run-error'), 0);
+  assert.equal(await count(page, 'bid-turn'), 1);
+  assert.deepEqual(errors.filter((e) => !/401/.test(e)), []);
+});
+
+test('429 and 5xx are retried with backoff, Retry-After honoured; a spent quota is not', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await opened(page);
+  llm.fault('429-retry-after');
+  await page.getByTestId('step').click();
+  await page.getByTestId('retry-note').waitFor({ timeout: 10000 });
+  assert.match(await page.getByTestId('retry-note').textContent(), /429.*again in 1 s/);
+  await settled(page, 2);
+  assert.equal(llm.requests.length, 3 + 1 + 1);
+
+  await opened(page);
+  await speechWithFaults(page, ['500', '500']);
+  await settled(page, 2);
+  assert.equal(llm.requests.length, 3 + 2 + 1, 'two retries, then the speech');
+
+  await opened(page);
+  llm.fault('429-quota');
+  await page.getByTestId('step').click();
+  await waitForStatus(page, 'Paused after an error', 20000);
+  assert.match(await page.getByTestId('run-error').textContent(), /quota or spending limit is used up/);
+  assert.equal(llm.requests.length, 3);
+  assert.deepEqual(errors.filter((e) => !/429|500/.test(e)), []);
+});
+
+test('broken streams: bad chunks and error events are retried, a dropped stream keeps its text', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await opened(page);
+  await speechWithFaults(page, ['malformed-chunk']);
+  await settled(page, 2);
+  assert.equal(llm.requests.filter((r) => r.body.stream).length, 2, 'the broken stream was asked again');
+  await speechWithFaults(page, ['error-event']);
+  await settled(page, 3);
+  await speechWithFaults(page, ['drop-stream']);
+  await settled(page, 4);
+  const last = page.getByTestId('message').last();
+  assert.match(await last.textContent(), /incomplete/);
+  assert.match(await last.textContent(), /Reply \d+/);
+  assert.deepEqual(errors.filter((e) => !/ERR_INCOMPLETE_CHUNKED_ENCODING/.test(e)), [], 'only the browser\u2019s own note of the cut');
+});
+
+test('timeouts for the first byte and for silence each say what happened', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await opened(page, { 'model.network.first_byte_timeout_ms': 1000, 'model.network.idle_timeout_ms': 1000, 'model.network.max_retries': 0 });
+  await speechWithFaults(page, ['slow-first-byte']);
+  await waitForStatus(page, 'Paused after an error', 20000);
+  assert.match(await page.getByTestId('run-error').textContent(), /did not start answering within 1 s/);
+  await speechWithFaults(page, ['stall']);
+  await page.waitForFunction(() => /went silent for 1 s/.test(document.querySelector('[data-testid=run-error]')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.equal(await count(page, 'message'), 1, 'nothing recorded is lost');
+  assert.deepEqual(errors, []);
+});
+
+test('no answer at all names the likely causes; Stop aborts every call in flight', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-model.provider').selectOption('ollama');
+  await page.getByTestId('field-model.base_url').fill('http://127.0.0.1:9/v1');
+  await page.getByTestId('field-model.name').fill('llama');
+  await page.getByTestId('step').click();
+  await settled(page, 1);
+  await page.getByTestId('step').click();
+  await waitForStatus(page, 'Paused after an error', 20000);
+  assert.match(await page.getByTestId('run-error').textContent(), /No answer from http:\/\/127\.0\.0\.1:9\/v1.*OLLAMA_ORIGINS/);
+
+  await opened(page);
+  llm.latency = 4000;
+  const started = Date.now();
+  await page.getByTestId('run').click();
+  while (llm.requests.length < 3) await new Promise((ok) => setTimeout(ok, 20));
+  await page.getByTestId('stop').click();
+  await waitForStatus(page, 'Finished', 3000);
+  assert.ok(Date.now() - started < 3500, 'stopped without waiting for the replies');
+  assert.match(await page.getByTestId('status').textContent(), /stopped/);
+  await new Promise((ok) => setTimeout(ok, 300));
+  assert.equal(llm.aborted, 3, 'all three bids were aborted');
+  assert.equal(await count(page, 'message'), 1);
+  assert.deepEqual(errors.filter((e) => !/Failed to load|ERR_/.test(e)), []);
+});
