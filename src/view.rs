@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::events::{Event, MessageKind, ParseOutcome, Proposal};
 use crate::game::negotiation::Action;
 use crate::model::{Purpose, Usage};
-use crate::scenario::Scenario;
+use crate::scenario::{Price, Scenario};
 
 /// A piece of a message: said aloud, or a body movement written between `*`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,12 +201,31 @@ pub struct Tally {
     pub retries: u32,
     /// Defaulted bids, fallback choices and handoffs, invalid actions.
     pub fallbacks: u32,
+    /// Tokens of the orchestration calls alone, to price them apart.
+    pub orchestration_prompt_tokens: u64,
+    pub orchestration_completion_tokens: u64,
 }
 
 impl Tally {
     pub fn tokens(&self) -> u64 {
         self.prompt_tokens + self.completion_tokens
     }
+
+    /// What the calls cost at `price`.
+    pub fn cost(&self, price: &Price) -> f64 {
+        price_of(price, self.prompt_tokens, self.completion_tokens)
+    }
+
+    /// What the orchestration calls (bids, director choices) cost at `price`.
+    pub fn orchestration_cost(&self, price: &Price) -> f64 {
+        price_of(price, self.orchestration_prompt_tokens, self.orchestration_completion_tokens)
+    }
+}
+
+/// The cost of tokens at a price per million.
+pub fn price_of(price: &Price, prompt_tokens: u64, completion_tokens: u64) -> f64 {
+    (prompt_tokens as f64 * price.input_per_million + completion_tokens as f64 * price.output_per_million)
+        / 1e6
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -284,6 +303,10 @@ impl RunView {
                     t.prompt_tokens += usage.prompt_tokens as u64;
                     t.completion_tokens += usage.completion_tokens as u64;
                     t.retries += (*attempt > 1) as u32;
+                    if purpose.is_orchestration() {
+                        t.orchestration_prompt_tokens += usage.prompt_tokens as u64;
+                        t.orchestration_completion_tokens += usage.completion_tokens as u64;
+                    }
                 });
                 if *purpose == Purpose::DirectorReflection {
                     if let Some(last) = self.director.last_mut().filter(|d| d.turn == *turn) {

@@ -55,6 +55,9 @@ pub fn Inspector() -> impl IntoView {
 
 #[component]
 fn Call(call: Arc<CallRow>) -> impl IntoView {
+    let price = expect_context::<Controller>()
+        .view
+        .with_untracked(|v| v.scenario.as_ref().and_then(|s| s.model.price));
     let controller = expect_context::<Controller>();
     let open = RwSignal::new(false);
     let event = call.event;
@@ -96,6 +99,10 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                         call.usage.prompt_tokens,
                         call.usage.completion_tokens,
                     )}
+                    {price.map(|p| {
+                        let cost = crate::view::price_of(&p, call.usage.prompt_tokens as u64, call.usage.completion_tokens as u64);
+                        format!("{} · ", money(cost))
+                    })}
                     <span class="parse" data-testid="call-parse">{parse}</span>
                 </summary>
                 <h4>"Sent"</h4>
@@ -121,9 +128,26 @@ pub fn Stats() -> impl IntoView {
             rows
         })
     };
+    let price = move || controller.view.with(|v| v.scenario.as_ref().and_then(|s| s.model.price));
+    let costs = move || {
+        let price = price()?;
+        controller.view.with(|v| {
+            let total = v.stats.total.cost(&price);
+            let orchestration = v.stats.total.orchestration_cost(&price);
+            let per_turn = if v.turn > 0 { total / v.turn as f64 } else { 0.0 };
+            Some(format!(
+                "Cost: {} for the run · {} orchestration (bids, director choices) · {} everything else · {} a turn",
+                money(total),
+                money(orchestration),
+                money(total - orchestration),
+                money(per_turn)
+            ))
+        })
+    };
     view! {
         <div class="panel" data-testid="stats">
             <h2>"Run statistics"</h2>
+            {move || costs().map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
             <table class="stats">
                 <thead>
                     <tr>
@@ -169,4 +193,9 @@ fn role_name(role: Role) -> &'static str {
         Role::User => "user",
         Role::Assistant => "assistant",
     }
+}
+
+/// An amount of money at a precision that shows fractions of a cent.
+pub fn money(amount: f64) -> String {
+    format!("${}", fixed(amount, 4))
 }

@@ -6,6 +6,11 @@
 // Control it from tests: `server.fault(kind, times)`, `server.latency = ms`, `server.requests`
 // (every request received, headers and body), `server.reset()`.
 import { createServer } from 'node:http';
+import { createSecureServer } from 'node:http2';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const FAULTS = ['ok', '401', '403', '429', '429-retry-after', '429-quota', '500', 'malformed-chunk',
   'drop-stream', 'drop-stream-early', 'slow-first-byte', 'error-event', 'stall'];
@@ -46,9 +51,22 @@ function reply(body, protocol) {
 
 const usage = (body, text) => ({ in: JSON.stringify(body.messages ?? []).length >> 2, out: Math.max(1, text.length >> 2) });
 
-export async function startLlmServer() {
+/** A throwaway self-signed certificate for 127.0.0.1 (browsers speak HTTP/2 only over TLS). */
+function certificate() {
+  const dir = mkdtempSync(join(tmpdir(), 'agora-llm-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+}
+
+/**
+ * Starts the server on a free loopback port. With `{ http2: true }` it speaks HTTP/2 over TLS
+ * (a self-signed certificate; launch the browser with `ignoreCertificateErrors`), as hosted
+ * providers do, so calls are not queued behind the browser's six connections per HTTP/1.1 host.
+ */
+export async function startLlmServer({ http2 = false } = {}) {
   const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0 };
-  const server = createServer((req, res) => {
+  const handler = (req, res) => {
     const cors = {
       'access-control-allow-origin': '*',
       'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
@@ -68,7 +86,8 @@ export async function startLlmServer() {
       const protocol = path.endsWith('/messages') ? 'anthropic' : path.endsWith('/chat/completions') ? 'openai' : null;
       let body = {};
       try { body = JSON.parse(raw || '{}'); } catch { /* answered below */ }
-      state.requests.push({ path, headers: req.headers, body, raw });
+      const entry = { path, headers: req.headers, body, raw };
+      state.requests.push(entry);
       if (!protocol) {
         res.writeHead(404, cors).end('{"error":{"message":"not found"}}');
         return;
@@ -86,6 +105,7 @@ export async function startLlmServer() {
       const out = reply(body, protocol);
       const text = out.text ?? '';
       const u = usage(body, text);
+      entry.usage = u;
       if (!body.stream) {
         const payload = protocol === 'openai'
           ? { choices: [{ message: out.tool ? { content: null, tool_calls: [{ id: 'c1', type: 'function', function: out.tool }] } : { content: text } }], usage: { prompt_tokens: u.in, completion_tokens: u.out } }
@@ -118,7 +138,8 @@ export async function startLlmServer() {
       for (let i = 0; i < stream.length; i += 23) {
         if (res.destroyed) return;
         res.write(stream.subarray(i, i + 23));
-        await new Promise((ok) => setTimeout(ok, state.chunkDelay || (i % 92 === 0 ? 2 : 0)));
+        // Paced so the browser sees separate chunks; `burst` sends them back to back.
+        if (!state.burst) await new Promise((ok) => setTimeout(ok, state.chunkDelay || (i % 92 === 0 ? 2 : 0)));
       }
       if (fault === 'stall') return; // never ends: the idle timeout must fire
       if (fault === 'drop-stream' || fault === 'drop-stream-early') {
@@ -127,20 +148,22 @@ export async function startLlmServer() {
       }
       res.end();
     });
-  });
+  };
+  const server = http2 ? createSecureServer({ ...certificate(), allowHTTP1: true }, handler) : createServer(handler);
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${http2 ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
     get requests() { return state.requests; },
     set latency(ms) { state.latency = ms; },
     set chunkDelay(ms) { state.chunkDelay = ms; },
+    set burst(on) { state.burst = on; },
     get aborted() { return state.aborted; },
     fault(kind, times = 1) {
       if (!FAULTS.includes(kind)) throw new Error(`unknown fault ${kind}`);
       for (let i = 0; i < times; i++) state.faults.push(kind);
     },
     reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0 }); },
-    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); setTimeout(ok, 500); }),
   };
 }

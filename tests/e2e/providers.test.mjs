@@ -36,6 +36,8 @@ test('a bidding debate over an OpenAI-compatible endpoint, speech streamed', asy
   page.on('console', (m) => consoleLines.push(m.text()));
   await useServer(page, 'rail-debate');
   await setNumber(page, 'max_turns', 4);
+  await setNumber(page, 'model.price.input_per_million', 2);
+  await setNumber(page, 'model.price.output_per_million', 10);
   llm.chunkDelay = 15;
   await page.getByTestId('run').click();
   await page.getByTestId('live-text').waitFor({ timeout: 20000 });
@@ -55,6 +57,9 @@ test('a bidding debate over an OpenAI-compatible endpoint, speech streamed', asy
   assert.match(last, /ünïcode included ✓\./, 'characters split across chunks arrive whole');
   assert.equal(await count(page, 'bid-turn'), 4);
   assert.equal(await count(page, 'live-text'), 0);
+  const price = (rs) => rs.reduce((sum, r) => sum + (r.usage.in * 2 + r.usage.out * 10) / 1e6, 0);
+  const cost = await page.getByTestId('cost').textContent();
+  assert.match(cost, new RegExp(`^Cost: \\$${price(llm.requests).toFixed(4).replace('.', '\\.')} for the run · \\$${price(bids).toFixed(4).replace('.', '\\.')} orchestration`), cost);
 
   // The key is nowhere the app writes: storage, links, exports, the console.
   await page.getByTestId('share-run').click();
