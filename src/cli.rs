@@ -12,7 +12,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::Scenario;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>]\n       agora presets";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>]\n       agora presets\n\nReal providers: --provider openai|anthropic|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -25,12 +25,16 @@ pub struct RunArgs {
     pub turns: Option<u32>,
     pub events: Option<String>,
     pub markdown: Option<String>,
+    pub provider: Option<String>,
+    pub base_url: Option<String>,
 }
 
 #[derive(Debug, PartialEq)]
 pub enum ModelChoice {
     Demo,
     Script(String),
+    /// A model name at the provider given with --provider (or the scenario's).
+    Named(String),
 }
 
 /// Reads `run`'s arguments; the error is one line naming the problem.
@@ -45,6 +49,8 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         turns: None,
         events: None,
         markdown: None,
+        provider: None,
+        base_url: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -73,15 +79,37 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
                 out.model = match v.as_str() {
                     "demo" => ModelChoice::Demo,
                     s if s.starts_with("script:") && s.len() > 7 => ModelChoice::Script(s[7..].to_string()),
-                    other => return Err(format!("--model must be demo or script:<file>, not \"{other}\"")),
+                    "" => return Err("--model needs a value".into()),
+                    name => ModelChoice::Named(name.to_string()),
                 };
             }
+            "--provider" => {
+                let v = value("--provider")?;
+                if crate::provider::preset(&v).is_none() {
+                    let ids: Vec<&str> = crate::provider::PROVIDERS.iter().map(|p| p.id).collect();
+                    return Err(format!("--provider must be one of {}, not \"{v}\"", ids.join(", ")));
+                }
+                out.provider = Some(v);
+            }
+            "--base-url" => out.base_url = Some(value("--base-url")?),
             flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}")),
             path if scenario.is_none() => scenario = Some(path.to_string()),
             extra => return Err(format!("unexpected argument \"{extra}\"")),
         }
     }
     out.scenario = scenario.ok_or("no scenario given")?;
+    if out.provider.is_some() && !matches!(out.model, ModelChoice::Named(_)) {
+        return Err("--provider needs --model NAME (the model to call)".into());
+    }
+    if matches!(out.model, ModelChoice::Named(_)) && out.provider.is_none() {
+        return Err(format!(
+            "--model {} needs --provider (or use demo or script:<file>)",
+            match &out.model {
+                ModelChoice::Named(n) => n.as_str(),
+                _ => "",
+            }
+        ));
+    }
     Ok(out)
 }
 
@@ -110,6 +138,14 @@ pub fn load_scenario(args: &RunArgs) -> Result<Scenario, String> {
     }
     if let Some(rate) = args.malformed_rate {
         scenario.model.demo.malformed_rate = rate;
+    }
+    if let (Some(provider), ModelChoice::Named(name)) = (&args.provider, &args.model) {
+        scenario.model.provider = provider.clone();
+        scenario.model.name = name.clone();
+        scenario.model.base_url = args.base_url.clone().unwrap_or_default();
+        scenario
+            .validate()
+            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
     }
     Ok(scenario)
 }
@@ -208,6 +244,32 @@ pub fn main(args: Vec<String>) -> i32 {
     }
 }
 
+/// The scenario's provider, with the key from AGORA_API_KEY; retries are reported on stderr.
+fn http_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatModel>, String> {
+    let m = &scenario.model;
+    let key = std::env::var("AGORA_API_KEY").ok().filter(|k| !k.trim().is_empty());
+    let endpoint = crate::provider::Endpoint {
+        provider: m.provider.clone(),
+        base_url: m.effective_base_url(),
+        model: m.name.clone(),
+        agent_models: scenario
+            .agents
+            .iter()
+            .filter_map(|a| Some((a.name.clone(), a.model.clone()?)))
+            .collect(),
+        key,
+    };
+    let mut network = m.network.clone();
+    network.stream = false; // the terminal prints whole messages
+    let transport = Rc::new(crate::provider::native::NativeTransport::default());
+    let model = crate::provider::HttpModel::new(endpoint, network, transport, clock)
+        .map_err(|e| if e.contains("needs an API key") { format!("{e}: set AGORA_API_KEY") } else { e })?
+        .on_retry(Rc::new(|agent: &str, what: &str, ms: u64| {
+            eprintln!("retrying {agent}'s call in {} s: {what}", ms.div_ceil(1000))
+        }));
+    Ok(Rc::new(model))
+}
+
 fn run(args: &[String]) -> Result<i32, String> {
     let args = parse_run_args(args)?;
     let scenario = load_scenario(&args)?;
@@ -218,6 +280,7 @@ fn run(args: &[String]) -> Result<i32, String> {
             let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
             Rc::new(ScriptedModel::from_json(&text).map_err(|e| format!("{path}: {e}"))?)
         }
+        ModelChoice::Named(_) => http_model(&scenario, clock.clone())?,
     };
     // Check the output files can be written before spending model calls.
     for path in args.events.iter().chain(&args.markdown) {
@@ -284,7 +347,24 @@ mod tests {
         );
         assert_eq!(parse_run_args(&args(&["s.json", "--fast"])).unwrap_err(), "unknown flag --fast");
         assert_eq!(parse_run_args(&args(&["--turns", "2"])).unwrap_err(), "no scenario given");
-        assert!(parse_run_args(&args(&["s.json", "--model", "gpt"])).unwrap_err().contains("demo or script"));
+        assert!(parse_run_args(&args(&["s.json", "--model", "gpt"]))
+            .unwrap_err()
+            .contains("needs --provider"));
+        assert!(parse_run_args(&args(&["s.json", "--provider", "nope", "--model", "m"]))
+            .unwrap_err()
+            .contains("one of openai"));
+        let a = parse_run_args(&args(&[
+            "s.json",
+            "--provider",
+            "ollama",
+            "--model",
+            "llama3",
+            "--base-url",
+            "http://h/v1",
+        ]))
+        .unwrap();
+        assert_eq!((a.provider.as_deref(), a.base_url.as_deref()), (Some("ollama"), Some("http://h/v1")));
+        assert_eq!(a.model, ModelChoice::Named("llama3".into()));
         assert!(parse_run_args(&args(&["s.json", "--turns", "0"])).is_err());
         assert_eq!(
             parse_run_args(&args(&["s.json", "--malformed-rate", "0.3"])).unwrap().malformed_rate,

@@ -7,6 +7,8 @@
 //! cancelling all of it when the user stops. The key is handed in by the caller for each model
 //! and only ever written into request headers.
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
 pub mod sse;
 pub mod wire;
 
