@@ -34,9 +34,14 @@ pub enum Shared {
     Run(RunFile),
 }
 
-/// Compresses `text` and writes it as URL-safe base64.
+/// Compresses `text` as small as it goes and writes it as URL-safe base64.
 pub fn pack(text: &str) -> String {
-    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(text.as_bytes(), 9);
+    pack_with(text, 9)
+}
+
+/// [`pack`] at a zlib level from 1 (fastest) to 9 (smallest); [`unpack`] reads any of them.
+pub fn pack_with(text: &str, level: u8) -> String {
+    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(text.as_bytes(), level);
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(compressed)
 }
 

@@ -28,6 +28,8 @@ use super::storage::{self, PastRun};
 
 /// How often a running run is saved, at most (it is saved at once whenever it stops or pauses).
 const SAVE_EVERY_MS: f64 = 3000.0;
+/// How long after a step it is saved, so the step is on screen first.
+const SAVE_AFTER_STEP_MS: f64 = 50.0;
 
 /// The browser's clock: `performance.now()` and `setTimeout`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -209,6 +211,18 @@ impl Controller {
 
     /// Saves the run on screen now.
     fn save(&self) {
+        let performance = web_sys::window().and_then(|w| w.performance());
+        if let Some(p) = &performance {
+            let _ = p.mark("agora:save-start");
+        }
+        self.save_now();
+        // The rendering benchmark reports how long saving a long run takes.
+        if let Some(p) = &performance {
+            let _ = p.measure_with_start_mark("agora:save", "agora:save-start");
+        }
+    }
+
+    fn save_now(&self) {
         self.last_saved.set_value(BrowserClock.now_ms());
         let replaying = self.replaying.get_untracked();
         let result = if replaying {
@@ -234,16 +248,17 @@ impl Controller {
         }
     }
 
-    /// Saves the run on screen soon: at once when it is not running, else at most every few
-    /// seconds (packing a long log takes a while).
+    /// Saves the run on screen soon: once the page has shown the latest step, and while running at
+    /// most every few seconds (packing a long log takes a while, and must not hold up the view).
     fn save_soon(&self) {
-        if self.mode.get_untracked() != Mode::Running {
-            return self.save();
-        }
         if self.save_scheduled.get_value() {
             return;
         }
-        let wait = (SAVE_EVERY_MS - (BrowserClock.now_ms() - self.last_saved.get_value())).max(0.0);
+        let wait = if self.mode.get_untracked() == Mode::Running {
+            (SAVE_EVERY_MS - (BrowserClock.now_ms() - self.last_saved.get_value())).max(0.0)
+        } else {
+            SAVE_AFTER_STEP_MS
+        };
         self.save_scheduled.set_value(true);
         let this = *self;
         leptos::task::spawn_local(async move {
@@ -433,7 +448,7 @@ impl Controller {
         };
         self.pending.with_value(|p| p.borrow_mut().extend(batch));
         self.flush();
-        self.save();
+        self.save_soon();
         if self.replay.with_value(|r| r.as_ref().is_none_or(Replay::is_done)) {
             self.mode.set(Mode::Finished);
             return false;
@@ -638,7 +653,7 @@ impl Controller {
                     } else if finished {
                         this.finished();
                     } else {
-                        this.save();
+                        this.save_soon();
                     }
                     break;
                 }

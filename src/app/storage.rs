@@ -100,7 +100,8 @@ pub struct Restored {
 
 fn pack_run(events: &[Event]) -> Option<String> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else { return None };
-    Some(link::pack(&export::to_json_compact(scenario, events)))
+    // The fastest level: saving happens as the run goes, and storage is not a link.
+    Some(link::pack_with(&export::to_json_compact(scenario, events), 1))
 }
 
 fn unpack_run(packed: &str) -> Result<RunFile, String> {

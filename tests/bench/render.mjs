@@ -86,6 +86,11 @@ try {
   console.log(`  append one turn at ${loaded}+ messages, events handed to the view -> row in the DOM: median ${a.median.toFixed(2)} ms, p95 ${a.p95.toFixed(2)} ms (budget p95 < 16 ms)`);
   console.log(`  append one turn, Step pressed -> row in the DOM (engine, bids and speech included): median ${c.median.toFixed(2)} ms, p95 ${c.p95.toFixed(2)} ms`);
   console.log(`  existing rows removed or re-created while appending: ${result.removed} (rows kept: ${result.kept})`);
+  const saves = await page.evaluate(() => performance.getEntriesByName('agora:save').map((m) => m.duration).slice(-10));
+  if (saves.length) {
+    const sorted = [...saves].sort((x, y) => x - y);
+    console.log(`  saving the run to local storage at ${loaded}+ messages (after the row is shown): median ${sorted[sorted.length >> 1].toFixed(1)} ms over the last ${saves.length} saves`);
+  }
   if (errors.length) console.log(`  page errors: ${errors.join('; ')}`);
   // Timings are reported, not enforced (they vary with the machine); rebuilt rows are a bug.
   if (result.removed !== 0) process.exitCode = 1;
