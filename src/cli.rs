@@ -266,7 +266,8 @@ fn http_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatMo
         .map_err(|e| if e.contains("needs an API key") { format!("{e}: set AGORA_API_KEY") } else { e })?
         .on_retry(Rc::new(|agent: &str, what: &str, ms: u64| {
             eprintln!("retrying {agent}'s call in {} s: {what}", ms.div_ceil(1000))
-        }));
+        }))
+        .on_notice(Rc::new(|what: &str| eprintln!("note: {what}")));
     Ok(Rc::new(model))
 }
 

@@ -209,6 +209,26 @@ pub fn backoff_ms(settings: &NetworkSettings, attempt: u32, retry_after_ms: Opti
     (exp as f64 * (0.5 + 0.5 * jitter.clamp(0.0, 1.0))) as u64
 }
 
+/// What a 400 says the model or provider does not support, when the request used it.
+fn refused_feature(request: &ChatRequest, message: &str) -> Option<&'static str> {
+    let m = message.to_ascii_lowercase();
+    let unsupported = ["not support", "unsupported", "not available", "does not accept", "invalid"]
+        .iter()
+        .any(|w| m.contains(w));
+    if !unsupported {
+        return None;
+    }
+    if !request.tools.is_empty() && (m.contains("tool") || m.contains("function")) {
+        return Some("tool calls");
+    }
+    if request.response_format != crate::model::ResponseFormat::Text
+        && (m.contains("response_format") || m.contains("json"))
+    {
+        return Some("JSON output");
+    }
+    None
+}
+
 /// An HTTP request ready to send.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
@@ -306,6 +326,8 @@ pub struct Endpoint {
 pub type TextSink = Rc<dyn Fn(&str, &str)>;
 /// Told of each retry: (agent, what failed, milliseconds until the next try).
 pub type RetrySink = Rc<dyn Fn(&str, &str, u64)>;
+/// Told of what the user should know about the provider: a feature it refused, say.
+pub type NoticeSink = Rc<dyn Fn(&str)>;
 
 /// A [`ChatModel`] backed by a real provider.
 pub struct HttpModel {
@@ -319,6 +341,8 @@ pub struct HttpModel {
     on_text: Option<TextSink>,
     jitter_state: Cell<u64>,
     on_retry: Option<RetrySink>,
+    /// Told of what the user should know about the provider (a feature it refused).
+    on_notice: Option<NoticeSink>,
 }
 
 impl HttpModel {
@@ -357,6 +381,7 @@ impl HttpModel {
             on_text: None,
             jitter_state: Cell::new(seed),
             on_retry: None,
+            on_notice: None,
         })
     }
 
@@ -367,6 +392,11 @@ impl HttpModel {
 
     pub fn on_retry(mut self, sink: RetrySink) -> Self {
         self.on_retry = Some(sink);
+        self
+    }
+
+    pub fn on_notice(mut self, sink: NoticeSink) -> Self {
+        self.on_notice = Some(sink);
         self
     }
 
@@ -504,12 +534,29 @@ impl HttpModel {
     async fn complete_with_retries(&self, request: &ChatRequest) -> Result<ChatResponse, ModelError> {
         self.limiter.acquire(self.settings.concurrency).await;
         let mut attempt = 0;
+        // The request without the tools or JSON format the provider refused, once it has.
+        let mut plain: Option<ChatRequest> = None;
         let result = loop {
             if self.cancel.is_cancelled() {
                 break Err(Failure::Cancelled);
             }
-            match self.attempt(request).await {
+            match self.attempt(plain.as_ref().unwrap_or(request)).await {
                 Ok(response) => break Ok(response),
+                Err(Failure::Rejected { status: 400, message })
+                    if plain.is_none() && refused_feature(request, &message).is_some() =>
+                {
+                    let feature = refused_feature(request, &message).unwrap_or_default();
+                    if let Some(sink) = &self.on_notice {
+                        sink(&format!(
+                            "{} refused {feature} for this model ({message}). Agora asked without them, so the method falls back as the seed does when none come; choose a model that supports {feature}, or the text method.",
+                            self.preset.label
+                        ));
+                    }
+                    let mut stripped = request.clone();
+                    stripped.tools.clear();
+                    stripped.response_format = crate::model::ResponseFormat::Text;
+                    plain = Some(stripped);
+                }
                 Err(failure) if failure.retryable() && attempt < self.settings.max_retries => {
                     let after = match &failure {
                         Failure::RateLimited { retry_after_ms, .. } => *retry_after_ms,

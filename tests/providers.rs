@@ -152,6 +152,28 @@ fn streams_over_real_http_survive_faults() {
     .unwrap_err();
     assert!(e.to_string().contains("error in the middle of its reply: The model is overloaded"), "{e}");
 
+    // A model that refuses tools: asked again without them, and the user is told.
+    let server = Server::start(&["--fault", "no-tools"]);
+    let told = Rc::new(std::cell::RefCell::new(String::new()));
+    let sink = told.clone();
+    let m = model(&server.url, fast.clone())
+        .on_notice(Rc::new(move |m: &str| *sink.borrow_mut() = m.to_string()));
+    let mut handoff = speech();
+    handoff.purpose = Purpose::Handoff;
+    handoff.tools = vec![agora::model::ToolSpec {
+        name: "handoff".into(),
+        description: "d".into(),
+        parameters: serde_json::json!({"type": "object"}),
+    }];
+    let reply = futures::executor::block_on(m.complete(&handoff)).unwrap();
+    assert!(reply.tool_calls.is_empty() && reply.content.starts_with("Reply "), "{reply:?}");
+    assert!(
+        told.borrow().contains("refused tool calls for this model (tools is not supported for this model)"),
+        "{}",
+        told.borrow()
+    );
+    assert!(told.borrow().contains("falls back as the seed does"));
+
     // Nothing listening: no status at all.
     let e =
         futures::executor::block_on(model("http://127.0.0.1:9/v1", fast).complete(&speech())).unwrap_err();

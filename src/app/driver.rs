@@ -360,6 +360,7 @@ impl Controller {
             .on_text(Rc::new(move |agent: &str, text: &str| {
                 this.live_text.set(Some((agent.to_string(), text.to_string())))
             }))
+            .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
             .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
                 this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
             }));

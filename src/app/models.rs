@@ -115,8 +115,13 @@ pub fn ModelSettings() -> impl IntoView {
         });
     };
     let on_key = move |ev: leptos::ev::Event| {
-        let origin = origin_of(&s.with_untracked(|s| s.model.effective_base_url()));
-        keys.set_key(event_target_value(&ev).trim().to_string(), origin);
+        let key = event_target_value(&ev).trim().to_string();
+        // Bound to the address of the moment it is typed; a later change event with the same key
+        // (the field losing focus) must not move it to whatever address is set by then.
+        if key != keys.key.get_untracked() {
+            let origin = origin_of(&s.with_untracked(|s| s.model.effective_base_url()));
+            keys.set_key(key, origin);
+        }
     };
     view! {
         <fieldset class="model-settings" data-testid="model-settings">

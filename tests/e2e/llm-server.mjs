@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const FAULTS = ['ok', '401', '403', '429', '429-retry-after', '429-quota', '500', 'malformed-chunk',
+const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-quota', '500', 'malformed-chunk',
   'drop-stream', 'drop-stream-early', 'slow-first-byte', 'error-event', 'stall'];
 
 function hash(text) {
@@ -96,6 +96,7 @@ export async function startLlmServer({ http2 = false } = {}) {
       await new Promise((ok) => setTimeout(ok, fault === 'slow-first-byte' ? 5000 : state.latency));
       const json = { ...cors, 'content-type': 'application/json' };
       const err = (status, message, extra = {}) => res.writeHead(status, { ...json, ...extra }).end(JSON.stringify({ error: { message, type: 'test' } }));
+      if (fault === 'no-tools' && body.tools?.length) return err(400, 'tools is not supported for this model');
       if (fault === '401') return err(401, 'Incorrect API key provided');
       if (fault === '403') return err(403, 'This key may not use this model');
       if (fault === '429') return err(429, 'Rate limit reached, slow down');

@@ -246,3 +246,37 @@ test('no answer at all names the likely causes; Stop aborts every call in flight
   assert.equal(await count(page, 'message'), 1);
   assert.deepEqual(errors.filter((e) => !/Failed to load|ERR_/.test(e)), []);
 });
+
+test('a key goes to an address from a link only after the user says yes', async () => {
+  llm.reset();
+  const other = await startLlmServer();
+  try {
+    const { page, errors } = await openApp(session.browser, session.server.url);
+    await useServer(page, 'rail-debate'); // the key is entered for the first server
+    const scenario = JSON.parse(await page.evaluate(() => localStorage.getItem('agora.scenario')));
+    scenario.model.base_url = other.url;
+    const { deflateSync } = await import('node:zlib');
+    const fragment = `s=1.${deflateSync(Buffer.from(JSON.stringify(scenario))).toString('base64url')}`;
+    await page.evaluate((f) => { location.hash = f; }, fragment);
+    await page.getByTestId('link-notice').waitFor();
+    assert.equal(await page.getByTestId('field-model.base_url').inputValue(), other.url, 'the link preselects its address');
+
+    const asked = [];
+    page.once('dialog', (d) => { asked.push(d.message()); d.dismiss(); });
+    await page.getByTestId('step').click();
+    await page.getByText(/Not sent: your key was entered for http:\/\/127\.0\.0\.1:\d+/).waitFor();
+    assert.match(asked[0], /sends its calls to http:\/\/127\.0\.0\.1:\d+, but your key was entered for/);
+    assert.equal(other.requests.length, 0);
+
+    page.once('dialog', (d) => d.accept());
+    await page.getByTestId('step').click();
+    await settled(page, 1);
+    await page.getByTestId('step').click();
+    await settled(page, 2);
+    assert.ok(other.requests.length >= 4);
+    assert.ok(other.requests.every((r) => r.headers.authorization === `Bearer ${SENTINEL}`));
+    assert.deepEqual(errors, []);
+  } finally {
+    await other.close();
+  }
+});
