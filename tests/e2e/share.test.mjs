@@ -73,9 +73,12 @@ test('a run link replays in another browser and continues live from any step', a
   assert.deepEqual([...errors, ...other.errors], []);
 });
 
-test('a reload mid-run finds the run paused at its recorded turns; Run goes on', async () => {
-  const { page, errors } = await openApp(session.browser, session.server.url);
-  await page.getByTestId('open-arms-debate').click();
+test('open a link, run, reload mid-run: the run is restored paused at its recorded turns; Run goes on', async () => {
+  const first = await openApp(session.browser, session.server.url);
+  await first.page.getByTestId('open-arms-debate').click();
+  const link = await shareLink(first.page, 'share-scenario');
+  const { page, errors } = await openApp(session.browser, link);
+  assert.match(await page.getByTestId('link-notice').textContent(), /weapons to Israel/);
   await page.getByTestId('speed').selectOption('120');
   await page.getByTestId('run').click();
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length >= 4);
@@ -101,7 +104,7 @@ test('a reload mid-run finds the run paused at its recorded turns; Run goes on',
   assert.deepEqual(await texts(page, 'message'), after);
   assert.equal(await count(page, 'past-run'), 1);
   assert.match(await page.getByTestId('past-run').textContent(), /Bidding · \d+ turns · turn limit reached/);
-  assert.deepEqual(errors, []);
+  assert.deepEqual([...first.errors, ...errors], []);
 });
 
 test('past runs reopen as replays and can be deleted', async () => {
