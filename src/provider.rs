@@ -229,6 +229,9 @@ fn refused_feature(request: &ChatRequest, message: &str) -> Option<&'static str>
     None
 }
 
+/// The most a reply may hold; a chat reply is a few kilobytes.
+const MAX_REPLY_BYTES: usize = 32 << 20;
+
 /// An HTTP request ready to send.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
@@ -487,13 +490,23 @@ impl HttpModel {
             return wire::parse_reply(self.preset.protocol, &text);
         }
         let mut decoder = sse::SseDecoder::new();
+        let mut received = 0usize;
         let mut reply = wire::StreamReply::new(self.preset.protocol);
         let idle = self.settings.idle_timeout_ms;
         loop {
             let chunk = self.within(body.chunk(), idle, Failure::IdleTimeout(idle)).await;
             let ended = matches!(chunk, Ok(None));
             let events = match chunk {
-                Ok(Some(bytes)) => decoder.feed(&bytes),
+                Ok(Some(bytes)) => {
+                    received += bytes.len();
+                    if received > MAX_REPLY_BYTES {
+                        return Err(Failure::Malformed(format!(
+                            "the stream is larger than {} MB",
+                            MAX_REPLY_BYTES >> 20
+                        )));
+                    }
+                    decoder.feed(&bytes)
+                }
                 Ok(None) => decoder.finish(),
                 Err(Failure::Cancelled) => return Err(Failure::Cancelled),
                 // A stream that breaks off keeps what it said, marked incomplete.
@@ -527,6 +540,12 @@ impl HttpModel {
         let idle = self.settings.idle_timeout_ms;
         while let Some(chunk) = self.within(body.chunk(), idle, Failure::IdleTimeout(idle)).await? {
             bytes.extend_from_slice(&chunk);
+            if bytes.len() > MAX_REPLY_BYTES {
+                return Err(Failure::Malformed(format!(
+                    "the reply is larger than {} MB",
+                    MAX_REPLY_BYTES >> 20
+                )));
+            }
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }

@@ -141,3 +141,13 @@ fn network_failures_say_how_to_fix_them() {
         .describe(preset("openai").unwrap(), "https://api.openai.com/v1");
     assert!(m.contains("offline") && m.contains("CORS"), "{m}");
 }
+
+#[test]
+fn a_stream_cannot_make_the_reply_hold_absurd_numbers_of_calls() {
+    let (r, reply) = stream(
+        Protocol::OpenAi,
+        "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":18446744073709551615,\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}\n\n",
+    );
+    assert!(r.is_ok());
+    assert_eq!(reply.finish().tool_calls.len(), 1);
+}

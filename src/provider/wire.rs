@@ -188,6 +188,9 @@ pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failu
     Ok(response)
 }
 
+/// The most tool calls one streamed reply may hold.
+const MAX_TOOL_CALLS: usize = 64;
+
 /// A streamed reply being put together.
 #[derive(Debug)]
 pub struct StreamReply {
@@ -205,6 +208,8 @@ impl StreamReply {
     }
 
     fn call(&mut self, index: usize) -> &mut (String, String) {
+        // A stream's index is the server's say; no reply has this many calls.
+        let index = index.min(MAX_TOOL_CALLS - 1);
         if self.calls.len() <= index {
             self.calls.resize(index + 1, Default::default());
         }
