@@ -235,11 +235,19 @@ impl Controller {
                 None => Ok(()),
             })
         } else {
-            // Events still waiting for the next frame are part of the run too.
-            let mut events = self.events.get_value();
-            self.pending.with_value(|p| events.extend(p.borrow().iter().cloned()));
-            events.truncate(self.boundary.get_value());
-            storage::save_run(&events, false, 0)
+            let boundary = self.boundary.get_value();
+            let waiting = self.pending.with_value(|p| p.borrow().len());
+            self.events.with_value(|events| {
+                if waiting == 0 || events.len() >= boundary {
+                    storage::save_run(&events[..boundary.min(events.len())], false, 0)
+                } else {
+                    // Events still waiting for the next frame are part of the run too.
+                    let mut all = events.clone();
+                    self.pending.with_value(|p| all.extend(p.borrow().iter().cloned()));
+                    all.truncate(boundary);
+                    storage::save_run(&all, false, 0)
+                }
+            })
         };
         if let Err(e) = result {
             if self.notice.get_untracked().is_empty() {

@@ -80,15 +80,19 @@ fn warn(notice: RwSignal<Option<String>>, message: &str) {
     }
 }
 
-/// The run on screen, as saved.
+/// Events per stored piece of the run on screen: a save rewrites only the pieces that changed,
+/// so saving a long run costs what its last turns cost, not what the whole log does.
+const PIECE_EVENTS: usize = 100;
+
+/// The run on screen, as saved: its events are in pieces under `agora.run.<i>`.
 #[derive(Serialize, Deserialize)]
 struct SavedRun {
     /// A replay, rather than a live run.
     replay: bool,
     /// How many events of a replay had been shown.
     position: usize,
-    /// The run file, packed.
-    run: String,
+    /// How many events each piece holds.
+    pieces: Vec<usize>,
 }
 
 /// What was on screen when the page was left.
@@ -96,6 +100,23 @@ pub struct Restored {
     pub file: RunFile,
     pub replay: bool,
     pub position: usize,
+}
+
+/// What the stored pieces hold: the run they belong to (its first event), how many events in all
+/// and in each piece.
+#[derive(Default)]
+struct Written {
+    first: Option<Event>,
+    total: usize,
+    pieces: Vec<usize>,
+}
+
+thread_local! {
+    static WRITTEN: std::cell::RefCell<Written> = Default::default();
+}
+
+fn piece_key(i: usize) -> String {
+    format!("{RUN_KEY}.{i}")
 }
 
 fn pack_run(events: &[Event]) -> Option<String> {
@@ -108,14 +129,52 @@ fn unpack_run(packed: &str) -> Result<RunFile, String> {
     export::from_json(&link::unpack(packed)?)
 }
 
+/// How many pieces the saved run had, to remove those a shorter run leaves behind.
+fn saved_pieces() -> usize {
+    get(RUN_KEY)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str::<SavedRun>(&t).ok())
+        .map_or(0, |s| s.pieces.len())
+}
+
 /// Saves the run on screen; an error says why it could not be.
 pub fn save_run(events: &[Event], replay: bool, position: usize) -> Result<(), String> {
-    let Some(run) = pack_run(events) else {
-        remove(RUN_KEY);
+    if !matches!(events.first(), Some(Event::RunStarted { .. })) {
+        forget_run();
         return Ok(());
-    };
-    let saved = SavedRun { replay, position, run };
-    set(RUN_KEY, &serde_json::to_string(&saved).unwrap_or_default())
+    }
+    WRITTEN.with(|written| {
+        let mut w = written.borrow_mut();
+        // Logs only grow, except when a failed turn is dropped to be played again.
+        if w.first.as_ref() != events.first() || events.len() < w.total {
+            *w = Written { pieces: vec![usize::MAX; saved_pieces()], ..Written::default() };
+        }
+        let pieces: Vec<&[Event]> = events.chunks(PIECE_EVENTS).collect();
+        for (i, piece) in pieces.iter().enumerate() {
+            if w.pieces.get(i) == Some(&piece.len()) {
+                continue;
+            }
+            let packed = link::pack_with(&serde_json::to_string(piece).unwrap_or_default(), 1);
+            if let Err(e) = set(&piece_key(i), &packed) {
+                *w = Written::default();
+                return Err(e);
+            }
+            if i < w.pieces.len() {
+                w.pieces[i] = piece.len();
+            } else {
+                w.pieces.push(piece.len());
+            }
+        }
+        for i in pieces.len()..w.pieces.len() {
+            remove(&piece_key(i));
+        }
+        w.pieces.truncate(pieces.len());
+        w.first = events.first().cloned();
+        w.total = events.len();
+        let saved = SavedRun { replay, position, pieces: w.pieces.clone() };
+        set(RUN_KEY, &serde_json::to_string(&saved).unwrap_or_default())
+    })
 }
 
 /// Records how far the saved replay has been shown.
@@ -127,7 +186,33 @@ pub fn save_replay_position(position: usize) -> Result<(), String> {
 }
 
 pub fn forget_run() {
+    for i in 0..saved_pieces() {
+        remove(&piece_key(i));
+    }
     remove(RUN_KEY);
+    WRITTEN.with(|w| *w.borrow_mut() = Written::default());
+}
+
+/// Reads the saved pieces back into a run file, checked like any run file.
+fn read_pieces(saved: &SavedRun) -> Result<RunFile, String> {
+    let mut events: Vec<serde_json::Value> = Vec::new();
+    for (i, expected) in saved.pieces.iter().enumerate() {
+        let packed = get(&piece_key(i))?.ok_or_else(|| format!("part {} of it is missing", i + 1))?;
+        let piece: Vec<serde_json::Value> = serde_json::from_str(&link::unpack(&packed)?)
+            .map_err(|e| format!("part {} of it is damaged ({e})", i + 1))?;
+        if piece.len() != *expected {
+            return Err(format!("part {} of it is incomplete", i + 1));
+        }
+        events.extend(piece);
+    }
+    let scenario = events.first().and_then(|e| e.get("scenario")).cloned().unwrap_or_default();
+    let file = serde_json::json!({
+        "format": export::RUN_FORMAT,
+        "version": export::RUN_FORMAT_VERSION,
+        "scenario": scenario,
+        "events": events,
+    });
+    export::from_json(&file.to_string())
 }
 
 /// The run that was on screen, and a message when it could not be read.
@@ -137,13 +222,28 @@ pub fn restore_run() -> (Option<Restored>, Option<String>) {
         _ => return (None, None),
     };
     let read = serde_json::from_str::<SavedRun>(&text).map_err(|e| e.to_string()).and_then(|saved| {
-        Ok(Restored { file: unpack_run(&saved.run)?, replay: saved.replay, position: saved.position })
+        let file = read_pieces(&saved)?;
+        WRITTEN.with(|w| {
+            *w.borrow_mut() = Written {
+                first: file.events.first().cloned(),
+                total: file.events.len(),
+                pieces: saved.pieces.clone(),
+            }
+        });
+        Ok(Restored { file, replay: saved.replay, position: saved.position })
     });
     match read {
         Ok(restored) => (Some(restored), None),
         Err(e) => {
-            remove(RUN_KEY);
-            (None, Some(keep_aside(RUN_KEY, &text, "The run you had open", &e)))
+            // The pieces go aside with the rest, under the same names.
+            for i in 0..saved_pieces() {
+                if let Ok(Some(piece)) = get(&piece_key(i)) {
+                    let _ = set(&format!("{RUN_KEY}.unreadable.{i}"), &piece);
+                }
+            }
+            let message = keep_aside(RUN_KEY, &text, "The run you had open", &e);
+            forget_run();
+            (None, Some(message))
         }
     }
 }

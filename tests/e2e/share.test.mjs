@@ -228,3 +228,28 @@ test('storage that is full or damaged is reported, kept aside, and the app works
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a long run is saved in pieces; a damaged piece is reported and kept aside', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-max_turns').fill('30');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const messages = await page.getByTestId('message').allTextContents();
+  const pieces = await page.evaluate(() => JSON.parse(localStorage.getItem('agora.run')).pieces);
+  assert.ok(pieces.length >= 2, `pieces: ${pieces}`);
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  await waitForStatus(page, 'Finished');
+  assert.deepEqual(await page.getByTestId('message').allTextContents(), messages);
+
+  await page.evaluate(() => localStorage.setItem('agora.run.1', 'garbage'));
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  assert.match(await page.getByTestId('run-notice').textContent(), /The run you had open could not be read \(the data is .*kept aside.*agora\.run\.unreadable/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('agora.run.unreadable.1')), 'garbage');
+  assert.equal(await page.getByTestId('message').count(), 0);
+  assert.equal(await page.getByTestId('past-run').count(), 1, 'the past run is untouched');
+  assert.deepEqual(errors, []);
+});
