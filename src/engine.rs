@@ -443,6 +443,7 @@ impl Run {
             parse,
             latency_ms: reply.latency_ms,
             usage: reply.response.usage,
+            incomplete: reply.response.incomplete,
         });
     }
 

@@ -65,6 +65,9 @@ pub enum Event {
         parse: ParseOutcome,
         latency_ms: f64,
         usage: Usage,
+        /// A streamed reply that broke off before its end (`raw` is what arrived).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        incomplete: bool,
     },
     Bid {
         turn: u32,
@@ -420,6 +423,7 @@ mod tests {
             parse: ParseOutcome::used(),
             latency_ms: 0.0,
             usage: Usage::default(),
+            incomplete: false,
         }
     }
 

@@ -105,3 +105,41 @@ fn recordings_that_cannot_go_on_say_why() {
     let e = block_on(continue_live(&recorded[1..cut], none(), Rc::new(FrozenClock))).err().unwrap();
     assert!(e.contains("run_started"), "{e}");
 }
+
+/// The demo model, but every speech comes back cut off, as a broken stream leaves it.
+struct CutOff(agora::model::demo::DemoModel);
+
+impl agora::model::ChatModel for CutOff {
+    fn complete<'a>(
+        &'a self,
+        request: &'a agora::model::ChatRequest,
+    ) -> futures::future::LocalBoxFuture<'a, Result<agora::model::ChatResponse, agora::model::ModelError>>
+    {
+        Box::pin(async move {
+            let mut reply = self.0.complete(request).await?;
+            if request.purpose == agora::model::Purpose::Speak {
+                reply.incomplete = true;
+            }
+            Ok(reply)
+        })
+    }
+}
+
+#[test]
+fn a_recording_with_cut_off_replies_continues_too() {
+    let scenario = PRESETS[0].scenario();
+    let model = Rc::new(CutOff(agora::model::demo::DemoModel::new(&scenario, Rc::new(FrozenClock))));
+    let mut run = Run::new(scenario, model, Rc::new(FrozenClock)).unwrap();
+    block_on(run.run_to_end());
+    let recorded = run.events().to_vec();
+    let cut_off = recorded
+        .iter()
+        .filter(|e| matches!(e, Event::Message { kind: agora::events::MessageKind::Incomplete, .. }))
+        .count();
+    assert!(cut_off > 3);
+    let cut = step_starts(&recorded)[5];
+    let live = Rc::new(ScriptedModel::from_events(&recorded[cut..]));
+    let mut run = block_on(continue_live(&recorded[..cut], live, Rc::new(FrozenClock))).unwrap();
+    block_on(run.run_to_end());
+    assert_eq!(strip(run.events()), strip(&recorded));
+}

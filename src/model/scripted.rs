@@ -69,11 +69,12 @@ impl ScriptedModel {
     pub fn from_events(events: &[Event]) -> Self {
         let mut queues = Queues::new();
         for e in events {
-            if let Event::ModelCall { agent, purpose, raw, tool_calls, usage, .. } = e {
+            if let Event::ModelCall { agent, purpose, raw, tool_calls, usage, incomplete, .. } = e {
                 let mut response =
                     ChatResponse::text(if tool_calls.is_empty() { raw.clone() } else { String::new() });
                 response.tool_calls = tool_calls.clone();
                 response.usage = *usage;
+                response.incomplete = *incomplete;
                 queues.entry((agent.clone(), *purpose)).or_default().push_back(response);
             }
         }
