@@ -107,7 +107,7 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
                 "the link was made by a newer Agora (link version {v}; this one reads version {LINK_VERSION})"
             ))
         }
-        _ => return Err(format!("the link has an unknown version \"{}\"", clip(version, 20))),
+        _ => return Err(format!("the link has an unknown version \"{}\"", crate::view::clip(version, 20))),
     }
     let text = unpack(data).map_err(|e| format!("the link cannot be read: {e}"))?;
     if is_run {
@@ -119,15 +119,6 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
             .map(|s| Some(Shared::Scenario(s)))
             .map_err(|e| format!("the link's scenario: {e}"))
     }
-}
-
-/// At most `n` characters of `text`, for quoting input in a message.
-fn clip(text: &str, n: usize) -> String {
-    let mut clipped: String = text.chars().take(n).collect();
-    if clipped.len() < text.len() {
-        clipped.push('…');
-    }
-    clipped
 }
 
 #[cfg(test)]

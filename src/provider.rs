@@ -177,7 +177,7 @@ pub fn classify(status: u16, retry_after: Option<&str>, body: &str) -> Failure {
     let message = parsed
         .as_ref()
         .and_then(wire::error_message)
-        .unwrap_or_else(|| wire::clip(body.trim(), 200))
+        .unwrap_or_else(|| crate::view::clip(body.trim(), 200))
         .replace('\n', " ");
     let lower = body.to_ascii_lowercase();
     let quota = ["insufficient_quota", "quota", "billing", "spending limit", "credit"]

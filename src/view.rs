@@ -43,6 +43,15 @@ pub fn segments(text: &str) -> Vec<Segment> {
     out
 }
 
+/// At most `n` characters of `text` (with an ellipsis when cut), for quoting input in a message.
+pub fn clip(text: &str, n: usize) -> String {
+    let mut clipped: String = text.chars().take(n).collect();
+    if clipped.len() < text.len() {
+        clipped.push('…');
+    }
+    clipped
+}
+
 /// `x` with `decimals` digits after the point, by integer arithmetic (so the app needs no float
 /// formatting code; `{:.1}` alone costs kilobytes of wasm).
 pub fn fixed(x: f64, decimals: u32) -> String {

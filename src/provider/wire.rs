@@ -223,7 +223,10 @@ impl StreamReply {
             return Ok(None);
         }
         let v: Value = serde_json::from_str(&event.data).map_err(|_| {
-            Failure::Malformed(format!("a chunk of the stream is not JSON: {}", clip(&event.data, 80)))
+            Failure::Malformed(format!(
+                "a chunk of the stream is not JSON: {}",
+                crate::view::clip(&event.data, 80)
+            ))
         })?;
         if let Some(message) = error_message(&v) {
             return Err(Failure::StreamError(message));
@@ -303,13 +306,4 @@ impl StreamReply {
             .collect();
         self.response
     }
-}
-
-/// At most `n` characters of `text`.
-pub fn clip(text: &str, n: usize) -> String {
-    let mut out: String = text.chars().take(n).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
 }
