@@ -37,11 +37,6 @@ impl Replay {
         &self.events
     }
 
-    /// How many events have been handed out.
-    pub fn position(&self) -> usize {
-        self.next
-    }
-
     /// Hands out the first `position` events at once (moved back to the start of the step it
     /// falls in); returns them.
     pub fn seek(&mut self, position: usize) -> &[Event] {
@@ -55,31 +50,38 @@ impl Replay {
         self.events.iter().filter_map(Event::turn).max().unwrap_or(0)
     }
 
-    /// The events of the next step: everything up to the first event of a later turn. Events
-    /// without a turn (a game starting, the run finishing) go with the step they follow.
+    /// The events of the next step (see [`step_end`]).
     pub fn next_step(&mut self) -> &[Event] {
         let start = self.next;
-        let mut current: Option<u32> = None;
-        while let Some(e) = self.events.get(self.next) {
-            if let Some(t) = e.turn() {
-                match current {
-                    Some(c) if t > c => break,
-                    _ => current = Some(t),
-                }
-            }
-            self.next += 1;
-        }
+        self.next = step_end(&self.events, start);
         &self.events[start..self.next]
     }
 }
 
+/// Where the step starting at `start` ends: at the first event of a later turn. Events without a
+/// turn (a game starting, the run finishing) go with the step they follow.
+fn step_end(events: &[Event], start: usize) -> usize {
+    let mut current: Option<u32> = None;
+    let mut end = start;
+    while let Some(e) = events.get(end) {
+        if let Some(t) = e.turn() {
+            match current {
+                Some(c) if t > c => break,
+                _ => current = Some(t),
+            }
+        }
+        end += 1;
+    }
+    end
+}
+
 /// Where each step of `events` starts.
-fn step_starts(events: &[Event]) -> Vec<usize> {
-    let mut replay = Replay::new(events.to_vec());
+pub fn step_starts(events: &[Event]) -> Vec<usize> {
     let mut starts = Vec::new();
-    while !replay.is_done() {
-        starts.push(replay.next);
-        replay.next_step();
+    let mut at = 0;
+    while at < events.len() {
+        starts.push(at);
+        at = step_end(events, at);
     }
     starts
 }

@@ -10,20 +10,8 @@ use agora::engine::Run;
 use agora::events::Event;
 use agora::model::scripted::ScriptedModel;
 use agora::presets::PRESETS;
-use agora::replay::{continue_live, resumable, Replay};
+use agora::replay::{continue_live, resumable, step_starts};
 use futures::executor::block_on;
-
-/// Where each step of a recording starts.
-fn step_starts(events: &[Event]) -> Vec<usize> {
-    let mut replay = Replay::new(events.to_vec());
-    let mut starts = Vec::new();
-    let mut at = 0;
-    while !replay.is_done() {
-        starts.push(at);
-        at += replay.next_step().len();
-    }
-    starts
-}
 
 fn strip(events: &[Event]) -> Vec<Event> {
     events.iter().map(Event::without_timings).collect()
