@@ -113,8 +113,6 @@ pub struct Controller {
     resume_pending: StoredValue<bool>,
     /// The live run on screen is already in the past runs.
     archived: StoredValue<bool>,
-    /// The replay's recording, packed once for saving.
-    replay_packed: StoredValue<bool>,
     last_saved: StoredValue<f64>,
     /// How many events of the live run make up whole steps: only those are saved, so a restored
     /// run never ends halfway through a turn.
@@ -150,7 +148,6 @@ impl Controller {
             replaying: RwSignal::new(false),
             resume_pending: StoredValue::new(false),
             archived: StoredValue::new(false),
-            replay_packed: StoredValue::new(false),
             last_saved: StoredValue::new(0.0),
             boundary: StoredValue::new(0),
             save_scheduled: StoredValue::new(false),
@@ -188,7 +185,6 @@ impl Controller {
         self.replaying.set(false);
         self.resume_pending.set_value(false);
         self.archived.set_value(false);
-        self.replay_packed.set_value(false);
         self.boundary.set_value(0);
         self.notice.set(String::new());
         self.busy.set(false);
@@ -226,14 +222,10 @@ impl Controller {
         self.last_saved.set_value(BrowserClock.now_ms());
         let replaying = self.replaying.get_untracked();
         let result = if replaying {
+            // The recording's pieces are written once; later saves only move the position.
             let position = self.events.with_value(Vec::len);
-            let first = !self.replay_packed.get_value();
-            self.replay_packed.set_value(true);
-            self.replay.with_value(|r| match r {
-                Some(r) if first => storage::save_run(r.events(), true, position),
-                Some(_) => storage::save_replay_position(position),
-                None => Ok(()),
-            })
+            self.replay
+                .with_value(|r| r.as_ref().map_or(Ok(()), |r| storage::save_run(r.events(), true, position)))
         } else {
             let boundary = self.boundary.get_value();
             let waiting = self.pending.with_value(|p| p.borrow().len());
@@ -316,7 +308,6 @@ impl Controller {
         }
         self.replay.set_value(None);
         self.replaying.set(false);
-        self.replay_packed.set_value(false);
         self.archived.set_value(false);
         self.resume_pending.set_value(true);
         self.mode.set(Mode::Paused);

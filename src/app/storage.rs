@@ -177,14 +177,6 @@ pub fn save_run(events: &[Event], replay: bool, position: usize) -> Result<(), S
     })
 }
 
-/// Records how far the saved replay has been shown.
-pub fn save_replay_position(position: usize) -> Result<(), String> {
-    let Some(text) = get(RUN_KEY)? else { return Ok(()) };
-    let Ok(mut saved) = serde_json::from_str::<SavedRun>(&text) else { return Ok(()) };
-    saved.position = position;
-    set(RUN_KEY, &serde_json::to_string(&saved).unwrap_or_default())
-}
-
 pub fn forget_run() {
     for i in 0..saved_pieces() {
         remove(&piece_key(i));

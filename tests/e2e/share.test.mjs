@@ -60,6 +60,12 @@ test('a run link replays in another browser and continues live from any step', a
   assert.deepEqual(await texts(p, 'message'), original.slice(0, 4));
   assert.equal(await count(p, 'bid-turn'), 3);
 
+  // A reload brings the replay back at the step it had reached.
+  await p.reload();
+  await p.getByTestId('preset-list').waitFor();
+  await waitForStatus(p, 'Paused · turn 3 · replay');
+  assert.deepEqual(await texts(p, 'message'), original.slice(0, 4));
+
   await p.getByTestId('continue-live').click();
   await waitForStatus(p, 'Paused · turn 3');
   assert.doesNotMatch(await p.getByTestId('status').textContent(), /replay/);
