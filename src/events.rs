@@ -9,6 +9,15 @@ use crate::game::negotiation::Action;
 use crate::model::{ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
 use crate::scenario::Scenario;
 
+mod read;
+pub use read::event_from_value;
+
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        event_from_value(serde_json::Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
 /// How a message came into the conversation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -32,8 +41,9 @@ impl MessageKind {
     }
 }
 
-/// One event of a run. Serialized as a JSON object with a snake_case `type`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One event of a run. Serialized as a JSON object with a snake_case `type`; read back by
+/// [`read::event_from_value`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     RunStarted {

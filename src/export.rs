@@ -34,7 +34,7 @@ fn run_file(scenario: &Scenario, events: &[Event]) -> RunFile {
 
 /// The run as a JSON file, indented for people reading it.
 pub fn to_json(scenario: &Scenario, events: &[Event]) -> String {
-    serde_json::to_string_pretty(&run_file(scenario, events)).expect("a run always serializes")
+    crate::json::indent(&to_json_compact(scenario, events))
 }
 
 /// The run as a JSON file on one line, for links and saving in the browser.

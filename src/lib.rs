@@ -9,6 +9,7 @@ pub mod engine;
 pub mod events;
 pub mod export;
 pub mod game;
+pub mod json;
 pub mod link;
 pub mod methods;
 pub mod model;

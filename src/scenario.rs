@@ -502,7 +502,7 @@ impl Scenario {
     }
 
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+        crate::json::indent(&serde_json::to_string(self).expect("a scenario always serializes"))
     }
 
     pub fn agent_names(&self) -> Vec<String> {
