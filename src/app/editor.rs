@@ -94,6 +94,8 @@ pub fn text_field(
 
 type Getter<T> = Arc<dyn Fn(&Scenario) -> T + Send + Sync>;
 type Setter<T> = Arc<dyn Fn(&mut Scenario, T) + Send + Sync>;
+/// Reads a number from text into the scenario; false when the text is not a number.
+type Parser = Arc<dyn Fn(&mut Scenario, &str) -> bool + Send + Sync>;
 
 fn text_field_inner(
     label: &'static str,
@@ -152,25 +154,34 @@ pub fn number_field<T>(
 where
     T: std::str::FromStr + NumberText + 'static,
 {
-    number_field_inner(label, field, Arc::new(get), Arc::new(set))
+    let text: Getter<String> = Arc::new(move |s| get(s).text());
+    let apply: Parser = Arc::new(move |s, t| match t.parse::<T>() {
+        Ok(n) => {
+            set(s, n);
+            true
+        }
+        Err(_) => false,
+    });
+    number_field_inner(label, field, text, apply)
 }
 
-fn number_field_inner<T>(label: &'static str, field: &'static str, get: Getter<T>, set: Setter<T>) -> AnyView
-where
-    T: std::str::FromStr + NumberText + 'static,
-{
+// Not generic over the number type: one copy of the field for every kind of number.
+fn number_field_inner(
+    label: &'static str,
+    field: &'static str,
+    text: Getter<String>,
+    apply: Parser,
+) -> AnyView {
     let editor = expect_context::<EditorState>();
-    let value = move || editor.scenario.with(|s| get(s).text());
+    let value = move || editor.scenario.with(|s| text(s));
     let on_input = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
-        match text.trim().parse::<T>() {
-            Ok(n) => {
-                editor.set_input_error(field, None);
-                editor.scenario.update(|s| set(s, n));
-            }
-            Err(_) => {
-                editor.set_input_error(field, Some(format!("\"{}\" is not a valid number", text.trim())))
-            }
+        let mut scenario = editor.scenario.get_untracked();
+        if apply(&mut scenario, text.trim()) {
+            editor.set_input_error(field, None);
+            editor.scenario.set(scenario);
+        } else {
+            editor.set_input_error(field, Some(format!("\"{}\" is not a valid number", text.trim())))
         }
     };
     view! {

@@ -42,9 +42,13 @@ pub fn Inspector() -> impl IntoView {
                 <ol class="calls">
                     {chunked(
                         count,
-                        move |a, b| controller.view.with(|v| v.calls.iter().skip(a).take(b - a).map(|c| c.event).collect()),
-                        move |i| controller.view.with_untracked(|v| v.calls.get(i).cloned()),
-                        |call| view! { <Call call=call /> },
+                        Arc::new(move |a, b| {
+                            controller.view.with(|v| v.calls.iter().skip(a).take(b - a).map(|c| c.event as u64).collect())
+                        }),
+                        Arc::new(move |i| {
+                            let call = controller.view.with_untracked(|v| v.calls.get(i).cloned())?;
+                            Some(view! { <Call call=call /> }.into_any())
+                        }),
                         false,
                     )}
                 </ol>

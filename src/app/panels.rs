@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::rows::chunked;
+use super::rows::{chunked, key};
 use super::Controller;
 use crate::view::{fixed, ActionRow, BidTurn, DirectorTurn, HandoffRow, NegotiationView};
 
@@ -35,13 +35,21 @@ pub fn BidBoard() -> impl IntoView {
             <ol class="boards">
                 {chunked(
                     count,
-                    move |a, b| {
+                    // A turn changes as its bids come in and once more when its winner is known.
+                    Arc::new(move |a, b| {
                         controller.view.with(|v| {
-                            v.bid_turns.iter().skip(a).take(b - a).map(|t| (t.turn, t.bids.len(), t.winner.clone())).collect()
+                            v.bid_turns
+                                .iter()
+                                .skip(a)
+                                .take(b - a)
+                                .map(|t| key(&[t.turn as u64, t.bids.len() as u64, t.winner.is_some() as u64]))
+                                .collect()
                         })
-                    },
-                    move |i| controller.view.with_untracked(|v| v.bid_turns.get(i).cloned()),
-                    |board| view! { <Board board=board /> },
+                    }),
+                    Arc::new(move |i| {
+                        let board = controller.view.with_untracked(|v| v.bid_turns.get(i).cloned())?;
+                        Some(view! { <Board board=board /> }.into_any())
+                    }),
                     true,
                 )}
             </ol>
@@ -167,13 +175,20 @@ pub fn DirectorPanel() -> impl IntoView {
             <ol class="director-turns">
                 {chunked(
                     count,
-                    move |a, b| {
+                    Arc::new(move |a, b| {
                         controller.view.with(|v| {
-                            v.director.iter().skip(a).take(b - a).map(|d| (d.turn, d.reflection.is_some(), d.choice.is_some())).collect()
+                            v.director
+                                .iter()
+                                .skip(a)
+                                .take(b - a)
+                                .map(|d| key(&[d.turn as u64, d.reflection.is_some() as u64, d.choice.is_some() as u64]))
+                                .collect()
                         })
-                    },
-                    move |i| controller.view.with_untracked(|v| v.director.get(i).cloned()),
-                    |turn| view! { <DirectorEntry turn=turn /> },
+                    }),
+                    Arc::new(move |i| {
+                        let turn = controller.view.with_untracked(|v| v.director.get(i).cloned())?;
+                        Some(view! { <DirectorEntry turn=turn /> }.into_any())
+                    }),
                     true,
                 )}
             </ol>
@@ -229,9 +244,13 @@ pub fn HandoffPanel() -> impl IntoView {
             <ol class="handoffs">
                 {chunked(
                     count,
-                    move |a, b| controller.view.with(|v| v.handoffs.iter().skip(a).take(b - a).map(|h| h.turn).collect()),
-                    move |i| controller.view.with_untracked(|v| v.handoffs.get(i).cloned()),
-                    |row| view! { <HandoffEntry row=row /> },
+                    Arc::new(move |a, b| {
+                        controller.view.with(|v| v.handoffs.iter().skip(a).take(b - a).map(|h| h.turn as u64).collect())
+                    }),
+                    Arc::new(move |i| {
+                        let row = controller.view.with_untracked(|v| v.handoffs.get(i).cloned())?;
+                        Some(view! { <HandoffEntry row=row /> }.into_any())
+                    }),
                     true,
                 )}
             </ol>
@@ -371,13 +390,18 @@ pub fn NegotiationPanel() -> impl IntoView {
             <ol class="actions">
                 {chunked(
                     count,
-                    move |a, b| {
+                    Arc::new(move |a, b| {
                         controller.view.with(|v| {
-                            v.negotiation.as_ref().map(|g| g.actions.iter().skip(a).take(b - a).map(|x| x.turn).collect()).unwrap_or_default()
+                            let actions = v.negotiation.as_ref().map(|g| g.actions.as_slice()).unwrap_or_default();
+                            actions.iter().skip(a).take(b - a).map(|x| x.turn as u64).collect()
                         })
-                    },
-                    move |i| controller.view.with_untracked(|v| v.negotiation.as_ref().and_then(|g| g.actions.get(i).cloned())),
-                    |action| view! { <ActionEntry action=action /> },
+                    }),
+                    Arc::new(move |i| {
+                        let action = controller
+                            .view
+                            .with_untracked(|v| v.negotiation.as_ref().and_then(|g| g.actions.get(i).cloned()))?;
+                        Some(view! { <ActionEntry action=action /> }.into_any())
+                    }),
                     true,
                 )}
             </ol>

@@ -3,7 +3,6 @@
 //! update is one cheap key comparison per row plus a diff of a single chunk, instead of a keyed
 //! diff of the whole list.
 
-use std::hash::Hash;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -11,22 +10,17 @@ use leptos::prelude::*;
 /// Rows per chunk.
 const CHUNK: usize = 40;
 
-/// Renders rows `0..len` (newest last, or newest first with `newest_first`). `keys(start, end)`
-/// reads the keys of rows `start..end` in one go; a key must change whenever its row's content
-/// does, so that a row still being filled in (a bid turn waiting for its winner) is redrawn and
-/// no other. Only the newest row may change. `row(i)` gives row `i` to render.
-pub fn chunked<T, K, V>(
-    len: Memo<usize>,
-    keys: impl Fn(usize, usize) -> Vec<K> + Clone + Send + Sync + 'static,
-    row: impl Fn(usize) -> Option<Arc<T>> + Clone + Send + Sync + 'static,
-    render: impl Fn(Arc<T>) -> V + Clone + Send + Sync + 'static,
-    newest_first: bool,
-) -> impl IntoView
-where
-    T: Send + Sync + 'static,
-    K: PartialEq + Eq + Hash + Clone + Send + Sync + 'static,
-    V: IntoView + 'static,
-{
+/// The keys of rows `start..end`, read in one go.
+pub type Keys = Arc<dyn Fn(usize, usize) -> Vec<u64> + Send + Sync>;
+/// Row `i`, rendered.
+pub type Row = Arc<dyn Fn(usize) -> Option<AnyView> + Send + Sync>;
+
+/// Renders rows `0..len` (newest last, or newest first with `newest_first`). A row's key must
+/// change whenever its content does, so that a row still being filled in (a bid turn waiting for
+/// its winner) is redrawn and no other. Only the newest row may change.
+///
+/// Not generic: every list of the app shares one copy of this code in the browser build.
+pub fn chunked(len: Memo<usize>, keys: Keys, row: Row, newest_first: bool) -> AnyView {
     let chunks = move || {
         let n = len.get().div_ceil(CHUNK);
         let order: Vec<usize> = if newest_first { (0..n).rev().collect() } else { (0..n).collect() };
@@ -39,8 +33,7 @@ where
             children=move |c| {
                 let keys = keys.clone();
                 let row = row.clone();
-                let render = render.clone();
-                let chunk_keys = Memo::new(move |previous: Option<&Vec<(usize, K)>>| {
+                let chunk_keys = Memo::new(move |previous: Option<&Vec<(usize, u64)>>| {
                     let n = len.get();
                     let start = c * CHUNK;
                     let end = (start + CHUNK).min(n);
@@ -49,7 +42,7 @@ where
                     if let Some(previous) = previous.filter(|p| p.len() == CHUNK && end < n) {
                         return previous.clone();
                     }
-                    let mut out: Vec<(usize, K)> = (start..end).zip(keys(start, end)).collect();
+                    let mut out: Vec<(usize, u64)> = (start..end).zip(keys(start, end)).collect();
                     if newest_first {
                         out.reverse();
                     }
@@ -58,11 +51,18 @@ where
                 view! {
                     <For
                         each=move || chunk_keys.get()
-                        key=|k| k.clone()
-                        children=move |(i, _)| untrack(|| row(i)).map(|r| render.clone()(r))
+                        key=|k| *k
+                        children=move |(i, _)| untrack(|| row(i))
                     />
                 }
             }
         />
     }
+    .into_any()
+}
+
+/// One row key from the parts of a row that change. Two lists of the same length that differ
+/// anywhere give different keys (each step is invertible), which is all a row's key needs.
+pub fn key(parts: &[u64]) -> u64 {
+    parts.iter().fold(0xcbf2_9ce4_8422_2325, |h, p| (h ^ p).wrapping_mul(0x0000_0100_0000_01b3))
 }

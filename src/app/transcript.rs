@@ -2,6 +2,8 @@
 //! messages (the moderator's or audience's opening) marked. Rows are keyed, so a new message adds
 //! one row and leaves the others alone.
 
+use std::sync::Arc;
+
 use leptos::html::Ol;
 use leptos::prelude::*;
 
@@ -56,9 +58,13 @@ pub fn Transcript() -> impl IntoView {
             >
                 {chunked(
                     count,
-                    move |a, b| controller.view.with(|v| v.transcript.iter().skip(a).take(b - a).map(|r| r.id).collect()),
-                    move |i| controller.view.with_untracked(|v| v.transcript.get(i).cloned()),
-                    |row| view! { <Message row=row /> },
+                    Arc::new(move |a, b| {
+                        controller.view.with(|v| v.transcript.iter().skip(a).take(b - a).map(|r| r.id as u64).collect())
+                    }),
+                    Arc::new(move |i| {
+                        let row = controller.view.with_untracked(|v| v.transcript.get(i).cloned())?;
+                        Some(view! { <Message row=row /> }.into_any())
+                    }),
                     false,
                 )}
             </ol>
