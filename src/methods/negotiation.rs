@@ -93,18 +93,13 @@ impl Negotiation {
     }
 
     fn inventories(&self) -> BTreeMap<String, Vec<i64>> {
-        (0..2).map(|p| (self.players[p].clone(), self.game.inventories[p].clone())).collect()
+        per_player(&self.players, |p| self.game.inventories[p].clone())
     }
 
     fn inventory_event(&self, turn: u32) -> Event {
-        let values = (0..2)
-            .map(|p| {
-                (
-                    self.players[p].clone(),
-                    inventory_value(&self.game.inventories[p], &self.settings.value_scale),
-                )
-            })
-            .collect();
+        let values = per_player(&self.players, |p| {
+            inventory_value(&self.game.inventories[p], &self.settings.value_scale)
+        });
         Event::Inventory {
             turn,
             resources: self.settings.resources.clone(),
@@ -114,7 +109,7 @@ impl Negotiation {
     }
 
     fn prompt_map(&self, prompts: &[String; 2]) -> BTreeMap<String, String> {
-        (0..2).map(|p| (self.players[p].clone(), prompts[p].clone())).collect()
+        per_player(&self.players, |p| prompts[p].clone())
     }
 
     fn transcript_text(&self) -> String {
@@ -246,7 +241,7 @@ impl Negotiation {
         run.push(Event::GameEnd {
             iteration: self.iteration,
             turn: run.turn,
-            scores: (0..2).map(|p| (self.players[p].clone(), values[p])).collect(),
+            scores: per_player(&self.players, |p| values[p]),
             overall,
             optimum: self.optimum,
             reason: reason.into(),
@@ -343,6 +338,16 @@ fn list(items: &[String]) -> String {
         2 => format!("{} and {}", items[0], items[1]),
         n => format!("{}, and {}", items[..n - 1].join(", "), items[n - 1]),
     }
+}
+
+/// One value per player, by name. Filled in one by one: collecting into a map sorts first, and
+/// every sort is one more copy of the sort code in the browser build.
+fn per_player<V>(players: &[String; 2], mut value: impl FnMut(usize) -> V) -> BTreeMap<String, V> {
+    let mut map = BTreeMap::new();
+    for (p, name) in players.iter().enumerate() {
+        map.insert(name.clone(), value(p));
+    }
+    map
 }
 
 #[cfg(test)]
