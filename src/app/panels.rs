@@ -313,7 +313,7 @@ fn HandoffGraph() -> impl IntoView {
                             d=format!("M{},{} Q{},{} {},{}", fixed(a.0, 1), fixed(a.1, 1), fixed(qx, 1), fixed(qy, 1), fixed(b.0, 1), fixed(b.1, 1))
                             fill="none"
                             stroke="#6b6b70"
-                            stroke-width=(1.0 + *count as f64).min(6.0).to_string()
+                            stroke-width=(1 + *count).min(6).to_string()
                             marker-end="url(#arrow)"
                         ></path>
                         <text x=fixed(qx, 1) y=fixed(qy, 1) class="edge-count">
