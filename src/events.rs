@@ -183,7 +183,7 @@ pub enum Event {
 }
 
 /// A trade proposal waiting for the other player.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Proposal {
     pub by: String,
     pub sell_resource: String,
@@ -193,12 +193,12 @@ pub struct Proposal {
 
 /// What the engine read from a model's reply: `{"ok": true, "value": ...}` or
 /// `{"ok": false, "error": "..."}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ParseOutcome {
     pub ok: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -265,28 +265,8 @@ pub enum Request {
     Delta { base: usize, messages: Vec<MessageDelta> },
 }
 
-// Read by hand: serde's untagged enums buffer through a generic content type, which is costly in
-// the browser build; the two shapes are told apart by their JSON type instead.
-impl<'de> Deserialize<'de> for Request {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        #[derive(Deserialize)]
-        struct DeltaFields {
-            base: usize,
-            messages: Vec<MessageDelta>,
-        }
-        let value = serde_json::Value::deserialize(deserializer)?;
-        if value.is_array() {
-            serde_json::from_value(value).map(Request::Full).map_err(D::Error::custom)
-        } else {
-            let d: DeltaFields = serde_json::from_value(value).map_err(D::Error::custom)?;
-            Ok(Request::Delta { base: d.base, messages: d.messages })
-        }
-    }
-}
-
 /// One message as a change to the message at the same position in the base call.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MessageDelta {
     pub role: crate::model::Role,
     /// Bytes of the base message's content that this message starts with (0 when the base has

@@ -61,6 +61,184 @@ pub fn indent(compact: &str) -> String {
     out
 }
 
+/// The fields of one JSON object, taken out one by one by hand-written readers.
+///
+/// Readers written with this are much smaller in the browser build than serde's derive, which
+/// emits, for every field of every struct, key matching, duplicate checks and a typed reader;
+/// here plain values (text, numbers, flags) go through a few shared, non-generic functions, and
+/// only nested types through serde ([`Fields::any`]). The rules follow serde's: unknown fields
+/// are ignored, a field left out of a struct with defaults keeps its default, and `null` is only
+/// an empty `Option`.
+pub struct Fields {
+    /// What the object is, for messages: "the scenario", "method".
+    what: std::borrow::Cow<'static, str>,
+    map: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Fields {
+    pub fn new(value: serde_json::Value, what: &'static str) -> Result<Fields, String> {
+        match value {
+            serde_json::Value::Object(map) => Ok(Fields { what: what.into(), map }),
+            _ => Err(format!("{what} must be a JSON object")),
+        }
+    }
+
+    /// Says what the object is, once that is known (an event, after its `type`).
+    pub fn describe(&mut self, what: String) {
+        self.what = what.into();
+    }
+
+    fn missing(&self, name: &str) -> String {
+        format!("{} has no `{name}`", self.what)
+    }
+
+    fn plain<T>(
+        &mut self,
+        name: &str,
+        expected: &str,
+        read: fn(serde_json::Value) -> Option<T>,
+    ) -> Result<Option<T>, String> {
+        match self.map.remove(name) {
+            None => Ok(None),
+            Some(value) => match read(value) {
+                Some(v) => Ok(Some(v)),
+                None => Err(format!("`{name}` of {} must be {expected}", self.what)),
+            },
+        }
+    }
+
+    /// Text, or `None` when left out.
+    pub fn maybe_string(&mut self, name: &str) -> Result<Option<String>, String> {
+        self.plain(name, "text", |v| match v {
+            serde_json::Value::String(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// A whole number from 0 to 4,294,967,295, or `None` when left out.
+    pub fn maybe_u32(&mut self, name: &str) -> Result<Option<u32>, String> {
+        self.plain(name, "a whole number from 0", |v| v.as_u64().and_then(|n| u32::try_from(n).ok()))
+    }
+
+    pub fn maybe_u64(&mut self, name: &str) -> Result<Option<u64>, String> {
+        self.plain(name, "a whole number from 0", |v| v.as_u64())
+    }
+
+    pub fn maybe_i64(&mut self, name: &str) -> Result<Option<i64>, String> {
+        self.plain(name, "a whole number", |v| v.as_i64())
+    }
+
+    pub fn maybe_f64(&mut self, name: &str) -> Result<Option<f64>, String> {
+        self.plain(name, "a number", |v| v.as_f64())
+    }
+
+    pub fn maybe_f32(&mut self, name: &str) -> Result<Option<f32>, String> {
+        self.plain(name, "a number", |v| v.as_f64().map(|x| x as f32))
+    }
+
+    pub fn maybe_bool(&mut self, name: &str) -> Result<Option<bool>, String> {
+        self.plain(name, "true or false", |v| v.as_bool())
+    }
+
+    /// Text that may be left out or `null`.
+    pub fn opt_string(&mut self, name: &str) -> Result<Option<String>, String> {
+        if self.take_null(name) {
+            return Ok(None);
+        }
+        self.maybe_string(name)
+    }
+
+    /// Takes the field out if it is `null`.
+    fn take_null(&mut self, name: &str) -> bool {
+        let null = matches!(self.map.get(name), Some(serde_json::Value::Null));
+        if null {
+            self.map.remove(name);
+        }
+        null
+    }
+
+    pub fn string(&mut self, name: &str) -> Result<String, String> {
+        self.maybe_string(name)?.ok_or_else(|| self.missing(name))
+    }
+
+    pub fn u32(&mut self, name: &str) -> Result<u32, String> {
+        self.maybe_u32(name)?.ok_or_else(|| self.missing(name))
+    }
+
+    pub fn u64(&mut self, name: &str) -> Result<u64, String> {
+        self.maybe_u64(name)?.ok_or_else(|| self.missing(name))
+    }
+
+    pub fn i64(&mut self, name: &str) -> Result<i64, String> {
+        self.maybe_i64(name)?.ok_or_else(|| self.missing(name))
+    }
+
+    pub fn f64(&mut self, name: &str) -> Result<f64, String> {
+        self.maybe_f64(name)?.ok_or_else(|| self.missing(name))
+    }
+
+    pub fn bool(&mut self, name: &str) -> Result<bool, String> {
+        self.maybe_bool(name)?.ok_or_else(|| self.missing(name))
+    }
+
+    /// A whole number that may be left out or `null`.
+    pub fn opt_i64(&mut self, name: &str) -> Result<Option<i64>, String> {
+        if self.take_null(name) {
+            return Ok(None);
+        }
+        self.maybe_i64(name)
+    }
+
+    /// A count or position.
+    pub fn usize(&mut self, name: &str) -> Result<usize, String> {
+        let n =
+            self.plain(name, "a whole number from 0", |v| v.as_u64().and_then(|n| usize::try_from(n).ok()))?;
+        n.ok_or_else(|| self.missing(name))
+    }
+
+    /// A nested value read by serde, or `None` when left out.
+    pub fn maybe_any<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
+        match self.map.remove(name) {
+            None => Ok(None),
+            Some(value) => {
+                T::deserialize(value).map(Some).map_err(|e| format!("`{name}` of {}: {e}", self.what))
+            }
+        }
+    }
+
+    /// A nested value read by serde, that must be present.
+    pub fn any<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        self.maybe_any(name)?.ok_or_else(|| self.missing(name))
+    }
+}
+
+/// Overwrites each named field of `$target` whose value the object has, with the [`Fields`]
+/// reader named beside it: `set_present!(f, s, title: maybe_string, turns: maybe_u32)`.
+macro_rules! set_present {
+    ($fields:ident, $target:ident, $($field:ident: $read:ident),* $(,)?) => {
+        $(if let Some(v) = $fields.$read(stringify!($field))? {
+            $target.$field = v;
+        })*
+    };
+}
+pub(crate) use set_present;
+
+/// Implements serde's `Deserialize` for a type through its hand-written `read(Fields)`, so the
+/// type still nests inside serde-read types and `serde_json::from_value` still works.
+macro_rules! deserialize_with_fields {
+    ($type:ty, $what:expr) => {
+        impl<'de> serde::Deserialize<'de> for $type {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use serde::de::Error;
+                let value = serde_json::Value::deserialize(deserializer)?;
+                let fields = crate::json::Fields::new(value, $what).map_err(D::Error::custom)?;
+                <$type>::read(fields).map_err(D::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use deserialize_with_fields;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +267,28 @@ mod tests {
         assert_eq!(indent(&value.to_string()), serde_json::to_string_pretty(&value).unwrap());
         assert_eq!(indent("[]"), "[]");
         assert_eq!(indent("3"), "3");
+    }
+
+    #[test]
+    fn fields_read_plain_values_and_name_what_is_wrong() {
+        let value = serde_json::json!({"n": 3, "big": 5_000_000_000u64, "neg": -2, "x": 0.5, "t": "hi",
+            "b": true, "none": null, "list": [1, 2]});
+        let mut f = Fields::new(value, "the test").unwrap();
+        assert_eq!(f.u32("n"), Ok(3));
+        assert_eq!(f.u32("big").unwrap_err(), "`big` of the test must be a whole number from 0");
+        assert_eq!(f.maybe_i64("neg"), Ok(Some(-2)));
+        assert_eq!(f.maybe_f32("x"), Ok(Some(0.5)));
+        assert_eq!(f.string("t").as_deref(), Ok("hi"));
+        assert_eq!(f.maybe_bool("b"), Ok(Some(true)));
+        assert_eq!(f.opt_string("none"), Ok(None));
+        assert_eq!(f.maybe_u64("absent"), Ok(None));
+        assert_eq!(f.any::<Vec<i64>>("list"), Ok(vec![1, 2]));
+        assert_eq!(f.string("t").unwrap_err(), "the test has no `t`", "a field is taken once");
+        let mut f = Fields::new(serde_json::json!({"n": "3", "s": 3, "f": 1.5, "l": [1]}), "it").unwrap();
+        assert_eq!(f.maybe_u64("n").unwrap_err(), "`n` of it must be a whole number from 0");
+        assert_eq!(f.string("s").unwrap_err(), "`s` of it must be text");
+        assert_eq!(f.maybe_i64("f").unwrap_err(), "`f` of it must be a whole number");
+        assert!(f.any::<Vec<String>>("l").unwrap_err().starts_with("`l` of it: invalid type"));
+        assert_eq!(Fields::new(serde_json::json!([]), "it").err().unwrap(), "it must be a JSON object");
     }
 }

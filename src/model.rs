@@ -20,8 +20,8 @@ pub enum Role {
     Assistant,
 }
 
-/// One message of a chat request.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One message of a chat request. (Read back by hand, with the event log: `events/read.rs`.)
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ChatMessage {
     pub role: Role,
     pub content: String,
@@ -96,7 +96,7 @@ impl Purpose {
 }
 
 /// A function the model may call, described by a JSON schema.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolSpec {
     pub name: String,
     pub description: String,
@@ -218,7 +218,7 @@ impl ChatRequest {
 }
 
 /// A function call the model made.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolCall {
     pub name: String,
     /// The arguments as the model wrote them: a JSON text that may be malformed.
@@ -226,7 +226,7 @@ pub struct ToolCall {
 }
 
 /// Tokens a call consumed, as the provider reported them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
     pub prompt_tokens: u32,
     pub completion_tokens: u32,

@@ -18,7 +18,7 @@ use std::rc::Rc;
 use std::task::Waker;
 
 use futures::future::{select, Either, LocalBoxFuture};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::clock::Clock;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
@@ -58,8 +58,8 @@ pub fn preset(id: &str) -> Option<&'static ProviderPreset> {
 }
 
 /// Retries, backoff and timeouts of real calls. Defaults suit hosted providers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+/// Read back by hand (see `scenario/read.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NetworkSettings {
     /// Retries after a 429, a 5xx, a timeout or a broken stream (not after 401/403 or a quota).
     pub max_retries: u32,

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::prompts;
 
+mod read;
+
 /// The scenario format this build reads and writes.
 pub const SCENARIO_VERSION: u32 = 1;
 /// Limits that keep a scenario (from a file or a link) within what the app can show.
@@ -16,37 +18,27 @@ pub const MAX_NAME_CHARS: usize = 80;
 pub const MAX_TEXT_CHARS: usize = 20_000;
 pub const MAX_TURNS: u32 = 10_000;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
     pub version: u32,
     pub title: String,
-    #[serde(default)]
     pub summary: String,
     pub topic: String,
     /// Seed 000: 50 words.
-    #[serde(default = "default_word_limit")]
     pub word_limit: u32,
-    #[serde(default)]
     pub seed: u64,
     /// Seed 000: 10 turns. For the negotiation game: the turn limit of each game.
-    #[serde(default = "default_max_turns")]
     pub max_turns: u32,
     pub agents: Vec<AgentSpec>,
     pub method: Method,
-    #[serde(default)]
     pub opening: Opening,
-    #[serde(default)]
     pub prompts: Prompts,
-    #[serde(default)]
     pub model: ModelSettings,
 }
 
-fn default_word_limit() -> u32 {
-    50
-}
-fn default_max_turns() -> u32 {
-    10
-}
+/// Seed 000: 50 words and 10 turns.
+pub const DEFAULT_WORD_LIMIT: u32 = 50;
+pub const DEFAULT_MAX_TURNS: u32 = 10;
 
 /// Which side of the proposition an agent is on. The handoff prompts state it, and the demo
 /// model uses it to decide who disagrees with whom.
@@ -69,32 +61,29 @@ impl Stance {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AgentSpec {
     pub name: String,
     /// "presidential candidate", "Host of the Daily Show", ...
-    #[serde(default)]
     pub role: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub location: String,
     /// Fixed character description; replaced when the scenario generates descriptions.
-    #[serde(default)]
     pub description: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stance: Option<Stance>,
     /// Replaces the whole system message built from the templates. For the negotiation game
     /// this is the player's strategy prompt, the one the optimizer rewrites.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub system_prompt: Option<String>,
     /// A model for this agent in place of the scenario's (a cheap one for bids, say); real
     /// providers only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
 }
 
 /// How the conversation opens before the first turn.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Opening {
     /// Who injects the opening message (seed 000: "Debate Moderator"; seed 004: "Audience member").
     pub speaker: String,
@@ -126,8 +115,7 @@ impl Default for Opening {
 }
 
 /// Templates shared by the talking methods. `None` means the seed's text for the method.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Prompts {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conversation_description: Option<String>,
@@ -159,32 +147,6 @@ pub enum Method {
     Negotiation(NegotiationSettings),
 }
 
-// Written by hand: serde's derive for an internally tagged enum buffers every variant through a
-// generic content type, which costs the browser build about 25 KB. Reading the object as JSON
-// first and then the variant's settings from it keeps one copy of each settings reader.
-impl<'de> Deserialize<'de> for Method {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let mut value = serde_json::Value::deserialize(deserializer)?;
-        let object = value.as_object_mut().ok_or_else(|| D::Error::custom("a method must be an object"))?;
-        let kind = match object.remove("kind") {
-            Some(serde_json::Value::String(kind)) => kind,
-            _ => return Err(D::Error::custom("a method needs a \"kind\"")),
-        };
-        fn settings<T: serde::de::DeserializeOwned, E: Error>(value: serde_json::Value) -> Result<T, E> {
-            serde_json::from_value(value).map_err(E::custom)
-        }
-        Ok(match kind.as_str() {
-            "round_robin" => Method::RoundRobin,
-            "bidding" => Method::Bidding(settings(value)?),
-            "director" => Method::Director(settings(value)?),
-            "handoff" => Method::Handoff(settings(value)?),
-            "negotiation" => Method::Negotiation(settings(value)?),
-            other => return Err(D::Error::custom(format!("unknown method kind \"{other}\""))),
-        })
-    }
-}
-
 impl Method {
     pub fn name(&self) -> &'static str {
         match self {
@@ -198,8 +160,7 @@ impl Method {
 }
 
 /// Seeds 000 and 002.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BiddingSettings {
     pub template: String,
     pub format_instructions: String,
@@ -238,8 +199,7 @@ pub enum ChoiceFallback {
 }
 
 /// Seed 004.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DirectorSettings {
     /// The director's name; empty means the first agent.
     pub director: String,
@@ -297,8 +257,7 @@ impl HandoffVia {
 }
 
 /// Seed 003.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HandoffSettings {
     pub via: HandoffVia,
     /// Who speaks first; empty means the first agent (seed: the proponent).
@@ -333,8 +292,7 @@ impl Default for HandoffSettings {
 }
 
 /// Seed 001.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NegotiationSettings {
     pub resources: Vec<String>,
     /// One inventory per player, quantities in `resources` order.
@@ -379,8 +337,7 @@ impl Default for NegotiationSettings {
 
 /// Which model answers, with its settings. The key is never part of a scenario: it stays with
 /// the user (see the app's model settings).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelSettings {
     /// "demo" for the offline demo model, or a provider id from [`crate::provider::PROVIDERS`].
     #[serde(skip_serializing_if = "is_demo")]
@@ -392,8 +349,8 @@ pub struct ModelSettings {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
     pub demo: DemoSettings,
-    /// Seed 000: 0.2 for speech.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Seed 000: 0.2 for speech. `None` (written as `null`, since a left-out field means the
+    /// default) sends no temperature at all.
     pub temperature: Option<f32>,
     /// Prices per million tokens, to show what a run costs.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -446,8 +403,7 @@ impl ModelSettings {
 }
 
 /// The offline demo model's knobs.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct DemoSettings {
     /// Share of replies (0 to 1) that come out malformed, to show retries and fallbacks.
     pub malformed_rate: f64,

@@ -6,157 +6,207 @@
 //! scenario included) and one function of 56 KB. Here the object is a JSON value, its `type`
 //! picks the variant, and each field is read by the same reader used everywhere else.
 //!
+//! The types inside events (messages, tool calls, usage, parse results, proposals) are read the
+//! same way, with the shared readers of [`Fields`] instead of serde's derive.
+//!
 //! The rules are serde's: unknown fields are ignored, a missing `Option` (or a field written
 //! only when it is not empty) reads as empty, anything else missing is an error naming it.
 
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::Event;
-
-/// The fields of one event object, taken out one by one.
-struct Fields {
-    kind: String,
-    map: Map<String, Value>,
-}
-
-impl Fields {
-    /// A field that must be present.
-    fn req<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
-        match self.map.remove(name) {
-            Some(value) => self.read(name, value),
-            None => Err(format!("a {} event has no `{name}`", self.kind)),
-        }
-    }
-
-    /// A field that may be left out, read as its empty value then.
-    fn opt<T: DeserializeOwned + Default>(&mut self, name: &str) -> Result<T, String> {
-        match self.map.remove(name) {
-            Some(value) => self.read(name, value),
-            None => Ok(T::default()),
-        }
-    }
-
-    fn read<T: DeserializeOwned>(&self, name: &str, value: Value) -> Result<T, String> {
-        T::deserialize(value).map_err(|e| format!("`{name}` of a {} event: {e}", self.kind))
-    }
-}
+use super::{Event, MessageDelta, ParseOutcome, Proposal, Request};
+use crate::json::{deserialize_with_fields, Fields};
+use crate::model::{ChatMessage, ToolCall, ToolSpec, Usage};
 
 /// The event a JSON value holds, or what is wrong with it.
 pub fn event_from_value(value: Value) -> Result<Event, String> {
-    let Value::Object(mut map) = value else { return Err("an event must be a JSON object".into()) };
-    let kind = match map.remove("type") {
-        Some(Value::String(kind)) => kind,
-        Some(_) => return Err("an event's `type` must be a string".into()),
-        None => return Err("an event has no `type`".into()),
-    };
-    let mut f = Fields { kind, map };
-    Ok(match f.kind.as_str() {
-        "run_started" => Event::RunStarted { seed: f.req("seed")?, scenario: f.req("scenario")? },
+    let mut f = Fields::new(value, "an event")?;
+    let kind = f.string("type")?;
+    f.describe(format!("a {kind} event"));
+    Ok(match kind.as_str() {
+        "run_started" => Event::RunStarted { seed: f.u64("seed")?, scenario: f.any("scenario")? },
         "topic_specified" => {
-            Event::TopicSpecified { original: f.req("original")?, specified: f.req("specified")? }
+            Event::TopicSpecified { original: f.string("original")?, specified: f.string("specified")? }
         }
         "character_described" => {
-            Event::CharacterDescribed { agent: f.req("agent")?, description: f.req("description")? }
+            Event::CharacterDescribed { agent: f.string("agent")?, description: f.string("description")? }
         }
         "model_call" => Event::ModelCall {
-            turn: f.req("turn")?,
-            agent: f.req("agent")?,
-            purpose: f.req("purpose")?,
-            attempt: f.req("attempt")?,
-            request: f.req("request")?,
-            tools: f.opt("tools")?,
-            raw: f.req("raw")?,
-            tool_calls: f.opt("tool_calls")?,
-            parse: f.req("parse")?,
-            latency_ms: f.req("latency_ms")?,
-            usage: f.req("usage")?,
-            incomplete: f.opt("incomplete")?,
+            turn: f.u32("turn")?,
+            agent: f.string("agent")?,
+            purpose: f.any("purpose")?,
+            attempt: f.u32("attempt")?,
+            request: f.any("request")?,
+            tools: f.maybe_any("tools")?.unwrap_or_default(),
+            raw: f.string("raw")?,
+            tool_calls: f.maybe_any("tool_calls")?.unwrap_or_default(),
+            parse: f.any("parse")?,
+            latency_ms: f.f64("latency_ms")?,
+            usage: f.any("usage")?,
+            incomplete: f.maybe_bool("incomplete")?.unwrap_or(false),
         },
         "bid" => Event::Bid {
-            turn: f.req("turn")?,
-            agent: f.req("agent")?,
-            raw: f.req("raw")?,
-            value: f.req("value")?,
-            attempts: f.req("attempts")?,
-            defaulted: f.req("defaulted")?,
+            turn: f.u32("turn")?,
+            agent: f.string("agent")?,
+            raw: f.string("raw")?,
+            value: f.i64("value")?,
+            attempts: f.u32("attempts")?,
+            defaulted: f.bool("defaulted")?,
         },
         "speaker_selected" => Event::SpeakerSelected {
-            turn: f.req("turn")?,
-            agent: f.req("agent")?,
-            tie: f.req("tie")?,
-            tied: f.opt("tied")?,
+            turn: f.u32("turn")?,
+            agent: f.string("agent")?,
+            tie: f.bool("tie")?,
+            tied: f.maybe_any("tied")?.unwrap_or_default(),
         },
         "message" => Event::Message {
-            turn: f.req("turn")?,
-            speaker: f.req("speaker")?,
-            text: f.req("text")?,
-            kind: f.req("kind")?,
+            turn: f.u32("turn")?,
+            speaker: f.string("speaker")?,
+            text: f.string("text")?,
+            kind: f.any("kind")?,
         },
         "director_choice" => Event::DirectorChoice {
-            turn: f.req("turn")?,
-            raw: f.req("raw")?,
-            index: f.opt("index")?,
-            agent: f.req("agent")?,
-            fallback: f.req("fallback")?,
+            turn: f.u32("turn")?,
+            raw: f.string("raw")?,
+            index: f.opt_i64("index")?,
+            agent: f.string("agent")?,
+            fallback: f.bool("fallback")?,
         },
         "stop_draw" => Event::StopDraw {
-            turn: f.req("turn")?,
-            sample: f.req("sample")?,
-            probability: f.req("probability")?,
-            stop: f.req("stop")?,
+            turn: f.u32("turn")?,
+            sample: f.f64("sample")?,
+            probability: f.f64("probability")?,
+            stop: f.bool("stop")?,
         },
         "handoff" => Event::Handoff {
-            turn: f.req("turn")?,
-            from: f.req("from")?,
-            to: f.req("to")?,
-            method: f.req("method")?,
-            raw: f.req("raw")?,
-            fallback: f.req("fallback")?,
-            reason: f.opt("reason")?,
+            turn: f.u32("turn")?,
+            from: f.string("from")?,
+            to: f.string("to")?,
+            method: f.string("method")?,
+            raw: f.string("raw")?,
+            fallback: f.bool("fallback")?,
+            reason: f.opt_string("reason")?,
         },
         "game_started" => Event::GameStarted {
-            iteration: f.req("iteration")?,
-            prompts: f.req("prompts")?,
-            optimum: f.req("optimum")?,
+            iteration: f.u32("iteration")?,
+            prompts: f.any("prompts")?,
+            optimum: f.i64("optimum")?,
         },
         "action" => Event::Action {
-            turn: f.req("turn")?,
-            player: f.req("player")?,
-            raw: f.req("raw")?,
-            action: f.opt("action")?,
-            valid: f.req("valid")?,
-            reason: f.req("reason")?,
-            pending: f.opt("pending")?,
-            end_requested_by: f.opt("end_requested_by")?,
+            turn: f.u32("turn")?,
+            player: f.string("player")?,
+            raw: f.string("raw")?,
+            action: f.maybe_any("action")?.unwrap_or_default(),
+            valid: f.bool("valid")?,
+            reason: f.string("reason")?,
+            pending: f.maybe_any("pending")?.unwrap_or_default(),
+            end_requested_by: f.opt_string("end_requested_by")?,
         },
         "inventory" => Event::Inventory {
-            turn: f.req("turn")?,
-            resources: f.req("resources")?,
-            inventories: f.req("inventories")?,
-            values: f.req("values")?,
+            turn: f.u32("turn")?,
+            resources: f.any("resources")?,
+            inventories: f.any("inventories")?,
+            values: f.any("values")?,
         },
         "game_end" => Event::GameEnd {
-            iteration: f.req("iteration")?,
-            turn: f.req("turn")?,
-            scores: f.req("scores")?,
-            overall: f.req("overall")?,
-            optimum: f.req("optimum")?,
-            reason: f.req("reason")?,
-            feedback: f.req("feedback")?,
+            iteration: f.u32("iteration")?,
+            turn: f.u32("turn")?,
+            scores: f.any("scores")?,
+            overall: f.i64("overall")?,
+            optimum: f.i64("optimum")?,
+            reason: f.string("reason")?,
+            feedback: f.string("feedback")?,
         },
         "optimizer_iteration" => Event::OptimizerIteration {
-            iteration: f.req("iteration")?,
-            prompts: f.req("prompts")?,
-            overall: f.req("overall")?,
-            next_prompts: f.opt("next_prompts")?,
-            note: f.opt("note")?,
+            iteration: f.u32("iteration")?,
+            prompts: f.any("prompts")?,
+            overall: f.i64("overall")?,
+            next_prompts: f.maybe_any("next_prompts")?.unwrap_or_default(),
+            note: f.opt_string("note")?,
         },
         // `turn` came later; older logs have none and their errors belong to the opening.
-        "error" => Event::Error { turn: f.opt("turn")?, message: f.req("message")? },
-        "run_finished" => Event::RunFinished { reason: f.req("reason")? },
+        "error" => Event::Error { turn: f.maybe_u32("turn")?.unwrap_or(0), message: f.string("message")? },
+        "run_finished" => Event::RunFinished { reason: f.string("reason")? },
         other => return Err(format!("unknown event type `{other}`")),
     })
+}
+
+// The types inside events, read with the same shared readers.
+
+deserialize_with_fields!(ChatMessage, "a message");
+deserialize_with_fields!(MessageDelta, "a message change");
+deserialize_with_fields!(ToolSpec, "a tool");
+deserialize_with_fields!(ToolCall, "a tool call");
+deserialize_with_fields!(Usage, "usage");
+deserialize_with_fields!(ParseOutcome, "parse");
+deserialize_with_fields!(Proposal, "a proposal");
+
+impl ChatMessage {
+    fn read(mut f: Fields) -> Result<ChatMessage, String> {
+        Ok(ChatMessage { role: f.any("role")?, content: f.string("content")? })
+    }
+}
+
+impl MessageDelta {
+    fn read(mut f: Fields) -> Result<MessageDelta, String> {
+        Ok(MessageDelta { role: f.any("role")?, keep: f.usize("keep")?, append: f.string("append")? })
+    }
+}
+
+impl ToolSpec {
+    fn read(mut f: Fields) -> Result<ToolSpec, String> {
+        Ok(ToolSpec {
+            name: f.string("name")?,
+            description: f.string("description")?,
+            parameters: f.any("parameters")?,
+        })
+    }
+}
+
+impl ToolCall {
+    fn read(mut f: Fields) -> Result<ToolCall, String> {
+        Ok(ToolCall { name: f.string("name")?, arguments: f.string("arguments")? })
+    }
+}
+
+impl Usage {
+    fn read(mut f: Fields) -> Result<Usage, String> {
+        Ok(Usage { prompt_tokens: f.u32("prompt_tokens")?, completion_tokens: f.u32("completion_tokens")? })
+    }
+}
+
+impl ParseOutcome {
+    fn read(mut f: Fields) -> Result<ParseOutcome, String> {
+        let ok = f.maybe_bool("ok")?.ok_or("parse has no `ok`")?;
+        Ok(ParseOutcome { ok, value: f.maybe_any("value")?.flatten(), error: f.opt_string("error")? })
+    }
+}
+
+impl Proposal {
+    fn read(mut f: Fields) -> Result<Proposal, String> {
+        Ok(Proposal {
+            by: f.string("by")?,
+            sell_resource: f.string("sell_resource")?,
+            buy_resource: f.string("buy_resource")?,
+            quantity: f.maybe_i64("quantity")?.ok_or("a proposal has no `quantity`")?,
+        })
+    }
+}
+
+// The messages of a call come whole (a JSON list) or as changes to an earlier call's (an object
+// with `base`); serde's untagged enums would buffer both shapes through its content type.
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let value = Value::deserialize(deserializer)?;
+        if value.is_array() {
+            return Vec::<ChatMessage>::deserialize(value).map(Request::Full).map_err(D::Error::custom);
+        }
+        let mut f = Fields::new(value, "a request").map_err(D::Error::custom)?;
+        let delta =
+            (|| Ok::<_, String>(Request::Delta { base: f.usize("base")?, messages: f.any("messages")? }))();
+        delta.map_err(D::Error::custom)
+    }
 }
 
 #[cfg(test)]
@@ -215,7 +265,11 @@ mod tests {
             event_from_value(serde_json::json!({"type": "bid", "turn": 1, "agent": "A"})).unwrap_err();
         assert_eq!(missing, "a bid event has no `raw`");
         let wrong = event_from_value(serde_json::json!({"type": "stop_draw", "turn": "one"})).unwrap_err();
-        assert!(wrong.starts_with("`turn` of a stop_draw event: invalid type"), "{wrong}");
+        assert_eq!(wrong, "`turn` of a stop_draw event must be a whole number from 0");
+        let nested = event_from_value(serde_json::json!({"type": "message", "turn": 1, "speaker": "A",
+            "text": "t", "kind": "shout"}))
+        .unwrap_err();
+        assert!(nested.starts_with("`kind` of a message event: unknown variant `shout`"), "{nested}");
         assert_eq!(
             event_from_value(serde_json::json!({"type": "party"})).unwrap_err(),
             "unknown event type `party`"

@@ -1,0 +1,390 @@
+//! Reads a scenario back from JSON, field by field, with [`Fields`].
+//!
+//! Hand-written rather than derived: serde's derive emitted about 50 KB of readers for the
+//! scenario's hundred-odd fields in the browser build. The behaviour is the derive's: a field
+//! left out keeps its default (the seed's value), unknown fields are ignored, and `version`,
+//! `title`, `topic`, `agents`, `method` and an agent's `name` must be present.
+
+use super::{
+    AgentSpec, BiddingSettings, DemoSettings, DirectorSettings, HandoffSettings, Method, ModelSettings,
+    NegotiationSettings, Opening, Prompts, Scenario,
+};
+use crate::json::{deserialize_with_fields, set_present, Fields};
+use crate::provider::NetworkSettings;
+
+deserialize_with_fields!(Scenario, "the scenario");
+deserialize_with_fields!(AgentSpec, "an agent");
+deserialize_with_fields!(Opening, "opening");
+deserialize_with_fields!(Prompts, "prompts");
+deserialize_with_fields!(Method, "method");
+deserialize_with_fields!(ModelSettings, "model");
+deserialize_with_fields!(DemoSettings, "model.demo");
+deserialize_with_fields!(NetworkSettings, "model.network");
+
+impl Scenario {
+    fn read(mut f: Fields) -> Result<Scenario, String> {
+        let mut s = Scenario {
+            version: f.u32("version")?,
+            title: f.string("title")?,
+            topic: f.string("topic")?,
+            agents: f.any("agents")?,
+            method: f.any("method")?,
+            summary: String::new(),
+            word_limit: super::DEFAULT_WORD_LIMIT,
+            seed: 0,
+            max_turns: super::DEFAULT_MAX_TURNS,
+            opening: Opening::default(),
+            prompts: Prompts::default(),
+            model: ModelSettings::default(),
+        };
+        set_present!(f, s,
+            summary: maybe_string,
+            word_limit: maybe_u32,
+            seed: maybe_u64,
+            max_turns: maybe_u32,
+            opening: maybe_any,
+            prompts: maybe_any,
+            model: maybe_any,
+        );
+        Ok(s)
+    }
+}
+
+impl AgentSpec {
+    fn read(mut f: Fields) -> Result<AgentSpec, String> {
+        let mut a = AgentSpec { name: f.string("name")?, ..AgentSpec::default() };
+        set_present!(f, a, role: maybe_string, location: maybe_string, description: maybe_string);
+        a.stance = f.maybe_any("stance")?.flatten();
+        a.system_prompt = f.opt_string("system_prompt")?;
+        a.model = f.opt_string("model")?;
+        Ok(a)
+    }
+}
+
+impl Opening {
+    fn read(mut f: Fields) -> Result<Opening, String> {
+        let mut o = Opening::default();
+        set_present!(f, o,
+            speaker: maybe_string,
+            text: maybe_string,
+            specify_topic: maybe_bool,
+            describe_characters: maybe_bool,
+            specifier_system: maybe_string,
+            specifier_prompt: maybe_string,
+            describer_system: maybe_string,
+            describer_prompt: maybe_string,
+        );
+        Ok(o)
+    }
+}
+
+impl Prompts {
+    fn read(mut f: Fields) -> Result<Prompts, String> {
+        Ok(Prompts {
+            conversation_description: f.opt_string("conversation_description")?,
+            header: f.opt_string("header")?,
+            system: f.opt_string("system")?,
+            history_header: f.opt_string("history_header")?,
+        })
+    }
+}
+
+// The object's `kind` picks the method; the rest of it are that method's settings.
+impl Method {
+    fn read(mut f: Fields) -> Result<Method, String> {
+        let kind = f.maybe_string("kind")?.ok_or("a method needs a \"kind\"")?;
+        Ok(match kind.as_str() {
+            "round_robin" => Method::RoundRobin,
+            "bidding" => {
+                let mut s = BiddingSettings::default();
+                set_present!(f, s,
+                    template: maybe_string,
+                    format_instructions: maybe_string,
+                    pattern: maybe_string,
+                    attempts: maybe_u32,
+                    default_bid: maybe_i64,
+                    whole_reply_fallback: maybe_bool,
+                );
+                Method::Bidding(s)
+            }
+            "director" => {
+                let mut s = DirectorSettings::default();
+                set_present!(f, s,
+                    director: maybe_string,
+                    stop_probability: maybe_f64,
+                    attempts: maybe_u32,
+                    fallback: maybe_any,
+                    reflection: maybe_string,
+                    continuation: maybe_string,
+                    choice: maybe_string,
+                    prompt: maybe_string,
+                    summary: maybe_string,
+                    format_instructions: maybe_string,
+                    pattern: maybe_string,
+                );
+                Method::Director(s)
+            }
+            "handoff" => {
+                let mut s = HandoffSettings::default();
+                set_present!(f, s,
+                    via: maybe_any,
+                    first_speaker: maybe_string,
+                    attempts: maybe_u32,
+                    text_instructions: maybe_string,
+                    tool_instructions: maybe_string,
+                    pattern: maybe_string,
+                    tool_description: maybe_string,
+                    response_description: maybe_string,
+                    next_description: maybe_string,
+                    max_tokens: maybe_u32,
+                );
+                Method::Handoff(s)
+            }
+            "negotiation" => {
+                let mut s = NegotiationSettings::default();
+                set_present!(f, s,
+                    resources: maybe_any,
+                    inventories: maybe_any,
+                    value_scale: maybe_any,
+                    iterations: maybe_u32,
+                    rules: maybe_string,
+                    name_message: maybe_string,
+                    inventory_message: maybe_string,
+                    transcript_message: maybe_string,
+                    feedback: maybe_string,
+                    feedback_below_optimum: maybe_string,
+                    optimizer_system: maybe_string,
+                    optimizer_prompt: maybe_string,
+                    temperature: maybe_f32,
+                    max_tokens: maybe_u32,
+                );
+                Method::Negotiation(s)
+            }
+            other => return Err(format!("unknown method kind \"{other}\"")),
+        })
+    }
+}
+
+impl ModelSettings {
+    fn read(mut f: Fields) -> Result<ModelSettings, String> {
+        let mut m = ModelSettings::default();
+        set_present!(f, m,
+            provider: maybe_string,
+            base_url: maybe_string,
+            name: maybe_string,
+            demo: maybe_any,
+            // `null` turns these off: no temperature sent, no prices shown.
+            temperature: maybe_any,
+            price: maybe_any,
+            network: maybe_any,
+        );
+        Ok(m)
+    }
+}
+
+impl DemoSettings {
+    fn read(mut f: Fields) -> Result<DemoSettings, String> {
+        let mut d = DemoSettings::default();
+        set_present!(f, d, malformed_rate: maybe_f64, latency_ms: maybe_u64, topic_phrase: maybe_string);
+        Ok(d)
+    }
+}
+
+impl NetworkSettings {
+    fn read(mut f: Fields) -> Result<NetworkSettings, String> {
+        let mut n = NetworkSettings::default();
+        set_present!(f, n,
+            max_retries: maybe_u32,
+            backoff_base_ms: maybe_u64,
+            backoff_max_ms: maybe_u64,
+            first_byte_timeout_ms: maybe_u64,
+            idle_timeout_ms: maybe_u64,
+            concurrency: maybe_u32,
+            stream: maybe_bool,
+        );
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ChoiceFallback, HandoffVia, Price, Stance};
+    use super::*;
+
+    /// Every field set away from its default, so a field the reader forgot fails the round trip.
+    fn changed(method: Method) -> Scenario {
+        let mut s = crate::presets::PRESETS[0].scenario();
+        s.summary = "sum".into();
+        s.word_limit = 7;
+        s.seed = u64::MAX;
+        s.max_turns = 3;
+        s.agents[0] = AgentSpec {
+            name: "N".into(),
+            role: "r".into(),
+            location: "l".into(),
+            description: "d".into(),
+            stance: Some(Stance::Against),
+            system_prompt: Some("sp".into()),
+            model: Some("m".into()),
+        };
+        s.method = method;
+        s.opening = Opening {
+            speaker: "s".into(),
+            text: "t".into(),
+            specify_topic: true,
+            describe_characters: true,
+            specifier_system: "a".into(),
+            specifier_prompt: "b".into(),
+            describer_system: "c".into(),
+            describer_prompt: "d".into(),
+        };
+        s.prompts = Prompts {
+            conversation_description: Some("1".into()),
+            header: Some("2".into()),
+            system: Some("3".into()),
+            history_header: Some("4".into()),
+        };
+        s.model = ModelSettings {
+            provider: "openai".into(),
+            base_url: "http://127.0.0.1:1/v1".into(),
+            name: "gpt".into(),
+            demo: DemoSettings { malformed_rate: 0.25, latency_ms: 9, topic_phrase: "tp".into() },
+            temperature: None,
+            price: Some(Price { input_per_million: 1.5, output_per_million: 2.5 }),
+            network: NetworkSettings {
+                max_retries: 1,
+                backoff_base_ms: 2,
+                backoff_max_ms: 3,
+                first_byte_timeout_ms: 4,
+                idle_timeout_ms: 5,
+                concurrency: 6,
+                stream: false,
+            },
+        };
+        s
+    }
+
+    #[test]
+    fn every_field_of_every_method_reads_back() {
+        let methods = [
+            Method::RoundRobin,
+            Method::Bidding(BiddingSettings {
+                template: "t".into(),
+                format_instructions: "f".into(),
+                pattern: "(x)".into(),
+                attempts: 5,
+                default_bid: -3,
+                whole_reply_fallback: false,
+            }),
+            Method::Director(DirectorSettings {
+                director: "N".into(),
+                stop_probability: 0.75,
+                attempts: 4,
+                fallback: ChoiceFallback::Random,
+                reflection: "a".into(),
+                continuation: "b".into(),
+                choice: "c".into(),
+                prompt: "d".into(),
+                summary: "e".into(),
+                format_instructions: "f".into(),
+                pattern: "(g)".into(),
+            }),
+            Method::Handoff(HandoffSettings {
+                via: HandoffVia::Json,
+                first_speaker: "N".into(),
+                attempts: 3,
+                text_instructions: "a".into(),
+                tool_instructions: "b".into(),
+                pattern: "(c)".into(),
+                tool_description: "d".into(),
+                response_description: "e".into(),
+                next_description: "f".into(),
+                max_tokens: 9,
+            }),
+            Method::Negotiation(NegotiationSettings {
+                resources: vec!["A".into(), "B".into()],
+                inventories: vec![vec![1, 2], vec![3, 4]],
+                value_scale: vec![1, 5],
+                iterations: 2,
+                rules: "a".into(),
+                name_message: "b".into(),
+                inventory_message: "c".into(),
+                transcript_message: "d".into(),
+                feedback: "e".into(),
+                feedback_below_optimum: "f".into(),
+                optimizer_system: "g".into(),
+                optimizer_prompt: "h".into(),
+                temperature: 0.5,
+                max_tokens: 7,
+            }),
+        ];
+        for method in methods {
+            let s = changed(method);
+            assert_eq!(Scenario::parse(&s.to_json_pretty()), Ok(s.clone()), "{}", s.method.name());
+        }
+    }
+
+    #[test]
+    fn left_out_fields_take_the_seed_defaults() {
+        let text = r#"{"version": 1, "title": "T", "topic": "x", "agents": [{"name": "A"}],
+            "method": {"kind": "director"}, "model": {"temperature": null}, "extra": [1]}"#;
+        let s = Scenario::parse(text).unwrap();
+        assert_eq!(s.word_limit, 50);
+        assert_eq!(s.max_turns, 10);
+        assert_eq!(s.agents[0], AgentSpec { name: "A".into(), ..AgentSpec::default() });
+        assert_eq!(s.method, Method::Director(DirectorSettings::default()));
+        assert_eq!(s.opening, Opening::default());
+        assert_eq!(
+            s.model,
+            ModelSettings { temperature: None, ..ModelSettings::default() },
+            "null clears it"
+        );
+        assert_eq!(
+            Scenario::parse(
+                r#"{"version": 1, "title": "T", "topic": "x", "agents": [], "method": {"kind": "bidding"}}"#
+            )
+            .unwrap()
+            .model
+            .temperature,
+            Some(0.2)
+        );
+    }
+
+    #[test]
+    fn wrong_and_missing_fields_are_named() {
+        let base = serde_json::json!({"version": 1, "title": "T", "topic": "x", "agents": [{"name": "A"}],
+            "method": {"kind": "bidding"}});
+        let with = |path: &[&str], value: serde_json::Value| {
+            let mut v = base.clone();
+            let mut at = &mut v;
+            for key in &path[..path.len() - 1] {
+                at = &mut at[*key];
+            }
+            at[path[path.len() - 1]] = value;
+            Scenario::parse(&v.to_string()).unwrap_err()
+        };
+        assert_eq!(
+            with(&["max_turns"], "many".into()),
+            "not a valid scenario: `max_turns` of the scenario must be a whole number from 0"
+        );
+        assert_eq!(with(&["method", "attempts"], (-1).into()), "not a valid scenario: `method` of the scenario: `attempts` of method must be a whole number from 0");
+        assert_eq!(
+            with(&["method", "kind"], "auction".into()),
+            "not a valid scenario: `method` of the scenario: unknown method kind \"auction\""
+        );
+        assert_eq!(
+            with(&["agents"], serde_json::json!([{"role": "r"}])),
+            "not a valid scenario: `agents` of the scenario: an agent has no `name`"
+        );
+        assert_eq!(
+            with(&["title"], serde_json::Value::Null),
+            "not a valid scenario: `title` of the scenario must be text"
+        );
+        let mut v = base.clone();
+        v.as_object_mut().unwrap().remove("topic");
+        assert_eq!(
+            Scenario::parse(&v.to_string()).unwrap_err(),
+            "not a valid scenario: the scenario has no `topic`"
+        );
+    }
+}
