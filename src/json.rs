@@ -196,6 +196,69 @@ impl Fields {
         n.ok_or_else(|| self.missing(name))
     }
 
+    // Setters: the value replaces `target` when the field is there. One call per field keeps the
+    // readers of structs with defaults small.
+
+    pub fn set_string(&mut self, name: &str, target: &mut String) -> Result<(), String> {
+        if let Some(v) = self.maybe_string(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
+    pub fn set_u32(&mut self, name: &str, target: &mut u32) -> Result<(), String> {
+        if let Some(v) = self.maybe_u32(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
+    pub fn set_u64(&mut self, name: &str, target: &mut u64) -> Result<(), String> {
+        if let Some(v) = self.maybe_u64(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
+    pub fn set_i64(&mut self, name: &str, target: &mut i64) -> Result<(), String> {
+        if let Some(v) = self.maybe_i64(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
+    pub fn set_f64(&mut self, name: &str, target: &mut f64) -> Result<(), String> {
+        if let Some(v) = self.maybe_f64(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
+    pub fn set_f32(&mut self, name: &str, target: &mut f32) -> Result<(), String> {
+        if let Some(v) = self.maybe_f32(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
+    pub fn set_bool(&mut self, name: &str, target: &mut bool) -> Result<(), String> {
+        if let Some(v) = self.maybe_bool(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
+    pub fn set_any<T: serde::de::DeserializeOwned>(
+        &mut self,
+        name: &str,
+        target: &mut T,
+    ) -> Result<(), String> {
+        if let Some(v) = self.maybe_any(name)? {
+            *target = v;
+        }
+        Ok(())
+    }
+
     /// A nested value read by serde, or `None` when left out.
     pub fn maybe_any<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
         match self.map.remove(name) {
@@ -213,12 +276,10 @@ impl Fields {
 }
 
 /// Overwrites each named field of `$target` whose value the object has, with the [`Fields`]
-/// reader named beside it: `set_present!(f, s, title: maybe_string, turns: maybe_u32)`.
+/// setter named beside it: `set_present!(f, s, title: set_string, turns: set_u32)`.
 macro_rules! set_present {
-    ($fields:ident, $target:ident, $($field:ident: $read:ident),* $(,)?) => {
-        $(if let Some(v) = $fields.$read(stringify!($field))? {
-            $target.$field = v;
-        })*
+    ($fields:ident, $target:ident, $($field:ident: $set:ident),* $(,)?) => {
+        $($fields.$set(stringify!($field), &mut $target.$field)?;)*
     };
 }
 pub(crate) use set_present;

@@ -38,13 +38,13 @@ impl Scenario {
             model: ModelSettings::default(),
         };
         set_present!(f, s,
-            summary: maybe_string,
-            word_limit: maybe_u32,
-            seed: maybe_u64,
-            max_turns: maybe_u32,
-            opening: maybe_any,
-            prompts: maybe_any,
-            model: maybe_any,
+            summary: set_string,
+            word_limit: set_u32,
+            seed: set_u64,
+            max_turns: set_u32,
+            opening: set_any,
+            prompts: set_any,
+            model: set_any,
         );
         Ok(s)
     }
@@ -53,7 +53,7 @@ impl Scenario {
 impl AgentSpec {
     fn read(mut f: Fields) -> Result<AgentSpec, String> {
         let mut a = AgentSpec { name: f.string("name")?, ..AgentSpec::default() };
-        set_present!(f, a, role: maybe_string, location: maybe_string, description: maybe_string);
+        set_present!(f, a, role: set_string, location: set_string, description: set_string);
         a.stance = f.maybe_any("stance")?.flatten();
         a.system_prompt = f.opt_string("system_prompt")?;
         a.model = f.opt_string("model")?;
@@ -65,14 +65,14 @@ impl Opening {
     fn read(mut f: Fields) -> Result<Opening, String> {
         let mut o = Opening::default();
         set_present!(f, o,
-            speaker: maybe_string,
-            text: maybe_string,
-            specify_topic: maybe_bool,
-            describe_characters: maybe_bool,
-            specifier_system: maybe_string,
-            specifier_prompt: maybe_string,
-            describer_system: maybe_string,
-            describer_prompt: maybe_string,
+            speaker: set_string,
+            text: set_string,
+            specify_topic: set_bool,
+            describe_characters: set_bool,
+            specifier_system: set_string,
+            specifier_prompt: set_string,
+            describer_system: set_string,
+            describer_prompt: set_string,
         );
         Ok(o)
     }
@@ -98,65 +98,65 @@ impl Method {
             "bidding" => {
                 let mut s = BiddingSettings::default();
                 set_present!(f, s,
-                    template: maybe_string,
-                    format_instructions: maybe_string,
-                    pattern: maybe_string,
-                    attempts: maybe_u32,
-                    default_bid: maybe_i64,
-                    whole_reply_fallback: maybe_bool,
+                    template: set_string,
+                    format_instructions: set_string,
+                    pattern: set_string,
+                    attempts: set_u32,
+                    default_bid: set_i64,
+                    whole_reply_fallback: set_bool,
                 );
                 Method::Bidding(s)
             }
             "director" => {
                 let mut s = DirectorSettings::default();
                 set_present!(f, s,
-                    director: maybe_string,
-                    stop_probability: maybe_f64,
-                    attempts: maybe_u32,
-                    fallback: maybe_any,
-                    reflection: maybe_string,
-                    continuation: maybe_string,
-                    choice: maybe_string,
-                    prompt: maybe_string,
-                    summary: maybe_string,
-                    format_instructions: maybe_string,
-                    pattern: maybe_string,
+                    director: set_string,
+                    stop_probability: set_f64,
+                    attempts: set_u32,
+                    fallback: set_any,
+                    reflection: set_string,
+                    continuation: set_string,
+                    choice: set_string,
+                    prompt: set_string,
+                    summary: set_string,
+                    format_instructions: set_string,
+                    pattern: set_string,
                 );
                 Method::Director(s)
             }
             "handoff" => {
                 let mut s = HandoffSettings::default();
                 set_present!(f, s,
-                    via: maybe_any,
-                    first_speaker: maybe_string,
-                    attempts: maybe_u32,
-                    text_instructions: maybe_string,
-                    tool_instructions: maybe_string,
-                    pattern: maybe_string,
-                    tool_description: maybe_string,
-                    response_description: maybe_string,
-                    next_description: maybe_string,
-                    max_tokens: maybe_u32,
+                    via: set_any,
+                    first_speaker: set_string,
+                    attempts: set_u32,
+                    text_instructions: set_string,
+                    tool_instructions: set_string,
+                    pattern: set_string,
+                    tool_description: set_string,
+                    response_description: set_string,
+                    next_description: set_string,
+                    max_tokens: set_u32,
                 );
                 Method::Handoff(s)
             }
             "negotiation" => {
                 let mut s = NegotiationSettings::default();
                 set_present!(f, s,
-                    resources: maybe_any,
-                    inventories: maybe_any,
-                    value_scale: maybe_any,
-                    iterations: maybe_u32,
-                    rules: maybe_string,
-                    name_message: maybe_string,
-                    inventory_message: maybe_string,
-                    transcript_message: maybe_string,
-                    feedback: maybe_string,
-                    feedback_below_optimum: maybe_string,
-                    optimizer_system: maybe_string,
-                    optimizer_prompt: maybe_string,
-                    temperature: maybe_f32,
-                    max_tokens: maybe_u32,
+                    resources: set_any,
+                    inventories: set_any,
+                    value_scale: set_any,
+                    iterations: set_u32,
+                    rules: set_string,
+                    name_message: set_string,
+                    inventory_message: set_string,
+                    transcript_message: set_string,
+                    feedback: set_string,
+                    feedback_below_optimum: set_string,
+                    optimizer_system: set_string,
+                    optimizer_prompt: set_string,
+                    temperature: set_f32,
+                    max_tokens: set_u32,
                 );
                 Method::Negotiation(s)
             }
@@ -169,14 +169,14 @@ impl ModelSettings {
     fn read(mut f: Fields) -> Result<ModelSettings, String> {
         let mut m = ModelSettings::default();
         set_present!(f, m,
-            provider: maybe_string,
-            base_url: maybe_string,
-            name: maybe_string,
-            demo: maybe_any,
+            provider: set_string,
+            base_url: set_string,
+            name: set_string,
+            demo: set_any,
             // `null` turns these off: no temperature sent, no prices shown.
-            temperature: maybe_any,
-            price: maybe_any,
-            network: maybe_any,
+            temperature: set_any,
+            price: set_any,
+            network: set_any,
         );
         Ok(m)
     }
@@ -185,7 +185,7 @@ impl ModelSettings {
 impl DemoSettings {
     fn read(mut f: Fields) -> Result<DemoSettings, String> {
         let mut d = DemoSettings::default();
-        set_present!(f, d, malformed_rate: maybe_f64, latency_ms: maybe_u64, topic_phrase: maybe_string);
+        set_present!(f, d, malformed_rate: set_f64, latency_ms: set_u64, topic_phrase: set_string);
         Ok(d)
     }
 }
@@ -194,13 +194,13 @@ impl NetworkSettings {
     fn read(mut f: Fields) -> Result<NetworkSettings, String> {
         let mut n = NetworkSettings::default();
         set_present!(f, n,
-            max_retries: maybe_u32,
-            backoff_base_ms: maybe_u64,
-            backoff_max_ms: maybe_u64,
-            first_byte_timeout_ms: maybe_u64,
-            idle_timeout_ms: maybe_u64,
-            concurrency: maybe_u32,
-            stream: maybe_bool,
+            max_retries: set_u32,
+            backoff_base_ms: set_u64,
+            backoff_max_ms: set_u64,
+            first_byte_timeout_ms: set_u64,
+            idle_timeout_ms: set_u64,
+            concurrency: set_u32,
+            stream: set_bool,
         );
         Ok(n)
     }
