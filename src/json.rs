@@ -61,6 +61,12 @@ pub fn indent(compact: &str) -> String {
     out
 }
 
+/// Reads `T` from JSON text through a JSON value, so that serde's readers for `T` exist once
+/// (for values) in the browser build rather than once more for text.
+pub fn read<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    T::deserialize(serde_json::from_str::<serde_json::Value>(text)?)
+}
+
 /// The fields of one JSON object, taken out one by one by hand-written readers.
 ///
 /// Readers written with this are much smaller in the browser build than serde's derive, which

@@ -39,7 +39,7 @@ impl KeyStore {
     pub fn load() -> Self {
         let saved = storage()
             .and_then(|s| s.get_item(KEY_STORAGE).ok().flatten())
-            .and_then(|t| serde_json::from_str::<(String, String)>(&t).ok());
+            .and_then(|t| crate::json::read::<(String, String)>(&t).ok());
         let remember = saved.is_some();
         let (key, origin) = saved.unwrap_or_default();
         Self { key: RwSignal::new(key), origin: RwSignal::new(origin), remember: RwSignal::new(remember) }

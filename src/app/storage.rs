@@ -134,7 +134,7 @@ fn saved_pieces() -> usize {
     get(RUN_KEY)
         .ok()
         .flatten()
-        .and_then(|t| serde_json::from_str::<SavedRun>(&t).ok())
+        .and_then(|t| crate::json::read::<SavedRun>(&t).ok())
         .map_or(0, |s| s.pieces.len())
 }
 
@@ -213,7 +213,7 @@ pub fn restore_run() -> (Option<Restored>, Option<String>) {
         Ok(Some(text)) => text,
         _ => return (None, None),
     };
-    let read = serde_json::from_str::<SavedRun>(&text).map_err(|e| e.to_string()).and_then(|saved| {
+    let read = crate::json::read::<SavedRun>(&text).map_err(|e| e.to_string()).and_then(|saved| {
         let file = read_pieces(&saved)?;
         WRITTEN.with(|w| {
             *w.borrow_mut() = Written {
@@ -257,9 +257,7 @@ pub struct PastRun {
 pub fn history() -> Result<Vec<PastRun>, String> {
     match get(HISTORY_KEY)? {
         None => Ok(Vec::new()),
-        Some(text) => {
-            serde_json::from_str(&text).map_err(|e| format!("the list of past runs is damaged ({e})"))
-        }
+        Some(text) => crate::json::read(&text).map_err(|e| format!("the list of past runs is damaged ({e})")),
     }
 }
 
