@@ -201,7 +201,7 @@ fn Controls() -> impl IntoView {
             <button data-testid="reset" on:click=move |_| controller.reset()>
                 "Reset"
             </button>
-            <Show when=move || controller.replaying.get()>
+            {move || controller.replaying.get().then(|| view! {
                 <button
                     data-testid="continue-live"
                     title="Go on from the step on screen with the model, as a new live run"
@@ -210,7 +210,7 @@ fn Controls() -> impl IntoView {
                 >
                     "Continue live from here"
                 </button>
-            </Show>
+            })}
             <label class="speed">
                 "Speed "
                 <select
@@ -238,24 +238,24 @@ fn Controls() -> impl IntoView {
             </span>
         </div>
         <ExportButtons message=message />
-        <Show when=move || blocked()>
+        {move || blocked().then(|| view! {
             <p class="notice error" data-testid="blocked">
                 "Fix the scenario's highlighted fields to run it."
             </p>
-        </Show>
-        <Show when=move || !message.get().is_empty()>
+        })}
+        {move || (!message.get().is_empty()).then(|| view! {
             <p class="notice error">{move || message.get()}</p>
-        </Show>
-        <Show when=move || !controller.retry_note.get().is_empty()>
+        })}
+        {move || (!controller.retry_note.get().is_empty()).then(|| view! {
             <p class="notice" data-testid="retry-note" role="status">
                 {move || controller.retry_note.get()}
             </p>
-        </Show>
-        <Show when=move || !controller.notice.get().is_empty()>
+        })}
+        {move || (!controller.notice.get().is_empty()).then(|| view! {
             <p class="notice error" data-testid="run-notice" role="status">
                 {move || controller.notice.get()}
             </p>
-        </Show>
+        })}
         <For each=errors key=|e| e.clone() let:error>
             <p class="notice error" data-testid="run-error">{error}</p>
         </For>

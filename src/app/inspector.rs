@@ -38,7 +38,7 @@ pub fn Inspector() -> impl IntoView {
             </summary>
             <p class="muted">"Every call to the model, with exactly what was sent and what came back."</p>
             // Only an open inspector keeps its list of calls up to date.
-            <Show when=move || open.get()>
+            {move || open.get().then(|| view! {
                 <ol class="calls">
                     {chunked(
                         count,
@@ -52,7 +52,7 @@ pub fn Inspector() -> impl IntoView {
                         false,
                     )}
                 </ol>
-            </Show>
+            })}
         </details>
     }
 }

@@ -29,9 +29,9 @@ pub fn BidBoard() -> impl IntoView {
                 "Each agent rates how contradictory the last message is to its ideas (1 to 10); the highest bid speaks."
             </p>
             <BidChart />
-            <Show when=empty>
+            {move || empty().then(|| view! {
                 <p class="muted empty">"Bids appear here each turn."</p>
-            </Show>
+            })}
             <ol class="boards">
                 {chunked(
                     count,

@@ -169,12 +169,12 @@ pub fn ShareLinks() -> impl IntoView {
             >
                 "Copy link with run"
             </button>
-            <Show when=move || !message.get().is_empty()>
+            {move || (!message.get().is_empty()).then(|| view! {
                 <p class="muted share-message" data-testid="share-message" role="status">
                     {move || message.get()}
                 </p>
-            </Show>
-            <Show when=move || !url.get().is_empty()>
+            })}
+            {move || (!url.get().is_empty()).then(|| view! {
                 <input
                     class="share-url"
                     readonly
@@ -187,7 +187,7 @@ pub fn ShareLinks() -> impl IntoView {
                         }
                     }
                 />
-            </Show>
+            })}
         </div>
     }
 }
@@ -213,14 +213,14 @@ pub fn PastRuns() -> impl IntoView {
     view! {
         <section class="past-runs" aria-label="Past runs" data-testid="past-runs">
             <h2>"Past runs"</h2>
-            <Show when=move || controller.history.with(Vec::is_empty)>
+            {move || controller.history.with(Vec::is_empty).then(|| view! {
                 <p class="muted">
                     {format!(
                         "Runs you play are kept here (the last {}), to replay or continue.",
                         super::storage::HISTORY_LIMIT,
                     )}
                 </p>
-            </Show>
+            })}
             <ul>
                 <For each=move || controller.history.get() key=|p| p.id.clone() let:past>
                     {

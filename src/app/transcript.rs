@@ -83,9 +83,9 @@ pub fn Transcript() -> impl IntoView {
                         }
                     })
             }}
-            <Show when=move || count.get() == 0>
+            {move || (count.get() == 0).then(|| view! {
                 <p class="muted empty">"Press Run or Step to start the conversation."</p>
-            </Show>
+            })}
         </div>
     }
 }
