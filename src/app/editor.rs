@@ -176,10 +176,11 @@ fn number_field_inner(
     let value = move || editor.scenario.with(|s| text(s));
     let on_input = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
-        let mut scenario = editor.scenario.get_untracked();
-        if apply(&mut scenario, text.trim()) {
+        // `apply` changes the scenario only when the text is a number, so subscribers hear of it
+        // only then (and the scenario is not copied on every keystroke).
+        if editor.scenario.try_update_untracked(|s| apply(s, text.trim())) == Some(true) {
             editor.set_input_error(field, None);
-            editor.scenario.set(scenario);
+            editor.scenario.notify();
         } else {
             editor.set_input_error(field, Some(format!("\"{}\" is not a valid number", text.trim())))
         }
