@@ -1,11 +1,10 @@
-//! Indented JSON for people reading a file, made from the compact text.
-//!
-//! Types are written once, compactly, and indented afterwards: serde would otherwise emit a second
-//! writer for every type just for the indented form, a cost the browser build pays in download
-//! size. The output is exactly serde_json's pretty form (two spaces, `"key": value`, `[]`, `{}`).
+//! JSON helpers that keep serde's generic code out of the browser build, where it is paid for in
+//! download size: [`indent`] (indented JSON made from the compact text, so each type has one
+//! writer), [`read`] (typed data always read through a JSON value, so each type has one reader)
+//! and [`Fields`] with its two macros (hand-written readers for the scenario and the event log).
 
 /// `compact` (JSON with no whitespace outside strings, as `serde_json::to_string` writes it)
-/// indented by two spaces per level.
+/// indented by two spaces per level: exactly serde_json's pretty form (`"key": value`, `[]`, `{}`).
 pub fn indent(compact: &str) -> String {
     let mut out = String::with_capacity(compact.len() + compact.len() / 4);
     let mut depth = 0usize;

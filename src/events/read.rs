@@ -177,8 +177,11 @@ impl Usage {
 
 impl ParseOutcome {
     fn read(mut f: Fields) -> Result<ParseOutcome, String> {
-        let ok = f.maybe_bool("ok")?.ok_or("parse has no `ok`")?;
-        Ok(ParseOutcome { ok, value: f.maybe_any("value")?.flatten(), error: f.opt_string("error")? })
+        Ok(ParseOutcome {
+            ok: f.bool("ok")?,
+            value: f.maybe_any("value")?.flatten(),
+            error: f.opt_string("error")?,
+        })
     }
 }
 
@@ -188,7 +191,7 @@ impl Proposal {
             by: f.string("by")?,
             sell_resource: f.string("sell_resource")?,
             buy_resource: f.string("buy_resource")?,
-            quantity: f.maybe_i64("quantity")?.ok_or("a proposal has no `quantity`")?,
+            quantity: f.i64("quantity")?,
         })
     }
 }
@@ -202,10 +205,9 @@ impl<'de> serde::Deserialize<'de> for Request {
         if value.is_array() {
             return Vec::<ChatMessage>::deserialize(value).map(Request::Full).map_err(D::Error::custom);
         }
-        let mut f = Fields::new(value, "a request").map_err(D::Error::custom)?;
-        let delta =
-            (|| Ok::<_, String>(Request::Delta { base: f.usize("base")?, messages: f.any("messages")? }))();
-        delta.map_err(D::Error::custom)
+        Fields::new(value, "a request")
+            .and_then(|mut f| Ok(Request::Delta { base: f.usize("base")?, messages: f.any("messages")? }))
+            .map_err(D::Error::custom)
     }
 }
 
