@@ -487,3 +487,13 @@ impl Run {
         Ok(text)
     }
 }
+/// The whole event log of `scenario` on the demo model with a frozen clock, for the unit tests of
+/// the modules that read or show event logs (the integration tests have `common::run_demo`).
+#[cfg(test)]
+pub(crate) fn demo_events(scenario: &Scenario) -> Vec<Event> {
+    let clock = Rc::new(crate::clock::FrozenClock);
+    let model = Rc::new(crate::model::demo::DemoModel::new(scenario, clock.clone()));
+    let mut run = Run::new(scenario.clone(), model, clock).expect("the test scenario is valid");
+    futures::executor::block_on(run.run_to_end());
+    run.events().to_vec()
+}

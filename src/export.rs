@@ -204,11 +204,8 @@ mod tests {
 
     fn run(id: &str) -> (Scenario, Vec<Event>) {
         let scenario = crate::presets::find(id).unwrap().scenario();
-        let clock = std::rc::Rc::new(crate::clock::FrozenClock);
-        let model = std::rc::Rc::new(crate::model::demo::DemoModel::new(&scenario, clock.clone()));
-        let mut r = crate::engine::Run::new(scenario.clone(), model, clock).unwrap();
-        futures::executor::block_on(r.run_to_end());
-        (scenario, r.events().to_vec())
+        let events = crate::engine::demo_events(&scenario);
+        (scenario, events)
     }
 
     #[test]

@@ -181,13 +181,10 @@ mod tests {
     fn a_run_too_long_for_a_link_is_refused_with_the_way_out() {
         let mut scenario = crate::presets::PRESETS[0].scenario();
         scenario.max_turns = 300;
-        let clock = std::rc::Rc::new(crate::clock::FrozenClock);
-        let model = std::rc::Rc::new(crate::model::demo::DemoModel::new(&scenario, clock.clone()));
-        let mut run = crate::engine::Run::new(scenario.clone(), model, clock).unwrap();
-        futures::executor::block_on(run.run_to_end());
-        let e = run_fragment(&scenario, run.events()).unwrap_err();
+        let events = crate::engine::demo_events(&scenario);
+        let e = run_fragment(&scenario, &events).unwrap_err();
         assert!(e.contains("too large for a link") && e.contains("save it as a file instead"), "{e}");
-        let short = &run.events()[..40];
+        let short = &events[..40];
         assert!(run_fragment(&scenario, short).is_ok());
     }
 

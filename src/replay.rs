@@ -166,12 +166,7 @@ mod tests {
     #[test]
     fn steps_cover_the_recording_once_turn_by_turn() {
         for preset in &crate::presets::PRESETS {
-            let scenario = preset.scenario();
-            let clock = std::rc::Rc::new(crate::clock::FrozenClock);
-            let model = std::rc::Rc::new(crate::model::demo::DemoModel::new(&scenario, clock.clone()));
-            let mut run = crate::engine::Run::new(scenario, model, clock).unwrap();
-            futures::executor::block_on(run.run_to_end());
-            let events = run.events().to_vec();
+            let events = crate::engine::demo_events(&preset.scenario());
             let mut replay = Replay::new(events.clone());
             let turns = replay.turns();
             let mut seen = Vec::new();

@@ -214,27 +214,20 @@ impl<'de> serde::Deserialize<'de> for Request {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::rc::Rc;
-
-    use crate::clock::FrozenClock;
-    use crate::model::demo::DemoModel;
 
     /// Every event the presets produce, written and read back, is the same event.
     #[test]
     fn every_preset_event_reads_back() {
         let mut kinds = std::collections::BTreeSet::new();
         for preset in &crate::presets::PRESETS {
-            let scenario = preset.scenario();
-            let model = Rc::new(DemoModel::new(&scenario, Rc::new(FrozenClock)));
-            let mut run = crate::engine::Run::new(scenario, model, Rc::new(FrozenClock)).unwrap();
-            futures::executor::block_on(run.run_to_end());
+            let events = crate::engine::demo_events(&preset.scenario());
             // The presets open without a topic specifier or describer, and end without errors.
             let others = [
                 Event::TopicSpecified { original: "t".into(), specified: "a sharper t".into() },
                 Event::CharacterDescribed { agent: "A".into(), description: "bold".into() },
                 Event::Error { turn: 3, message: "the provider said no".into() },
             ];
-            for e in run.events().iter().chain(&others) {
+            for e in events.iter().chain(&others) {
                 let json = e.to_json();
                 kinds.insert(
                     serde_json::from_str::<Value>(&json).unwrap()["type"].as_str().unwrap().to_string(),
