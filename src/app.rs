@@ -99,9 +99,10 @@ pub fn App() -> impl IntoView {
                     <transcript::Transcript />
                     <aside class="decisions" aria-label="Decisions">
                         <MethodPanel />
-                        <inspector::Stats />
                     </aside>
                 </div>
+                // Full width: its seven columns do not fit beside the transcript.
+                <inspector::Stats />
                 <inspector::Inspector />
             </section>
         </main>

@@ -93,6 +93,19 @@ impl Purpose {
     pub fn is_orchestration(self) -> bool {
         matches!(self, Purpose::Bid | Purpose::DirectorChoice)
     }
+
+    /// Calls whose reply goes into the transcript as a message: a speech, a handoff turn, a
+    /// trading move, the director's prompt or closing words.
+    pub fn is_speech(self) -> bool {
+        matches!(
+            self,
+            Purpose::Speak
+                | Purpose::Handoff
+                | Purpose::NegotiationAction
+                | Purpose::DirectorPrompt
+                | Purpose::DirectorSummary
+        )
+    }
 }
 
 /// A function the model may call, described by a JSON schema.

@@ -203,6 +203,7 @@ pub struct Tally {
     pub calls: u32,
     /// Calls that decide who speaks (bids, director choices).
     pub orchestration_calls: u32,
+    /// Calls whose reply became a message (see [`Purpose::is_speech`]).
     pub speech_calls: u32,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
@@ -308,7 +309,7 @@ impl RunView {
                 self.stats.tally(agent, |t| {
                     t.calls += 1;
                     t.orchestration_calls += purpose.is_orchestration() as u32;
-                    t.speech_calls += (*purpose == Purpose::Speak) as u32;
+                    t.speech_calls += purpose.is_speech() as u32;
                     t.prompt_tokens += usage.prompt_tokens as u64;
                     t.completion_tokens += usage.completion_tokens as u64;
                     t.retries += (*attempt > 1) as u32;

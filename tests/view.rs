@@ -38,6 +38,23 @@ fn a_bidding_view_shows_every_bid_winner_and_message() {
 }
 
 #[test]
+fn every_message_an_agent_spoke_is_counted_as_speech_in_every_preset() {
+    use agora::events::MessageKind;
+    for preset in agora::presets::PRESETS {
+        let events = run_demo(preset.scenario());
+        let view = RunView::from_events(&events);
+        let spoken = events
+            .iter()
+            .filter(|e| matches!(e, Event::Message { kind, .. } if *kind != MessageKind::Injected))
+            .count();
+        assert!(spoken > 0, "{}", preset.id);
+        assert_eq!(view.stats.total.speech_calls as usize, spoken, "{}", preset.id);
+        let per_agent: u32 = view.stats.per_agent.values().map(|t| t.speech_calls).sum();
+        assert_eq!(per_agent, view.stats.total.speech_calls, "{}", preset.id);
+    }
+}
+
+#[test]
 fn a_director_view_pairs_each_stop_draw_with_its_reflection_and_choice() {
     let events = run_demo(find("daily-show-director").unwrap().scenario());
     let view = RunView::from_events(&events);

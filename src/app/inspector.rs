@@ -158,7 +158,7 @@ pub fn Stats() -> impl IntoView {
                         <th scope="col">"Agent"</th>
                         <th scope="col" title="all calls">"Calls"</th>
                         <th scope="col" title="bids and director choices: deciding who speaks">"Orchestration"</th>
-                        <th scope="col">"Speech"</th>
+                        <th scope="col" title="calls whose reply became a message">"Speech"</th>
                         <th scope="col">"Tokens"</th>
                         <th scope="col" title="attempts after the first">"Retries"</th>
                         <th scope="col" title="defaulted bids, fallback choices and handoffs, invalid actions">"Fallbacks"</th>
