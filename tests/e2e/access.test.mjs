@@ -1,0 +1,171 @@
+// Keyboard reach, contrast and projector width, checked on finished runs of every method (with
+// malformed replies, so retries, defaults, fallbacks and invalid actions are on screen too).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appSession, openApp, runPreset, waitForStatus } from './helpers.mjs';
+
+const session = appSession();
+
+/** Opens every collapsed section, so what is inside it is checked too. */
+async function openAll(page) {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+}
+
+/**
+ * Every piece of visible text whose contrast with what is behind it is under WCAG AA (4.5:1, or
+ * 3:1 for large text), as "ratio text (color on background)". Disabled controls are exempt.
+ */
+function lowContrast(page) {
+  return page.evaluate(() => {
+    const parse = (c) => {
+      const m = c.match(/rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:,? \/? ?([\d.]+))?\)/);
+      if (!m) return null;
+      return { r: +m[1], g: +m[2], b: +m[3], a: m[4] === undefined ? 1 : +m[4] };
+    };
+    const over = (top, bottom) => ({
+      r: top.r * top.a + bottom.r * (1 - top.a),
+      g: top.g * top.a + bottom.g * (1 - top.a),
+      b: top.b * top.a + bottom.b * (1 - top.a),
+      a: 1,
+    });
+    const luminance = ({ r, g, b }) => {
+      const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const ratio = (x, y) => {
+      const [hi, lo] = [luminance(x), luminance(y)].sort((a, b) => b - a);
+      return (hi + 0.05) / (lo + 0.05);
+    };
+    // The colour behind an element: its own and its ancestors' backgrounds, painted bottom up.
+    const background = (el) => {
+      const layers = [];
+      for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+        const c = parse(getComputedStyle(e).backgroundColor);
+        if (c && c.a > 0) layers.push(c);
+        if (c && c.a === 1) break;
+      }
+      let color = { r: 255, g: 255, b: 255, a: 1 };
+      for (const layer of layers.reverse()) color = over(layer, color);
+      return color;
+    };
+    const found = [];
+    const check = (el, text) => {
+      const style = getComputedStyle(el);
+      if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return;
+      if (el.closest(':disabled')) return;
+      const isSvg = el instanceof SVGElement;
+      const fg = parse(isSvg ? style.fill : style.color);
+      if (!fg) return;
+      const bg = background(isSvg ? el.closest('svg').parentElement : el);
+      const size = parseFloat(style.fontSize);
+      const bold = parseInt(style.fontWeight, 10) >= 700;
+      const large = size >= 24 || (bold && size >= 18.66);
+      const r = ratio(over(fg, bg), bg);
+      if (r < (large ? 3 : 4.5)) {
+        found.push(`${r.toFixed(2)} "${text.slice(0, 40)}" (${isSvg ? style.fill : style.color} on rgb(${Math.round(bg.r)}, ${Math.round(bg.g)}, ${Math.round(bg.b)}))`);
+      }
+    };
+    for (const el of document.body.querySelectorAll('*')) {
+      const own = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
+      if (own) check(el, own);
+      else if (el.matches('input:not([type=checkbox]), select, textarea') && el.value) check(el, el.value);
+    }
+    return [...new Set(found)];
+  });
+}
+
+/** Marks every visible, enabled control, tabs through the page, returns the ones Tab never reached. */
+async function unreachable(page) {
+  const count = await page.evaluate(() => {
+    const controls = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+      .filter((e) => !e.disabled && e.tabIndex >= 0 && e.checkVisibility({ visibilityProperty: true }));
+    controls.forEach((e, i) => e.setAttribute('data-reach', String(i)));
+    document.activeElement?.blur();
+    window.reached = new Set();
+    document.addEventListener('focusin', (ev) => {
+      const i = ev.target.getAttribute?.('data-reach');
+      if (i !== null && i !== undefined) window.reached.add(i);
+    });
+    return controls.length;
+  });
+  assert.ok(count > 40, `the finished page has many controls (${count})`);
+  // Scroll containers take a Tab stop of their own, so allow some slack beyond the controls.
+  for (let i = 0; i < count + 60; i++) await page.keyboard.press('Tab');
+  return page.evaluate((n) => {
+    const missed = [];
+    for (let i = 0; i < n; i++) {
+      if (!window.reached.has(String(i))) {
+        const e = document.querySelector(`[data-reach="${i}"]`);
+        missed.push(`${e.tagName.toLowerCase()} ${e.getAttribute('data-testid') ?? ''} ${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30)}`);
+      }
+    }
+    return missed;
+  }, count);
+}
+
+for (const id of ['rail-debate', 'daily-show-director', 'ai-morality-handoff', 'trading-game']) {
+  test(`${id}: every control is reachable by Tab and all text has AA contrast`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url);
+    await runPreset(page, id, { malformed: 0.4 });
+    await openAll(page);
+    assert.deepEqual(await lowContrast(page), [], 'text under AA contrast');
+    assert.deepEqual(await unreachable(page), [], 'controls Tab never reached');
+    assert.deepEqual(errors, []);
+  });
+}
+
+test('the focus ring stands out from what is around it (3:1)', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  const checked = [];
+  for (const id of ['run', 'open-rail-debate', 'field-title', 'add-agent']) {
+    await page.getByTestId(id).focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    const ring = await page.getByTestId(id).evaluate((el) => {
+      const s = getComputedStyle(el);
+      const behind = getComputedStyle(el.parentElement).backgroundColor;
+      return { style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor, behind };
+    });
+    checked.push({ id, ...ring });
+  }
+  const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  for (const { id, style, width, color, behind } of checked) {
+    assert.notEqual(style, 'none', `${id} shows a focus ring`);
+    assert.ok(width >= 2, `${id}'s focus ring is at least 2px`);
+    const bg = behind === 'rgba(0, 0, 0, 0)' ? 'rgb(255, 255, 255)' : behind;
+    const [hi, lo] = [lum(rgb(color)), lum(rgb(bg))].sort((a, b) => b - a);
+    const r = (hi + 0.05) / (lo + 0.05);
+    assert.ok(r >= 3, `${id}'s focus ring ${color} on ${bg}: ${r.toFixed(2)}:1`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('the keyboard alone opens a preset and runs it', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-ai-morality-handoff').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('speed').focus();
+  await page.keyboard.press('Home'); // Instant, the first option
+  await page.getByTestId('run').focus();
+  await page.keyboard.press('Enter');
+  await waitForStatus(page, 'Finished');
+  assert.equal(await page.getByTestId('message').count(), 10);
+  assert.match(await page.getByTestId('handoff-panel').textContent(), /Turn 10/);
+  assert.deepEqual(errors, []);
+});
+
+test('on a projector (1024 by 768, text enlarged) nothing needs sideways scrolling', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1024, height: 768 });
+  await page.addStyleTag({ content: 'html { font-size: 125% !important; }' });
+  await runPreset(page, 'daily-show-director');
+  await openAll(page);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 1024, `the page is ${width}px wide`);
+  for (const id of ['transcript', 'director-panel', 'stats']) {
+    const box = await page.getByTestId(id).boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 1024, `${id} is within the screen`);
+  }
+  assert.deepEqual(errors, []);
+});
