@@ -17,6 +17,10 @@ pub const MAX_AGENTS: usize = 16;
 pub const MAX_NAME_CHARS: usize = 80;
 pub const MAX_TEXT_CHARS: usize = 20_000;
 pub const MAX_TURNS: u32 = 10_000;
+/// The trading game's size: the search for its optimum grows with the square of the item count,
+/// and at these limits it stays within milliseconds in the browser.
+pub const MAX_RESOURCES: usize = 10;
+pub const MAX_QUANTITY: i64 = 100;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
@@ -622,6 +626,9 @@ impl Scenario {
                 if s.resources.len() < 2 {
                     err("method.resources", "at least two resources are needed".into());
                 }
+                if s.resources.len() > MAX_RESOURCES {
+                    err("method.resources", format!("at most {MAX_RESOURCES} resources are allowed"));
+                }
                 for (i, r) in s.resources.iter().enumerate() {
                     if r.trim().is_empty() || s.resources[..i].contains(r) {
                         err("method.resources", format!("resource {} is empty or repeated", i + 1));
@@ -634,8 +641,11 @@ impl Scenario {
                     if inv.len() != s.resources.len() {
                         err(&format!("method.inventories[{p}]"), "needs one quantity per resource".into());
                     }
-                    if inv.iter().any(|&q| !(0..=1_000).contains(&q)) {
-                        err(&format!("method.inventories[{p}]"), "quantities must be 0 to 1000".into());
+                    if inv.iter().any(|&q| !(0..=MAX_QUANTITY).contains(&q)) {
+                        err(
+                            &format!("method.inventories[{p}]"),
+                            format!("quantities must be 0 to {MAX_QUANTITY}"),
+                        );
                     }
                 }
                 if s.value_scale.is_empty() {
@@ -729,6 +739,40 @@ mod tests {
         let errors = s.validate().unwrap_err();
         assert!(errors.iter().any(|e| e.message.contains("exactly two players")));
         assert!(errors.iter().any(|e| e.field == "method.inventories[0]"));
+    }
+
+    #[test]
+    fn the_trading_game_is_kept_small_enough_to_solve_at_once() {
+        let mut s = minimal();
+        let at_limit = NegotiationSettings {
+            resources: (0..MAX_RESOURCES).map(|i| format!("R{i}")).collect(),
+            inventories: vec![vec![MAX_QUANTITY; MAX_RESOURCES]; 2],
+            ..Default::default()
+        };
+        s.method = Method::Negotiation(at_limit.clone());
+        assert_eq!(s.validate(), Ok(()));
+        // The largest game allowed is solved: each player can hold more of every resource than
+        // the scale counts, so each resource is worth the top of the scale (250) to both.
+        let (best, split) = crate::game::negotiation::optimum(
+            &[at_limit.inventories[0].clone(), at_limit.inventories[1].clone()],
+            &at_limit.value_scale,
+        );
+        assert_eq!(best, 250 * MAX_RESOURCES as i64 * 2);
+        assert_eq!(split[0].iter().sum::<i64>(), MAX_QUANTITY * MAX_RESOURCES as i64);
+
+        let mut more = at_limit.clone();
+        more.resources.push("EXTRA".into());
+        more.inventories.iter_mut().for_each(|inv| inv.push(1));
+        s.method = Method::Negotiation(more);
+        let errors = s.validate().unwrap_err();
+        assert_eq!(errors[0].field, "method.resources");
+        assert!(errors[0].message.contains("at most 10"), "{}", errors[0].message);
+
+        let mut heavy = at_limit;
+        heavy.inventories[1][0] = MAX_QUANTITY + 1;
+        s.method = Method::Negotiation(heavy);
+        let errors = s.validate().unwrap_err();
+        assert_eq!(errors[0].field, "method.inventories[1]");
     }
 
     #[test]
