@@ -3,11 +3,11 @@
 # with parts of the UI replaced by a single paragraph (or, for "no views", the whole page by three
 # buttons and a turn counter, keeping the controller, engine, models, providers, links and saved
 # runs), and prints the gzipped wasm of each build. Each build is a throwaway copy in a temporary
-# directory; the working tree is not touched. Takes about 8 minutes (six release builds).
+# directory; the working tree is not touched. Takes about 12 minutes (six release builds).
 #
 #   bash tests/bench/size-parts.sh
 #
-# Same pipeline as `trunk build --release` (cargo, wasm-bindgen, wasm-opt -Oz), so the base figure
+# Same pipeline as `trunk build --release` (cargo, wasm-bindgen, wasm-opt with index.html's passes), so the base figure
 # matches `.ci/size` to within a few bytes.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -23,7 +23,7 @@ measure() {
   wasm-bindgen --target web --out-dir "$work/out" "$work/target/wasm32-unknown-unknown/release/agora.wasm" 2>/dev/null
   wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-reference-types --enable-multivalue --enable-mutable-globals \
-    "$work/out/agora_bg.wasm" -o "$work/out/opt.wasm"
+    --flatten --rereloop -Oz -Oz "$work/out/agora_bg.wasm" -o "$work/out/opt.wasm"
   printf '%-54s wasm gzip %7d   js gzip %5d\n' "$1" \
     "$(gzip -9 -c "$work/out/opt.wasm" | wc -c)" "$(gzip -9 -c "$work/out/agora.js" | wc -c)"
 }
