@@ -9,6 +9,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+pub mod secrets;
 pub mod sse;
 pub mod wire;
 
@@ -22,6 +23,7 @@ use serde::Serialize;
 
 use crate::clock::Clock;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
+pub use secrets::Secrets;
 pub use wire::Protocol;
 
 /// A provider Agora knows: where it lives and what a browser needs to know about it.
@@ -346,6 +348,8 @@ pub struct HttpModel {
     on_retry: Option<RetrySink>,
     /// Told of what the user should know about the provider (a feature it refused).
     on_notice: Option<NoticeSink>,
+    /// Keys taken out of everything that comes back before anyone else sees it.
+    secrets: Secrets,
 }
 
 impl HttpModel {
@@ -373,6 +377,7 @@ impl HttpModel {
             return Err(format!("{} needs an API key", preset.label));
         }
         let seed = clock.now_ms().to_bits() | 1;
+        let secrets = Secrets::new(endpoint.key.as_deref());
         Ok(Self {
             endpoint,
             preset,
@@ -385,7 +390,19 @@ impl HttpModel {
             jitter_state: Cell::new(seed),
             on_retry: None,
             on_notice: None,
+            secrets,
         })
+    }
+
+    /// More keys to keep out of what the provider sends back (the key in use always is): any
+    /// other key the user has given, so a server that repeats one cannot leak it.
+    pub fn with_secrets<I, S>(mut self, keys: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.secrets = self.secrets.with(keys);
+        self
     }
 
     pub fn on_text(mut self, sink: TextSink) -> Self {
@@ -516,7 +533,7 @@ impl HttpModel {
             for event in &events {
                 if reply.feed(event)?.is_some() {
                     if let Some(sink) = &self.on_text {
-                        sink(&request.agent, &reply.response.content);
+                        sink(&request.agent, &self.secrets.scrub(&reply.response.content));
                     }
                 }
             }
@@ -566,10 +583,10 @@ impl HttpModel {
                 {
                     let feature = refused_feature(request, &message).unwrap_or_default();
                     if let Some(sink) = &self.on_notice {
-                        sink(&format!(
+                        sink(&self.secrets.scrub(&format!(
                             "{} refused {feature} for this model ({message}). Agora asked without them, so the method falls back as the seed does when none come; choose a model that supports {feature}, or the text method.",
                             self.preset.label
-                        ));
+                        )));
                     }
                     let mut stripped = request.clone();
                     stripped.tools.clear();
@@ -583,7 +600,8 @@ impl HttpModel {
                     };
                     let wait = backoff_ms(&self.settings, attempt, after, self.jitter());
                     if let Some(sink) = &self.on_retry {
-                        sink(&request.agent, &failure.describe(self.preset, &self.endpoint.base_url), wait);
+                        let what = failure.describe(self.preset, &self.endpoint.base_url);
+                        sink(&request.agent, &self.secrets.scrub(&what), wait);
                     }
                     attempt += 1;
                     let stop = Box::pin(self.cancel.cancelled());
@@ -595,10 +613,25 @@ impl HttpModel {
             }
         };
         self.limiter.release();
-        result.map_err(|f| match f {
-            Failure::Cancelled => ModelError::Cancelled,
-            f => ModelError::Provider(f.describe(self.preset, &self.endpoint.base_url)),
-        })
+        match result {
+            Ok(mut response) => {
+                self.scrub_response(&mut response);
+                Ok(response)
+            }
+            Err(Failure::Cancelled) => Err(ModelError::Cancelled),
+            Err(f) => Err(ModelError::Provider(
+                self.secrets.scrub(&f.describe(self.preset, &self.endpoint.base_url)).into_owned(),
+            )),
+        }
+    }
+
+    /// Takes every key out of a reply: its text and its tool calls.
+    fn scrub_response(&self, response: &mut ChatResponse) {
+        self.secrets.scrub_in_place(&mut response.content);
+        for call in &mut response.tool_calls {
+            self.secrets.scrub_in_place(&mut call.name);
+            self.secrets.scrub_in_place(&mut call.arguments);
+        }
     }
 }
 

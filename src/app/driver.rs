@@ -356,6 +356,7 @@ impl Controller {
         };
         let this = *self;
         let model = HttpModel::new(endpoint, m.network.clone(), Rc::new(BrowserTransport::default()), clock)?
+            .with_secrets(self.keys.all_keys())
             .on_text(Rc::new(move |agent: &str, text: &str| {
                 this.live_text.set(Some((agent.to_string(), text.to_string())))
             }))

@@ -55,6 +55,17 @@ impl KeyStore {
         }
     }
 
+    /// Every key the app holds: the one in memory and the one remembered on this device (they
+    /// differ while a new key is being typed over a remembered one). Provider output is
+    /// scrubbed of all of them.
+    pub fn all_keys(&self) -> Vec<String> {
+        let remembered = storage()
+            .and_then(|s| s.get_item(KEY_STORAGE).ok().flatten())
+            .and_then(|t| crate::json::read::<(String, String)>(&t).ok())
+            .map(|(key, _)| key);
+        std::iter::once(self.key.get_untracked()).chain(remembered).collect()
+    }
+
     pub fn set_key(&self, key: String, origin: String) {
         self.key.set(key);
         self.origin.set(origin);

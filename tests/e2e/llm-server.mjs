@@ -4,7 +4,8 @@
 // simulations play: bids in <n>, director indexes, handoff tool calls, negotiation actions.
 //
 // Control it from tests: `server.fault(kind, times)`, `server.latency = ms`, `server.requests`
-// (every request received, headers and body), `server.reset()`.
+// (every request received, headers and body), `server.reset()`. Started with `{ key }`, it
+// refuses (401) every request that does not carry that key, as a real provider does.
 import { createServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-quota', '500', 'malformed-chunk',
-  'drop-stream', 'drop-stream-early', 'slow-first-byte', 'error-event', 'stall'];
+  'drop-stream', 'drop-stream-early', 'slow-first-byte', 'error-event', 'stall',
+  // Servers that repeat the credential they were sent: in a 401, in a plain-text 429, in an
+  // error event inside a 200 stream, and in an ordinary reply (text and tool calls).
+  'echo-key-401', 'echo-key-429', 'echo-key-stream', 'echo-key-reply',
+  // Other refusals: payment required, a model that does not exist, and a 200 that is not JSON.
+  '402', '404', 'unreadable-200'];
+
+/** The credential a request carried: a Bearer token or Anthropic's x-api-key. */
+const receivedKey = (headers) => (headers.authorization ?? '').replace(/^Bearer /, '') || headers['x-api-key'] || '';
+
+/** How OpenAI prints a refused key: a short prefix and the last four characters. */
+export const maskedKey = (key) => `${key.slice(0, 3)}****${key.slice(-4)}`;
 
 function hash(text) {
   let h = 2166136261;
@@ -64,7 +76,7 @@ function certificate() {
  * (a self-signed certificate; launch the browser with `ignoreCertificateErrors`), as hosted
  * providers do, so calls are not queued behind the browser's six connections per HTTP/1.1 host.
  */
-export async function startLlmServer({ http2 = false } = {}) {
+export async function startLlmServer({ http2 = false, key = null } = {}) {
   const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0 };
   const handler = (req, res) => {
     const cors = {
@@ -96,14 +108,32 @@ export async function startLlmServer({ http2 = false } = {}) {
       await new Promise((ok) => setTimeout(ok, fault === 'slow-first-byte' ? 5000 : state.latency));
       const json = { ...cors, 'content-type': 'application/json' };
       const err = (status, message, extra = {}) => res.writeHead(status, { ...json, ...extra }).end(JSON.stringify({ error: { message, type: 'test' } }));
+      const sent = receivedKey(req.headers);
+      if (key !== null && sent !== key) return err(401, 'Incorrect API key provided');
       if (fault === 'no-tools' && body.tools?.length) return err(400, 'tools is not supported for this model');
+      if (fault === 'echo-key-401') return err(401, `Invalid API key: ${sent} (known to us as ${maskedKey(sent)})`);
+      if (fault === 'echo-key-429') {
+        return res.writeHead(429, { ...cors, 'content-type': 'text/plain' }).end(`Too many requests for key ${sent}; slow down, ${sent.slice(0, -3)}`);
+      }
       if (fault === '401') return err(401, 'Incorrect API key provided');
       if (fault === '403') return err(403, 'This key may not use this model');
       if (fault === '429') return err(429, 'Rate limit reached, slow down');
       if (fault === '429-retry-after') return err(429, 'Rate limit reached', { 'retry-after': '1', 'access-control-expose-headers': 'retry-after' });
       if (fault === '429-quota') return err(429, 'You exceeded your current quota, please check your plan and billing details.');
       if (fault === '500') return err(500, 'Internal server error');
+      if (fault === '402') return err(402, 'Insufficient credits: add more to keep going');
+      if (fault === '404') return err(404, `The model ${body.model} does not exist`);
+      if (fault === 'unreadable-200') return res.writeHead(200, { ...cors, 'content-type': 'text/html' }).end('<html>Gateway says hello</html>');
       const out = reply(body, protocol);
+      if (fault === 'echo-key-reply') {
+        const echo = ` My key is ${sent}, or ${sent.slice(0, 16)} for short.`;
+        if (out.tool) {
+          const args = JSON.parse(out.tool.arguments);
+          out.tool.arguments = JSON.stringify({ ...args, response: args.response + echo });
+        } else {
+          out.text += echo;
+        }
+      }
       const text = out.text ?? '';
       const u = usage(body, text);
       entry.usage = u;
@@ -131,7 +161,12 @@ export async function startLlmServer({ http2 = false } = {}) {
         events.push(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', usage: { output_tokens: u.out } })}\n\n`, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
       }
       if (fault === 'malformed-chunk') events.splice(1, 0, 'data: {"choices":[{"delta":{"content":"oops"\n\n');
-      if (fault === 'error-event') events.splice(1, events.length, `data: ${JSON.stringify({ error: { message: 'The model is overloaded' } })}\n\n`);
+      // An error event as each protocol sends one.
+      const errorEvent = (message) => (protocol === 'openai'
+        ? `data: ${JSON.stringify({ error: { message } })}\n\n`
+        : `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`);
+      if (fault === 'error-event') events.splice(1, events.length, errorEvent('The model is overloaded'));
+      if (fault === 'echo-key-stream') events.splice(1, events.length, errorEvent(`Key ${sent} is over its limit`));
       if (fault === 'drop-stream') events.splice(Math.max(2, events.length - 3));
       if (fault === 'drop-stream-early' || fault === 'stall') events.splice(0);
       // The whole stream as bytes, cut into chunks that do not follow event or character lines.
