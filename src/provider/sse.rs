@@ -115,7 +115,46 @@ mod tests {
         assert_eq!(d.finish(), vec![SseEvent { event: String::new(), data: "partial".into() }]);
     }
 
+    /// An event as a server writes it: a name or none, data lines, comments, either line end.
+    fn written(events: &[(Option<String>, Vec<String>, bool)], crlf: bool) -> (Vec<u8>, Vec<SseEvent>) {
+        let end = if crlf { "\r\n" } else { "\n" };
+        let mut text = String::new();
+        let mut expected = Vec::new();
+        for (name, lines, comment) in events {
+            if *comment {
+                text.push_str(&format!(": ping{end}"));
+            }
+            if let Some(name) = name {
+                text.push_str(&format!("event: {name}{end}"));
+            }
+            for line in lines {
+                text.push_str(&format!("data: {line}{end}"));
+            }
+            text.push_str(end);
+            expected.push(SseEvent { event: name.clone().unwrap_or_default(), data: lines.join("\n") });
+        }
+        (text.into_bytes(), expected)
+    }
+
     proptest::proptest! {
+        #[test]
+        fn streams_of_events_read_the_same_however_they_are_cut(
+            events in proptest::collection::vec(
+                (
+                    proptest::option::of("[a-z_]{1,12}"),
+                    // Data lines with JSON-ish and non-ASCII text, never a line end inside.
+                    proptest::collection::vec("[^\r\n]{0,40}", 1..4),
+                    proptest::bool::ANY,
+                ),
+                0..12,
+            ),
+            crlf in proptest::bool::ANY,
+            cuts in proptest::collection::vec(1usize..40, 1..6),
+        ) {
+            let (bytes, expected) = written(&events, crlf);
+            proptest::prop_assert_eq!(decode_in_pieces(&bytes, &cuts), expected);
+        }
+
         #[test]
         fn any_bytes_decode_without_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..400), cut in 1usize..50) {
             let events = decode_in_pieces(&bytes, &[cut]);
