@@ -15,8 +15,8 @@ use std::borrow::Cow;
 /// What stands where a key or a long piece of one was.
 pub const REDACTED: &str = "[API key removed]";
 
-/// The shortest piece of a key that is taken out on its own; a key shorter than this is only
-/// taken out whole.
+/// The shortest piece of a key, in characters, that is taken out on its own; a key shorter than
+/// this is only taken out whole.
 pub const MIN_PIECE: usize = 12;
 
 /// Keys shorter than this are not looked for: a two-letter "key" for a local server would
@@ -59,44 +59,36 @@ impl Secrets {
     /// `text` with every key, and every piece of a key at least [`MIN_PIECE`] long, replaced by
     /// [`REDACTED`]. Borrowed when there was nothing to take out.
     pub fn scrub<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let bytes = text.as_bytes();
-        // Byte ranges to take out, found window by window: any run of the text that matches a
-        // piece of a key is covered by the windows of that piece.
-        let mut marked: Vec<(usize, usize)> = Vec::new();
+        // The bytes to take out, found window by window: any run of the text that matches a
+        // piece of a key is covered by the windows of that piece. Windows are whole characters,
+        // so what is taken out never splits one. (A mark per byte rather than a sorted list of
+        // ranges: sorting would add its code to the page for this alone.)
+        let mut covered: Vec<bool> = Vec::new();
         for key in &self.0 {
-            let key = key.as_bytes();
-            let width = MIN_PIECE.min(key.len());
-            for start in 0..=key.len() - width {
-                let window = &key[start..start + width];
-                let mut from = 0;
-                while let Some(at) = find(&bytes[from..], window) {
-                    marked.push((from + at, from + at + width));
-                    from += at + 1;
+            // Pieces of MIN_PIECE characters (the whole key when shorter), by character so a
+            // piece never splits one.
+            let width = MIN_PIECE.min(key.chars().count());
+            let mut ends = key.char_indices().map(|(i, _)| i).chain([key.len()]).skip(width);
+            for ((start, _), end) in key.char_indices().zip(&mut ends) {
+                let window = &key[start..end];
+                for (at, _) in text.match_indices(window) {
+                    if covered.is_empty() {
+                        covered = vec![false; text.len()];
+                    }
+                    covered[at..at + window.len()].fill(true);
                 }
             }
         }
-        if marked.is_empty() {
+        if covered.is_empty() {
             return Cow::Borrowed(text);
         }
-        marked.sort_unstable();
         let mut out = String::with_capacity(text.len());
-        let mut copied = 0;
         let mut i = 0;
-        while i < marked.len() {
-            let (start, mut end) = marked[i];
-            while i + 1 < marked.len() && marked[i + 1].0 <= end {
-                i += 1;
-                end = end.max(marked[i].1);
-            }
-            i += 1;
-            // Widened to whole characters, so a key with non-ASCII letters cannot split one.
-            let start = floor_char(text, start).max(copied);
-            let end = ceil_char(text, end);
-            out.push_str(&text[copied..start]);
-            out.push_str(REDACTED);
-            copied = end;
+        while i < text.len() {
+            let end = covered[i..].iter().position(|&c| c != covered[i]).map_or(text.len(), |n| i + n);
+            out.push_str(if covered[i] { REDACTED } else { &text[i..end] });
+            i = end;
         }
-        out.push_str(&text[copied..]);
         Cow::Owned(out)
     }
 
@@ -106,37 +98,6 @@ impl Secrets {
             *text = clean;
         }
     }
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || haystack.len() < needle.len() {
-        return None;
-    }
-    let first = needle[0];
-    let mut at = 0;
-    while at + needle.len() <= haystack.len() {
-        let offset = haystack[at..=haystack.len() - needle.len()].iter().position(|&b| b == first)?;
-        at += offset;
-        if &haystack[at..at + needle.len()] == needle {
-            return Some(at);
-        }
-        at += 1;
-    }
-    None
-}
-
-fn floor_char(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_char(text: &str, mut i: usize) -> usize {
-    while i < text.len() && !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]
@@ -186,7 +147,7 @@ mod tests {
         let text = format!("a {other} b {KEY} c ✓");
         assert_eq!(s.scrub(&text), format!("a {REDACTED} b {REDACTED} c ✓"));
         // Pieces of a non-ASCII key are found byte by byte and widened to whole letters.
-        let piece: String = other.chars().take(10).collect();
+        let piece: String = other.chars().take(MIN_PIECE + 1).collect();
         assert_eq!(s.scrub(&format!("x{piece}y")), format!("x{REDACTED}y"));
     }
 
