@@ -3,7 +3,8 @@
 //! 1. Engine time per bidding turn with the demo model at zero latency, for 3 and 8 agents and
 //!    transcripts of 50 and 2,000 messages.
 //! 2. Wall time of one bidding turn with N agents when every call takes L milliseconds, as a
-//!    multiple of L (budget: at most 2.2 L for N up to 8; the seeds pay N + 1).
+//!    multiple of L (budget: at most 2.2 L for N up to 8; the seeds pay N + 1). The benchmark
+//!    exits with status 1 when a turn is over the budget.
 //!
 //! Run with `cargo bench --bench engine`.
 
@@ -14,6 +15,9 @@ use agora::clock::SystemClock;
 use agora::engine::Run;
 use agora::model::demo::DemoModel;
 use agora::scenario::{AgentSpec, BiddingSettings, Method, Scenario, Stance};
+
+/// A bidding turn may cost at most this many call latencies (bids at once, then the speech).
+const BUDGET_L: f64 = 2.2;
 
 fn scenario(agents: usize, latency_ms: u64) -> Scenario {
     let stances = [Stance::For, Stance::Against, Stance::Neutral];
@@ -87,9 +91,10 @@ fn main() {
 
     let latency = 100u64;
     println!(
-        "\nWall time of one bidding turn at L = {latency} ms per call (budget: 2.2 L; the seeds pay N + 1)"
+        "\nWall time of one bidding turn at L = {latency} ms per call (budget: {BUDGET_L} L, checked; the seeds pay N + 1)"
     );
     println!("{:>7} {:>10} {:>12}", "agents", "wall_ms", "multiple_of_L");
+    let mut over_budget = false;
     for agents in [2, 3, 4, 8] {
         let mut run = prepared(agents, 10, latency);
         let mut walls = Vec::new();
@@ -101,5 +106,10 @@ fn main() {
         walls.sort_by(f64::total_cmp);
         let median = walls[1];
         println!("{agents:>7} {median:>10.1} {:>12.2}", median / latency as f64);
+        over_budget |= median > BUDGET_L * latency as f64;
+    }
+    if over_budget {
+        eprintln!("a bidding turn took more than {BUDGET_L} L: the bids are not all in flight at once");
+        std::process::exit(1);
     }
 }

@@ -1,7 +1,10 @@
 // Wall time of a bidding turn against the local LLM server at a fixed latency L, for N = 2, 4
 // and 8 agents, in the browser through real fetch. All bids of a turn go out at once, then the
-// winner speaks (streamed), so a turn should take about 2 L. Budget: at most 2.2 L for every N.
-// Prints the figures; it fails only if a turn did not run.
+// winner speaks (streamed), so a turn should take about 2 L. The design target is 2.2 L for every
+// N; the browser's and the server's own work (25 to 50 ms a turn) decides whether a turn lands just
+// under or just over it, so the target is compared and reported, not enforced. The benchmark fails
+// when a turn did not run, or took 2.5 L or more: then the bids did not go out at once (one after
+// another, two agents alone would cost 3 L).
 import { deflateSync } from 'node:zlib';
 import { launch, serveDist } from '../e2e/helpers.mjs';
 import { startLlmServer } from '../e2e/llm-server.mjs';
@@ -14,6 +17,9 @@ llm.burst = true;
 const site = await serveDist();
 const browser = await launch({ ignoreCertificateErrors: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const TARGET_L = 2.2;
+const LIMIT_L = 2.5;
+let failed = false;
 
 try {
   const page0 = await (await browser.newContext()).newPage();
@@ -51,7 +57,9 @@ try {
     }
     if (times.some(Number.isNaN)) throw new Error(`N = ${n}: a turn was not measured`);
     const m = median(times);
-    console.log(`  N = ${n}: ${m.toFixed(0)} ms = ${(m / L).toFixed(2)} L (turns: ${times.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    const verdict = m / L >= LIMIT_L ? `OVER THE LIMIT of ${LIMIT_L} L` : m / L > TARGET_L ? `over the ${TARGET_L} L target` : `within the ${TARGET_L} L target`;
+    console.log(`  N = ${n}: ${m.toFixed(0)} ms = ${(m / L).toFixed(2)} L, ${verdict} (turns: ${times.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    if (m / L >= LIMIT_L) failed = true;
     await page.context().close();
   }
 } finally {
@@ -59,3 +67,4 @@ try {
   await site.close();
   await llm.close();
 }
+if (failed) process.exitCode = 1;
