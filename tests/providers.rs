@@ -317,3 +317,34 @@ fn streamed_replies_and_stream_errors_that_repeat_the_key_come_out_clean() {
     assert!(texts.borrow().len() > 3);
     assert!(texts.borrow().iter().all(|t| !t.contains(SENTINEL)), "{:?}", texts.borrow());
 }
+
+#[test]
+fn a_speech_whose_stream_breaks_off_is_recorded_as_incomplete_in_the_event_log() {
+    use agora::events::{Event, MessageKind};
+    // The opening needs no call; turn 1's three bids answer, then the speech's stream is cut.
+    let server = Server::start(&["--fault", "okx3", "--fault", "drop-stream"]);
+    let mut scenario = agora::presets::find("rail-debate").unwrap().scenario();
+    scenario.model.provider = "custom".into();
+    scenario.model.base_url = server.url.clone();
+    scenario.model.name = "m".into();
+    let m = model(&server.url, NetworkSettings::default());
+    let mut run = agora::engine::Run::new(scenario, Rc::new(m), Rc::new(SystemClock::default())).unwrap();
+    futures::executor::block_on(run.step());
+    futures::executor::block_on(run.step());
+    let speech = run
+        .events()
+        .iter()
+        .find_map(|e| match e {
+            Event::ModelCall { purpose: Purpose::Speak, raw, incomplete, .. } => {
+                Some((raw.clone(), *incomplete))
+            }
+            _ => None,
+        })
+        .expect("the speech was asked for");
+    assert!(speech.1 && speech.0.starts_with("Reply "), "{speech:?}");
+    let message = run.events().iter().rev().find_map(|e| match e {
+        Event::Message { kind, text, .. } => Some((*kind, text.clone())),
+        _ => None,
+    });
+    assert_eq!(message, Some((MessageKind::Incomplete, speech.0)));
+}

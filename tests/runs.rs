@@ -433,3 +433,43 @@ fn the_topic_specifier_and_character_descriptions_feed_the_opening_and_the_promp
         "as in the seed, headers keep the original topic"
     );
 }
+
+#[test]
+fn each_game_starts_with_its_prompts_and_the_optimum_and_takes_the_optimizer_s_next_prompts() {
+    let scenario = agora::presets::find("trading-game").unwrap().scenario();
+    let agora::scenario::Method::Negotiation(settings) = &scenario.method else { panic!("a negotiation") };
+    let iterations = settings.iterations;
+    let events = common::run_demo(scenario.clone());
+    let games: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameStarted { iteration, prompts, optimum } => {
+                Some((*iteration, prompts.clone(), *optimum))
+            }
+            _ => None,
+        })
+        .collect();
+    let optimizer: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::OptimizerIteration { iteration, prompts, next_prompts, .. } => {
+                Some((*iteration, prompts.clone(), next_prompts.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(games.iter().map(|g| g.0).collect::<Vec<_>>(), (1..=iterations).collect::<Vec<_>>());
+    assert!(games.iter().all(|g| g.2 == 73), "the seed's optimum: {games:?}");
+    let players: Vec<&str> = games[0].1.keys().map(String::as_str).collect();
+    assert_eq!(players, ["Alice", "Bob"]);
+    // Each game plays the prompts the optimizer wrote after the game before it.
+    for (game, after) in games.iter().skip(1).zip(&optimizer) {
+        assert_eq!(after.1, games[(after.0 - 1) as usize].1, "the optimizer saw game {}'s prompts", after.0);
+        let expected = after.2.clone().unwrap_or_else(|| after.1.clone());
+        assert_eq!(game.1, expected, "game {} starts with the optimizer's prompts", game.0);
+    }
+    assert!(
+        games.windows(2).any(|w| w[0].1 != w[1].1),
+        "the demo optimizer changed the prompts at least once"
+    );
+}

@@ -2,13 +2,32 @@
 // malformed replies, so retries, defaults, fallbacks and invalid actions are on screen too).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, openApp, runPreset, waitForStatus } from './helpers.mjs';
+import { appSession, eventually, openApp, runPreset, waitForCount, waitForStatus } from './helpers.mjs';
 
 const session = appSession();
 
-/** Opens every collapsed section, so what is inside it is checked too. */
+/**
+ * Opens every collapsed section, so what is inside it is checked too. Sections render their
+ * content when opened (the inspector's calls, then each call's messages), so this opens what
+ * appears until a pass finds nothing closed and nothing new, then waits for the sent messages.
+ */
 async function openAll(page) {
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  let seen = -1;
+  await eventually(async () => {
+    const { closed, total } = await page.evaluate(() => {
+      const all = [...document.querySelectorAll('details')];
+      const shut = all.filter((d) => !d.open);
+      shut.forEach((d) => { d.open = true; });
+      return { closed: shut.length, total: all.length };
+    });
+    const settled = closed === 0 && total === seen;
+    seen = total;
+    assert.ok(settled, `${closed} of ${total} sections were still closed`);
+  }, { timeout: 20000, interval: 100 });
+  const calls = await page.getByTestId('call').count();
+  assert.ok(calls >= 10, `the inspector lists the calls of all ten turns (${calls})`);
+  await waitForCount(page, 'call-raw', calls);
+  await eventually(async () => assert.ok(await page.locator('[data-testid=call] .sent pre').count() >= calls, 'every call shows what was sent'));
 }
 
 /**
@@ -101,8 +120,18 @@ async function unreachable(page) {
     return controls.length;
   });
   assert.ok(count > 40, `the finished page has many controls (${count})`);
-  // Scroll containers take a Tab stop of their own, so allow some slack beyond the controls.
-  for (let i = 0; i < count + 60; i++) await page.keyboard.press('Tab');
+  // Scroll containers (every overflowing message in the opened inspector) take a Tab stop of
+  // their own: press until every control was reached, or twice round the page and then some.
+  const scrollers = await page.evaluate(() => [...document.querySelectorAll('*')].filter((e) => {
+    const s = getComputedStyle(e);
+    const scrolls = (o) => o === 'auto' || o === 'scroll';
+    return (scrolls(s.overflowX) && e.scrollWidth > e.clientWidth) || (scrolls(s.overflowY) && e.scrollHeight > e.clientHeight);
+  }).length);
+  const limit = 2 * (count + scrollers) + 60;
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (i % 25 === 0 && (await page.evaluate((n) => window.reached.size === n, count))) break;
+  }
   return page.evaluate((n) => {
     const missed = [];
     for (let i = 0; i < n; i++) {
@@ -171,8 +200,11 @@ test('on a projector (1024 by 768, text enlarged) nothing needs sideways scrolli
   await page.addStyleTag({ content: 'html { font-size: 125% !important; }' });
   await runPreset(page, 'daily-show-director');
   await openAll(page);
+  // Measured after openAll has waited for the opened sections' content (the inspector's
+  // messages are the widest part of the page).
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 1024, `the page is ${width}px wide`);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).fontSize), '20px', 'the text is enlarged');
   for (const id of ['transcript', 'director-panel', 'stats']) {
     const box = await page.getByTestId(id).boundingBox();
     assert.ok(box && box.x >= 0 && box.x + box.width <= 1024, `${id} is within the screen`);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { appSession, nativeEvents, openApp, runPreset, screenshot, waitForStatus } from './helpers.mjs';
+import { appSession, eventually, nativeEvents, openApp, runPreset, screenshot, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -15,12 +15,11 @@ test('step, pause mid-run, resume, stop and reset', async () => {
   await page.getByTestId('speed').selectOption('0');
 
   await page.getByTestId('step').click(); // the opening
-  await page.getByTestId('message').first().waitFor();
-  assert.equal(await messages(page), 1);
+  await waitForCount(page, 'message', 1);
   await page.getByTestId('step').click(); // turn 1
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=message]').length === 2);
-  assert.equal(await page.getByTestId('bid-turn').count(), 1);
-  assert.match(await page.getByTestId('status').textContent(), /^Paused · turn 1/);
+  await waitForCount(page, 'message', 2);
+  await waitForCount(page, 'bid-turn', 1);
+  await waitForText(page.getByTestId('status'), /^Paused · turn 1/);
 
   // Slow the demo model so a pause lands mid-run.
   await page.getByTestId('speed').selectOption('400');
@@ -37,13 +36,12 @@ test('step, pause mid-run, resume, stop and reset', async () => {
   await page.getByTestId('step').click();
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=message]').length === n + 1, paused);
   await page.getByTestId('stop').click();
-  await waitForStatus(page, 'Finished');
-  assert.match(await page.getByTestId('status').textContent(), /stopped/);
+  await waitForText(page.getByTestId('status'), /^Finished.*stopped/);
   assert.equal(await messages(page), paused + 1, 'stopping keeps everything recorded');
 
   await page.getByTestId('reset').click();
   await waitForStatus(page, 'Ready');
-  assert.equal(await messages(page), 0);
+  await waitForCount(page, 'message', 0);
   assert.deepEqual(errors, []);
 });
 
@@ -52,43 +50,47 @@ test('invalid input is shown next to its field and blocks Run until fixed', asyn
   await page.getByTestId('open-daily-show-director').click();
 
   await page.getByTestId('field-agents[1].name').fill('');
-  await page.getByTestId('error-agents[1].name').waitFor();
-  assert.match(await page.getByTestId('error-agents[1].name').textContent(), /a name is required/);
-  assert.ok(await page.getByTestId('run').isDisabled());
+  await waitForText(page.getByTestId('error-agents[1].name'), /a name is required/);
+  await eventually(async () => assert.ok(await page.getByTestId('run').isDisabled()));
   await page.getByTestId('blocked').waitFor();
 
   await page.getByTestId('field-agents[1].name').fill('Samantha Bee');
   await page.getByTestId('field-word_limit').fill('fifty');
-  assert.match(await page.getByTestId('error-word_limit').textContent(), /"fifty" is not a valid number/);
-  assert.ok(await page.getByTestId('run').isDisabled());
+  await waitForText(page.getByTestId('error-word_limit'), /"fifty" is not a valid number/);
+  await waitForCount(page, 'error-agents[1].name', 0);
+  assert.ok(await page.getByTestId('run').isDisabled(), 'the word limit alone still blocks Run');
   await page.getByTestId('field-word_limit').fill('40');
 
   await page.getByTestId('field-method.stop_probability').fill('1.5');
-  assert.match(await page.getByTestId('error-method.stop_probability').textContent(), /between 0 and 1/);
+  await waitForText(page.getByTestId('error-method.stop_probability'), /between 0 and 1/);
+  await waitForCount(page, 'error-word_limit', 0);
+  assert.ok(await page.getByTestId('run').isDisabled(), 'the probability alone still blocks Run');
   await page.getByTestId('field-method.stop_probability').fill('1');
-  assert.ok(await page.getByTestId('run').isEnabled());
+  await eventually(async () => assert.ok(await page.getByTestId('run').isEnabled()));
+  await waitForCount(page, 'blocked', 0);
   await screenshot(page, 'editor');
 
   // The edited scenario is the one that runs: with p = 1 the director stops at once.
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
-  await waitForStatus(page, 'Finished');
-  assert.match(await page.getByTestId('status').textContent(), /the director ended the show/);
-  assert.equal(await page.getByTestId('director-turn').count(), 1);
+  await waitForText(page.getByTestId('status'), /^Finished.*the director ended the show/);
+  await waitForCount(page, 'director-turn', 1);
   assert.deepEqual(errors, []);
 });
 
 test('agents can be added, reordered and removed', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-ai-morality-handoff').click();
+  const agents = () => page.locator('[data-testid^=agent-]').count();
+  const name = (i) => page.getByTestId(`field-agents[${i}].name`).inputValue({ timeout: 1000 });
   await page.getByTestId('add-agent').click();
-  assert.equal(await page.locator('[data-testid^=agent-]').count(), 4);
-  assert.equal(await page.getByTestId('field-agents[3].name').inputValue(), 'Agent 4');
+  await eventually(async () => assert.equal(await agents(), 4));
+  assert.equal(await name(3), 'Agent 4');
   await page.getByTestId('agent-3').getByLabel('Move up').click();
-  assert.equal(await page.getByTestId('field-agents[2].name').inputValue(), 'Agent 4');
-  assert.equal(await page.getByTestId('field-agents[3].name').inputValue(), 'Neutral');
+  await eventually(async () => assert.deepEqual([await name(2), await name(3)], ['Agent 4', 'Neutral']));
   await page.getByTestId('remove-agent-2').click();
-  assert.equal(await page.locator('[data-testid^=agent-]').count(), 3);
+  await eventually(async () => assert.equal(await agents(), 3));
+  assert.deepEqual([await name(0), await name(1), await name(2)], ['Proponent', 'Opponent', 'Neutral']);
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
   await waitForStatus(page, 'Finished');
@@ -106,6 +108,7 @@ test('the call inspector shows exactly what was sent and received', async () => 
   await page.getByTestId('inspector').locator('summary').first().click();
   const bid = page.locator('[data-testid=call][data-purpose=bid]').nth(3);
   await bid.locator('summary').click();
+  await bid.locator('.sent pre').first().waitFor();
   const sent = await bid.locator('.sent pre').allTextContents();
   assert.equal(sent.length, 1, 'a bid is one system message, as in the seed');
   assert.match(sent[0], /rate how contradictory the following message is to your ideas/);
@@ -123,6 +126,14 @@ test('phone width keeps every panel reachable', async () => {
   await waitForStatus(page, 'Finished');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 400, `no sideways scrolling at phone width (page is ${width}px wide)`);
+  // Each panel is there, and scrolled to it lies within the screen's width.
+  for (const id of ['editor', 'transcript', 'negotiation-panel', 'stats', 'inspector']) {
+    const panel = page.getByTestId(id);
+    await panel.scrollIntoViewIfNeeded();
+    const box = await panel.boundingBox();
+    assert.ok(box && box.width > 100 && box.height > 20, `${id} is shown (${JSON.stringify(box)})`);
+    assert.ok(box.x >= 0 && box.x + box.width <= 390 + 0.5, `${id} fits the phone's width (${JSON.stringify(box)})`);
+  }
   await screenshot(page, 'phone');
   assert.deepEqual(errors, []);
 });

@@ -9,6 +9,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = join(root, 'dist');
@@ -106,4 +107,36 @@ export function appSession() {
     await ctx.server?.close();
   });
   return ctx;
+}
+
+/**
+ * Runs `check` (assertions on what the page shows) until it passes or `timeout` ms have gone by,
+ * then returns its result or throws its last failure: a test waits for the state it reads
+ * instead of reading right after an action.
+ */
+export async function eventually(check, { timeout = 10000, interval = 50 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    try {
+      return await check();
+    } catch (e) {
+      if (Date.now() > end) throw e;
+    }
+    await new Promise((ok) => setTimeout(ok, interval));
+  }
+}
+
+/** Waits until the element's text matches `pattern` (a RegExp or a substring); returns the text. */
+export async function waitForText(locator, pattern, timeout = 10000) {
+  return eventually(async () => {
+    const text = await locator.textContent({ timeout: 1000 });
+    if (typeof pattern === 'string') assert.ok(text.includes(pattern), `"${text}" lacks "${pattern}"`);
+    else assert.match(text, pattern);
+    return text;
+  }, { timeout });
+}
+
+/** Waits until the page shows `n` elements with this test id. */
+export async function waitForCount(page, id, n, timeout = 10000) {
+  await eventually(async () => assert.equal(await page.getByTestId(id).count(), n, `${id} count`), { timeout });
 }

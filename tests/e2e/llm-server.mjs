@@ -37,8 +37,11 @@ function hash(text) {
 function reply(body, protocol) {
   const messages = body.messages ?? [];
   const system = protocol === 'anthropic' ? (body.system ?? '') : messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
-  // The instruction is the last message, whatever its role (bid prompts come as system text).
-  const last = messages.at(-1)?.content ?? '';
+  // The instruction is the last message, whatever its role (bid prompts come as system text);
+  // over Anthropic a prompt that was all system text arrives as the system field, with a
+  // placeholder user turn.
+  const placeholder = protocol === 'anthropic' && messages.length === 1 && messages[0].content === '(begin)';
+  const last = placeholder ? system : (messages.at(-1)?.content ?? '');
   const all = `${system}\n${last}`;
   const h = hash(all + messages.length);
   const tools = body.tools ?? [];

@@ -2,7 +2,7 @@
 // the engine recorded. The native runner plays the same scenario and seed for comparison.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, nativeEvents, ofType, openApp, runPreset, screenshot } from './helpers.mjs';
+import { appSession, nativeEvents, ofType, openApp, runPreset, screenshot, waitForStatus } from './helpers.mjs';
 
 const session = appSession();
 
@@ -163,5 +163,24 @@ test('malformed output: retries, defaults and fallbacks show in every panel', as
   assert.ok(invalid > 0);
   assert.equal(await page.locator('[data-testid=action][data-valid=false]').count(), invalid);
   await screenshot(page, 'malformed-trading');
+  assert.deepEqual(errors, []);
+});
+
+test('round robin: the panel says there is no decision, and the agents speak in their order', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-method').selectOption('round_robin');
+  await page.getByTestId('round-robin-panel').waitFor();
+  assert.equal(await page.getByTestId('bid-board').count(), 0);
+  const agents = await page.locator('[data-testid^="field-agents["][data-testid$="].name"]').evaluateAll((els) => els.map((e) => e.value));
+  assert.equal(agents.length, 3);
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  assert.match(await page.getByTestId('round-robin-panel').textContent(), /fixed order; there is no decision to show/);
+  const rows = await page.getByTestId('message').evaluateAll((els) => els.map((r) => [r.dataset.speaker, r.classList.contains('injected')]));
+  const spoken = rows.filter(([, injected]) => !injected).map(([speaker]) => speaker);
+  assert.equal(spoken.length, 10, 'the turn limit');
+  assert.deepEqual(spoken, spoken.map((_, i) => agents[i % agents.length]));
   assert.deepEqual(errors, []);
 });

@@ -4,8 +4,10 @@
 // anything the app writes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, openApp, waitForStatus } from './helpers.mjs';
-import { startLlmServer } from './llm-server.mjs';
+import { appSession, eventually, openApp, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
+import { startLlmServer, maskedKey } from './llm-server.mjs';
+import { inflateSync } from 'node:zlib';
+import { readFile } from 'node:fs/promises';
 
 const session = appSession();
 let llm;
@@ -13,7 +15,42 @@ before(async () => { llm = await startLlmServer(); });
 after(async () => { await llm?.close(); });
 
 const SENTINEL = 'sk-SENTINEL-7f3a9c-do-not-leak';
+const REMOVED = '[API key removed]';
 const count = (page, id) => page.getByTestId(id).count();
+
+/**
+ * `text` with everything packed inside it unpacked too: links, saved runs and past runs are
+ * zlib-compressed base64url, in which a plain search would never find the key.
+ */
+function unpacked(text) {
+  const found = [text];
+  for (const [run] of text.matchAll(/[A-Za-z0-9_-]{16,}/g)) {
+    try { found.push(inflateSync(Buffer.from(run, 'base64url')).toString('utf8')); } catch { /* not packed */ }
+  }
+  return found.join('\n');
+}
+
+/** Everything the app wrote or shows, as [where, text]: page, storage, links, exports, console. */
+async function everythingWritten(page, consoleLines) {
+  const pageText = await page.evaluate(() => [document.body.textContent,
+    ...[...document.querySelectorAll('input, textarea')].filter((e) => e.dataset.testid !== 'api-key').map((e) => e.value)].join('\n'));
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  await page.getByTestId('share-run').click();
+  const link = await page.getByTestId('share-url').inputValue();
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+  return [
+    ['page', pageText], ['storage', unpacked(storage)], ['link', unpacked(link)],
+    ['export', await readFile(await json.path(), 'utf8')], ['markdown', await readFile(await md.path(), 'utf8')],
+    ['console', consoleLines.join('\n')], ['url', page.url()],
+  ];
+}
+
+function assertNoKey(written) {
+  for (const [what, text] of written) {
+    assert.ok(!text.includes(SENTINEL) && !text.includes('SENTINEL'), `the key leaked into the ${what}`);
+  }
+}
 
 /** Opens a preset and points it at the local server. */
 async function useServer(page, preset, { provider = 'openai', model = 'test-model', key = SENTINEL } = {}) {
@@ -40,9 +77,7 @@ test('a bidding debate over an OpenAI-compatible endpoint, speech streamed', asy
   await setNumber(page, 'model.price.output_per_million', 10);
   llm.chunkDelay = 15;
   await page.getByTestId('run').click();
-  await page.getByTestId('live-text').waitFor({ timeout: 20000 });
-  const partial = await page.getByTestId('live-text').textContent();
-  assert.match(partial, /writing…/);
+  await waitForText(page.getByTestId('live-text'), /writing…/, 20000);
   await waitForStatus(page, 'Finished', 60000);
   llm.chunkDelay = 0;
 
@@ -61,23 +96,17 @@ test('a bidding debate over an OpenAI-compatible endpoint, speech streamed', asy
   const cost = await page.getByTestId('cost').textContent();
   assert.match(cost, new RegExp(`^Cost: \\$${price(llm.requests).toFixed(4).replace('.', '\\.')} for the run · \\$${price(bids).toFixed(4).replace('.', '\\.')} orchestration`), cost);
 
-  // The key is nowhere the app writes: storage, links, exports, the console.
-  await page.getByTestId('share-run').click();
-  const link = await page.getByTestId('share-url').inputValue();
-  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }));
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-  const exported = await (await import('node:fs/promises')).readFile(await download.path(), 'utf8');
-  const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
-  const markdown = await (await import('node:fs/promises')).readFile(await md.path(), 'utf8');
-  for (const [what, text] of [['link', link], ['storage', storage], ['export', exported], ['markdown', markdown], ['console', consoleLines.join('\n')], ['url', page.url()]]) {
-    assert.ok(!text.includes(SENTINEL) && !text.includes('SENTINEL'), `the key leaked into the ${what}`);
-  }
+  // The key is nowhere the app writes: page, storage, links, exports, the console.
+  const written = await everythingWritten(page, consoleLines);
+  assert.match(written.find(([w]) => w === 'link')[1], /"type":"run_started"/, 'the link was unpacked');
+  assertNoKey(written);
   // Remembered only when asked, and forgotten on request.
+  const stored = () => page.evaluate(() => localStorage.getItem('agora.key'));
   await page.getByTestId('remember-key').check();
-  assert.match(await page.evaluate(() => localStorage.getItem('agora.key')), /SENTINEL/);
+  await eventually(async () => assert.match(await stored(), /SENTINEL/));
   await page.getByTestId('forget-key').click();
-  assert.equal(await page.evaluate(() => localStorage.getItem('agora.key')), null);
-  assert.equal(await page.getByTestId('api-key').inputValue(), '');
+  await eventually(async () => assert.equal(await stored(), null));
+  await eventually(async () => assert.equal(await page.getByTestId('api-key').inputValue(), ''));
   assert.deepEqual(errors, []);
 });
 
@@ -135,10 +164,10 @@ async function settled(page, n, timeout = 30000) {
 }
 
 /** A fresh rail debate on the local server, its opening played. */
-async function opened(page, settings = {}) {
+async function opened(page, settings = {}, provider = 'openai') {
   llm.reset();
   await page.getByTestId('reset').click();
-  await useServer(page, 'rail-debate');
+  await useServer(page, 'rail-debate', { provider });
   for (const [field, value] of Object.entries(settings)) await setNumber(page, field, value);
   await page.getByTestId('step').click(); // the opening: no model call
   await settled(page, 1);
@@ -153,19 +182,81 @@ async function speechWithFaults(page, faults) {
 
 test('401 pauses with a clear message and no retry; Resume plays the turn again', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
-  await opened(page);
+  await opened(page, { max_turns: 2 });
   llm.fault('401');
   await page.getByTestId('step').click();
   await waitForStatus(page, 'Paused after an error', 20000);
-  assert.match(await page.getByTestId('run-error').textContent(), /refused the key \(401: Incorrect API key provided\)/);
+  await waitForText(page.getByTestId('run-error'), /refused the key \(401: Incorrect API key provided\)/);
   assert.equal(llm.requests.length, 3, 'three bids went out, none was retried');
   assert.equal(await count(page, 'message'), 1, 'the transcript is intact');
+  await waitForText(page.getByTestId('run'), 'Resume');
+  await page.getByTestId('run').click();
+  await waitForText(page.getByTestId('status'), /^Finished after turn 2: turn limit reached/, 20000);
+  assert.equal(llm.requests.length, 3 + 4 + 4, 'the failed turn was asked again whole, then turn 2');
+  await waitForCount(page, 'message', 3);
+  assert.equal(await count(page, 'run-error'), 0);
+  assert.equal(await count(page, 'bid-turn'), 2);
+  assert.deepEqual(errors.filter((e) => !/401/.test(e)), []);
+});
+
+test('403, 402 and other refusals pause with the provider\u2019s words and no retry', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  for (const [fault, expected] of [
+    ['403', /refused the key \(403: This key may not use this model\)/],
+    ['402', /quota or spending limit is used up \(Insufficient credits: add more to keep going\)/],
+    ['404', /rejected the request \(404: The model test-model does not exist\)/],
+  ]) {
+    await opened(page);
+    llm.fault(fault);
+    await page.getByTestId('step').click();
+    await waitForStatus(page, 'Paused after an error', 20000);
+    await waitForText(page.getByTestId('run-error'), expected);
+    assert.equal(llm.requests.length, 3, `${fault}: no retry`);
+    assert.equal(await count(page, 'message'), 1);
+  }
+  // A 200 that is not JSON: retried as unreadable, and named when the retries run out.
+  await opened(page, { 'model.network.max_retries': 0 });
+  llm.fault('unreadable-200');
+  await page.getByTestId('step').click();
+  await waitForStatus(page, 'Paused after an error', 20000);
+  await waitForText(page.getByTestId('run-error'), /sent something unreadable: the reply is not JSON/);
+  assert.deepEqual(errors.filter((e) => !/40[234]/.test(e)), []);
+});
+
+test('a server that repeats the key in replies, refusals, rate limits and stream errors leaks it nowhere', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  const consoleLines = [];
+  page.on('console', (m) => consoleLines.push(m.text()));
+  await opened(page, { 'model.network.max_retries': 1 });
+  // Every bid and the speech repeat the key, whole and cut short.
+  llm.fault('echo-key-reply', 4);
   await page.getByTestId('step').click();
   await settled(page, 2);
-  assert.match(await page.getByTestId('status').textContent(), /^Paused · turn 1/);
-  assert.equal(await count(page, 'run-error'), 0);
-  assert.equal(await count(page, 'bid-turn'), 1);
-  assert.deepEqual(errors.filter((e) => !/401/.test(e)), []);
+  await waitForText(page.getByTestId('message').last(), `My key is ${REMOVED}, or ${REMOVED} for short.`);
+  // A plain-text 429 naming the key: the retry note is clean, then the turn plays.
+  await speechWithFaults(page, ['echo-key-429']);
+  await waitForText(page.getByTestId('retry-note'), `Too many requests for key ${REMOVED}; slow down, ${REMOVED}`);
+  await settled(page, 3);
+  // An error event inside a 200 stream, on the try and the retry.
+  await speechWithFaults(page, ['echo-key-stream', 'echo-key-stream']);
+  await waitForStatus(page, 'Paused after an error', 20000);
+  await waitForText(page.getByTestId('run-error'), `Key ${REMOVED} is over its limit`);
+  // A 401 naming the key: the masked form the provider prints is kept.
+  llm.fault('echo-key-401', 3);
+  await page.getByTestId('step').click();
+  await waitForText(page.getByTestId('run-error').last(), `Invalid API key: ${REMOVED} (known to us as ${maskedKey(SENTINEL)})`);
+  assert.equal(await count(page, 'message'), 3, 'nothing recorded is lost');
+
+  const written = await everythingWritten(page, consoleLines);
+  assert.match(written.find(([w]) => w === 'export')[1], /known to us as sk-\*\*\*\*leak/, 'the refusal is in the export');
+  assertNoKey(written);
+  // The run goes to past runs when it is replaced: stored packed, searched unpacked.
+  await page.getByTestId('reset').click();
+  await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('agora.history.')));
+  const storage = unpacked(await page.evaluate(() => JSON.stringify({ ...localStorage })));
+  assert.match(storage, /known to us as sk-\*\*\*\*leak/, 'the past run was unpacked');
+  assertNoKey([['past runs', storage]]);
+  assert.deepEqual(errors.filter((e) => !/401|429/.test(e)), []);
 });
 
 test('429 and 5xx are retried with backoff, Retry-After honoured; a spent quota is not', async () => {
@@ -173,8 +264,7 @@ test('429 and 5xx are retried with backoff, Retry-After honoured; a spent quota 
   await opened(page);
   llm.fault('429-retry-after');
   await page.getByTestId('step').click();
-  await page.getByTestId('retry-note').waitFor({ timeout: 10000 });
-  assert.match(await page.getByTestId('retry-note').textContent(), /429.*again in 1 s/);
+  await waitForText(page.getByTestId('retry-note'), /429.*again in 1 s/);
   await settled(page, 2);
   assert.equal(llm.requests.length, 3 + 1 + 1);
 
@@ -187,7 +277,7 @@ test('429 and 5xx are retried with backoff, Retry-After honoured; a spent quota 
   llm.fault('429-quota');
   await page.getByTestId('step').click();
   await waitForStatus(page, 'Paused after an error', 20000);
-  assert.match(await page.getByTestId('run-error').textContent(), /quota or spending limit is used up/);
+  await waitForText(page.getByTestId('run-error'), /quota or spending limit is used up/);
   assert.equal(llm.requests.length, 3);
   assert.deepEqual(errors.filter((e) => !/429|500/.test(e)), []);
 });
@@ -200,12 +290,35 @@ test('broken streams: bad chunks and error events are retried, a dropped stream 
   assert.equal(llm.requests.filter((r) => r.body.stream).length, 2, 'the broken stream was asked again');
   await speechWithFaults(page, ['error-event']);
   await settled(page, 3);
-  await speechWithFaults(page, ['drop-stream']);
+  assert.equal(llm.requests.filter((r) => r.body.stream).length, 4, 'the stream with an error event was asked again');
+  await speechWithFaults(page, ['drop-stream-early']);
   await settled(page, 4);
+  assert.equal(llm.requests.filter((r) => r.body.stream).length, 6, 'a stream cut before any text was asked again');
+  assert.doesNotMatch(await page.getByTestId('message').last().textContent(), /incomplete/);
+  await speechWithFaults(page, ['drop-stream']);
+  await settled(page, 5);
+  assert.equal(llm.requests.filter((r) => r.body.stream).length, 7, 'a stream cut after some text is kept, not asked again');
   const last = page.getByTestId('message').last();
-  assert.match(await last.textContent(), /incomplete/);
+  await waitForText(last, /incomplete/);
   assert.match(await last.textContent(), /Reply \d+/);
   assert.deepEqual(errors.filter((e) => !/ERR_INCOMPLETE_CHUNKED_ENCODING/.test(e)), [], 'only the browser\u2019s own note of the cut');
+});
+
+test('faults on Anthropic Messages: a 5xx and an error event are retried, a refusal is worded', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await opened(page, {}, 'anthropic');
+  await speechWithFaults(page, ['500', 'error-event']);
+  await settled(page, 2);
+  const speeches = llm.requests.filter((r) => r.body.stream);
+  assert.equal(speeches.length, 3, 'a 500 and a stream with an error event, each asked again');
+  assert.equal(llm.requests.length - speeches.length, 3, 'each bid was read at its first attempt');
+  assert.ok(llm.requests.every((r) => r.path === '/v1/messages' && r.headers['x-api-key'] === SENTINEL));
+  assert.doesNotMatch(await page.getByTestId('message').last().textContent(), /incomplete/);
+  await speechWithFaults(page, ['403']);
+  await waitForStatus(page, 'Paused after an error', 20000);
+  await waitForText(page.getByTestId('run-error'), /Anthropic refused the key \(403: This key may not use this model\)/);
+  assert.equal(await count(page, 'message'), 2, 'nothing recorded is lost');
+  assert.deepEqual(errors.filter((e) => !/403|500/.test(e)), []);
 });
 
 test('timeouts for the first byte and for silence each say what happened', async () => {
@@ -213,7 +326,7 @@ test('timeouts for the first byte and for silence each say what happened', async
   await opened(page, { 'model.network.first_byte_timeout_ms': 1000, 'model.network.idle_timeout_ms': 1000, 'model.network.max_retries': 0 });
   await speechWithFaults(page, ['slow-first-byte']);
   await waitForStatus(page, 'Paused after an error', 20000);
-  assert.match(await page.getByTestId('run-error').textContent(), /did not start answering within 1 s/);
+  await waitForText(page.getByTestId('run-error'), /did not start answering within 1 s/);
   await speechWithFaults(page, ['stall']);
   await page.waitForFunction(() => /went silent for 1 s/.test(document.querySelector('[data-testid=run-error]')?.textContent ?? ''), null, { timeout: 20000 });
   assert.equal(await count(page, 'message'), 1, 'nothing recorded is lost');
@@ -230,19 +343,17 @@ test('no answer at all names the likely causes; Stop aborts every call in flight
   await settled(page, 1);
   await page.getByTestId('step').click();
   await waitForStatus(page, 'Paused after an error', 20000);
-  assert.match(await page.getByTestId('run-error').textContent(), /No answer from http:\/\/127\.0\.0\.1:9\/v1.*OLLAMA_ORIGINS/);
+  await waitForText(page.getByTestId('run-error'), /No answer from http:\/\/127\.0\.0\.1:9\/v1.*OLLAMA_ORIGINS/);
 
   await opened(page);
   llm.latency = 4000;
   const started = Date.now();
   await page.getByTestId('run').click();
-  while (llm.requests.length < 3) await new Promise((ok) => setTimeout(ok, 20));
+  await eventually(() => assert.equal(llm.requests.length, 3, 'three bids in flight'), { timeout: 3000, interval: 20 });
   await page.getByTestId('stop').click();
-  await waitForStatus(page, 'Finished', 3000);
+  await waitForText(page.getByTestId('status'), /^Finished.*stopped/, 3000);
   assert.ok(Date.now() - started < 3500, 'stopped without waiting for the replies');
-  assert.match(await page.getByTestId('status').textContent(), /stopped/);
-  await new Promise((ok) => setTimeout(ok, 300));
-  assert.equal(llm.aborted, 3, 'all three bids were aborted');
+  await eventually(() => assert.equal(llm.aborted, 3, 'all three bids were aborted'), { timeout: 2000 });
   assert.equal(await count(page, 'message'), 1);
   assert.deepEqual(errors.filter((e) => !/Failed to load|ERR_/.test(e)), []);
 });
