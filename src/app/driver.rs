@@ -507,9 +507,11 @@ impl Controller {
         self.events.update_value(|log| log.extend(batch));
     }
 
-    /// Saves the live run now, whatever it is doing: for a page being closed or reloaded.
+    /// Saves the run on screen now, whatever it is doing: for a page being closed or reloaded.
+    /// A replay is saved too: a step taken just before a reload (saves wait 50 ms after a step)
+    /// would otherwise come back one step short; its saves only move the position.
     pub fn save_before_leaving(&self) {
-        if !self.replaying.get_untracked() && self.mode.get_untracked() != Mode::Idle {
+        if self.replaying.get_untracked() || self.mode.get_untracked() != Mode::Idle {
             self.save();
         }
     }

@@ -86,11 +86,16 @@ export async function runPreset(page, id, { malformed } = {}) {
 }
 
 export async function waitForStatus(page, prefix, timeout = 60000) {
-  await page.waitForFunction(
-    (p) => document.querySelector('[data-testid=status]')?.textContent.startsWith(p),
-    prefix,
-    { timeout },
-  );
+  try {
+    await page.waitForFunction(
+      (p) => document.querySelector('[data-testid=status]')?.textContent.startsWith(p),
+      prefix,
+      { timeout },
+    );
+  } catch (e) {
+    const shown = await page.getByTestId('status').textContent({ timeout: 1000 }).catch(() => '(no status)');
+    throw new Error(`the status never started with "${prefix}"; it shows "${shown}" (${e.message})`);
+  }
 }
 
 export const ofType = (events, type) => events.filter((e) => e.type === type);
