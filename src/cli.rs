@@ -225,12 +225,12 @@ pub fn main(args: Vec<String>) -> i32 {
         },
         Some("presets") => {
             for p in &presets::PRESETS {
-                println!("preset:{:<22} {}", p.id, p.scenario().title);
+                say(format_args!("preset:{:<22} {}", p.id, p.scenario().title));
             }
             0
         }
         Some("--help" | "-h" | "help") => {
-            println!("{USAGE}");
+            say(USAGE);
             0
         }
         Some(other) => {
@@ -240,6 +240,17 @@ pub fn main(args: Vec<String>) -> i32 {
         None => {
             eprintln!("{USAGE}");
             2
+        }
+    }
+}
+
+/// Prints a line of the dialogue. When the reader has gone (`agora run ... | head`), the runner
+/// ends quietly instead of panicking on the closed pipe.
+fn say(text: impl std::fmt::Display) {
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{text}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
         }
     }
 }
@@ -295,19 +306,19 @@ fn run(args: &[String]) -> Result<i32, String> {
         let mut bids_open = false;
         for e in &events[shown..] {
             if matches!(e, Event::Bid { .. }) && !bids_open {
-                println!("Bids:");
+                say("Bids:");
                 bids_open = true;
             }
             if let Some(text) = render_event(e) {
                 if matches!(e, Event::Error { .. }) {
                     eprintln!("{text}");
                 } else {
-                    println!("{text}");
+                    say(&text);
                 }
             }
             if let Event::SpeakerSelected { agent, tie: false, .. } = e {
                 if bids_open {
-                    println!("Selected: {agent}\n");
+                    say(format_args!("Selected: {agent}\n"));
                 }
             }
         }

@@ -384,7 +384,9 @@ impl Run {
     /// One call, timed.
     pub(crate) async fn ask(&self, request: &ChatRequest) -> Result<Reply, ModelError> {
         let started = self.clock.now_ms();
-        let response = self.model.complete(request).await?;
+        let mut response = self.model.complete(request).await?;
+        // Whatever the model thought is kept apart before anything reads the answer.
+        response.separate_reasoning();
         let latency_ms = ((self.clock.now_ms() - started) * 1000.0).round() / 1000.0;
         Ok(Reply { response, latency_ms })
     }
@@ -408,7 +410,13 @@ impl Run {
                     asked.value = Some(value);
                     break;
                 }
-                Err(error) => asked.attempts.push((reply, ParseOutcome::failed(error))),
+                Err(error) => {
+                    let error = match reply.response.why_no_answer() {
+                        Some(why) => no_answer(request, &why, &error),
+                        None => error,
+                    };
+                    asked.attempts.push((reply, ParseOutcome::failed(error)))
+                }
             }
         }
         Ok(asked)
@@ -444,6 +452,9 @@ impl Run {
             latency_ms: reply.latency_ms,
             usage: reply.response.usage,
             incomplete: reply.response.incomplete,
+            reasoning: reply.response.reasoning.clone(),
+            truncated: reply.response.truncated,
+            adapted: reply.response.adapted.clone(),
         });
     }
 
@@ -489,6 +500,19 @@ impl Run {
 }
 /// The whole event log of `scenario` on the demo model with a frozen clock, for the unit tests of
 /// the modules that read or show event logs (the integration tests have `common::run_demo`).
+/// Why a reply had nothing to read, with what to do about it: a token limit that reasoning used
+/// up names the setting to raise.
+fn no_answer(request: &ChatRequest, why: &str, error: &str) -> String {
+    let hint = match (why.contains("token limit"), request.max_tokens) {
+        (true, Some(n)) => format!(
+            "; this call allows {n} tokens: raise the method's token limit (reasoning models need room to think)"
+        ),
+        (true, None) => "; this call sets no limit, so the provider's own default cut it".to_string(),
+        (false, _) => String::new(),
+    };
+    format!("{why}{hint} ({error})")
+}
+
 #[cfg(test)]
 pub(crate) fn demo_events(scenario: &Scenario) -> Vec<Event> {
     let clock = Rc::new(crate::clock::FrozenClock);

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::negotiation::Action;
-use crate::model::{ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
+use crate::model::{Adaptation, ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
 use crate::scenario::Scenario;
 
 mod read;
@@ -78,6 +78,15 @@ pub enum Event {
         /// A streamed reply that broke off before its end (`raw` is what arrived).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         incomplete: bool,
+        /// What the model thought before its answer, kept apart from `raw`.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reasoning: String,
+        /// The reply stopped at its token limit.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        truncated: bool,
+        /// Parts of the request the provider refused, and what was done about them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        adapted: Vec<Adaptation>,
     },
     Bid {
         turn: u32,
@@ -414,6 +423,9 @@ mod tests {
             latency_ms: 0.0,
             usage: Usage::default(),
             incomplete: false,
+            reasoning: String::new(),
+            truncated: false,
+            adapted: Vec::new(),
         }
     }
 

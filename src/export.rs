@@ -44,6 +44,8 @@ pub fn to_json_compact(scenario: &Scenario, events: &[Event]) -> String {
 
 /// Reads a run file; the error is one line saying what is wrong.
 pub fn from_json(text: &str) -> Result<RunFile, String> {
+    // Windows editors save with a byte-order mark; it is not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.len() > MAX_RUN_FILE_BYTES {
         return Err(format!("the file is larger than {} MB", MAX_RUN_FILE_BYTES / (1024 * 1024)));
     }
@@ -136,8 +138,8 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
             Event::StopDraw { sample, probability, stop, .. } => out.push_str(&format!(
                 "> Stop draw: {} against {} → {}\n\n",
-                crate::view::fixed(*sample, 3),
-                crate::view::fixed(*probability, 2),
+                crate::text::fixed(*sample, 3),
+                crate::text::fixed(*probability, 2),
                 if *stop { "stop" } else { "go on" }
             )),
             Event::DirectorChoice { agent, fallback, .. } => {

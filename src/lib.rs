@@ -19,6 +19,7 @@ pub mod prompts;
 pub mod provider;
 pub mod replay;
 pub mod scenario;
+pub mod text;
 pub mod transcript;
 pub mod view;
 

@@ -107,7 +107,7 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
                 "the link was made by a newer Agora (link version {v}; this one reads version {LINK_VERSION})"
             ))
         }
-        _ => return Err(format!("the link has an unknown version \"{}\"", crate::view::clip(version, 20))),
+        _ => return Err(format!("the link has an unknown version \"{}\"", crate::text::clip(version, 20))),
     }
     let text = unpack(data).map_err(|e| format!("the link cannot be read: {e}"))?;
     if is_run {

@@ -242,12 +242,32 @@ pub struct ToolCall {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
     pub prompt_tokens: u32,
+    /// Everything the model wrote, its reasoning included (as OpenAI, DeepSeek and Anthropic count).
     pub completion_tokens: u32,
+    /// The part of `completion_tokens` spent reasoning, where the provider says.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reasoning_tokens: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A change Agora made to a request because the provider refused part of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Adaptation {
+    /// The request field that was refused, such as `max_tokens` or `stream_options`.
+    pub parameter: String,
+    /// What was done: "dropped", or "renamed to max_completion_tokens".
+    pub change: String,
+    /// The provider's own words.
+    pub message: String,
 }
 
 /// A model's reply.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChatResponse {
+    /// The answer: what is parsed and shown. Never holds the reasoning.
     pub content: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,
@@ -256,11 +276,73 @@ pub struct ChatResponse {
     /// A streamed reply that broke off before its end marker: the text is what arrived.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
+    /// What the model thought before answering: a separate reasoning field of the provider, or
+    /// a `<think>` block taken from the front of the text.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reasoning: String,
+    /// The reply stopped because it reached its token limit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// Changes made to the request before the provider accepted it.
+    #[serde(skip)]
+    pub adapted: Vec<Adaptation>,
+}
+
+/// The tags local reasoning models put their thinking in, before the answer.
+const THINK_TAGS: [(&str, &str); 2] = [("<think>", "</think>"), ("<thinking>", "</thinking>")];
+
+/// Splits a leading `<think>...</think>` (or `<thinking>`) block off `text`: (reasoning,
+/// answer). A block never closed (the token limit cut it) is all reasoning. Text that does not
+/// start with a block is all answer.
+pub fn split_thinking(text: &str) -> (&str, &str) {
+    let trimmed = text.trim_start();
+    for (open, close) in THINK_TAGS {
+        if let Some(rest) = trimmed.strip_prefix(open) {
+            return match rest.find(close) {
+                Some(end) => (rest[..end].trim(), rest[end + close.len()..].trim_start()),
+                None => (rest.trim(), ""),
+            };
+        }
+    }
+    ("", text)
 }
 
 impl ChatResponse {
     pub fn text(content: impl Into<String>) -> Self {
         Self { content: content.into(), ..Self::default() }
+    }
+
+    /// Moves a leading `<think>` block from the content into `reasoning`, after any reasoning
+    /// the provider sent apart.
+    pub fn separate_reasoning(&mut self) {
+        let (thinking, answer) = split_thinking(&self.content);
+        if thinking.is_empty() && answer.len() == self.content.len() {
+            return;
+        }
+        let (thinking, answer) = (thinking.to_string(), answer.to_string());
+        if !thinking.is_empty() {
+            if !self.reasoning.is_empty() {
+                self.reasoning.push_str("\n\n");
+            }
+            self.reasoning.push_str(&thinking);
+        }
+        self.content = answer;
+    }
+
+    /// Why a reply gave nothing to read, when it is not the model's wording: it was all
+    /// reasoning, or it stopped at its token limit first.
+    pub fn why_no_answer(&self) -> Option<String> {
+        if !self.content.trim().is_empty() || !self.tool_calls.is_empty() {
+            return None;
+        }
+        match (self.truncated, self.reasoning.is_empty()) {
+            (true, false) => {
+                Some("the reply reached its token limit while still reasoning, before any answer".into())
+            }
+            (true, true) => Some("the reply reached its token limit before any answer".into()),
+            (false, false) => Some("the reply was all reasoning, with no answer".into()),
+            (false, true) => None,
+        }
     }
 
     /// The reply as one string for the log: the content, or the tool calls written out.
@@ -318,4 +400,38 @@ pub trait ChatModel {
 /// not characters, so the estimate costs nothing however long the prompt).
 pub fn estimate_tokens(text: &str) -> u32 {
     (text.len() as u32).div_ceil(4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_leading_think_block_is_reasoning_and_the_rest_is_the_answer() {
+        assert_eq!(
+            split_thinking("<think>It contradicts me: <9>.</think>\n\n<3>"),
+            ("It contradicts me: <9>.", "<3>")
+        );
+        assert_eq!(split_thinking("  <thinking>hm</thinking>Hello"), ("hm", "Hello"));
+        // Cut by the token limit before it closed: all reasoning.
+        assert_eq!(split_thinking("<think>Let me weigh <4> against"), ("Let me weigh <4> against", ""));
+        // Only a block in front counts; a tag later in the text is the model's words.
+        assert_eq!(split_thinking("I <think> so"), ("", "I <think> so"));
+        assert_eq!(split_thinking("plain"), ("", "plain"));
+    }
+
+    #[test]
+    fn separated_reasoning_joins_what_the_provider_sent_apart() {
+        let mut r = ChatResponse::text("<think>second</think> answer");
+        r.reasoning = "first".into();
+        r.separate_reasoning();
+        assert_eq!((r.content.as_str(), r.reasoning.as_str()), ("answer", "first\n\nsecond"));
+        let mut r = ChatResponse::text("<think>only thoughts</think>");
+        r.separate_reasoning();
+        assert_eq!(r.why_no_answer().unwrap(), "the reply was all reasoning, with no answer");
+        let mut plain = ChatResponse::text("<5>");
+        plain.separate_reasoning();
+        assert_eq!((plain.content.as_str(), plain.why_no_answer()), ("<5>", None));
+        assert_eq!(ChatResponse::text("").why_no_answer(), None, "an empty reply is the model's own doing");
+    }
 }

@@ -22,11 +22,12 @@ use futures::future::{select, Either, LocalBoxFuture};
 use serde::Serialize;
 
 use crate::clock::Clock;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
+use crate::model::{Adaptation, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
 pub use secrets::Secrets;
 pub use wire::Protocol;
 
-/// A provider Agora knows: where it lives and what a browser needs to know about it.
+/// A provider Agora knows: where it lives, what it accepts, and what a browser needs to know
+/// about it.
 #[derive(Clone, Copy, Debug)]
 pub struct ProviderPreset {
     pub id: &'static str,
@@ -34,25 +35,124 @@ pub struct ProviderPreset {
     pub protocol: Protocol,
     pub base_url: &'static str,
     pub needs_key: bool,
+    /// How its requests differ from plain OpenAI chat completions.
+    pub dialect: Dialect,
     /// What a user must do for calls from a web page to be let through, if anything.
     pub browser_note: &'static str,
 }
 
-const NO_NOTE: &str = "";
+/// How a provider's requests differ from plain OpenAI chat completions. Presets start from
+/// what their provider documents; a refusal that names a field adds to it for the rest of the
+/// session (see [`adapt`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dialect {
+    /// The token limit goes as `max_completion_tokens` (OpenAI's current models refuse
+    /// `max_tokens`).
+    pub max_completion_tokens: bool,
+    /// No `stream_options` (strict validators refuse fields they do not know); usage is read
+    /// from whatever the stream sends.
+    pub no_stream_options: bool,
+    /// No temperature (reasoning models accept only their default).
+    pub no_temperature: bool,
+    /// No token limit at all.
+    pub no_token_limit: bool,
+}
 
-pub const PROVIDERS: [ProviderPreset; 11] = [
-    ProviderPreset { id: "openai", label: "OpenAI", protocol: Protocol::OpenAi, base_url: "https://api.openai.com/v1", needs_key: true, browser_note: NO_NOTE },
-    ProviderPreset { id: "anthropic", label: "Anthropic", protocol: Protocol::Anthropic, base_url: "https://api.anthropic.com/v1", needs_key: true, browser_note: "Agora sends the anthropic-dangerous-direct-browser-access header that Anthropic requires for calls from a web page." },
-    ProviderPreset { id: "openrouter", label: "OpenRouter", protocol: Protocol::OpenAi, base_url: "https://openrouter.ai/api/v1", needs_key: true, browser_note: NO_NOTE },
-    ProviderPreset { id: "groq", label: "Groq", protocol: Protocol::OpenAi, base_url: "https://api.groq.com/openai/v1", needs_key: true, browser_note: NO_NOTE },
-    ProviderPreset { id: "together", label: "Together", protocol: Protocol::OpenAi, base_url: "https://api.together.xyz/v1", needs_key: true, browser_note: NO_NOTE },
-    ProviderPreset { id: "mistral", label: "Mistral", protocol: Protocol::OpenAi, base_url: "https://api.mistral.ai/v1", needs_key: true, browser_note: NO_NOTE },
-    ProviderPreset { id: "deepseek", label: "DeepSeek", protocol: Protocol::OpenAi, base_url: "https://api.deepseek.com/v1", needs_key: true, browser_note: NO_NOTE },
-    ProviderPreset { id: "ollama", label: "Ollama (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:11434/v1", needs_key: false, browser_note: "Ollama refuses web pages unless started with OLLAMA_ORIGINS set to this page's origin (or *)." },
-    ProviderPreset { id: "lmstudio", label: "LM Studio (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:1234/v1", needs_key: false, browser_note: "Turn on \"Enable CORS\" in LM Studio's server settings." },
-    ProviderPreset { id: "llamacpp", label: "llama.cpp server (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:8080/v1", needs_key: false, browser_note: NO_NOTE },
-    ProviderPreset { id: "custom", label: "Other OpenAI-compatible", protocol: Protocol::OpenAi, base_url: "", needs_key: false, browser_note: "The server must allow calls from this page (CORS)." },
+impl Dialect {
+    /// Everything either dialect leaves out or renames.
+    pub fn with(self, other: Dialect) -> Dialect {
+        Dialect {
+            max_completion_tokens: self.max_completion_tokens || other.max_completion_tokens,
+            no_stream_options: self.no_stream_options || other.no_stream_options,
+            no_temperature: self.no_temperature || other.no_temperature,
+            no_token_limit: self.no_token_limit || other.no_token_limit,
+        }
+    }
+}
+
+const NO_NOTE: &str = "";
+const OPENAI_STYLE: Dialect = Dialect {
+    max_completion_tokens: false,
+    no_stream_options: false,
+    no_temperature: false,
+    no_token_limit: false,
+};
+
+pub const PROVIDERS: [ProviderPreset; 12] = [
+    ProviderPreset { id: "openai", label: "OpenAI", protocol: Protocol::OpenAi, base_url: "https://api.openai.com/v1", needs_key: true, dialect: Dialect { max_completion_tokens: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
+    ProviderPreset { id: "anthropic", label: "Anthropic", protocol: Protocol::Anthropic, base_url: "https://api.anthropic.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Agora sends the anthropic-dangerous-direct-browser-access header that Anthropic requires for calls from a web page." },
+    ProviderPreset { id: "gemini", label: "Google Gemini", protocol: Protocol::OpenAi, base_url: "https://generativelanguage.googleapis.com/v1beta/openai", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Google's OpenAI-compatible endpoint. Agora sends only the key and the content type, so the browser's preflight asks for nothing more; a key restricted to certain websites must list this page's address." },
+    ProviderPreset { id: "openrouter", label: "OpenRouter", protocol: Protocol::OpenAi, base_url: "https://openrouter.ai/api/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
+    ProviderPreset { id: "groq", label: "Groq", protocol: Protocol::OpenAi, base_url: "https://api.groq.com/openai/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
+    ProviderPreset { id: "together", label: "Together", protocol: Protocol::OpenAi, base_url: "https://api.together.xyz/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
+    ProviderPreset { id: "mistral", label: "Mistral", protocol: Protocol::OpenAi, base_url: "https://api.mistral.ai/v1", needs_key: true, dialect: Dialect { no_stream_options: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
+    ProviderPreset { id: "deepseek", label: "DeepSeek", protocol: Protocol::OpenAi, base_url: "https://api.deepseek.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
+    ProviderPreset { id: "ollama", label: "Ollama (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:11434/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: "Ollama refuses web pages unless started with OLLAMA_ORIGINS set to this page's origin (or *)." },
+    ProviderPreset { id: "lmstudio", label: "LM Studio (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:1234/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: "Turn on \"Enable CORS\" in LM Studio's server settings." },
+    ProviderPreset { id: "llamacpp", label: "llama.cpp server (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:8080/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
+    ProviderPreset { id: "custom", label: "Other OpenAI-compatible", protocol: Protocol::OpenAi, base_url: "", needs_key: false, dialect: OPENAI_STYLE, browser_note: "The server must allow calls from this page (CORS)." },
 ];
+
+/// What a 400 or 422 says about one field of the request, when it names one Agora sent: the
+/// change that lets the call through, and the dialect with that change made.
+pub fn adapt(
+    dialect: Dialect,
+    body: &serde_json::Value,
+    status: u16,
+    text: &str,
+) -> Option<(Dialect, Adaptation)> {
+    if status != 400 && status != 422 {
+        return None;
+    }
+    let parsed: Option<serde_json::Value> = serde_json::from_str(text).ok();
+    let message = parsed
+        .as_ref()
+        .and_then(|v| wire::error_message(v).or_else(|| wire::validation_message(v)))
+        .unwrap_or_else(|| crate::text::clip(text.trim(), 200));
+    let field = parsed.as_ref().and_then(wire::refused_field).or_else(|| {
+        // The same words in a plain message: a field Agora sent, named where the message
+        // says it is not supported or not permitted.
+        let lower = text.to_ascii_lowercase();
+        let refusal = [
+            "unsupported",
+            "not support",
+            "not permitted",
+            "extra",
+            "unknown",
+            "unrecognized",
+            "not allowed",
+            "invalid",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+        let sent = ["stream_options", "max_completion_tokens", "max_tokens", "temperature"];
+        refusal
+            .then(|| sent.into_iter().find(|f| lower.contains(f) && body.get(*f).is_some()).map(String::from))
+            .flatten()
+    })?;
+    body.get(&field)?;
+    let mut next = dialect;
+    let change = match field.as_str() {
+        "max_tokens" if !dialect.max_completion_tokens => {
+            next.max_completion_tokens = true;
+            "renamed to max_completion_tokens"
+        }
+        "max_completion_tokens" | "max_tokens" => {
+            next.no_token_limit = true;
+            "dropped"
+        }
+        "stream_options" => {
+            next.no_stream_options = true;
+            "dropped"
+        }
+        "temperature" => {
+            next.no_temperature = true;
+            "dropped"
+        }
+        _ => return None,
+    };
+    (next != dialect).then(|| (next, Adaptation { parameter: field, change: change.to_string(), message }))
+}
 
 /// The preset with this id.
 pub fn preset(id: &str) -> Option<&'static ProviderPreset> {
@@ -124,6 +224,9 @@ pub enum Failure {
     Malformed(String),
     /// An error event inside a 200 stream.
     StreamError(String),
+    /// A 400 or 422 that names a field Agora can leave out or rename: the dialect that
+    /// would be accepted, and the change. Asked again at once; never retried as it is.
+    Adaptable(Box<(Dialect, Adaptation)>),
     Cancelled,
 }
 
@@ -141,7 +244,21 @@ impl Failure {
         )
     }
 
-    /// What the user reads: what happened and what to do.
+    /// What the user reads while a retry is still to come: what happened, not yet "after every
+    /// retry".
+    pub fn retry_note(&self, provider: &ProviderPreset, base_url: &str) -> String {
+        match self {
+            Failure::RateLimited { message, .. } => {
+                format!("{} answered 429 (too many requests: {message}).", provider.label)
+            }
+            Failure::Server { status, message } => {
+                format!("{} had a server error ({status}: {message}).", provider.label)
+            }
+            other => other.describe(provider, base_url),
+        }
+    }
+
+    /// What the user reads when a call has failed for good: what happened and what to do.
     pub fn describe(&self, provider: &ProviderPreset, base_url: &str) -> String {
         match self {
             Failure::Auth { status, message } => format!(
@@ -167,6 +284,7 @@ impl Failure {
             }
             Failure::Malformed(message) => format!("{} sent something unreadable: {message}.", provider.label),
             Failure::StreamError(message) => format!("{} reported an error in the middle of its reply: {message}.", provider.label),
+            Failure::Adaptable(change) => format!("{} refused {} ({}).", provider.label, change.1.parameter, change.1.message),
             Failure::Cancelled => "stopped".into(),
         }
     }
@@ -179,7 +297,7 @@ pub fn classify(status: u16, retry_after: Option<&str>, body: &str) -> Failure {
     let message = parsed
         .as_ref()
         .and_then(wire::error_message)
-        .unwrap_or_else(|| crate::view::clip(body.trim(), 200))
+        .unwrap_or_else(|| crate::text::clip(body.trim(), 200))
         .replace('\n', " ");
     let lower = body.to_ascii_lowercase();
     let quota = ["insufficient_quota", "quota", "billing", "spending limit", "credit"]
@@ -230,6 +348,10 @@ fn refused_feature(request: &ChatRequest, message: &str) -> Option<&'static str>
     }
     None
 }
+
+/// The most fields one call may have changed before it is given up (a reasoning model may
+/// refuse the token limit's name and the temperature, one after the other).
+const MAX_ADAPTATIONS: usize = 3;
 
 /// The most a reply may hold; a chat reply is a few kilobytes.
 const MAX_REPLY_BYTES: usize = 32 << 20;
@@ -350,6 +472,8 @@ pub struct HttpModel {
     on_notice: Option<NoticeSink>,
     /// Keys taken out of everything that comes back before anyone else sees it.
     secrets: Secrets,
+    /// What each model has been found to refuse, for the rest of this session.
+    learned: RefCell<BTreeMap<String, Dialect>>,
 }
 
 impl HttpModel {
@@ -391,6 +515,7 @@ impl HttpModel {
             on_retry: None,
             on_notice: None,
             secrets,
+            learned: RefCell::new(BTreeMap::new()),
         })
     }
 
@@ -445,12 +570,18 @@ impl HttpModel {
         self.endpoint.agent_models.get(agent).map_or(&self.endpoint.model, String::as_str)
     }
 
+    /// What `model` accepts: the preset's dialect, plus what its refusals taught this session.
+    fn dialect_for(&self, model: &str) -> Dialect {
+        self.learned.borrow().get(model).copied().unwrap_or(self.preset.dialect)
+    }
+
     /// The HTTP request for a call; only the headers the provider needs, so the CORS preflight
     /// asks for as little as possible.
     pub fn http_request(&self, request: &ChatRequest, stream: bool) -> HttpRequest {
         let base = self.endpoint.base_url.trim_end_matches('/');
         let protocol = self.preset.protocol;
-        let body = wire::body(protocol, request, self.model_for(&request.agent), stream).to_string();
+        let model = self.model_for(&request.agent);
+        let body = wire::body(protocol, self.dialect_for(model), request, model, stream).to_string();
         let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
         let key = self.endpoint.key.as_deref().filter(|k| !k.trim().is_empty());
         let url = match protocol {
@@ -491,14 +622,22 @@ impl HttpModel {
     /// One attempt: send, then read the reply (streamed or whole).
     async fn attempt(&self, request: &ChatRequest) -> Result<ChatResponse, Failure> {
         let stream = self.settings.stream && request.purpose == Purpose::Speak && request.tools.is_empty();
+        // The dialect this request is written in: a refusal is read against it, since calls in
+        // flight at once may each learn the same thing.
+        let dialect = self.dialect_for(self.model_for(&request.agent));
         let http = self.http_request(request, stream);
         let first_byte = self.settings.first_byte_timeout_ms;
-        let mut body =
-            self.within(self.transport.send(http), first_byte, Failure::FirstByteTimeout(first_byte)).await?;
+        let mut body = self
+            .within(self.transport.send(http.clone()), first_byte, Failure::FirstByteTimeout(first_byte))
+            .await?;
         let status = body.status();
         if !(200..300).contains(&status) {
             let retry_after = body.header("retry-after");
             let text = self.read_all(&mut *body).await.unwrap_or_default();
+            let sent: serde_json::Value = serde_json::from_str(&http.body).unwrap_or_default();
+            if let Some(change) = adapt(dialect, &sent, status, &text) {
+                return Err(Failure::Adaptable(Box::new(change)));
+            }
             return Err(classify(status, retry_after.as_deref(), &text));
         }
         let streamed = body.header("content-type").is_some_and(|t| t.contains("text/event-stream"));
@@ -533,7 +672,9 @@ impl HttpModel {
             for event in &events {
                 if reply.feed(event)?.is_some() {
                     if let Some(sink) = &self.on_text {
-                        sink(&request.agent, &self.secrets.scrub(&reply.response.content));
+                        // The answer as it arrives; a <think> block in front is not shown.
+                        let (_, answer) = crate::model::split_thinking(&reply.response.content);
+                        sink(&request.agent, &self.secrets.scrub(answer));
                     }
                 }
             }
@@ -572,12 +713,33 @@ impl HttpModel {
         let mut attempt = 0;
         // The request without the tools or JSON format the provider refused, once it has.
         let mut plain: Option<ChatRequest> = None;
+        // Fields the provider refused and Agora changed for this call.
+        let mut adapted: Vec<Adaptation> = Vec::new();
         let result = loop {
             if self.cancel.is_cancelled() {
                 break Err(Failure::Cancelled);
             }
             match self.attempt(plain.as_ref().unwrap_or(request)).await {
-                Ok(response) => break Ok(response),
+                Ok(mut response) => {
+                    response.adapted = std::mem::take(&mut adapted);
+                    break Ok(response);
+                }
+                // Each field at most once a call: the same refusal again is an error.
+                Err(Failure::Adaptable(change)) if adapted.len() < MAX_ADAPTATIONS => {
+                    let (dialect, adaptation) = *change;
+                    let model = self.model_for(&request.agent).to_string();
+                    let known = self.dialect_for(&model);
+                    let merged = known.with(dialect);
+                    let new = merged != known;
+                    self.learned.borrow_mut().insert(model.clone(), merged);
+                    if let (true, Some(sink)) = (new, &self.on_notice) {
+                        sink(&self.secrets.scrub(&format!(
+                            "{} refused {} for {model} ({}). Agora {} it and asked again, and will for the rest of this session.",
+                            self.preset.label, adaptation.parameter, adaptation.message, adaptation.change
+                        )));
+                    }
+                    adapted.push(adaptation);
+                }
                 Err(Failure::Rejected { status: 400, message })
                     if plain.is_none() && refused_feature(request, &message).is_some() =>
                 {
@@ -600,7 +762,7 @@ impl HttpModel {
                     };
                     let wait = backoff_ms(&self.settings, attempt, after, self.jitter());
                     if let Some(sink) = &self.on_retry {
-                        let what = failure.describe(self.preset, &self.endpoint.base_url);
+                        let what = failure.retry_note(self.preset, &self.endpoint.base_url);
                         sink(&request.agent, &self.secrets.scrub(&what), wait);
                     }
                     attempt += 1;
@@ -628,6 +790,10 @@ impl HttpModel {
     /// Takes every key out of a reply: its text and its tool calls.
     fn scrub_response(&self, response: &mut ChatResponse) {
         self.secrets.scrub_in_place(&mut response.content);
+        self.secrets.scrub_in_place(&mut response.reasoning);
+        for a in &mut response.adapted {
+            self.secrets.scrub_in_place(&mut a.message);
+        }
         for call in &mut response.tool_calls {
             self.secrets.scrub_in_place(&mut call.name);
             self.secrets.scrub_in_place(&mut call.arguments);

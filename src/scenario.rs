@@ -446,6 +446,8 @@ impl Scenario {
     /// Reads a scenario of this build's version from JSON without checking its fields: a draft
     /// being edited may be incomplete, and the editor shows what is wrong with it.
     pub fn parse(text: &str) -> Result<Scenario, String> {
+        // Windows editors save with a byte-order mark; it is not part of the JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // Through a JSON value, so every settings reader exists once in the browser build.
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("not a valid scenario: {e}"))?;

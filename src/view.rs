@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::events::{Event, MessageKind, ParseOutcome, Proposal};
 use crate::game::negotiation::Action;
-use crate::model::{Purpose, Usage};
+use crate::model::{Adaptation, Purpose, Usage};
 use crate::scenario::{Price, Scenario};
 
 /// A piece of a message: said aloud, or a body movement written between `*`.
@@ -43,32 +43,6 @@ pub fn segments(text: &str) -> Vec<Segment> {
     out
 }
 
-/// At most `n` characters of `text` (with an ellipsis when cut), for quoting input in a message.
-pub fn clip(text: &str, n: usize) -> String {
-    let mut clipped: String = text.chars().take(n).collect();
-    if clipped.len() < text.len() {
-        clipped.push('…');
-    }
-    clipped
-}
-
-/// `x` with `decimals` digits after the point, by integer arithmetic (so the app needs no float
-/// formatting code; `{:.1}` alone costs kilobytes of wasm).
-pub fn fixed(x: f64, decimals: u32) -> String {
-    if !x.is_finite() {
-        return "0".into();
-    }
-    let scale = 10i64.pow(decimals.min(9));
-    let n = (x * scale as f64).round() as i64;
-    let sign = if n < 0 { "-" } else { "" };
-    let (whole, frac) = (n.abs() / scale, n.abs() % scale);
-    if decimals == 0 {
-        format!("{sign}{whole}")
-    } else {
-        format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct TranscriptRow {
     /// The message's position in the transcript, a stable key.
@@ -89,6 +63,8 @@ pub struct BidCell {
     pub raw: String,
     pub attempts: u32,
     pub defaulted: bool,
+    /// The reasoning behind the last attempt, if the model reasoned.
+    pub why: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +93,8 @@ pub struct DirectorPick {
     pub agent: String,
     pub fallback: bool,
     pub attempts: u32,
+    /// The reasoning behind the last attempt, if the model reasoned.
+    pub why: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +106,8 @@ pub struct HandoffRow {
     pub raw: String,
     pub fallback: bool,
     pub reason: Option<String>,
+    /// The speaker's reasoning before it handed over, if the model reasoned.
+    pub why: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,6 +175,9 @@ pub struct CallRow {
     pub parse: ParseOutcome,
     pub latency_ms: f64,
     pub usage: Usage,
+    pub reasoning: String,
+    pub truncated: bool,
+    pub adapted: Vec<Adaptation>,
 }
 
 /// Counts for one agent, or for the whole run.
@@ -275,6 +258,18 @@ pub struct RunView {
 }
 
 impl RunView {
+    /// The reasoning of this turn's latest call by `agent` for `purpose`: the one whose reply
+    /// was read (or given up on).
+    fn reasoning_of(&self, turn: u32, agent: &str, purpose: Purpose) -> String {
+        self.calls
+            .iter()
+            .rev()
+            .take_while(|c| c.turn == turn)
+            .find(|c| c.purpose == purpose && c.agent == agent)
+            .map(|c| c.reasoning.clone())
+            .unwrap_or_default()
+    }
+
     pub fn from_events(events: &[Event]) -> RunView {
         let mut view = RunView::default();
         for e in events {
@@ -305,7 +300,20 @@ impl RunView {
             Event::CharacterDescribed { agent, description } => {
                 self.descriptions.insert(agent.clone(), description.clone());
             }
-            Event::ModelCall { turn, agent, purpose, attempt, raw, parse, latency_ms, usage, .. } => {
+            Event::ModelCall {
+                turn,
+                agent,
+                purpose,
+                attempt,
+                raw,
+                parse,
+                latency_ms,
+                usage,
+                reasoning,
+                truncated,
+                adapted,
+                ..
+            } => {
                 self.stats.tally(agent, |t| {
                     t.calls += 1;
                     t.orchestration_calls += purpose.is_orchestration() as u32;
@@ -333,6 +341,9 @@ impl RunView {
                     parse: parse.clone(),
                     latency_ms: *latency_ms,
                     usage: *usage,
+                    reasoning: reasoning.clone(),
+                    truncated: *truncated,
+                    adapted: adapted.clone(),
                 }));
             }
             Event::Bid { turn, agent, raw, value, attempts, defaulted } => {
@@ -345,6 +356,7 @@ impl RunView {
                     raw: raw.clone(),
                     attempts: *attempts,
                     defaulted: *defaulted,
+                    why: self.reasoning_of(*turn, agent, Purpose::Bid),
                 };
                 match self.bid_turns.last_mut().filter(|b| b.turn == *turn) {
                     Some(board) => Arc::make_mut(board).bids.push(cell),
@@ -396,6 +408,7 @@ impl RunView {
                     .filter(|c| c.purpose == Purpose::DirectorChoice)
                     .count() as u32;
                 let director = self.calls.last().map(|c| c.agent.clone()).unwrap_or_default();
+                let why = self.reasoning_of(*turn, &director, Purpose::DirectorChoice);
                 if *fallback {
                     self.stats.tally(&director, |t| t.fallbacks += 1);
                 }
@@ -406,6 +419,7 @@ impl RunView {
                         agent: agent.clone(),
                         fallback: *fallback,
                         attempts,
+                        why,
                     });
                 }
             }
@@ -422,6 +436,7 @@ impl RunView {
                     raw: raw.clone(),
                     fallback: *fallback,
                     reason: reason.clone(),
+                    why: self.reasoning_of(*turn, from, Purpose::Handoff),
                 }));
             }
             Event::GameStarted { iteration, prompts, optimum } => {
@@ -503,26 +518,6 @@ impl RunView {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fixed_matches_the_standard_formatting() {
-        // Ties aside (below), it writes what `{:.N}` writes.
-        for x in [0.0, 0.2, 0.20124970334780368, 1.0, 12.3456, -3.27, 99.99, 150.04, -0.04, 281.6] {
-            for d in 0..4 {
-                let std = format!("{x:.prec$}", prec = d as usize);
-                let std = if std.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
-                    std.replace('-', "")
-                } else {
-                    std
-                };
-                assert_eq!(fixed(x, d), std, "{x} {d}");
-            }
-        }
-        // Exact ties round away from zero.
-        assert_eq!(fixed(0.25, 1), "0.3");
-        assert_eq!(fixed(-3.25, 1), "-3.3");
-        assert_eq!(fixed(f64::NAN, 2), "0");
-    }
 
     #[test]
     fn gestures_are_split_from_speech() {

@@ -404,3 +404,40 @@ fn an_exhausted_script_ends_the_run_with_a_clear_error() {
     assert_eq!(error.unwrap(), "turn 1: the script has no response left for agent \"B\" and purpose \"bid\"");
     assert_eq!(finish_reason(&events), "error");
 }
+
+#[test]
+fn a_think_block_is_never_read_as_the_bid_and_an_answer_of_only_thoughts_is_retried() {
+    let entries = [
+        // The number in the thinking is not the bid.
+        ("A", "bid", "<think>It contradicts me completely: <10>.</think>\n<3>"),
+        ("B", "bid", "<think>Mild <2>"), // cut off while thinking: no answer
+        ("B", "bid", "<think>Now</think><5>"),
+        ("B", "speak", "<think>Plan: attack.</think>B speaks"),
+    ];
+    let events = run_script(bidding_scenario(&["A", "B"], 1, 0), &script(&entries));
+    let got = bids(&events);
+    assert_eq!((got[0].1, got[0].4.as_str()), (3, "<3>"), "A's bid is the answer's");
+    assert_eq!((got[1].1, got[1].2, got[1].3), (5, 2, false), "B's first reply had no answer");
+    let calls: Vec<(String, String, bool, Option<String>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelCall { agent, raw, reasoning, parse, .. } => {
+                Some((agent.clone(), raw.clone(), reasoning.is_empty(), parse.error.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls[0].1, "<3>");
+    assert!(!calls[0].2, "the thinking is kept apart");
+    let b_first = calls.iter().find(|c| c.0 == "B").unwrap();
+    assert_eq!(b_first.1, "");
+    assert!(
+        b_first.3.as_deref().unwrap().starts_with("the reply was all reasoning, with no answer ("),
+        "{b_first:?}"
+    );
+    // The transcript holds the answer only.
+    assert_eq!(messages(&events).last().unwrap(), &("B".to_string(), "B speaks".to_string()));
+    assert!(events.iter().all(
+        |e| !matches!(e, Event::Message { text, .. } if text.contains("think") || text.contains("Plan"))
+    ));
+}

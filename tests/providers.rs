@@ -242,6 +242,10 @@ fn streams_over_real_http_survive_faults() {
         retried[0]
     );
     assert!(retried[1].contains("server error (500: Internal server error)"), "{}", retried[1]);
+    assert!(
+        retried.iter().all(|r| !r.contains("after every retry")),
+        "a retry note says a retry is coming: {retried:?}"
+    );
     assert!(retried[2].contains("429"), "{}", retried[2]);
     assert!(reply.content.ends_with("ünïcode included ✓."), "{}", reply.content);
     assert!(!reply.incomplete);
@@ -347,4 +351,265 @@ fn a_speech_whose_stream_breaks_off_is_recorded_as_incomplete_in_the_event_log()
         _ => None,
     });
     assert_eq!(message, Some((MessageKind::Incomplete, speech.0)));
+}
+
+/// The runner plays `preset` to its turn limit (3 turns) against a server that answers as
+/// `persona`; returns the event log.
+fn run_persona(preset: &str, persona: &str, provider: &str) -> Vec<agora::events::Event> {
+    let server = Server::start(&["--persona", persona]);
+    let events =
+        std::env::temp_dir().join(format!("agora-persona-{}-{preset}-{persona}.jsonl", std::process::id()));
+    let args = [
+        "run",
+        &format!("preset:{preset}"),
+        "--turns",
+        "3",
+        "--provider",
+        provider,
+        "--base-url",
+        &server.url,
+        "--model",
+        "some-model",
+        "--events",
+        events.to_str().unwrap(),
+    ];
+    let (code, stdout, stderr) = runner(&args, Some("sk-persona-test-key"));
+    assert_eq!(code, 0, "{preset} against {persona} as {provider}:\n{stderr}\n{stdout}");
+    let log = std::fs::read_to_string(&events).unwrap();
+    let _ = std::fs::remove_file(&events);
+    agora::events::from_json_lines(&log).unwrap()
+}
+
+#[test]
+fn every_preset_runs_against_reasoning_models_and_strict_providers_and_reads_only_the_answer() {
+    use agora::events::Event;
+    for persona in ["openai-reasoning", "mistral", "think-tags", "reasoning-field", "ollama-reasoning"] {
+        // The presets' own provider where one exists, and a bare address that must heal itself.
+        let providers: &[&str] = match persona {
+            "openai-reasoning" => &["openai", "custom"],
+            "mistral" => &["mistral", "custom"],
+            _ => &["custom"],
+        };
+        for provider in providers {
+            for preset in agora::presets::PRESETS.iter().map(|p| p.id) {
+                let events = run_persona(preset, persona, provider);
+                let context = format!("{preset} against {persona} as {provider}");
+                // To its end (the turn limit, or the director's stop draw, or the games' end),
+                // never an error.
+                let finished =
+                    events.last().map(|e| matches!(e, Event::RunFinished { reason } if reason != "error"));
+                assert_eq!(finished, Some(true), "{context}: {:?}", events.last());
+                assert!(!events.iter().any(|e| matches!(e, Event::Error { .. })), "{context}");
+                for e in &events {
+                    match e {
+                        // No transcript message holds the reasoning.
+                        Event::Message { text, .. } => {
+                            assert!(
+                                !text.contains("think") && !text.contains("contradicts me"),
+                                "{context}: {text}"
+                            )
+                        }
+                        // Bids are the number in the answer, never the <10> in the reasoning.
+                        Event::Bid { value, raw, defaulted, .. } => {
+                            assert!(
+                                !defaulted && *value < 10 && raw == &format!("<{value}>"),
+                                "{context}: {raw}"
+                            )
+                        }
+                        Event::DirectorChoice { fallback, raw, .. } => assert!(!fallback, "{context}: {raw}"),
+                        // (The test server always hands to "neutral", so Neutral's own turn
+                        // falls back, as the seed does; "nobody" would come from the reasoning.)
+                        Event::Handoff { to, raw, .. } => {
+                            assert!(to != "nobody" && !raw.contains("nobody"), "{context}: {raw}")
+                        }
+                        Event::ModelCall { reasoning, raw, usage, .. } => {
+                            let thinks =
+                                matches!(persona, "think-tags" | "reasoning-field" | "ollama-reasoning");
+                            if thinks && !raw.contains("handoff(") {
+                                assert!(
+                                    reasoning.starts_with("The last message contradicts me"),
+                                    "{context}: {reasoning:?}"
+                                );
+                            }
+                            if persona == "openai-reasoning" {
+                                assert_eq!(usage.reasoning_tokens, 64, "{context}");
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                // A bare address learned what a strict provider refuses, and the log says so.
+                let adapted: Vec<String> = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::ModelCall { adapted, .. } => Some(adapted.iter().map(|a| a.parameter.clone())),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect();
+                if persona == "openai-reasoning" && *provider == "custom" {
+                    assert!(adapted.contains(&"temperature".to_string()), "{context}: {adapted:?}");
+                }
+                if *provider != "custom" && persona == "mistral" {
+                    assert!(adapted.is_empty(), "{context}: the preset needs no adapting ({adapted:?})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_strict_validator_and_a_reasoning_model_are_met_by_changing_the_request_once_per_session() {
+    let fast = NetworkSettings { backoff_base_ms: 10, backoff_max_ms: 50, ..Default::default() };
+    let told = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = told.clone();
+    let server = Server::start(&["--persona", "mistral"]);
+    let m = model(&server.url, fast.clone())
+        .on_notice(Rc::new(move |m: &str| sink.borrow_mut().push(m.to_string())));
+    let reply = futures::executor::block_on(m.complete(&speech())).unwrap();
+    assert!(reply.content.starts_with("Reply "), "{reply:?}");
+    assert_eq!(reply.adapted.len(), 1);
+    assert_eq!(
+        (
+            reply.adapted[0].parameter.as_str(),
+            reply.adapted[0].change.as_str(),
+            reply.adapted[0].message.as_str()
+        ),
+        ("stream_options", "dropped", "body.stream_options: Extra inputs are not permitted")
+    );
+    assert!(reply.usage.completion_tokens > 0, "usage read from what the stream sends unasked");
+    // Learned: the next call goes through as it is, with nothing more to tell.
+    let again = futures::executor::block_on(m.complete(&speech())).unwrap();
+    assert!(again.adapted.is_empty());
+    assert_eq!(told.borrow().len(), 1);
+    assert!(told.borrow()[0].contains("refused stream_options for m (body.stream_options: Extra inputs are not permitted). Agora dropped it"), "{:?}", told.borrow());
+
+    // OpenAI's reasoning models behind a bare address: the limit's name, then the temperature.
+    let server = Server::start(&["--persona", "openai-reasoning"]);
+    let m = model(&server.url, fast);
+    let mut request = speech();
+    request.temperature = Some(0.2);
+    request.max_tokens = Some(300);
+    let reply = futures::executor::block_on(m.complete(&request)).unwrap();
+    let changes: Vec<(&str, &str)> =
+        reply.adapted.iter().map(|a| (a.parameter.as_str(), a.change.as_str())).collect();
+    assert_eq!(changes, [("max_tokens", "renamed to max_completion_tokens"), ("temperature", "dropped")]);
+    assert_eq!(reply.usage.reasoning_tokens, 64);
+}
+
+#[test]
+fn a_reply_cut_off_while_reasoning_says_so_and_is_retried_like_any_unreadable_reply() {
+    use agora::events::Event;
+    let server = Server::start(&["--fault", "think-cutx3"]);
+    let events = std::env::temp_dir().join(format!("agora-think-cut-{}.jsonl", std::process::id()));
+    let args = [
+        "run",
+        "preset:rail-debate",
+        "--turns",
+        "1",
+        "--provider",
+        "custom",
+        "--base-url",
+        &server.url,
+        "--model",
+        "m",
+        "--events",
+        events.to_str().unwrap(),
+    ];
+    let (code, _, stderr) = runner(&args, None);
+    assert_eq!(code, 0, "{stderr}");
+    let log = agora::events::from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&events);
+    let cut: Vec<(&str, bool, &str)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelCall { raw, truncated: true, reasoning, parse, .. } => {
+                Some((raw.as_str(), parse.ok, reasoning.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cut.len(), 3, "the three first bids were cut off");
+    for (raw, ok, reasoning) in &cut {
+        assert!(raw.is_empty() && !ok && reasoning.ends_with("Still weighing"), "{raw:?} {reasoning:?}");
+    }
+    let errors: Vec<String> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelCall { truncated: true, parse, .. } => parse.error.clone(),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        errors[0].starts_with("the reply reached its token limit while still reasoning, before any answer; this call sets no limit, so the provider's own default cut it"),
+        "{}",
+        errors[0]
+    );
+    // Every bid whose reply was cut was asked again (which calls meet the three cuts depends on
+    // the order they reach the server), and no bid came from the reasoning's <10>.
+    let cut_agents: Vec<&str> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelCall { agent, truncated: true, .. } => Some(agent.as_str()),
+            _ => None,
+        })
+        .collect();
+    for e in &log {
+        if let Event::Bid { agent, attempts, value, .. } = e {
+            assert!(*value < 10, "{e:?}");
+            if cut_agents.contains(&agent.as_str()) {
+                assert_eq!(*attempts, 2, "{e:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn anthropic_overloaded_is_retried_like_any_server_error() {
+    let fast = NetworkSettings { backoff_base_ms: 10, backoff_max_ms: 50, ..Default::default() };
+    let server = Server::start(&["--fault", "529"]);
+    let endpoint = Endpoint {
+        provider: "anthropic".into(),
+        base_url: server.url.clone(),
+        model: "claude".into(),
+        key: Some("sk-ant-test-key".into()),
+        ..Default::default()
+    };
+    let notes = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = notes.clone();
+    let m =
+        HttpModel::new(endpoint, fast, Rc::new(NativeTransport::default()), Rc::new(SystemClock::default()))
+            .unwrap()
+            .on_retry(Rc::new(move |_, what: &str, _| sink.borrow_mut().push(what.to_string())));
+    let reply = futures::executor::block_on(m.complete(&speech())).unwrap();
+    assert!(reply.content.starts_with("Reply "), "{reply:?}");
+    assert_eq!(*notes.borrow(), ["Anthropic had a server error (529: Overloaded)."]);
+}
+
+#[test]
+fn the_runner_ends_quietly_when_its_reader_goes_away_and_reads_files_with_a_byte_order_mark() {
+    use std::io::Read;
+    // `agora run ... | head -c 1`: the pipe closes after the first bytes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args(["run", "preset:rail-debate", "--turns", "200"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{stderr}");
+
+    // A scenario saved by a Windows editor.
+    let file = std::env::temp_dir().join(format!("agora-bom-{}.json", std::process::id()));
+    let preset = agora::presets::find("daily-show-director").unwrap().json;
+    std::fs::write(&file, format!("\u{feff}{preset}")).unwrap();
+    let (code, stdout, stderr) = runner(&["run", file.to_str().unwrap(), "--turns", "1"], None);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Competitive Sitting") || stdout.contains("competitive sitting"), "{stdout}");
 }

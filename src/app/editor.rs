@@ -219,7 +219,7 @@ integer_text!(u32, u64, i64);
 
 impl NumberText for f64 {
     fn text(&self) -> String {
-        let s = crate::view::fixed(*self, 6);
+        let s = crate::text::fixed(*self, 6);
         let s = s.trim_end_matches('0');
         s.trim_end_matches('.').to_string()
     }

@@ -9,7 +9,8 @@ use super::rows::chunked;
 use super::Controller;
 use crate::events::request_messages;
 use crate::model::Role;
-use crate::view::{fixed, CallRow, Tally};
+use crate::text::fixed;
+use crate::view::{CallRow, Tally};
 
 /// A toggle handler that keeps `open` equal to whether its `<details>` is open, so content can
 /// be built only while it is shown.
@@ -103,6 +104,7 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                         call.usage.prompt_tokens,
                         call.usage.completion_tokens,
                     )}
+                    {(call.usage.reasoning_tokens > 0).then(|| format!("({} reasoning) · ", call.usage.reasoning_tokens))}
                     {price.map(|p| {
                         let cost = crate::view::price_of(&p, call.usage.prompt_tokens as u64, call.usage.completion_tokens as u64);
                         format!("{} · ", money(cost))
@@ -111,8 +113,22 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                 </summary>
                 <h4>"Sent"</h4>
                 <ol class="messages">{messages}</ol>
+                {(!call.adapted.is_empty()).then(|| view! {
+                    <ul class="adapted" data-testid="call-adapted">
+                        {call.adapted.iter().map(|a| view! {
+                            <li>{format!("The provider refused {} ({}); Agora {} it and asked again.", a.parameter, a.message, a.change)}</li>
+                        }).collect_view()}
+                    </ul>
+                })}
+                {(!call.reasoning.is_empty()).then(|| view! {
+                    <h4>"Reasoning"</h4>
+                    <pre class="reasoning" data-testid="call-reasoning">{call.reasoning.clone()}</pre>
+                })}
                 <h4>"Reply"</h4>
                 <pre class="reply" data-testid="call-raw">{call.raw.clone()}</pre>
+                {call.truncated.then(|| view! {
+                    <p class="note" data-testid="call-truncated">"The reply stopped at its token limit."</p>
+                })}
             </details>
         </li>
     }

@@ -7,13 +7,27 @@ use leptos::prelude::*;
 
 use super::rows::{chunked, key};
 use super::Controller;
-use crate::view::{fixed, ActionRow, BidTurn, DirectorTurn, HandoffRow, NegotiationView};
+use crate::text::fixed;
+use crate::view::{ActionRow, BidTurn, DirectorTurn, HandoffRow, NegotiationView};
 
 const PALETTE: [&str; 8] =
     ["#0b5cad", "#b3261e", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#5d4037", "#455a64"];
 
 fn color(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
+}
+
+/// The model's reasoning behind a decision, one click away; nothing when it did not reason.
+fn why(reasoning: &str) -> Option<AnyView> {
+    (!reasoning.is_empty()).then(|| {
+        view! {
+            <details class="why" data-testid="why">
+                <summary>"why"</summary>
+                <p class="reasoning">{reasoning.to_string()}</p>
+            </details>
+        }
+        .into_any()
+    })
 }
 
 /// Bids per turn, newest first, with a small chart of every agent's bids across turns.
@@ -101,6 +115,7 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
                                     <summary>"reply"</summary>
                                     <code>{if b.raw.is_empty() { "(empty)".to_string() } else { b.raw.clone() }}</code>
                                 </details>
+                                {why(&b.why)}
                                 {(!note.is_empty()).then(|| view! { <span class="note" data-testid="bid-note">{note}</span> })}
                             </li>
                         }
@@ -225,6 +240,7 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
                             <strong>{c.agent.clone()}</strong>
                             {(c.attempts > 1).then(|| format!(" after {} attempts", c.attempts))}
                             {c.fallback.then(|| view! { <span class="fallback">" · fallback: no valid index"</span> })}
+                            {why(&c.why)}
                         </p>
                     }
                 })}
@@ -279,6 +295,7 @@ fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
                 <summary>"reply"</summary>
                 <code>{row.raw.clone()}</code>
             </details>
+            {why(&row.why)}
         </li>
     }
 }

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::{Event, MessageDelta, ParseOutcome, Proposal, Request};
 use crate::json::{deserialize_with_fields, Fields};
-use crate::model::{ChatMessage, ToolCall, ToolSpec, Usage};
+use crate::model::{Adaptation, ChatMessage, ToolCall, ToolSpec, Usage};
 
 /// The event a JSON value holds, or what is wrong with it.
 pub fn event_from_value(value: Value) -> Result<Event, String> {
@@ -44,6 +44,9 @@ pub fn event_from_value(value: Value) -> Result<Event, String> {
             latency_ms: f.f64("latency_ms")?,
             usage: f.any("usage")?,
             incomplete: f.maybe_bool("incomplete")?.unwrap_or(false),
+            reasoning: f.maybe_string("reasoning")?.unwrap_or_default(),
+            truncated: f.maybe_bool("truncated")?.unwrap_or(false),
+            adapted: f.maybe_any("adapted")?.unwrap_or_default(),
         },
         "bid" => Event::Bid {
             turn: f.u32("turn")?,
@@ -140,6 +143,17 @@ deserialize_with_fields!(ToolCall, "a tool call");
 deserialize_with_fields!(Usage, "usage");
 deserialize_with_fields!(ParseOutcome, "parse");
 deserialize_with_fields!(Proposal, "a proposal");
+deserialize_with_fields!(Adaptation, "an adaptation");
+
+impl Adaptation {
+    fn read(mut f: Fields) -> Result<Adaptation, String> {
+        Ok(Adaptation {
+            parameter: f.string("parameter")?,
+            change: f.string("change")?,
+            message: f.string("message")?,
+        })
+    }
+}
 
 impl ChatMessage {
     fn read(mut f: Fields) -> Result<ChatMessage, String> {
@@ -171,7 +185,11 @@ impl ToolCall {
 
 impl Usage {
     fn read(mut f: Fields) -> Result<Usage, String> {
-        Ok(Usage { prompt_tokens: f.u32("prompt_tokens")?, completion_tokens: f.u32("completion_tokens")? })
+        Ok(Usage {
+            prompt_tokens: f.u32("prompt_tokens")?,
+            completion_tokens: f.u32("completion_tokens")?,
+            reasoning_tokens: f.maybe_u32("reasoning_tokens")?.unwrap_or(0),
+        })
     }
 }
 

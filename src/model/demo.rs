@@ -227,7 +227,7 @@ impl DemoModel {
         let prompt: u32 = request.messages.iter().map(|m| estimate_tokens(&m.content) + 4).sum();
         let completion = estimate_tokens(&response.content)
             + response.tool_calls.iter().map(|c| estimate_tokens(&c.arguments)).sum::<u32>();
-        response.usage = Usage { prompt_tokens: prompt, completion_tokens: completion };
+        response.usage = Usage { prompt_tokens: prompt, completion_tokens: completion, ..Usage::default() };
         response
     }
 
@@ -434,8 +434,7 @@ impl DemoModel {
             return ChatResponse {
                 content: String::new(),
                 tool_calls: vec![ToolCall { name: "handoff".into(), arguments: args }],
-                usage: Usage::default(),
-                incomplete: false,
+                ..ChatResponse::default()
             };
         }
         if matches!(request.response_format, ResponseFormat::JsonSchema { .. } | ResponseFormat::JsonObject) {

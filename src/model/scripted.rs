@@ -45,6 +45,7 @@ pub struct ScriptedModel {
 impl ScriptedModel {
     /// Reads a script; the error says which entry is wrong.
     pub fn from_json(text: &str) -> Result<Self, String> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let entries: Vec<serde_json::Value> =
             serde_json::from_str(text).map_err(|e| format!("the script is not a JSON list: {e}"))?;
         let mut queues = Queues::new();
@@ -69,12 +70,27 @@ impl ScriptedModel {
     pub fn from_events(events: &[Event]) -> Self {
         let mut queues = Queues::new();
         for e in events {
-            if let Event::ModelCall { agent, purpose, raw, tool_calls, usage, incomplete, .. } = e {
+            if let Event::ModelCall {
+                agent,
+                purpose,
+                raw,
+                tool_calls,
+                usage,
+                incomplete,
+                reasoning,
+                truncated,
+                adapted,
+                ..
+            } = e
+            {
                 let mut response =
                     ChatResponse::text(if tool_calls.is_empty() { raw.clone() } else { String::new() });
                 response.tool_calls = tool_calls.clone();
                 response.usage = *usage;
                 response.incomplete = *incomplete;
+                response.reasoning = reasoning.clone();
+                response.truncated = *truncated;
+                response.adapted = adapted.clone();
                 queues.entry((agent.clone(), *purpose)).or_default().push_back(response);
             }
         }

@@ -20,7 +20,7 @@ fn openai_bodies_carry_tools_formats_and_streaming() {
         parameters: serde_json::json!({"type": "object"}),
     }];
     r.response_format = ResponseFormat::JsonObject;
-    let b = wire::body(Protocol::OpenAi, &r, "gpt-x", true);
+    let b = wire::body(Protocol::OpenAi, Dialect::default(), &r, "gpt-x", true);
     assert_eq!(b["model"], "gpt-x");
     assert_eq!(b["messages"].as_array().unwrap().len(), 3);
     assert_eq!(b["tools"][0]["function"]["name"], "pass");
@@ -34,7 +34,7 @@ fn openai_bodies_carry_tools_formats_and_streaming() {
 fn anthropic_bodies_split_system_merge_turns_and_ask_for_json_in_words() {
     let mut r = request(Purpose::Handoff);
     r.response_format = ResponseFormat::JsonObject;
-    let b = wire::body(Protocol::Anthropic, &r, "claude-x", false);
+    let b = wire::body(Protocol::Anthropic, Dialect::default(), &r, "claude-x", false);
     assert!(b["system"].as_str().unwrap().starts_with("Be brief."));
     assert!(b["system"].as_str().unwrap().contains("JSON object"));
     assert_eq!(b["messages"], serde_json::json!([{"role": "user", "content": "Hi\n\nagain"}]));
@@ -47,7 +47,7 @@ fn replies_are_read_from_both_protocols() {
     let openai = r#"{"choices":[{"message":{"content":null,"tool_calls":[{"function":{"name":"pass","arguments":"{\"to\":\"Bob\"}"}}]}}],"usage":{"prompt_tokens":12,"completion_tokens":3}}"#;
     let r = wire::parse_reply(Protocol::OpenAi, openai).unwrap();
     assert_eq!((r.content.as_str(), r.tool_calls[0].arguments.as_str()), ("", "{\"to\":\"Bob\"}"));
-    assert_eq!(r.usage, crate::model::Usage { prompt_tokens: 12, completion_tokens: 3 });
+    assert_eq!(r.usage, crate::model::Usage { prompt_tokens: 12, completion_tokens: 3, reasoning_tokens: 0 });
     let anthropic = r#"{"content":[{"type":"text","text":"Hello"},{"type":"tool_use","name":"pass","input":{"to":"Bob"}}],"usage":{"input_tokens":5,"output_tokens":2}}"#;
     let r = wire::parse_reply(Protocol::Anthropic, anthropic).unwrap();
     assert_eq!((r.content.as_str(), r.tool_calls[0].name.as_str()), ("Hello", "pass"));
@@ -85,7 +85,10 @@ fn streams_fold_into_one_reply() {
     let (deltas, reply) = stream(Protocol::Anthropic, anthropic);
     assert_eq!(deltas.unwrap(), ["Hi"]);
     assert!(reply.done);
-    assert_eq!(reply.finish().usage, crate::model::Usage { prompt_tokens: 7, completion_tokens: 1 });
+    assert_eq!(
+        reply.finish().usage,
+        crate::model::Usage { prompt_tokens: 7, completion_tokens: 1, reasoning_tokens: 0 }
+    );
 }
 
 #[test]
@@ -150,4 +153,109 @@ fn a_stream_cannot_make_the_reply_hold_absurd_numbers_of_calls() {
     );
     assert!(r.is_ok());
     assert_eq!(reply.finish().tool_calls.len(), 1);
+}
+
+#[test]
+fn each_preset_sends_what_its_provider_accepts() {
+    let mut r = request(Purpose::Speak);
+    r.max_tokens = Some(50);
+    let body = |id: &str, stream: bool| {
+        let p = preset(id).unwrap();
+        wire::body(p.protocol, p.dialect, &r, "m", stream).to_string()
+    };
+    // A temperature goes as written, not widened from f32.
+    assert!(
+        body("groq", false).contains("\"temperature\":0.2,")
+            || body("groq", false).contains("\"temperature\":0.2}")
+    );
+    assert!(!body("groq", false).contains("0.2000"));
+    // OpenAI's current models want max_completion_tokens.
+    let openai = body("openai", true);
+    assert!(
+        openai.contains("\"max_completion_tokens\":50") && !openai.contains("\"max_tokens\""),
+        "{openai}"
+    );
+    assert!(openai.contains("stream_options"));
+    // Mistral refuses stream_options (and max_completion_tokens).
+    let mistral = body("mistral", true);
+    assert!(mistral.contains("\"max_tokens\":50") && !mistral.contains("stream_options"), "{mistral}");
+    // Anthropic always gets its required limit, whatever the dialect says.
+    let d = Dialect { no_token_limit: true, max_completion_tokens: true, ..Dialect::default() };
+    let anthropic = wire::body(Protocol::Anthropic, d, &r, "c", false);
+    assert_eq!(anthropic["max_tokens"], 50);
+}
+
+fn sent(r: &ChatRequest, dialect: Dialect, stream: bool) -> serde_json::Value {
+    wire::body(Protocol::OpenAi, dialect, r, "m", stream)
+}
+
+#[test]
+fn refusals_that_name_a_field_say_how_to_change_the_request() {
+    let mut r = request(Purpose::Speak);
+    r.max_tokens = Some(50);
+    let plain = Dialect::default();
+    let body = sent(&r, plain, true);
+    // OpenAI's reasoning models.
+    let max = r#"{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}}"#;
+    let (d, a) = adapt(plain, &body, 400, max).unwrap();
+    assert!(d.max_completion_tokens);
+    assert_eq!((a.parameter.as_str(), a.change.as_str()), ("max_tokens", "renamed to max_completion_tokens"));
+    assert!(a.message.starts_with("Unsupported parameter: 'max_tokens'"));
+    let temp = r#"{"error":{"message":"Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.","param":"temperature","code":"unsupported_value"}}"#;
+    let (d2, a) = adapt(d, &sent(&r, d, true), 400, temp).unwrap();
+    assert!(d2.no_temperature && d2.max_completion_tokens);
+    assert_eq!(a.change, "dropped");
+    assert!(sent(&r, d2, true).get("temperature").is_none());
+    // The same refusal once the field is gone: nothing left to change.
+    assert!(adapt(d2, &sent(&r, d2, true), 400, temp).is_none());
+    // Mistral's pydantic validation.
+    let extra = r#"{"detail":[{"type":"extra_forbidden","loc":["body","stream_options"],"msg":"Extra inputs are not permitted","input":{"include_usage":true}}]}"#;
+    let (d, a) = adapt(plain, &body, 422, extra).unwrap();
+    assert!(d.no_stream_options);
+    assert_eq!(a.message, "body.stream_options: Extra inputs are not permitted");
+    // max_completion_tokens refused where it was sent: the limit goes.
+    let strict = Dialect { max_completion_tokens: true, ..plain };
+    let extra = extra.replace("stream_options", "max_completion_tokens");
+    assert!(adapt(strict, &sent(&r, strict, true), 422, &extra).unwrap().0.no_token_limit);
+    // The same words in a plain message.
+    let (d, _) = adapt(plain, &body, 400, "Unknown field: stream_options is not supported").unwrap();
+    assert!(d.no_stream_options);
+    // Not a field Agora sent, another status, or no field named: the provider's words stand.
+    assert!(adapt(plain, &sent(&r, plain, false), 400, "stream_options is not supported").is_none());
+    assert!(adapt(plain, &body, 401, max).is_none());
+    assert!(adapt(plain, &body, 400, r#"{"error":{"message":"Bad request"}}"#).is_none());
+}
+
+#[test]
+fn reasoning_is_read_apart_from_the_answer_in_every_form() {
+    let deepseek = r#"{"choices":[{"message":{"content":"<7>","reasoning_content":"Contradicts me: <10>."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":30,"completion_tokens_details":{"reasoning_tokens":27}}}"#;
+    let r = wire::parse_reply(Protocol::OpenAi, deepseek).unwrap();
+    assert_eq!((r.content.as_str(), r.reasoning.as_str()), ("<7>", "Contradicts me: <10>."));
+    assert_eq!(r.usage.reasoning_tokens, 27);
+    assert!(!r.truncated);
+    let ollama =
+        r#"{"choices":[{"message":{"content":"","reasoning":"Hmm, <2> or <3>"},"finish_reason":"length"}]}"#;
+    let r = wire::parse_reply(Protocol::OpenAi, ollama).unwrap();
+    assert_eq!((r.content.as_str(), r.reasoning.as_str(), r.truncated), ("", "Hmm, <2> or <3>", true));
+    assert_eq!(
+        r.why_no_answer().unwrap(),
+        "the reply reached its token limit while still reasoning, before any answer"
+    );
+    let anthropic = r#"{"content":[{"type":"thinking","thinking":"Index 3?","signature":"x"},{"type":"text","text":"1"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":2}}"#;
+    let r = wire::parse_reply(Protocol::Anthropic, anthropic).unwrap();
+    assert_eq!((r.content.as_str(), r.reasoning.as_str()), ("1", "Index 3?"));
+    let cut = r#"{"content":[{"type":"thinking","thinking":"Long"}],"stop_reason":"max_tokens"}"#;
+    assert!(wire::parse_reply(Protocol::Anthropic, cut).unwrap().truncated);
+
+    // Streams: reasoning deltas, then the answer.
+    let openai = "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"I think \"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"reasoning\":\"hard.\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"Yes.\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n";
+    let (deltas, reply) = stream(Protocol::OpenAi, openai);
+    assert_eq!(deltas.unwrap(), ["Yes."], "reasoning is not streamed into the text");
+    let r = reply.finish();
+    assert_eq!((r.content.as_str(), r.reasoning.as_str(), r.truncated), ("Yes.", "I think hard.", true));
+    let anthropic = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"Pondering\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"},\"usage\":{\"output_tokens\":9}}\n\n";
+    let (deltas, reply) = stream(Protocol::Anthropic, anthropic);
+    assert_eq!(deltas.unwrap(), ["Hi"]);
+    let r = reply.finish();
+    assert_eq!((r.content.as_str(), r.reasoning.as_str(), r.truncated), ("Hi", "Pondering", true));
 }

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::sse::SseEvent;
-use super::Failure;
+use super::{Dialect, Failure};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, Role, ToolCall, Usage};
 
 /// The two protocols Agora speaks.
@@ -17,12 +17,36 @@ pub enum Protocol {
 /// Anthropic requires a limit on every request; this is used when the method sets none.
 pub const ANTHROPIC_DEFAULT_MAX_TOKENS: u32 = 1024;
 
-/// The request body for `request` sent to `model`.
-pub fn body(protocol: Protocol, request: &ChatRequest, model: &str, stream: bool) -> Value {
-    match protocol {
+/// The request body for `request` sent to `model`, in the provider's dialect.
+pub fn body(protocol: Protocol, dialect: Dialect, request: &ChatRequest, model: &str, stream: bool) -> Value {
+    let mut body = match protocol {
         Protocol::OpenAi => openai_body(request, model, stream),
         Protocol::Anthropic => anthropic_body(request, model, stream),
+    };
+    if let Some(fields) = body.as_object_mut() {
+        if dialect.no_temperature {
+            fields.remove("temperature");
+        }
+        if dialect.no_stream_options {
+            fields.remove("stream_options");
+        }
+        // Anthropic requires its limit; only OpenAI-style bodies rename or drop it.
+        if protocol == Protocol::OpenAi {
+            if let Some(limit) = fields.remove("max_tokens") {
+                if !dialect.no_token_limit {
+                    let name =
+                        if dialect.max_completion_tokens { "max_completion_tokens" } else { "max_tokens" };
+                    fields.insert(name.into(), limit);
+                }
+            }
+        }
     }
+    body
+}
+
+/// A temperature as the user wrote it: 0.2, not the 0.20000000298023224 an f32 widens to.
+fn temperature(t: f32) -> Value {
+    t.to_string().parse::<f64>().map_or(Value::Null, |x| json!(x))
 }
 
 fn openai_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
@@ -30,7 +54,7 @@ fn openai_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
         request.messages.iter().map(|m| json!({"role": role_name(m.role), "content": m.content})).collect();
     let mut body = json!({"model": model, "messages": messages});
     if let Some(t) = request.temperature {
-        body["temperature"] = json!(t);
+        body["temperature"] = temperature(t);
     }
     if let Some(n) = request.max_tokens {
         body["max_tokens"] = json!(n);
@@ -104,7 +128,7 @@ fn anthropic_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
         body["system"] = json!(system.join("\n\n"));
     }
     if let Some(t) = request.temperature {
-        body["temperature"] = json!(t);
+        body["temperature"] = temperature(t);
     }
     if !request.tools.is_empty() {
         body["tools"] = request
@@ -132,13 +156,60 @@ fn usage_of(protocol: Protocol, v: &Value) -> Option<Usage> {
     (read(input).is_some() || read(output).is_some()).then(|| Usage {
         prompt_tokens: read(input).unwrap_or(0),
         completion_tokens: read(output).unwrap_or(0),
+        // OpenAI's place for it; DeepSeek, OpenRouter and vLLM use the same.
+        reasoning_tokens: v
+            .pointer("/completion_tokens_details/reasoning_tokens")
+            .and_then(Value::as_u64)
+            .map_or(0, |n| n as u32),
     })
+}
+
+/// Reasoning sent apart from the answer: `reasoning_content` (DeepSeek, vLLM) or `reasoning`
+/// (Ollama, OpenRouter), in a whole message or a stream delta.
+fn reasoning_of(message: &Value) -> &str {
+    ["reasoning_content", "reasoning"]
+        .iter()
+        .find_map(|k| message.get(*k).and_then(Value::as_str))
+        .unwrap_or_default()
 }
 
 /// The message of an error object as providers send it (`{"error": {"message": ...}}`).
 pub fn error_message(v: &Value) -> Option<String> {
     let e = v.get("error")?;
     Some(e.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| e.to_string()))
+}
+
+/// The messages of a validation error as pydantic-based servers send it
+/// (`{"detail": [{"loc": [...], "msg": ...}]}`), joined.
+pub fn validation_message(v: &Value) -> Option<String> {
+    let details = v.get("detail")?.as_array()?;
+    let messages: Vec<String> = details
+        .iter()
+        .map(|d| {
+            let at: Vec<String> =
+                d["loc"].as_array().into_iter().flatten().map(|l| l.to_string().replace('"', "")).collect();
+            format!("{}: {}", at.join("."), d["msg"].as_str().unwrap_or("refused"))
+        })
+        .collect();
+    (!messages.is_empty()).then(|| messages.join("; "))
+}
+
+/// The request field an error names as refused: OpenAI's `error.param` with
+/// `unsupported_parameter` or `unsupported_value`, or a pydantic `detail[].loc` with
+/// `extra_forbidden`.
+pub fn refused_field(v: &Value) -> Option<String> {
+    if let Some(e) = v.get("error") {
+        let code = e["code"].as_str().or(e["type"].as_str()).unwrap_or_default();
+        if let Some(param) = e["param"].as_str().filter(|_| code.starts_with("unsupported")) {
+            return Some(param.to_string());
+        }
+    }
+    v.get("detail")?.as_array()?.iter().find_map(|d| {
+        let forbidden = d["type"].as_str().is_some_and(|t| t.contains("extra") || t.contains("forbidden"));
+        let loc = d["loc"].as_array()?;
+        let field = loc.get(1).filter(|_| loc.first().and_then(Value::as_str) == Some("body"))?;
+        forbidden.then(|| field.as_str().map(str::to_string)).flatten()
+    })
 }
 
 /// Reads a complete (not streamed) reply.
@@ -155,6 +226,9 @@ pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failu
                 .pointer("/choices/0/message")
                 .ok_or_else(|| Failure::Malformed("the reply has no choices[0].message".into()))?;
             response.content = text_of(&message["content"]);
+            response.reasoning = reasoning_of(message).to_string();
+            response.truncated =
+                v.pointer("/choices/0/finish_reason").and_then(Value::as_str) == Some("length");
             for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
                 let f = &call["function"];
                 let arguments = match &f["arguments"] {
@@ -173,6 +247,9 @@ pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failu
             for block in blocks {
                 match block["type"].as_str() {
                     Some("text") => response.content.push_str(block["text"].as_str().unwrap_or_default()),
+                    Some("thinking") => {
+                        response.reasoning.push_str(block["thinking"].as_str().unwrap_or_default())
+                    }
                     Some("tool_use") => response.tool_calls.push(ToolCall {
                         name: text_of(&block["name"]),
                         arguments: block["input"].to_string(),
@@ -180,6 +257,7 @@ pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failu
                     _ => {}
                 }
             }
+            response.truncated = v["stop_reason"] == "max_tokens";
         }
     }
     if let Some(usage) = v.get("usage").and_then(|u| usage_of(protocol, u)) {
@@ -225,7 +303,7 @@ impl StreamReply {
         let v: Value = serde_json::from_str(&event.data).map_err(|_| {
             Failure::Malformed(format!(
                 "a chunk of the stream is not JSON: {}",
-                crate::view::clip(&event.data, 80)
+                crate::text::clip(&event.data, 80)
             ))
         })?;
         if let Some(message) = error_message(&v) {
@@ -236,7 +314,11 @@ impl StreamReply {
                 if let Some(usage) = v.get("usage").and_then(|u| usage_of(Protocol::OpenAi, u)) {
                     self.response.usage = usage;
                 }
+                if v.pointer("/choices/0/finish_reason").and_then(Value::as_str) == Some("length") {
+                    self.response.truncated = true;
+                }
                 let Some(delta) = v.pointer("/choices/0/delta") else { return Ok(None) };
+                self.response.reasoning.push_str(reasoning_of(delta));
                 for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
                     let index = call["index"].as_u64().unwrap_or(0) as usize;
                     let f = &call["function"];
@@ -266,6 +348,10 @@ impl StreamReply {
                 }
                 "content_block_delta" => {
                     let delta = &v["delta"];
+                    if delta["type"] == "thinking_delta" {
+                        self.response.reasoning.push_str(delta["thinking"].as_str().unwrap_or_default());
+                        return Ok(None);
+                    }
                     if delta["type"] == "input_json_delta" {
                         let index = v["index"].as_u64().unwrap_or(0) as usize;
                         self.call(index).1.push_str(delta["partial_json"].as_str().unwrap_or_default());
@@ -276,6 +362,9 @@ impl StreamReply {
                 "message_delta" => {
                     if let Some(n) = v.pointer("/usage/output_tokens").and_then(Value::as_u64) {
                         self.response.usage.completion_tokens = n as u32;
+                    }
+                    if v.pointer("/delta/stop_reason").and_then(Value::as_str) == Some("max_tokens") {
+                        self.response.truncated = true;
                     }
                     Ok(None)
                 }

@@ -1,16 +1,17 @@
 // The local LLM server as a process, for native tests: prints its base URL, then serves until
 // its standard input closes. `--fault KIND[xN]` queues faults (see llm-server.mjs);
-// `--key K` refuses requests without that key.
+// `--key K` refuses requests without that key; `--persona P` answers as provider P does.
 import { startLlmServer } from './llm-server.mjs';
 
 const args = process.argv.slice(2);
 const keyAt = args.indexOf('--key');
-const server = await startLlmServer({ key: keyAt >= 0 ? args[keyAt + 1] : null });
+const personaAt = args.indexOf('--persona');
+const server = await startLlmServer({ key: keyAt >= 0 ? args[keyAt + 1] : null, persona: personaAt >= 0 ? args[personaAt + 1] : null });
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--fault') {
     const [kind, times] = args[++i].split('x');
     server.fault(kind, Number(times ?? 1));
-  } else if (args[i] === '--key') {
+  } else if (args[i] === '--key' || args[i] === '--persona') {
     i++;
   } else if (args[i] === '--latency') {
     server.latency = Number(args[++i]);

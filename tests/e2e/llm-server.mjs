@@ -19,7 +19,19 @@ const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-q
   // error event inside a 200 stream, and in an ordinary reply (text and tool calls).
   'echo-key-401', 'echo-key-429', 'echo-key-stream', 'echo-key-reply',
   // Other refusals: payment required, a model that does not exist, and a 200 that is not JSON.
-  '402', '404', 'unreadable-200'];
+  '402', '404', 'unreadable-200',
+  // A reasoning model whose token limit ran out while it was still thinking; Anthropic overloaded.
+  'think-cut', '529'];
+
+/**
+ * How the server answers, as a provider documents it: `openai-reasoning` (OpenAI's gpt-5 and
+ * o-series: refuses max_tokens and any temperature but 1, counts reasoning tokens),
+ * `mistral` (refuses fields it does not know with a 422), `think-tags` (a local reasoning model
+ * through llama.cpp or LM Studio: <think> before the answer), `reasoning-field`
+ * (reasoning_content: DeepSeek, vLLM), `ollama-reasoning` (reasoning: Ollama, OpenRouter),
+ * `anthropic-thinking` (thinking blocks); null for a plain OpenAI-compatible server.
+ */
+export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking'];
 
 /** The credential a request carried: a Bearer token or Anthropic's x-api-key. */
 const receivedKey = (headers) => (headers.authorization ?? '').replace(/^Bearer /, '') || headers['x-api-key'] || '';
@@ -58,8 +70,9 @@ function reply(body, protocol) {
     return { text: JSON.stringify(Object.fromEntries(players.map((p) => [p, `Trade wisely, ${p}.`]))) };
   }
   if (/TRADING GAME/.test(all)) return { text: JSON.stringify({ action: 'END' }) };
+  // The director's choice asks for <int> too: an index among the first two speakers.
+  if (/choosing index/.test(last)) return { text: `<${h % 2}>` };
   if (/<int>/.test(last)) return { text: `<${1 + (h % 9)}>` };
-  if (/choosing index/.test(last)) return { text: String(h % 2) };
   if (/Transition to/i.test(system)) return { text: `Speech ${h % 1000} on the matter. Transition to neutral.` };
   return { text: `Reply ${h % 100000}: I have a view on this, ünïcode included ✓.` };
 }
@@ -79,8 +92,9 @@ function certificate() {
  * (a self-signed certificate; launch the browser with `ignoreCertificateErrors`), as hosted
  * providers do, so calls are not queued behind the browser's six connections per HTTP/1.1 host.
  */
-export async function startLlmServer({ http2 = false, key = null } = {}) {
-  const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0 };
+export async function startLlmServer({ http2 = false, key = null, persona = null } = {}) {
+  if (persona !== null && !PERSONAS.includes(persona)) throw new Error(`unknown persona ${persona}`);
+  const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0, persona };
   const handler = (req, res) => {
     const cors = {
       'access-control-allow-origin': '*',
@@ -113,6 +127,16 @@ export async function startLlmServer({ http2 = false, key = null } = {}) {
       const err = (status, message, extra = {}) => res.writeHead(status, { ...json, ...extra }).end(JSON.stringify({ error: { message, type: 'test' } }));
       const sent = receivedKey(req.headers);
       if (key !== null && sent !== key) return err(401, 'Incorrect API key provided');
+      // Providers that validate strictly, answering as they document.
+      if (state.persona === 'openai-reasoning' && protocol === 'openai') {
+        const refuse = (message, param, code) => res.writeHead(400, json).end(JSON.stringify({ error: { message, type: 'invalid_request_error', param, code } }));
+        if (body.max_tokens !== undefined) return refuse("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'max_tokens', 'unsupported_parameter');
+        if (body.temperature !== undefined && body.temperature !== 1) return refuse(`Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`, 'temperature', 'unsupported_value');
+      }
+      if (state.persona === 'mistral' && protocol === 'openai') {
+        const extra = ['stream_options', 'max_completion_tokens'].find((f) => body[f] !== undefined);
+        if (extra) return res.writeHead(422, json).end(JSON.stringify({ detail: [{ type: 'extra_forbidden', loc: ['body', extra], msg: 'Extra inputs are not permitted', input: body[extra] }] }));
+      }
       if (fault === 'no-tools' && body.tools?.length) return err(400, 'tools is not supported for this model');
       if (fault === 'echo-key-401') return err(401, `Invalid API key: ${sent} (known to us as ${maskedKey(sent)})`);
       if (fault === 'echo-key-429') {
@@ -124,6 +148,7 @@ export async function startLlmServer({ http2 = false, key = null } = {}) {
       if (fault === '429-retry-after') return err(429, 'Rate limit reached', { 'retry-after': '1', 'access-control-expose-headers': 'retry-after' });
       if (fault === '429-quota') return err(429, 'You exceeded your current quota, please check your plan and billing details.');
       if (fault === '500') return err(500, 'Internal server error');
+      if (fault === '529') return res.writeHead(529, json).end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
       if (fault === '402') return err(402, 'Insufficient credits: add more to keep going');
       if (fault === '404') return err(404, `The model ${body.model} does not exist`);
       if (fault === 'unreadable-200') return res.writeHead(200, { ...cors, 'content-type': 'text/html' }).end('<html>Gateway says hello</html>');
@@ -137,31 +162,55 @@ export async function startLlmServer({ http2 = false, key = null } = {}) {
           out.text += echo;
         }
       }
+      // What a reasoning model thinks first: numbers and names that must never be read as the
+      // answer (a bid of 10, index 3, a handoff to nobody).
+      const thinking = out.tool ? '' : `The last message contradicts me: <10>. Index 3? Transition to nobody. Maybe ${'{'}"action": "END"}.`;
+      const persona = state.persona;
+      const cut = fault === 'think-cut';
+      if ((persona === 'think-tags' || cut) && !out.tool) out.text = cut ? `<think>\n${thinking} Still weighing` : `<think>\n${thinking}\n</think>\n\n${out.text}`;
       const text = out.text ?? '';
-      const u = usage(body, text);
-      entry.usage = u;
+      // Reasoning sent apart: DeepSeek's and vLLM's field, Ollama's and OpenRouter's, Anthropic's blocks.
+      const field = { 'reasoning-field': 'reasoning_content', 'ollama-reasoning': 'reasoning' }[persona];
+      const reasoning = field || persona === 'anthropic-thinking' ? thinking : '';
+      const u = usage(body, text + reasoning);
+      const reasoningTokens = persona === 'openai-reasoning' ? 64 : reasoning.length >> 2;
+      entry.usage = { ...u, out: u.out + (persona === 'openai-reasoning' ? 64 : 0) };
+      const openaiUsage = { prompt_tokens: u.in, completion_tokens: entry.usage.out, ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}) };
+      const finish = cut ? 'length' : 'stop';
       if (!body.stream) {
+        const message = out.tool ? { content: null, tool_calls: [{ id: 'c1', type: 'function', function: out.tool }] } : { content: text };
+        if (field && reasoning) message[field] = reasoning;
+        const blocks = out.tool ? [{ type: 'tool_use', name: out.tool.name, input: JSON.parse(out.tool.arguments) }] : [{ type: 'text', text }];
+        if (persona === 'anthropic-thinking' && reasoning) blocks.unshift({ type: 'thinking', thinking: reasoning, signature: 'sig' });
         const payload = protocol === 'openai'
-          ? { choices: [{ message: out.tool ? { content: null, tool_calls: [{ id: 'c1', type: 'function', function: out.tool }] } : { content: text } }], usage: { prompt_tokens: u.in, completion_tokens: u.out } }
-          : { content: out.tool ? [{ type: 'tool_use', name: out.tool.name, input: JSON.parse(out.tool.arguments) }] : [{ type: 'text', text }], usage: { input_tokens: u.in, output_tokens: u.out } };
+          ? { choices: [{ message, finish_reason: finish }], usage: openaiUsage }
+          : { content: blocks, stop_reason: cut ? 'max_tokens' : 'end_turn', usage: { input_tokens: u.in, output_tokens: u.out } };
         res.writeHead(200, json).end(JSON.stringify(payload));
         return;
       }
       res.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       // Deltas of a few characters; the byte stream below splits them anywhere.
-      const chars = Array.from(text);
+      const pieces = (t) => { const cs = Array.from(t); const out = []; for (let i = 0; i < cs.length; i += 5) out.push(cs.slice(i, i + 5).join('')); return out; };
       const events = [];
-      for (let i = 0; i < chars.length; i += 5) {
-        const whole = chars.slice(i, i + 5).join('');
+      for (const piece of reasoning ? pieces(reasoning) : []) {
+        events.push(protocol === 'openai'
+          ? `data: ${JSON.stringify({ choices: [{ delta: { [field]: piece } }] })}\n\n`
+          : `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: piece } })}\n\n`);
+      }
+      const textIndex = reasoning && protocol === 'anthropic' ? 1 : 0;
+      for (const whole of pieces(text)) {
         events.push(protocol === 'openai'
           ? `data: ${JSON.stringify({ choices: [{ delta: { content: whole } }] })}\n\n`
-          : `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: whole } })}\n\n`);
+          : `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: textIndex, delta: { type: 'text_delta', text: whole } })}\n\n`);
       }
       if (protocol === 'openai') {
-        events.push(`data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: u.in, completion_tokens: u.out } })}\n\n`, 'data: [DONE]\n\n');
+        events.push(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: finish }] })}\n\n`);
+        // Mistral sends usage in its last chunk without being asked; OpenAI only with stream_options.
+        if (body.stream_options?.include_usage || persona === 'mistral') events.push(`data: ${JSON.stringify({ choices: [], usage: openaiUsage })}\n\n`);
+        events.push('data: [DONE]\n\n');
       } else {
         events.unshift(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: u.in } } })}\n\n`);
-        events.push(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', usage: { output_tokens: u.out } })}\n\n`, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
+        events.push(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: cut ? 'max_tokens' : 'end_turn' }, usage: { output_tokens: u.out } })}\n\n`, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
       }
       if (fault === 'malformed-chunk') events.splice(1, 0, 'data: {"choices":[{"delta":{"content":"oops"\n\n');
       // An error event as each protocol sends one.
@@ -197,12 +246,16 @@ export async function startLlmServer({ http2 = false, key = null } = {}) {
     set latency(ms) { state.latency = ms; },
     set chunkDelay(ms) { state.chunkDelay = ms; },
     set burst(on) { state.burst = on; },
+    set persona(p) {
+      if (p !== null && !PERSONAS.includes(p)) throw new Error(`unknown persona ${p}`);
+      state.persona = p;
+    },
     get aborted() { return state.aborted; },
     fault(kind, times = 1) {
       if (!FAULTS.includes(kind)) throw new Error(`unknown fault ${kind}`);
       for (let i = 0; i < times; i++) state.faults.push(kind);
     },
-    reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0 }); },
+    reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0, persona: null }); },
     close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); setTimeout(ok, 500); }),
   };
 }

@@ -1,0 +1,59 @@
+//! Text helpers every layer may use (the provider client, links, the view): quoting input in a
+//! message, and numbers written without float formatting. A leaf: it imports nothing of Agora.
+
+/// At most `n` characters of `text` (with an ellipsis when cut), for quoting input in a message.
+pub fn clip(text: &str, n: usize) -> String {
+    let mut clipped: String = text.chars().take(n).collect();
+    if clipped.len() < text.len() {
+        clipped.push('…');
+    }
+    clipped
+}
+
+/// `x` with `decimals` digits after the point, by integer arithmetic (so the app needs no float
+/// formatting code; `{:.1}` alone costs kilobytes of wasm).
+pub fn fixed(x: f64, decimals: u32) -> String {
+    if !x.is_finite() {
+        return "0".into();
+    }
+    let scale = 10i64.pow(decimals.min(9));
+    let n = (x * scale as f64).round() as i64;
+    let sign = if n < 0 { "-" } else { "" };
+    let (whole, frac) = (n.abs() / scale, n.abs() % scale);
+    if decimals == 0 {
+        format!("{sign}{whole}")
+    } else {
+        format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_matches_the_standard_formatting() {
+        // Ties aside (below), it writes what `{:.N}` writes.
+        for x in [0.0, 0.2, 0.20124970334780368, 1.0, 12.3456, -3.27, 99.99, 150.04, -0.04, 281.6] {
+            for d in 0..4 {
+                let std = format!("{x:.prec$}", prec = d as usize);
+                let std = if std.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+                    std.replace('-', "")
+                } else {
+                    std
+                };
+                assert_eq!(fixed(x, d), std, "{x} {d}");
+            }
+        }
+        // Exact ties round away from zero.
+        assert_eq!(fixed(0.25, 1), "0.3");
+        assert_eq!(fixed(-3.25, 1), "-3.3");
+        assert_eq!(fixed(f64::NAN, 2), "0");
+    }
+
+    #[test]
+    fn clipping_counts_characters_and_marks_the_cut() {
+        assert_eq!(clip("héllo wörld", 5), "héllo…");
+        assert_eq!(clip("short", 5), "short");
+    }
+}
