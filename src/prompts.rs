@@ -45,8 +45,9 @@ pub const DEBATE_DESCRIPTION: &str =
 /// Seed 000: a candidate's header.
 pub const DEBATE_HEADER: &str = "{description_of_conversation}\nYour name is {name}.\nYou are a {role}.\nYour description is as follows: {description}\nYou are debating the topic: {topic}.\nYour goal is to be as creative as possible and make the voters think you are the best candidate.\n";
 
-/// Seed 000: a candidate's system message, built on the header.
-pub const DEBATE_SYSTEM: &str = "{header}\nYou will speak in the style of {name}, and exaggerate their personality.\nYou will come up with creative ideas related to {topic}.\nDo not say the same things over and over again.\nSpeak in the first person from the perspective of {name}\nFor describing your own body movements, wrap your description in '*'.\nDo not change roles!\nDo not speak from the perspective of anyone else.\nSpeak only from the perspective of {name}.\nStop speaking the moment you finish speaking from your perspective.\nNever forget to keep your response to {word_limit} words!\nDo not add anything else.";
+/// Seed 000: a candidate's system message, built on the header. It ends with the notebook's
+/// indentation (a line break and four spaces), as the notebook sends it.
+pub const DEBATE_SYSTEM: &str = "{header}\nYou will speak in the style of {name}, and exaggerate their personality.\nYou will come up with creative ideas related to {topic}.\nDo not say the same things over and over again.\nSpeak in the first person from the perspective of {name}\nFor describing your own body movements, wrap your description in '*'.\nDo not change roles!\nDo not speak from the perspective of anyone else.\nSpeak only from the perspective of {name}.\nStop speaking the moment you finish speaking from your perspective.\nNever forget to keep your response to {word_limit} words!\nDo not add anything else.\n    ";
 
 /// Seed 004: the talk show as its people see it.
 pub const SHOW_DESCRIPTION: &str = "This is a Daily Show episode discussing: {topic}.\nIt features {people}.";
@@ -57,8 +58,9 @@ pub const SHOW_HEADER: &str = "{description_of_conversation}\n\nYour name is {na
 /// Seed 004: a person's system message.
 pub const SHOW_SYSTEM: &str = "{header}\nYou will speak in the style of {name}, and exaggerate your personality.\nDo not say the same things over and over again.\nSpeak in the first person from the perspective of {name}\nFor describing your own body movements, wrap your description in '*'.\nDo not change roles!\nDo not speak from the perspective of anyone else.\nSpeak only from the perspective of {name}.\nStop speaking the moment you finish speaking from your perspective.\nNever forget to keep your response to {word_limit} words!\nDo not add anything else.";
 
-/// Seed 000: the bid request. `{header}` is the agent's header.
-pub const BID_TEMPLATE: &str = "{header}\n\n```\n{message_history}\n```\n\nOn the scale of 1 to 10, where 1 is not contradictory and 10 is extremely contradictory, rate how contradictory the following message is to your ideas.\n\n```\n{recent_message}\n```\n\n{format_instructions}\nDo nothing else.";
+/// Seed 000: the bid request. `{header}` is the agent's header. It ends with the notebook's
+/// indentation, as the notebook sends it.
+pub const BID_TEMPLATE: &str = "{header}\n\n```\n{message_history}\n```\n\nOn the scale of 1 to 10, where 1 is not contradictory and 10 is extremely contradictory, rate how contradictory the following message is to your ideas.\n\n```\n{recent_message}\n```\n\n{format_instructions}\nDo nothing else.\n    ";
 
 /// Seed 000: how a bid or a director's index must be written.
 pub const INT_FORMAT_INSTRUCTIONS: &str =
@@ -97,7 +99,9 @@ pub const DIRECTOR_PROMPT: &str = "{message_history}\n\nThe next speaker is {nex
 pub const DIRECTOR_SUMMARY: &str = "{message_history}\n\nProvide a final witty summary that:\nRecaps the key satirical points about '{topic}'\nEnds with a memorable punchline\nAvoids introducing new topics\n*Use asterisks for physical gestures*\n{prefix}";
 
 /// Seed 003: a debater's instructions when handing off by saying "Transition to X".
-pub const HANDOFF_TEXT_INSTRUCTIONS: &str = "You are an agent debating with other agents about a proposition that you {stance}: {topic}. Start your response with '{name}:'. Limit your response to 1-2 sentences mimicking a real person. After you respond, you can transition to the next agent by saying either {transitions}.";
+/// The seed writes three Python strings side by side, which join with no space between them
+/// ("...{topic}.Start your response..."); that is what it sends, so that is the default.
+pub const HANDOFF_TEXT_INSTRUCTIONS: &str = "You are an agent debating with other agents about a proposition that you {stance}: {topic}.Start your response with '{name}:'. Limit your response to 1-2 sentences mimicking a real person.After you respond, you can transition to the next agent by saying either {transitions}.";
 
 /// Seed 003: a debater's instructions when handing off by tool call.
 pub const HANDOFF_TOOL_INSTRUCTIONS: &str = "You are a \"{name}\" agent debating with other agents about a proposition that you {stance}: {topic}.\nAlways call `handoff(response, next_agent_name)` function to debate and then transition to the next agent.";

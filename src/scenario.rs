@@ -276,6 +276,8 @@ pub struct HandoffSettings {
     pub next_description: String,
     /// Seed 003: 500.
     pub max_tokens: u32,
+    /// Seed 003 sends none (the provider's default); written as `null` then.
+    pub temperature: Option<f32>,
 }
 
 impl Default for HandoffSettings {
@@ -291,6 +293,7 @@ impl Default for HandoffSettings {
             response_description: prompts::HANDOFF_RESPONSE_DESCRIPTION.into(),
             next_description: prompts::HANDOFF_NEXT_DESCRIPTION.into(),
             max_tokens: 500,
+            temperature: None,
         }
     }
 }

@@ -139,6 +139,7 @@ impl Settings {
                 h.attempts = self.attempts;
                 h.via = [HandoffVia::Text, HandoffVia::Tool, HandoffVia::Json][self.number as usize % 3];
                 h.max_tokens = self.number;
+                h.temperature = self.temperature;
                 h.next_description.push_str(&self.text);
             }
             Method::Negotiation(n) => {

@@ -113,7 +113,8 @@ fn the_bid_prompt_holds_the_history_and_the_last_message() {
     assert!(prompt.contains(
         "rate how contradictory the following message is to your ideas.\n\n```\nDebate Moderator: rail\n```"
     ));
-    assert!(prompt.ends_with("like this: <int>.\nDo nothing else."));
+    // The notebook's own ending: its f-string's last line is indented four spaces.
+    assert!(prompt.ends_with("like this: <int>.\nDo nothing else.\n    "), "{prompt:?}");
 }
 
 /// A model that counts how many calls are in flight at once.

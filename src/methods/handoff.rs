@@ -140,7 +140,7 @@ impl Handoff {
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
             });
         req.max_tokens = Some(self.settings.max_tokens);
-        req.temperature = run.scenario().model.temperature;
+        req.temperature = self.settings.temperature;
         let fields = json!({
             "response": {"type": "string", "description": self.settings.response_description},
             "next_agent_name": {"type": "string", "description": self.settings.next_description, "enum": self.keys},

@@ -137,6 +137,7 @@ impl Method {
                     response_description: set_string,
                     next_description: set_string,
                     max_tokens: set_u32,
+                    temperature: set_any,
                 );
                 Method::Handoff(s)
             }
@@ -300,6 +301,7 @@ mod tests {
                 response_description: "e".into(),
                 next_description: "f".into(),
                 max_tokens: 9,
+                temperature: Some(0.7),
             }),
             Method::Negotiation(NegotiationSettings {
                 resources: vec!["A".into(), "B".into()],
