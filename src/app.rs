@@ -164,6 +164,15 @@ fn Controls() -> impl IntoView {
         }
     };
     let errors = move || controller.view.with(|v| v.errors.clone());
+    // What a run on a real provider will cost, before it starts (a demo run of the scenario).
+    let estimate = Memo::new(move |_| {
+        editor.scenario.with(|s| {
+            (!s.model.is_demo() && s.validate().is_ok())
+                .then(|| crate::estimate::Estimate::of(s))
+                .flatten()
+                .map(|e| e.describe())
+        })
+    });
     view! {
         <div class="controls" role="toolbar" aria-label="Run controls">
             <button
@@ -260,6 +269,13 @@ fn Controls() -> impl IntoView {
         <For each=errors key=|e| e.clone() let:error>
             <p class="notice error" data-testid="run-error">{error}</p>
         </For>
+        {move || controller.view.with(|v| v.capped.clone()).map(|note| view! {
+            <p class="notice" data-testid="cap-note" role="status">{note}</p>
+        })}
+        {move || estimate.get().map(|e| view! {
+            <p class="muted" data-testid="estimate">{format!("Estimate: {e}.")}</p>
+        })}
+        <models::SpendingCapFields />
     }
 }
 

@@ -12,7 +12,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::Scenario;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>]\n       agora presets\n\nReal providers: --provider openai|anthropic|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--check]\n       agora presets\n\nReal providers: --provider openai|anthropic|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -27,6 +27,10 @@ pub struct RunArgs {
     pub markdown: Option<String>,
     pub provider: Option<String>,
     pub base_url: Option<String>,
+    pub cap_tokens: Option<u64>,
+    pub cap_cost: Option<f64>,
+    /// Check the connection and print the estimate instead of running.
+    pub check: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -51,6 +55,9 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         markdown: None,
         provider: None,
         base_url: None,
+        cap_tokens: None,
+        cap_cost: None,
+        check: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -92,6 +99,15 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
                 out.provider = Some(v);
             }
             "--base-url" => out.base_url = Some(value("--base-url")?),
+            "--check" => out.check = true,
+            "--cap-tokens" => out.cap_tokens = Some(number(&value("--cap-tokens")?, "--cap-tokens")?),
+            "--cap-cost" => {
+                let v = value("--cap-cost")?;
+                match v.parse::<f64>() {
+                    Ok(c) if c.is_finite() && c >= 0.0 => out.cap_cost = Some(c),
+                    _ => return Err(format!("--cap-cost needs an amount of money, not \"{v}\"")),
+                }
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}")),
             path if scenario.is_none() => scenario = Some(path.to_string()),
             extra => return Err(format!("unexpected argument \"{extra}\"")),
@@ -143,10 +159,16 @@ pub fn load_scenario(args: &RunArgs) -> Result<Scenario, String> {
         scenario.model.provider = provider.clone();
         scenario.model.name = name.clone();
         scenario.model.base_url = args.base_url.clone().unwrap_or_default();
-        scenario
-            .validate()
-            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
     }
+    if let Some(tokens) = args.cap_tokens {
+        scenario.model.spending_cap.tokens = tokens;
+    }
+    if let Some(cost) = args.cap_cost {
+        scenario.model.spending_cap.cost = cost;
+    }
+    scenario
+        .validate()
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
     Ok(scenario)
 }
 
@@ -209,6 +231,16 @@ pub fn render_event(event: &Event) -> Option<String> {
         Event::OptimizerIteration { .. } => return None,
         Event::ModelCall { .. } => return None,
         Event::Error { message, .. } => format!("error: {message}"),
+        Event::SpendingCapReached { tokens, cost, cap, .. } => {
+            format!(
+                "== {}",
+                crate::view::cap_note(*tokens, *cost, cap)
+                    .replace(" in the model settings", " (--cap-tokens, --cap-cost)")
+            )
+        }
+        Event::SpendingCapSet { cap, .. } => {
+            format!("== spending cap set to {} tokens, ${}", cap.tokens, crate::text::fixed(cap.cost, 4))
+        }
         Event::RunFinished { reason } => format!("== finished: {reason}"),
     })
 }
@@ -255,8 +287,42 @@ fn say(text: impl std::fmt::Display) {
     }
 }
 
+/// `run --check`: the estimate, and for a provider the connection check (its models, and
+/// whether the scenario's are among them). Status 1 when the check finds a problem.
+fn check(args: &RunArgs, scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<i32, String> {
+    if let Some(estimate) = crate::estimate::Estimate::of(scenario) {
+        say(format_args!("Estimate: {}.", estimate.describe()));
+    }
+    if !matches!(args.model, ModelChoice::Named(_)) {
+        return Ok(0);
+    }
+    let model = provider_model(scenario, clock)?;
+    match futures::executor::block_on(model.list_models()) {
+        Ok(names) => {
+            let wanted: Vec<String> = std::iter::once(scenario.model.name.clone())
+                .chain(scenario.agents.iter().filter_map(|a| a.model.clone()))
+                .collect();
+            let label = crate::provider::preset(&scenario.model.provider).map_or("the provider", |p| p.label);
+            let report = crate::provider::connection_report(label, &names, &wanted);
+            say(&report);
+            for name in &names {
+                say(format_args!("  {name}"));
+            }
+            Ok(if report.contains("not among them") { 1 } else { 0 })
+        }
+        Err(e) => {
+            eprintln!("agora: {e}");
+            Ok(1)
+        }
+    }
+}
+
 /// The scenario's provider, with the key from AGORA_API_KEY; retries are reported on stderr.
 fn http_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatModel>, String> {
+    Ok(Rc::new(provider_model(scenario, clock)?))
+}
+
+fn provider_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<crate::provider::HttpModel, String> {
     let m = &scenario.model;
     let key = std::env::var("AGORA_API_KEY").ok().filter(|k| !k.trim().is_empty());
     let endpoint = crate::provider::Endpoint {
@@ -279,13 +345,16 @@ fn http_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatMo
             eprintln!("retrying {agent}'s call in {} s: {what}", ms.div_ceil(1000))
         }))
         .on_notice(Rc::new(|what: &str| eprintln!("note: {what}")));
-    Ok(Rc::new(model))
+    Ok(model)
 }
 
 fn run(args: &[String]) -> Result<i32, String> {
     let args = parse_run_args(args)?;
     let scenario = load_scenario(&args)?;
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
+    if args.check {
+        return check(&args, &scenario, clock);
+    }
     let model: Rc<dyn ChatModel> = match &args.model {
         ModelChoice::Demo => Rc::new(DemoModel::new(&scenario, clock.clone())),
         ModelChoice::Script(path) => {
@@ -323,7 +392,13 @@ fn run(args: &[String]) -> Result<i32, String> {
             }
         }
         shown = events.len();
-        if let StepOutcome::Finished(reason) = outcome {
+        // A run paused at its spending cap ends here: the terminal cannot raise it mid-run.
+        let reason = match outcome {
+            StepOutcome::Continue => None,
+            StepOutcome::Capped => Some("spending_cap".to_string()),
+            StepOutcome::Finished(reason) => Some(reason),
+        };
+        if let Some(reason) = reason {
             if let Some(path) = &args.events {
                 std::fs::write(path, to_json_lines(run.events()))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;

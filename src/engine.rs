@@ -17,7 +17,7 @@ use crate::events::{Event, MessageKind, ParseOutcome, Request};
 use crate::methods::MethodState;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose};
 use crate::prompts::fill;
-use crate::scenario::{PromptKind, Scenario};
+use crate::scenario::{PromptKind, Scenario, SpendingCap};
 use crate::transcript::Transcript;
 
 /// An agent as the run sees it once its description is settled.
@@ -55,6 +55,9 @@ impl<T> Asked<T> {
 pub enum StepOutcome {
     Continue,
     Finished(String),
+    /// The spending cap is reached: nothing was played. Raise it
+    /// ([`Run::set_spending_cap`]) and step again.
+    Capped,
 }
 
 /// Told of each event as it is recorded.
@@ -80,6 +83,12 @@ pub struct Run {
     finished: Option<String>,
     /// Told of every event as it is recorded, so a view can follow a turn as it happens.
     listener: Option<Listener>,
+    /// The cap in force (the scenario's, until the user changes it) and what was spent so far.
+    cap: SpendingCap,
+    spent_tokens: u64,
+    spent_cost: f64,
+    /// The cap's pause is recorded once until the cap changes.
+    cap_noted: bool,
 }
 
 impl Run {
@@ -89,6 +98,7 @@ impl Run {
             .validate()
             .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
         let transcript = Transcript::new(scenario.prompt(PromptKind::HistoryHeader));
+        let scenario_cap = scenario.model.spending_cap;
         Ok(Run {
             rng: ChaCha8Rng::seed_from_u64(scenario.seed),
             topic: scenario.topic.clone(),
@@ -104,6 +114,10 @@ impl Run {
             started: false,
             finished: None,
             listener: None,
+            cap: scenario_cap,
+            spent_tokens: 0,
+            spent_cost: 0.0,
+            cap_noted: false,
         })
     }
 
@@ -137,6 +151,19 @@ impl Run {
         if let Some(reason) = &self.finished {
             return StepOutcome::Finished(reason.clone());
         }
+        if self.started && self.cap.reached(self.spent_tokens, self.spent_cost) {
+            if !self.cap_noted {
+                self.cap_noted = true;
+                let cost = self.scenario.model.price.map(|_| self.spent_cost);
+                self.push(Event::SpendingCapReached {
+                    turn: self.turn,
+                    tokens: self.spent_tokens,
+                    cost,
+                    cap: self.cap,
+                });
+            }
+            return StepOutcome::Capped;
+        }
         let result = if self.started { self.play_turn().await } else { self.open().await };
         match result {
             Ok(None) => StepOutcome::Continue,
@@ -149,11 +176,13 @@ impl Run {
         }
     }
 
-    /// Steps until the run finishes.
+    /// Steps until the run finishes, or pauses at its spending cap ("spending_cap").
     pub async fn run_to_end(&mut self) -> String {
         loop {
-            if let StepOutcome::Finished(reason) = self.step().await {
-                return reason;
+            match self.step().await {
+                StepOutcome::Continue => {}
+                StepOutcome::Finished(reason) => return reason,
+                StepOutcome::Capped => return "spending_cap".into(),
             }
         }
     }
@@ -332,7 +361,28 @@ impl Run {
         Persona { name: agent.name.clone(), description, header, system }
     }
 
+    /// Changes the spending cap (raising it lets a capped run go on); the change is recorded.
+    pub fn set_spending_cap(&mut self, cap: SpendingCap) {
+        if cap != self.cap {
+            self.cap = cap;
+            self.cap_noted = false;
+            self.push(Event::SpendingCapSet { turn: self.turn, cap });
+        }
+    }
+
+    /// Tokens spent so far, and their cost at the scenario's prices (0 without prices).
+    pub fn spent(&self) -> (u64, f64) {
+        (self.spent_tokens, self.spent_cost)
+    }
+
     pub(crate) fn push(&mut self, event: Event) {
+        if let Event::ModelCall { usage, .. } = &event {
+            let (prompt, completion) = (usage.prompt_tokens as u64, usage.completion_tokens as u64);
+            self.spent_tokens += prompt + completion;
+            if let Some(price) = &self.scenario.model.price {
+                self.spent_cost += crate::view::price_of(price, prompt, completion);
+            }
+        }
         if let Some(listener) = &mut self.listener {
             listener(&event);
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::negotiation::Action;
 use crate::model::{Adaptation, ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
 pub use read::event_from_value;
@@ -189,6 +189,21 @@ pub enum Event {
     RunFinished {
         reason: String,
     },
+    /// The run paused before a turn: what it spent reached the spending cap.
+    SpendingCapReached {
+        /// The last turn played.
+        turn: u32,
+        tokens: u64,
+        /// At the scenario's prices; absent without prices.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost: Option<f64>,
+        cap: SpendingCap,
+    },
+    /// The user changed the spending cap of a run under way (raising it lets a capped run go on).
+    SpendingCapSet {
+        turn: u32,
+        cap: SpendingCap,
+    },
 }
 
 /// A trade proposal waiting for the other player.
@@ -238,7 +253,9 @@ impl Event {
             | Event::Action { turn, .. }
             | Event::Inventory { turn, .. }
             | Event::GameEnd { turn, .. }
-            | Event::Error { turn, .. } => Some(*turn),
+            | Event::Error { turn, .. }
+            | Event::SpendingCapReached { turn, .. }
+            | Event::SpendingCapSet { turn, .. } => Some(*turn),
             _ => None,
         }
     }

@@ -6,6 +6,7 @@
 
 pub mod clock;
 pub mod engine;
+pub mod estimate;
 pub mod events;
 pub mod export;
 pub mod game;

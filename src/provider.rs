@@ -313,6 +313,25 @@ pub fn classify(status: u16, retry_after: Option<&str>, body: &str) -> Failure {
     }
 }
 
+/// What a connection check found, in words: how many models the provider offers, and which of
+/// the `wanted` ones (the scenario's and its agents') it does not.
+pub fn connection_report(label: &str, names: &[String], wanted: &[String]) -> String {
+    let missing: Vec<&str> =
+        wanted.iter().filter(|w| !w.is_empty() && !names.contains(w)).map(String::as_str).collect();
+    let offered = match names.len() {
+        0 => format!("Connected to {label}, but it lists no models."),
+        1 => format!("Connected to {label}: 1 model."),
+        n => format!("Connected to {label}: {n} models."),
+    };
+    match missing.as_slice() {
+        [] => offered,
+        [one] => format!("{offered} The model \"{one}\" is not among them: pick one from the list."),
+        many => {
+            format!("{offered} These models are not among them: {}. Pick from the list.", many.join(", "))
+        }
+    }
+}
+
 /// Retry-After in seconds (the date form is not worth reading: providers send seconds).
 fn parse_retry_after(value: &str) -> Option<u64> {
     let secs: f64 = value.trim().parse().ok()?;
@@ -356,12 +375,22 @@ const MAX_ADAPTATIONS: usize = 3;
 /// The most a reply may hold; a chat reply is a few kilobytes.
 const MAX_REPLY_BYTES: usize = 32 << 20;
 
-/// An HTTP request ready to send.
+/// An HTTP request ready to send: a POST with its body, or a GET when the body is empty.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: String,
+}
+
+impl HttpRequest {
+    pub fn method(&self) -> &'static str {
+        if self.body.is_empty() {
+            "GET"
+        } else {
+            "POST"
+        }
+    }
 }
 
 /// A response whose body arrives in chunks.
@@ -472,9 +501,13 @@ pub struct HttpModel {
     on_notice: Option<NoticeSink>,
     /// Keys taken out of everything that comes back before anyone else sees it.
     secrets: Secrets,
-    /// What each model has been found to refuse, for the rest of this session.
-    learned: RefCell<BTreeMap<String, Dialect>>,
+    /// What each model has been found to refuse (by address and model), for the rest of the
+    /// session: shared with later runs through [`HttpModel::with_learned`].
+    learned: Learned,
 }
+
+/// What providers have been found to refuse, by base URL and model name.
+pub type Learned = Rc<RefCell<BTreeMap<String, Dialect>>>;
 
 impl HttpModel {
     pub fn new(
@@ -515,7 +548,7 @@ impl HttpModel {
             on_retry: None,
             on_notice: None,
             secrets,
-            learned: RefCell::new(BTreeMap::new()),
+            learned: Learned::default(),
         })
     }
 
@@ -570,26 +603,49 @@ impl HttpModel {
         self.endpoint.agent_models.get(agent).map_or(&self.endpoint.model, String::as_str)
     }
 
+    /// Remembers what refusals taught across models: pass the same map to every run of a
+    /// session, so a refused field is changed at once and not refused again.
+    pub fn with_learned(mut self, learned: Learned) -> Self {
+        self.learned = learned;
+        self
+    }
+
+    fn learned_key(&self, model: &str) -> String {
+        format!("{} {model}", self.endpoint.base_url.trim_end_matches('/'))
+    }
+
     /// What `model` accepts: the preset's dialect, plus what its refusals taught this session.
     fn dialect_for(&self, model: &str) -> Dialect {
-        self.learned.borrow().get(model).copied().unwrap_or(self.preset.dialect)
+        self.learned.borrow().get(&self.learned_key(model)).copied().unwrap_or(self.preset.dialect)
     }
 
     /// The HTTP request for a call; only the headers the provider needs, so the CORS preflight
     /// asks for as little as possible.
     pub fn http_request(&self, request: &ChatRequest, stream: bool) -> HttpRequest {
-        let base = self.endpoint.base_url.trim_end_matches('/');
-        let protocol = self.preset.protocol;
         let model = self.model_for(&request.agent);
-        let body = wire::body(protocol, self.dialect_for(model), request, model, stream).to_string();
-        let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+        let body =
+            wire::body(self.preset.protocol, self.dialect_for(model), request, model, stream).to_string();
+        let path = match self.preset.protocol {
+            Protocol::OpenAi => "chat/completions",
+            Protocol::Anthropic => "messages",
+        };
+        self.to_provider(path, body)
+    }
+
+    /// A request to `path` under the base URL with the provider's headers: a POST of `body`,
+    /// or a GET when it is empty (which needs no content type).
+    fn to_provider(&self, path: &str, body: String) -> HttpRequest {
+        let base = self.endpoint.base_url.trim_end_matches('/');
+        let mut headers = Vec::new();
+        if !body.is_empty() {
+            headers.push(("content-type".to_string(), "application/json".to_string()));
+        }
         let key = self.endpoint.key.as_deref().filter(|k| !k.trim().is_empty());
-        let url = match protocol {
+        match self.preset.protocol {
             Protocol::OpenAi => {
                 if let Some(key) = key {
                     headers.push(("authorization".into(), format!("Bearer {}", key.trim())));
                 }
-                format!("{base}/chat/completions")
             }
             Protocol::Anthropic => {
                 if let Some(key) = key {
@@ -597,10 +653,26 @@ impl HttpModel {
                 }
                 headers.push(("anthropic-version".into(), "2023-06-01".into()));
                 headers.push(("anthropic-dangerous-direct-browser-access".into(), "true".into()));
-                format!("{base}/messages")
             }
-        };
-        HttpRequest { url, headers, body }
+        }
+        HttpRequest { url: format!("{base}/{path}"), headers, body }
+    }
+
+    /// Asks the provider which models it offers (`GET {base}/models`): the names, sorted, or
+    /// what is wrong (key refused, address unreachable, an answer that is not a model list).
+    pub async fn list_models(&self) -> Result<Vec<String>, String> {
+        let describe =
+            |f: Failure| self.secrets.scrub(&f.describe(self.preset, &self.endpoint.base_url)).into_owned();
+        let first_byte = self.settings.first_byte_timeout_ms;
+        let sent = self.transport.send(self.to_provider("models", String::new()));
+        let mut body =
+            self.within(sent, first_byte, Failure::FirstByteTimeout(first_byte)).await.map_err(describe)?;
+        let status = body.status();
+        let text = self.read_all(&mut *body).await.map_err(describe)?;
+        if !(200..300).contains(&status) {
+            return Err(describe(classify(status, body.header("retry-after").as_deref(), &text)));
+        }
+        wire::model_names(&text).map_err(|e| self.secrets.scrub(&e).into_owned())
     }
 
     /// Waits for `future`, giving up after `ms` or when cancelled.
@@ -731,7 +803,7 @@ impl HttpModel {
                     let known = self.dialect_for(&model);
                     let merged = known.with(dialect);
                     let new = merged != known;
-                    self.learned.borrow_mut().insert(model.clone(), merged);
+                    self.learned.borrow_mut().insert(self.learned_key(&model), merged);
                     if let (true, Some(sink)) = (new, &self.on_notice) {
                         sink(&self.secrets.scrub(&format!(
                             "{} refused {} for {model} ({}). Agora {} it and asked again, and will for the rest of this session.",

@@ -134,7 +134,18 @@ pub async fn continue_live(
     let model = Rc::new(RecordedThenLive { recorded: ScriptedModel::from_events(prefix), live });
     let mut run = Run::new((**scenario).clone(), model, clock)?;
     while run.events().len() < prefix.len() {
-        if let StepOutcome::Finished(reason) = run.step().await {
+        let outcome = run.step().await;
+        if let StepOutcome::Capped = outcome {
+            // The user raised the cap here: do the same, or stop where the recording paused.
+            match prefix.get(run.events().len()) {
+                Some(Event::SpendingCapSet { cap, .. }) => {
+                    run.set_spending_cap(*cap);
+                    continue;
+                }
+                _ => break,
+            }
+        }
+        if let StepOutcome::Finished(reason) = outcome {
             if reason != "error" && run.events().len() > prefix.len() {
                 return Err(format!(
                     "this run ended at turn {} ({reason}): there is nothing to continue",

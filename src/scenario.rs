@@ -364,6 +364,28 @@ pub struct ModelSettings {
     pub price: Option<Price>,
     #[serde(skip_serializing_if = "is_default_network")]
     pub network: crate::provider::NetworkSettings,
+    /// Where a run pauses before spending more; none by default.
+    #[serde(skip_serializing_if = "SpendingCap::is_none")]
+    pub spending_cap: SpendingCap,
+}
+
+/// The most a run may spend before it pauses: tokens, money at the prices set, or both (0 is
+/// no cap). It is checked before each turn, so a turn under way always finishes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SpendingCap {
+    pub tokens: u64,
+    pub cost: f64,
+}
+
+impl SpendingCap {
+    pub fn is_none(&self) -> bool {
+        self.tokens == 0 && self.cost <= 0.0
+    }
+
+    /// Whether `tokens` and `cost` spent so far reach the cap.
+    pub fn reached(&self, tokens: u64, cost: f64) -> bool {
+        (self.tokens > 0 && tokens >= self.tokens) || (self.cost > 0.0 && cost >= self.cost)
+    }
 }
 
 fn is_demo(provider: &str) -> bool {
@@ -391,6 +413,7 @@ impl Default for ModelSettings {
             temperature: Some(0.2),
             price: None,
             network: Default::default(),
+            spending_cap: SpendingCap::default(),
         }
     }
 }
@@ -594,6 +617,12 @@ impl Scenario {
             {
                 err("model.price", "prices must be zero or more".into());
             }
+        }
+        let cap = &self.model.spending_cap;
+        if !(cap.cost.is_finite() && cap.cost >= 0.0) {
+            err("model.spending_cap.cost", "must be zero (no cap) or more".into());
+        } else if cap.cost > 0.0 && self.model.price.is_none() {
+            err("model.spending_cap.cost", "a cap in money needs the prices per million tokens".into());
         }
         match &self.method {
             Method::RoundRobin => {}

@@ -215,6 +215,25 @@ impl Tally {
     }
 }
 
+/// What a run paused at its spending cap says: what it spent, against which cap.
+pub fn cap_note(tokens: u64, cost: Option<f64>, cap: &crate::scenario::SpendingCap) -> String {
+    let spent = match cost {
+        Some(c) => format!("{tokens} tokens (${})", crate::text::fixed(c, 4)),
+        None => format!("{tokens} tokens"),
+    };
+    let mut limits = Vec::new();
+    if cap.tokens > 0 {
+        limits.push(format!("{} tokens", cap.tokens));
+    }
+    if cap.cost > 0.0 {
+        limits.push(format!("${}", crate::text::fixed(cap.cost, 4)));
+    }
+    format!(
+        "Paused at the spending cap: the run has used {spent}, and its cap is {}. Raise the cap in the model settings to go on.",
+        limits.join(" or ")
+    )
+}
+
 /// The cost of tokens at a price per million.
 pub fn price_of(price: &Price, prompt_tokens: u64, completion_tokens: u64) -> f64 {
     (prompt_tokens as f64 * price.input_per_million + completion_tokens as f64 * price.output_per_million)
@@ -252,6 +271,8 @@ pub struct RunView {
     pub calls: Vec<Arc<CallRow>>,
     pub stats: Stats,
     pub errors: Vec<String>,
+    /// Why the run is paused at its spending cap, while it is.
+    pub capped: Option<String>,
     pub topic_specified: Option<String>,
     pub descriptions: BTreeMap<String, String>,
     pub finished: Option<String>,
@@ -494,6 +515,10 @@ impl RunView {
                 });
             }
             Event::Error { message, .. } => self.errors.push(message.clone()),
+            Event::SpendingCapReached { tokens, cost, cap, .. } => {
+                self.capped = Some(cap_note(*tokens, *cost, cap))
+            }
+            Event::SpendingCapSet { .. } => self.capped = None,
             Event::RunFinished { reason } => self.finished = Some(reason.clone()),
         }
     }

@@ -450,7 +450,10 @@ fn every_preset_runs_against_reasoning_models_and_strict_providers_and_reads_onl
                 if persona == "openai-reasoning" && *provider == "custom" {
                     // The token limit's name and the temperature, where the method sends them.
                     assert!(!adapted.is_empty(), "{context}");
-                    assert!(adapted.iter().all(|p| p == "max_tokens" || p == "temperature"), "{context}: {adapted:?}");
+                    assert!(
+                        adapted.iter().all(|p| p == "max_tokens" || p == "temperature"),
+                        "{context}: {adapted:?}"
+                    );
                 }
                 if *provider != "custom" && persona == "mistral" {
                     assert!(adapted.is_empty(), "{context}: the preset needs no adapting ({adapted:?})");
@@ -614,4 +617,79 @@ fn the_runner_ends_quietly_when_its_reader_goes_away_and_reads_files_with_a_byte
     let _ = std::fs::remove_file(&file);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("Competitive Sitting") || stdout.contains("competitive sitting"), "{stdout}");
+}
+
+#[test]
+fn the_runner_checks_a_connection_and_estimates_before_a_run() {
+    let server = Server::start(&["--key", SENTINEL]);
+    let check = |model: &str, key: &str| {
+        let args = [
+            "run",
+            "preset:rail-debate",
+            "--provider",
+            "custom",
+            "--base-url",
+            &server.url,
+            "--model",
+            model,
+            "--check",
+        ];
+        runner(&args, Some(key))
+    };
+    let (code, stdout, stderr) = check("gpt-5-mini", SENTINEL);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Estimate: about 40 calls, "), "{stdout}");
+    assert!(stdout.contains("for 10 turns."), "{stdout}");
+    assert!(
+        stdout.contains(
+            "Connected to Other OpenAI-compatible: 3 models.\n  claude-test\n  gpt-5-mini\n  test-model"
+        ),
+        "{stdout}"
+    );
+    let (code, stdout, _) = check("gpt-4o", SENTINEL);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("The model \"gpt-4o\" is not among them: pick one from the list."), "{stdout}");
+    let (code, _, stderr) = check("gpt-5-mini", "sk-wrong-key-1234");
+    assert_eq!(code, 1);
+    assert!(stderr.contains("refused the key (401: Incorrect API key provided)"), "{stderr}");
+    let (code, _, stderr) = runner(
+        &[
+            "run",
+            "preset:rail-debate",
+            "--provider",
+            "custom",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+            "--check",
+        ],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert!(stderr.contains("No answer from http://127.0.0.1:9/v1"), "{stderr}");
+}
+
+#[test]
+fn the_runner_stops_at_a_spending_cap_and_says_how_to_raise_it() {
+    let events = std::env::temp_dir().join(format!("agora-cap-{}.jsonl", std::process::id()));
+    let args = ["run", "preset:rail-debate", "--cap-tokens", "5000", "--events", events.to_str().unwrap()];
+    let (code, stdout, stderr) = runner(&args, None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("== Paused at the spending cap: the run has used "), "{stdout}");
+    assert!(
+        stdout.contains("its cap is 5000 tokens. Raise the cap (--cap-tokens, --cap-cost) to go on."),
+        "{stdout}"
+    );
+    let log = agora::events::from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&events);
+    assert!(
+        matches!(log.last(), Some(agora::events::Event::SpendingCapReached { tokens, .. }) if *tokens >= 5000)
+    );
+    let (code, _, stderr) = runner(&["run", "preset:rail-debate", "--cap-cost", "1"], None);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("model.spending_cap.cost: a cap in money needs the prices per million tokens"),
+        "{stderr}"
+    );
 }

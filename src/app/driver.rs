@@ -21,7 +21,7 @@ use crate::provider::{Endpoint, HttpModel};
 use super::fetch::BrowserTransport;
 use super::models::KeyStore;
 use crate::replay::{continue_live, Replay};
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, SpendingCap};
 use crate::view::RunView;
 
 use super::storage::{self, PastRun};
@@ -128,6 +128,11 @@ pub struct Controller {
     pub live_text: RwSignal<Option<(String, String)>>,
     /// A call being retried, and when.
     pub retry_note: RwSignal<String>,
+    /// The spending cap from the model settings when Run or Step was last pressed: applied to
+    /// the run before each step, so raising it lets a capped run go on.
+    cap: StoredValue<SpendingCap>,
+    /// What providers refused, remembered across the runs of this session.
+    learned: StoredValue<crate::provider::Learned, LocalStorage>,
 }
 
 impl Controller {
@@ -157,6 +162,8 @@ impl Controller {
             http: StoredValue::new_local(None),
             live_text: RwSignal::new(None),
             retry_note: RwSignal::new(String::new()),
+            cap: StoredValue::new(SpendingCap::default()),
+            learned: StoredValue::new_local(Default::default()),
         }
     }
 
@@ -329,6 +336,45 @@ impl Controller {
         }
     }
 
+    /// The provider endpoint the scenario names, with the user's key (asking first when the
+    /// key would go to an address it was not entered for).
+    fn endpoint(&self, scenario: &Scenario) -> Result<Endpoint, String> {
+        let m = &scenario.model;
+        let base_url = m.effective_base_url();
+        Ok(Endpoint {
+            provider: m.provider.clone(),
+            key: self.keys.key_for(&base_url)?,
+            base_url,
+            model: m.name.clone(),
+            agent_models: scenario
+                .agents
+                .iter()
+                .filter_map(|a| a.model.as_ref().map(|model| (a.name.clone(), model.clone())))
+                .collect(),
+        })
+    }
+
+    /// Asks the scenario's provider which models it offers: their names and a report (how many,
+    /// and which of the scenario's and its agents' models are not among them), or what is wrong.
+    pub async fn check_connection(&self, scenario: Scenario) -> Result<(Vec<String>, String), String> {
+        let mut endpoint = self.endpoint(&scenario)?;
+        if endpoint.model.trim().is_empty() {
+            // Listing needs no model; the check is how one is picked.
+            endpoint.model = "-".into();
+        }
+        let network = scenario.model.network.clone();
+        let model =
+            HttpModel::new(endpoint, network, Rc::new(BrowserTransport::default()), Rc::new(BrowserClock))?
+                .with_secrets(self.keys.all_keys());
+        let names = model.list_models().await?;
+        let wanted: Vec<String> = std::iter::once(scenario.model.name.clone())
+            .chain(scenario.agents.iter().filter_map(|a| a.model.clone()))
+            .collect();
+        let label = crate::provider::preset(&scenario.model.provider).map_or("the provider", |p| p.label);
+        let report = crate::provider::connection_report(label, &names, &wanted);
+        Ok((names, report))
+    }
+
     /// The model that answers a live run: the demo model at the chosen speed, or the provider
     /// the scenario names, with the user's key.
     fn live_model(&self, scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatModel>, String> {
@@ -341,29 +387,23 @@ impl Controller {
             self.demo.set_value(Some(demo.clone()));
             return Ok(demo);
         }
-        let m = &scenario.model;
-        let base_url = m.effective_base_url();
-        let endpoint = Endpoint {
-            provider: m.provider.clone(),
-            key: self.keys.key_for(&base_url)?,
-            base_url,
-            model: m.name.clone(),
-            agent_models: scenario
-                .agents
-                .iter()
-                .filter_map(|a| a.model.as_ref().map(|model| (a.name.clone(), model.clone())))
-                .collect(),
-        };
+        let endpoint = self.endpoint(scenario)?;
         let this = *self;
-        let model = HttpModel::new(endpoint, m.network.clone(), Rc::new(BrowserTransport::default()), clock)?
-            .with_secrets(self.keys.all_keys())
-            .on_text(Rc::new(move |agent: &str, text: &str| {
-                this.live_text.set(Some((agent.to_string(), text.to_string())))
-            }))
-            .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
-            .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
-                this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
-            }));
+        let model = HttpModel::new(
+            endpoint,
+            scenario.model.network.clone(),
+            Rc::new(BrowserTransport::default()),
+            clock,
+        )?
+        .with_learned(self.learned.get_value())
+        .with_secrets(self.keys.all_keys())
+        .on_text(Rc::new(move |agent: &str, text: &str| {
+            this.live_text.set(Some((agent.to_string(), text.to_string())))
+        }))
+        .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
+        .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
+            this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
+        }));
         let model = Rc::new(model);
         self.http.set_value(Some(model.clone()));
         Ok(model)
@@ -536,6 +576,7 @@ impl Controller {
     /// Run: starts a run of `scenario` or resumes a paused one, stepping until it ends or is
     /// paused.
     pub fn play(&self, scenario: &Scenario) -> Result<(), String> {
+        self.cap.set_value(scenario.model.spending_cap);
         // A replay that has ended gives way to a live run of the same scenario.
         if self.replaying.get_untracked() && self.mode.get_untracked() != Mode::Finished {
             if self.mode.get_untracked() == Mode::Paused {
@@ -568,6 +609,7 @@ impl Controller {
         if self.busy.get_untracked() {
             return Ok(());
         }
+        self.cap.set_value(scenario.model.spending_cap);
         if self.replaying.get_untracked() && self.mode.get_untracked() != Mode::Finished {
             if self.mode.get_untracked() == Mode::Paused {
                 self.replay_step();
@@ -627,6 +669,7 @@ impl Controller {
             let mut since_yield = BrowserClock.now_ms();
             loop {
                 let Some(mut run) = this.run.try_update_value(|r| r.take()).flatten() else { break };
+                run.set_spending_cap(this.cap.get_value());
                 let performance = web_sys::window().and_then(|w| w.performance());
                 if let Some(p) = &performance {
                     let _ = p.mark("agora:step-start");
@@ -648,8 +691,13 @@ impl Controller {
                 this.run.set_value(Some(run));
                 let finished = matches!(outcome, StepOutcome::Finished(_)) || stop;
                 let failed = !stop && matches!(&outcome, StepOutcome::Finished(r) if r == "error");
+                // At the spending cap the run pauses; the view says why and how to go on.
+                let capped = outcome == StepOutcome::Capped;
+                if capped && !finished {
+                    this.mode.set(Mode::Paused);
+                }
                 this.retry_note.set(String::new());
-                if finished || !repeat || this.mode.get_untracked() != Mode::Running {
+                if finished || capped || !repeat || this.mode.get_untracked() != Mode::Running {
                     this.flush();
                     if failed {
                         this.failed();

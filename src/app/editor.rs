@@ -64,7 +64,7 @@ impl EditorState {
 
 /// The error line under a field.
 #[component]
-fn FieldMessage(#[prop(into)] field: String) -> impl IntoView {
+pub fn FieldMessage(#[prop(into)] field: String) -> impl IntoView {
     let editor = expect_context::<EditorState>();
     let id = format!("error-{field}");
     let f = field.clone();
@@ -752,6 +752,7 @@ fn AgentRow(index: usize) -> impl IntoView {
                     <span>"Model for this agent (empty: the scenario's)"</span>
                     <input
                         data-testid=format!("field-agents[{index}].model")
+                        list="model-list"
                         prop:value=get(|a| a.model.clone().unwrap_or_default())
                         on:input=set(|a, v| a.model = if v.trim().is_empty() { None } else { Some(v.trim().to_string()) })
                     />

@@ -46,9 +46,11 @@ impl Transport for BrowserTransport {
                     .map_err(|_| Failure::Network(format!("the header {name} is not allowed")))?;
             }
             let init = web_sys::RequestInit::new();
-            init.set_method("POST");
+            init.set_method(request.method());
             init.set_headers(&headers);
-            init.set_body(&JsValue::from_str(&request.body));
+            if !request.body.is_empty() {
+                init.set_body(&JsValue::from_str(&request.body));
+            }
             init.set_signal(Some(&controller.signal()));
             let window = web_sys::window().ok_or_else(|| Failure::Network("no window".into()))?;
             in_flight.borrow_mut().insert(id, controller);

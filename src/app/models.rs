@@ -8,7 +8,8 @@
 
 use leptos::prelude::*;
 
-use super::editor::{number_field, text_field, EditorState};
+use super::editor::{number_field, EditorState, FieldMessage};
+use super::Controller;
 use crate::provider::{preset, PROVIDERS};
 
 const KEY_STORAGE: &str = "agora.key";
@@ -186,7 +187,19 @@ pub fn ModelSettings() -> impl IntoView {
                         on:input=move |ev| s.update(|s| s.model.base_url = event_target_value(&ev).trim().to_string())
                     />
                 </label>
-                {text_field("Model name", "model.name", |s| s.model.name.clone(), |s, v| s.model.name = v.trim().to_string(), false)}
+                <label class="field">
+                    <span>"Model name"</span>
+                    <input
+                        data-testid="field-model.name"
+                        type="text"
+                        list="model-list"
+                        prop:value=move || s.with(|s| s.model.name.clone())
+                        aria-invalid=move || editor.error_for("model.name").is_some().to_string()
+                        on:input=move |ev| s.update(|s| s.model.name = event_target_value(&ev).trim().to_string())
+                    />
+                    <FieldMessage field="model.name" />
+                </label>
+                <ConnectionCheck />
                 <label class="field">
                     <span>{move || if needs_key() { "API key" } else { "API key (if the server wants one)" }}</span>
                     <input
@@ -276,5 +289,76 @@ pub fn ModelSettings() -> impl IntoView {
                 </label>
             </Show>
         </fieldset>
+    }
+}
+
+/// "Check connection": asks the provider for its models, fills the model pickers (the scenario's
+/// model and each agent's share one list) and says what it found or what is wrong.
+#[component]
+fn ConnectionCheck() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let controller = expect_context::<Controller>();
+    let models = RwSignal::new(Vec::<String>::new());
+    // (whether it connected, what to tell the user)
+    let report = RwSignal::new((true, String::new()));
+    let checking = RwSignal::new(false);
+    let check = move |_| {
+        checking.set(true);
+        report.set((true, "Asking the provider for its models…".into()));
+        let scenario = editor.scenario.get_untracked();
+        leptos::task::spawn_local(async move {
+            match controller.check_connection(scenario).await {
+                Ok((names, text)) => {
+                    models.set(names);
+                    report.set((true, text));
+                }
+                Err(e) => report.set((false, e)),
+            }
+            checking.set(false);
+        });
+    };
+    view! {
+        <div class="row connection">
+            <button data-testid="check-connection" on:click=check disabled=move || checking.get()>
+                "Check connection"
+            </button>
+            {move || {
+                let (ok, text) = report.get();
+                (!text.is_empty()).then(|| view! {
+                    <p class="notice" class:error=!ok data-testid="connection-report" role="status">{text}</p>
+                })
+            }}
+            <datalist id="model-list">
+                {move || models.get().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
+            </datalist>
+        </div>
+    }
+}
+
+/// The spending cap, beside the run controls rather than in the editor: it stays editable while a
+/// run is paused, since raising it is how a capped run goes on (read at Resume or Step).
+#[component]
+pub fn SpendingCapFields() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let real = move || editor.scenario.with(|s| !s.model.is_demo());
+    move || {
+        real().then(|| {
+            view! {
+                <div class="row spending-cap" data-testid="spending-cap">
+                    {number_field(
+                        "Pause at tokens (0: no cap)",
+                        "model.spending_cap.tokens",
+                        |s| s.model.spending_cap.tokens,
+                        |s, v| s.model.spending_cap.tokens = v,
+                    )}
+                    {number_field(
+                        "Pause at cost (0: no cap)",
+                        "model.spending_cap.cost",
+                        |s| s.model.spending_cap.cost,
+                        |s, v| s.model.spending_cap.cost = v,
+                    )}
+                </div>
+            }
+        })
     }
 }

@@ -130,6 +130,13 @@ pub fn event_from_value(value: Value) -> Result<Event, String> {
         // `turn` came later; older logs have none and their errors belong to the opening.
         "error" => Event::Error { turn: f.maybe_u32("turn")?.unwrap_or(0), message: f.string("message")? },
         "run_finished" => Event::RunFinished { reason: f.string("reason")? },
+        "spending_cap_reached" => Event::SpendingCapReached {
+            turn: f.u32("turn")?,
+            tokens: f.u64("tokens")?,
+            cost: f.maybe_f64("cost")?,
+            cap: f.any("cap")?,
+        },
+        "spending_cap_set" => Event::SpendingCapSet { turn: f.u32("turn")?, cap: f.any("cap")? },
         other => return Err(format!("unknown event type `{other}`")),
     })
 }

@@ -33,11 +33,20 @@ impl Transport for NativeTransport {
         let epoch = self.epoch.clone();
         let started = epoch.load(Ordering::SeqCst);
         std::thread::spawn(move || {
-            let mut call = agent.post(&request.url);
-            for (name, value) in &request.headers {
-                call = call.header(name, value);
-            }
-            let response = match call.send(request.body.as_str()) {
+            let sent = if request.body.is_empty() {
+                let mut call = agent.get(&request.url);
+                for (name, value) in &request.headers {
+                    call = call.header(name, value);
+                }
+                call.call()
+            } else {
+                let mut call = agent.post(&request.url);
+                for (name, value) in &request.headers {
+                    call = call.header(name, value);
+                }
+                call.send(request.body.as_str())
+            };
+            let response = match sent {
                 Ok(r) => r,
                 Err(e) => {
                     let _ = head_tx.send(Err(Failure::Network(e.to_string())));

@@ -212,6 +212,24 @@ pub fn refused_field(v: &Value) -> Option<String> {
     })
 }
 
+/// The model names of a model list: `{"data": [{"id": ...}]}` from OpenAI-compatible servers
+/// and Anthropic alike (Ollama's `{"models": [{"name": ...}]}` too), sorted.
+pub fn model_names(text: &str) -> Result<Vec<String>, String> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|_| "the answer to GET /models is not JSON".to_string())?;
+    let list = v.get("data").or_else(|| v.get("models")).and_then(Value::as_array).ok_or_else(|| {
+        "the answer to GET /models is not a model list (is the base URL the API's, ending in /v1?)"
+            .to_string()
+    })?;
+    let mut names: Vec<String> = list
+        .iter()
+        .filter_map(|m| m.get("id").or_else(|| m.get("name")).and_then(Value::as_str).map(str::to_string))
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
 /// Reads a complete (not streamed) reply.
 pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failure> {
     let v: Value =

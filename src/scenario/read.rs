@@ -7,7 +7,7 @@
 
 use super::{
     AgentSpec, BiddingSettings, DemoSettings, DirectorSettings, HandoffSettings, Method, ModelSettings,
-    NegotiationSettings, Opening, Prompts, Scenario,
+    NegotiationSettings, Opening, Prompts, Scenario, SpendingCap,
 };
 use crate::json::{deserialize_with_fields, set_present, Fields};
 use crate::provider::NetworkSettings;
@@ -20,6 +20,7 @@ deserialize_with_fields!(Method, "method");
 deserialize_with_fields!(ModelSettings, "model");
 deserialize_with_fields!(DemoSettings, "model.demo");
 deserialize_with_fields!(NetworkSettings, "model.network");
+deserialize_with_fields!(SpendingCap, "model.spending_cap");
 
 impl Scenario {
     fn read(mut f: Fields) -> Result<Scenario, String> {
@@ -178,8 +179,17 @@ impl ModelSettings {
             temperature: set_any,
             price: set_any,
             network: set_any,
+            spending_cap: set_any,
         );
         Ok(m)
+    }
+}
+
+impl SpendingCap {
+    fn read(mut f: Fields) -> Result<SpendingCap, String> {
+        let mut c = SpendingCap::default();
+        set_present!(f, c, tokens: set_u64, cost: set_f64);
+        Ok(c)
     }
 }
 
@@ -261,6 +271,7 @@ mod tests {
                 concurrency: 6,
                 stream: false,
             },
+            spending_cap: super::super::SpendingCap { tokens: 7, cost: 0.5 },
         };
         s
     }

@@ -33,6 +33,12 @@ const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-q
  */
 export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking'];
 
+/** The models GET /v1/models lists. */
+export const MODELS = ['claude-test', 'gpt-5-mini', 'test-model'];
+
+/** Anthropic's calls carry its version header. */
+const protocolOf = (headers) => (headers['anthropic-version'] ? 'anthropic' : 'openai');
+
 /** The credential a request carried: a Bearer token or Anthropic's x-api-key. */
 const receivedKey = (headers) => (headers.authorization ?? '').replace(/^Bearer /, '') || headers['x-api-key'] || '';
 
@@ -99,7 +105,7 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
     const cors = {
       'access-control-allow-origin': '*',
       'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
-      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
       'access-control-max-age': '600',
     };
     if (req.method === 'OPTIONS') {
@@ -115,8 +121,15 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       const protocol = path.endsWith('/messages') ? 'anthropic' : path.endsWith('/chat/completions') ? 'openai' : null;
       let body = {};
       try { body = JSON.parse(raw || '{}'); } catch { /* answered below */ }
-      const entry = { path, headers: req.headers, body, raw };
+      const entry = { path, method: req.method, headers: req.headers, body, raw };
       state.requests.push(entry);
+      if (req.method === 'GET' && path.endsWith('/models')) {
+        if (key !== null && receivedKey(req.headers) !== key) {
+          return res.writeHead(401, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
+        }
+        const data = MODELS.map((id) => (path.startsWith('/v1') && protocolOf(req.headers) === 'anthropic' ? { type: 'model', id, display_name: id } : { id, object: 'model', owned_by: 'test' }));
+        return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data, object: 'list' }));
+      }
       if (!protocol) {
         res.writeHead(404, cors).end('{"error":{"message":"not found"}}');
         return;
