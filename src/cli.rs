@@ -12,7 +12,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::Scenario;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--check]\n       agora presets\n\nReal providers: --provider openai|anthropic|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--check]\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]

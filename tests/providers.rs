@@ -693,3 +693,26 @@ fn the_runner_stops_at_a_spending_cap_and_says_how_to_raise_it() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_recorded_run_with_reasoning_and_adaptations_continues_live_to_the_same_log() {
+    use agora::events::Event;
+    for (persona, provider) in
+        [("reasoning-field", "custom"), ("openai-reasoning", "custom"), ("think-tags", "custom")]
+    {
+        let recorded = run_persona("rail-debate", persona, provider);
+        assert!(recorded.iter().any(|e| matches!(e, Event::ModelCall { reasoning, adapted, .. } if !reasoning.is_empty() || !adapted.is_empty())));
+        // Cut after turn 2, as a saved run would be, and continue with a model that is never asked.
+        let cut = agora::replay::step_starts(&recorded)[3];
+        let live: Rc<dyn agora::model::ChatModel> =
+            Rc::new(agora::model::scripted::ScriptedModel::from_json("[]").unwrap());
+        let run = futures::executor::block_on(agora::replay::continue_live(
+            &recorded[..cut],
+            live,
+            Rc::new(agora::clock::FrozenClock),
+        ))
+        .unwrap_or_else(|e| panic!("{persona}: {e}"));
+        let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
+        assert!(strip(run.events()) == strip(&recorded[..cut]), "{persona}: the replay differs");
+    }
+}
