@@ -6,6 +6,7 @@
 mod driver;
 mod editor;
 mod fetch;
+mod form;
 mod inspector;
 mod models;
 mod panels;
@@ -33,7 +34,7 @@ pub fn App() -> impl IntoView {
     let scenario = RwSignal::new(saved.unwrap_or_else(|| PRESETS[0].scenario()));
     let storage_notice = RwSignal::new(problem);
     storage::keep_saved(scenario, storage_notice);
-    let editor = editor::EditorState::new(scenario);
+    let editor = form::EditorState::new(scenario);
     provide_context(controller);
     provide_context(editor);
     provide_context(controller.keys);
@@ -113,7 +114,7 @@ pub fn App() -> impl IntoView {
 #[component]
 fn MethodPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
-    let editor = expect_context::<editor::EditorState>();
+    let editor = expect_context::<form::EditorState>();
     let kind = Memo::new(move |_| {
         let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.method.name()));
         from_run.unwrap_or_else(|| editor.scenario.with(|s| s.method.name()))
@@ -137,7 +138,7 @@ fn MethodPanel() -> impl IntoView {
 #[component]
 fn Controls() -> impl IntoView {
     let controller = expect_context::<Controller>();
-    let editor = expect_context::<editor::EditorState>();
+    let editor = expect_context::<form::EditorState>();
     let message = RwSignal::new(String::new());
     let blocked = move || editor.has_errors();
     let act = move |result: Result<(), String>| match result {
@@ -283,7 +284,7 @@ fn Controls() -> impl IntoView {
 #[component]
 fn OpenRun(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
-    let editor = expect_context::<editor::EditorState>();
+    let editor = expect_context::<form::EditorState>();
     let on_change = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {

@@ -380,7 +380,7 @@ impl Run {
             let (prompt, completion) = (usage.prompt_tokens as u64, usage.completion_tokens as u64);
             self.spent_tokens += prompt + completion;
             if let Some(price) = &self.scenario.model.price {
-                self.spent_cost += crate::view::price_of(price, prompt, completion);
+                self.spent_cost += price.cost(prompt, completion);
             }
         }
         if let Some(listener) = &mut self.listener {

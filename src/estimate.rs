@@ -52,10 +52,8 @@ impl Estimate {
                 e => estimate.turns = estimate.turns.max(e.turn().unwrap_or(0)),
             }
         }
-        estimate.cost = scenario
-            .model
-            .price
-            .map(|p| crate::view::price_of(&p, estimate.prompt_tokens, estimate.completion_tokens));
+        estimate.cost =
+            scenario.model.price.map(|p| p.cost(estimate.prompt_tokens, estimate.completion_tokens));
         Some(estimate)
     }
 

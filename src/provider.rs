@@ -19,79 +19,11 @@ use std::rc::Rc;
 use std::task::Waker;
 
 use futures::future::{select, Either, LocalBoxFuture};
-use serde::Serialize;
 
+pub use crate::catalog::{preset, Dialect, NetworkSettings, Protocol, ProviderPreset, PROVIDERS};
 use crate::clock::Clock;
 use crate::model::{Adaptation, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
 pub use secrets::Secrets;
-pub use wire::Protocol;
-
-/// A provider Agora knows: where it lives, what it accepts, and what a browser needs to know
-/// about it.
-#[derive(Clone, Copy, Debug)]
-pub struct ProviderPreset {
-    pub id: &'static str,
-    pub label: &'static str,
-    pub protocol: Protocol,
-    pub base_url: &'static str,
-    pub needs_key: bool,
-    /// How its requests differ from plain OpenAI chat completions.
-    pub dialect: Dialect,
-    /// What a user must do for calls from a web page to be let through, if anything.
-    pub browser_note: &'static str,
-}
-
-/// How a provider's requests differ from plain OpenAI chat completions. Presets start from
-/// what their provider documents; a refusal that names a field adds to it for the rest of the
-/// session (see [`adapt`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Dialect {
-    /// The token limit goes as `max_completion_tokens` (OpenAI's current models refuse
-    /// `max_tokens`).
-    pub max_completion_tokens: bool,
-    /// No `stream_options` (strict validators refuse fields they do not know); usage is read
-    /// from whatever the stream sends.
-    pub no_stream_options: bool,
-    /// No temperature (reasoning models accept only their default).
-    pub no_temperature: bool,
-    /// No token limit at all.
-    pub no_token_limit: bool,
-}
-
-impl Dialect {
-    /// Everything either dialect leaves out or renames.
-    pub fn with(self, other: Dialect) -> Dialect {
-        Dialect {
-            max_completion_tokens: self.max_completion_tokens || other.max_completion_tokens,
-            no_stream_options: self.no_stream_options || other.no_stream_options,
-            no_temperature: self.no_temperature || other.no_temperature,
-            no_token_limit: self.no_token_limit || other.no_token_limit,
-        }
-    }
-}
-
-const NO_NOTE: &str = "";
-const OPENAI_STYLE: Dialect = Dialect {
-    max_completion_tokens: false,
-    no_stream_options: false,
-    no_temperature: false,
-    no_token_limit: false,
-};
-
-pub const PROVIDERS: [ProviderPreset; 12] = [
-    ProviderPreset { id: "openai", label: "OpenAI", protocol: Protocol::OpenAi, base_url: "https://api.openai.com/v1", needs_key: true, dialect: Dialect { max_completion_tokens: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
-    ProviderPreset { id: "anthropic", label: "Anthropic", protocol: Protocol::Anthropic, base_url: "https://api.anthropic.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Agora sends the anthropic-dangerous-direct-browser-access header that Anthropic requires for calls from a web page." },
-    ProviderPreset { id: "gemini", label: "Google Gemini", protocol: Protocol::OpenAi, base_url: "https://generativelanguage.googleapis.com/v1beta/openai", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Google's OpenAI-compatible endpoint refuses the preflight of calls that carry extra headers (the OpenAI SDK's); Agora sends only the key and the content type, which it allows. A key restricted to certain websites must list this page's address." },
-    ProviderPreset { id: "openrouter", label: "OpenRouter", protocol: Protocol::OpenAi, base_url: "https://openrouter.ai/api/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
-    ProviderPreset { id: "groq", label: "Groq", protocol: Protocol::OpenAi, base_url: "https://api.groq.com/openai/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
-    ProviderPreset { id: "together", label: "Together", protocol: Protocol::OpenAi, base_url: "https://api.together.xyz/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
-    ProviderPreset { id: "mistral", label: "Mistral", protocol: Protocol::OpenAi, base_url: "https://api.mistral.ai/v1", needs_key: true, dialect: Dialect { no_stream_options: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
-    ProviderPreset { id: "deepseek", label: "DeepSeek", protocol: Protocol::OpenAi, base_url: "https://api.deepseek.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
-    ProviderPreset { id: "ollama", label: "Ollama (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:11434/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: "Ollama refuses web pages unless started with OLLAMA_ORIGINS set to this page's origin (or *)." },
-    ProviderPreset { id: "lmstudio", label: "LM Studio (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:1234/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: "Turn on \"Enable CORS\" in LM Studio's server settings." },
-    ProviderPreset { id: "llamacpp", label: "llama.cpp server (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:8080/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
-    ProviderPreset { id: "custom", label: "Other OpenAI-compatible", protocol: Protocol::OpenAi, base_url: "", needs_key: false, dialect: OPENAI_STYLE, browser_note: "The server must allow calls from this page (CORS)." },
-];
 
 /// What a 400 or 422 says about one field of the request, when it names one Agora sent: the
 /// change that lets the call through, and the dialect with that change made.
@@ -152,43 +84,6 @@ pub fn adapt(
         _ => return None,
     };
     (next != dialect).then(|| (next, Adaptation { parameter: field, change: change.to_string(), message }))
-}
-
-/// The preset with this id.
-pub fn preset(id: &str) -> Option<&'static ProviderPreset> {
-    PROVIDERS.iter().find(|p| p.id == id)
-}
-
-/// Retries, backoff and timeouts of real calls. Defaults suit hosted providers.
-/// Read back by hand (see `scenario/read.rs`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct NetworkSettings {
-    /// Retries after a 429, a 5xx, a timeout or a broken stream (not after 401/403 or a quota).
-    pub max_retries: u32,
-    pub backoff_base_ms: u64,
-    pub backoff_max_ms: u64,
-    /// How long to wait for the response to start.
-    pub first_byte_timeout_ms: u64,
-    /// How long a stream may go silent between chunks.
-    pub idle_timeout_ms: u64,
-    /// Calls in flight at once (all bids of a turn go out together up to this).
-    pub concurrency: u32,
-    /// Stream speech so text appears as it is written.
-    pub stream: bool,
-}
-
-impl Default for NetworkSettings {
-    fn default() -> Self {
-        Self {
-            max_retries: 3,
-            backoff_base_ms: 1000,
-            backoff_max_ms: 30_000,
-            first_byte_timeout_ms: 60_000,
-            idle_timeout_ms: 30_000,
-            concurrency: 8,
-            stream: true,
-        }
-    }
 }
 
 /// Why a call failed.
@@ -603,7 +498,7 @@ impl HttpModel {
         self.endpoint.agent_models.get(agent).map_or(&self.endpoint.model, String::as_str)
     }
 
-    /// Remembers what refusals taught across models: pass the same map to every run of a
+    /// Remembers what refusals taught across runs: pass the same map to every run of a
     /// session, so a refused field is changed at once and not refused again.
     pub fn with_learned(mut self, learned: Learned) -> Self {
         self.learned = learned;

@@ -346,7 +346,7 @@ impl Default for NegotiationSettings {
 /// the user (see the app's model settings).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ModelSettings {
-    /// "demo" for the offline demo model, or a provider id from [`crate::provider::PROVIDERS`].
+    /// "demo" for the offline demo model, or a provider id from [`crate::catalog::PROVIDERS`].
     #[serde(skip_serializing_if = "is_demo")]
     pub provider: String,
     /// Where the provider lives; empty for the preset's address.
@@ -363,7 +363,7 @@ pub struct ModelSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub price: Option<Price>,
     #[serde(skip_serializing_if = "is_default_network")]
-    pub network: crate::provider::NetworkSettings,
+    pub network: crate::catalog::NetworkSettings,
     /// Where a run pauses before spending more; none by default.
     #[serde(skip_serializing_if = "SpendingCap::is_none")]
     pub spending_cap: SpendingCap,
@@ -392,8 +392,8 @@ fn is_demo(provider: &str) -> bool {
     provider == "demo"
 }
 
-fn is_default_network(n: &crate::provider::NetworkSettings) -> bool {
-    *n == crate::provider::NetworkSettings::default()
+fn is_default_network(n: &crate::catalog::NetworkSettings) -> bool {
+    *n == crate::catalog::NetworkSettings::default()
 }
 
 /// Prices in any currency per million tokens.
@@ -401,6 +401,14 @@ fn is_default_network(n: &crate::provider::NetworkSettings) -> bool {
 pub struct Price {
     pub input_per_million: f64,
     pub output_per_million: f64,
+}
+
+impl Price {
+    /// What these tokens cost at these prices.
+    pub fn cost(&self, prompt_tokens: u64, completion_tokens: u64) -> f64 {
+        (prompt_tokens as f64 * self.input_per_million + completion_tokens as f64 * self.output_per_million)
+            / 1e6
+    }
 }
 
 impl Default for ModelSettings {
@@ -428,7 +436,7 @@ impl ModelSettings {
         if !self.base_url.trim().is_empty() {
             return self.base_url.trim().to_string();
         }
-        crate::provider::preset(&self.provider).map(|p| p.base_url.to_string()).unwrap_or_default()
+        crate::catalog::preset(&self.provider).map(|p| p.base_url.to_string()).unwrap_or_default()
     }
 }
 
@@ -581,7 +589,7 @@ impl Scenario {
         }
         let m = &self.model;
         if !m.is_demo() {
-            if crate::provider::preset(&m.provider).is_none() {
+            if crate::catalog::preset(&m.provider).is_none() {
                 err("model.provider", format!("unknown provider \"{}\"", m.provider));
             }
             let url = m.effective_base_url();

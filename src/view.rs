@@ -206,12 +206,12 @@ impl Tally {
 
     /// What the calls cost at `price`.
     pub fn cost(&self, price: &Price) -> f64 {
-        price_of(price, self.prompt_tokens, self.completion_tokens)
+        price.cost(self.prompt_tokens, self.completion_tokens)
     }
 
     /// What the orchestration calls (bids, director choices) cost at `price`.
     pub fn orchestration_cost(&self, price: &Price) -> f64 {
-        price_of(price, self.orchestration_prompt_tokens, self.orchestration_completion_tokens)
+        price.cost(self.orchestration_prompt_tokens, self.orchestration_completion_tokens)
     }
 }
 
@@ -232,12 +232,6 @@ pub fn cap_note(tokens: u64, cost: Option<f64>, cap: &crate::scenario::SpendingC
         "Paused at the spending cap: the run has used {spent}, and its cap is {}. Raise the cap in the model settings to go on.",
         limits.join(" or ")
     )
-}
-
-/// The cost of tokens at a price per million.
-pub fn price_of(price: &Price, prompt_tokens: u64, completion_tokens: u64) -> f64 {
-    (prompt_tokens as f64 * price.input_per_million + completion_tokens as f64 * price.output_per_million)
-        / 1e6
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

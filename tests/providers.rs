@@ -92,40 +92,53 @@ fn the_runner_plays_a_debate_against_a_real_server_with_the_key_from_the_environ
     let _ = std::fs::remove_file(events);
 }
 
-/// Everything a run of the runner wrote: the events file, the Markdown file, stdout, stderr.
-fn run_against(faults: &[&str], turns: &str) -> (i32, [(&'static str, String); 4]) {
-    let mut args = vec!["--key", SENTINEL];
-    for f in faults {
-        args.extend(["--fault", f]);
-    }
-    let server = Server::start(&args);
-    let dir = std::env::temp_dir();
-    let tag = format!("{}-{}", std::process::id(), faults.join("_"));
-    let events = dir.join(format!("agora-echo-{tag}.jsonl"));
-    let markdown = dir.join(format!("agora-echo-{tag}.md"));
+/// What one run of the runner wrote: its status, stdout, stderr, events file and Markdown file.
+struct Written {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    events: String,
+    markdown: String,
+}
+
+/// Runs `preset` for `turns` turns against `server` as `provider`, writing both files.
+fn run_on(server: &Server, preset: &str, turns: &str, provider: &str, key: Option<&str>) -> Written {
+    static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let base = std::env::temp_dir().join(format!("agora-run-{}-{n}", std::process::id()));
+    let (events, markdown) = (base.with_extension("jsonl"), base.with_extension("md"));
     let args = [
         "run",
-        "preset:rail-debate",
+        &format!("preset:{preset}"),
         "--turns",
         turns,
         "--provider",
-        "openai",
+        provider,
         "--base-url",
         &server.url,
         "--model",
-        "m",
+        "some-model",
         "--events",
         events.to_str().unwrap(),
         "--markdown",
         markdown.to_str().unwrap(),
     ];
-    let (code, stdout, stderr) = runner(&args, Some(SENTINEL));
+    let (code, stdout, stderr) = runner(&args, key);
     let read = |p: &std::path::Path| std::fs::read_to_string(p).unwrap_or_default();
-    let written =
-        [("events", read(&events)), ("markdown", read(&markdown)), ("stdout", stdout), ("stderr", stderr)];
+    let written = Written { code, stdout, stderr, events: read(&events), markdown: read(&markdown) };
     let _ = std::fs::remove_file(events);
     let _ = std::fs::remove_file(markdown);
-    (code, written)
+    written
+}
+
+/// Everything a run of the runner wrote against a server with these faults that wants the key.
+fn run_against(faults: &[&str], turns: &str) -> (i32, [(&'static str, String); 4]) {
+    let mut args = vec!["--key", SENTINEL];
+    for f in faults {
+        args.extend(["--fault", f]);
+    }
+    let w = run_on(&Server::start(&args), "rail-debate", turns, "openai", Some(SENTINEL));
+    (w.code, [("events", w.events), ("markdown", w.markdown), ("stdout", w.stdout), ("stderr", w.stderr)])
 }
 
 fn assert_no_key(written: &[(&str, String)]) {
@@ -356,28 +369,10 @@ fn a_speech_whose_stream_breaks_off_is_recorded_as_incomplete_in_the_event_log()
 /// The runner plays `preset` to its turn limit (3 turns) against a server that answers as
 /// `persona`; returns the event log.
 fn run_persona(preset: &str, persona: &str, provider: &str) -> Vec<agora::events::Event> {
-    let server = Server::start(&["--persona", persona]);
-    let events =
-        std::env::temp_dir().join(format!("agora-persona-{}-{preset}-{persona}.jsonl", std::process::id()));
-    let args = [
-        "run",
-        &format!("preset:{preset}"),
-        "--turns",
-        "3",
-        "--provider",
-        provider,
-        "--base-url",
-        &server.url,
-        "--model",
-        "some-model",
-        "--events",
-        events.to_str().unwrap(),
-    ];
-    let (code, stdout, stderr) = runner(&args, Some("sk-persona-test-key"));
-    assert_eq!(code, 0, "{preset} against {persona} as {provider}:\n{stderr}\n{stdout}");
-    let log = std::fs::read_to_string(&events).unwrap();
-    let _ = std::fs::remove_file(&events);
-    agora::events::from_json_lines(&log).unwrap()
+    let w =
+        run_on(&Server::start(&["--persona", persona]), preset, "3", provider, Some("sk-persona-test-key"));
+    assert_eq!(w.code, 0, "{preset} against {persona} as {provider}:\n{}\n{}", w.stderr, w.stdout);
+    agora::events::from_json_lines(&w.events).unwrap()
 }
 
 #[test]
@@ -505,26 +500,9 @@ fn a_strict_validator_and_a_reasoning_model_are_met_by_changing_the_request_once
 #[test]
 fn a_reply_cut_off_while_reasoning_says_so_and_is_retried_like_any_unreadable_reply() {
     use agora::events::Event;
-    let server = Server::start(&["--fault", "think-cutx3"]);
-    let events = std::env::temp_dir().join(format!("agora-think-cut-{}.jsonl", std::process::id()));
-    let args = [
-        "run",
-        "preset:rail-debate",
-        "--turns",
-        "1",
-        "--provider",
-        "custom",
-        "--base-url",
-        &server.url,
-        "--model",
-        "m",
-        "--events",
-        events.to_str().unwrap(),
-    ];
-    let (code, _, stderr) = runner(&args, None);
-    assert_eq!(code, 0, "{stderr}");
-    let log = agora::events::from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();
-    let _ = std::fs::remove_file(&events);
+    let w = run_on(&Server::start(&["--fault", "think-cutx3"]), "rail-debate", "1", "custom", None);
+    assert_eq!(w.code, 0, "{}", w.stderr);
+    let log = agora::events::from_json_lines(&w.events).unwrap();
     let cut: Vec<(&str, bool, &str)> = log
         .iter()
         .filter_map(|e| match e {

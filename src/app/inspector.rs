@@ -106,7 +106,7 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                     )}
                     {(call.usage.reasoning_tokens > 0).then(|| format!("({} reasoning) · ", call.usage.reasoning_tokens))}
                     {price.map(|p| {
-                        let cost = crate::view::price_of(&p, call.usage.prompt_tokens as u64, call.usage.completion_tokens as u64);
+                        let cost = p.cost(call.usage.prompt_tokens as u64, call.usage.completion_tokens as u64);
                         format!("{} · ", money(cost))
                     })}
                     <span class="parse" data-testid="call-parse">{parse}</span>

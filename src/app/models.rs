@@ -8,7 +8,7 @@
 
 use leptos::prelude::*;
 
-use super::editor::{number_field, EditorState, FieldMessage};
+use super::form::{number_field, EditorState, FieldMessage};
 use super::Controller;
 use crate::provider::{preset, PROVIDERS};
 

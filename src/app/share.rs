@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::editor::EditorState;
+use super::form::EditorState;
 use super::Controller;
 use crate::link::{self, Shared};
 use crate::scenario::Scenario;

@@ -4,15 +4,8 @@
 use serde_json::{json, Value};
 
 use super::sse::SseEvent;
-use super::{Dialect, Failure};
+use super::{Dialect, Failure, Protocol};
 use crate::model::{ChatRequest, ChatResponse, ResponseFormat, Role, ToolCall, Usage};
-
-/// The two protocols Agora speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    OpenAi,
-    Anthropic,
-}
 
 /// Anthropic requires a limit on every request; this is used when the method sets none.
 pub const ANTHROPIC_DEFAULT_MAX_TOKENS: u32 = 1024;

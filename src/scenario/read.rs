@@ -9,8 +9,8 @@ use super::{
     AgentSpec, BiddingSettings, DemoSettings, DirectorSettings, HandoffSettings, Method, ModelSettings,
     NegotiationSettings, Opening, Prompts, Scenario, SpendingCap,
 };
+use crate::catalog::NetworkSettings;
 use crate::json::{deserialize_with_fields, set_present, Fields};
-use crate::provider::NetworkSettings;
 
 deserialize_with_fields!(Scenario, "the scenario");
 deserialize_with_fields!(AgentSpec, "an agent");

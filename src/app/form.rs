@@ -1,0 +1,220 @@
+//! The editor's form kit: the scenario being edited, and the text and number inputs bound to it
+//! with their error lines. The scenario editor and the model settings both build on it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::scenario::{FieldError, Scenario};
+
+/// The scenario being edited, and inputs that could not be read (a word in a number field).
+#[derive(Clone, Copy)]
+pub struct EditorState {
+    pub scenario: RwSignal<Scenario>,
+    input_errors: RwSignal<BTreeMap<String, String>>,
+    validation: Memo<Vec<FieldError>>,
+}
+
+impl EditorState {
+    pub fn new(scenario: RwSignal<Scenario>) -> Self {
+        let validation = Memo::new(move |_| scenario.with(|s| s.validate().err().unwrap_or_default()));
+        Self { scenario, input_errors: RwSignal::new(BTreeMap::new()), validation }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        !self.validation.with(Vec::is_empty) || !self.input_errors.with(BTreeMap::is_empty)
+    }
+
+    /// The message to show next to `field`, if any.
+    pub fn error_for(&self, field: &str) -> Option<String> {
+        if let Some(e) = self.input_errors.with(|m| m.get(field).cloned()) {
+            return Some(e);
+        }
+        self.validation.with(|errors| {
+            let messages: Vec<&str> =
+                errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
+            (!messages.is_empty()).then(|| messages.join("; "))
+        })
+    }
+
+    pub fn set_input_error(&self, field: &str, error: Option<String>) {
+        self.input_errors.update(|m| match error {
+            Some(e) => {
+                m.insert(field.to_string(), e);
+            }
+            None => {
+                m.remove(field);
+            }
+        });
+    }
+
+    /// Replaces the whole scenario (a preset was opened).
+    pub fn load(&self, scenario: Scenario) {
+        self.input_errors.set(BTreeMap::new());
+        self.scenario.set(scenario);
+    }
+}
+
+/// The error line under a field.
+#[component]
+pub fn FieldMessage(#[prop(into)] field: String) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let id = format!("error-{field}");
+    let f = field.clone();
+    move || {
+        editor.error_for(&f).map(|message| {
+            view! {
+                <p class="field-error" data-testid=id.clone() role="alert">
+                    {message}
+                </p>
+            }
+        })
+    }
+}
+
+/// A text input bound to the scenario.
+pub fn text_field(
+    label: &'static str,
+    field: &'static str,
+    get: impl Fn(&Scenario) -> String + Send + Sync + 'static,
+    set: impl Fn(&mut Scenario, String) + Send + Sync + 'static,
+    multiline: bool,
+) -> AnyView {
+    // One copy of the field's view code serves every text field: each distinct closure type
+    // would otherwise get its own, and the editor has many fields.
+    text_field_inner(label, field, Arc::new(get), Arc::new(set), multiline)
+}
+
+type Getter<T> = Arc<dyn Fn(&Scenario) -> T + Send + Sync>;
+type Setter<T> = Arc<dyn Fn(&mut Scenario, T) + Send + Sync>;
+/// Reads a number from text into the scenario; false when the text is not a number.
+type Parser = Arc<dyn Fn(&mut Scenario, &str) -> bool + Send + Sync>;
+
+fn text_field_inner(
+    label: &'static str,
+    field: &'static str,
+    get: Getter<String>,
+    set: Setter<String>,
+    multiline: bool,
+) -> AnyView {
+    let editor = expect_context::<EditorState>();
+    let value = move || editor.scenario.with(|s| get(s));
+    let on_input = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        editor.scenario.update(|s| set(s, text));
+    };
+    let invalid = move || editor.error_for(field).is_some();
+    let input = if multiline {
+        view! {
+            <textarea
+                data-testid=format!("field-{field}")
+                rows="3"
+                prop:value=value
+                aria-invalid=move || invalid().to_string()
+                on:input=on_input
+            ></textarea>
+        }
+        .into_any()
+    } else {
+        view! {
+            <input
+                data-testid=format!("field-{field}")
+                type="text"
+                prop:value=value
+                aria-invalid=move || invalid().to_string()
+                on:input=on_input
+            />
+        }
+        .into_any()
+    };
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            {input}
+            <FieldMessage field=field />
+        </label>
+    }
+    .into_any()
+}
+
+/// A number input bound to the scenario; text that is not a number is reported, not applied.
+pub fn number_field<T>(
+    label: &'static str,
+    field: &'static str,
+    get: impl Fn(&Scenario) -> T + Send + Sync + 'static,
+    set: impl Fn(&mut Scenario, T) + Send + Sync + 'static,
+) -> AnyView
+where
+    T: std::str::FromStr + NumberText + 'static,
+{
+    let text: Getter<String> = Arc::new(move |s| get(s).text());
+    let apply: Parser = Arc::new(move |s, t| match t.parse::<T>() {
+        Ok(n) => {
+            set(s, n);
+            true
+        }
+        Err(_) => false,
+    });
+    number_field_inner(label, field, text, apply)
+}
+
+// Not generic over the number type: one copy of the field for every kind of number.
+fn number_field_inner(
+    label: &'static str,
+    field: &'static str,
+    text: Getter<String>,
+    apply: Parser,
+) -> AnyView {
+    let editor = expect_context::<EditorState>();
+    let value = move || editor.scenario.with(|s| text(s));
+    let on_input = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        // `apply` changes the scenario only when the text is a number, so subscribers hear of it
+        // only then (and the scenario is not copied on every keystroke).
+        if editor.scenario.try_update_untracked(|s| apply(s, text.trim())) == Some(true) {
+            editor.set_input_error(field, None);
+            editor.scenario.notify();
+        } else {
+            editor.set_input_error(field, Some(format!("\"{}\" is not a valid number", text.trim())))
+        }
+    };
+    view! {
+        <label class="field number">
+            <span>{label}</span>
+            <input
+                data-testid=format!("field-{field}")
+                type="text"
+                inputmode="decimal"
+                prop:value=value
+                aria-invalid=move || editor.error_for(field).is_some().to_string()
+                on:input=on_input
+            />
+            <FieldMessage field=field />
+        </label>
+    }
+    .into_any()
+}
+
+/// How a number field shows its value. Floats go through `fixed`, which spares the browser build
+/// the standard float formatting code.
+pub trait NumberText {
+    fn text(&self) -> String;
+}
+
+macro_rules! integer_text {
+    ($($t:ty),*) => {$(impl NumberText for $t {
+        fn text(&self) -> String {
+            self.to_string()
+        }
+    })*};
+}
+integer_text!(u32, u64, i64);
+
+impl NumberText for f64 {
+    fn text(&self) -> String {
+        let s = crate::text::fixed(*self, 6);
+        let s = s.trim_end_matches('0');
+        s.trim_end_matches('.').to_string()
+    }
+}

@@ -1,0 +1,154 @@
+//! docs/events.md is a contract: every kind of event the engine writes reads back as it was
+//! written, and the document names every event type and every field that appears.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use agora::clock::FrozenClock;
+use agora::engine::Run;
+use agora::events::{from_json_lines, to_json_lines, Event, ParseOutcome, Request};
+use agora::model::demo::DemoModel;
+use agora::model::{Adaptation, ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
+use agora::presets::{find, PRESETS};
+use common::*;
+
+/// A number per kind of event. The match has no catch-all, so a new kind does not compile
+/// until it is counted here, and then the test below fails until a run writes it and the
+/// document names it.
+fn kind(e: &Event) -> usize {
+    match e {
+        Event::RunStarted { .. } => 0,
+        Event::TopicSpecified { .. } => 1,
+        Event::CharacterDescribed { .. } => 2,
+        Event::ModelCall { .. } => 3,
+        Event::Bid { .. } => 4,
+        Event::SpeakerSelected { .. } => 5,
+        Event::Message { .. } => 6,
+        Event::DirectorChoice { .. } => 7,
+        Event::StopDraw { .. } => 8,
+        Event::Handoff { .. } => 9,
+        Event::GameStarted { .. } => 10,
+        Event::Action { .. } => 11,
+        Event::Inventory { .. } => 12,
+        Event::GameEnd { .. } => 13,
+        Event::OptimizerIteration { .. } => 14,
+        Event::Error { .. } => 15,
+        Event::RunFinished { .. } => 16,
+        Event::SpendingCapReached { .. } => 17,
+        Event::SpendingCapSet { .. } => 18,
+    }
+}
+const KINDS: usize = 19;
+
+/// Events of every kind, with every optional field filled somewhere: every preset with
+/// malformed replies, an opening with the topic specifier and character descriptions, a run
+/// paused at its cap and raised, a failed run, and a model call from a reasoning provider.
+fn every_kind_of_event() -> Vec<Event> {
+    let mut events = Vec::new();
+    for preset in &PRESETS {
+        let mut s = preset.scenario();
+        s.model.demo.malformed_rate = 0.5;
+        events.extend(run_demo(s));
+    }
+    let mut s = find("rail-debate").unwrap().scenario();
+    s.opening.specify_topic = true;
+    s.opening.describe_characters = true;
+    s.max_turns = 2;
+    s.model.spending_cap.tokens = 500;
+    let model = Rc::new(DemoModel::new(&s, Rc::new(FrozenClock)));
+    let mut run = Run::new(s, model, Rc::new(FrozenClock)).unwrap();
+    futures::executor::block_on(run.run_to_end());
+    run.set_spending_cap(agora::scenario::SpendingCap { tokens: 0, cost: 0.0 });
+    futures::executor::block_on(run.run_to_end());
+    events.extend(run.events().iter().cloned());
+    let failed = scenario(
+        r#"{"version":1,"title":"t","topic":"rail","max_turns":1,"agents":[{"name":"A"},{"name":"B"}],"method":{"kind":"bidding"}}"#,
+    );
+    events.extend(run_script(failed, "[]"));
+    events.push(Event::ModelCall {
+        turn: 1,
+        agent: "A".into(),
+        purpose: Purpose::Handoff,
+        attempt: 2,
+        request: Request::Full(vec![ChatMessage::system("s")]),
+        tools: vec![ToolSpec {
+            name: "handoff".into(),
+            description: "d".into(),
+            parameters: serde_json::json!({}),
+        }],
+        raw: "handoff({})".into(),
+        tool_calls: vec![ToolCall { name: "handoff".into(), arguments: "{}".into() }],
+        parse: ParseOutcome::failed("no"),
+        latency_ms: 1.5,
+        usage: Usage { prompt_tokens: 1, completion_tokens: 2, reasoning_tokens: 1 },
+        incomplete: true,
+        reasoning: "thinking".into(),
+        truncated: true,
+        adapted: vec![Adaptation {
+            parameter: "temperature".into(),
+            change: "dropped".into(),
+            message: "m".into(),
+        }],
+    });
+    events
+}
+
+/// The table rows of docs/events.md by event type: the text of each row.
+fn documented() -> Vec<(String, String)> {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/events.md")).unwrap();
+    doc.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("| `")?;
+            let (kind, _) = rest.split_once('`')?;
+            Some((kind.to_string(), l.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn every_kind_of_event_is_written_reads_back_and_is_documented_field_by_field() {
+    let events = every_kind_of_event();
+    let seen: BTreeSet<usize> = events.iter().map(kind).collect();
+    assert_eq!(
+        seen.len(),
+        KINDS,
+        "kinds never written: {:?}",
+        (0..KINDS).filter(|k| !seen.contains(k)).collect::<Vec<_>>()
+    );
+
+    let text = to_json_lines(&events);
+    let back = from_json_lines(&text).unwrap();
+    assert!(back == events, "an event changed in the round trip");
+
+    let rows = documented();
+    let mut missing = BTreeSet::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let t = v["type"].as_str().unwrap();
+        let Some((_, row)) = rows.iter().find(|(k, _)| k == t) else {
+            missing.insert(format!("event type `{t}`"));
+            continue;
+        };
+        for (key, value) in v.as_object().unwrap() {
+            if key != "type" && !row.contains(&format!("`{key}`")) {
+                missing.insert(format!("{t}.{key}"));
+            }
+            // The fields of the small objects inside events are named in the row too.
+            let inner: Vec<&serde_json::Value> = match (key.as_str(), value) {
+                ("usage" | "cap" | "pending", serde_json::Value::Object(_)) => vec![value],
+                ("adapted", serde_json::Value::Array(items)) => items.iter().collect(),
+                _ => Vec::new(),
+            };
+            for object in inner.iter().filter_map(|o| o.as_object()) {
+                for field in object.keys() {
+                    if !row.contains(&format!("`{field}`")) {
+                        missing.insert(format!("{t}.{key}.{field}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "docs/events.md does not name: {missing:?}");
+}
