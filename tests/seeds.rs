@@ -54,9 +54,16 @@ fn format(template: &str, vars: &[(&str, &str)]) -> String {
 }
 
 #[test]
-fn seed_000_bid_and_speech_requests_are_the_notebook_s() {
-    let scenario = agora::presets::find("rail-debate").unwrap().scenario();
-    let requests = record("rail-debate", 1);
+fn seeds_000_and_002_bid_and_speech_requests_are_the_notebooks() {
+    // Seed 002 writes the same header, system message and bidding template as seed 000.
+    for preset in ["rail-debate", "arms-debate"] {
+        bidding_requests_are_the_notebook_s(preset);
+    }
+}
+
+fn bidding_requests_are_the_notebook_s(preset: &str) {
+    let scenario = agora::presets::find(preset).unwrap().scenario();
+    let requests = record(preset, 1);
     let names: Vec<&str> = scenario.agents.iter().map(|a| a.name.as_str()).collect();
     let topic = scenario.topic.as_str();
     // The notebook's strings, as its f-strings write them.
@@ -104,7 +111,7 @@ fn seed_000_bid_and_speech_requests_are_the_notebook_s() {
         let sent = requests.iter().find(|r| r.purpose == Purpose::Bid && r.agent == agent.name).unwrap();
         assert_eq!(sent.messages.len(), 1, "one SystemMessage");
         assert_eq!(sent.messages[0].role, Role::System);
-        assert_eq!(sent.messages[0].content, bid, "{}'s bid prompt", agent.name);
+        assert_eq!(sent.messages[0].content, bid, "{preset}: {}'s bid prompt", agent.name);
     }
     // The winner's speech: its system message, then the history and its own prefix.
     let speech = requests.iter().find(|r| r.purpose == Purpose::Speak).unwrap();

@@ -33,7 +33,7 @@ const CASES = [
   ['think-tags', 'custom'], ['reasoning-field', 'custom'], ['ollama-reasoning', 'ollama'],
   ['anthropic-thinking', 'anthropic'],
 ];
-const PRESETS = ['rail-debate', 'daily-show-director', 'ai-morality-handoff', 'trading-game'];
+const PRESETS = ['rail-debate', 'arms-debate', 'daily-show-director', 'ai-morality-handoff', 'trading-game'];
 
 for (const [persona, provider] of CASES) {
   test(`${persona} as ${provider}: every preset runs to its end and reads only the answer`, async () => {
