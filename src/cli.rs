@@ -232,11 +232,7 @@ pub fn render_event(event: &Event) -> Option<String> {
         Event::ModelCall { .. } => return None,
         Event::Error { message, .. } => format!("error: {message}"),
         Event::SpendingCapReached { tokens, cost, cap, .. } => {
-            format!(
-                "== {}",
-                crate::view::cap_note(*tokens, *cost, cap)
-                    .replace(" in the model settings", " (--cap-tokens, --cap-cost)")
-            )
+            format!("== {} (--cap-tokens N, --cap-cost X)", crate::view::cap_note(*tokens, *cost, cap))
         }
         Event::SpendingCapSet { cap, .. } => {
             format!("== spending cap set to {} tokens, ${}", cap.tokens, crate::text::fixed(cap.cost, 4))

@@ -229,7 +229,7 @@ pub fn cap_note(tokens: u64, cost: Option<f64>, cap: &crate::scenario::SpendingC
         limits.push(format!("${}", crate::text::fixed(cap.cost, 4)));
     }
     format!(
-        "Paused at the spending cap: the run has used {spent}, and its cap is {}. Raise the cap in the model settings to go on.",
+        "Paused at the spending cap: the run has used {spent}, and its cap is {}. Raise the cap to go on.",
         limits.join(" or ")
     )
 }

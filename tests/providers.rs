@@ -656,7 +656,7 @@ fn the_runner_stops_at_a_spending_cap_and_says_how_to_raise_it() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("== Paused at the spending cap: the run has used "), "{stdout}");
     assert!(
-        stdout.contains("its cap is 5000 tokens. Raise the cap (--cap-tokens, --cap-cost) to go on."),
+        stdout.contains("its cap is 5000 tokens. Raise the cap to go on. (--cap-tokens N, --cap-cost X)"),
         "{stdout}"
     );
     let log = agora::events::from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();

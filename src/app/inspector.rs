@@ -97,14 +97,17 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                     <span class="muted">{format!("Turn {} · ", call.turn)}</span>
                     <strong>{call.agent.clone()}</strong>
                     {format!(
-                        " · {} · attempt {} · {} ms · {} + {} tokens · ",
+                        " · {} · attempt {} · {} ms · {} + {} tokens{} · ",
                         call.purpose.as_str().replace('_', " "),
                         call.attempt,
                         fixed(call.latency_ms, 0),
                         call.usage.prompt_tokens,
                         call.usage.completion_tokens,
+                        match call.usage.reasoning_tokens {
+                            0 => String::new(),
+                            n => format!(" ({n} of them reasoning)"),
+                        },
                     )}
-                    {(call.usage.reasoning_tokens > 0).then(|| format!("({} reasoning) · ", call.usage.reasoning_tokens))}
                     {price.map(|p| {
                         let cost = p.cost(call.usage.prompt_tokens as u64, call.usage.completion_tokens as u64);
                         format!("{} · ", money(cost))

@@ -346,13 +346,13 @@ pub fn SpendingCapFields() -> impl IntoView {
             view! {
                 <div class="row spending-cap" data-testid="spending-cap">
                     {number_field(
-                        "Pause at tokens (0: no cap)",
+                        "Spending cap in tokens (0: none)",
                         "model.spending_cap.tokens",
                         |s| s.model.spending_cap.tokens,
                         |s, v| s.model.spending_cap.tokens = v,
                     )}
                     {number_field(
-                        "Pause at cost (0: no cap)",
+                        "Spending cap in money (0: none)",
                         "model.spending_cap.cost",
                         |s| s.model.spending_cap.cost,
                         |s, v| s.model.spending_cap.cost = v,

@@ -154,7 +154,7 @@ test('a run pauses at its spending cap, says so, and goes on when the cap is rai
   await page.getByTestId('field-model.name').fill('test-model');
   await page.getByTestId('field-model.spending_cap.tokens').fill('3000');
   await page.getByTestId('run').click();
-  await waitForText(page.getByTestId('cap-note'), /^Paused at the spending cap: the run has used \d+ tokens, and its cap is 3000 tokens\. Raise the cap in the model settings to go on\.$/);
+  await waitForText(page.getByTestId('cap-note'), /^Paused at the spending cap: the run has used \d+ tokens, and its cap is 3000 tokens\. Raise the cap to go on\.$/);
   await waitForText(page.getByTestId('status'), /^Paused/);
   const paused = await page.getByTestId('message').count();
   assert.ok(paused > 1 && paused < 11, `paused after ${paused - 1} turns`);
