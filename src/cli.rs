@@ -295,16 +295,12 @@ fn check(args: &RunArgs, scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<i3
     let model = provider_model(scenario, clock)?;
     match futures::executor::block_on(model.list_models()) {
         Ok(names) => {
-            let wanted: Vec<String> = std::iter::once(scenario.model.name.clone())
-                .chain(scenario.agents.iter().filter_map(|a| a.model.clone()))
-                .collect();
-            let label = crate::provider::preset(&scenario.model.provider).map_or("the provider", |p| p.label);
-            let report = crate::provider::connection_report(label, &names, &wanted);
+            let (report, all_found) = crate::provider::connection_report(scenario, &names);
             say(&report);
             for name in &names {
                 say(format_args!("  {name}"));
             }
-            Ok(if report.contains("not among them") { 1 } else { 0 })
+            Ok(if all_found { 0 } else { 1 })
         }
         Err(e) => {
             eprintln!("agora: {e}");
@@ -319,20 +315,9 @@ fn http_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatMo
 }
 
 fn provider_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<crate::provider::HttpModel, String> {
-    let m = &scenario.model;
     let key = std::env::var("AGORA_API_KEY").ok().filter(|k| !k.trim().is_empty());
-    let endpoint = crate::provider::Endpoint {
-        provider: m.provider.clone(),
-        base_url: m.effective_base_url(),
-        model: m.name.clone(),
-        agent_models: scenario
-            .agents
-            .iter()
-            .filter_map(|a| Some((a.name.clone(), a.model.clone()?)))
-            .collect(),
-        key,
-    };
-    let mut network = m.network.clone();
+    let endpoint = crate::provider::Endpoint::of(scenario, key);
+    let mut network = scenario.model.network.clone();
     network.stream = false; // the terminal prints whole messages
     let transport = Rc::new(crate::provider::native::NativeTransport::default());
     let model = crate::provider::HttpModel::new(endpoint, network, transport, clock)

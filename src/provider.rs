@@ -209,22 +209,26 @@ pub fn classify(status: u16, retry_after: Option<&str>, body: &str) -> Failure {
 }
 
 /// What a connection check found, in words: how many models the provider offers, and which of
-/// the `wanted` ones (the scenario's and its agents') it does not.
-pub fn connection_report(label: &str, names: &[String], wanted: &[String]) -> String {
+/// the scenario's models (its own and its agents') it does not; and whether it offers them all.
+pub fn connection_report(scenario: &crate::scenario::Scenario, names: &[String]) -> (String, bool) {
+    let label = preset(&scenario.model.provider).map_or("the provider", |p| p.label);
+    let wanted =
+        std::iter::once(&scenario.model.name).chain(scenario.agents.iter().filter_map(|a| a.model.as_ref()));
     let missing: Vec<&str> =
-        wanted.iter().filter(|w| !w.is_empty() && !names.contains(w)).map(String::as_str).collect();
+        wanted.filter(|w| !w.is_empty() && !names.contains(w)).map(String::as_str).collect();
     let offered = match names.len() {
         0 => format!("Connected to {label}, but it lists no models."),
         1 => format!("Connected to {label}: 1 model."),
         n => format!("Connected to {label}: {n} models."),
     };
-    match missing.as_slice() {
+    let text = match missing.as_slice() {
         [] => offered,
         [one] => format!("{offered} The model \"{one}\" is not among them: pick one from the list."),
         many => {
             format!("{offered} These models are not among them: {}. Pick from the list.", many.join(", "))
         }
-    }
+    };
+    (text, missing.is_empty())
 }
 
 /// Retry-After in seconds (the date form is not worth reading: providers send seconds).
@@ -371,6 +375,24 @@ pub struct Endpoint {
     /// A model per agent, where the scenario overrides the default.
     pub agent_models: BTreeMap<String, String>,
     pub key: Option<String>,
+}
+
+impl Endpoint {
+    /// Where the scenario's calls go, with which model for each agent, and `key`.
+    pub fn of(scenario: &crate::scenario::Scenario, key: Option<String>) -> Endpoint {
+        let m = &scenario.model;
+        Endpoint {
+            provider: m.provider.clone(),
+            base_url: m.effective_base_url(),
+            model: m.name.clone(),
+            agent_models: scenario
+                .agents
+                .iter()
+                .filter_map(|a| Some((a.name.clone(), a.model.clone()?)))
+                .collect(),
+            key,
+        }
+    }
 }
 
 /// Told of streamed text as it arrives: (agent, the text so far).

@@ -339,19 +339,8 @@ impl Controller {
     /// The provider endpoint the scenario names, with the user's key (asking first when the
     /// key would go to an address it was not entered for).
     fn endpoint(&self, scenario: &Scenario) -> Result<Endpoint, String> {
-        let m = &scenario.model;
-        let base_url = m.effective_base_url();
-        Ok(Endpoint {
-            provider: m.provider.clone(),
-            key: self.keys.key_for(&base_url)?,
-            base_url,
-            model: m.name.clone(),
-            agent_models: scenario
-                .agents
-                .iter()
-                .filter_map(|a| a.model.as_ref().map(|model| (a.name.clone(), model.clone())))
-                .collect(),
-        })
+        let key = self.keys.key_for(&scenario.model.effective_base_url())?;
+        Ok(Endpoint::of(scenario, key))
     }
 
     /// Asks the scenario's provider which models it offers: their names and a report (how many,
@@ -367,11 +356,7 @@ impl Controller {
             HttpModel::new(endpoint, network, Rc::new(BrowserTransport::default()), Rc::new(BrowserClock))?
                 .with_secrets(self.keys.all_keys());
         let names = model.list_models().await?;
-        let wanted: Vec<String> = std::iter::once(scenario.model.name.clone())
-            .chain(scenario.agents.iter().filter_map(|a| a.model.clone()))
-            .collect();
-        let label = crate::provider::preset(&scenario.model.provider).map_or("the provider", |p| p.label);
-        let report = crate::provider::connection_report(label, &names, &wanted);
+        let (report, _) = crate::provider::connection_report(&scenario, &names);
         Ok((names, report))
     }
 

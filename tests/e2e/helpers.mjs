@@ -145,3 +145,14 @@ export async function waitForText(locator, pattern, timeout = 10000) {
 export async function waitForCount(page, id, n, timeout = 10000) {
   await eventually(async () => assert.equal(await page.getByTestId(id).count(), n, `${id} count`), { timeout });
 }
+
+/** Opens a preset and points it at an LLM server: provider, base URL, model, key, and a turn limit if given. */
+export async function openOnServer(page, url, preset, { provider = 'openai', model = 'test-model', key, turns } = {}) {
+  await page.getByTestId(`open-${preset}`).click();
+  await page.getByTestId('field-model.provider').selectOption(provider);
+  await page.getByTestId('field-model.base_url').fill(url);
+  await page.getByTestId('field-model.name').fill(model);
+  await page.getByTestId('api-key').fill(key);
+  await page.getByTestId('api-key').dispatchEvent('change');
+  if (turns !== undefined) await page.getByTestId('field-max_turns').fill(String(turns));
+}

@@ -5,7 +5,7 @@
 // spending cap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, eventually, openApp, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
+import { appSession, eventually, openApp, openOnServer, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
 import { startLlmServer, MODELS } from './llm-server.mjs';
 
 const session = appSession();
@@ -15,15 +15,7 @@ after(async () => { await llm?.close(); });
 
 const KEY = 'sk-models-test-key-0001';
 
-async function useServer(page, preset, provider, { model = 'gpt-5-mini', turns = 3 } = {}) {
-  await page.getByTestId(`open-${preset}`).click();
-  await page.getByTestId('field-model.provider').selectOption(provider);
-  await page.getByTestId('field-model.base_url').fill(llm.url);
-  await page.getByTestId('field-model.name').fill(model);
-  await page.getByTestId('api-key').fill(KEY);
-  await page.getByTestId('api-key').dispatchEvent('change');
-  await page.getByTestId('field-max_turns').fill(String(turns));
-}
+const useServer = (page, preset, provider) => openOnServer(page, llm.url, preset, { provider, model: 'gpt-5-mini', key: KEY, turns: 3 });
 
 // (persona, provider as the user picks it): the preset where the provider has one, and a bare
 // address that must learn what the server refuses.

@@ -4,7 +4,7 @@
 // anything the app writes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, eventually, openApp, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
+import { appSession, eventually, openApp, openOnServer, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
 import { startLlmServer, maskedKey } from './llm-server.mjs';
 import { inflateSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
@@ -52,15 +52,8 @@ function assertNoKey(written) {
   }
 }
 
-/** Opens a preset and points it at the local server. */
-async function useServer(page, preset, { provider = 'openai', model = 'test-model', key = SENTINEL } = {}) {
-  await page.getByTestId(`open-${preset}`).click();
-  await page.getByTestId('field-model.provider').selectOption(provider);
-  await page.getByTestId('field-model.base_url').fill(llm.url);
-  await page.getByTestId('field-model.name').fill(model);
-  await page.getByTestId('api-key').fill(key);
-  await page.getByTestId('api-key').dispatchEvent('change');
-}
+/** Opens a preset and points it at the local server, with the sentinel key. */
+const useServer = (page, preset, options = {}) => openOnServer(page, llm.url, preset, { key: SENTINEL, ...options });
 
 async function setNumber(page, field, value) {
   await page.getByTestId(`field-${field}`).fill(String(value));
