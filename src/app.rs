@@ -17,8 +17,9 @@ mod transcript;
 
 use leptos::prelude::*;
 
+use crate::events::FinishReason;
 use crate::presets::PRESETS;
-use crate::scenario::Method;
+use crate::scenario::{Method, MethodKind};
 pub use driver::{Controller, Mode};
 
 /// Mounts the app into the page body.
@@ -116,15 +117,15 @@ fn MethodPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<form::EditorState>();
     let kind = Memo::new(move |_| {
-        let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.method.name()));
-        from_run.unwrap_or_else(|| editor.scenario.with(|s| s.method.name()))
+        let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.method.kind()));
+        from_run.unwrap_or_else(|| editor.scenario.with(|s| s.method.kind()))
     });
     move || match kind.get() {
-        "bidding" => panels::BidBoard().into_any(),
-        "director" => panels::DirectorPanel().into_any(),
-        "handoff" => panels::HandoffPanel().into_any(),
-        "negotiation" => panels::NegotiationPanel().into_any(),
-        _ => view! {
+        MethodKind::Bidding => panels::BidBoard().into_any(),
+        MethodKind::Director => panels::DirectorPanel().into_any(),
+        MethodKind::Handoff => panels::HandoffPanel().into_any(),
+        MethodKind::Negotiation => panels::NegotiationPanel().into_any(),
+        MethodKind::RoundRobin => view! {
             <div class="panel" data-testid="round-robin-panel">
                 <h2>"Round robin"</h2>
                 <p class="muted">"Agents speak in a fixed order; there is no decision to show."</p>
@@ -147,13 +148,13 @@ fn Controls() -> impl IntoView {
     };
     let status = move || {
         let mode = controller.mode.get();
-        let (turn, finished) = controller.view.with(|v| (v.turn, v.finished.clone()));
+        let (turn, finished) = controller.view.with(|v| (v.turn, v.finished));
         let state = match (mode, finished) {
             (Mode::Idle, _) => "Ready".to_string(),
-            (Mode::Paused, Some(reason)) if reason == "error" => {
+            (Mode::Paused, Some(FinishReason::Error)) => {
                 format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
             }
-            (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(&reason)),
+            (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(reason)),
             (Mode::Finished, None) => format!("Finished after turn {turn}"),
             (Mode::Running, None) => format!("Running · turn {turn}"),
             (_, None) => format!("Paused · turn {turn}"),
@@ -364,27 +365,28 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
     }
 }
 
-pub(crate) fn finish_label(reason: &str) -> &str {
+pub(crate) fn finish_label(reason: FinishReason) -> &'static str {
     match reason {
-        "turn_limit" => "turn limit reached",
-        "director_stopped" => "the director ended the show",
-        "game_over" => "all games played",
-        "stopped" => "stopped",
-        "error" => "an error ended the run",
-        other => other,
+        FinishReason::TurnLimit => "turn limit reached",
+        FinishReason::DirectorStopped => "the director ended the show",
+        FinishReason::GameOver => "all games played",
+        FinishReason::Stopped => "stopped",
+        FinishReason::Error => "an error ended the run",
     }
 }
 
-/// Every method's kind (as in scenario files) and its label, for selects and headings.
-pub const METHOD_KINDS: [(&str, &str); 5] = [
-    ("round_robin", "Round robin"),
-    ("bidding", "Bidding"),
-    ("director", "Director"),
-    ("handoff", "Handoff"),
-    ("negotiation", "Negotiation game"),
-];
+/// A method's name on selects and headings.
+pub fn kind_label(kind: MethodKind) -> &'static str {
+    match kind {
+        MethodKind::RoundRobin => "Round robin",
+        MethodKind::Bidding => "Bidding",
+        MethodKind::Director => "Director",
+        MethodKind::Handoff => "Handoff",
+        MethodKind::Negotiation => "Negotiation game",
+    }
+}
 
 /// A label for a method.
 pub fn method_label(method: &Method) -> &'static str {
-    METHOD_KINDS.iter().find(|(kind, _)| *kind == method.name()).map_or("", |(_, label)| label)
+    kind_label(method.kind())
 }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::clock::{Clock, SystemClock};
 use crate::engine::{Run, StepOutcome};
-use crate::events::{to_json_lines, Event, MessageKind};
+use crate::events::{to_json_lines, Event, FinishReason, MessageKind};
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
@@ -374,12 +374,7 @@ fn run(args: &[String]) -> Result<i32, String> {
         }
         shown = events.len();
         // A run paused at its spending cap ends here: the terminal cannot raise it mid-run.
-        let reason = match outcome {
-            StepOutcome::Continue => None,
-            StepOutcome::Capped => Some("spending_cap".to_string()),
-            StepOutcome::Finished(reason) => Some(reason),
-        };
-        if let Some(reason) = reason {
+        if outcome != StepOutcome::Continue {
             if let Some(path) = &args.events {
                 std::fs::write(path, to_json_lines(run.events()))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;
@@ -388,7 +383,7 @@ fn run(args: &[String]) -> Result<i32, String> {
                 std::fs::write(path, crate::export::to_markdown(run.events()))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;
             }
-            return Ok(if reason == "error" { 1 } else { 0 });
+            return Ok(if outcome == StepOutcome::Finished(FinishReason::Error) { 1 } else { 0 });
         }
     }
 }

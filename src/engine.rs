@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::clock::Clock;
-use crate::events::{Event, MessageKind, ParseOutcome, Request};
+use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Request};
 use crate::methods::MethodState;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose};
 use crate::prompts::fill;
@@ -54,7 +54,7 @@ impl<T> Asked<T> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepOutcome {
     Continue,
-    Finished(String),
+    Finished(FinishReason),
     /// The spending cap is reached: nothing was played. Raise it
     /// ([`Run::set_spending_cap`]) and step again.
     Capped,
@@ -80,7 +80,7 @@ pub struct Run {
     /// such call is recorded against.
     last_calls: std::collections::BTreeMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
     started: bool,
-    finished: Option<String>,
+    finished: Option<FinishReason>,
     /// Told of every event as it is recorded, so a view can follow a turn as it happens.
     listener: Option<Listener>,
     /// The cap in force (the scenario's, until the user changes it) and what was spent so far.
@@ -141,15 +141,15 @@ impl Run {
         self.finished.is_some()
     }
 
-    pub fn finish_reason(&self) -> Option<&str> {
-        self.finished.as_deref()
+    pub fn finish_reason(&self) -> Option<FinishReason> {
+        self.finished
     }
 
     /// Plays the next step: the opening (setup calls and the injected message) on the first call,
     /// then one turn per call.
     pub async fn step(&mut self) -> StepOutcome {
-        if let Some(reason) = &self.finished {
-            return StepOutcome::Finished(reason.clone());
+        if let Some(reason) = self.finished {
+            return StepOutcome::Finished(reason);
         }
         if self.started && self.cap.reached(self.spent_tokens, self.spent_cost) {
             if !self.cap_noted {
@@ -168,46 +168,46 @@ impl Run {
         match result {
             Ok(None) => StepOutcome::Continue,
             Ok(Some(reason)) => self.finish(reason),
-            Err(ModelError::Cancelled) => self.finish("stopped".into()),
+            Err(ModelError::Cancelled) => self.finish(FinishReason::Stopped),
             Err(e) => {
                 self.push(Event::Error { turn: self.turn, message: format!("turn {}: {e}", self.turn) });
-                self.finish("error".into())
+                self.finish(FinishReason::Error)
             }
         }
     }
 
-    /// Steps until the run finishes, or pauses at its spending cap ("spending_cap").
-    pub async fn run_to_end(&mut self) -> String {
+    /// Steps until the run finishes ([`StepOutcome::Finished`]) or pauses at its spending cap
+    /// ([`StepOutcome::Capped`]).
+    pub async fn run_to_end(&mut self) -> StepOutcome {
         loop {
             match self.step().await {
                 StepOutcome::Continue => {}
-                StepOutcome::Finished(reason) => return reason,
-                StepOutcome::Capped => return "spending_cap".into(),
+                end => return end,
             }
         }
     }
 
-    fn finish(&mut self, reason: String) -> StepOutcome {
-        self.push(Event::RunFinished { reason: reason.clone() });
-        self.finished = Some(reason.clone());
+    fn finish(&mut self, reason: FinishReason) -> StepOutcome {
+        self.push(Event::RunFinished { reason });
+        self.finished = Some(reason);
         StepOutcome::Finished(reason)
     }
 
-    async fn play_turn(&mut self) -> Result<Option<String>, ModelError> {
+    async fn play_turn(&mut self) -> Result<Option<FinishReason>, ModelError> {
         self.turn += 1;
         let mut state = self.state.take().expect("a started run has a method state");
         let result = state.turn(self).await;
         let limited = state.ends_at_turn_limit();
         self.state = Some(state);
         match result {
-            Ok(None) if limited && self.turn >= self.scenario.max_turns => Ok(Some("turn_limit".into())),
+            Ok(None) if limited && self.turn >= self.scenario.max_turns => Ok(Some(FinishReason::TurnLimit)),
             other => other,
         }
     }
 
     /// Seed 000's preparation: the optional topic specifier and character descriptions, then the
     /// opening message injected into the conversation.
-    async fn open(&mut self) -> Result<Option<String>, ModelError> {
+    async fn open(&mut self) -> Result<Option<FinishReason>, ModelError> {
         self.started = true;
         let scenario = self.scenario.clone();
         self.push(Event::RunStarted { seed: scenario.seed, scenario: Box::new((*scenario).clone()) });
@@ -410,7 +410,7 @@ impl Run {
     /// Ends the run at the user's request; the log closes with `run_finished: stopped`.
     pub fn stop(&mut self) {
         if self.finished.is_none() {
-            self.finish("stopped".into());
+            self.finish(FinishReason::Stopped);
         }
     }
 

@@ -41,6 +41,49 @@ impl MessageKind {
     }
 }
 
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    /// The scenario's turn limit was reached.
+    TurnLimit,
+    /// The director's stop draw ended the show.
+    DirectorStopped,
+    /// The negotiation game played all its games.
+    GameOver,
+    /// The user stopped the run.
+    Stopped,
+    /// A call failed after its retries; the `error` event before this says why.
+    Error,
+}
+
+impl FinishReason {
+    pub const ALL: [FinishReason; 5] = [
+        FinishReason::TurnLimit,
+        FinishReason::DirectorStopped,
+        FinishReason::GameOver,
+        FinishReason::Stopped,
+        FinishReason::Error,
+    ];
+
+    /// The name written in event logs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FinishReason::TurnLimit => "turn_limit",
+            FinishReason::DirectorStopped => "director_stopped",
+            FinishReason::GameOver => "game_over",
+            FinishReason::Stopped => "stopped",
+            FinishReason::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for FinishReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One event of a run. Serialized as a JSON object with a snake_case `type`; read back by
 /// [`read::event_from_value`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -187,7 +230,7 @@ pub enum Event {
         message: String,
     },
     RunFinished {
-        reason: String,
+        reason: FinishReason,
     },
     /// The run paused before a turn: what it spent reached the spending cap.
     SpendingCapReached {
@@ -256,7 +299,12 @@ impl Event {
             | Event::Error { turn, .. }
             | Event::SpendingCapReached { turn, .. }
             | Event::SpendingCapSet { turn, .. } => Some(*turn),
-            _ => None,
+            Event::RunStarted { .. }
+            | Event::TopicSpecified { .. }
+            | Event::CharacterDescribed { .. }
+            | Event::GameStarted { .. }
+            | Event::OptimizerIteration { .. }
+            | Event::RunFinished { .. } => None,
         }
     }
 

@@ -192,9 +192,15 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
             Event::Error { message, .. } => out.push_str(&format!("**Error:** {}\n\n", inert(message))),
             Event::RunFinished { reason } => {
-                out.push_str(&format!("*Finished: {}*\n", reason.replace('_', " ")))
+                out.push_str(&format!("*Finished: {}*\n", reason.as_str().replace('_', " ")))
             }
-            _ => {}
+            // Calls are in the JSON export; round robin's selections, an optimizer pass that
+            // changed nothing and the spending cap add nothing a reader of the dialogue needs.
+            Event::ModelCall { .. }
+            | Event::SpeakerSelected { .. }
+            | Event::OptimizerIteration { .. }
+            | Event::SpendingCapReached { .. }
+            | Event::SpendingCapSet { .. } => {}
         }
     }
     out

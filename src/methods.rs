@@ -9,6 +9,7 @@ pub mod negotiation;
 pub mod round_robin;
 
 use crate::engine::Run;
+use crate::events::FinishReason;
 use crate::model::ModelError;
 use crate::scenario::Method;
 
@@ -35,7 +36,7 @@ impl MethodState {
     }
 
     /// Plays one turn. `Ok(Some(reason))` ends the run.
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
         match self {
             MethodState::RoundRobin(m) => m.turn(run).await,
             MethodState::Bidding(m) => m.turn(run).await,

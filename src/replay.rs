@@ -14,7 +14,7 @@ use futures::future::LocalBoxFuture;
 
 use crate::clock::Clock;
 use crate::engine::{Run, StepOutcome};
-use crate::events::Event;
+use crate::events::{Event, FinishReason};
 use crate::model::scripted::ScriptedModel;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 
@@ -146,7 +146,7 @@ pub async fn continue_live(
             }
         }
         if let StepOutcome::Finished(reason) = outcome {
-            if reason != "error" && run.events().len() > prefix.len() {
+            if reason != FinishReason::Error && run.events().len() > prefix.len() {
                 return Err(format!(
                     "this run ended at turn {} ({reason}): there is nothing to continue",
                     run.turn()

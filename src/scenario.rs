@@ -152,13 +152,65 @@ pub enum Method {
 }
 
 impl Method {
-    pub fn name(&self) -> &'static str {
+    pub fn kind(&self) -> MethodKind {
         match self {
-            Method::RoundRobin => "round_robin",
-            Method::Bidding(_) => "bidding",
-            Method::Director(_) => "director",
-            Method::Handoff(_) => "handoff",
-            Method::Negotiation(_) => "negotiation",
+            Method::RoundRobin => MethodKind::RoundRobin,
+            Method::Bidding(_) => MethodKind::Bidding,
+            Method::Director(_) => MethodKind::Director,
+            Method::Handoff(_) => MethodKind::Handoff,
+            Method::Negotiation(_) => MethodKind::Negotiation,
+        }
+    }
+
+    /// The method's `kind` as scenario files write it.
+    pub fn name(&self) -> &'static str {
+        self.kind().id()
+    }
+}
+
+/// Which method a scenario uses, without its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MethodKind {
+    RoundRobin,
+    Bidding,
+    Director,
+    Handoff,
+    Negotiation,
+}
+
+impl MethodKind {
+    /// Every method, in the order the app offers them.
+    pub const ALL: [MethodKind; 5] = [
+        MethodKind::RoundRobin,
+        MethodKind::Bidding,
+        MethodKind::Director,
+        MethodKind::Handoff,
+        MethodKind::Negotiation,
+    ];
+
+    /// The `kind` scenario files write.
+    pub fn id(self) -> &'static str {
+        match self {
+            MethodKind::RoundRobin => "round_robin",
+            MethodKind::Bidding => "bidding",
+            MethodKind::Director => "director",
+            MethodKind::Handoff => "handoff",
+            MethodKind::Negotiation => "negotiation",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<MethodKind> {
+        MethodKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    /// The method with its seed's settings.
+    pub fn default_method(self) -> Method {
+        match self {
+            MethodKind::RoundRobin => Method::RoundRobin,
+            MethodKind::Bidding => Method::Bidding(BiddingSettings::default()),
+            MethodKind::Director => Method::Director(DirectorSettings::default()),
+            MethodKind::Handoff => Method::Handoff(HandoffSettings::default()),
+            MethodKind::Negotiation => Method::Negotiation(NegotiationSettings::default()),
         }
     }
 }

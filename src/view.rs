@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::events::{Event, MessageKind, ParseOutcome, Proposal};
+use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal};
 use crate::game::negotiation::Action;
 use crate::model::{Adaptation, Purpose, Usage};
 use crate::scenario::{Price, Scenario};
@@ -269,7 +269,7 @@ pub struct RunView {
     pub capped: Option<String>,
     pub topic_specified: Option<String>,
     pub descriptions: BTreeMap<String, String>,
-    pub finished: Option<String>,
+    pub finished: Option<FinishReason>,
 }
 
 impl RunView {
@@ -513,7 +513,7 @@ impl RunView {
                 self.capped = Some(cap_note(*tokens, *cost, cap))
             }
             Event::SpendingCapSet { .. } => self.capped = None,
-            Event::RunFinished { reason } => self.finished = Some(reason.clone()),
+            Event::RunFinished { reason } => self.finished = Some(*reason),
         }
     }
 

@@ -152,3 +152,18 @@ fn every_kind_of_event_is_written_reads_back_and_is_documented_field_by_field() 
     }
     assert!(missing.is_empty(), "docs/events.md does not name: {missing:?}");
 }
+
+#[test]
+fn every_finish_reason_is_documented_and_an_unknown_one_is_refused_by_name() {
+    use agora::events::FinishReason;
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/events.md")).unwrap();
+    let line = docs.lines().find(|l| l.starts_with("| `run_finished`")).expect("run_finished is documented");
+    for reason in FinishReason::ALL {
+        assert!(line.contains(&format!("`{reason}`")), "docs/events.md does not name `{reason}`");
+        let read =
+            from_json_lines(&format!("{{\"type\":\"run_finished\",\"reason\":\"{reason}\"}}\n")).unwrap();
+        assert_eq!(read, vec![Event::RunFinished { reason }]);
+    }
+    let error = from_json_lines("{\"type\":\"run_finished\",\"reason\":\"tired\"}\n").unwrap_err();
+    assert!(error.contains("tired") && error.contains("turn_limit"), "{error}");
+}

@@ -392,7 +392,7 @@ fn every_preset_runs_against_reasoning_models_and_strict_providers_and_reads_onl
                 // To its end (the turn limit, or the director's stop draw, or the games' end),
                 // never an error.
                 let finished =
-                    events.last().map(|e| matches!(e, Event::RunFinished { reason } if reason != "error"));
+                    events.last().map(|e| matches!(e, Event::RunFinished { reason } if *reason != agora::events::FinishReason::Error));
                 assert_eq!(finished, Some(true), "{context}: {:?}", events.last());
                 assert!(!events.iter().any(|e| matches!(e, Event::Error { .. })), "{context}");
                 for e in &events {

@@ -3,12 +3,12 @@
 
 mod common;
 
-use agora::events::{from_json_lines, to_json_lines, Event};
+use agora::events::{from_json_lines, to_json_lines, Event, FinishReason};
 use agora::presets::PRESETS;
 use std::rc::Rc;
 
 use agora::clock::FrozenClock;
-use agora::engine::Run;
+use agora::engine::{Run, StepOutcome};
 use agora::model::demo::DemoModel;
 use common::*;
 
@@ -485,7 +485,7 @@ fn a_run_pauses_at_its_spending_cap_goes_on_when_it_is_raised_and_replays_the_sa
     scenario.model.spending_cap.tokens = 6000;
     let model = Rc::new(DemoModel::new(&scenario, Rc::new(FrozenClock)));
     let mut run = Run::new(scenario.clone(), model, Rc::new(FrozenClock)).unwrap();
-    assert_eq!(futures::executor::block_on(run.run_to_end()), "spending_cap");
+    assert_eq!(futures::executor::block_on(run.run_to_end()), StepOutcome::Capped);
     let (spent, _) = run.spent();
     let paused_at = run.turn();
     assert!(spent >= 6000 && paused_at < scenario.max_turns, "{spent} tokens at turn {paused_at}");
@@ -501,7 +501,7 @@ fn a_run_pauses_at_its_spending_cap_goes_on_when_it_is_raised_and_replays_the_sa
     assert_eq!(run.events().len(), before);
     // Raised: recorded, and the run goes on to its turn limit.
     run.set_spending_cap(agora::scenario::SpendingCap { tokens: 1_000_000, cost: 0.0 });
-    assert_eq!(futures::executor::block_on(run.run_to_end()), "turn_limit");
+    assert_eq!(futures::executor::block_on(run.run_to_end()), StepOutcome::Finished(FinishReason::TurnLimit));
     assert!(run
         .events()
         .iter()
@@ -521,7 +521,10 @@ fn a_run_pauses_at_its_spending_cap_goes_on_when_it_is_raised_and_replays_the_sa
     let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
     assert!(strip(again.events()) == strip(&recorded[..cut]), "the pause and the raise were replayed");
     // (A fresh demo model answers from here, so the rest may differ; it still goes on.)
-    assert_eq!(futures::executor::block_on(again.run_to_end()), "turn_limit");
+    assert_eq!(
+        futures::executor::block_on(again.run_to_end()),
+        StepOutcome::Finished(FinishReason::TurnLimit)
+    );
 }
 
 #[test]
@@ -535,7 +538,7 @@ fn a_cap_in_money_needs_prices_and_counts_cost_at_them() {
     scenario.model.price = Some(agora::scenario::Price { input_per_million: 2.0, output_per_million: 10.0 });
     let model = Rc::new(DemoModel::new(&scenario, Rc::new(FrozenClock)));
     let mut run = Run::new(scenario, model, Rc::new(FrozenClock)).unwrap();
-    assert_eq!(futures::executor::block_on(run.run_to_end()), "spending_cap");
+    assert_eq!(futures::executor::block_on(run.run_to_end()), StepOutcome::Capped);
     let (tokens, cost) = run.spent();
     assert!(cost >= 0.01 && tokens > 0, "{cost}");
     assert!(

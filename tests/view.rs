@@ -34,7 +34,7 @@ fn a_bidding_view_shows_every_bid_winner_and_message() {
     assert_eq!(view.stats.total.calls as usize, calls);
     assert_eq!(view.stats.total.orchestration_calls, 30);
     assert_eq!(view.stats.total.speech_calls, 10);
-    assert_eq!(view.finished.as_deref(), Some("turn_limit"));
+    assert_eq!(view.finished, Some(agora::events::FinishReason::TurnLimit));
 }
 
 #[test]
@@ -69,7 +69,9 @@ fn a_director_view_pairs_each_stop_draw_with_its_reflection_and_choice() {
             assert_eq!(next.speaker, pick.agent, "the chosen correspondent speaks next");
         }
     }
-    assert!(view.director.last().unwrap().stop || view.finished.as_deref() == Some("turn_limit"));
+    assert!(
+        view.director.last().unwrap().stop || view.finished == Some(agora::events::FinishReason::TurnLimit)
+    );
 }
 
 #[test]

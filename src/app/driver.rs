@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use crate::clock::Clock;
 use crate::engine::{Run, StepOutcome};
-use crate::events::Event;
+use crate::events::{Event, FinishReason};
 use crate::model::demo::DemoModel;
 use crate::model::ChatModel;
 use crate::provider::{Endpoint, HttpModel};
@@ -293,7 +293,8 @@ impl Controller {
             return;
         }
         // A run that ended in an error is paused on the failed turn, like a live one.
-        let finished = matches!(events.last(), Some(Event::RunFinished { reason }) if reason != "error");
+        let finished =
+            matches!(events.last(), Some(Event::RunFinished { reason }) if *reason != FinishReason::Error);
         self.boundary.set_value(events.len());
         self.show(events);
         self.archived.set_value(finished);
@@ -675,7 +676,7 @@ impl Controller {
                 this.boundary.set_value(run.events().len());
                 this.run.set_value(Some(run));
                 let finished = matches!(outcome, StepOutcome::Finished(_)) || stop;
-                let failed = !stop && matches!(&outcome, StepOutcome::Finished(r) if r == "error");
+                let failed = !stop && matches!(&outcome, StepOutcome::Finished(FinishReason::Error));
                 // At the spending cap the run pauses; the view says why and how to go on.
                 let capped = outcome == StepOutcome::Capped;
                 if capped && !finished {

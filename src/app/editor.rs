@@ -7,10 +7,7 @@ use leptos::prelude::*;
 use super::form::{number_field, text_field, EditorState, FieldMessage};
 use super::{Controller, Mode};
 use crate::presets::PRESETS;
-use crate::scenario::{
-    AgentSpec, BiddingSettings, ChoiceFallback, DirectorSettings, HandoffSettings, HandoffVia, Method,
-    NegotiationSettings, Scenario, Stance,
-};
+use crate::scenario::{AgentSpec, ChoiceFallback, HandoffVia, Method, MethodKind, Scenario, Stance};
 
 /// The presets, as cards to open.
 #[component]
@@ -104,25 +101,11 @@ pub fn Editor() -> impl IntoView {
     }
 }
 
-fn method_kind(m: &Method) -> &'static str {
-    m.name()
-}
-
-fn default_method(kind: &str) -> Method {
-    match kind {
-        "bidding" => Method::Bidding(BiddingSettings::default()),
-        "director" => Method::Director(DirectorSettings::default()),
-        "handoff" => Method::Handoff(HandoffSettings::default()),
-        "negotiation" => Method::Negotiation(NegotiationSettings::default()),
-        _ => Method::RoundRobin,
-    }
-}
-
 #[component]
 fn MethodSettings() -> impl IntoView {
     let editor = expect_context::<EditorState>();
     let s = editor.scenario;
-    let kind = Memo::new(move |_| s.with(|s| method_kind(&s.method)));
+    let kind = Memo::new(move |_| s.with(|s| s.method.kind()));
     view! {
         <fieldset class="method">
             <legend>"Speaker selection"</legend>
@@ -131,16 +114,18 @@ fn MethodSettings() -> impl IntoView {
                 <select
                     data-testid="field-method"
                     on:change=move |ev| {
-                        let k = event_target_value(&ev);
-                        s.update(|s| s.method = default_method(&k));
+                        // The options are the known kinds, so an unknown value cannot come.
+                        if let Some(k) = MethodKind::from_id(&event_target_value(&ev)) {
+                            s.update(|s| s.method = k.default_method());
+                        }
                     }
                 >
-                    {super::METHOD_KINDS
-                        .iter()
-                        .map(|(k, label)| {
+                    {MethodKind::ALL
+                        .into_iter()
+                        .map(|k| {
                             view! {
-                                <option value=*k selected=move || kind.get() == *k>
-                                    {*label}
+                                <option value=k.id() selected=move || kind.get() == k>
+                                    {super::kind_label(k)}
                                 </option>
                             }
                         })
@@ -148,11 +133,11 @@ fn MethodSettings() -> impl IntoView {
                 </select>
             </label>
             {move || match kind.get() {
-                "bidding" => bidding_settings().into_any(),
-                "director" => director_settings().into_any(),
-                "handoff" => handoff_settings().into_any(),
-                "negotiation" => negotiation_settings().into_any(),
-                _ => ().into_any(),
+                MethodKind::Bidding => bidding_settings().into_any(),
+                MethodKind::Director => director_settings().into_any(),
+                MethodKind::Handoff => handoff_settings().into_any(),
+                MethodKind::Negotiation => negotiation_settings().into_any(),
+                MethodKind::RoundRobin => ().into_any(),
             }}
             <FieldMessage field="method.pattern" />
         </fieldset>

@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 
 use super::form::EditorState;
 use super::Controller;
+use crate::events::FinishReason;
 use crate::link::{self, Shared};
 use crate::scenario::Scenario;
 
@@ -192,12 +193,8 @@ pub fn ShareLinks() -> impl IntoView {
     }
 }
 
-fn ended_label(ended: &str) -> &str {
-    if ended.is_empty() {
-        "unfinished"
-    } else {
-        super::finish_label(ended)
-    }
+fn ended_label(ended: Option<FinishReason>) -> &'static str {
+    ended.map_or("unfinished", super::finish_label)
 }
 
 /// The runs played here before, to open as replays or delete.
@@ -236,7 +233,7 @@ pub fn PastRuns() -> impl IntoView {
                                             " {} · {} turns · {} · {}",
                                             past.method,
                                             past.turns,
-                                            ended_label(&past.ended),
+                                            ended_label(past.ended),
                                             past.saved,
                                         )}
                                     </span>

@@ -9,7 +9,7 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::events::Event;
+use crate::events::{Event, FinishReason};
 use crate::export::{self, RunFile};
 use crate::link;
 use crate::scenario::Scenario;
@@ -247,10 +247,27 @@ pub struct PastRun {
     pub title: String,
     pub method: String,
     pub turns: u32,
-    /// How it ended ("turn_limit", "stopped", ...), or empty when it was left unfinished.
-    pub ended: String,
+    /// How it ended; none when it was left unfinished (written as "" then, as before).
+    #[serde(serialize_with = "write_ended", deserialize_with = "read_ended")]
+    pub ended: Option<FinishReason>,
     /// When it was saved, as the browser's local date and time.
     pub saved: String,
+}
+
+fn write_ended<S: serde::Serializer>(ended: &Option<FinishReason>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(ended.map_or("", FinishReason::as_str))
+}
+
+fn read_ended<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<FinishReason>, D::Error> {
+    let text = String::deserialize(d)?;
+    if text.is_empty() {
+        return Ok(None);
+    }
+    FinishReason::ALL
+        .into_iter()
+        .find(|r| r.as_str() == text)
+        .map(Some)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown end `{text}`")))
 }
 
 /// The list of past runs, newest first; an error when it cannot be read (it is then left as it is).
@@ -276,8 +293,8 @@ pub fn archive(events: &[Event]) -> Result<Vec<PastRun>, String> {
         id.push('b');
     }
     let ended = match events.last() {
-        Some(Event::RunFinished { reason }) => reason.clone(),
-        _ => String::new(),
+        Some(Event::RunFinished { reason }) => Some(*reason),
+        _ => None,
     };
     let entry = PastRun {
         id: id.clone(),

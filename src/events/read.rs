@@ -129,7 +129,7 @@ pub fn event_from_value(value: Value) -> Result<Event, String> {
         },
         // `turn` came later; older logs have none and their errors belong to the opening.
         "error" => Event::Error { turn: f.maybe_u32("turn")?.unwrap_or(0), message: f.string("message")? },
-        "run_finished" => Event::RunFinished { reason: f.string("reason")? },
+        "run_finished" => Event::RunFinished { reason: f.any("reason")? },
         "spending_cap_reached" => Event::SpendingCapReached {
             turn: f.u32("turn")?,
             tokens: f.u64("tokens")?,

@@ -9,7 +9,7 @@ use rand::seq::IndexedRandom;
 use regex_lite::Regex;
 
 use crate::engine::Run;
-use crate::events::Event;
+use crate::events::{Event, FinishReason};
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::parse;
 use crate::prompts::fill;
@@ -69,7 +69,7 @@ impl Bidding {
         req
     }
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
         let requests: Vec<ChatRequest> = (0..run.cast.len()).map(|a| self.bid_request(run, a)).collect();
         let whole = self.settings.whole_reply_fallback;
         let pattern = &self.pattern;

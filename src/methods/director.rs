@@ -10,7 +10,7 @@ use rand::Rng;
 use regex_lite::Regex;
 
 use crate::engine::Run;
-use crate::events::{Event, MessageKind};
+use crate::events::{Event, FinishReason, MessageKind};
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::parse;
 use crate::prompts::fill;
@@ -68,7 +68,7 @@ impl Director {
         req
     }
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
         match self.chosen.take() {
             Some(speaker) => {
                 run.push(Event::SpeakerSelected {
@@ -87,7 +87,7 @@ impl Director {
         }
     }
 
-    async fn direct(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+    async fn direct(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
         let name = run.cast[self.director].name.clone();
         let prefix = format!("{name}: ");
         run.push(Event::SpeakerSelected {
@@ -115,7 +115,7 @@ impl Director {
             let reply = run.ask(&req).await?;
             run.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
             run.add_message(&name, reply.response.content.trim(), MessageKind::Agent);
-            return Ok(Some("director_stopped".into()));
+            return Ok(Some(FinishReason::DirectorStopped));
         }
 
         let prompt = fill(

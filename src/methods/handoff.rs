@@ -8,7 +8,7 @@ use regex_lite::Regex;
 use serde_json::{json, Value};
 
 use crate::engine::Run;
-use crate::events::{Event, MessageKind};
+use crate::events::{Event, FinishReason, MessageKind};
 use crate::model::{
     ChatMessage, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ResponseFormat, ToolSpec,
 };
@@ -161,7 +161,7 @@ impl Handoff {
         req
     }
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
         let from = self.current;
         let name = run.cast[from].name.clone();
         run.push(Event::SpeakerSelected {

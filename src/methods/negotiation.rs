@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::engine::Run;
-use crate::events::{Event, MessageKind, ParseOutcome, Proposal};
+use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal};
 use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
 use crate::model::{
     ChatMessage, ChatRequest, Cue, ModelError, NegotiationCue, OptimizerCue, Purpose, ResponseFormat,
@@ -146,7 +146,7 @@ impl Negotiation {
         req
     }
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
         if self.game_turn == 0 {
             self.iteration += 1;
             run.push(Event::GameStarted {
@@ -221,7 +221,7 @@ impl Negotiation {
         Ok(None)
     }
 
-    async fn end_game(&mut self, run: &mut Run, reason: &str) -> Result<Option<String>, ModelError> {
+    async fn end_game(&mut self, run: &mut Run, reason: &str) -> Result<Option<FinishReason>, ModelError> {
         let scale = &self.settings.value_scale;
         let values = [0, 1].map(|p| inventory_value(&self.game.inventories[p], scale));
         let overall = values[0] + values[1];
@@ -259,7 +259,7 @@ impl Negotiation {
                     note: Some("last iteration: no optimizer call".into()),
                 });
             }
-            return Ok(Some("game_over".into()));
+            return Ok(Some(FinishReason::GameOver));
         }
 
         let req = self.optimizer_request(&feedback, overall);

@@ -2,13 +2,13 @@
 //! against.
 
 use crate::engine::Run;
-use crate::events::Event;
+use crate::events::{Event, FinishReason};
 use crate::model::ModelError;
 
 pub struct RoundRobin;
 
 impl RoundRobin {
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<String>, ModelError> {
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
         let agent = (run.turn as usize - 1) % run.cast.len();
         run.push(Event::SpeakerSelected {
             turn: run.turn,

@@ -6,8 +6,8 @@
 //! `title`, `topic`, `agents`, `method` and an agent's `name` must be present.
 
 use super::{
-    AgentSpec, BiddingSettings, DemoSettings, DirectorSettings, HandoffSettings, Method, ModelSettings,
-    NegotiationSettings, Opening, Prompts, Scenario, SpendingCap,
+    AgentSpec, BiddingSettings, DemoSettings, DirectorSettings, HandoffSettings, Method, MethodKind,
+    ModelSettings, NegotiationSettings, Opening, Prompts, Scenario, SpendingCap,
 };
 use crate::catalog::NetworkSettings;
 use crate::json::{deserialize_with_fields, set_present, Fields};
@@ -94,9 +94,12 @@ impl Prompts {
 impl Method {
     fn read(mut f: Fields) -> Result<Method, String> {
         let kind = f.maybe_string("kind")?.ok_or("a method needs a \"kind\"")?;
-        Ok(match kind.as_str() {
-            "round_robin" => Method::RoundRobin,
-            "bidding" => {
+        let Some(kind) = MethodKind::from_id(&kind) else {
+            return Err(format!("unknown method kind \"{kind}\""));
+        };
+        Ok(match kind {
+            MethodKind::RoundRobin => Method::RoundRobin,
+            MethodKind::Bidding => {
                 let mut s = BiddingSettings::default();
                 set_present!(f, s,
                     template: set_string,
@@ -108,7 +111,7 @@ impl Method {
                 );
                 Method::Bidding(s)
             }
-            "director" => {
+            MethodKind::Director => {
                 let mut s = DirectorSettings::default();
                 set_present!(f, s,
                     director: set_string,
@@ -125,7 +128,7 @@ impl Method {
                 );
                 Method::Director(s)
             }
-            "handoff" => {
+            MethodKind::Handoff => {
                 let mut s = HandoffSettings::default();
                 set_present!(f, s,
                     via: set_any,
@@ -142,7 +145,7 @@ impl Method {
                 );
                 Method::Handoff(s)
             }
-            "negotiation" => {
+            MethodKind::Negotiation => {
                 let mut s = NegotiationSettings::default();
                 set_present!(f, s,
                     resources: set_any,
@@ -162,7 +165,6 @@ impl Method {
                 );
                 Method::Negotiation(s)
             }
-            other => return Err(format!("unknown method kind \"{other}\"")),
         })
     }
 }

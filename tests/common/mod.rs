@@ -32,7 +32,7 @@ pub fn run_demo(scenario: Scenario) -> Vec<Event> {
 
 pub fn finish_reason(events: &[Event]) -> String {
     match events.last() {
-        Some(Event::RunFinished { reason }) => reason.clone(),
+        Some(Event::RunFinished { reason }) => reason.to_string(),
         other => panic!("the log does not end with run_finished: {other:?}"),
     }
 }
