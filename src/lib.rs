@@ -21,6 +21,7 @@ pub mod prompts;
 pub mod provider;
 pub mod replay;
 pub mod scenario;
+pub mod session;
 pub mod text;
 pub mod transcript;
 pub mod view;

@@ -1,0 +1,512 @@
+//! A run under the user's control: Run, Pause, Step, Stop, Reset, replays, continuing a recording
+//! live, pausing on an error. Plain Rust, no timers and no network: a [`Session`] changes state
+//! when told and says what its shell must do next ([`Effect`]); the work that takes time (a step
+//! of the engine, catching a recording up) is handed out as a [`Job`] for the shell to await and
+//! hand back. The browser's controller and the tests drive it the same way, and several sessions
+//! can exist at once.
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use crate::engine::{Run, StepOutcome};
+use crate::events::{Event, FinishReason};
+use crate::replay::Replay;
+use crate::scenario::{Scenario, SpendingCap};
+
+/// Where the session stands, as the controls show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Nothing loaded.
+    Idle,
+    /// Steps (or replay steps) follow each other until something pauses or ends the run.
+    Running,
+    /// Waiting for Run or Step.
+    Paused,
+    /// A turn failed: the error is on screen, and Run or Step plays that turn again.
+    PausedOnError,
+    /// Ended; Run or Step starts a new run of the scenario.
+    Finished,
+}
+
+/// What the shell does after a command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Work has started: take [`Session::next_job`] until it gives none, handing each result
+    /// back.
+    Work,
+    /// Show the next replay step ([`Session::replay_step`]) after the replay's delay, if the
+    /// session is still running then.
+    ReplayLater,
+    /// The log was replaced: redraw everything from [`Session::events`].
+    Redraw,
+    /// Save the session ([`Session::snapshot`]) now.
+    Save,
+    /// Save it soon (once the step is on screen; while running, at most every few seconds).
+    SaveSoon,
+    /// Drop the saved session (the page was reset).
+    Forget,
+    /// Keep this log in the past runs (a live run that played at least a turn, once).
+    Archive(Vec<Event>),
+    /// End every model call in flight and every backoff wait.
+    CancelCalls,
+    /// Tell the user.
+    Notice(String),
+}
+
+/// Work for the shell: await it, then hand the result back.
+pub enum Job {
+    /// Await [`Run::step`], then call [`Session::stepped`].
+    Step(StepJob),
+    /// Rebuild a live run from the recording with [`crate::replay::continue_live`] (with the
+    /// scenario's live model) and call [`Session::caught_up`], or [`Session::no_model`] when
+    /// there is no model to go on with.
+    CatchUp(CatchUpJob),
+}
+
+pub struct StepJob {
+    generation: u64,
+    pub run: Run,
+}
+
+pub struct CatchUpJob {
+    generation: u64,
+    pub scenario: Box<Scenario>,
+    pub recording: Vec<Event>,
+}
+
+/// What the session holds.
+enum Source {
+    Nothing,
+    /// A live run; `None` while a step has it.
+    Live(Option<Run>),
+    /// A recording on screen that Run and Step continue live: a run restored after a reload, a
+    /// replay forked from a step, a run paused on an error (its failed turn is played again).
+    Recording,
+    /// A recording walked through step by step.
+    Replay(Replay),
+}
+
+/// What a save writes: the log (a replay's whole recording), and for a replay how far it got.
+pub struct Snapshot<'a> {
+    pub events: Cow<'a, [Event]>,
+    pub replay: bool,
+    pub position: usize,
+}
+
+pub struct Session {
+    status: Status,
+    source: Source,
+    /// The log on screen. Live runs append to it as they record (through their listener), so
+    /// it is whole even while a step is away; `drained` is how much of it the view has taken.
+    log: Rc<RefCell<Vec<Event>>>,
+    drained: usize,
+    /// Bumped by every reset, so the results and events of a run that was replaced are dropped.
+    generation: Rc<Cell<u64>>,
+    /// A job is out (the controls' "busy").
+    working: bool,
+    /// Whether steps follow each other (Run) or one is played (Step).
+    repeat: bool,
+    stop_requested: bool,
+    /// The log is already in the past runs (or must not go there).
+    archived: bool,
+    /// How many events of a live run make up whole steps: only those are saved, so a restored
+    /// run never ends halfway through a turn.
+    boundary: usize,
+    cap: SpendingCap,
+    /// Called whenever a live run records an event, so the shell can schedule a redraw.
+    on_event: Option<Rc<dyn Fn()>>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Session {
+            status: Status::Idle,
+            source: Source::Nothing,
+            log: Rc::default(),
+            drained: 0,
+            generation: Rc::new(Cell::new(0)),
+            working: false,
+            repeat: false,
+            stop_requested: false,
+            archived: false,
+            boundary: 0,
+            cap: SpendingCap::default(),
+            on_event: None,
+        }
+    }
+
+    /// Calls `f` whenever a live run records an event (from inside the step that records it).
+    pub fn on_event(&mut self, f: Rc<dyn Fn()>) {
+        self.on_event = Some(f);
+    }
+
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// A step or a catch-up is in flight.
+    pub fn is_working(&self) -> bool {
+        self.working
+    }
+
+    pub fn is_replaying(&self) -> bool {
+        matches!(self.source, Source::Replay(_))
+    }
+
+    /// The log on screen.
+    pub fn events(&self) -> std::cell::Ref<'_, Vec<Event>> {
+        self.log.borrow()
+    }
+
+    /// The events the view has not taken yet.
+    pub fn drain(&mut self) -> Vec<Event> {
+        let log = self.log.borrow();
+        let new = log[self.drained.min(log.len())..].to_vec();
+        self.drained = log.len();
+        new
+    }
+
+    /// The spending cap applied before each step from now on.
+    pub fn set_cap(&mut self, cap: SpendingCap) {
+        self.cap = cap;
+    }
+
+    /// Drops whatever is loaded (a live run that played goes to the past runs first).
+    pub fn reset(&mut self) -> Vec<Effect> {
+        let mut effects = self.archive();
+        effects.extend([Effect::Forget, Effect::Redraw]);
+        self.generation.set(self.generation.get() + 1);
+        self.source = Source::Nothing;
+        self.log = Rc::default();
+        self.drained = 0;
+        self.working = false;
+        self.repeat = false;
+        self.stop_requested = false;
+        self.archived = false;
+        self.boundary = 0;
+        self.status = Status::Idle;
+        effects
+    }
+
+    /// Run: starts a run (`fresh` makes it, and is called only when one is needed), resumes a
+    /// paused one, or plays a replay on.
+    pub fn play(&mut self, fresh: impl FnOnce() -> Result<Run, String>) -> Result<Vec<Effect>, String> {
+        if self.is_replaying() && self.status != Status::Finished {
+            if self.status != Status::Paused {
+                return Ok(Vec::new());
+            }
+            self.status = Status::Running;
+            return Ok(self.replay_step());
+        }
+        let mut effects = match self.status {
+            Status::Idle | Status::Finished => self.start(fresh()?),
+            Status::Paused | Status::PausedOnError => Vec::new(),
+            Status::Running => return Ok(Vec::new()),
+        };
+        self.status = Status::Running;
+        self.repeat = true;
+        if !self.working {
+            self.working = true;
+            effects.push(Effect::Work);
+        }
+        Ok(effects)
+    }
+
+    /// Pause: the step in flight finishes, then the session waits.
+    pub fn pause(&mut self) {
+        if self.status == Status::Running {
+            self.status = Status::Paused;
+        }
+    }
+
+    /// Step: plays exactly one step (one replay step), starting a run if there is none.
+    pub fn step(&mut self, fresh: impl FnOnce() -> Result<Run, String>) -> Result<Vec<Effect>, String> {
+        if self.working {
+            return Ok(Vec::new());
+        }
+        if self.is_replaying() && self.status != Status::Finished {
+            return Ok(if self.status == Status::Paused { self.replay_step() } else { Vec::new() });
+        }
+        let mut effects = match self.status {
+            Status::Idle | Status::Finished => self.start(fresh()?),
+            _ => Vec::new(),
+        };
+        self.status = Status::Paused;
+        self.repeat = false;
+        self.working = true;
+        effects.push(Effect::Work);
+        Ok(effects)
+    }
+
+    /// Stop: ends the run. A step in flight is cut short (its calls cancelled) and recorded first.
+    pub fn stop(&mut self) -> Vec<Effect> {
+        if self.is_replaying() {
+            self.status = Status::Finished;
+            return Vec::new();
+        }
+        match self.status {
+            Status::Idle | Status::Finished => Vec::new(),
+            _ if self.working => {
+                self.stop_requested = true;
+                vec![Effect::CancelCalls]
+            }
+            _ => {
+                if let Source::Live(Some(run)) = &mut self.source {
+                    run.stop();
+                    self.boundary = run.events().len();
+                }
+                self.finished()
+            }
+        }
+    }
+
+    /// The next piece of work, while the session is working.
+    pub fn next_job(&mut self) -> Option<Job> {
+        if !self.working {
+            return None;
+        }
+        let generation = self.generation.get();
+        match std::mem::replace(&mut self.source, Source::Live(None)) {
+            Source::Live(Some(mut run)) => {
+                run.set_spending_cap(self.cap);
+                Some(Job::Step(StepJob { generation, run }))
+            }
+            Source::Recording => {
+                let recording = self.log.borrow().clone();
+                let Some(Event::RunStarted { scenario, .. }) = recording.first() else {
+                    self.source = Source::Nothing;
+                    self.working = false;
+                    self.status = Status::Idle;
+                    return None;
+                };
+                let scenario = scenario.clone();
+                Some(Job::CatchUp(CatchUpJob { generation, scenario, recording }))
+            }
+            other => {
+                self.source = other;
+                self.working = false;
+                None
+            }
+        }
+    }
+
+    /// A step came back. Work goes on while the session runs; otherwise it stops here.
+    pub fn stepped(&mut self, job: StepJob, outcome: StepOutcome) -> Vec<Effect> {
+        if job.generation != self.generation.get() {
+            return Vec::new(); // reset while the step was in flight: that run is gone
+        }
+        let mut run = job.run;
+        let stop = std::mem::take(&mut self.stop_requested);
+        if stop {
+            run.stop();
+        }
+        self.boundary = run.events().len();
+        self.source = Source::Live(Some(run));
+        let finished = stop || matches!(outcome, StepOutcome::Finished(_));
+        let failed = !stop && outcome == StepOutcome::Finished(FinishReason::Error);
+        if outcome == StepOutcome::Capped && !finished {
+            // The view says why and how to go on: raise the cap and press Resume.
+            self.status = Status::Paused;
+        }
+        if !(finished || outcome == StepOutcome::Capped || !self.repeat || self.status != Status::Running) {
+            return vec![Effect::SaveSoon];
+        }
+        self.working = false;
+        if failed {
+            // Everything before the failed turn is kept; Resume or Step plays it again from the
+            // recording.
+            self.source = Source::Recording;
+            self.status = Status::PausedOnError;
+            vec![Effect::Save]
+        } else if finished {
+            self.finished()
+        } else {
+            vec![Effect::SaveSoon]
+        }
+    }
+
+    /// The recording has been caught up with (or cannot be continued: the error says why).
+    pub fn caught_up(&mut self, job: CatchUpJob, result: Result<Run, String>) -> Vec<Effect> {
+        if job.generation != self.generation.get() {
+            return Vec::new();
+        }
+        match result {
+            Ok(mut run) => {
+                let mut effects = Vec::new();
+                if run.events().len() != self.log.borrow().len() {
+                    // The recording ended in a failed turn, which is played again.
+                    *self.log.borrow_mut() = run.events().to_vec();
+                    self.drained = 0;
+                    effects.push(Effect::Redraw);
+                }
+                self.attach(&mut run);
+                self.boundary = run.events().len();
+                self.source = Source::Live(Some(run));
+                effects
+            }
+            Err(e) => {
+                self.source = Source::Nothing;
+                self.working = false;
+                self.archived = true;
+                self.status = Status::Finished;
+                vec![Effect::Notice(format!("This run cannot be continued live: {e}."))]
+            }
+        }
+    }
+
+    /// The recording cannot be caught up because there is no model to go on with (no key, say):
+    /// nothing is lost, and once the settings are fixed Resume tries again.
+    pub fn no_model(&mut self, job: CatchUpJob, why: &str) -> Vec<Effect> {
+        if job.generation != self.generation.get() {
+            return Vec::new();
+        }
+        self.source = Source::Recording;
+        self.working = false;
+        if self.status == Status::Running {
+            self.status = Status::Paused;
+        }
+        vec![Effect::Notice(format!("Cannot go on: {why}."))]
+    }
+
+    /// Loads a recording to walk through with Step and Run; nothing is shown until then.
+    pub fn open_replay(&mut self, events: Vec<Event>) -> Vec<Effect> {
+        let mut effects = self.reset();
+        self.source = Source::Replay(Replay::new(events));
+        self.status = Status::Paused;
+        effects.push(Effect::Save);
+        effects
+    }
+
+    /// Shows the next step of the replay.
+    pub fn replay_step(&mut self) -> Vec<Effect> {
+        let Source::Replay(replay) = &mut self.source else { return Vec::new() };
+        let batch = replay.next_step();
+        if batch.is_empty() {
+            self.status = Status::Finished;
+            return Vec::new();
+        }
+        self.log.borrow_mut().extend_from_slice(batch);
+        let mut effects = vec![Effect::SaveSoon];
+        if replay.is_done() {
+            self.status = Status::Finished;
+        } else if self.status == Status::Running {
+            effects.push(Effect::ReplayLater);
+        }
+        effects
+    }
+
+    /// "Continue live from here": the replay so far becomes a paused live run; Run or Step goes
+    /// on from the step on screen with the model.
+    pub fn continue_live(&mut self) -> Vec<Effect> {
+        if !self.is_replaying() {
+            return Vec::new();
+        }
+        self.source = Source::Recording;
+        self.archived = false;
+        self.status = Status::Paused;
+        vec![Effect::Save]
+    }
+
+    /// Shows a session saved before the page was left: a replay at the step it had reached, a
+    /// live run paused at its last recorded turn (paused on its error if a turn failed), or a
+    /// finished one.
+    pub fn restore(&mut self, events: Vec<Event>, replay: bool, position: usize) -> Vec<Effect> {
+        if replay {
+            let mut effects = self.open_replay(events);
+            if let Source::Replay(r) = &mut self.source {
+                *self.log.borrow_mut() = r.seek(position).to_vec();
+            }
+            effects.push(Effect::Save);
+            return effects;
+        }
+        let mut effects = self.reset();
+        let ended = match events.last() {
+            Some(Event::RunFinished { reason }) => Some(*reason),
+            _ => None,
+        };
+        let finished = ended.is_some_and(|r| r != FinishReason::Error);
+        self.boundary = events.len();
+        *self.log.borrow_mut() = events;
+        self.archived = finished;
+        if finished {
+            self.status = Status::Finished;
+        } else {
+            self.source = Source::Recording;
+            self.status =
+                if ended == Some(FinishReason::Error) { Status::PausedOnError } else { Status::Paused };
+        }
+        effects.retain(|e| *e != Effect::Forget);
+        effects
+    }
+
+    /// What a save writes now, if anything is loaded.
+    pub fn snapshot(&self) -> Option<Snapshot<'_>> {
+        match &self.source {
+            Source::Replay(r) => Some(Snapshot {
+                events: Cow::Borrowed(r.events()),
+                replay: true,
+                position: self.log.borrow().len(),
+            }),
+            Source::Nothing if self.status == Status::Idle => None,
+            _ => {
+                let log = self.log.borrow();
+                let whole = log[..self.boundary.min(log.len())].to_vec();
+                Some(Snapshot { events: Cow::Owned(whole), replay: false, position: 0 })
+            }
+        }
+    }
+
+    /// The live log goes to the past runs, once, if it played a turn.
+    fn archive(&mut self) -> Vec<Effect> {
+        let played = self.log.borrow().iter().any(|e| e.turn().is_some_and(|t| t > 0));
+        if self.is_replaying() || self.archived || !played {
+            return Vec::new();
+        }
+        self.archived = true;
+        vec![Effect::Archive(self.log.borrow().clone())]
+    }
+
+    fn finished(&mut self) -> Vec<Effect> {
+        self.status = Status::Finished;
+        let mut effects = vec![Effect::Save];
+        effects.extend(self.archive());
+        effects
+    }
+
+    fn start(&mut self, mut run: Run) -> Vec<Effect> {
+        let effects = self.reset();
+        self.attach(&mut run);
+        self.source = Source::Live(Some(run));
+        effects
+    }
+
+    /// Sends the run's events into the log as they are recorded, unless the session has moved on.
+    fn attach(&self, run: &mut Run) {
+        let log = self.log.clone();
+        let generation = self.generation.clone();
+        let mine = generation.get();
+        let on_event = self.on_event.clone();
+        let have = run.events().len();
+        if log.borrow().len() < have {
+            log.borrow_mut().extend_from_slice(&run.events()[log.borrow().len()..]);
+        }
+        run.set_listener(move |event| {
+            if generation.get() == mine {
+                log.borrow_mut().push(event.clone());
+                if let Some(f) = &on_event {
+                    f();
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;
