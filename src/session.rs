@@ -66,7 +66,7 @@ pub enum Job {
 
 pub struct StepJob {
     generation: u64,
-    pub run: Run,
+    pub run: Box<Run>,
 }
 
 pub struct CatchUpJob {
@@ -79,7 +79,7 @@ pub struct CatchUpJob {
 enum Source {
     Nothing,
     /// A live run; `None` while a step has it.
-    Live(Option<Run>),
+    Live(Option<Box<Run>>),
     /// A recording on screen that Run and Step continue live: a run restored after a reload, a
     /// replay forked from a step, a run paused on an error (its failed turn is played again).
     Recording,
@@ -348,7 +348,7 @@ impl Session {
                 }
                 self.attach(&mut run);
                 self.boundary = run.events().len();
-                self.source = Source::Live(Some(run));
+                self.source = Source::Live(Some(Box::new(run)));
                 effects
             }
             Err(e) => {
@@ -483,7 +483,7 @@ impl Session {
     fn start(&mut self, mut run: Run) -> Vec<Effect> {
         let effects = self.reset();
         self.attach(&mut run);
-        self.source = Source::Live(Some(run));
+        self.source = Source::Live(Some(Box::new(run)));
         effects
     }
 
