@@ -125,6 +125,7 @@ fn MethodPanel() -> impl IntoView {
         MethodKind::Director => panels::DirectorPanel().into_any(),
         MethodKind::Handoff => panels::HandoffPanel().into_any(),
         MethodKind::Negotiation => panels::NegotiationPanel().into_any(),
+        MethodKind::Selector => panels::SelectorPanel().into_any(),
         MethodKind::RoundRobin => view! {
             <div class="panel" data-testid="round-robin-panel">
                 <h2>"Round robin"</h2>
@@ -151,7 +152,7 @@ fn Controls() -> impl IntoView {
         let (turn, finished) = controller.view.with(|v| (v.turn, v.finished));
         let state = match (mode, finished) {
             (Mode::Idle, _) => "Ready".to_string(),
-            (Mode::Paused, Some(FinishReason::Error)) => {
+            (Mode::Paused | Mode::PausedOnError, Some(FinishReason::Error)) => {
                 format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
             }
             (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(reason)),
@@ -185,7 +186,7 @@ fn Controls() -> impl IntoView {
             >
                 {move || match (controller.replaying.get(), controller.mode.get()) {
                     (true, _) => "Play",
-                    (false, Mode::Paused) => "Resume",
+                    (false, Mode::Paused | Mode::PausedOnError) => "Resume",
                     _ => "Run",
                 }}
             </button>
@@ -336,7 +337,7 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
             .take(6)
             .collect::<Vec<_>>()
             .join("-");
-        let result = controller.events.with_value(|events| {
+        let result = controller.with_events(|events| {
             if markdown {
                 driver::download(&format!("{slug}.md"), "text/markdown", &crate::export::to_markdown(events))
             } else {
@@ -383,6 +384,7 @@ pub fn kind_label(kind: MethodKind) -> &'static str {
         MethodKind::Director => "Director",
         MethodKind::Handoff => "Handoff",
         MethodKind::Negotiation => "Negotiation game",
+        MethodKind::Selector => "Selector",
     }
 }
 

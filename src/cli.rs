@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::clock::{Clock, SystemClock};
 use crate::engine::{Run, StepOutcome};
-use crate::events::{to_json_lines, Event, FinishReason, MessageKind};
+use crate::events::{to_json_lines, Event, FinishReason, MessageKind, SelectorMatch};
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
@@ -202,6 +202,17 @@ pub fn render_event(event: &Event) -> Option<String> {
         Event::DirectorChoice { agent, fallback, raw, .. } => {
             let note = if *fallback { format!(" (fallback: could not read {raw:?})") } else { String::new() };
             format!("\tNext speaker: {agent}{note}")
+        }
+        Event::SelectorChoice { agent, candidates, matched, attempts, raw, .. } => {
+            let note = match matched {
+                SelectorMatch::Fallback => {
+                    format!(" (fallback: no candidate named in {attempts} attempts; last reply {raw:?})")
+                }
+                SelectorMatch::OnlyCandidate => " (the only candidate)".to_string(),
+                _ if *attempts > 1 => format!(" (after {attempts} attempts)"),
+                _ => String::new(),
+            };
+            format!("\tSelector named: {agent} (from {}){note}", candidates.join(", "))
         }
         Event::Handoff { from, to, method, fallback, reason, .. } => {
             let note = if *fallback {

@@ -41,6 +41,22 @@ impl MessageKind {
     }
 }
 
+/// How the selector's reply was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SelectorMatch {
+    /// The reply is a candidate's name exactly.
+    Exact,
+    /// The same letters, ignoring case, spaces, underscores and surrounding punctuation.
+    Loose,
+    /// The only agent name the reply mentions.
+    Mention,
+    /// One candidate only: nobody was asked.
+    OnlyCandidate,
+    /// No attempt named a candidate; the method's fallback spoke.
+    Fallback,
+}
+
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -223,6 +239,19 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         note: Option<String>,
     },
+    /// The selector method named the next speaker.
+    SelectorChoice {
+        turn: u32,
+        /// Who could be named this turn.
+        candidates: Vec<String>,
+        /// The last attempt's reply (empty when there was a single candidate and no call).
+        raw: String,
+        agent: String,
+        /// How the name was read, or that it was not.
+        matched: SelectorMatch,
+        /// Calls made (0 with a single candidate).
+        attempts: u32,
+    },
     Error {
         /// The turn that failed (its events recorded so far belong to it); 0 for the opening.
         #[serde(default)]
@@ -297,6 +326,7 @@ impl Event {
             | Event::Inventory { turn, .. }
             | Event::GameEnd { turn, .. }
             | Event::Error { turn, .. }
+            | Event::SelectorChoice { turn, .. }
             | Event::SpendingCapReached { turn, .. }
             | Event::SpendingCapSet { turn, .. } => Some(*turn),
             Event::RunStarted { .. }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::events::Event;
+use crate::events::{Event, SelectorMatch};
 use crate::game::negotiation::Action;
 use crate::scenario::Scenario;
 
@@ -156,6 +156,19 @@ pub fn to_markdown(events: &[Event]) -> String {
                     _ => String::new(),
                 };
                 out.push_str(&format!("> Handoff ({method}): {} → **{}**{note}\n\n", inert(from), inert(to)));
+            }
+            Event::SelectorChoice { agent, candidates, matched, attempts, .. } => {
+                let names: Vec<String> = candidates.iter().map(|c| inert(c)).collect();
+                let note = match matched {
+                    SelectorMatch::Fallback => " (fallback: no candidate named)".to_string(),
+                    _ if *attempts > 1 => format!(" (attempt {attempts})"),
+                    _ => String::new(),
+                };
+                out.push_str(&format!(
+                    "> Selector: **{}** from {}{note}\n\n",
+                    inert(agent),
+                    names.join(", ")
+                ));
             }
             Event::GameStarted { iteration, prompts, .. } => {
                 out.push_str(&format!("## Game {iteration}\n\n"));

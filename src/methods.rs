@@ -7,6 +7,7 @@ pub mod director;
 pub mod handoff;
 pub mod negotiation;
 pub mod round_robin;
+pub mod selector;
 
 use crate::engine::Run;
 use crate::events::FinishReason;
@@ -20,6 +21,7 @@ pub enum MethodState {
     Director(director::Director),
     Handoff(handoff::Handoff),
     Negotiation(Box<negotiation::Negotiation>),
+    Selector(selector::Selector),
 }
 
 impl MethodState {
@@ -32,6 +34,7 @@ impl MethodState {
             Method::Negotiation(s) => {
                 MethodState::Negotiation(Box::new(negotiation::Negotiation::new(run, s)))
             }
+            Method::Selector(s) => MethodState::Selector(selector::Selector::new(s)),
         }
     }
 
@@ -43,6 +46,7 @@ impl MethodState {
             MethodState::Director(m) => m.turn(run).await,
             MethodState::Handoff(m) => m.turn(run).await,
             MethodState::Negotiation(m) => m.turn(run).await,
+            MethodState::Selector(m) => m.turn(run).await,
         }
     }
 

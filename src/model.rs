@@ -55,10 +55,12 @@ pub enum Purpose {
     Optimizer,
     CharacterDescription,
     TopicSpecifier,
+    /// The selector method's call that names the next speaker.
+    Selector,
 }
 
 impl Purpose {
-    pub const ALL: [Purpose; 11] = [
+    pub const ALL: [Purpose; 12] = [
         Purpose::Bid,
         Purpose::Speak,
         Purpose::DirectorReflection,
@@ -70,6 +72,7 @@ impl Purpose {
         Purpose::Optimizer,
         Purpose::CharacterDescription,
         Purpose::TopicSpecifier,
+        Purpose::Selector,
     ];
 
     /// The snake_case name used in the event log and scripted response files.
@@ -86,12 +89,13 @@ impl Purpose {
             Purpose::Optimizer => "optimizer",
             Purpose::CharacterDescription => "character_description",
             Purpose::TopicSpecifier => "topic_specifier",
+            Purpose::Selector => "selector",
         }
     }
 
     /// Calls that decide who speaks rather than produce what is said.
     pub fn is_orchestration(self) -> bool {
-        matches!(self, Purpose::Bid | Purpose::DirectorChoice)
+        matches!(self, Purpose::Bid | Purpose::DirectorChoice | Purpose::Selector)
     }
 
     /// Calls whose reply goes into the transcript as a message: a speech, a handoff turn, a
@@ -161,6 +165,8 @@ pub enum Cue {
         last_speaker: Option<String>,
         last_text: String,
     },
+    /// Name the next speaker among `candidates` (the selector method).
+    Select { candidates: Vec<String>, last_speaker: Option<String>, attempt: u32 },
     /// Choose a negotiation action.
     Negotiate(NegotiationCue),
     /// Rewrite the players' prompts from the score.

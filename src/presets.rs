@@ -9,11 +9,12 @@ pub struct Preset {
     pub json: &'static str,
 }
 
-pub const PRESETS: [Preset; 5] = [
+pub const PRESETS: [Preset; 6] = [
     Preset { id: "rail-debate", json: include_str!("../public/scenarios/rail-debate.json") },
     Preset { id: "arms-debate", json: include_str!("../public/scenarios/arms-debate.json") },
     Preset { id: "ai-morality-handoff", json: include_str!("../public/scenarios/ai-morality-handoff.json") },
     Preset { id: "daily-show-director", json: include_str!("../public/scenarios/daily-show-director.json") },
+    Preset { id: "town-hall-selector", json: include_str!("../public/scenarios/town-hall-selector.json") },
     Preset { id: "trading-game", json: include_str!("../public/scenarios/trading-game.json") },
 ];
 

@@ -147,6 +147,22 @@ pub const OPTIMIZER_SYSTEM: &str = "You improve the strategy prompts of the play
 /// The optimizer's request.
 pub const OPTIMIZER_PROMPT: &str = "{rules}\nStarting inventories:\n{inventories}\n\nTranscript of the last game:\n{transcript}\nPrompts used:\n{prompts}\n\nFeedback:\n{feedback}\n\nReply with a JSON object whose keys are the player names ({players}) and whose values are the new prompts. Keep a prompt unchanged by repeating it.";
 
+/// AutoGen's SelectorGroupChat (`selector_prompt`): the selector model names the next speaker.
+/// `{participants}` is the candidates as a Python list, `{roles}` one `name: description` line
+/// per agent.
+pub const SELECTOR_PROMPT: &str = "You are in a role play game. The following roles are available:\n{roles}.\nRead the following conversation. Then select the next role from {participants} to play. Only return the role.\n\n{history}\n\nRead the above conversation. Then select the next role from {participants} to play. Only return the role.\n";
+
+/// SelectorGroupChat's reply to an answer that names no agent.
+pub const SELECTOR_NO_NAME: &str = "No valid name was mentioned. Please select from: {participants}.";
+
+/// SelectorGroupChat's reply to an answer that names several agents.
+pub const SELECTOR_MANY_NAMES: &str =
+    "Expected exactly one name to be mentioned. Please select only one from: {participants}.";
+
+/// SelectorGroupChat's reply to an answer that names the last speaker when repeats are off.
+pub const SELECTOR_REPEATED: &str =
+    "Repeated speaker is not allowed, please select a different name from: {participants}.";
+
 #[cfg(test)]
 mod tests {
     use super::*;

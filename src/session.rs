@@ -156,6 +156,11 @@ impl Session {
         self.working
     }
 
+    /// Changes whenever what is loaded is replaced, so work begun before can tell it is stale.
+    pub fn generation(&self) -> u64 {
+        self.generation.get()
+    }
+
     pub fn is_replaying(&self) -> bool {
         matches!(self.source, Source::Replay(_))
     }
@@ -289,6 +294,8 @@ impl Session {
                 let scenario = scenario.clone();
                 Some(Job::CatchUp(CatchUpJob { generation, scenario, recording }))
             }
+            // The run is away on a step (a loop left over from before a reset asks too).
+            Source::Live(None) => None,
             other => {
                 self.source = other;
                 self.working = false;

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal};
+use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal, SelectorMatch};
 use crate::game::negotiation::Action;
 use crate::model::{Adaptation, Purpose, Usage};
 use crate::scenario::{Price, Scenario};
@@ -107,6 +107,19 @@ pub struct HandoffRow {
     pub fallback: bool,
     pub reason: Option<String>,
     /// The speaker's reasoning before it handed over, if the model reasoned.
+    pub why: String,
+}
+
+/// One turn of the selector method: who could be named, who was, and how the reply was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectorRow {
+    pub turn: u32,
+    pub candidates: Vec<String>,
+    pub raw: String,
+    pub agent: String,
+    pub matched: SelectorMatch,
+    pub attempts: u32,
+    /// The selector's reasoning behind the last attempt, if the model reasoned.
     pub why: String,
 }
 
@@ -259,6 +272,7 @@ pub struct RunView {
     pub bid_turns: Vec<Arc<BidTurn>>,
     pub director: Vec<Arc<DirectorTurn>>,
     pub handoffs: Vec<Arc<HandoffRow>>,
+    pub selections: Vec<Arc<SelectorRow>>,
     /// (from, to) to how many times.
     pub handoff_counts: BTreeMap<(String, String), u32>,
     pub negotiation: Option<NegotiationView>,
@@ -452,6 +466,21 @@ impl RunView {
                     fallback: *fallback,
                     reason: reason.clone(),
                     why: self.reasoning_of(*turn, from, Purpose::Handoff),
+                }));
+            }
+            Event::SelectorChoice { turn, candidates, raw, agent, matched, attempts } => {
+                let selector = crate::methods::selector::SELECTOR;
+                if *matched == SelectorMatch::Fallback {
+                    self.stats.tally(selector, |t| t.fallbacks += 1);
+                }
+                self.selections.push(Arc::new(SelectorRow {
+                    turn: *turn,
+                    candidates: candidates.clone(),
+                    raw: raw.clone(),
+                    agent: agent.clone(),
+                    matched: *matched,
+                    attempts: *attempts,
+                    why: self.reasoning_of(*turn, selector, Purpose::Selector),
                 }));
             }
             Event::GameStarted { iteration, prompts, optimum } => {

@@ -95,3 +95,32 @@ fn bad_files_and_flags_exit_non_zero_with_one_line() {
         assert!(first.starts_with("agora: ") && first.contains(message), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_selector_prints_who_it_named_and_from_whom_and_its_fallbacks() {
+    let script = temp("selector.json");
+    std::fs::write(
+        &script,
+        r#"[{"agent":"Selector","purpose":"selector","content":"jordan"},
+            {"agent":"Jordan","purpose":"speak","content":"Four days!"},
+            {"agent":"Selector","purpose":"selector","content":"Jordan"},
+            {"agent":"Selector","purpose":"selector","content":""},
+            {"agent":"Selector","purpose":"selector","content":"Someone"},
+            {"agent":"Jordan","purpose":"speak","content":"Again, four days!"}]"#,
+    )
+    .unwrap();
+    let model = format!("script:{}", script.display());
+    let (code, out, _) = agora(&["run", "preset:town-hall-selector", "--model", &model, "--turns", "2"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(
+            "\tSelector named: Jordan (from Principal Okafor, Ms. Lindqvist, Mr. Alvarez, Jordan)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("\tSelector named: Jordan (from Principal Okafor, Ms. Lindqvist, Mr. Alvarez) (fallback: no candidate named in 3 attempts; last reply \"Someone\")"),
+        "{out}"
+    );
+    assert!(out.contains("(Jordan): Again, four days!"));
+}

@@ -38,9 +38,10 @@ fn kind(e: &Event) -> usize {
         Event::RunFinished { .. } => 16,
         Event::SpendingCapReached { .. } => 17,
         Event::SpendingCapSet { .. } => 18,
+        Event::SelectorChoice { .. } => 19,
     }
 }
-const KINDS: usize = 19;
+const KINDS: usize = 20;
 
 /// Events of every kind, with every optional field filled somewhere: every preset with
 /// malformed replies, an opening with the topic specifier and character descriptions, a run

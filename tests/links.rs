@@ -97,7 +97,7 @@ fn settings() -> impl Strategy<Value = Settings> {
 
 impl Settings {
     fn apply(self, s: &mut Scenario) {
-        use agora::scenario::{HandoffVia, Method, Price};
+        use agora::scenario::{HandoffVia, Method, Price, PromptRole, SelectorFallback};
         let m = &mut s.model;
         // One past the presets is the demo model.
         if let Some(p) = agora::provider::PROVIDERS.get(self.provider) {
@@ -141,6 +141,20 @@ impl Settings {
                 h.max_tokens = self.number;
                 h.temperature = self.temperature;
                 h.next_description.push_str(&self.text);
+            }
+            Method::Selector(x) => {
+                x.attempts = self.attempts;
+                x.allow_repeats = self.flag;
+                x.fallback = [
+                    SelectorFallback::PreviousSpeaker,
+                    SelectorFallback::FirstCandidate,
+                    SelectorFallback::RandomCandidate,
+                ][self.number as usize % 3];
+                x.prompt_role = if self.flag { PromptRole::User } else { PromptRole::System };
+                x.temperature = self.temperature;
+                x.max_tokens = (self.number > 0).then_some(self.number);
+                x.prompt.push_str(&self.text);
+                x.repeated_feedback.push_str(&self.text);
             }
             Method::Negotiation(n) => {
                 n.iterations = self.attempts;

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 use super::form::{number_field, text_field, EditorState, FieldMessage};
 use super::{Controller, Mode};
 use crate::presets::PRESETS;
-use crate::scenario::{AgentSpec, ChoiceFallback, HandoffVia, Method, MethodKind, Scenario, Stance};
+use crate::scenario::{
+    AgentSpec, ChoiceFallback, HandoffVia, Method, MethodKind, PromptRole, Scenario, SelectorFallback, Stance,
+};
 
 /// The presets, as cards to open.
 #[component]
@@ -137,6 +139,7 @@ fn MethodSettings() -> impl IntoView {
                 MethodKind::Director => director_settings().into_any(),
                 MethodKind::Handoff => handoff_settings().into_any(),
                 MethodKind::Negotiation => negotiation_settings().into_any(),
+                MethodKind::Selector => selector_settings().into_any(),
                 MethodKind::RoundRobin => ().into_any(),
             }}
             <FieldMessage field="method.pattern" />
@@ -321,6 +324,84 @@ fn handoff_settings() -> impl IntoView {
                 |s, v| update_method!(s, Handoff, |m| m.attempts = v),
             )}
         </div>
+    }
+}
+
+fn selector_settings() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let fallback =
+        move || s.with(|s| with_method!(s, Selector, |m| m.fallback, SelectorFallback::PreviousSpeaker));
+    let role = move || s.with(|s| with_method!(s, Selector, |m| m.prompt_role, PromptRole::System));
+    view! {
+        <div class="row">
+            <label class="check">
+                <input
+                    type="checkbox"
+                    data-testid="field-method.allow_repeats"
+                    prop:checked=move || s.with(|s| with_method!(s, Selector, |m| m.allow_repeats, false))
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        s.update(|s| update_method!(s, Selector, |m| m.allow_repeats = on))
+                    }
+                />
+                <span>"The last speaker may be named again"</span>
+            </label>
+            {number_field(
+                "Attempts per turn",
+                "method.attempts",
+                |s| with_method!(s, Selector, |m| m.attempts, 0),
+                |s, v| update_method!(s, Selector, |m| m.attempts = v),
+            )}
+            <label class="field">
+                <span>"When no candidate is named"</span>
+                <select
+                    data-testid="field-method.fallback"
+                    on:change=move |ev| {
+                        let v = match event_target_value(&ev).as_str() {
+                            "first_candidate" => SelectorFallback::FirstCandidate,
+                            "random_candidate" => SelectorFallback::RandomCandidate,
+                            _ => SelectorFallback::PreviousSpeaker,
+                        };
+                        s.update(|s| update_method!(s, Selector, |m| m.fallback = v))
+                    }
+                >
+                    <option value="previous_speaker" selected=move || fallback() == SelectorFallback::PreviousSpeaker>
+                        "the previous speaker (AutoGen)"
+                    </option>
+                    <option value="first_candidate" selected=move || fallback() == SelectorFallback::FirstCandidate>
+                        "the first candidate"
+                    </option>
+                    <option value="random_candidate" selected=move || fallback() == SelectorFallback::RandomCandidate>
+                        "a random candidate"
+                    </option>
+                </select>
+            </label>
+            <label class="field">
+                <span>"Prompt sent as"</span>
+                <select
+                    data-testid="field-method.prompt_role"
+                    on:change=move |ev| {
+                        let v = if event_target_value(&ev) == "user" { PromptRole::User } else { PromptRole::System };
+                        s.update(|s| update_method!(s, Selector, |m| m.prompt_role = v))
+                    }
+                >
+                    <option value="system" selected=move || role() == PromptRole::System>
+                        "a system message (AutoGen, OpenAI models)"
+                    </option>
+                    <option value="user" selected=move || role() == PromptRole::User>
+                        "a user message (AutoGen, other models)"
+                    </option>
+                </select>
+            </label>
+        </div>
+        {text_field(
+            "Selector prompt ({roles}, {participants}, {history})",
+            "method.prompt",
+            |s| with_method!(s, Selector, |m| m.prompt.clone(), String::new()),
+            |s, v| update_method!(s, Selector, |m| m.prompt = v),
+            true,
+        )}
     }
 }
 

@@ -69,7 +69,7 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
     // Messages are rebuilt from the log only when the call is opened.
     let messages = move || {
         open.get().then(|| {
-            controller.events.with_value(|log| request_messages(log, event)).map(|messages| {
+            controller.with_events(|log| request_messages(log, event)).map(|messages| {
                 messages
                     .into_iter()
                     .map(|m| {

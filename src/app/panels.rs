@@ -7,8 +7,9 @@ use leptos::prelude::*;
 
 use super::rows::{chunked, key};
 use super::Controller;
+use crate::events::SelectorMatch;
 use crate::text::fixed;
-use crate::view::{ActionRow, BidTurn, DirectorTurn, HandoffRow, NegotiationView};
+use crate::view::{ActionRow, BidTurn, DirectorTurn, HandoffRow, NegotiationView, SelectorRow};
 
 const PALETTE: [&str; 8] =
     ["#0b5cad", "#b3261e", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#5d4037", "#455a64"];
@@ -244,6 +245,66 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
                         </p>
                     }
                 })}
+        </li>
+    }
+}
+
+/// The selector's choices: who could be named, who was, and how the reply was read.
+#[component]
+pub fn SelectorPanel() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let count = Memo::new(move |_| controller.view.with(|v| v.selections.len()));
+    view! {
+        <div class="panel" data-testid="selector-panel">
+            <h2>"Selector"</h2>
+            <p class="muted">"Each turn a selector call names the next speaker from the candidates."</p>
+            <ol class="selections">
+                {chunked(
+                    count,
+                    Arc::new(move |a, b| {
+                        controller.view.with(|v| v.selections.iter().skip(a).take(b - a).map(|s| s.turn as u64).collect())
+                    }),
+                    Arc::new(move |i| {
+                        let row = controller.view.with_untracked(|v| v.selections.get(i).cloned())?;
+                        Some(view! { <SelectorEntry row=row /> }.into_any())
+                    }),
+                    true,
+                )}
+            </ol>
+        </div>
+    }
+}
+
+#[component]
+fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
+    let how = match row.matched {
+        SelectorMatch::Exact => "named exactly".to_string(),
+        SelectorMatch::Loose => "named, case or spacing aside".to_string(),
+        SelectorMatch::Mention => "the only name mentioned".to_string(),
+        SelectorMatch::OnlyCandidate => "the only candidate: no call".to_string(),
+        SelectorMatch::Fallback => format!("fallback: no candidate named in {} attempts", row.attempts),
+    };
+    let attempts = (row.attempts > 1 && row.matched != SelectorMatch::Fallback)
+        .then(|| format!(" · attempt {}", row.attempts));
+    let fallback = row.matched == SelectorMatch::Fallback;
+    view! {
+        <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string()>
+            <span class="muted">{format!("Turn {} · ", row.turn)}</span>
+            <strong>{row.agent.clone()}</strong>
+            <span class=if fallback { "fallback" } else { "muted" }>{format!(" · {how}")}{attempts}</span>
+            <div class="muted candidates" data-testid="selection-candidates">
+                {format!("Candidates: {}", row.candidates.join(", "))}
+            </div>
+            {(!row.raw.is_empty())
+                .then(|| {
+                    view! {
+                        <details class="raw">
+                            <summary>"reply"</summary>
+                            <code>{row.raw.clone()}</code>
+                        </details>
+                    }
+                })}
+            {why(&row.why)}
         </li>
     }
 }

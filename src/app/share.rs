@@ -120,7 +120,7 @@ pub fn ShareLinks() -> impl IntoView {
             else {
                 return;
             };
-            controller.events.with_value(|events| link::run_fragment(&scenario, events))
+            controller.with_events(|events| link::run_fragment(&scenario, events))
         } else {
             Ok(link::scenario_fragment(&editor.scenario.get_untracked()))
         };

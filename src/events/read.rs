@@ -127,6 +127,14 @@ pub fn event_from_value(value: Value) -> Result<Event, String> {
             next_prompts: f.maybe_any("next_prompts")?.unwrap_or_default(),
             note: f.opt_string("note")?,
         },
+        "selector_choice" => Event::SelectorChoice {
+            turn: f.u32("turn")?,
+            candidates: f.any("candidates")?,
+            raw: f.string("raw")?,
+            agent: f.string("agent")?,
+            matched: f.any("matched")?,
+            attempts: f.u32("attempts")?,
+        },
         // `turn` came later; older logs have none and their errors belong to the opening.
         "error" => Event::Error { turn: f.maybe_u32("turn")?.unwrap_or(0), message: f.string("message")? },
         "run_finished" => Event::RunFinished { reason: f.any("reason")? },
@@ -260,7 +268,7 @@ mod tests {
                 assert_eq!(&serde_json::from_str::<Event>(&json).unwrap(), e, "{json}");
             }
         }
-        assert_eq!(kinds.len(), 17, "every event type is covered: {kinds:?}");
+        assert_eq!(kinds.len(), 18, "every event type is covered: {kinds:?}");
     }
 
     #[test]

@@ -214,6 +214,9 @@ impl DemoModel {
             }
             (Cue::Director { .. }, _) => ChatResponse::text(self.direct(request, me, malformed, &mut rng)),
             (Cue::Handoff { .. }, _) => self.handoff(request, me, malformed, &mut rng),
+            (Cue::Select { candidates, last_speaker, .. }, _) => {
+                ChatResponse::text(self.select(candidates, last_speaker.as_deref(), malformed, &mut rng))
+            }
             (Cue::Negotiate(cue), _) => ChatResponse::text(negotiate(cue, malformed, &mut rng)),
             (Cue::Optimize(cue), _) => ChatResponse::text(optimize(cue, malformed)),
             (Cue::Describe { subject, topic, word_limit }, Purpose::TopicSpecifier) => {
@@ -393,6 +396,46 @@ impl DemoModel {
         limit_words(&text, *word_limit)
     }
 
+    /// `names` from the most opposed to `stance` to the least, ties in their order.
+    fn most_opposed<'a>(&self, names: &'a [String], stance: f64) -> Vec<&'a String> {
+        let mut ranked: Vec<&String> = names.iter().collect();
+        ranked.sort_by(|a, b| {
+            let gap = |n: &str| self.person(n).map_or(0.0, |p| (p.stance - stance).abs());
+            gap(b).total_cmp(&gap(a))
+        });
+        ranked
+    }
+
+    /// The selector names whoever disagrees most with the last speaker (now and then the
+    /// runner-up), written the ways models write a name: bare, in lower case, or in a sentence.
+    /// A malformed reply names nobody, two agents, or the last speaker.
+    fn select(
+        &self,
+        candidates: &[String],
+        last: Option<&str>,
+        malformed: bool,
+        rng: &mut ChaCha8Rng,
+    ) -> String {
+        let stance = last.and_then(|l| self.person(l)).map_or(0.0, |p| p.stance);
+        let ranked = self.most_opposed(candidates, stance);
+        let pick = if ranked.len() > 1 && rng.random_bool(0.3) { ranked[1] } else { ranked[0] };
+        if malformed {
+            let mut bad = vec![String::new(), "Let's hear from someone new!".to_string()];
+            if ranked.len() > 1 {
+                bad.push(format!("{} or {}", ranked[0], ranked[1]));
+            }
+            if let Some(last) = last {
+                bad.push(last.to_string());
+            }
+            return bad.choose(rng).cloned().unwrap_or_default();
+        }
+        match rng.random_range(0..20) {
+            0..12 => pick.clone(),
+            12..15 => pick.to_ascii_lowercase(),
+            _ => format!("I'd pick {pick} to play next."),
+        }
+    }
+
     fn handoff(
         &self,
         request: &ChatRequest,
@@ -407,12 +450,7 @@ impl DemoModel {
         let speech = self.speech(me, topic, (*word_limit).min(35), last_speaker.as_deref(), rng);
         let speech = format!("{name}: {speech}");
         // Hand off to the most opposed debater most of the time, so the exchange has tension.
-        let mine = me.map_or(0.0, |p| p.stance);
-        let mut ranked: Vec<&String> = options.iter().collect();
-        ranked.sort_by(|a, b| {
-            let gap = |n: &str| self.person(n).map_or(0.0, |p| (p.stance - mine).abs());
-            gap(b).total_cmp(&gap(a))
-        });
+        let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
         let mut target = if rng.random_bool(0.7) || ranked.len() == 1 {
             ranked.first().map(|s| s.to_string()).unwrap_or_default()
         } else {

@@ -7,7 +7,7 @@
 
 use super::{
     AgentSpec, BiddingSettings, DemoSettings, DirectorSettings, HandoffSettings, Method, MethodKind,
-    ModelSettings, NegotiationSettings, Opening, Prompts, Scenario, SpendingCap,
+    ModelSettings, NegotiationSettings, Opening, Prompts, Scenario, SelectorSettings, SpendingCap,
 };
 use crate::catalog::NetworkSettings;
 use crate::json::{deserialize_with_fields, set_present, Fields};
@@ -164,6 +164,22 @@ impl Method {
                     max_tokens: set_u32,
                 );
                 Method::Negotiation(s)
+            }
+            MethodKind::Selector => {
+                let mut s = SelectorSettings::default();
+                set_present!(f, s,
+                    prompt: set_string,
+                    prompt_role: set_any,
+                    allow_repeats: set_bool,
+                    attempts: set_u32,
+                    fallback: set_any,
+                    no_name_feedback: set_string,
+                    many_names_feedback: set_string,
+                    repeated_feedback: set_string,
+                    temperature: set_any,
+                    max_tokens: set_any,
+                );
+                Method::Selector(s)
             }
         })
     }

@@ -106,6 +106,47 @@ test('ai-morality-handoff: the handoff view shows every target and the graph cou
   assert.deepEqual(errors, []);
 });
 
+test('town-hall-selector: the selector panel shows the candidates, choice and fallback of each turn', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  for (const malformed of [undefined, 0.4]) {
+    const extra = malformed === undefined ? [] : ['--malformed-rate', String(malformed)];
+    const events = nativeEvents('town-hall-selector', extra);
+    await runPreset(page, 'town-hall-selector', { malformed });
+    await transcriptMatches(page, events);
+    const choices = ofType(events, 'selector_choice');
+    const rows = page.getByTestId('selection');
+    await assert.doesNotReject(() => rows.nth(choices.length - 1).waitFor());
+    const shown = await rows.evaluateAll((els) =>
+      els.map((r) => [r.dataset.agent, r.dataset.fallback, r.querySelector('[data-testid=selection-candidates]').textContent]),
+    );
+    const expected = choices.map((c) => [c.agent, String(c.matched === 'fallback'), `Candidates: ${c.candidates.join(', ')}`]).reverse();
+    assert.deepEqual(shown, expected);
+    const selected = ofType(events, 'speaker_selected').map((s) => s.agent);
+    assert.deepEqual(choices.map((c) => c.agent), selected, 'the named agent has the floor');
+    if (malformed) {
+      assert.ok(ofType(events, 'model_call').some((c) => c.purpose === 'selector' && c.attempt > 1), 'bad replies were asked again');
+      const calls = ofType(events, 'model_call').filter((c) => c.purpose === 'selector' && c.attempt > 1).length;
+      const total = page.locator('[data-testid=stats-row][data-agent=Total]');
+      assert.ok(Number(await total.getAttribute('data-retries')) >= calls);
+    }
+  }
+  // The method can be picked for any scenario, and its settings are there to change.
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-method').selectOption('selector');
+  await page.getByTestId('selector-panel').waitFor();
+  await page.getByTestId('field-method.allow_repeats').check();
+  await page.getByTestId('field-method.fallback').selectOption('random_candidate');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const named = await page.getByTestId('selection').count();
+  assert.equal(named, 10, 'one selection per turn');
+  const candidates = await page.getByTestId('selection-candidates').first().textContent();
+  assert.equal(candidates.split(',').length, 3, 'repeats allowed: every agent is a candidate');
+  await screenshot(page, 'town-hall-selector');
+  assert.deepEqual(errors, []);
+});
+
 test('trading-game: inventories, the final score and the optimizer chart match the engine', async () => {
   const events = nativeEvents('trading-game');
   const { page, errors } = await openApp(session.browser, session.server.url);

@@ -1,0 +1,248 @@
+//! Selector, as in AutoGen's SelectorGroupChat: before each turn a selector call sees every
+//! agent's role and the conversation and names the next speaker from the candidates (everyone
+//! but the last speaker, unless the scenario allows repeats). A single candidate speaks without
+//! a call.
+//!
+//! A reply is read as a candidate's exact name, then the same name ignoring case, spaces,
+//! underscores and surrounding punctuation, then as the only agent name it mentions. A reply
+//! that names nobody, several agents, or the last speaker when repeats are off is answered (the
+//! reply and the feedback join the selector's conversation, as SelectorGroupChat does) and asked
+//! again, up to the attempt limit; then the fallback speaks and that is recorded.
+
+use rand::Rng;
+
+use crate::engine::Run;
+use crate::events::{Event, FinishReason, ParseOutcome, SelectorMatch};
+use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
+use crate::prompts::fill;
+use crate::scenario::{PromptRole, SelectorFallback, SelectorSettings};
+
+/// The name the selector's calls are recorded under.
+pub const SELECTOR: &str = "Selector";
+
+pub struct Selector {
+    settings: SelectorSettings,
+    previous: Option<usize>,
+}
+
+/// What one reply names.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Reading {
+    Named(usize, SelectorMatch),
+    Nobody,
+    Several(Vec<usize>),
+}
+
+/// Reads a selector reply against every agent's name (not only the candidates, so a reply naming
+/// the last speaker can be told apart from one naming nobody).
+pub fn read_reply(reply: &str, names: &[String]) -> Reading {
+    let bare = reply.trim().trim_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+    if let Some(i) = names.iter().position(|n| n == reply.trim() || n == bare) {
+        return Reading::Named(i, SelectorMatch::Exact);
+    }
+    let loose = |s: &str| -> String {
+        s.chars().filter(|c| !(c.is_whitespace() || *c == '_')).map(|c| c.to_ascii_lowercase()).collect()
+    };
+    let wanted = loose(bare);
+    if !wanted.is_empty() {
+        if let Some(i) = names.iter().position(|n| loose(n) == wanted) {
+            return Reading::Named(i, SelectorMatch::Loose);
+        }
+    }
+    let mentioned: Vec<usize> = (0..names.len()).filter(|&i| mentions(reply, &names[i])).collect();
+    match mentioned.as_slice() {
+        [] => Reading::Nobody,
+        [one] => Reading::Named(*one, SelectorMatch::Mention),
+        _ => Reading::Several(mentioned),
+    }
+}
+
+/// Whether `text` mentions `name` as a whole word, written as it is or with its underscores as
+/// spaces or escaped (`Story_writer`, `Story writer`, `Story\_writer`), as SelectorGroupChat
+/// counts mentions.
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let variants = [name.to_string(), name.replace('_', " "), name.replace('_', "\\_")];
+    variants.iter().filter(|v| !v.is_empty()).any(|v| {
+        text.match_indices(v.as_str()).any(|(at, _)| {
+            !word(text[..at].chars().next_back()) && !word(text[at + v.len()..].chars().next())
+        })
+    })
+}
+
+/// A list of names as Python writes a list of strings (`['A', 'B']`): SelectorGroupChat puts
+/// `str(participants)` into its prompt.
+pub fn python_list(names: &[&str]) -> String {
+    let items: Vec<String> = names
+        .iter()
+        .map(|n| {
+            if n.contains('\'') && !n.contains('"') {
+                format!("\"{n}\"")
+            } else {
+                format!("'{}'", n.replace('\\', "\\\\").replace('\'', "\\'"))
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+impl Selector {
+    pub fn new(settings: &SelectorSettings) -> Self {
+        Self { settings: settings.clone(), previous: None }
+    }
+
+    /// SelectorGroupChat's history: each message as `name: text`, trimmed at the end, followed by
+    /// a blank line, the messages joined by newlines.
+    fn history(run: &Run) -> String {
+        let parts: Vec<String> = run
+            .transcript
+            .lines()
+            .iter()
+            .map(|l| format!("{}: {}", l.speaker, l.text).trim_end().to_string() + "\n\n")
+            .collect();
+        parts.join("\n")
+    }
+
+    /// One `name: description` line per agent, runs of white space made one space.
+    fn roles(run: &Run) -> String {
+        let lines: Vec<String> = run
+            .cast
+            .iter()
+            .map(|p| {
+                let line = format!("{}: {}", p.name, p.description);
+                line.split_whitespace().collect::<Vec<_>>().join(" ")
+            })
+            .collect();
+        lines.join("\n")
+    }
+
+    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
+        let names: Vec<String> = run.cast.iter().map(|p| p.name.clone()).collect();
+        let candidates: Vec<usize> =
+            (0..names.len()).filter(|&i| self.settings.allow_repeats || Some(i) != self.previous).collect();
+        let candidate_names: Vec<&str> = candidates.iter().map(|&i| names[i].as_str()).collect();
+        let (chosen, raw, matched, attempts) = if candidates.len() == 1 {
+            (candidates[0], String::new(), SelectorMatch::OnlyCandidate, 0)
+        } else {
+            self.select(run, &names, &candidates).await?
+        };
+        run.push(Event::SelectorChoice {
+            turn: run.turn,
+            candidates: candidate_names.iter().map(|n| n.to_string()).collect(),
+            raw,
+            agent: names[chosen].clone(),
+            matched,
+            attempts,
+        });
+        run.push(Event::SpeakerSelected {
+            turn: run.turn,
+            agent: names[chosen].clone(),
+            tie: false,
+            tied: Vec::new(),
+        });
+        self.previous = Some(chosen);
+        run.speak(chosen).await?;
+        Ok(None)
+    }
+
+    /// Asks the selector until a reply names a candidate, then falls back.
+    async fn select(
+        &self,
+        run: &mut Run,
+        names: &[String],
+        candidates: &[usize],
+    ) -> Result<(usize, String, SelectorMatch, u32), ModelError> {
+        let s = &self.settings;
+        let participants = python_list(&candidates.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>());
+        let prompt = fill(
+            &s.prompt,
+            &[
+                ("roles", &Self::roles(run)),
+                ("participants", &participants),
+                ("history", &Self::history(run)),
+            ],
+        );
+        let mut messages = vec![match s.prompt_role {
+            PromptRole::System => ChatMessage::system(prompt),
+            PromptRole::User => ChatMessage::user(prompt),
+        }];
+        let last_speaker = self.previous.map(|i| names[i].clone());
+        let mut raw = String::new();
+        for attempt in 1..=s.attempts.max(1) {
+            let mut req =
+                ChatRequest::new(SELECTOR, Purpose::Selector, messages.clone()).with_cue(Cue::Select {
+                    candidates: candidates.iter().map(|&i| names[i].clone()).collect(),
+                    last_speaker: last_speaker.clone(),
+                    attempt,
+                });
+            req.temperature = s.temperature;
+            req.max_tokens = s.max_tokens;
+            let reply = run.ask(&req).await?;
+            raw = reply.response.content.trim().to_string();
+            let feedback = match read_reply(&reply.response.content, names) {
+                Reading::Named(i, how) if candidates.contains(&i) => {
+                    run.record_call(&req, attempt, &reply, ParseOutcome::ok(serde_json::json!(names[i])));
+                    return Ok((i, raw, how, attempt));
+                }
+                Reading::Named(..) => &s.repeated_feedback,
+                Reading::Nobody => &s.no_name_feedback,
+                Reading::Several(_) => &s.many_names_feedback,
+            };
+            let feedback = fill(feedback, &[("participants", &participants)]);
+            let error = match reply.response.why_no_answer() {
+                Some(why) => format!("{why} ({feedback})"),
+                None => feedback.clone(),
+            };
+            run.record_call(&req, attempt, &reply, ParseOutcome::failed(error));
+            messages.push(ChatMessage::assistant(reply.response.content.clone()));
+            messages.push(ChatMessage::user(feedback));
+        }
+        let chosen = match (s.fallback, self.previous) {
+            (SelectorFallback::PreviousSpeaker, Some(previous)) => previous,
+            (SelectorFallback::PreviousSpeaker | SelectorFallback::FirstCandidate, _) => candidates[0],
+            (SelectorFallback::RandomCandidate, _) => candidates[run.rng.random_range(0..candidates.len())],
+        };
+        Ok((chosen, raw, SelectorMatch::Fallback, s.attempts.max(1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        ["Planner", "Data_Analyst", "Critic"].map(String::from).to_vec()
+    }
+
+    #[test]
+    fn a_name_is_read_exactly_then_loosely_then_as_the_only_mention() {
+        let n = names();
+        assert_eq!(read_reply("Critic", &n), Reading::Named(2, SelectorMatch::Exact));
+        assert_eq!(read_reply("  Critic.\n", &n), Reading::Named(2, SelectorMatch::Exact));
+        assert_eq!(read_reply("critic", &n), Reading::Named(2, SelectorMatch::Loose));
+        assert_eq!(read_reply("**data analyst**", &n), Reading::Named(1, SelectorMatch::Loose));
+        assert_eq!(
+            read_reply("The next role should be Planner.", &n),
+            Reading::Named(0, SelectorMatch::Mention)
+        );
+        assert_eq!(read_reply("Data Analyst should go next", &n), Reading::Named(1, SelectorMatch::Mention));
+        assert_eq!(read_reply("Data\\_Analyst", &n), Reading::Named(1, SelectorMatch::Mention));
+    }
+
+    #[test]
+    fn nobody_several_and_parts_of_words_are_told_apart() {
+        let n = names();
+        assert_eq!(read_reply("", &n), Reading::Nobody);
+        assert_eq!(read_reply("Let's hear from someone new!", &n), Reading::Nobody);
+        assert_eq!(read_reply("Critics agree", &n), Reading::Nobody, "a name inside a longer word");
+        assert_eq!(read_reply("the planner", &n), Reading::Nobody, "mentions are case-sensitive");
+        assert_eq!(read_reply("Planner or Critic", &n), Reading::Several(vec![0, 2]));
+    }
+
+    #[test]
+    fn candidates_are_listed_as_python_prints_them() {
+        assert_eq!(python_list(&["A", "B c"]), "['A', 'B c']");
+        assert_eq!(python_list(&["O'Brien", "x"]), "[\"O'Brien\", 'x']");
+        assert_eq!(python_list(&[]), "[]");
+    }
+}
