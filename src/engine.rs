@@ -63,7 +63,24 @@ pub enum StepOutcome {
 /// Told of each event as it is recorded.
 type Listener = Box<dyn FnMut(&Event)>;
 
+/// A run: its [`Floor`] and the speaker-selection method playing on it, and the control around
+/// them (the opening, finishing, the spending cap).
 pub struct Run {
+    floor: Floor,
+    /// The method's own state, from the end of the opening on.
+    method: Option<MethodState>,
+    started: bool,
+    finished: Option<FinishReason>,
+    /// The cap in force (the scenario's, until the user changes it).
+    cap: SpendingCap,
+    /// The cap's pause is recorded once until the cap changes.
+    cap_noted: bool,
+}
+
+/// What a method works with during a turn, and nothing more: the scenario, the cast, the
+/// transcript, the run's one RNG, the model (asked through the helpers here, which time and
+/// record every call) and the event log.
+pub struct Floor {
     scenario: Rc<Scenario>,
     model: Rc<dyn ChatModel>,
     clock: Rc<dyn Clock>,
@@ -75,20 +92,14 @@ pub struct Run {
     /// The topic as the agents discuss it. The specifier's version only opens the conversation,
     /// as in seed 000, where the headers are written from the original topic.
     pub(crate) topic: String,
-    state: Option<MethodState>,
     /// The last call of each (agent, purpose): its event index and messages, the base the next
     /// such call is recorded against.
     last_calls: std::collections::BTreeMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
-    started: bool,
-    finished: Option<FinishReason>,
     /// Told of every event as it is recorded, so a view can follow a turn as it happens.
     listener: Option<Listener>,
-    /// The cap in force (the scenario's, until the user changes it) and what was spent so far.
-    cap: SpendingCap,
+    /// Tokens spent so far, and their cost at the scenario's prices.
     spent_tokens: u64,
     spent_cost: f64,
-    /// The cap's pause is recorded once until the cap changes.
-    cap_noted: bool,
 }
 
 impl Run {
@@ -99,7 +110,7 @@ impl Run {
             .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
         let transcript = Transcript::new(scenario.prompt(PromptKind::HistoryHeader));
         let scenario_cap = scenario.model.spending_cap;
-        Ok(Run {
+        let floor = Floor {
             rng: ChaCha8Rng::seed_from_u64(scenario.seed),
             topic: scenario.topic.clone(),
             scenario: Rc::new(scenario),
@@ -109,32 +120,28 @@ impl Run {
             transcript,
             turn: 0,
             cast: Vec::new(),
-            state: None,
             last_calls: Default::default(),
-            started: false,
-            finished: None,
             listener: None,
-            cap: scenario_cap,
             spent_tokens: 0,
             spent_cost: 0.0,
-            cap_noted: false,
-        })
+        };
+        Ok(Run { floor, method: None, started: false, finished: None, cap: scenario_cap, cap_noted: false })
     }
 
     pub fn scenario(&self) -> &Scenario {
-        &self.scenario
+        &self.floor.scenario
     }
 
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.floor.events
     }
 
     pub fn transcript(&self) -> &Transcript {
-        &self.transcript
+        &self.floor.transcript
     }
 
     pub fn turn(&self) -> u32 {
-        self.turn
+        self.floor.turn
     }
 
     pub fn is_finished(&self) -> bool {
@@ -151,16 +158,13 @@ impl Run {
         if let Some(reason) = self.finished {
             return StepOutcome::Finished(reason);
         }
-        if self.started && self.cap.reached(self.spent_tokens, self.spent_cost) {
+        let (tokens, spent) = self.floor.spent();
+        if self.started && self.cap.reached(tokens, spent) {
             if !self.cap_noted {
                 self.cap_noted = true;
-                let cost = self.scenario.model.price.map(|_| self.spent_cost);
-                self.push(Event::SpendingCapReached {
-                    turn: self.turn,
-                    tokens: self.spent_tokens,
-                    cost,
-                    cap: self.cap,
-                });
+                let cost = self.floor.scenario.model.price.map(|_| spent);
+                let turn = self.floor.turn;
+                self.floor.push(Event::SpendingCapReached { turn, tokens, cost, cap: self.cap });
             }
             return StepOutcome::Capped;
         }
@@ -170,7 +174,8 @@ impl Run {
             Ok(Some(reason)) => self.finish(reason),
             Err(ModelError::Cancelled) => self.finish(FinishReason::Stopped),
             Err(e) => {
-                self.push(Event::Error { turn: self.turn, message: format!("turn {}: {e}", self.turn) });
+                let turn = self.floor.turn;
+                self.floor.push(Event::Error { turn, message: format!("turn {turn}: {e}") });
                 self.finish(FinishReason::Error)
             }
         }
@@ -188,19 +193,21 @@ impl Run {
     }
 
     fn finish(&mut self, reason: FinishReason) -> StepOutcome {
-        self.push(Event::RunFinished { reason });
+        self.floor.push(Event::RunFinished { reason });
         self.finished = Some(reason);
         StepOutcome::Finished(reason)
     }
 
     async fn play_turn(&mut self) -> Result<Option<FinishReason>, ModelError> {
-        self.turn += 1;
-        let mut state = self.state.take().expect("a started run has a method state");
-        let result = state.turn(self).await;
-        let limited = state.ends_at_turn_limit();
-        self.state = Some(state);
-        match result {
-            Ok(None) if limited && self.turn >= self.scenario.max_turns => Ok(Some(FinishReason::TurnLimit)),
+        let Some(method) = &mut self.method else {
+            return Err(ModelError::Provider("the run has no method: its opening did not finish".into()));
+        };
+        let floor = &mut self.floor;
+        floor.turn += 1;
+        match method.turn(floor).await {
+            Ok(None) if method.ends_at_turn_limit() && floor.turn >= floor.scenario.max_turns => {
+                Ok(Some(FinishReason::TurnLimit))
+            }
             other => other,
         }
     }
@@ -209,15 +216,16 @@ impl Run {
     /// opening message injected into the conversation.
     async fn open(&mut self) -> Result<Option<FinishReason>, ModelError> {
         self.started = true;
-        let scenario = self.scenario.clone();
-        self.push(Event::RunStarted { seed: scenario.seed, scenario: Box::new((*scenario).clone()) });
+        let floor = &mut self.floor;
+        let scenario = floor.scenario.clone();
+        floor.push(Event::RunStarted { seed: scenario.seed, scenario: Box::new((*scenario).clone()) });
         let opening = &scenario.opening;
         let names = scenario.agent_names().join(", ");
 
         let mut opening_text = opening.text.trim().to_string();
         let mut descriptions: Vec<String> = scenario.agents.iter().map(|a| a.description.clone()).collect();
         if opening.describe_characters {
-            let description_of_conversation = self.conversation_description();
+            let description_of_conversation = floor.conversation_description();
             let requests: Vec<ChatRequest> = scenario
                 .agents
                 .iter()
@@ -247,14 +255,14 @@ impl Run {
                 })
                 .collect();
             let replies = {
-                let this = &*self;
+                let this = &*floor;
                 futures::future::join_all(requests.iter().map(|r| this.ask(r))).await
             };
             for ((req, reply), description) in requests.iter().zip(replies).zip(&mut descriptions) {
                 let reply = reply?;
                 let text = reply.response.content.trim().to_string();
-                self.record_call(req, 1, &reply, ParseOutcome::used());
-                self.push(Event::CharacterDescribed { agent: req.agent.clone(), description: text.clone() });
+                floor.record_call(req, 1, &reply, ParseOutcome::used());
+                floor.push(Event::CharacterDescribed { agent: req.agent.clone(), description: text.clone() });
                 *description = text;
             }
         }
@@ -263,7 +271,7 @@ impl Run {
             let prompt = fill(
                 &opening.specifier_prompt,
                 &[
-                    ("description_of_conversation", &self.conversation_description()),
+                    ("description_of_conversation", &floor.conversation_description()),
                     ("word_limit", &scenario.word_limit.to_string()),
                     ("names", &names),
                     ("topic", &scenario.topic),
@@ -280,10 +288,10 @@ impl Run {
                 word_limit: scenario.word_limit,
             });
             req.temperature = Some(1.0);
-            let reply = self.ask(&req).await?;
+            let reply = floor.ask(&req).await?;
             let specified = reply.response.content.trim().to_string();
-            self.record_call(&req, 1, &reply, ParseOutcome::used());
-            self.push(Event::TopicSpecified {
+            floor.record_call(&req, 1, &reply, ParseOutcome::used());
+            floor.push(Event::TopicSpecified {
                 original: scenario.topic.clone(),
                 specified: specified.clone(),
             });
@@ -292,22 +300,70 @@ impl Run {
             }
         }
 
-        self.cast = scenario
+        let cast = scenario
             .agents
             .iter()
             .zip(descriptions)
-            .map(|(agent, description)| self.persona(agent, description))
+            .map(|(agent, description)| floor.persona(agent, description))
             .collect();
+        floor.cast = cast;
 
-        let state = MethodState::new(self);
+        let state = MethodState::new(floor);
         if state.injects_opening() {
             if opening_text.is_empty() {
-                opening_text = self.topic.clone();
+                opening_text = floor.topic.clone();
             }
-            self.add_message(&opening.speaker, &opening_text, MessageKind::Injected);
+            floor.add_message(&opening.speaker, &opening_text, MessageKind::Injected);
         }
-        self.state = Some(state);
+        self.method = Some(state);
         Ok(None)
+    }
+
+    /// Changes the spending cap (raising it lets a capped run go on); the change is recorded.
+    pub fn set_spending_cap(&mut self, cap: SpendingCap) {
+        if cap != self.cap {
+            self.cap = cap;
+            self.cap_noted = false;
+            let turn = self.floor.turn;
+            self.floor.push(Event::SpendingCapSet { turn, cap });
+        }
+    }
+
+    /// Ends the run at the user's request; the log closes with `run_finished: stopped`.
+    pub fn stop(&mut self) {
+        if self.finished.is_none() {
+            self.finish(FinishReason::Stopped);
+        }
+    }
+
+    /// Seed 000's `inject`: a message from outside the cast (a moderator, the audience) that
+    /// every agent hears. Takes effect from the next turn.
+    pub fn inject(&mut self, speaker: &str, text: &str) {
+        self.floor.add_message(speaker, text, MessageKind::Injected);
+    }
+
+    /// Tokens spent so far, and their cost at the scenario's prices (0 without prices).
+    pub fn spent(&self) -> (u64, f64) {
+        self.floor.spent()
+    }
+
+    /// Calls `listener` with every event from now on, as it is recorded (the events so far are in
+    /// [`Run::events`]).
+    pub fn set_listener(&mut self, listener: impl FnMut(&Event) + 'static) {
+        self.floor.set_listener(listener);
+    }
+
+    /// Swaps in the recorded log after a run has caught up with a recording (see
+    /// [`crate::replay::continue_live`]), so the timings measured when it was recorded are kept.
+    /// Refused unless the two logs match but for timings.
+    pub(crate) fn adopt_recorded_log(&mut self, recorded: &[Event]) -> bool {
+        self.floor.adopt_recorded_log(recorded)
+    }
+}
+
+impl Floor {
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
     }
 
     /// The conversation description with the topic and participants filled in.
@@ -361,15 +417,6 @@ impl Run {
         Persona { name: agent.name.clone(), description, header, system }
     }
 
-    /// Changes the spending cap (raising it lets a capped run go on); the change is recorded.
-    pub fn set_spending_cap(&mut self, cap: SpendingCap) {
-        if cap != self.cap {
-            self.cap = cap;
-            self.cap_noted = false;
-            self.push(Event::SpendingCapSet { turn: self.turn, cap });
-        }
-    }
-
     /// Tokens spent so far, and their cost at the scenario's prices (0 without prices).
     pub fn spent(&self) -> (u64, f64) {
         (self.spent_tokens, self.spent_cost)
@@ -405,19 +452,6 @@ impl Run {
             self.events = recorded.to_vec();
         }
         same
-    }
-
-    /// Ends the run at the user's request; the log closes with `run_finished: stopped`.
-    pub fn stop(&mut self) {
-        if self.finished.is_none() {
-            self.finish(FinishReason::Stopped);
-        }
-    }
-
-    /// Seed 000's `inject`: a message from outside the cast (a moderator, the audience) that
-    /// every agent hears. Takes effect from the next turn.
-    pub fn inject(&mut self, speaker: &str, text: &str) {
-        self.add_message(speaker, text, MessageKind::Injected);
     }
 
     /// Adds a message to the transcript and the log.
@@ -548,8 +582,7 @@ impl Run {
         Ok(text)
     }
 }
-/// The whole event log of `scenario` on the demo model with a frozen clock, for the unit tests of
-/// the modules that read or show event logs (the integration tests have `common::run_demo`).
+
 /// Why a reply had nothing to read, with what to do about it: a token limit that reasoning used
 /// up names the setting to raise.
 fn no_answer(request: &ChatRequest, why: &str, error: &str) -> String {
@@ -563,6 +596,8 @@ fn no_answer(request: &ChatRequest, why: &str, error: &str) -> String {
     format!("{why}{hint} ({error})")
 }
 
+/// The whole event log of `scenario` on the demo model with a frozen clock, for the unit tests of
+/// the modules that read or show event logs (the integration tests have `common::run_demo`).
 #[cfg(test)]
 pub(crate) fn demo_events(scenario: &Scenario) -> Vec<Event> {
     let clock = Rc::new(crate::clock::FrozenClock);

@@ -1,6 +1,7 @@
-//! Speaker-selection methods, one module each. A method keeps its own state between turns and
-//! plays one turn at a time through the engine's helpers; adding a method means adding a module
-//! here and one arm to each match below.
+//! Speaker-selection methods, one module each, and the registry that lists them. A method keeps
+//! its own state between turns and plays one turn at a time on the [`Floor`] (the cast, the
+//! transcript, the run's RNG, the model through the engine's recording helpers): it implements
+//! [`SpeakerSelection`] and takes one line in [`registry!`] below.
 
 pub mod bidding;
 pub mod director;
@@ -9,56 +10,75 @@ pub mod negotiation;
 pub mod round_robin;
 pub mod selector;
 
-use crate::engine::Run;
+use crate::engine::Floor;
 use crate::events::FinishReason;
 use crate::model::ModelError;
 use crate::scenario::Method;
 
-/// The state of whichever method the scenario uses.
-pub enum MethodState {
-    RoundRobin(round_robin::RoundRobin),
-    Bidding(bidding::Bidding),
-    Director(director::Director),
-    Handoff(handoff::Handoff),
-    Negotiation(Box<negotiation::Negotiation>),
-    Selector(selector::Selector),
+/// What every method does. The futures stay on one thread (the browser has one), so the trait's
+/// async function promises nothing about `Send`.
+#[allow(async_fn_in_trait)]
+pub trait SpeakerSelection {
+    /// Plays one turn. `Ok(Some(reason))` ends the run.
+    async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError>;
+
+    /// Whether the scenario's turn limit ends the run.
+    fn ends_at_turn_limit(&self) -> bool {
+        true
+    }
+
+    /// Whether the conversation opens with the scenario's injected message.
+    fn injects_opening(&self) -> bool {
+        true
+    }
 }
 
-impl MethodState {
-    pub fn new(run: &Run) -> Self {
-        match &run.scenario().method {
-            Method::RoundRobin => MethodState::RoundRobin(round_robin::RoundRobin),
-            Method::Bidding(s) => MethodState::Bidding(bidding::Bidding::new(s)),
-            Method::Director(s) => MethodState::Director(director::Director::new(run, s)),
-            Method::Handoff(s) => MethodState::Handoff(handoff::Handoff::new(run, s)),
-            Method::Negotiation(s) => {
-                MethodState::Negotiation(Box::new(negotiation::Negotiation::new(run, s)))
+/// One line per method: its `Method` variant, the state it keeps, and how that state starts
+/// from the floor and the method's settings.
+macro_rules! registry {
+    ($($kind:ident($state:ty) = |$floor:pat_param, $settings:pat_param| $start:expr),* $(,)?) => {
+        /// The state of whichever method the scenario uses.
+        pub enum MethodState {
+            $($kind($state),)*
+        }
+
+        impl MethodState {
+            pub fn new(floor: &Floor) -> Self {
+                match &floor.scenario().method {
+                    $($settings => {
+                        let $floor = floor;
+                        MethodState::$kind($start)
+                    })*
+                }
             }
-            Method::Selector(s) => MethodState::Selector(selector::Selector::new(s)),
+
+            pub async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
+                match self {
+                    $(MethodState::$kind(m) => m.turn(floor).await,)*
+                }
+            }
+
+            pub fn ends_at_turn_limit(&self) -> bool {
+                match self {
+                    $(MethodState::$kind(m) => m.ends_at_turn_limit(),)*
+                }
+            }
+
+            pub fn injects_opening(&self) -> bool {
+                match self {
+                    $(MethodState::$kind(m) => m.injects_opening(),)*
+                }
+            }
         }
-    }
+    };
+}
 
-    /// Plays one turn. `Ok(Some(reason))` ends the run.
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
-        match self {
-            MethodState::RoundRobin(m) => m.turn(run).await,
-            MethodState::Bidding(m) => m.turn(run).await,
-            MethodState::Director(m) => m.turn(run).await,
-            MethodState::Handoff(m) => m.turn(run).await,
-            MethodState::Negotiation(m) => m.turn(run).await,
-            MethodState::Selector(m) => m.turn(run).await,
-        }
-    }
-
-    /// Whether the scenario's turn limit ends the run (the negotiation game applies it to each
-    /// game itself).
-    pub fn ends_at_turn_limit(&self) -> bool {
-        !matches!(self, MethodState::Negotiation(_))
-    }
-
-    /// Whether the conversation opens with an injected message (the handoff debate and the
-    /// trading game start with their first agent instead, as in their seeds).
-    pub fn injects_opening(&self) -> bool {
-        !matches!(self, MethodState::Handoff(_) | MethodState::Negotiation(_))
-    }
+registry! {
+    RoundRobin(round_robin::RoundRobin) = |_, Method::RoundRobin| round_robin::RoundRobin,
+    Bidding(bidding::Bidding) = |_, Method::Bidding(s)| bidding::Bidding::new(s),
+    Director(director::Director) = |floor, Method::Director(s)| director::Director::new(floor, s),
+    Handoff(handoff::Handoff) = |floor, Method::Handoff(s)| handoff::Handoff::new(floor, s),
+    Selector(selector::Selector) = |_, Method::Selector(s)| selector::Selector::new(s),
+    Negotiation(Box<negotiation::Negotiation>) =
+        |floor, Method::Negotiation(s)| Box::new(negotiation::Negotiation::new(floor, s)),
 }

@@ -8,8 +8,9 @@
 use rand::seq::IndexedRandom;
 use regex_lite::Regex;
 
-use crate::engine::Run;
+use crate::engine::Floor;
 use crate::events::{Event, FinishReason};
+use crate::methods::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::parse;
 use crate::prompts::fill;
@@ -47,35 +48,37 @@ impl Bidding {
         }
     }
 
-    fn bid_request(&self, run: &Run, agent: usize) -> ChatRequest {
-        let persona = &run.cast[agent];
+    fn bid_request(&self, floor: &Floor, agent: usize) -> ChatRequest {
+        let persona = &floor.cast[agent];
         let prompt = fill(
             &self.settings.template,
             &[
                 ("header", &persona.header),
-                ("message_history", run.transcript.joined()),
-                ("recent_message", run.transcript.recent()),
+                ("message_history", floor.transcript.joined()),
+                ("recent_message", floor.transcript.recent()),
                 ("format_instructions", &self.settings.format_instructions),
             ],
         );
-        let last = run.transcript.last();
+        let last = floor.transcript.last();
         let mut req = ChatRequest::new(persona.name.clone(), Purpose::Bid, vec![ChatMessage::system(prompt)])
             .with_cue(Cue::Bid {
                 last_speaker: last.map(|l| l.speaker.clone()),
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
-                turns_since_spoke: self.last_spoke.get(agent).copied().flatten().map(|t| run.turn - t),
+                turns_since_spoke: self.last_spoke.get(agent).copied().flatten().map(|t| floor.turn - t),
             });
-        req.temperature = run.scenario().model.temperature;
+        req.temperature = floor.scenario().model.temperature;
         req
     }
+}
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
-        let requests: Vec<ChatRequest> = (0..run.cast.len()).map(|a| self.bid_request(run, a)).collect();
+impl SpeakerSelection for Bidding {
+    async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
+        let requests: Vec<ChatRequest> = (0..floor.cast.len()).map(|a| self.bid_request(floor, a)).collect();
         let whole = self.settings.whole_reply_fallback;
         let pattern = &self.pattern;
         let read = |r: &crate::model::ChatResponse| parse::integer(&r.content, pattern, whole);
         let answers = {
-            let shared = &*run;
+            let shared = &*floor;
             futures::future::join_all(
                 requests.iter().map(|req| shared.ask_until(req, self.settings.attempts, read)),
             )
@@ -84,7 +87,7 @@ impl Bidding {
         let mut bids = Vec::with_capacity(answers.len());
         for (agent, (req, asked)) in requests.iter().zip(answers).enumerate() {
             let asked = asked?;
-            run.record_asked(req, &asked);
+            floor.record_asked(req, &asked);
             let bid = Bid {
                 agent,
                 value: asked.value.unwrap_or(self.settings.default_bid),
@@ -92,9 +95,9 @@ impl Bidding {
                 attempts: asked.attempts.len() as u32,
                 defaulted: asked.value.is_none(),
             };
-            run.push(Event::Bid {
-                turn: run.turn,
-                agent: run.cast[agent].name.clone(),
+            floor.push(Event::Bid {
+                turn: floor.turn,
+                agent: floor.cast[agent].name.clone(),
                 raw: bid.raw.clone(),
                 value: bid.value,
                 attempts: bid.attempts,
@@ -103,20 +106,20 @@ impl Bidding {
             bids.push(bid);
         }
         let (_, tied) = highest(&bids);
-        let winner = *tied.choose(&mut run.rng).expect("at least two agents bid");
-        run.push(Event::SpeakerSelected {
-            turn: run.turn,
-            agent: run.cast[winner].name.clone(),
+        let winner = *tied.choose(&mut floor.rng).expect("at least two agents bid");
+        floor.push(Event::SpeakerSelected {
+            turn: floor.turn,
+            agent: floor.cast[winner].name.clone(),
             tie: tied.len() > 1,
             tied: if tied.len() > 1 {
-                tied.iter().map(|&a| run.cast[a].name.clone()).collect()
+                tied.iter().map(|&a| floor.cast[a].name.clone()).collect()
             } else {
                 Vec::new()
             },
         });
-        run.speak(winner).await?;
-        self.last_spoke.resize(run.cast.len(), None);
-        self.last_spoke[winner] = Some(run.turn);
+        floor.speak(winner).await?;
+        self.last_spoke.resize(floor.cast.len(), None);
+        self.last_spoke[winner] = Some(floor.turn);
         Ok(None)
     }
 }

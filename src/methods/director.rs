@@ -9,8 +9,9 @@
 use rand::Rng;
 use regex_lite::Regex;
 
-use crate::engine::Run;
+use crate::engine::Floor;
 use crate::events::{Event, FinishReason, MessageKind};
+use crate::methods::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::parse;
 use crate::prompts::fill;
@@ -36,9 +37,9 @@ pub fn read_choice(reply: &str, pattern: &Regex, count: usize) -> Result<usize, 
 }
 
 impl Director {
-    pub fn new(run: &Run, settings: &DirectorSettings) -> Self {
-        let director = run.scenario().agent_index(&settings.director).unwrap_or(0);
-        let speakers: Vec<usize> = (0..run.cast.len()).filter(|&i| i != director).collect();
+    pub fn new(floor: &Floor, settings: &DirectorSettings) -> Self {
+        let director = floor.scenario().agent_index(&settings.director).unwrap_or(0);
+        let speakers: Vec<usize> = (0..floor.cast.len()).filter(|&i| i != director).collect();
         Self {
             settings: settings.clone(),
             pattern: parse::compile(&settings.pattern),
@@ -49,58 +50,39 @@ impl Director {
         }
     }
 
-    fn request(&self, run: &Run, purpose: Purpose, prompt: String, next: Option<usize>) -> ChatRequest {
-        let persona = &run.cast[self.director];
+    fn request(&self, floor: &Floor, purpose: Purpose, prompt: String, next: Option<usize>) -> ChatRequest {
+        let persona = &floor.cast[self.director];
         let mut req = ChatRequest::new(
             persona.name.clone(),
             purpose,
             vec![ChatMessage::system(&persona.system), ChatMessage::user(prompt)],
         )
         .with_cue(Cue::Director {
-            topic: run.topic.clone(),
-            word_limit: run.scenario().word_limit,
-            speakers: self.speakers.iter().map(|&i| run.cast[i].name.clone()).collect(),
+            topic: floor.topic.clone(),
+            word_limit: floor.scenario().word_limit,
+            speakers: self.speakers.iter().map(|&i| floor.cast[i].name.clone()).collect(),
             turns_taken: self.turns_taken.clone(),
-            last_speaker: run.transcript.last().map(|l| l.speaker.clone()),
-            next_speaker: next.map(|i| run.cast[i].name.clone()),
+            last_speaker: floor.transcript.last().map(|l| l.speaker.clone()),
+            next_speaker: next.map(|i| floor.cast[i].name.clone()),
         });
-        req.temperature = run.scenario().model.temperature;
+        req.temperature = floor.scenario().model.temperature;
         req
     }
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
-        match self.chosen.take() {
-            Some(speaker) => {
-                run.push(Event::SpeakerSelected {
-                    turn: run.turn,
-                    agent: run.cast[speaker].name.clone(),
-                    tie: false,
-                    tied: Vec::new(),
-                });
-                if let Some(pos) = self.speakers.iter().position(|&s| s == speaker) {
-                    self.turns_taken[pos] += 1;
-                }
-                run.speak(speaker).await?;
-                Ok(None)
-            }
-            None => self.direct(run).await,
-        }
-    }
-
-    async fn direct(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
-        let name = run.cast[self.director].name.clone();
+    async fn direct(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
+        let name = floor.cast[self.director].name.clone();
         let prefix = format!("{name}: ");
-        run.push(Event::SpeakerSelected {
-            turn: run.turn,
+        floor.push(Event::SpeakerSelected {
+            turn: floor.turn,
             agent: name.clone(),
             tie: false,
             tied: Vec::new(),
         });
 
-        let sample: f64 = run.rng.random();
+        let sample: f64 = floor.rng.random();
         let stop = sample < self.settings.stop_probability;
-        run.push(Event::StopDraw {
-            turn: run.turn,
+        floor.push(Event::StopDraw {
+            turn: floor.turn,
             sample,
             probability: self.settings.stop_probability,
             stop,
@@ -109,31 +91,35 @@ impl Director {
         if stop {
             let prompt = fill(
                 &self.settings.summary,
-                &[("message_history", run.transcript.joined()), ("topic", &run.topic), ("prefix", &prefix)],
+                &[
+                    ("message_history", floor.transcript.joined()),
+                    ("topic", &floor.topic),
+                    ("prefix", &prefix),
+                ],
             );
-            let req = self.request(run, Purpose::DirectorSummary, prompt, None);
-            let reply = run.ask(&req).await?;
-            run.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
-            run.add_message(&name, reply.response.content.trim(), MessageKind::Agent);
+            let req = self.request(floor, Purpose::DirectorSummary, prompt, None);
+            let reply = floor.ask(&req).await?;
+            floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
+            floor.add_message(&name, reply.response.content.trim(), MessageKind::Agent);
             return Ok(Some(FinishReason::DirectorStopped));
         }
 
         let prompt = fill(
             &self.settings.reflection,
             &[
-                ("message_history", run.transcript.joined()),
+                ("message_history", floor.transcript.joined()),
                 ("clause", &self.settings.continuation),
                 ("prefix", &prefix),
             ],
         );
-        let req = self.request(run, Purpose::DirectorReflection, prompt, None);
-        let reply = run.ask(&req).await?;
-        run.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
+        let req = self.request(floor, Purpose::DirectorReflection, prompt, None);
+        let reply = floor.ask(&req).await?;
+        floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
         let reflection = reply.response.content.trim().to_string();
 
         let speaker_names: Vec<String> =
-            self.speakers.iter().enumerate().map(|(i, &s)| format!("{i}: {}", run.cast[s].name)).collect();
-        let history = format!("{}\n{prefix}\n{reflection}", run.transcript.joined());
+            self.speakers.iter().enumerate().map(|(i, &s)| format!("{i}: {}", floor.cast[s].name)).collect();
+        let history = format!("{}\n{prefix}\n{reflection}", floor.transcript.joined());
         let prompt = fill(
             &self.settings.choice,
             &[
@@ -142,46 +128,68 @@ impl Director {
                 ("format_instructions", &self.settings.format_instructions),
             ],
         );
-        let req = self.request(run, Purpose::DirectorChoice, prompt, None);
+        let req = self.request(floor, Purpose::DirectorChoice, prompt, None);
         let count = self.speakers.len();
         let pattern = &self.pattern;
-        let asked =
-            run.ask_until(&req, self.settings.attempts, |r| read_choice(&r.content, pattern, count)).await?;
-        run.record_asked(&req, &asked);
+        let asked = floor
+            .ask_until(&req, self.settings.attempts, |r| read_choice(&r.content, pattern, count))
+            .await?;
+        floor.record_asked(&req, &asked);
         let raw = asked.last_raw();
         let position = match asked.value {
             Some(p) => p,
             None => match self.settings.fallback {
                 ChoiceFallback::First => 0,
-                ChoiceFallback::Random => run.rng.random_range(0..count),
+                ChoiceFallback::Random => floor.rng.random_range(0..count),
             },
         };
         let chosen = self.speakers[position];
-        run.push(Event::DirectorChoice {
-            turn: run.turn,
+        floor.push(Event::DirectorChoice {
+            turn: floor.turn,
             index: parse::integer(&raw, &self.pattern, false).ok(),
             raw,
-            agent: run.cast[chosen].name.clone(),
+            agent: floor.cast[chosen].name.clone(),
             fallback: asked.value.is_none(),
         });
 
         let prompt = fill(
             &self.settings.prompt,
             &[
-                ("message_history", run.transcript.joined()),
-                ("next_speaker", &run.cast[chosen].name),
+                ("message_history", floor.transcript.joined()),
+                ("next_speaker", &floor.cast[chosen].name),
                 ("prefix", &prefix),
             ],
         );
-        let req = self.request(run, Purpose::DirectorPrompt, prompt, Some(chosen));
-        let reply = run.ask(&req).await?;
-        run.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
+        let req = self.request(floor, Purpose::DirectorPrompt, prompt, Some(chosen));
+        let reply = floor.ask(&req).await?;
+        floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
         let question = reply.response.content.trim();
         let message =
             if reflection.is_empty() { question.to_string() } else { format!("{reflection} {question}") };
-        run.add_message(&name, &message, MessageKind::Agent);
+        floor.add_message(&name, &message, MessageKind::Agent);
         self.chosen = Some(chosen);
         Ok(None)
+    }
+}
+
+impl SpeakerSelection for Director {
+    async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
+        match self.chosen.take() {
+            Some(speaker) => {
+                floor.push(Event::SpeakerSelected {
+                    turn: floor.turn,
+                    agent: floor.cast[speaker].name.clone(),
+                    tie: false,
+                    tied: Vec::new(),
+                });
+                if let Some(pos) = self.speakers.iter().position(|&s| s == speaker) {
+                    self.turns_taken[pos] += 1;
+                }
+                floor.speak(speaker).await?;
+                Ok(None)
+            }
+            None => self.direct(floor).await,
+        }
     }
 }
 

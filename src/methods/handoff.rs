@@ -7,8 +7,9 @@ use rand::seq::IndexedRandom;
 use regex_lite::Regex;
 use serde_json::{json, Value};
 
-use crate::engine::Run;
+use crate::engine::Floor;
 use crate::events::{Event, FinishReason, MessageKind};
+use crate::methods::SpeakerSelection;
 use crate::model::{
     ChatMessage, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ResponseFormat, ToolSpec,
 };
@@ -33,12 +34,12 @@ pub struct Read {
 }
 
 impl Handoff {
-    pub fn new(run: &Run, settings: &HandoffSettings) -> Self {
-        let keys: Vec<String> = run.cast.iter().map(|p| p.name.to_ascii_lowercase()).collect();
+    pub fn new(floor: &Floor, settings: &HandoffSettings) -> Self {
+        let keys: Vec<String> = floor.cast.iter().map(|p| p.name.to_ascii_lowercase()).collect();
         let alternatives: Vec<String> = keys.iter().map(|k| regex_lite::escape(k)).collect();
         let pattern = crate::parse::compile(&fill(&settings.pattern, &[("names", &alternatives.join("|"))]));
         Self {
-            current: run.scenario().agent_index(&settings.first_speaker).unwrap_or(0),
+            current: floor.scenario().agent_index(&settings.first_speaker).unwrap_or(0),
             settings: settings.clone(),
             pattern,
             keys,
@@ -104,8 +105,8 @@ impl Handoff {
         found.unwrap_or_else(|| response.content.trim().to_string())
     }
 
-    fn request(&self, run: &Run, from: usize) -> ChatRequest {
-        let agent = &run.scenario().agents[from];
+    fn request(&self, floor: &Floor, from: usize) -> ChatRequest {
+        let agent = &floor.scenario().agents[from];
         let others: Vec<&String> =
             self.keys.iter().enumerate().filter(|(i, _)| *i != from).map(|(_, k)| k).collect();
         let transitions: Vec<String> = others.iter().map(|k| format!("'Transition to {k}'")).collect();
@@ -120,21 +121,21 @@ impl Handoff {
                 template,
                 &[
                     ("stance", stance),
-                    ("topic", &run.topic),
+                    ("topic", &floor.topic),
                     ("name", &agent.name),
                     ("transitions", &transitions.join(" or ")),
-                    ("word_limit", &run.scenario().word_limit.to_string()),
+                    ("word_limit", &floor.scenario().word_limit.to_string()),
                 ],
             ),
         };
         let mut messages = Vec::with_capacity(self.said.len() + 1);
         messages.push(ChatMessage::system(instructions));
         messages.extend(self.said.iter().cloned());
-        let last = run.transcript.last();
+        let last = floor.transcript.last();
         let mut req =
             ChatRequest::new(agent.name.clone(), Purpose::Handoff, messages).with_cue(Cue::Handoff {
-                topic: run.topic.clone(),
-                word_limit: run.scenario().word_limit,
+                topic: floor.topic.clone(),
+                word_limit: floor.scenario().word_limit,
                 options: others.iter().map(|k| k.to_string()).collect(),
                 last_speaker: last.map(|l| l.speaker.clone()),
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
@@ -160,19 +161,22 @@ impl Handoff {
         }
         req
     }
+}
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
+impl SpeakerSelection for Handoff {
+    async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
         let from = self.current;
-        let name = run.cast[from].name.clone();
-        run.push(Event::SpeakerSelected {
-            turn: run.turn,
+        let name = floor.cast[from].name.clone();
+        floor.push(Event::SpeakerSelected {
+            turn: floor.turn,
             agent: name.clone(),
             tie: false,
             tied: Vec::new(),
         });
-        let req = self.request(run, from);
-        let asked = run.ask_until(&req, self.settings.attempts, |r| self.read(r, from).map(|h| h.to)).await?;
-        run.record_asked(&req, &asked);
+        let req = self.request(floor, from);
+        let asked =
+            floor.ask_until(&req, self.settings.attempts, |r| self.read(r, from).map(|h| h.to)).await?;
+        floor.record_asked(&req, &asked);
         let (last_reply, last_parse) = asked.attempts.last().expect("at least one attempt");
         let response = last_reply.response.clone();
         let (text, to, reason) = match asked.value {
@@ -181,17 +185,17 @@ impl Handoff {
                 (read.text, read.to, None)
             }
             None => {
-                let others: Vec<usize> = (0..run.cast.len()).filter(|&i| i != from).collect();
-                let to = *others.choose(&mut run.rng).expect("at least two agents");
+                let others: Vec<usize> = (0..floor.cast.len()).filter(|&i| i != from).collect();
+                let to = *others.choose(&mut floor.rng).expect("at least two agents");
                 (self.spoken(&response), to, last_parse.error.clone())
             }
         };
-        run.add_message(&name, &text, MessageKind::Agent);
+        floor.add_message(&name, &text, MessageKind::Agent);
         self.said.push(ChatMessage::assistant(text));
-        run.push(Event::Handoff {
-            turn: run.turn,
+        floor.push(Event::Handoff {
+            turn: floor.turn,
             from: name,
-            to: run.cast[to].name.clone(),
+            to: floor.cast[to].name.clone(),
             method: self.settings.via.as_str().into(),
             raw: response.raw(),
             fallback: reason.is_some(),
@@ -199,5 +203,10 @@ impl Handoff {
         });
         self.current = to;
         Ok(None)
+    }
+
+    /// Seed 003 opens with its first speaker, not an injected message.
+    fn injects_opening(&self) -> bool {
+        false
     }
 }

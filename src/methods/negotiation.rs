@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::engine::Run;
+use crate::engine::Floor;
 use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal};
 use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
+use crate::methods::SpeakerSelection;
 use crate::model::{
     ChatMessage, ChatRequest, Cue, ModelError, NegotiationCue, OptimizerCue, Purpose, ResponseFormat,
 };
@@ -62,8 +63,8 @@ pub fn read_prompts(reply: &str, players: &[String; 2]) -> Result<[Option<String
 }
 
 impl Negotiation {
-    pub fn new(run: &Run, settings: &NegotiationSettings) -> Self {
-        let agents = &run.scenario().agents;
+    pub fn new(floor: &Floor, settings: &NegotiationSettings) -> Self {
+        let agents = &floor.scenario().agents;
         let players = [agents[0].name.clone(), agents[1].name.clone()];
         let prompts =
             [0, 1].map(|i| agents[i].system_prompt.clone().unwrap_or_else(|| NEGOTIATION_STRATEGY.into()));
@@ -146,82 +147,11 @@ impl Negotiation {
         req
     }
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
-        if self.game_turn == 0 {
-            self.iteration += 1;
-            run.push(Event::GameStarted {
-                iteration: self.iteration,
-                prompts: self.prompt_map(&self.prompts),
-                optimum: self.optimum,
-            });
-            run.push(self.inventory_event(run.turn));
-        }
-        let player = (self.game_turn % 2) as usize;
-        let name = self.players[player].clone();
-        run.push(Event::SpeakerSelected {
-            turn: run.turn,
-            agent: name.clone(),
-            tie: false,
-            tied: Vec::new(),
-        });
-        let req = self.action_request(player);
-        let reply = run.ask(&req).await?;
-        let raw = reply.response.content.trim().to_string();
-        let parsed = parse_action(&raw);
-        let parse = match &parsed {
-            Ok(a) => ParseOutcome::ok(serde_json::to_value(a).unwrap_or_default()),
-            Err(e) => ParseOutcome::failed(e.clone()),
-        };
-        run.record_call(&req, 1, &reply, parse);
-        let outcome = match &parsed {
-            Ok(action) => self.game.apply(player, action),
-            Err(e) => Err(e.clone()),
-        };
-        let reason = match &outcome {
-            Ok(Effect::Proposed) => "proposed".to_string(),
-            Ok(Effect::Traded) => "trade done".to_string(),
-            Ok(Effect::Rejected) => "rejected".to_string(),
-            Ok(Effect::EndProposed) => "asked to end".to_string(),
-            Ok(Effect::Finished) => "game over".to_string(),
-            Err(e) => e.clone(),
-        };
-        run.add_message(&name, &raw, MessageKind::Agent);
-        run.push(Event::Action {
-            turn: run.turn,
-            player: name.clone(),
-            raw: raw.clone(),
-            action: parsed.clone().ok(),
-            valid: outcome.is_ok(),
-            reason,
-            pending: self.game.pending.as_ref().map(|t| Proposal {
-                by: self.players[t.by].clone(),
-                sell_resource: self.settings.resources[t.sell].clone(),
-                buy_resource: self.settings.resources[t.buy].clone(),
-                quantity: t.quantity,
-            }),
-            end_requested_by: if outcome == Ok(Effect::Finished) {
-                None
-            } else {
-                self.game.end_by.map(|p| self.players[p].clone())
-            },
-        });
-        if outcome == Ok(Effect::Traded) {
-            run.push(self.inventory_event(run.turn));
-        }
-        self.actions.push((name, parsed.ok()));
-        self.game_turn += 1;
-        let finished = outcome == Ok(Effect::Finished);
-        if !finished {
-            self.conversation.push((player, raw));
-        }
-        if finished || self.game_turn >= run.scenario().max_turns {
-            let reason = if finished { "both_ended" } else { "turn_limit" };
-            return self.end_game(run, reason).await;
-        }
-        Ok(None)
-    }
-
-    async fn end_game(&mut self, run: &mut Run, reason: &str) -> Result<Option<FinishReason>, ModelError> {
+    async fn end_game(
+        &mut self,
+        floor: &mut Floor,
+        reason: &str,
+    ) -> Result<Option<FinishReason>, ModelError> {
         let scale = &self.settings.value_scale;
         let values = [0, 1].map(|p| inventory_value(&self.game.inventories[p], scale));
         let overall = values[0] + values[1];
@@ -238,9 +168,9 @@ impl Negotiation {
         if overall < self.optimum {
             feedback.push_str(&self.settings.feedback_below_optimum);
         }
-        run.push(Event::GameEnd {
+        floor.push(Event::GameEnd {
             iteration: self.iteration,
-            turn: run.turn,
+            turn: floor.turn,
             scores: per_player(&self.players, |p| values[p]),
             overall,
             optimum: self.optimum,
@@ -251,7 +181,7 @@ impl Negotiation {
         let last = self.iteration >= self.settings.iterations;
         if last {
             if self.settings.iterations > 1 {
-                run.push(Event::OptimizerIteration {
+                floor.push(Event::OptimizerIteration {
                     iteration: self.iteration,
                     prompts: used,
                     overall,
@@ -263,7 +193,7 @@ impl Negotiation {
         }
 
         let req = self.optimizer_request(&feedback, overall);
-        let reply = run.ask(&req).await?;
+        let reply = floor.ask(&req).await?;
         let read = read_prompts(&reply.response.content, &self.players);
         let (next, note, parse) = match read {
             Ok(found) => {
@@ -273,8 +203,8 @@ impl Negotiation {
             }
             Err(e) => (None, Some(format!("prompts kept: {e}")), ParseOutcome::failed(e)),
         };
-        run.record_call(&req, 1, &reply, parse);
-        run.push(Event::OptimizerIteration {
+        floor.record_call(&req, 1, &reply, parse);
+        floor.push(Event::OptimizerIteration {
             iteration: self.iteration,
             prompts: used,
             overall,
@@ -327,6 +257,93 @@ impl Negotiation {
         }));
         req.response_format = ResponseFormat::JsonObject;
         req
+    }
+}
+
+impl SpeakerSelection for Negotiation {
+    async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
+        if self.game_turn == 0 {
+            self.iteration += 1;
+            floor.push(Event::GameStarted {
+                iteration: self.iteration,
+                prompts: self.prompt_map(&self.prompts),
+                optimum: self.optimum,
+            });
+            floor.push(self.inventory_event(floor.turn));
+        }
+        let player = (self.game_turn % 2) as usize;
+        let name = self.players[player].clone();
+        floor.push(Event::SpeakerSelected {
+            turn: floor.turn,
+            agent: name.clone(),
+            tie: false,
+            tied: Vec::new(),
+        });
+        let req = self.action_request(player);
+        let reply = floor.ask(&req).await?;
+        let raw = reply.response.content.trim().to_string();
+        let parsed = parse_action(&raw);
+        let parse = match &parsed {
+            Ok(a) => ParseOutcome::ok(serde_json::to_value(a).unwrap_or_default()),
+            Err(e) => ParseOutcome::failed(e.clone()),
+        };
+        floor.record_call(&req, 1, &reply, parse);
+        let outcome = match &parsed {
+            Ok(action) => self.game.apply(player, action),
+            Err(e) => Err(e.clone()),
+        };
+        let reason = match &outcome {
+            Ok(Effect::Proposed) => "proposed".to_string(),
+            Ok(Effect::Traded) => "trade done".to_string(),
+            Ok(Effect::Rejected) => "rejected".to_string(),
+            Ok(Effect::EndProposed) => "asked to end".to_string(),
+            Ok(Effect::Finished) => "game over".to_string(),
+            Err(e) => e.clone(),
+        };
+        floor.add_message(&name, &raw, MessageKind::Agent);
+        floor.push(Event::Action {
+            turn: floor.turn,
+            player: name.clone(),
+            raw: raw.clone(),
+            action: parsed.clone().ok(),
+            valid: outcome.is_ok(),
+            reason,
+            pending: self.game.pending.as_ref().map(|t| Proposal {
+                by: self.players[t.by].clone(),
+                sell_resource: self.settings.resources[t.sell].clone(),
+                buy_resource: self.settings.resources[t.buy].clone(),
+                quantity: t.quantity,
+            }),
+            end_requested_by: if outcome == Ok(Effect::Finished) {
+                None
+            } else {
+                self.game.end_by.map(|p| self.players[p].clone())
+            },
+        });
+        if outcome == Ok(Effect::Traded) {
+            floor.push(self.inventory_event(floor.turn));
+        }
+        self.actions.push((name, parsed.ok()));
+        self.game_turn += 1;
+        let finished = outcome == Ok(Effect::Finished);
+        if !finished {
+            self.conversation.push((player, raw));
+        }
+        if finished || self.game_turn >= floor.scenario().max_turns {
+            let reason = if finished { "both_ended" } else { "turn_limit" };
+            return self.end_game(floor, reason).await;
+        }
+        Ok(None)
+    }
+
+    /// Each game applies the turn limit itself.
+    fn ends_at_turn_limit(&self) -> bool {
+        false
+    }
+
+    /// The trading game opens with its first player.
+    fn injects_opening(&self) -> bool {
+        false
     }
 }
 

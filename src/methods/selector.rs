@@ -11,8 +11,9 @@
 
 use rand::Rng;
 
-use crate::engine::Run;
+use crate::engine::Floor;
 use crate::events::{Event, FinishReason, ParseOutcome, SelectorMatch};
+use crate::methods::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::prompts::fill;
 use crate::scenario::{PromptRole, SelectorFallback, SelectorSettings};
@@ -93,8 +94,8 @@ impl Selector {
 
     /// SelectorGroupChat's history: each message as `name: text`, trimmed at the end, followed by
     /// a blank line, the messages joined by newlines.
-    fn history(run: &Run) -> String {
-        let parts: Vec<String> = run
+    fn history(floor: &Floor) -> String {
+        let parts: Vec<String> = floor
             .transcript
             .lines()
             .iter()
@@ -104,8 +105,8 @@ impl Selector {
     }
 
     /// One `name: description` line per agent, runs of white space made one space.
-    fn roles(run: &Run) -> String {
-        let lines: Vec<String> = run
+    fn roles(floor: &Floor) -> String {
+        let lines: Vec<String> = floor
             .cast
             .iter()
             .map(|p| {
@@ -116,39 +117,10 @@ impl Selector {
         lines.join("\n")
     }
 
-    pub async fn turn(&mut self, run: &mut Run) -> Result<Option<FinishReason>, ModelError> {
-        let names: Vec<String> = run.cast.iter().map(|p| p.name.clone()).collect();
-        let candidates: Vec<usize> =
-            (0..names.len()).filter(|&i| self.settings.allow_repeats || Some(i) != self.previous).collect();
-        let candidate_names: Vec<&str> = candidates.iter().map(|&i| names[i].as_str()).collect();
-        let (chosen, raw, matched, attempts) = if candidates.len() == 1 {
-            (candidates[0], String::new(), SelectorMatch::OnlyCandidate, 0)
-        } else {
-            self.select(run, &names, &candidates).await?
-        };
-        run.push(Event::SelectorChoice {
-            turn: run.turn,
-            candidates: candidate_names.iter().map(|n| n.to_string()).collect(),
-            raw,
-            agent: names[chosen].clone(),
-            matched,
-            attempts,
-        });
-        run.push(Event::SpeakerSelected {
-            turn: run.turn,
-            agent: names[chosen].clone(),
-            tie: false,
-            tied: Vec::new(),
-        });
-        self.previous = Some(chosen);
-        run.speak(chosen).await?;
-        Ok(None)
-    }
-
     /// Asks the selector until a reply names a candidate, then falls back.
     async fn select(
         &self,
-        run: &mut Run,
+        floor: &mut Floor,
         names: &[String],
         candidates: &[usize],
     ) -> Result<(usize, String, SelectorMatch, u32), ModelError> {
@@ -157,9 +129,9 @@ impl Selector {
         let prompt = fill(
             &s.prompt,
             &[
-                ("roles", &Self::roles(run)),
+                ("roles", &Self::roles(floor)),
                 ("participants", &participants),
-                ("history", &Self::history(run)),
+                ("history", &Self::history(floor)),
             ],
         );
         let mut messages = vec![match s.prompt_role {
@@ -177,11 +149,11 @@ impl Selector {
                 });
             req.temperature = s.temperature;
             req.max_tokens = s.max_tokens;
-            let reply = run.ask(&req).await?;
+            let reply = floor.ask(&req).await?;
             raw = reply.response.content.trim().to_string();
             let feedback = match read_reply(&reply.response.content, names) {
                 Reading::Named(i, how) if candidates.contains(&i) => {
-                    run.record_call(&req, attempt, &reply, ParseOutcome::ok(serde_json::json!(names[i])));
+                    floor.record_call(&req, attempt, &reply, ParseOutcome::ok(serde_json::json!(names[i])));
                     return Ok((i, raw, how, attempt));
                 }
                 Reading::Named(..) => &s.repeated_feedback,
@@ -193,16 +165,47 @@ impl Selector {
                 Some(why) => format!("{why} ({feedback})"),
                 None => feedback.clone(),
             };
-            run.record_call(&req, attempt, &reply, ParseOutcome::failed(error));
+            floor.record_call(&req, attempt, &reply, ParseOutcome::failed(error));
             messages.push(ChatMessage::assistant(reply.response.content.clone()));
             messages.push(ChatMessage::user(feedback));
         }
         let chosen = match (s.fallback, self.previous) {
             (SelectorFallback::PreviousSpeaker, Some(previous)) => previous,
             (SelectorFallback::PreviousSpeaker | SelectorFallback::FirstCandidate, _) => candidates[0],
-            (SelectorFallback::RandomCandidate, _) => candidates[run.rng.random_range(0..candidates.len())],
+            (SelectorFallback::RandomCandidate, _) => candidates[floor.rng.random_range(0..candidates.len())],
         };
         Ok((chosen, raw, SelectorMatch::Fallback, s.attempts.max(1)))
+    }
+}
+
+impl SpeakerSelection for Selector {
+    async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
+        let names: Vec<String> = floor.cast.iter().map(|p| p.name.clone()).collect();
+        let candidates: Vec<usize> =
+            (0..names.len()).filter(|&i| self.settings.allow_repeats || Some(i) != self.previous).collect();
+        let candidate_names: Vec<&str> = candidates.iter().map(|&i| names[i].as_str()).collect();
+        let (chosen, raw, matched, attempts) = if candidates.len() == 1 {
+            (candidates[0], String::new(), SelectorMatch::OnlyCandidate, 0)
+        } else {
+            self.select(floor, &names, &candidates).await?
+        };
+        floor.push(Event::SelectorChoice {
+            turn: floor.turn,
+            candidates: candidate_names.iter().map(|n| n.to_string()).collect(),
+            raw,
+            agent: names[chosen].clone(),
+            matched,
+            attempts,
+        });
+        floor.push(Event::SpeakerSelected {
+            turn: floor.turn,
+            agent: names[chosen].clone(),
+            tie: false,
+            tied: Vec::new(),
+        });
+        self.previous = Some(chosen);
+        floor.speak(chosen).await?;
+        Ok(None)
     }
 }
 
