@@ -10,7 +10,8 @@ use crate::model::{Adaptation, ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
-pub use read::event_from_value;
+
+use crate::json::Fields;
 
 impl<'de> Deserialize<'de> for Event {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -100,181 +101,220 @@ impl std::fmt::Display for FinishReason {
     }
 }
 
-/// One event of a run. Serialized as a JSON object with a snake_case `type`; read back by
-/// [`read::event_from_value`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    RunStarted {
-        seed: u64,
-        scenario: Box<Scenario>,
+/// Declares the events once: each variant's `type`, and each field's name, type and reader.
+/// From this one list come the enum (written by serde's derive, with the tag and field names
+/// given here), [`event_from_value`] (reading each field with the [`Fields`] reader named after
+/// `=`, under the same name) and [`EVENT_FIELDS`] (what docs/events.md must name).
+macro_rules! events {
+    ($(
+        $(#[$vmeta:meta])*
+        $variant:ident $tag:literal {
+            $($(#[$fmeta:meta])* $field:ident: $ty:ty = $read:ident,)*
+        }$(,)?
+    )*) => {
+        /// One event of a run: a JSON object with its `type`.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "type")]
+        pub enum Event {
+            $(
+                $(#[$vmeta])*
+                #[serde(rename = $tag)]
+                $variant {
+                    $($(#[$fmeta])* $field: $ty,)*
+                },
+            )*
+        }
+
+        /// The event a JSON value holds, or what is wrong with it. Unknown fields are ignored,
+        /// a field written only when it is not empty reads as empty when absent, anything else
+        /// missing is an error naming it.
+        pub fn event_from_value(value: serde_json::Value) -> Result<Event, String> {
+            let mut f = Fields::new(value, "an event")?;
+            let kind = f.string("type")?;
+            f.describe(format!("a {kind} event"));
+            Ok(match kind.as_str() {
+                $($tag => Event::$variant { $($field: f.$read(stringify!($field))?,)* },)*
+                other => return Err(format!("unknown event type `{other}`")),
+            })
+        }
+
+        /// Every event type and its fields, as written.
+        pub const EVENT_FIELDS: &[(&str, &[&str])] = &[$(($tag, &[$(stringify!($field)),*])),*];
+    };
+}
+
+events! {
+    RunStarted "run_started" {
+        seed: u64 = u64,
+        scenario: Box<Scenario> = any,
     },
-    TopicSpecified {
-        original: String,
-        specified: String,
+    TopicSpecified "topic_specified" {
+        original: String = string,
+        specified: String = string,
     },
-    CharacterDescribed {
-        agent: String,
-        description: String,
+    CharacterDescribed "character_described" {
+        agent: String = string,
+        description: String = string,
     },
-    ModelCall {
-        turn: u32,
-        agent: String,
-        purpose: Purpose,
-        attempt: u32,
+    ModelCall "model_call" {
+        turn: u32 = u32,
+        agent: String = string,
+        purpose: Purpose = any,
+        attempt: u32 = u32,
         /// The messages sent: in full, or as a change to an earlier call's (see [`Request`]).
-        request: Request,
+        request: Request = any,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        tools: Vec<ToolSpec>,
-        raw: String,
+        tools: Vec<ToolSpec> = any_or_default,
+        raw: String = string,
         /// Tool calls of the reply, kept whole so a recorded run can be replayed.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        tool_calls: Vec<ToolCall>,
+        tool_calls: Vec<ToolCall> = any_or_default,
         /// What the engine read from the reply, or why it could not.
-        parse: ParseOutcome,
-        latency_ms: f64,
-        usage: Usage,
+        parse: ParseOutcome = any,
+        latency_ms: f64 = f64,
+        usage: Usage = any,
         /// A streamed reply that broke off before its end (`raw` is what arrived).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        incomplete: bool,
+        incomplete: bool = bool_or_false,
         /// What the model thought before its answer, kept apart from `raw`.
         #[serde(default, skip_serializing_if = "String::is_empty")]
-        reasoning: String,
+        reasoning: String = string_or_empty,
         /// The reply stopped at its token limit.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        truncated: bool,
+        truncated: bool = bool_or_false,
         /// Parts of the request the provider refused, and what was done about them.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        adapted: Vec<Adaptation>,
+        adapted: Vec<Adaptation> = any_or_default,
     },
-    Bid {
-        turn: u32,
-        agent: String,
-        raw: String,
-        value: i64,
-        attempts: u32,
-        defaulted: bool,
+    Bid "bid" {
+        turn: u32 = u32,
+        agent: String = string,
+        raw: String = string,
+        value: i64 = i64,
+        attempts: u32 = u32,
+        defaulted: bool = bool,
     },
-    SpeakerSelected {
-        turn: u32,
-        agent: String,
+    SpeakerSelected "speaker_selected" {
+        turn: u32 = u32,
+        agent: String = string,
         /// True when several agents tied and the run's RNG decided.
-        tie: bool,
+        tie: bool = bool,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        tied: Vec<String>,
+        tied: Vec<String> = any_or_default,
     },
-    Message {
-        turn: u32,
-        speaker: String,
-        text: String,
-        kind: MessageKind,
+    Message "message" {
+        turn: u32 = u32,
+        speaker: String = string,
+        text: String = string,
+        kind: MessageKind = any,
     },
-    DirectorChoice {
-        turn: u32,
-        raw: String,
-        index: Option<i64>,
-        agent: String,
-        fallback: bool,
+    DirectorChoice "director_choice" {
+        turn: u32 = u32,
+        raw: String = string,
+        index: Option<i64> = opt_i64,
+        agent: String = string,
+        fallback: bool = bool,
     },
-    StopDraw {
-        turn: u32,
-        sample: f64,
-        probability: f64,
-        stop: bool,
+    StopDraw "stop_draw" {
+        turn: u32 = u32,
+        sample: f64 = f64,
+        probability: f64 = f64,
+        stop: bool = bool,
     },
-    Handoff {
-        turn: u32,
-        from: String,
-        to: String,
-        method: String,
-        raw: String,
-        fallback: bool,
+    Handoff "handoff" {
+        turn: u32 = u32,
+        from: String = string,
+        to: String = string,
+        method: String = string,
+        raw: String = string,
+        fallback: bool = bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason: Option<String>,
+        reason: Option<String> = opt_string,
     },
-    GameStarted {
-        iteration: u32,
-        prompts: BTreeMap<String, String>,
+    GameStarted "game_started" {
+        iteration: u32 = u32,
+        prompts: BTreeMap<String, String> = any,
         /// The best overall score trading can reach from the starting inventories.
-        optimum: i64,
+        optimum: i64 = i64,
     },
-    Action {
-        turn: u32,
-        player: String,
-        raw: String,
-        action: Option<Action>,
-        valid: bool,
-        reason: String,
+    Action "action" {
+        turn: u32 = u32,
+        player: String = string,
+        raw: String = string,
+        action: Option<Action> = any_or_default,
+        valid: bool = bool,
+        reason: String = string,
         /// The proposal waiting for an answer after this action, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pending: Option<Proposal>,
+        pending: Option<Proposal> = any_or_default,
         /// The player who asked to end, while the other has not answered.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        end_requested_by: Option<String>,
+        end_requested_by: Option<String> = opt_string,
     },
-    Inventory {
-        turn: u32,
-        resources: Vec<String>,
+    Inventory "inventory" {
+        turn: u32 = u32,
+        resources: Vec<String> = any,
         /// Each player's quantities, in `resources` order.
-        inventories: BTreeMap<String, Vec<i64>>,
+        inventories: BTreeMap<String, Vec<i64>> = any,
         /// Each player's inventory value on the value scale.
-        values: BTreeMap<String, i64>,
+        values: BTreeMap<String, i64> = any,
     },
-    GameEnd {
-        iteration: u32,
-        turn: u32,
-        scores: BTreeMap<String, i64>,
-        overall: i64,
-        optimum: i64,
-        reason: String,
-        feedback: String,
+    GameEnd "game_end" {
+        iteration: u32 = u32,
+        turn: u32 = u32,
+        scores: BTreeMap<String, i64> = any,
+        overall: i64 = i64,
+        optimum: i64 = i64,
+        reason: String = string,
+        feedback: String = string,
     },
-    OptimizerIteration {
-        iteration: u32,
-        prompts: BTreeMap<String, String>,
-        overall: i64,
+    OptimizerIteration "optimizer_iteration" {
+        iteration: u32 = u32,
+        prompts: BTreeMap<String, String> = any,
+        overall: i64 = i64,
         /// The prompts for the next game, when the optimizer produced usable ones.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        next_prompts: Option<BTreeMap<String, String>>,
+        next_prompts: Option<BTreeMap<String, String>> = any_or_default,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        note: Option<String>,
+        note: Option<String> = opt_string,
     },
     /// The selector method named the next speaker.
-    SelectorChoice {
-        turn: u32,
+    SelectorChoice "selector_choice" {
+        turn: u32 = u32,
         /// Who could be named this turn.
-        candidates: Vec<String>,
+        candidates: Vec<String> = any,
         /// The last attempt's reply (empty when there was a single candidate and no call).
-        raw: String,
-        agent: String,
+        raw: String = string,
+        agent: String = string,
         /// How the name was read, or that it was not.
-        matched: SelectorMatch,
+        matched: SelectorMatch = any,
         /// Calls made (0 with a single candidate).
-        attempts: u32,
+        attempts: u32 = u32,
     },
-    Error {
-        /// The turn that failed (its events recorded so far belong to it); 0 for the opening.
+    Error "error" {
+        /// The turn that failed (its events recorded so far belong to it); 0 for the opening,
+        /// and in older logs, which did not write it.
         #[serde(default)]
-        turn: u32,
-        message: String,
+        turn: u32 = u32_or_zero,
+        message: String = string,
     },
-    RunFinished {
-        reason: FinishReason,
+    RunFinished "run_finished" {
+        reason: FinishReason = any,
     },
     /// The run paused before a turn: what it spent reached the spending cap.
-    SpendingCapReached {
+    SpendingCapReached "spending_cap_reached" {
         /// The last turn played.
-        turn: u32,
-        tokens: u64,
+        turn: u32 = u32,
+        tokens: u64 = u64,
         /// At the scenario's prices; absent without prices.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        cost: Option<f64>,
-        cap: SpendingCap,
+        cost: Option<f64> = maybe_f64,
+        cap: SpendingCap = any,
     },
     /// The user changed the spending cap of a run under way (raising it lets a capped run go on).
-    SpendingCapSet {
-        turn: u32,
-        cap: SpendingCap,
+    SpendingCapSet "spending_cap_set" {
+        turn: u32 = u32,
+        cap: SpendingCap = any,
     },
 }
 

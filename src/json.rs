@@ -278,6 +278,29 @@ impl Fields {
     pub fn any<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
         self.maybe_any(name)?.ok_or_else(|| self.missing(name))
     }
+
+    /// A field written only when it is not empty: absent reads as empty.
+    pub fn any_or_default<T: serde::de::DeserializeOwned + Default>(
+        &mut self,
+        name: &str,
+    ) -> Result<T, String> {
+        Ok(self.maybe_any(name)?.unwrap_or_default())
+    }
+
+    /// A flag written only when set.
+    pub fn bool_or_false(&mut self, name: &str) -> Result<bool, String> {
+        Ok(self.maybe_bool(name)?.unwrap_or(false))
+    }
+
+    /// Text written only when not empty.
+    pub fn string_or_empty(&mut self, name: &str) -> Result<String, String> {
+        Ok(self.maybe_string(name)?.unwrap_or_default())
+    }
+
+    /// A count that older files leave out, read as 0.
+    pub fn u32_or_zero(&mut self, name: &str) -> Result<u32, String> {
+        Ok(self.maybe_u32(name)?.unwrap_or(0))
+    }
 }
 
 /// Overwrites each named field of `$target` whose value the object has, with the [`Fields`]

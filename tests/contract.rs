@@ -152,6 +152,16 @@ fn every_kind_of_event_is_written_reads_back_and_is_documented_field_by_field() 
         }
     }
     assert!(missing.is_empty(), "docs/events.md does not name: {missing:?}");
+
+    // Every field the declaration has, written in these events or not.
+    for (t, fields) in agora::events::EVENT_FIELDS {
+        let row = rows.iter().find(|(k, _)| k == t).map(|(_, r)| r.as_str()).unwrap_or("");
+        assert!(!row.is_empty(), "docs/events.md has no row for `{t}`");
+        for field in *fields {
+            assert!(row.contains(&format!("`{field}`")), "docs/events.md does not name {t}.{field}");
+        }
+    }
+    assert_eq!(agora::events::EVENT_FIELDS.len(), KINDS, "every declared event kind is counted above");
 }
 
 #[test]

@@ -1,153 +1,20 @@
-//! Reads an [`Event`] back from its JSON object.
+//! Reads the types inside events (messages, tool calls, usage, parse results, proposals, a
+//! call's request) from JSON with the shared readers of [`Fields`]; the events themselves are
+//! read by [`super::event_from_value`], which the event declaration in `events.rs` generates.
 //!
 //! Written by hand rather than derived: serde's derive for an internally tagged enum (`"type":
 //! "bid"`) buffers each event through a generic content type and then reads every field from
 //! it, which gave the browser build a second copy of every reader inside an event (the whole
-//! scenario included) and one function of 56 KB. Here the object is a JSON value, its `type`
-//! picks the variant, and each field is read by the same reader used everywhere else.
-//!
-//! The types inside events (messages, tool calls, usage, parse results, proposals) are read the
-//! same way, with the shared readers of [`Fields`] instead of serde's derive.
+//! scenario included) and one function of 56 KB.
 //!
 //! The rules are serde's: unknown fields are ignored, a missing `Option` (or a field written
 //! only when it is not empty) reads as empty, anything else missing is an error naming it.
 
 use serde_json::Value;
 
-use super::{Event, MessageDelta, ParseOutcome, Proposal, Request};
+use super::{MessageDelta, ParseOutcome, Proposal, Request};
 use crate::json::{deserialize_with_fields, Fields};
 use crate::model::{Adaptation, ChatMessage, ToolCall, ToolSpec, Usage};
-
-/// The event a JSON value holds, or what is wrong with it.
-pub fn event_from_value(value: Value) -> Result<Event, String> {
-    let mut f = Fields::new(value, "an event")?;
-    let kind = f.string("type")?;
-    f.describe(format!("a {kind} event"));
-    Ok(match kind.as_str() {
-        "run_started" => Event::RunStarted { seed: f.u64("seed")?, scenario: f.any("scenario")? },
-        "topic_specified" => {
-            Event::TopicSpecified { original: f.string("original")?, specified: f.string("specified")? }
-        }
-        "character_described" => {
-            Event::CharacterDescribed { agent: f.string("agent")?, description: f.string("description")? }
-        }
-        "model_call" => Event::ModelCall {
-            turn: f.u32("turn")?,
-            agent: f.string("agent")?,
-            purpose: f.any("purpose")?,
-            attempt: f.u32("attempt")?,
-            request: f.any("request")?,
-            tools: f.maybe_any("tools")?.unwrap_or_default(),
-            raw: f.string("raw")?,
-            tool_calls: f.maybe_any("tool_calls")?.unwrap_or_default(),
-            parse: f.any("parse")?,
-            latency_ms: f.f64("latency_ms")?,
-            usage: f.any("usage")?,
-            incomplete: f.maybe_bool("incomplete")?.unwrap_or(false),
-            reasoning: f.maybe_string("reasoning")?.unwrap_or_default(),
-            truncated: f.maybe_bool("truncated")?.unwrap_or(false),
-            adapted: f.maybe_any("adapted")?.unwrap_or_default(),
-        },
-        "bid" => Event::Bid {
-            turn: f.u32("turn")?,
-            agent: f.string("agent")?,
-            raw: f.string("raw")?,
-            value: f.i64("value")?,
-            attempts: f.u32("attempts")?,
-            defaulted: f.bool("defaulted")?,
-        },
-        "speaker_selected" => Event::SpeakerSelected {
-            turn: f.u32("turn")?,
-            agent: f.string("agent")?,
-            tie: f.bool("tie")?,
-            tied: f.maybe_any("tied")?.unwrap_or_default(),
-        },
-        "message" => Event::Message {
-            turn: f.u32("turn")?,
-            speaker: f.string("speaker")?,
-            text: f.string("text")?,
-            kind: f.any("kind")?,
-        },
-        "director_choice" => Event::DirectorChoice {
-            turn: f.u32("turn")?,
-            raw: f.string("raw")?,
-            index: f.opt_i64("index")?,
-            agent: f.string("agent")?,
-            fallback: f.bool("fallback")?,
-        },
-        "stop_draw" => Event::StopDraw {
-            turn: f.u32("turn")?,
-            sample: f.f64("sample")?,
-            probability: f.f64("probability")?,
-            stop: f.bool("stop")?,
-        },
-        "handoff" => Event::Handoff {
-            turn: f.u32("turn")?,
-            from: f.string("from")?,
-            to: f.string("to")?,
-            method: f.string("method")?,
-            raw: f.string("raw")?,
-            fallback: f.bool("fallback")?,
-            reason: f.opt_string("reason")?,
-        },
-        "game_started" => Event::GameStarted {
-            iteration: f.u32("iteration")?,
-            prompts: f.any("prompts")?,
-            optimum: f.i64("optimum")?,
-        },
-        "action" => Event::Action {
-            turn: f.u32("turn")?,
-            player: f.string("player")?,
-            raw: f.string("raw")?,
-            action: f.maybe_any("action")?.unwrap_or_default(),
-            valid: f.bool("valid")?,
-            reason: f.string("reason")?,
-            pending: f.maybe_any("pending")?.unwrap_or_default(),
-            end_requested_by: f.opt_string("end_requested_by")?,
-        },
-        "inventory" => Event::Inventory {
-            turn: f.u32("turn")?,
-            resources: f.any("resources")?,
-            inventories: f.any("inventories")?,
-            values: f.any("values")?,
-        },
-        "game_end" => Event::GameEnd {
-            iteration: f.u32("iteration")?,
-            turn: f.u32("turn")?,
-            scores: f.any("scores")?,
-            overall: f.i64("overall")?,
-            optimum: f.i64("optimum")?,
-            reason: f.string("reason")?,
-            feedback: f.string("feedback")?,
-        },
-        "optimizer_iteration" => Event::OptimizerIteration {
-            iteration: f.u32("iteration")?,
-            prompts: f.any("prompts")?,
-            overall: f.i64("overall")?,
-            next_prompts: f.maybe_any("next_prompts")?.unwrap_or_default(),
-            note: f.opt_string("note")?,
-        },
-        "selector_choice" => Event::SelectorChoice {
-            turn: f.u32("turn")?,
-            candidates: f.any("candidates")?,
-            raw: f.string("raw")?,
-            agent: f.string("agent")?,
-            matched: f.any("matched")?,
-            attempts: f.u32("attempts")?,
-        },
-        // `turn` came later; older logs have none and their errors belong to the opening.
-        "error" => Event::Error { turn: f.maybe_u32("turn")?.unwrap_or(0), message: f.string("message")? },
-        "run_finished" => Event::RunFinished { reason: f.any("reason")? },
-        "spending_cap_reached" => Event::SpendingCapReached {
-            turn: f.u32("turn")?,
-            tokens: f.u64("tokens")?,
-            cost: f.maybe_f64("cost")?,
-            cap: f.any("cap")?,
-        },
-        "spending_cap_set" => Event::SpendingCapSet { turn: f.u32("turn")?, cap: f.any("cap")? },
-        other => return Err(format!("unknown event type `{other}`")),
-    })
-}
 
 // The types inside events, read with the same shared readers.
 
@@ -246,6 +113,7 @@ impl<'de> serde::Deserialize<'de> for Request {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{event_from_value, Event};
     use super::*;
 
     /// Every event the presets produce, written and read back, is the same event.
