@@ -10,7 +10,7 @@ use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
 use crate::presets;
-use crate::scenario::Scenario;
+use crate::scenario::{FieldError, Scenario};
 
 const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--check]\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.";
 
@@ -359,7 +359,7 @@ fn run(args: &[String]) -> Result<i32, String> {
     for path in args.events.iter().chain(&args.markdown) {
         std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
     }
-    let mut run = Run::new(scenario, model, clock)?;
+    let mut run = Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))?;
     let mut shown = 0;
     loop {
         let outcome = futures::executor::block_on(run.step());

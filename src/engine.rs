@@ -17,7 +17,7 @@ use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Request};
 use crate::methods::MethodState;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose};
 use crate::prompts::fill;
-use crate::scenario::{PromptKind, Scenario, SpendingCap};
+use crate::scenario::{FieldError, PromptKind, Scenario, SpendingCap};
 use crate::transcript::Transcript;
 
 /// An agent as the run sees it once its description is settled.
@@ -103,11 +103,14 @@ pub struct Floor {
 }
 
 impl Run {
-    /// Prepares a run; nothing is asked of the model until the first step.
-    pub fn new(scenario: Scenario, model: Rc<dyn ChatModel>, clock: Rc<dyn Clock>) -> Result<Run, String> {
-        scenario
-            .validate()
-            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+    /// Prepares a run; nothing is asked of the model until the first step. The errors name each
+    /// field of the scenario that is wrong.
+    pub fn new(
+        scenario: Scenario,
+        model: Rc<dyn ChatModel>,
+        clock: Rc<dyn Clock>,
+    ) -> Result<Run, Vec<FieldError>> {
+        scenario.validate()?;
         let transcript = Transcript::new(scenario.prompt(PromptKind::HistoryHeader));
         let scenario_cap = scenario.model.spending_cap;
         let floor = Floor {
@@ -200,7 +203,7 @@ impl Run {
 
     async fn play_turn(&mut self) -> Result<Option<FinishReason>, ModelError> {
         let Some(method) = &mut self.method else {
-            return Err(ModelError::Provider("the run has no method: its opening did not finish".into()));
+            return Err(ModelError::Unavailable("the run has no method: its opening did not finish".into()));
         };
         let floor = &mut self.floor;
         floor.turn += 1;

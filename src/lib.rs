@@ -10,6 +10,7 @@ pub mod engine;
 pub mod estimate;
 pub mod events;
 pub mod export;
+pub mod failure;
 pub mod game;
 pub mod json;
 pub mod link;

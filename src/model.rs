@@ -367,12 +367,14 @@ impl ChatResponse {
 }
 
 /// Why a call produced no reply.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ModelError {
     /// The scripted model has no response left for this agent and purpose.
     ScriptExhausted { agent: String, purpose: Purpose },
-    /// Anything a provider reports: network, HTTP status, decoding.
-    Provider(String),
+    /// Anything a provider reports (network, HTTP status, decoding), typed; worded where shown.
+    Provider(Box<crate::failure::ProviderError>),
+    /// The model cannot be asked at all (the reason says why).
+    Unavailable(String),
     /// The user stopped the run while the call was in flight.
     Cancelled,
 }
@@ -385,7 +387,8 @@ impl std::fmt::Display for ModelError {
                 "the script has no response left for agent \"{agent}\" and purpose \"{}\"",
                 purpose.as_str()
             ),
-            ModelError::Provider(msg) => write!(f, "{msg}"),
+            ModelError::Provider(e) => write!(f, "{e}"),
+            ModelError::Unavailable(why) => write!(f, "{why}"),
             ModelError::Cancelled => write!(f, "stopped"),
         }
     }

@@ -22,6 +22,7 @@ use futures::future::{select, Either, LocalBoxFuture};
 
 pub use crate::catalog::{preset, Dialect, NetworkSettings, Protocol, ProviderPreset, PROVIDERS};
 use crate::clock::Clock;
+pub use crate::failure::{Failure, ProviderError};
 use crate::model::{Adaptation, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
 pub use secrets::Secrets;
 
@@ -84,105 +85,6 @@ pub fn adapt(
         _ => return None,
     };
     (next != dialect).then(|| (next, Adaptation { parameter: field, change: change.to_string(), message }))
-}
-
-/// Why a call failed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Failure {
-    /// 401 or 403.
-    Auth {
-        status: u16,
-        message: String,
-    },
-    /// 429; `retry_after_ms` when the provider said how long to wait and it could be read.
-    RateLimited {
-        retry_after_ms: Option<u64>,
-        message: String,
-    },
-    /// 429 or 402 saying the quota or spending limit is used up: waiting will not help.
-    Quota(String),
-    /// 5xx.
-    Server {
-        status: u16,
-        message: String,
-    },
-    /// Any other status.
-    Rejected {
-        status: u16,
-        message: String,
-    },
-    FirstByteTimeout(u64),
-    IdleTimeout(u64),
-    /// No status at all: offline, a wrong address, or a refusal by CORS.
-    Network(String),
-    /// A reply or stream chunk that could not be read.
-    Malformed(String),
-    /// An error event inside a 200 stream.
-    StreamError(String),
-    /// A 400 or 422 that names a field Agora can leave out or rename: the dialect that
-    /// would be accepted, and the change. Asked again at once; never retried as it is.
-    Adaptable(Box<(Dialect, Adaptation)>),
-    Cancelled,
-}
-
-impl Failure {
-    /// Whether trying again may help.
-    pub fn retryable(&self) -> bool {
-        matches!(
-            self,
-            Failure::RateLimited { .. }
-                | Failure::Server { .. }
-                | Failure::FirstByteTimeout(_)
-                | Failure::IdleTimeout(_)
-                | Failure::Malformed(_)
-                | Failure::StreamError(_)
-        )
-    }
-
-    /// What the user reads while a retry is still to come: what happened, not yet "after every
-    /// retry".
-    pub fn retry_note(&self, provider: &ProviderPreset, base_url: &str) -> String {
-        match self {
-            Failure::RateLimited { message, .. } => {
-                format!("{} answered 429 (too many requests: {message}).", provider.label)
-            }
-            Failure::Server { status, message } => {
-                format!("{} had a server error ({status}: {message}).", provider.label)
-            }
-            other => other.describe(provider, base_url),
-        }
-    }
-
-    /// What the user reads when a call has failed for good: what happened and what to do.
-    pub fn describe(&self, provider: &ProviderPreset, base_url: &str) -> String {
-        match self {
-            Failure::Auth { status, message } => format!(
-                "{} refused the key ({status}: {message}). Check the key in the model settings; the run is paused and nothing recorded is lost.",
-                provider.label
-            ),
-            Failure::RateLimited { message, .. } => format!("{} kept answering 429 (too many requests: {message}) after every retry.", provider.label),
-            Failure::Quota(message) => format!("{} says the quota or spending limit is used up ({message}); retrying will not help until it is raised.", provider.label),
-            Failure::Server { status, message } => format!("{} had a server error ({status}: {message}) after every retry.", provider.label),
-            Failure::Rejected { status, message } => format!("{} rejected the request ({status}: {message}).", provider.label),
-            Failure::FirstByteTimeout(ms) => format!("{} did not start answering within {} s.", provider.label, ms / 1000),
-            Failure::IdleTimeout(ms) => format!("{}'s stream went silent for {} s.", provider.label, ms / 1000),
-            Failure::Network(detail) => {
-                let local = base_url.contains("localhost") || base_url.contains("127.0.0.1");
-                let hint = if !provider.browser_note.is_empty() {
-                    provider.browser_note.to_string()
-                } else if local {
-                    "Is the server running, and does it allow calls from this page (CORS)?".to_string()
-                } else {
-                    "Either the browser is offline or the server does not allow calls from web pages (CORS); a proxy that adds CORS headers, or a provider that allows them, fixes the latter.".to_string()
-                };
-                format!("No answer from {base_url} ({detail}). {hint}")
-            }
-            Failure::Malformed(message) => format!("{} sent something unreadable: {message}.", provider.label),
-            Failure::StreamError(message) => format!("{} reported an error in the middle of its reply: {message}.", provider.label),
-            Failure::Adaptable(change) => format!("{} refused {} ({}).", provider.label, change.1.parameter, change.1.message),
-            Failure::Cancelled => "stopped".into(),
-        }
-    }
 }
 
 /// Reads a failed response: its status, its Retry-After header (when the browser lets it be
@@ -770,9 +672,15 @@ impl HttpModel {
                 Ok(response)
             }
             Err(Failure::Cancelled) => Err(ModelError::Cancelled),
-            Err(f) => Err(ModelError::Provider(
-                self.secrets.scrub(&f.describe(self.preset, &self.endpoint.base_url)).into_owned(),
-            )),
+            Err(mut failure) => {
+                failure.map_text(|t| self.secrets.scrub(t).into_owned());
+                let base_url = self.secrets.scrub(&self.endpoint.base_url).into_owned();
+                Err(ModelError::Provider(Box::new(ProviderError {
+                    failure,
+                    provider: self.preset,
+                    base_url,
+                })))
+            }
         }
     }
 

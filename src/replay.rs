@@ -132,7 +132,8 @@ pub async fn continue_live(
     };
     let prefix = resumable(recorded);
     let model = Rc::new(RecordedThenLive { recorded: ScriptedModel::from_events(prefix), live });
-    let mut run = Run::new((**scenario).clone(), model, clock)?;
+    let mut run = Run::new((**scenario).clone(), model, clock)
+        .map_err(|errors| crate::scenario::FieldError::join(&errors))?;
     while run.events().len() < prefix.len() {
         let outcome = run.step().await;
         if let StepOutcome::Capped = outcome {

@@ -580,6 +580,13 @@ pub struct FieldError {
     pub message: String,
 }
 
+impl FieldError {
+    /// The errors in one line, for a place that shows them together (the terminal, a notice).
+    pub fn join(errors: &[FieldError]) -> String {
+        errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    }
+}
+
 impl std::fmt::Display for FieldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.field, self.message)
@@ -590,9 +597,7 @@ impl Scenario {
     /// Reads a scenario from JSON and validates it; the error is one line naming the problem.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
         let scenario = Scenario::parse(text)?;
-        scenario
-            .validate()
-            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+        scenario.validate().map_err(|errors| FieldError::join(&errors))?;
         Ok(scenario)
     }
 

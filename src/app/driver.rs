@@ -19,7 +19,7 @@ use crate::model::demo::DemoModel;
 use crate::model::ChatModel;
 use crate::provider::{Endpoint, HttpModel};
 use crate::replay::continue_live;
-use crate::scenario::Scenario;
+use crate::scenario::{FieldError, Scenario};
 pub use crate::session::Status as Mode;
 use crate::session::{Effect, Job, Session};
 use crate::view::RunView;
@@ -401,7 +401,7 @@ impl Controller {
             if scenario.model.is_demo() {
                 scenario.model.demo.latency_ms = this.latency_ms.get_untracked();
             }
-            Run::new(scenario, model, clock)
+            Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))
         }
     }
 

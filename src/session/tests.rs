@@ -22,7 +22,11 @@ struct Flaky {
 impl ChatModel for Flaky {
     fn complete<'a>(&'a self, r: &'a ChatRequest) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
         if self.down.get() {
-            Box::pin(async { Err(ModelError::Provider("HTTP 503: overloaded".into())) })
+            let failure = crate::failure::Failure::Server { status: 503, message: "overloaded".into() };
+            let provider = crate::catalog::preset("openai").expect("a known provider");
+            let error =
+                crate::failure::ProviderError { failure, provider, base_url: provider.base_url.into() };
+            Box::pin(async move { Err(ModelError::Provider(Box::new(error))) })
         } else {
             self.inner.complete(r)
         }
@@ -69,7 +73,9 @@ impl Bench {
     fn fresh(&self) -> impl FnOnce() -> Result<Run, String> + use<> {
         let model = self.model(&self.scenario);
         let scenario = self.scenario.clone();
-        move || Run::new(scenario, model, Rc::new(FrozenClock))
+        move || {
+            Run::new(scenario, model, Rc::new(FrozenClock)).map_err(|e| crate::scenario::FieldError::join(&e))
+        }
     }
 
     fn play(&mut self) {

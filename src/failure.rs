@@ -1,0 +1,146 @@
+//! Why a call to a provider failed, as plain data: the provider layer classifies each failed
+//! response into a [`Failure`], which travels typed through the engine (inside
+//! [`crate::model::ModelError::Provider`]) and is put into words only where it is shown.
+
+use crate::catalog::{Dialect, ProviderPreset};
+use crate::model::Adaptation;
+
+/// Why a call failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// 401 or 403.
+    Auth {
+        status: u16,
+        message: String,
+    },
+    /// 429; `retry_after_ms` when the provider said how long to wait and it could be read.
+    RateLimited {
+        retry_after_ms: Option<u64>,
+        message: String,
+    },
+    /// 429 or 402 saying the quota or spending limit is used up: waiting will not help.
+    Quota(String),
+    /// 5xx.
+    Server {
+        status: u16,
+        message: String,
+    },
+    /// Any other status.
+    Rejected {
+        status: u16,
+        message: String,
+    },
+    FirstByteTimeout(u64),
+    IdleTimeout(u64),
+    /// No status at all: offline, a wrong address, or a refusal by CORS.
+    Network(String),
+    /// A reply or stream chunk that could not be read.
+    Malformed(String),
+    /// An error event inside a 200 stream.
+    StreamError(String),
+    /// A 400 or 422 that names a field Agora can leave out or rename: the dialect that
+    /// would be accepted, and the change. Asked again at once; never retried as it is.
+    Adaptable(Box<(Dialect, Adaptation)>),
+    Cancelled,
+}
+
+impl Failure {
+    /// Whether trying again may help.
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            Failure::RateLimited { .. }
+                | Failure::Server { .. }
+                | Failure::FirstByteTimeout(_)
+                | Failure::IdleTimeout(_)
+                | Failure::Malformed(_)
+                | Failure::StreamError(_)
+        )
+    }
+
+    /// What the user reads while a retry is still to come: what happened, not yet "after every
+    /// retry".
+    pub fn retry_note(&self, provider: &ProviderPreset, base_url: &str) -> String {
+        match self {
+            Failure::RateLimited { message, .. } => {
+                format!("{} answered 429 (too many requests: {message}).", provider.label)
+            }
+            Failure::Server { status, message } => {
+                format!("{} had a server error ({status}: {message}).", provider.label)
+            }
+            other => other.describe(provider, base_url),
+        }
+    }
+
+    /// What the user reads when a call has failed for good: what happened and what to do.
+    pub fn describe(&self, provider: &ProviderPreset, base_url: &str) -> String {
+        match self {
+            Failure::Auth { status, message } => format!(
+                "{} refused the key ({status}: {message}). Check the key in the model settings; the run is paused and nothing recorded is lost.",
+                provider.label
+            ),
+            Failure::RateLimited { message, .. } => format!("{} kept answering 429 (too many requests: {message}) after every retry.", provider.label),
+            Failure::Quota(message) => format!("{} says the quota or spending limit is used up ({message}); retrying will not help until it is raised.", provider.label),
+            Failure::Server { status, message } => format!("{} had a server error ({status}: {message}) after every retry.", provider.label),
+            Failure::Rejected { status, message } => format!("{} rejected the request ({status}: {message}).", provider.label),
+            Failure::FirstByteTimeout(ms) => format!("{} did not start answering within {} s.", provider.label, ms / 1000),
+            Failure::IdleTimeout(ms) => format!("{}'s stream went silent for {} s.", provider.label, ms / 1000),
+            Failure::Network(detail) => {
+                let local = base_url.contains("localhost") || base_url.contains("127.0.0.1");
+                let hint = if !provider.browser_note.is_empty() {
+                    provider.browser_note.to_string()
+                } else if local {
+                    "Is the server running, and does it allow calls from this page (CORS)?".to_string()
+                } else {
+                    "Either the browser is offline or the server does not allow calls from web pages (CORS); a proxy that adds CORS headers, or a provider that allows them, fixes the latter.".to_string()
+                };
+                format!("No answer from {base_url} ({detail}). {hint}")
+            }
+            Failure::Malformed(message) => format!("{} sent something unreadable: {message}.", provider.label),
+            Failure::StreamError(message) => format!("{} reported an error in the middle of its reply: {message}.", provider.label),
+            Failure::Adaptable(change) => format!("{} refused {} ({}).", provider.label, change.1.parameter, change.1.message),
+            Failure::Cancelled => "stopped".into(),
+        }
+    }
+}
+
+/// A failed call with what is needed to say so: which provider, at which address.
+#[derive(Clone, Debug)]
+pub struct ProviderError {
+    pub failure: Failure,
+    pub provider: &'static ProviderPreset,
+    pub base_url: String,
+}
+
+impl PartialEq for ProviderError {
+    fn eq(&self, other: &Self) -> bool {
+        self.failure == other.failure
+            && self.provider.id == other.provider.id
+            && self.base_url == other.base_url
+    }
+}
+
+impl std::fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.failure.describe(self.provider, &self.base_url))
+    }
+}
+
+impl Failure {
+    /// Rewrites every text the provider sent (its messages, a stream's error, an unreadable
+    /// reply), so nothing the provider echoed leaves unchecked (the key scrub uses this).
+    pub fn map_text(&mut self, f: impl Fn(&str) -> String) {
+        match self {
+            Failure::Auth { message, .. }
+            | Failure::RateLimited { message, .. }
+            | Failure::Server { message, .. }
+            | Failure::Rejected { message, .. }
+            | Failure::Quota(message)
+            | Failure::Network(message)
+            | Failure::Malformed(message)
+            | Failure::StreamError(message) => *message = f(message),
+            Failure::Adaptable(change) => change.1.message = f(&change.1.message),
+            Failure::FirstByteTimeout(_) | Failure::IdleTimeout(_) | Failure::Cancelled => {}
+        }
+    }
+}
