@@ -3,6 +3,7 @@
 //! Components only render the run's [`RunView`](crate::view::RunView) (the event log folded) and
 //! send commands to the [`Controller`]; nothing shown is computed a second time here.
 
+mod browser;
 mod driver;
 mod editor;
 mod fetch;
@@ -339,9 +340,9 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
             .join("-");
         let result = controller.with_events(|events| {
             if markdown {
-                driver::download(&format!("{slug}.md"), "text/markdown", &crate::export::to_markdown(events))
+                browser::download(&format!("{slug}.md"), "text/markdown", &crate::export::to_markdown(events))
             } else {
-                driver::download(
+                browser::download(
                     &format!("{slug}.json"),
                     "application/json",
                     &crate::export::to_json(&scenario, events),

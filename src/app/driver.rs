@@ -8,73 +8,29 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::clock::Clock;
 use crate::engine::Run;
 use crate::events::Event;
 use crate::model::demo::DemoModel;
-use crate::model::ChatModel;
-use crate::provider::{Endpoint, HttpModel};
+use crate::provider::HttpModel;
 use crate::replay::continue_live;
 use crate::scenario::{FieldError, Scenario};
 pub use crate::session::Status as Mode;
 use crate::session::{Effect, Job, Session};
 use crate::view::RunView;
 
-use super::fetch::BrowserTransport;
+use super::browser::BrowserClock;
 use super::models::KeyStore;
 use super::storage::{self, PastRun};
+
+mod live;
 
 /// How often a running run is saved, at most (it is saved at once whenever it stops or pauses).
 const SAVE_EVERY_MS: f64 = 3000.0;
 /// How long after a step it is saved, so the step is on screen first.
 const SAVE_AFTER_STEP_MS: f64 = 50.0;
-
-/// The browser's clock: `performance.now()` and `setTimeout`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BrowserClock;
-
-impl Clock for BrowserClock {
-    fn now_ms(&self) -> f64 {
-        web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
-    }
-
-    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
-        let promise = js_sys::Promise::new(&mut |resolve, _| {
-            if let Some(w) = web_sys::window() {
-                let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
-                    resolve.unchecked_ref(),
-                    ms.min(i32::MAX as u64) as i32,
-                );
-            }
-        });
-        Box::pin(async move {
-            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-        })
-    }
-}
-
-/// Offers `text` as a file download named `name`.
-pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let fail = |what: &str| format!("could not save the file ({what})");
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob =
-        web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| fail("blob"))?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| fail("url"))?;
-    let document = web_sys::window().and_then(|w| w.document()).ok_or_else(|| fail("no document"))?;
-    let anchor: web_sys::HtmlAnchorElement =
-        document.create_element("a").map_err(|_| fail("link"))?.unchecked_into();
-    anchor.set_href(&url);
-    anchor.set_download(name);
-    anchor.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
-}
 
 /// The demo model's speed settings: simulated latency per call, in milliseconds.
 pub const SPEEDS: [(&str, u64); 4] = [("Instant", 0), ("Fast", 120), ("Normal", 400), ("Slow", 1000)];
@@ -447,64 +403,6 @@ impl Controller {
                 this.save();
             }
         });
-    }
-
-    /// The provider endpoint the scenario names, with the user's key (asking first when the
-    /// key would go to an address it was not entered for).
-    fn endpoint(&self, scenario: &Scenario) -> Result<Endpoint, String> {
-        let key = self.keys.key_for(&scenario.model.effective_base_url())?;
-        Ok(Endpoint::of(scenario, key))
-    }
-
-    /// Asks the scenario's provider which models it offers: their names and a report (how many,
-    /// and which of the scenario's and its agents' models are not among them), or what is wrong.
-    pub async fn check_connection(&self, scenario: Scenario) -> Result<(Vec<String>, String), String> {
-        let mut endpoint = self.endpoint(&scenario)?;
-        if endpoint.model.trim().is_empty() {
-            // Listing needs no model; the check is how one is picked.
-            endpoint.model = "-".into();
-        }
-        let network = scenario.model.network.clone();
-        let model =
-            HttpModel::new(endpoint, network, Rc::new(BrowserTransport::default()), Rc::new(BrowserClock))?
-                .with_secrets(self.keys.all_keys());
-        let names = model.list_models().await?;
-        let (report, _) = crate::provider::connection_report(&scenario, &names);
-        Ok((names, report))
-    }
-
-    /// The model that answers a live run: the demo model at the chosen speed, or the provider
-    /// the scenario names, with the user's key.
-    fn live_model(&self, scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatModel>, String> {
-        self.demo.set_value(None);
-        self.http.set_value(None);
-        if scenario.model.is_demo() {
-            let mut scenario = scenario.clone();
-            scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
-            let demo = Rc::new(DemoModel::new(&scenario, clock));
-            self.demo.set_value(Some(demo.clone()));
-            return Ok(demo);
-        }
-        let endpoint = self.endpoint(scenario)?;
-        let this = *self;
-        let model = HttpModel::new(
-            endpoint,
-            scenario.model.network.clone(),
-            Rc::new(BrowserTransport::default()),
-            clock,
-        )?
-        .with_learned(self.learned.get_value())
-        .with_secrets(self.keys.all_keys())
-        .on_text(Rc::new(move |agent: &str, text: &str| {
-            this.live_text.set(Some((agent.to_string(), text.to_string())))
-        }))
-        .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
-        .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
-            this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
-        }));
-        let model = Rc::new(model);
-        self.http.set_value(Some(model.clone()));
-        Ok(model)
     }
 }
 

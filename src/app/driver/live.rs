@@ -1,0 +1,80 @@
+//! The model a live run talks to: the demo model at the chosen speed, or the provider the
+//! scenario names with the user's key (asking first when the key would go to an address it was
+//! not entered for); and the connection check.
+
+use std::rc::Rc;
+
+use leptos::prelude::*;
+
+use super::Controller;
+use crate::app::browser::BrowserClock;
+use crate::app::fetch::BrowserTransport;
+use crate::clock::Clock;
+use crate::model::demo::DemoModel;
+use crate::model::ChatModel;
+use crate::provider::{Endpoint, HttpModel};
+use crate::scenario::Scenario;
+
+impl Controller {
+    /// The provider endpoint the scenario names, with the user's key (asking first when the
+    /// key would go to an address it was not entered for).
+    fn endpoint(&self, scenario: &Scenario) -> Result<Endpoint, String> {
+        let key = self.keys.key_for(&scenario.model.effective_base_url())?;
+        Ok(Endpoint::of(scenario, key))
+    }
+
+    /// Asks the scenario's provider which models it offers: their names and a report (how many,
+    /// and which of the scenario's and its agents' models are not among them), or what is wrong.
+    pub async fn check_connection(&self, scenario: Scenario) -> Result<(Vec<String>, String), String> {
+        let mut endpoint = self.endpoint(&scenario)?;
+        if endpoint.model.trim().is_empty() {
+            // Listing needs no model; the check is how one is picked.
+            endpoint.model = "-".into();
+        }
+        let network = scenario.model.network.clone();
+        let model =
+            HttpModel::new(endpoint, network, Rc::new(BrowserTransport::default()), Rc::new(BrowserClock))?
+                .with_secrets(self.keys.all_keys());
+        let names = model.list_models().await?;
+        let (report, _) = crate::provider::connection_report(&scenario, &names);
+        Ok((names, report))
+    }
+
+    /// The model that answers a live run: the demo model at the chosen speed, or the provider
+    /// the scenario names, with the user's key.
+    pub(super) fn live_model(
+        &self,
+        scenario: &Scenario,
+        clock: Rc<dyn Clock>,
+    ) -> Result<Rc<dyn ChatModel>, String> {
+        self.demo.set_value(None);
+        self.http.set_value(None);
+        if scenario.model.is_demo() {
+            let mut scenario = scenario.clone();
+            scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
+            let demo = Rc::new(DemoModel::new(&scenario, clock));
+            self.demo.set_value(Some(demo.clone()));
+            return Ok(demo);
+        }
+        let endpoint = self.endpoint(scenario)?;
+        let this = *self;
+        let model = HttpModel::new(
+            endpoint,
+            scenario.model.network.clone(),
+            Rc::new(BrowserTransport::default()),
+            clock,
+        )?
+        .with_learned(self.learned.get_value())
+        .with_secrets(self.keys.all_keys())
+        .on_text(Rc::new(move |agent: &str, text: &str| {
+            this.live_text.set(Some((agent.to_string(), text.to_string())))
+        }))
+        .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
+        .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
+            this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
+        }));
+        let model = Rc::new(model);
+        self.http.set_value(Some(model.clone()));
+        Ok(model)
+    }
+}
