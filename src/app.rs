@@ -9,8 +9,8 @@ mod editor;
 mod fetch;
 mod form;
 mod inspector;
+mod methods;
 mod models;
-mod panels;
 mod rows;
 mod share;
 mod storage;
@@ -20,8 +20,8 @@ use leptos::prelude::*;
 
 use crate::events::FinishReason;
 use crate::presets::PRESETS;
-use crate::scenario::{Method, MethodKind};
 pub use driver::{Controller, Mode};
+pub use methods::method_label;
 
 /// Mounts the app into the page body.
 pub fn start() {
@@ -121,20 +121,7 @@ fn MethodPanel() -> impl IntoView {
         let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.method.kind()));
         from_run.unwrap_or_else(|| editor.scenario.with(|s| s.method.kind()))
     });
-    move || match kind.get() {
-        MethodKind::Bidding => panels::BidBoard().into_any(),
-        MethodKind::Director => panels::DirectorPanel().into_any(),
-        MethodKind::Handoff => panels::HandoffPanel().into_any(),
-        MethodKind::Negotiation => panels::NegotiationPanel().into_any(),
-        MethodKind::Selector => panels::SelectorPanel().into_any(),
-        MethodKind::RoundRobin => view! {
-            <div class="panel" data-testid="round-robin-panel">
-                <h2>"Round robin"</h2>
-                <p class="muted">"Agents speak in a fixed order; there is no decision to show."</p>
-            </div>
-        }
-        .into_any(),
-    }
+    move || methods::panel(kind.get())
 }
 
 /// Run, Pause, Step, Stop, Reset and the demo speed.
@@ -375,21 +362,4 @@ pub(crate) fn finish_label(reason: FinishReason) -> &'static str {
         FinishReason::Stopped => "stopped",
         FinishReason::Error => "an error ended the run",
     }
-}
-
-/// A method's name on selects and headings.
-pub fn kind_label(kind: MethodKind) -> &'static str {
-    match kind {
-        MethodKind::RoundRobin => "Round robin",
-        MethodKind::Bidding => "Bidding",
-        MethodKind::Director => "Director",
-        MethodKind::Handoff => "Handoff",
-        MethodKind::Negotiation => "Negotiation game",
-        MethodKind::Selector => "Selector",
-    }
-}
-
-/// A label for a method.
-pub fn method_label(method: &Method) -> &'static str {
-    kind_label(method.kind())
 }

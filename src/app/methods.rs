@@ -1,0 +1,149 @@
+//! Each speaker-selection method's part of the app: its name, its decision panel and its
+//! settings in the editor, one module each under `methods/`, listed once in `registry!`.
+
+use leptos::prelude::*;
+
+use super::form::{EditorState, FieldMessage};
+use crate::scenario::{Method, MethodKind, Scenario};
+
+/// Reads a field of the scenario's method settings, or `$default` under another method.
+macro_rules! with_method {
+    ($s:expr, $variant:ident, |$m:ident| $body:expr, $default:expr) => {
+        match &$s.method {
+            Method::$variant($m) => $body,
+            _ => $default,
+        }
+    };
+}
+
+/// Changes a field of the scenario's method settings, if the scenario uses that method.
+macro_rules! update_method {
+    ($s:expr, $variant:ident, |$m:ident| $body:expr) => {
+        if let Method::$variant($m) = &mut $s.method {
+            $body;
+        }
+    };
+}
+
+mod bidding;
+mod director;
+mod handoff;
+mod negotiation;
+mod selector;
+
+/// The registry: one line per method, its name on screen and its module (which has `panel` and
+/// `settings`).
+macro_rules! registry {
+    ($($kind:ident => $label:literal, $module:ident;)*) => {
+        /// A method's name on selects and headings.
+        pub fn label(kind: MethodKind) -> &'static str {
+            match kind {
+                $(MethodKind::$kind => $label,)*
+            }
+        }
+
+        /// The decision panel of a method.
+        pub fn panel(kind: MethodKind) -> AnyView {
+            match kind {
+                $(MethodKind::$kind => $module::panel(),)*
+            }
+        }
+
+        /// The settings of a method in the editor.
+        pub fn settings(kind: MethodKind) -> AnyView {
+            match kind {
+                $(MethodKind::$kind => $module::settings(),)*
+            }
+        }
+    };
+}
+
+registry! {
+    RoundRobin => "Round robin", round_robin;
+    Bidding => "Bidding", bidding;
+    Director => "Director", director;
+    Handoff => "Handoff", handoff;
+    Selector => "Selector", selector;
+    Negotiation => "Negotiation game", negotiation;
+}
+
+/// A label for a method.
+pub fn method_label(method: &Method) -> &'static str {
+    label(method.kind())
+}
+
+/// Round robin has no decision to show and no settings.
+mod round_robin {
+    use leptos::prelude::*;
+
+    pub(super) fn panel() -> AnyView {
+        view! {
+            <div class="panel" data-testid="round-robin-panel">
+                <h2>"Round robin"</h2>
+                <p class="muted">"Agents speak in a fixed order; there is no decision to show."</p>
+            </div>
+        }
+        .into_any()
+    }
+
+    pub(super) fn settings() -> AnyView {
+        ().into_any()
+    }
+}
+
+const PALETTE: [&str; 8] =
+    ["#0b5cad", "#b3261e", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#5d4037", "#455a64"];
+
+fn color(i: usize) -> &'static str {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// The model's reasoning behind a decision, one click away; nothing when it did not reason.
+fn why(reasoning: &str) -> Option<AnyView> {
+    (!reasoning.is_empty()).then(|| {
+        view! {
+            <details class="why" data-testid="why">
+                <summary>"why"</summary>
+                <p class="reasoning">{reasoning.to_string()}</p>
+            </details>
+        }
+        .into_any()
+    })
+}
+
+fn agent_select(
+    label: &'static str,
+    field: &'static str,
+    get: impl Fn(&Scenario) -> String + Send + Sync + Copy + 'static,
+    set: impl Fn(&mut Scenario, String) + Send + Sync + Copy + 'static,
+) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <select data-testid=format!("field-{field}") on:change=move |ev| s.update(|s| set(s, event_target_value(&ev)))>
+                <option value="" selected=move || s.with(|s| get(s).is_empty())>
+                    "(first agent)"
+                </option>
+                {move || {
+                    s.with(|sc| {
+                        sc.agents
+                            .iter()
+                            .map(|a| {
+                                let name = a.name.clone();
+                                let chosen = get(sc) == name;
+                                view! {
+                                    <option value=name.clone() selected=chosen>
+                                        {name.clone()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    })
+                }}
+            </select>
+            <FieldMessage field=field />
+        </label>
+    }
+}

@@ -1,0 +1,191 @@
+//! Bidding: the bid board (each agent's bid per turn, retries, defaults, the tie-break, the
+//! winner, a chart of bids across turns) and the bidding settings.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::{color, why};
+use crate::app::form::{number_field, text_field};
+use crate::app::rows::{chunked, key};
+use crate::app::Controller;
+use crate::scenario::Method;
+use crate::text::fixed;
+use crate::view::BidTurn;
+
+/// Bids per turn, newest first, with a small chart of every agent's bids across turns.
+#[component]
+fn BidBoard() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let count = Memo::new(move |_| controller.view.with(|v| v.bid_turns.len()));
+    let empty = move || count.get() == 0;
+    view! {
+        <div class="panel" data-testid="bid-board">
+            <h2>"Bid board"</h2>
+            <p class="muted">
+                "Each agent rates how contradictory the last message is to its ideas (1 to 10); the highest bid speaks."
+            </p>
+            <BidChart />
+            {move || empty().then(|| view! {
+                <p class="muted empty">"Bids appear here each turn."</p>
+            })}
+            <ol class="boards">
+                {chunked(
+                    count,
+                    // A turn changes as its bids come in and once more when its winner is known.
+                    Arc::new(move |a, b| {
+                        controller.view.with(|v| {
+                            v.bid_turns
+                                .iter()
+                                .skip(a)
+                                .take(b - a)
+                                .map(|t| key(&[t.turn as u64, t.bids.len() as u64, t.winner.is_some() as u64]))
+                                .collect()
+                        })
+                    }),
+                    Arc::new(move |i| {
+                        let board = controller.view.with_untracked(|v| v.bid_turns.get(i).cloned())?;
+                        Some(view! { <Board board=board /> }.into_any())
+                    }),
+                    true,
+                )}
+            </ol>
+        </div>
+    }
+}
+
+#[component]
+fn Board(board: Arc<BidTurn>) -> impl IntoView {
+    let winner = board.winner.clone();
+    let tie_note = board
+        .tie
+        .then(|| format!("Tie between {} broken by the run's seeded draw", board.tied.join(" and ")));
+    view! {
+        <li class="board" data-testid="bid-turn" data-turn=board.turn data-winner=winner.clone().unwrap_or_default()>
+            <h3>
+                {format!("Turn {}", board.turn)}
+                {winner.clone().map(|w| view! { <span class="winner-name">{format!(" · {w} speaks")}</span> })}
+            </h3>
+            <ul class="bids">
+                {board
+                    .bids
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        let won = winner.as_deref() == Some(b.agent.as_str());
+                        let width = format!("{}%", (b.value.clamp(0, 10) * 10).max(2));
+                        let note = match (b.defaulted, b.attempts) {
+                            (true, n) => format!("no valid bid after {n} attempts: defaulted to {}", b.value),
+                            (false, n) if n > 1 => format!("read on attempt {n}"),
+                            _ => String::new(),
+                        };
+                        view! {
+                            <li
+                                class="bid"
+                                class:winner=won
+                                class:defaulted=b.defaulted
+                                data-testid="bid"
+                                data-agent=b.agent.clone()
+                                data-value=b.value
+                                title=format!("Raw reply: {}", b.raw)
+                            >
+                                <span class="agent">{b.agent.clone()}</span>
+                                <span class="bar-track">
+                                    <span class="bar" style:width=width style:background=color(i)></span>
+                                </span>
+                                <span class="value" data-testid="bid-value">{b.value}</span>
+                                <details class="raw">
+                                    <summary>"reply"</summary>
+                                    <code>{if b.raw.is_empty() { "(empty)".to_string() } else { b.raw.clone() }}</code>
+                                </details>
+                                {why(&b.why)}
+                                {(!note.is_empty()).then(|| view! { <span class="note" data-testid="bid-note">{note}</span> })}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+            {tie_note.map(|t| view! { <p class="tie" data-testid="tie-note">{t}</p> })}
+        </li>
+    }
+}
+
+/// How many recent turns the bid chart shows.
+const CHART_TURNS: usize = 60;
+
+/// A line per agent of its bids across the recent turns.
+#[component]
+fn BidChart() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let history = move || controller.view.with(|v| v.bid_history(CHART_TURNS));
+    move || {
+        let history = history();
+        let turns = history.first().map_or(0, |(_, v)| v.len());
+        if turns < 2 {
+            return None;
+        }
+        let (w, h) = (300.0, 90.0);
+        let x = move |t: usize| 4.0 + (w - 8.0) * t as f64 / (turns - 1) as f64;
+        let y = move |v: i64| h - 4.0 - (h - 8.0) * v.clamp(0, 10) as f64 / 10.0;
+        let lines = history
+            .iter()
+            .enumerate()
+            .map(|(i, (agent, values))| {
+                let points: Vec<String> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(t, v)| format!("{},{}", fixed(x(t), 1), fixed(y(*v), 1)))
+                    .collect();
+                view! {
+                    <polyline points=points.join(" ") fill="none" stroke=color(i) stroke-width="2">
+                        <title>{agent.clone()}</title>
+                    </polyline>
+                }
+            })
+            .collect_view();
+        let legend = history
+            .iter()
+            .enumerate()
+            .map(|(i, (agent, _))| view! { <span class="key" style:border-color=color(i)>{agent.clone()}</span> })
+            .collect_view();
+        Some(view! {
+            <figure class="chart" data-testid="bid-chart">
+                <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label="Bids per agent across the recent turns">
+                    {lines}
+                </svg>
+                <figcaption class="legend">{legend}</figcaption>
+            </figure>
+        })
+    }
+}
+
+pub(super) fn panel() -> AnyView {
+    BidBoard().into_any()
+}
+
+pub(super) fn settings() -> AnyView {
+    view! {
+        <div class="row">
+            {number_field(
+                "Attempts per bid",
+                "method.attempts",
+                |s| with_method!(s, Bidding, |m| m.attempts, 0),
+                |s, v| update_method!(s, Bidding, |m| m.attempts = v),
+            )}
+            {number_field(
+                "Default bid",
+                "method.default_bid",
+                |s| with_method!(s, Bidding, |m| m.default_bid, 0),
+                |s, v| update_method!(s, Bidding, |m| m.default_bid = v),
+            )}
+        </div>
+        {text_field(
+            "Bid template",
+            "method.template",
+            |s| with_method!(s, Bidding, |m| m.template.clone(), String::new()),
+            |s, v| update_method!(s, Bidding, |m| m.template = v),
+            true,
+        )}
+    }
+    .into_any()
+}

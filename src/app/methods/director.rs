@@ -1,0 +1,145 @@
+//! Director: each stop draw against the probability, the reflection, the index chosen and
+//! who that is; and the director's settings.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::{agent_select, why};
+use crate::app::form::{number_field, EditorState};
+use crate::app::rows::{chunked, key};
+use crate::app::Controller;
+use crate::scenario::{ChoiceFallback, Method};
+use crate::text::fixed;
+use crate::view::DirectorTurn;
+
+/// The director's turns: the stop draw against the probability, the reflection, the index chosen.
+#[component]
+fn DirectorPanel() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let count = Memo::new(move |_| controller.view.with(|v| v.director.len()));
+    view! {
+        <div class="panel" data-testid="director-panel">
+            <h2>"Director"</h2>
+            <p class="muted">
+                "Each of the director's turns starts with a stop draw; below the stop probability, the show ends with a summary."
+            </p>
+            <ol class="director-turns">
+                {chunked(
+                    count,
+                    Arc::new(move |a, b| {
+                        controller.view.with(|v| {
+                            v.director
+                                .iter()
+                                .skip(a)
+                                .take(b - a)
+                                .map(|d| key(&[d.turn as u64, d.reflection.is_some() as u64, d.choice.is_some() as u64]))
+                                .collect()
+                        })
+                    }),
+                    Arc::new(move |i| {
+                        let turn = controller.view.with_untracked(|v| v.director.get(i).cloned())?;
+                        Some(view! { <DirectorEntry turn=turn /> }.into_any())
+                    }),
+                    true,
+                )}
+            </ol>
+        </div>
+    }
+}
+
+#[component]
+fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
+    let sample_pct = format!("{}%", fixed(turn.sample * 100.0, 1));
+    let threshold_pct = format!("{}%", fixed(turn.probability * 100.0, 1));
+    view! {
+        <li class="director-turn" data-testid="director-turn" data-turn=turn.turn>
+            <h3>{format!("Turn {}", turn.turn)}</h3>
+            <div class="draw" data-testid="stop-draw" data-stop=turn.stop.to_string()>
+                <span class="draw-track" title=format!("stop if the draw is below {}", fixed(turn.probability, 2))>
+                    <span class="threshold" style:width=threshold_pct></span>
+                    <span class="sample" style:left=sample_pct></span>
+                </span>
+                <span>
+                    {format!("drew {} against {}: ", fixed(turn.sample, 3), fixed(turn.probability, 2))}
+                    <strong>{if turn.stop { "stop" } else { "go on" }}</strong>
+                </span>
+            </div>
+            {turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> })}
+            {turn
+                .choice
+                .clone()
+                .map(|c| {
+                    let index = c.index.map_or("none".to_string(), |i| i.to_string());
+                    view! {
+                        <p class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
+                            {format!("Chose index {index} ({}) → ", c.raw.trim())}
+                            <strong>{c.agent.clone()}</strong>
+                            {(c.attempts > 1).then(|| format!(" after {} attempts", c.attempts))}
+                            {c.fallback.then(|| view! { <span class="fallback">" · fallback: no valid index"</span> })}
+                            {why(&c.why)}
+                        </p>
+                    }
+                })}
+        </li>
+    }
+}
+
+pub(super) fn panel() -> AnyView {
+    DirectorPanel().into_any()
+}
+
+pub(super) fn settings() -> AnyView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    view! {
+        <div class="row">
+            {agent_select(
+                "Director",
+                "method.director",
+                |s| with_method!(s, Director, |m| m.director.clone(), String::new()),
+                |s, v| update_method!(s, Director, |m| m.director = v),
+            )}
+            {number_field(
+                "Stop probability",
+                "method.stop_probability",
+                |s| with_method!(s, Director, |m| m.stop_probability, 0.0),
+                |s, v| update_method!(s, Director, |m| m.stop_probability = v),
+            )}
+            {number_field(
+                "Attempts per choice",
+                "method.attempts",
+                |s| with_method!(s, Director, |m| m.attempts, 0),
+                |s, v| update_method!(s, Director, |m| m.attempts = v),
+            )}
+            <label class="field">
+                <span>"When no valid index comes"</span>
+                <select
+                    data-testid="field-method.fallback"
+                    on:change=move |ev| {
+                        let random = event_target_value(&ev) == "random";
+                        s.update(|s| {
+                            update_method!(
+                                s, Director, |m| m.fallback = if random { ChoiceFallback::Random } else { ChoiceFallback::First }
+                            )
+                        })
+                    }
+                >
+                    <option
+                        value="first"
+                        selected=move || s.with(|s| with_method!(s, Director, |m| m.fallback == ChoiceFallback::First, true))
+                    >
+                        "the first speaker (seed)"
+                    </option>
+                    <option
+                        value="random"
+                        selected=move || s.with(|s| with_method!(s, Director, |m| m.fallback == ChoiceFallback::Random, false))
+                    >
+                        "a random speaker"
+                    </option>
+                </select>
+            </label>
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,264 @@
+//! The trading game: inventories, the pending proposal, every action, scores, the optimizer;
+//! and the game's settings.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::app::form::{number_field, text_field, EditorState, FieldMessage};
+use crate::app::rows::chunked;
+use crate::app::Controller;
+use crate::scenario::Method;
+use crate::text::fixed;
+use crate::view::{ActionRow, NegotiationView};
+
+/// The trading game: inventories, the pending proposal, every action, scores, the optimizer.
+#[component]
+fn NegotiationPanel() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let game = move || controller.view.with(|v| v.negotiation.clone());
+    let count =
+        Memo::new(move |_| controller.view.with(|v| v.negotiation.as_ref().map_or(0, |g| g.actions.len())));
+    view! {
+        <div class="panel" data-testid="negotiation-panel">
+            <h2>"Trading game"</h2>
+            {move || game().map(|g| view! { <GameState game=g /> })}
+            <OptimizerChart />
+            <h3>"Actions"</h3>
+            <ol class="actions">
+                {chunked(
+                    count,
+                    Arc::new(move |a, b| {
+                        controller.view.with(|v| {
+                            let actions = v.negotiation.as_ref().map(|g| g.actions.as_slice()).unwrap_or_default();
+                            actions.iter().skip(a).take(b - a).map(|x| x.turn as u64).collect()
+                        })
+                    }),
+                    Arc::new(move |i| {
+                        let action = controller
+                            .view
+                            .with_untracked(|v| v.negotiation.as_ref().and_then(|g| g.actions.get(i).cloned()))?;
+                        Some(view! { <ActionEntry action=action /> }.into_any())
+                    }),
+                    true,
+                )}
+            </ol>
+        </div>
+    }
+}
+
+#[component]
+fn GameState(game: NegotiationView) -> impl IntoView {
+    let overall = game.overall();
+    let pct = if game.optimum > 0 { (overall * 100 / game.optimum).clamp(0, 100) } else { 0 };
+    let header = game.resources.iter().map(|r| view! { <th scope="col">{r.clone()}</th> }).collect_view();
+    let rows = game
+        .inventories
+        .iter()
+        .map(|(player, inv)| {
+            let cells = inv.iter().map(|q| view! { <td>{*q}</td> }).collect_view();
+            let value = game.values.get(player).copied().unwrap_or(0);
+            view! {
+                <tr data-testid="inventory" data-player=player.clone() data-quantities=format!("{inv:?}") data-value=value>
+                    <th scope="row">{player.clone()}</th>
+                    {cells}
+                    <td class="value">{value}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let pending = match (&game.pending, &game.end_requested_by) {
+        (Some(p), _) => format!(
+            "{} offers {} {} for {} {}, waiting for an answer",
+            p.by, p.quantity, p.sell_resource, p.quantity, p.buy_resource
+        ),
+        (None, Some(who)) => {
+            format!("{who} asked to end the game; the game ends when the other player ends too")
+        }
+        (None, None) => "No proposal pending".to_string(),
+    };
+    let results = game
+        .games
+        .iter()
+        .map(|r| {
+            let scores: Vec<String> = r.scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
+            view! {
+                <li data-testid="game-result" data-iteration=r.iteration data-overall=r.overall>
+                    {format!("Game {}: {} · overall {} of {} ({})", r.iteration, scores.join(", "), r.overall, r.optimum, r.reason.replace('_', " "))}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="muted">{format!("Game {}", game.iteration)}</p>
+        <table class="inventories">
+            <thead>
+                <tr>
+                    <th></th>
+                    {header}
+                    <th scope="col">"value"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <div class="score" data-testid="overall" data-overall=overall data-optimum=game.optimum>
+            <span>{format!("Overall {overall} of the optimum {}", game.optimum)}</span>
+            <span class="meter">
+                <span class="fill" style:width=format!("{pct}%")></span>
+            </span>
+        </div>
+        <p class="pending" data-testid="pending">{pending}</p>
+        <ol class="results">{results}</ol>
+    }
+}
+
+#[component]
+fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
+    let parsed = action.action.as_ref().map(|a| a.to_json());
+    view! {
+        <li class="action" class:invalid=!action.valid data-testid="action" data-player=action.player.clone() data-valid=action.valid.to_string()>
+            <span class="muted">{format!("Turn {} · ", action.turn)}</span>
+            <strong>{action.player.clone()}</strong>
+            ": "
+            <code>{parsed.unwrap_or_else(|| action.raw.clone())}</code>
+            <span class="reason">
+                {if action.valid { format!(" · {}", action.reason) } else { format!(" · invalid: {}", action.reason) }}
+            </span>
+        </li>
+    }
+}
+
+/// The overall score per game, against the optimum, with each game's prompts.
+#[component]
+fn OptimizerChart() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    move || {
+        let rows =
+            controller.view.with(|v| v.negotiation.as_ref().map(|g| (g.optimizer.clone(), g.optimum)))?;
+        let (rows, optimum) = rows;
+        if rows.is_empty() {
+            return None;
+        }
+        let top = rows.iter().map(|r| r.overall).max().unwrap_or(0).max(optimum).max(1) as f64;
+        let (w, h) = (300.0, 100.0);
+        let bw = w / rows.len() as f64;
+        let bars = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let bh = (h - 16.0) * r.overall as f64 / top;
+                view! {
+                    <g data-testid="optimizer-bar" data-iteration=r.iteration data-overall=r.overall>
+                        <rect x=fixed(i as f64 * bw + 4.0, 1) y=fixed(h - bh, 1) width=fixed(bw - 8.0, 1) height=fixed(bh, 1) fill="#0b5cad"></rect>
+                        <text x=fixed(i as f64 * bw + bw / 2.0, 1) y=fixed(h - bh - 3.0, 1) text-anchor="middle">
+                            {r.overall.to_string()}
+                        </text>
+                    </g>
+                }
+            })
+            .collect_view();
+        let oy = h - (h - 16.0) * optimum as f64 / top;
+        let prompts = rows
+            .iter()
+            .map(|r| {
+                let lines = r
+                    .prompts
+                    .iter()
+                    .map(|(p, text)| view! { <li>{format!("{p}: {text}")}</li> })
+                    .collect_view();
+                view! {
+                    <details class="iteration" data-testid="optimizer-iteration">
+                        <summary>{format!("Game {} · overall {}", r.iteration, r.overall)}</summary>
+                        <ul>{lines}</ul>
+                        {r.note.clone().map(|n| view! { <p class="muted">{n}</p> })}
+                    </details>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <h3>"Prompt optimization"</h3>
+            <figure class="chart" data-testid="optimizer-chart">
+                <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label="Overall score per game against the optimum">
+                    {bars}
+                    <line x1="0" x2=fixed(w, 0) y1=fixed(oy, 1) y2=fixed(oy, 1) stroke="#b3261e" stroke-dasharray="4 3"></line>
+                </svg>
+                <figcaption class="muted">{format!("Dashed line: the optimum, {optimum}")}</figcaption>
+            </figure>
+            {prompts}
+        })
+    }
+}
+
+pub(super) fn panel() -> AnyView {
+    NegotiationPanel().into_any()
+}
+
+pub(super) fn settings() -> AnyView {
+    let editor = expect_context::<EditorState>();
+    let inventory = move |player: usize| {
+        let field: &'static str = if player == 0 { "method.inventories[0]" } else { "method.inventories[1]" };
+        let label: &'static str =
+            if player == 0 { "First player's inventory" } else { "Second player's inventory" };
+        text_field(
+            label,
+            field,
+            move |s| {
+                with_method!(
+                    s,
+                    Negotiation,
+                    |m| m
+                        .inventories
+                        .get(player)
+                        .map(|inv| inv.iter().map(i64::to_string).collect::<Vec<_>>().join(", "))
+                        .unwrap_or_default(),
+                    String::new()
+                )
+            },
+            move |s, text| {
+                let parsed: Result<Vec<i64>, _> =
+                    text.split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::parse).collect();
+                match parsed {
+                    Ok(values) => {
+                        editor.set_input_error(field, None);
+                        update_method!(s, Negotiation, |m| {
+                            if let Some(inv) = m.inventories.get_mut(player) {
+                                *inv = values;
+                            }
+                        });
+                    }
+                    Err(_) => {
+                        editor.set_input_error(field, Some("write whole numbers separated by commas".into()))
+                    }
+                }
+            },
+            false,
+        )
+    };
+    view! {
+        {text_field(
+            "Resources (comma separated)",
+            "method.resources",
+            |s| with_method!(s, Negotiation, |m| m.resources.join(", "), String::new()),
+            |s, v| {
+                update_method!(s, Negotiation, |m| {
+                    m.resources = v.split(',').map(|r| r.trim().to_ascii_uppercase()).filter(|r| !r.is_empty()).collect()
+                })
+            },
+            false,
+        )}
+        <p class="muted">"Quantities in resource order, for the first and second agent."</p>
+        <div class="row">{inventory(0)} {inventory(1)}</div>
+        <div class="row">
+            {number_field(
+                "Games (optimizer iterations)",
+                "method.iterations",
+                |s| with_method!(s, Negotiation, |m| m.iterations, 0),
+                |s, v| update_method!(s, Negotiation, |m| m.iterations = v),
+            )}
+        </div>
+        <p class="muted">"The turn limit above applies to each game."</p>
+        <FieldMessage field="agents" />
+        <FieldMessage field="method.value_scale" />
+    }
+    .into_any()
+}
