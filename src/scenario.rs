@@ -140,324 +140,104 @@ pub enum PromptKind {
     HistoryHeader,
 }
 
-/// How the next speaker is chosen, with the method's settings: `{"kind": "bidding", ...}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Method {
-    RoundRobin,
-    Bidding(BiddingSettings),
-    Director(DirectorSettings),
-    Handoff(HandoffSettings),
-    Negotiation(NegotiationSettings),
-    Selector(SelectorSettings),
+mod bidding;
+mod director;
+mod handoff;
+mod negotiation;
+mod selector;
+
+pub use bidding::BiddingSettings;
+pub use director::{ChoiceFallback, DirectorSettings};
+pub use handoff::{HandoffSettings, HandoffVia};
+pub use negotiation::NegotiationSettings;
+pub use selector::{PromptRole, SelectorFallback, SelectorSettings};
+
+/// The registry of methods as scenario data: each method's variant, its `kind` in files and
+/// its settings (each settings type has its seed's defaults, `validate` and `read`, in its own
+/// module). Round robin, the baseline, has no settings and comes first; the rest are listed in
+/// the order the app offers them in.
+macro_rules! methods {
+    ($($kind:ident $id:literal $settings:ty,)*) => {
+        /// How the next speaker is chosen, with the method's settings: `{"kind": "bidding", ...}`.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "kind")]
+        pub enum Method {
+            #[serde(rename = "round_robin")]
+            RoundRobin,
+            $(#[serde(rename = $id)] $kind($settings),)*
+        }
+
+        /// Which method a scenario uses, without its settings.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum MethodKind {
+            RoundRobin,
+            $($kind,)*
+        }
+
+        impl Method {
+            pub fn kind(&self) -> MethodKind {
+                match self {
+                    Method::RoundRobin => MethodKind::RoundRobin,
+                    $(Method::$kind(_) => MethodKind::$kind,)*
+                }
+            }
+
+            fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+                match self {
+                    Method::RoundRobin => {}
+                    $(Method::$kind(s) => s.validate(scenario, err),)*
+                }
+            }
+
+            fn read_settings(kind: MethodKind, f: &mut crate::json::Fields) -> Result<Method, String> {
+                Ok(match kind {
+                    MethodKind::RoundRobin => Method::RoundRobin,
+                    $(MethodKind::$kind => Method::$kind(<$settings>::read(f)?),)*
+                })
+            }
+        }
+
+        impl MethodKind {
+            /// Every method, in the order the app offers them.
+            pub const ALL: &[MethodKind] = &[MethodKind::RoundRobin, $(MethodKind::$kind,)*];
+
+            /// The `kind` scenario files write.
+            pub fn id(self) -> &'static str {
+                match self {
+                    MethodKind::RoundRobin => "round_robin",
+                    $(MethodKind::$kind => $id,)*
+                }
+            }
+
+            /// The method with its seed's settings.
+            pub fn default_method(self) -> Method {
+                match self {
+                    MethodKind::RoundRobin => Method::RoundRobin,
+                    $(MethodKind::$kind => Method::$kind(<$settings>::default()),)*
+                }
+            }
+        }
+    };
+}
+
+methods! {
+    Bidding "bidding" BiddingSettings,
+    Director "director" DirectorSettings,
+    Handoff "handoff" HandoffSettings,
+    Selector "selector" SelectorSettings,
+    Negotiation "negotiation" NegotiationSettings,
 }
 
 impl Method {
-    pub fn kind(&self) -> MethodKind {
-        match self {
-            Method::RoundRobin => MethodKind::RoundRobin,
-            Method::Bidding(_) => MethodKind::Bidding,
-            Method::Director(_) => MethodKind::Director,
-            Method::Handoff(_) => MethodKind::Handoff,
-            Method::Negotiation(_) => MethodKind::Negotiation,
-            Method::Selector(_) => MethodKind::Selector,
-        }
-    }
-
     /// The method's `kind` as scenario files write it.
     pub fn name(&self) -> &'static str {
         self.kind().id()
     }
 }
 
-/// Which method a scenario uses, without its settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MethodKind {
-    RoundRobin,
-    Bidding,
-    Director,
-    Handoff,
-    Negotiation,
-    Selector,
-}
-
 impl MethodKind {
-    /// Every method, in the order the app offers them.
-    pub const ALL: [MethodKind; 6] = [
-        MethodKind::RoundRobin,
-        MethodKind::Bidding,
-        MethodKind::Director,
-        MethodKind::Handoff,
-        MethodKind::Selector,
-        MethodKind::Negotiation,
-    ];
-
-    /// The `kind` scenario files write.
-    pub fn id(self) -> &'static str {
-        match self {
-            MethodKind::RoundRobin => "round_robin",
-            MethodKind::Bidding => "bidding",
-            MethodKind::Director => "director",
-            MethodKind::Handoff => "handoff",
-            MethodKind::Negotiation => "negotiation",
-            MethodKind::Selector => "selector",
-        }
-    }
-
     pub fn from_id(id: &str) -> Option<MethodKind> {
-        MethodKind::ALL.into_iter().find(|k| k.id() == id)
-    }
-
-    /// The method with its seed's settings.
-    pub fn default_method(self) -> Method {
-        match self {
-            MethodKind::RoundRobin => Method::RoundRobin,
-            MethodKind::Bidding => Method::Bidding(BiddingSettings::default()),
-            MethodKind::Director => Method::Director(DirectorSettings::default()),
-            MethodKind::Handoff => Method::Handoff(HandoffSettings::default()),
-            MethodKind::Negotiation => Method::Negotiation(NegotiationSettings::default()),
-            MethodKind::Selector => Method::Selector(SelectorSettings::default()),
-        }
-    }
-}
-
-/// Where the selector's prompt goes: AutoGen sends it as the system message to OpenAI's GPT
-/// and o-series models and as a user message to every other model family.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PromptRole {
-    #[default]
-    System,
-    User,
-}
-
-/// Who speaks when the selector names no valid candidate after its attempts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SelectorFallback {
-    /// SelectorGroupChat: the previous speaker (the first candidate on the first turn).
-    #[default]
-    PreviousSpeaker,
-    /// The first candidate in scenario order.
-    FirstCandidate,
-    /// A candidate drawn by the run's RNG.
-    RandomCandidate,
-}
-
-/// AutoGen's SelectorGroupChat: a selector model names the next speaker each turn.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SelectorSettings {
-    /// With `{roles}`, `{participants}` and `{history}`.
-    pub prompt: String,
-    pub prompt_role: PromptRole,
-    /// SelectorGroupChat: false, so the last speaker is not a candidate.
-    pub allow_repeats: bool,
-    /// SelectorGroupChat: 3 (`max_selector_attempts`).
-    pub attempts: u32,
-    pub fallback: SelectorFallback,
-    /// Sent after an answer that names no agent, one that names several, one that names the
-    /// last speaker; each with `{participants}`.
-    pub no_name_feedback: String,
-    pub many_names_feedback: String,
-    pub repeated_feedback: String,
-    /// SelectorGroupChat sends none (the provider's defaults); written as `null` then.
-    pub temperature: Option<f32>,
-    pub max_tokens: Option<u32>,
-}
-
-impl Default for SelectorSettings {
-    fn default() -> Self {
-        Self {
-            prompt: prompts::SELECTOR_PROMPT.into(),
-            prompt_role: PromptRole::System,
-            allow_repeats: false,
-            attempts: 3,
-            fallback: SelectorFallback::PreviousSpeaker,
-            no_name_feedback: prompts::SELECTOR_NO_NAME.into(),
-            many_names_feedback: prompts::SELECTOR_MANY_NAMES.into(),
-            repeated_feedback: prompts::SELECTOR_REPEATED.into(),
-            temperature: None,
-            max_tokens: None,
-        }
-    }
-}
-
-/// Seeds 000 and 002.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BiddingSettings {
-    pub template: String,
-    pub format_instructions: String,
-    /// The first capture group is the bid.
-    pub pattern: String,
-    /// Seed: two attempts, then the default bid.
-    pub attempts: u32,
-    pub default_bid: i64,
-    /// The seed's parser reads the whole reply as a number when the pattern does not match
-    /// (so a bare `8` counts). Turn off to require the `<int>` format strictly.
-    pub whole_reply_fallback: bool,
-}
-
-impl Default for BiddingSettings {
-    fn default() -> Self {
-        Self {
-            template: prompts::BID_TEMPLATE.into(),
-            format_instructions: prompts::INT_FORMAT_INSTRUCTIONS.into(),
-            pattern: prompts::BID_PATTERN.into(),
-            attempts: 2,
-            default_bid: 0,
-            whole_reply_fallback: true,
-        }
-    }
-}
-
-/// What the director's choice falls back to when no valid index comes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChoiceFallback {
-    /// Seed 004: index 0.
-    #[default]
-    First,
-    /// A speaker drawn by the run's RNG.
-    Random,
-}
-
-/// Seed 004.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DirectorSettings {
-    /// The director's name; empty means the first agent.
-    pub director: String,
-    pub stop_probability: f64,
-    pub attempts: u32,
-    pub fallback: ChoiceFallback,
-    pub reflection: String,
-    pub continuation: String,
-    pub choice: String,
-    pub prompt: String,
-    pub summary: String,
-    pub format_instructions: String,
-    pub pattern: String,
-}
-
-impl Default for DirectorSettings {
-    fn default() -> Self {
-        Self {
-            director: String::new(),
-            stop_probability: 0.2,
-            attempts: 2,
-            fallback: ChoiceFallback::First,
-            reflection: prompts::DIRECTOR_REFLECTION.into(),
-            continuation: prompts::DIRECTOR_CONTINUATION.into(),
-            choice: prompts::DIRECTOR_CHOICE.into(),
-            prompt: prompts::DIRECTOR_PROMPT.into(),
-            summary: prompts::DIRECTOR_SUMMARY.into(),
-            format_instructions: prompts::INT_FORMAT_INSTRUCTIONS.into(),
-            pattern: prompts::BID_PATTERN.into(),
-        }
-    }
-}
-
-/// Seed 003's three ways of reading a handoff.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HandoffVia {
-    /// "Transition to X" in the text, read by a pattern.
-    #[default]
-    Text,
-    /// A `handoff(response, next_agent_name)` tool call.
-    Tool,
-    /// A JSON reply `{"response": ..., "next_agent_name": ...}`.
-    Json,
-}
-
-impl HandoffVia {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HandoffVia::Text => "text",
-            HandoffVia::Tool => "tool",
-            HandoffVia::Json => "json",
-        }
-    }
-}
-
-/// Seed 003.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HandoffSettings {
-    pub via: HandoffVia,
-    /// Who speaks first; empty means the first agent (seed: the proponent).
-    pub first_speaker: String,
-    /// Seed: one attempt, then a random other agent.
-    pub attempts: u32,
-    pub text_instructions: String,
-    pub tool_instructions: String,
-    pub pattern: String,
-    pub tool_description: String,
-    pub response_description: String,
-    pub next_description: String,
-    /// Seed 003: 500.
-    pub max_tokens: u32,
-    /// Seed 003 sends none (the provider's default); written as `null` then.
-    pub temperature: Option<f32>,
-}
-
-impl Default for HandoffSettings {
-    fn default() -> Self {
-        Self {
-            via: HandoffVia::Text,
-            first_speaker: String::new(),
-            attempts: 1,
-            text_instructions: prompts::HANDOFF_TEXT_INSTRUCTIONS.into(),
-            tool_instructions: prompts::HANDOFF_TOOL_INSTRUCTIONS.into(),
-            pattern: prompts::HANDOFF_PATTERN.into(),
-            tool_description: prompts::HANDOFF_TOOL_DESCRIPTION.into(),
-            response_description: prompts::HANDOFF_RESPONSE_DESCRIPTION.into(),
-            next_description: prompts::HANDOFF_NEXT_DESCRIPTION.into(),
-            max_tokens: 500,
-            temperature: None,
-        }
-    }
-}
-
-/// Seed 001.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct NegotiationSettings {
-    pub resources: Vec<String>,
-    /// One inventory per player, quantities in `resources` order.
-    pub inventories: Vec<Vec<i64>>,
-    /// Value of holding q of a resource is `value_scale[min(q, len) - 1]`, 0 for none.
-    pub value_scale: Vec<i64>,
-    /// Games played in a row; the optimizer rewrites the prompts between them (seed: 5).
-    pub iterations: u32,
-    pub rules: String,
-    pub name_message: String,
-    pub inventory_message: String,
-    pub transcript_message: String,
-    pub feedback: String,
-    pub feedback_below_optimum: String,
-    pub optimizer_system: String,
-    pub optimizer_prompt: String,
-    /// Seed: temperature 0, 200 tokens, JSON replies.
-    pub temperature: f32,
-    pub max_tokens: u32,
-}
-
-impl Default for NegotiationSettings {
-    fn default() -> Self {
-        Self {
-            resources: vec!["WOOD".into(), "STONE".into(), "GOLD".into()],
-            inventories: vec![vec![4, 3, 2], vec![1, 5, 2]],
-            value_scale: vec![1, 2, 4, 7, 12, 20, 33, 54, 88, 143, 250],
-            iterations: 5,
-            rules: prompts::NEGOTIATION_RULES.into(),
-            name_message: prompts::NEGOTIATION_NAME.into(),
-            inventory_message: prompts::NEGOTIATION_INVENTORY.into(),
-            transcript_message: prompts::NEGOTIATION_TRANSCRIPT.into(),
-            feedback: prompts::NEGOTIATION_FEEDBACK.into(),
-            feedback_below_optimum: prompts::NEGOTIATION_FEEDBACK_BELOW.into(),
-            optimizer_system: prompts::OPTIMIZER_SYSTEM.into(),
-            optimizer_prompt: prompts::OPTIMIZER_PROMPT.into(),
-            temperature: 0.0,
-            max_tokens: 200,
-        }
+        MethodKind::ALL.iter().copied().find(|k| k.id() == id)
     }
 }
 
@@ -756,89 +536,7 @@ impl Scenario {
         } else if cap.cost > 0.0 && self.model.price.is_none() {
             err("model.spending_cap.cost", "a cap in money needs the prices per million tokens".into());
         }
-        match &self.method {
-            Method::RoundRobin => {}
-            Method::Bidding(s) => {
-                if s.attempts == 0 {
-                    err("method.attempts", "must be at least 1".into());
-                }
-                check_pattern(&s.pattern, "method.pattern", &mut err);
-            }
-            Method::Director(s) => {
-                if !(0.0..=1.0).contains(&s.stop_probability) || s.stop_probability.is_nan() {
-                    err("method.stop_probability", "must be between 0 and 1".into());
-                }
-                if s.attempts == 0 {
-                    err("method.attempts", "must be at least 1".into());
-                }
-                if !s.director.is_empty() && self.agent_index(&s.director).is_none() {
-                    err("method.director", format!("\"{}\" is not one of the agents", s.director));
-                }
-                check_pattern(&s.pattern, "method.pattern", &mut err);
-            }
-            Method::Handoff(s) => {
-                if s.attempts == 0 {
-                    err("method.attempts", "must be at least 1".into());
-                }
-                if !s.first_speaker.is_empty() && self.agent_index(&s.first_speaker).is_none() {
-                    err("method.first_speaker", format!("\"{}\" is not one of the agents", s.first_speaker));
-                }
-                check_pattern(&prompts::fill(&s.pattern, &[("names", "a|b")]), "method.pattern", &mut err);
-            }
-            Method::Selector(s) => {
-                if s.attempts == 0 {
-                    err("method.attempts", "must be at least 1".into());
-                }
-                if self.agents.len() < 2 {
-                    err("agents", "the selector needs at least two agents to choose between".into());
-                }
-                if s.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
-                    err("method.temperature", "must be between 0 and 2".into());
-                }
-                if s.max_tokens == Some(0) {
-                    err(
-                        "method.max_tokens",
-                        "must be at least 1 (or empty for the provider's default)".into(),
-                    );
-                }
-            }
-            Method::Negotiation(s) => {
-                if self.agents.len() != 2 {
-                    err("agents", "the negotiation game needs exactly two players".into());
-                }
-                if s.resources.len() < 2 {
-                    err("method.resources", "at least two resources are needed".into());
-                }
-                if s.resources.len() > MAX_RESOURCES {
-                    err("method.resources", format!("at most {MAX_RESOURCES} resources are allowed"));
-                }
-                for (i, r) in s.resources.iter().enumerate() {
-                    if r.trim().is_empty() || s.resources[..i].contains(r) {
-                        err("method.resources", format!("resource {} is empty or repeated", i + 1));
-                    }
-                }
-                if s.inventories.len() != 2 {
-                    err("method.inventories", "one inventory per player is needed".into());
-                }
-                for (p, inv) in s.inventories.iter().enumerate() {
-                    if inv.len() != s.resources.len() {
-                        err(&format!("method.inventories[{p}]"), "needs one quantity per resource".into());
-                    }
-                    if inv.iter().any(|&q| !(0..=MAX_QUANTITY).contains(&q)) {
-                        err(
-                            &format!("method.inventories[{p}]"),
-                            format!("quantities must be 0 to {MAX_QUANTITY}"),
-                        );
-                    }
-                }
-                if s.value_scale.is_empty() {
-                    err("method.value_scale", "needs at least one value".into());
-                }
-                if s.iterations == 0 || s.iterations > 100 {
-                    err("method.iterations", "must be between 1 and 100".into());
-                }
-            }
-        }
+        self.method.validate(self, &mut err);
         if errors.is_empty() {
             Ok(())
         } else {

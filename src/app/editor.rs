@@ -121,8 +121,8 @@ fn MethodSettings() -> impl IntoView {
                     }
                 >
                     {MethodKind::ALL
-                        .into_iter()
-                        .map(|k| {
+                        .iter()
+                        .map(|&k| {
                             view! {
                                 <option value=k.id() selected=move || kind.get() == k>
                                     {super::methods::label(k)}

@@ -6,8 +6,7 @@
 //! `title`, `topic`, `agents`, `method` and an agent's `name` must be present.
 
 use super::{
-    AgentSpec, BiddingSettings, DemoSettings, DirectorSettings, HandoffSettings, Method, MethodKind,
-    ModelSettings, NegotiationSettings, Opening, Prompts, Scenario, SelectorSettings, SpendingCap,
+    AgentSpec, DemoSettings, Method, MethodKind, ModelSettings, Opening, Prompts, Scenario, SpendingCap,
 };
 use crate::catalog::NetworkSettings;
 use crate::json::{deserialize_with_fields, set_present, Fields};
@@ -90,98 +89,15 @@ impl Prompts {
     }
 }
 
-// The object's `kind` picks the method; the rest of it are that method's settings.
+// The object's `kind` picks the method (see `methods!` in scenario.rs); the rest of it are that
+// method's settings, read by the method's own module.
 impl Method {
     fn read(mut f: Fields) -> Result<Method, String> {
         let kind = f.maybe_string("kind")?.ok_or("a method needs a \"kind\"")?;
         let Some(kind) = MethodKind::from_id(&kind) else {
             return Err(format!("unknown method kind \"{kind}\""));
         };
-        Ok(match kind {
-            MethodKind::RoundRobin => Method::RoundRobin,
-            MethodKind::Bidding => {
-                let mut s = BiddingSettings::default();
-                set_present!(f, s,
-                    template: set_string,
-                    format_instructions: set_string,
-                    pattern: set_string,
-                    attempts: set_u32,
-                    default_bid: set_i64,
-                    whole_reply_fallback: set_bool,
-                );
-                Method::Bidding(s)
-            }
-            MethodKind::Director => {
-                let mut s = DirectorSettings::default();
-                set_present!(f, s,
-                    director: set_string,
-                    stop_probability: set_f64,
-                    attempts: set_u32,
-                    fallback: set_any,
-                    reflection: set_string,
-                    continuation: set_string,
-                    choice: set_string,
-                    prompt: set_string,
-                    summary: set_string,
-                    format_instructions: set_string,
-                    pattern: set_string,
-                );
-                Method::Director(s)
-            }
-            MethodKind::Handoff => {
-                let mut s = HandoffSettings::default();
-                set_present!(f, s,
-                    via: set_any,
-                    first_speaker: set_string,
-                    attempts: set_u32,
-                    text_instructions: set_string,
-                    tool_instructions: set_string,
-                    pattern: set_string,
-                    tool_description: set_string,
-                    response_description: set_string,
-                    next_description: set_string,
-                    max_tokens: set_u32,
-                    temperature: set_any,
-                );
-                Method::Handoff(s)
-            }
-            MethodKind::Negotiation => {
-                let mut s = NegotiationSettings::default();
-                set_present!(f, s,
-                    resources: set_any,
-                    inventories: set_any,
-                    value_scale: set_any,
-                    iterations: set_u32,
-                    rules: set_string,
-                    name_message: set_string,
-                    inventory_message: set_string,
-                    transcript_message: set_string,
-                    feedback: set_string,
-                    feedback_below_optimum: set_string,
-                    optimizer_system: set_string,
-                    optimizer_prompt: set_string,
-                    temperature: set_f32,
-                    max_tokens: set_u32,
-                );
-                Method::Negotiation(s)
-            }
-            MethodKind::Selector => {
-                let mut s = SelectorSettings::default();
-                set_present!(f, s,
-                    prompt: set_string,
-                    prompt_role: set_any,
-                    allow_repeats: set_bool,
-                    attempts: set_u32,
-                    fallback: set_any,
-                    no_name_feedback: set_string,
-                    many_names_feedback: set_string,
-                    repeated_feedback: set_string,
-                    temperature: set_any,
-                    max_tokens: set_any,
-                );
-                Method::Selector(s)
-            }
-        })
+        Method::read_settings(kind, &mut f)
     }
 }
 
@@ -237,7 +153,10 @@ impl NetworkSettings {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ChoiceFallback, HandoffVia, Price, Stance};
+    use super::super::{
+        BiddingSettings, ChoiceFallback, DirectorSettings, HandoffSettings, HandoffVia, NegotiationSettings,
+        Price, SelectorSettings, Stance,
+    };
     use super::*;
 
     /// Every field set away from its default, so a field the reader forgot fails the round trip.
@@ -347,6 +266,18 @@ mod tests {
                 optimizer_prompt: "h".into(),
                 temperature: 0.5,
                 max_tokens: 7,
+            }),
+            Method::Selector(SelectorSettings {
+                prompt: "p {participants}".into(),
+                prompt_role: super::super::PromptRole::User,
+                allow_repeats: true,
+                attempts: 5,
+                fallback: super::super::SelectorFallback::RandomCandidate,
+                no_name_feedback: "a".into(),
+                many_names_feedback: "b".into(),
+                repeated_feedback: "c".into(),
+                temperature: Some(0.3),
+                max_tokens: Some(12),
             }),
         ];
         for method in methods {

@@ -1,0 +1,58 @@
+//! The bidding method's settings (seeds 000 and 002).
+
+use serde::Serialize;
+
+use super::{check_pattern, Scenario};
+use crate::json::{set_present, Fields};
+use crate::prompts;
+
+/// Seeds 000 and 002.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BiddingSettings {
+    pub template: String,
+    pub format_instructions: String,
+    /// The first capture group is the bid.
+    pub pattern: String,
+    /// Seed: two attempts, then the default bid.
+    pub attempts: u32,
+    pub default_bid: i64,
+    /// The seed's parser reads the whole reply as a number when the pattern does not match
+    /// (so a bare `8` counts). Turn off to require the `<int>` format strictly.
+    pub whole_reply_fallback: bool,
+}
+
+impl Default for BiddingSettings {
+    fn default() -> Self {
+        Self {
+            template: prompts::BID_TEMPLATE.into(),
+            format_instructions: prompts::INT_FORMAT_INSTRUCTIONS.into(),
+            pattern: prompts::BID_PATTERN.into(),
+            attempts: 2,
+            default_bid: 0,
+            whole_reply_fallback: true,
+        }
+    }
+}
+
+impl BiddingSettings {
+    pub(super) fn validate(&self, _scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+        let s = self;
+        if s.attempts == 0 {
+            err("method.attempts", "must be at least 1".into());
+        }
+        check_pattern(&s.pattern, "method.pattern", err);
+    }
+
+    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
+        let mut s = Self::default();
+        set_present!(f, s,
+            template: set_string,
+            format_instructions: set_string,
+            pattern: set_string,
+            attempts: set_u32,
+            default_bid: set_i64,
+            whole_reply_fallback: set_bool,
+        );
+        Ok(s)
+    }
+}

@@ -1,0 +1,99 @@
+//! The handoff method's settings (seed 003).
+
+use serde::{Deserialize, Serialize};
+
+use super::{check_pattern, Scenario};
+use crate::json::{set_present, Fields};
+use crate::prompts;
+
+/// Seed 003's three ways of reading a handoff.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffVia {
+    /// "Transition to X" in the text, read by a pattern.
+    #[default]
+    Text,
+    /// A `handoff(response, next_agent_name)` tool call.
+    Tool,
+    /// A JSON reply `{"response": ..., "next_agent_name": ...}`.
+    Json,
+}
+
+impl HandoffVia {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandoffVia::Text => "text",
+            HandoffVia::Tool => "tool",
+            HandoffVia::Json => "json",
+        }
+    }
+}
+
+/// Seed 003.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HandoffSettings {
+    pub via: HandoffVia,
+    /// Who speaks first; empty means the first agent (seed: the proponent).
+    pub first_speaker: String,
+    /// Seed: one attempt, then a random other agent.
+    pub attempts: u32,
+    pub text_instructions: String,
+    pub tool_instructions: String,
+    pub pattern: String,
+    pub tool_description: String,
+    pub response_description: String,
+    pub next_description: String,
+    /// Seed 003: 500.
+    pub max_tokens: u32,
+    /// Seed 003 sends none (the provider's default); written as `null` then.
+    pub temperature: Option<f32>,
+}
+
+impl Default for HandoffSettings {
+    fn default() -> Self {
+        Self {
+            via: HandoffVia::Text,
+            first_speaker: String::new(),
+            attempts: 1,
+            text_instructions: prompts::HANDOFF_TEXT_INSTRUCTIONS.into(),
+            tool_instructions: prompts::HANDOFF_TOOL_INSTRUCTIONS.into(),
+            pattern: prompts::HANDOFF_PATTERN.into(),
+            tool_description: prompts::HANDOFF_TOOL_DESCRIPTION.into(),
+            response_description: prompts::HANDOFF_RESPONSE_DESCRIPTION.into(),
+            next_description: prompts::HANDOFF_NEXT_DESCRIPTION.into(),
+            max_tokens: 500,
+            temperature: None,
+        }
+    }
+}
+
+impl HandoffSettings {
+    pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+        let s = self;
+        if s.attempts == 0 {
+            err("method.attempts", "must be at least 1".into());
+        }
+        if !s.first_speaker.is_empty() && scenario.agent_index(&s.first_speaker).is_none() {
+            err("method.first_speaker", format!("\"{}\" is not one of the agents", s.first_speaker));
+        }
+        check_pattern(&prompts::fill(&s.pattern, &[("names", "a|b")]), "method.pattern", err);
+    }
+
+    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
+        let mut s = Self::default();
+        set_present!(f, s,
+            via: set_any,
+            first_speaker: set_string,
+            attempts: set_u32,
+            text_instructions: set_string,
+            tool_instructions: set_string,
+            pattern: set_string,
+            tool_description: set_string,
+            response_description: set_string,
+            next_description: set_string,
+            max_tokens: set_u32,
+            temperature: set_any,
+        );
+        Ok(s)
+    }
+}

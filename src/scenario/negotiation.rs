@@ -1,0 +1,109 @@
+//! The trading game's settings (seed 001).
+
+use serde::Serialize;
+
+use super::{Scenario, MAX_QUANTITY, MAX_RESOURCES};
+use crate::json::{set_present, Fields};
+use crate::prompts;
+
+/// Seed 001.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NegotiationSettings {
+    pub resources: Vec<String>,
+    /// One inventory per player, quantities in `resources` order.
+    pub inventories: Vec<Vec<i64>>,
+    /// Value of holding q of a resource is `value_scale[min(q, len) - 1]`, 0 for none.
+    pub value_scale: Vec<i64>,
+    /// Games played in a row; the optimizer rewrites the prompts between them (seed: 5).
+    pub iterations: u32,
+    pub rules: String,
+    pub name_message: String,
+    pub inventory_message: String,
+    pub transcript_message: String,
+    pub feedback: String,
+    pub feedback_below_optimum: String,
+    pub optimizer_system: String,
+    pub optimizer_prompt: String,
+    /// Seed: temperature 0, 200 tokens, JSON replies.
+    pub temperature: f32,
+    pub max_tokens: u32,
+}
+
+impl Default for NegotiationSettings {
+    fn default() -> Self {
+        Self {
+            resources: vec!["WOOD".into(), "STONE".into(), "GOLD".into()],
+            inventories: vec![vec![4, 3, 2], vec![1, 5, 2]],
+            value_scale: vec![1, 2, 4, 7, 12, 20, 33, 54, 88, 143, 250],
+            iterations: 5,
+            rules: prompts::NEGOTIATION_RULES.into(),
+            name_message: prompts::NEGOTIATION_NAME.into(),
+            inventory_message: prompts::NEGOTIATION_INVENTORY.into(),
+            transcript_message: prompts::NEGOTIATION_TRANSCRIPT.into(),
+            feedback: prompts::NEGOTIATION_FEEDBACK.into(),
+            feedback_below_optimum: prompts::NEGOTIATION_FEEDBACK_BELOW.into(),
+            optimizer_system: prompts::OPTIMIZER_SYSTEM.into(),
+            optimizer_prompt: prompts::OPTIMIZER_PROMPT.into(),
+            temperature: 0.0,
+            max_tokens: 200,
+        }
+    }
+}
+
+impl NegotiationSettings {
+    pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+        let s = self;
+        if scenario.agents.len() != 2 {
+            err("agents", "the negotiation game needs exactly two players".into());
+        }
+        if s.resources.len() < 2 {
+            err("method.resources", "at least two resources are needed".into());
+        }
+        if s.resources.len() > MAX_RESOURCES {
+            err("method.resources", format!("at most {MAX_RESOURCES} resources are allowed"));
+        }
+        for (i, r) in s.resources.iter().enumerate() {
+            if r.trim().is_empty() || s.resources[..i].contains(r) {
+                err("method.resources", format!("resource {} is empty or repeated", i + 1));
+            }
+        }
+        if s.inventories.len() != 2 {
+            err("method.inventories", "one inventory per player is needed".into());
+        }
+        for (p, inv) in s.inventories.iter().enumerate() {
+            if inv.len() != s.resources.len() {
+                err(&format!("method.inventories[{p}]"), "needs one quantity per resource".into());
+            }
+            if inv.iter().any(|&q| !(0..=MAX_QUANTITY).contains(&q)) {
+                err(&format!("method.inventories[{p}]"), format!("quantities must be 0 to {MAX_QUANTITY}"));
+            }
+        }
+        if s.value_scale.is_empty() {
+            err("method.value_scale", "needs at least one value".into());
+        }
+        if s.iterations == 0 || s.iterations > 100 {
+            err("method.iterations", "must be between 1 and 100".into());
+        }
+    }
+
+    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
+        let mut s = Self::default();
+        set_present!(f, s,
+            resources: set_any,
+            inventories: set_any,
+            value_scale: set_any,
+            iterations: set_u32,
+            rules: set_string,
+            name_message: set_string,
+            inventory_message: set_string,
+            transcript_message: set_string,
+            feedback: set_string,
+            feedback_below_optimum: set_string,
+            optimizer_system: set_string,
+            optimizer_prompt: set_string,
+            temperature: set_f32,
+            max_tokens: set_u32,
+        );
+        Ok(s)
+    }
+}

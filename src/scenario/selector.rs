@@ -1,0 +1,103 @@
+//! The selector method's settings (AutoGen's SelectorGroupChat).
+
+use serde::{Deserialize, Serialize};
+
+use super::Scenario;
+use crate::json::{set_present, Fields};
+use crate::prompts;
+
+/// Where the selector's prompt goes: AutoGen sends it as the system message to OpenAI's GPT
+/// and o-series models and as a user message to every other model family.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromptRole {
+    #[default]
+    System,
+    User,
+}
+
+/// Who speaks when the selector names no valid candidate after its attempts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SelectorFallback {
+    /// SelectorGroupChat: the previous speaker (the first candidate on the first turn).
+    #[default]
+    PreviousSpeaker,
+    /// The first candidate in scenario order.
+    FirstCandidate,
+    /// A candidate drawn by the run's RNG.
+    RandomCandidate,
+}
+
+/// AutoGen's SelectorGroupChat: a selector model names the next speaker each turn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SelectorSettings {
+    /// With `{roles}`, `{participants}` and `{history}`.
+    pub prompt: String,
+    pub prompt_role: PromptRole,
+    /// SelectorGroupChat: false, so the last speaker is not a candidate.
+    pub allow_repeats: bool,
+    /// SelectorGroupChat: 3 (`max_selector_attempts`).
+    pub attempts: u32,
+    pub fallback: SelectorFallback,
+    /// Sent after an answer that names no agent, one that names several, one that names the
+    /// last speaker; each with `{participants}`.
+    pub no_name_feedback: String,
+    pub many_names_feedback: String,
+    pub repeated_feedback: String,
+    /// SelectorGroupChat sends none (the provider's defaults); written as `null` then.
+    pub temperature: Option<f32>,
+    pub max_tokens: Option<u32>,
+}
+
+impl Default for SelectorSettings {
+    fn default() -> Self {
+        Self {
+            prompt: prompts::SELECTOR_PROMPT.into(),
+            prompt_role: PromptRole::System,
+            allow_repeats: false,
+            attempts: 3,
+            fallback: SelectorFallback::PreviousSpeaker,
+            no_name_feedback: prompts::SELECTOR_NO_NAME.into(),
+            many_names_feedback: prompts::SELECTOR_MANY_NAMES.into(),
+            repeated_feedback: prompts::SELECTOR_REPEATED.into(),
+            temperature: None,
+            max_tokens: None,
+        }
+    }
+}
+
+impl SelectorSettings {
+    pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+        let s = self;
+        if s.attempts == 0 {
+            err("method.attempts", "must be at least 1".into());
+        }
+        if scenario.agents.len() < 2 {
+            err("agents", "the selector needs at least two agents to choose between".into());
+        }
+        if s.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
+            err("method.temperature", "must be between 0 and 2".into());
+        }
+        if s.max_tokens == Some(0) {
+            err("method.max_tokens", "must be at least 1 (or empty for the provider's default)".into());
+        }
+    }
+
+    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
+        let mut s = Self::default();
+        set_present!(f, s,
+            prompt: set_string,
+            prompt_role: set_any,
+            allow_repeats: set_bool,
+            attempts: set_u32,
+            fallback: set_any,
+            no_name_feedback: set_string,
+            many_names_feedback: set_string,
+            repeated_feedback: set_string,
+            temperature: set_any,
+            max_tokens: set_any,
+        );
+        Ok(s)
+    }
+}
