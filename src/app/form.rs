@@ -1,5 +1,5 @@
-//! The editor's form kit: the scenario being edited, and the text and number inputs bound to it
-//! with their error lines. The scenario editor and the model settings both build on it.
+//! The editor's form kit: the scenario being edited, and the text, number and choice inputs bound
+//! to it with their error lines. The scenario editor and the model settings both build on it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -217,4 +217,66 @@ impl NumberText for f64 {
         let s = s.trim_end_matches('0');
         s.trim_end_matches('.').to_string()
     }
+}
+
+/// A select bound to a setting with a few named values: each option is (its value in the page,
+/// its label, the setting's value).
+pub fn choice_field<T: Copy + PartialEq + Send + Sync + 'static>(
+    label: &'static str,
+    field: &'static str,
+    options: &'static [(&'static str, &'static str, T)],
+    get: impl Fn(&Scenario) -> T + Send + Sync + 'static,
+    set: impl Fn(&mut Scenario, T) + Send + Sync + 'static,
+) -> AnyView {
+    let index: Getter<usize> = Arc::new(move |s| {
+        let value = get(s);
+        options.iter().position(|o| o.2 == value).unwrap_or(0)
+    });
+    let pick: Setter<usize> = Arc::new(move |s, i| {
+        if let Some(o) = options.get(i) {
+            set(s, o.2)
+        }
+    });
+    let names: Vec<(&'static str, &'static str)> = options.iter().map(|o| (o.0, o.1)).collect();
+    choice_field_inner(label, field, names, index, pick)
+}
+
+// Not generic over the setting's type: one copy of the select for every kind of choice.
+fn choice_field_inner(
+    label: &'static str,
+    field: &'static str,
+    names: Vec<(&'static str, &'static str)>,
+    index: Getter<usize>,
+    pick: Setter<usize>,
+) -> AnyView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let options = names
+        .iter()
+        .enumerate()
+        .map(|(i, (value, text))| {
+            let index = index.clone();
+            view! {
+                <option value=*value selected=move || s.with(|s| index(s)) == i>
+                    {*text}
+                </option>
+            }
+        })
+        .collect_view();
+    let on_change = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        if let Some(i) = names.iter().position(|n| n.0 == value) {
+            s.update(|s| pick(s, i));
+        }
+    };
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <select data-testid=format!("field-{field}") on:change=on_change>
+                {options}
+            </select>
+            <FieldMessage field=field />
+        </label>
+    }
+    .into_any()
 }

@@ -76,6 +76,13 @@ function reply(body, protocol) {
     return { text: JSON.stringify(Object.fromEntries(players.map((p) => [p, `Trade wisely, ${p}.`]))) };
   }
   if (/TRADING GAME/.test(all)) return { text: JSON.stringify({ action: 'END' }) };
+  // The selector (AutoGen's prompt) lists its candidates as a Python list; name one of them.
+  const contents = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+  const listed = `${system}\n${contents}`.match(/select the next role from \[([^\]]*)\]/);
+  if (listed) {
+    const names = [...listed[1].matchAll(/'((?:[^'\\]|\\.)*)'|"([^"]*)"/g)].map((m) => m[1] ?? m[2]);
+    if (names.length) return { text: names[h % names.length] };
+  }
   // The director's choice asks for <int> too: an index among the first two speakers.
   if (/choosing index/.test(last)) return { text: `<${h % 2}>` };
   if (/<int>/.test(last)) return { text: `<${1 + (h % 9)}>` };

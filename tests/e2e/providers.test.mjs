@@ -123,6 +123,30 @@ test('a director episode over Anthropic Messages', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('a selector run over an OpenAI-compatible endpoint: the prompt as a user message, every name read', async () => {
+  llm.reset();
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await useServer(page, 'town-hall-selector');
+  await page.getByTestId('field-method.prompt_role').selectOption('user');
+  await setNumber(page, 'max_turns', 4);
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 60000);
+  const asked = llm.requests.filter((r) => /You are in a role play game/.test(JSON.stringify(r.body.messages)));
+  assert.equal(asked.length, 4, 'one selector call a turn');
+  for (const r of asked) {
+    assert.equal(r.body.messages.length, 1);
+    assert.equal(r.body.messages[0].role, 'user');
+    assert.match(r.body.messages[0].content, /^You are in a role play game\. The following roles are available:\nPrincipal Okafor: /);
+    assert.equal(r.body.temperature, undefined, 'SelectorGroupChat sets no temperature');
+  }
+  const rows = await page.getByTestId('selection').evaluateAll((els) => els.map((e) => [e.dataset.agent, e.dataset.fallback]));
+  assert.equal(rows.length, 4);
+  assert.ok(rows.every(([, fallback]) => fallback === 'false'), JSON.stringify(rows));
+  const candidates = await page.getByTestId('selection-candidates').allTextContents();
+  rows.forEach(([agent], i) => assert.ok(candidates[i].includes(agent), `${agent} was a candidate`));
+  assert.deepEqual(errors, []);
+});
+
 test('a handoff debate by tool call, and a negotiation game', async () => {
   llm.reset();
   const { page, errors } = await openApp(session.browser, session.server.url);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::{agent_select, why};
-use crate::app::form::{number_field, EditorState};
+use crate::app::form::{choice_field, number_field};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
 use crate::scenario::{ChoiceFallback, Method};
@@ -90,8 +90,6 @@ pub(super) fn panel() -> AnyView {
 }
 
 pub(super) fn settings() -> AnyView {
-    let editor = expect_context::<EditorState>();
-    let s = editor.scenario;
     view! {
         <div class="row">
             {agent_select(
@@ -112,33 +110,13 @@ pub(super) fn settings() -> AnyView {
                 |s| with_method!(s, Director, |m| m.attempts, 0),
                 |s, v| update_method!(s, Director, |m| m.attempts = v),
             )}
-            <label class="field">
-                <span>"When no valid index comes"</span>
-                <select
-                    data-testid="field-method.fallback"
-                    on:change=move |ev| {
-                        let random = event_target_value(&ev) == "random";
-                        s.update(|s| {
-                            update_method!(
-                                s, Director, |m| m.fallback = if random { ChoiceFallback::Random } else { ChoiceFallback::First }
-                            )
-                        })
-                    }
-                >
-                    <option
-                        value="first"
-                        selected=move || s.with(|s| with_method!(s, Director, |m| m.fallback == ChoiceFallback::First, true))
-                    >
-                        "the first speaker (seed)"
-                    </option>
-                    <option
-                        value="random"
-                        selected=move || s.with(|s| with_method!(s, Director, |m| m.fallback == ChoiceFallback::Random, false))
-                    >
-                        "a random speaker"
-                    </option>
-                </select>
-            </label>
+            {choice_field(
+                "When no valid index comes",
+                "method.fallback",
+                &[("first", "the first speaker (seed)", ChoiceFallback::First), ("random", "a random speaker", ChoiceFallback::Random)],
+                |s| with_method!(s, Director, |m| m.fallback, ChoiceFallback::First),
+                |s, v| update_method!(s, Director, |m| m.fallback = v),
+            )}
         </div>
     }
     .into_any()

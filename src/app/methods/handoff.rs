@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::{agent_select, color, why};
-use crate::app::form::{number_field, EditorState};
+use crate::app::form::{choice_field, number_field};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::scenario::{HandoffVia, Method};
@@ -161,35 +161,19 @@ pub(super) fn panel() -> AnyView {
 }
 
 pub(super) fn settings() -> AnyView {
-    let editor = expect_context::<EditorState>();
-    let s = editor.scenario;
-    let via = move || s.with(|s| with_method!(s, Handoff, |m| m.via, HandoffVia::Text));
     view! {
         <div class="row">
-            <label class="field">
-                <span>"Handoff read from"</span>
-                <select
-                    data-testid="field-method.via"
-                    on:change=move |ev| {
-                        let v = match event_target_value(&ev).as_str() {
-                            "tool" => HandoffVia::Tool,
-                            "json" => HandoffVia::Json,
-                            _ => HandoffVia::Text,
-                        };
-                        s.update(|s| update_method!(s, Handoff, |m| m.via = v))
-                    }
-                >
-                    <option value="text" selected=move || via() == HandoffVia::Text>
-                        "text: \"Transition to X\""
-                    </option>
-                    <option value="tool" selected=move || via() == HandoffVia::Tool>
-                        "a handoff tool call"
-                    </option>
-                    <option value="json" selected=move || via() == HandoffVia::Json>
-                        "structured JSON"
-                    </option>
-                </select>
-            </label>
+            {choice_field(
+                "Handoff read from",
+                "method.via",
+                &[
+                    ("text", "text: \"Transition to X\"", HandoffVia::Text),
+                    ("tool", "a handoff tool call", HandoffVia::Tool),
+                    ("json", "structured JSON", HandoffVia::Json),
+                ],
+                |s| with_method!(s, Handoff, |m| m.via, HandoffVia::Text),
+                |s, v| update_method!(s, Handoff, |m| m.via = v),
+            )}
             {agent_select(
                 "First speaker",
                 "method.first_speaker",

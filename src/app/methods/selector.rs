@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::why;
-use crate::app::form::{number_field, text_field, EditorState};
+use crate::app::form::{choice_field, number_field, text_field, EditorState};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::events::SelectorMatch;
@@ -80,9 +80,6 @@ pub(super) fn panel() -> AnyView {
 pub(super) fn settings() -> AnyView {
     let editor = expect_context::<EditorState>();
     let s = editor.scenario;
-    let fallback =
-        move || s.with(|s| with_method!(s, Selector, |m| m.fallback, SelectorFallback::PreviousSpeaker));
-    let role = move || s.with(|s| with_method!(s, Selector, |m| m.prompt_role, PromptRole::System));
     view! {
         <div class="row">
             <label class="check">
@@ -103,47 +100,27 @@ pub(super) fn settings() -> AnyView {
                 |s| with_method!(s, Selector, |m| m.attempts, 0),
                 |s, v| update_method!(s, Selector, |m| m.attempts = v),
             )}
-            <label class="field">
-                <span>"When no candidate is named"</span>
-                <select
-                    data-testid="field-method.fallback"
-                    on:change=move |ev| {
-                        let v = match event_target_value(&ev).as_str() {
-                            "first_candidate" => SelectorFallback::FirstCandidate,
-                            "random_candidate" => SelectorFallback::RandomCandidate,
-                            _ => SelectorFallback::PreviousSpeaker,
-                        };
-                        s.update(|s| update_method!(s, Selector, |m| m.fallback = v))
-                    }
-                >
-                    <option value="previous_speaker" selected=move || fallback() == SelectorFallback::PreviousSpeaker>
-                        "the previous speaker (AutoGen)"
-                    </option>
-                    <option value="first_candidate" selected=move || fallback() == SelectorFallback::FirstCandidate>
-                        "the first candidate"
-                    </option>
-                    <option value="random_candidate" selected=move || fallback() == SelectorFallback::RandomCandidate>
-                        "a random candidate"
-                    </option>
-                </select>
-            </label>
-            <label class="field">
-                <span>"Prompt sent as"</span>
-                <select
-                    data-testid="field-method.prompt_role"
-                    on:change=move |ev| {
-                        let v = if event_target_value(&ev) == "user" { PromptRole::User } else { PromptRole::System };
-                        s.update(|s| update_method!(s, Selector, |m| m.prompt_role = v))
-                    }
-                >
-                    <option value="system" selected=move || role() == PromptRole::System>
-                        "a system message (AutoGen, OpenAI models)"
-                    </option>
-                    <option value="user" selected=move || role() == PromptRole::User>
-                        "a user message (AutoGen, other models)"
-                    </option>
-                </select>
-            </label>
+            {choice_field(
+                "When no candidate is named",
+                "method.fallback",
+                &[
+                    ("previous_speaker", "the previous speaker (AutoGen)", SelectorFallback::PreviousSpeaker),
+                    ("first_candidate", "the first candidate", SelectorFallback::FirstCandidate),
+                    ("random_candidate", "a random candidate", SelectorFallback::RandomCandidate),
+                ],
+                |s| with_method!(s, Selector, |m| m.fallback, SelectorFallback::PreviousSpeaker),
+                |s, v| update_method!(s, Selector, |m| m.fallback = v),
+            )}
+            {choice_field(
+                "Prompt sent as",
+                "method.prompt_role",
+                &[
+                    ("system", "a system message (AutoGen, OpenAI models)", PromptRole::System),
+                    ("user", "a user message (AutoGen, other models)", PromptRole::User),
+                ],
+                |s| with_method!(s, Selector, |m| m.prompt_role, PromptRole::System),
+                |s, v| update_method!(s, Selector, |m| m.prompt_role = v),
+            )}
         </div>
         {text_field(
             "Selector prompt ({roles}, {participants}, {history})",
