@@ -83,22 +83,24 @@ pub fn preset(id: &str) -> Option<&'static ProviderPreset> {
     PROVIDERS.iter().find(|p| p.id == id)
 }
 
-/// Retries, backoff and timeouts of real calls. Defaults suit hosted providers.
-/// Read back by hand (see `scenario/read.rs`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct NetworkSettings {
-    /// Retries after a 429, a 5xx, a timeout or a broken stream (not after 401/403 or a quota).
-    pub max_retries: u32,
-    pub backoff_base_ms: u64,
-    pub backoff_max_ms: u64,
-    /// How long to wait for the response to start.
-    pub first_byte_timeout_ms: u64,
-    /// How long a stream may go silent between chunks.
-    pub idle_timeout_ms: u64,
-    /// Calls in flight at once (all bids of a turn go out together up to this).
-    pub concurrency: u32,
-    /// Stream speech so text appears as it is written.
-    pub stream: bool,
+crate::json::settings! {
+    /// Retries, backoff and timeouts of real calls. Defaults suit hosted providers.
+    /// Declared with the reader of each field (`settings!`), so the two cannot drift.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct NetworkSettings {
+        /// Retries after a 429, a 5xx, a timeout or a broken stream (not after 401/403 or a quota).
+        pub max_retries: u32 = set_u32,
+        pub backoff_base_ms: u64 = set_u64,
+        pub backoff_max_ms: u64 = set_u64,
+        /// How long to wait for the response to start.
+        pub first_byte_timeout_ms: u64 = set_u64,
+        /// How long a stream may go silent between chunks.
+        pub idle_timeout_ms: u64 = set_u64,
+        /// Calls in flight at once (all bids of a turn go out together up to this).
+        pub concurrency: u32 = set_u32,
+        /// Stream speech so text appears as it is written.
+        pub stream: bool = set_bool,
+    }
 }
 
 impl Default for NetworkSettings {

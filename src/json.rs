@@ -312,6 +312,31 @@ macro_rules! set_present {
 }
 pub(crate) use set_present;
 
+/// Declares a settings struct once: each field with the [`Fields`] setter that reads it. Gives
+/// the struct (serde writes it under the same names) and `read_present`, which overwrites each
+/// field the object has, so what is left out keeps its default.
+macro_rules! settings {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$fmeta:meta])* pub $field:ident: $ty:ty = $set:ident,)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            pub(crate) fn read_present(&mut self, f: &mut crate::json::Fields) -> Result<(), String> {
+                $(f.$set(stringify!($field), &mut self.$field)?;)*
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use settings;
+
 /// Implements serde's `Deserialize` for a type through its hand-written `read(Fields)`, so the
 /// type still nests inside serde-read types and `serde_json::from_value` still works.
 macro_rules! deserialize_with_fields {

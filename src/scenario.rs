@@ -86,21 +86,23 @@ pub struct AgentSpec {
     pub model: Option<String>,
 }
 
-/// How the conversation opens before the first turn.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Opening {
-    /// Who injects the opening message (seed 000: "Debate Moderator"; seed 004: "Audience member").
-    pub speaker: String,
-    /// The opening message; when empty the (specified) topic is used.
-    pub text: String,
-    /// Ask a model to make the topic more specific first (seed 000's topic specifier).
-    pub specify_topic: bool,
-    /// Ask a model for each agent's description first (seed 000's character descriptions).
-    pub describe_characters: bool,
-    pub specifier_system: String,
-    pub specifier_prompt: String,
-    pub describer_system: String,
-    pub describer_prompt: String,
+crate::json::settings! {
+    /// How the conversation opens before the first turn.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct Opening {
+        /// Who injects the opening message (seed 000: "Debate Moderator"; seed 004: "Audience member").
+        pub speaker: String = set_string,
+        /// The opening message; when empty the (specified) topic is used.
+        pub text: String = set_string,
+        /// Ask a model to make the topic more specific first (seed 000's topic specifier).
+        pub specify_topic: bool = set_bool,
+        /// Ask a model for each agent's description first (seed 000's character descriptions).
+        pub describe_characters: bool = set_bool,
+        pub specifier_system: String = set_string,
+        pub specifier_prompt: String = set_string,
+        pub describer_system: String = set_string,
+        pub describer_prompt: String = set_string,
+    }
 }
 
 impl Default for Opening {
@@ -241,39 +243,43 @@ impl MethodKind {
     }
 }
 
-/// Which model answers, with its settings. The key is never part of a scenario: it stays with
-/// the user (see the app's model settings).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ModelSettings {
-    /// "demo" for the offline demo model, or a provider id from [`crate::catalog::PROVIDERS`].
-    #[serde(skip_serializing_if = "is_demo")]
-    pub provider: String,
-    /// Where the provider lives; empty for the preset's address.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub base_url: String,
-    /// The model every agent uses unless it names its own.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub name: String,
-    pub demo: DemoSettings,
-    /// Seed 000: 0.2 for speech. `None` (written as `null`, since a left-out field means the
-    /// default) sends no temperature at all.
-    pub temperature: Option<f32>,
-    /// Prices per million tokens, to show what a run costs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub price: Option<Price>,
-    #[serde(skip_serializing_if = "is_default_network")]
-    pub network: crate::catalog::NetworkSettings,
-    /// Where a run pauses before spending more; none by default.
-    #[serde(skip_serializing_if = "SpendingCap::is_none")]
-    pub spending_cap: SpendingCap,
+crate::json::settings! {
+    /// Which model answers, with its settings. The key is never part of a scenario: it stays with
+    /// the user (see the app's model settings).
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct ModelSettings {
+        /// "demo" for the offline demo model, or a provider id from [`crate::catalog::PROVIDERS`].
+        #[serde(skip_serializing_if = "is_demo")]
+        pub provider: String = set_string,
+        /// Where the provider lives; empty for the preset's address.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        pub base_url: String = set_string,
+        /// The model every agent uses unless it names its own.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        pub name: String = set_string,
+        pub demo: DemoSettings = set_any,
+        /// Seed 000: 0.2 for speech. `None` (written as `null`, since a left-out field means the
+        /// default) sends no temperature at all.
+        pub temperature: Option<f32> = set_any,
+        /// Prices per million tokens, to show what a run costs.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub price: Option<Price> = set_any,
+        #[serde(skip_serializing_if = "is_default_network")]
+        pub network: crate::catalog::NetworkSettings = set_any,
+        /// Where a run pauses before spending more; none by default.
+        #[serde(skip_serializing_if = "SpendingCap::is_none")]
+        pub spending_cap: SpendingCap = set_any,
+    }
 }
 
-/// The most a run may spend before it pauses: tokens, money at the prices set, or both (0 is
-/// no cap). It is checked before each turn, so a turn under way always finishes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct SpendingCap {
-    pub tokens: u64,
-    pub cost: f64,
+crate::json::settings! {
+    /// The most a run may spend before it pauses: tokens, money at the prices set, or both (0 is
+    /// no cap). It is checked before each turn, so a turn under way always finishes.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+    pub struct SpendingCap {
+        pub tokens: u64 = set_u64,
+        pub cost: f64 = set_f64,
+    }
 }
 
 impl SpendingCap {
@@ -339,17 +345,19 @@ impl ModelSettings {
     }
 }
 
-/// The offline demo model's knobs.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct DemoSettings {
-    /// Share of replies (0 to 1) that come out malformed, to show retries and fallbacks.
-    pub malformed_rate: f64,
-    /// Simulated latency of every call, in milliseconds.
-    pub latency_ms: u64,
-    /// A short name for the topic to use inside sentences ("competitive sitting"); when empty
-    /// the demo model shortens the topic itself.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub topic_phrase: String,
+crate::json::settings! {
+    /// The offline demo model's knobs.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+    pub struct DemoSettings {
+        /// Share of replies (0 to 1) that come out malformed, to show retries and fallbacks.
+        pub malformed_rate: f64 = set_f64,
+        /// Simulated latency of every call, in milliseconds.
+        pub latency_ms: u64 = set_u64,
+        /// A short name for the topic to use inside sentences ("competitive sitting"); when empty
+        /// the demo model shortens the topic itself.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        pub topic_phrase: String = set_string,
+    }
 }
 
 /// A problem with one field of a scenario.

@@ -3,22 +3,24 @@
 use serde::Serialize;
 
 use super::{check_pattern, Scenario};
-use crate::json::{set_present, Fields};
+use crate::json::{settings, Fields};
 use crate::prompts;
 
-/// Seeds 000 and 002.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BiddingSettings {
-    pub template: String,
-    pub format_instructions: String,
-    /// The first capture group is the bid.
-    pub pattern: String,
-    /// Seed: two attempts, then the default bid.
-    pub attempts: u32,
-    pub default_bid: i64,
-    /// The seed's parser reads the whole reply as a number when the pattern does not match
-    /// (so a bare `8` counts). Turn off to require the `<int>` format strictly.
-    pub whole_reply_fallback: bool,
+settings! {
+    /// Seeds 000 and 002.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct BiddingSettings {
+        pub template: String = set_string,
+        pub format_instructions: String = set_string,
+        /// The first capture group is the bid.
+        pub pattern: String = set_string,
+        /// Seed: two attempts, then the default bid.
+        pub attempts: u32 = set_u32,
+        pub default_bid: i64 = set_i64,
+        /// The seed's parser reads the whole reply as a number when the pattern does not match
+        /// (so a bare `8` counts). Turn off to require the `<int>` format strictly.
+        pub whole_reply_fallback: bool = set_bool,
+    }
 }
 
 impl Default for BiddingSettings {
@@ -45,14 +47,7 @@ impl BiddingSettings {
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
         let mut s = Self::default();
-        set_present!(f, s,
-            template: set_string,
-            format_instructions: set_string,
-            pattern: set_string,
-            attempts: set_u32,
-            default_bid: set_i64,
-            whole_reply_fallback: set_bool,
-        );
+        s.read_present(f)?;
         Ok(s)
     }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_pattern, Scenario};
-use crate::json::{set_present, Fields};
+use crate::json::{settings, Fields};
 use crate::prompts;
 
 /// What the director's choice falls back to when no valid index comes.
@@ -17,21 +17,23 @@ pub enum ChoiceFallback {
     Random,
 }
 
-/// Seed 004.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DirectorSettings {
-    /// The director's name; empty means the first agent.
-    pub director: String,
-    pub stop_probability: f64,
-    pub attempts: u32,
-    pub fallback: ChoiceFallback,
-    pub reflection: String,
-    pub continuation: String,
-    pub choice: String,
-    pub prompt: String,
-    pub summary: String,
-    pub format_instructions: String,
-    pub pattern: String,
+settings! {
+    /// Seed 004.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct DirectorSettings {
+        /// The director's name; empty means the first agent.
+        pub director: String = set_string,
+        pub stop_probability: f64 = set_f64,
+        pub attempts: u32 = set_u32,
+        pub fallback: ChoiceFallback = set_any,
+        pub reflection: String = set_string,
+        pub continuation: String = set_string,
+        pub choice: String = set_string,
+        pub prompt: String = set_string,
+        pub summary: String = set_string,
+        pub format_instructions: String = set_string,
+        pub pattern: String = set_string,
+    }
 }
 
 impl Default for DirectorSettings {
@@ -69,19 +71,7 @@ impl DirectorSettings {
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
         let mut s = Self::default();
-        set_present!(f, s,
-            director: set_string,
-            stop_probability: set_f64,
-            attempts: set_u32,
-            fallback: set_any,
-            reflection: set_string,
-            continuation: set_string,
-            choice: set_string,
-            prompt: set_string,
-            summary: set_string,
-            format_instructions: set_string,
-            pattern: set_string,
-        );
+        s.read_present(f)?;
         Ok(s)
     }
 }

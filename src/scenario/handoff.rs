@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{check_pattern, Scenario};
-use crate::json::{set_present, Fields};
+use crate::json::{settings, Fields};
 use crate::prompts;
 
 /// Seed 003's three ways of reading a handoff.
@@ -29,24 +29,26 @@ impl HandoffVia {
     }
 }
 
-/// Seed 003.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HandoffSettings {
-    pub via: HandoffVia,
-    /// Who speaks first; empty means the first agent (seed: the proponent).
-    pub first_speaker: String,
-    /// Seed: one attempt, then a random other agent.
-    pub attempts: u32,
-    pub text_instructions: String,
-    pub tool_instructions: String,
-    pub pattern: String,
-    pub tool_description: String,
-    pub response_description: String,
-    pub next_description: String,
-    /// Seed 003: 500.
-    pub max_tokens: u32,
-    /// Seed 003 sends none (the provider's default); written as `null` then.
-    pub temperature: Option<f32>,
+settings! {
+    /// Seed 003.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct HandoffSettings {
+        pub via: HandoffVia = set_any,
+        /// Who speaks first; empty means the first agent (seed: the proponent).
+        pub first_speaker: String = set_string,
+        /// Seed: one attempt, then a random other agent.
+        pub attempts: u32 = set_u32,
+        pub text_instructions: String = set_string,
+        pub tool_instructions: String = set_string,
+        pub pattern: String = set_string,
+        pub tool_description: String = set_string,
+        pub response_description: String = set_string,
+        pub next_description: String = set_string,
+        /// Seed 003: 500.
+        pub max_tokens: u32 = set_u32,
+        /// Seed 003 sends none (the provider's default); written as `null` then.
+        pub temperature: Option<f32> = set_any,
+    }
 }
 
 impl Default for HandoffSettings {
@@ -81,19 +83,7 @@ impl HandoffSettings {
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
         let mut s = Self::default();
-        set_present!(f, s,
-            via: set_any,
-            first_speaker: set_string,
-            attempts: set_u32,
-            text_instructions: set_string,
-            tool_instructions: set_string,
-            pattern: set_string,
-            tool_description: set_string,
-            response_description: set_string,
-            next_description: set_string,
-            max_tokens: set_u32,
-            temperature: set_any,
-        );
+        s.read_present(f)?;
         Ok(s)
     }
 }

@@ -3,30 +3,32 @@
 use serde::Serialize;
 
 use super::{Scenario, MAX_QUANTITY, MAX_RESOURCES};
-use crate::json::{set_present, Fields};
+use crate::json::{settings, Fields};
 use crate::prompts;
 
-/// Seed 001.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct NegotiationSettings {
-    pub resources: Vec<String>,
-    /// One inventory per player, quantities in `resources` order.
-    pub inventories: Vec<Vec<i64>>,
-    /// Value of holding q of a resource is `value_scale[min(q, len) - 1]`, 0 for none.
-    pub value_scale: Vec<i64>,
-    /// Games played in a row; the optimizer rewrites the prompts between them (seed: 5).
-    pub iterations: u32,
-    pub rules: String,
-    pub name_message: String,
-    pub inventory_message: String,
-    pub transcript_message: String,
-    pub feedback: String,
-    pub feedback_below_optimum: String,
-    pub optimizer_system: String,
-    pub optimizer_prompt: String,
-    /// Seed: temperature 0, 200 tokens, JSON replies.
-    pub temperature: f32,
-    pub max_tokens: u32,
+settings! {
+    /// Seed 001.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct NegotiationSettings {
+        pub resources: Vec<String> = set_any,
+        /// One inventory per player, quantities in `resources` order.
+        pub inventories: Vec<Vec<i64>> = set_any,
+        /// Value of holding q of a resource is `value_scale[min(q, len) - 1]`, 0 for none.
+        pub value_scale: Vec<i64> = set_any,
+        /// Games played in a row; the optimizer rewrites the prompts between them (seed: 5).
+        pub iterations: u32 = set_u32,
+        pub rules: String = set_string,
+        pub name_message: String = set_string,
+        pub inventory_message: String = set_string,
+        pub transcript_message: String = set_string,
+        pub feedback: String = set_string,
+        pub feedback_below_optimum: String = set_string,
+        pub optimizer_system: String = set_string,
+        pub optimizer_prompt: String = set_string,
+        /// Seed: temperature 0, 200 tokens, JSON replies.
+        pub temperature: f32 = set_f32,
+        pub max_tokens: u32 = set_u32,
+    }
 }
 
 impl Default for NegotiationSettings {
@@ -88,22 +90,7 @@ impl NegotiationSettings {
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
         let mut s = Self::default();
-        set_present!(f, s,
-            resources: set_any,
-            inventories: set_any,
-            value_scale: set_any,
-            iterations: set_u32,
-            rules: set_string,
-            name_message: set_string,
-            inventory_message: set_string,
-            transcript_message: set_string,
-            feedback: set_string,
-            feedback_below_optimum: set_string,
-            optimizer_system: set_string,
-            optimizer_prompt: set_string,
-            temperature: set_f32,
-            max_tokens: set_u32,
-        );
+        s.read_present(f)?;
         Ok(s)
     }
 }

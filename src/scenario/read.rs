@@ -64,16 +64,7 @@ impl AgentSpec {
 impl Opening {
     fn read(mut f: Fields) -> Result<Opening, String> {
         let mut o = Opening::default();
-        set_present!(f, o,
-            speaker: set_string,
-            text: set_string,
-            specify_topic: set_bool,
-            describe_characters: set_bool,
-            specifier_system: set_string,
-            specifier_prompt: set_string,
-            describer_system: set_string,
-            describer_prompt: set_string,
-        );
+        o.read_present(&mut f)?;
         Ok(o)
     }
 }
@@ -104,17 +95,7 @@ impl Method {
 impl ModelSettings {
     fn read(mut f: Fields) -> Result<ModelSettings, String> {
         let mut m = ModelSettings::default();
-        set_present!(f, m,
-            provider: set_string,
-            base_url: set_string,
-            name: set_string,
-            demo: set_any,
-            // `null` turns these off: no temperature sent, no prices shown.
-            temperature: set_any,
-            price: set_any,
-            network: set_any,
-            spending_cap: set_any,
-        );
+        m.read_present(&mut f)?;
         Ok(m)
     }
 }
@@ -122,7 +103,7 @@ impl ModelSettings {
 impl SpendingCap {
     fn read(mut f: Fields) -> Result<SpendingCap, String> {
         let mut c = SpendingCap::default();
-        set_present!(f, c, tokens: set_u64, cost: set_f64);
+        c.read_present(&mut f)?;
         Ok(c)
     }
 }
@@ -130,7 +111,7 @@ impl SpendingCap {
 impl DemoSettings {
     fn read(mut f: Fields) -> Result<DemoSettings, String> {
         let mut d = DemoSettings::default();
-        set_present!(f, d, malformed_rate: set_f64, latency_ms: set_u64, topic_phrase: set_string);
+        d.read_present(&mut f)?;
         Ok(d)
     }
 }
@@ -138,15 +119,7 @@ impl DemoSettings {
 impl NetworkSettings {
     fn read(mut f: Fields) -> Result<NetworkSettings, String> {
         let mut n = NetworkSettings::default();
-        set_present!(f, n,
-            max_retries: set_u32,
-            backoff_base_ms: set_u64,
-            backoff_max_ms: set_u64,
-            first_byte_timeout_ms: set_u64,
-            idle_timeout_ms: set_u64,
-            concurrency: set_u32,
-            stream: set_bool,
-        );
+        n.read_present(&mut f)?;
         Ok(n)
     }
 }

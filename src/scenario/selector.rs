@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Scenario;
-use crate::json::{set_present, Fields};
+use crate::json::{settings, Fields};
 use crate::prompts;
 
 /// Where the selector's prompt goes: AutoGen sends it as the system message to OpenAI's GPT
@@ -29,25 +29,27 @@ pub enum SelectorFallback {
     RandomCandidate,
 }
 
-/// AutoGen's SelectorGroupChat: a selector model names the next speaker each turn.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SelectorSettings {
-    /// With `{roles}`, `{participants}` and `{history}`.
-    pub prompt: String,
-    pub prompt_role: PromptRole,
-    /// SelectorGroupChat: false, so the last speaker is not a candidate.
-    pub allow_repeats: bool,
-    /// SelectorGroupChat: 3 (`max_selector_attempts`).
-    pub attempts: u32,
-    pub fallback: SelectorFallback,
-    /// Sent after an answer that names no agent, one that names several, one that names the
-    /// last speaker; each with `{participants}`.
-    pub no_name_feedback: String,
-    pub many_names_feedback: String,
-    pub repeated_feedback: String,
-    /// SelectorGroupChat sends none (the provider's defaults); written as `null` then.
-    pub temperature: Option<f32>,
-    pub max_tokens: Option<u32>,
+settings! {
+    /// AutoGen's SelectorGroupChat: a selector model names the next speaker each turn.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct SelectorSettings {
+        /// With `{roles}`, `{participants}` and `{history}`.
+        pub prompt: String = set_string,
+        pub prompt_role: PromptRole = set_any,
+        /// SelectorGroupChat: false, so the last speaker is not a candidate.
+        pub allow_repeats: bool = set_bool,
+        /// SelectorGroupChat: 3 (`max_selector_attempts`).
+        pub attempts: u32 = set_u32,
+        pub fallback: SelectorFallback = set_any,
+        /// Sent after an answer that names no agent, one that names several, one that names the
+        /// last speaker; each with `{participants}`.
+        pub no_name_feedback: String = set_string,
+        pub many_names_feedback: String = set_string,
+        pub repeated_feedback: String = set_string,
+        /// SelectorGroupChat sends none (the provider's defaults); written as `null` then.
+        pub temperature: Option<f32> = set_any,
+        pub max_tokens: Option<u32> = set_any,
+    }
 }
 
 impl Default for SelectorSettings {
@@ -86,18 +88,7 @@ impl SelectorSettings {
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
         let mut s = Self::default();
-        set_present!(f, s,
-            prompt: set_string,
-            prompt_role: set_any,
-            allow_repeats: set_bool,
-            attempts: set_u32,
-            fallback: set_any,
-            no_name_feedback: set_string,
-            many_names_feedback: set_string,
-            repeated_feedback: set_string,
-            temperature: set_any,
-            max_tokens: set_any,
-        );
+        s.read_present(f)?;
         Ok(s)
     }
 }
