@@ -27,6 +27,14 @@ use crate::clock::Clock;
 use crate::game::negotiation::{inventory_value, optimum, Action};
 use crate::scenario::{Scenario, Stance};
 
+mod bidding;
+mod director;
+mod handoff;
+mod negotiation;
+mod selector;
+
+use negotiation::{negotiate, optimize};
+
 pub struct DemoModel {
     seed: u64,
     malformed_rate: f64,
@@ -234,44 +242,6 @@ impl DemoModel {
         response
     }
 
-    /// Seed 000's bid: how contradictory the last message is to this agent's ideas.
-    /// An agent that has waited long to speak finds more to contradict, as a model reading the
-    /// whole history does.
-    fn bid(
-        &self,
-        me: Option<&Person>,
-        last: Option<&str>,
-        waited: Option<u32>,
-        malformed: bool,
-        rng: &mut ChaCha8Rng,
-    ) -> String {
-        let mine = me.map_or(0.0, |p| p.stance);
-        let eagerness = match waited {
-            None => 2.5,
-            Some(w) => (w as f64 - 1.0).clamp(0.0, 3.0),
-        };
-        let value: i64 = match last.and_then(|l| self.person(l)) {
-            Some(p) if me.is_some_and(|m| m.name == p.name) => rng.random_range(1..=2),
-            Some(p) => {
-                let gap = (mine - p.stance).abs(); // 0 (agree) to 2 (opposed)
-                let base = 1.0 + gap * 3.5 + eagerness + rng.random_range(-1.5..=1.5);
-                base.round().clamp(1.0, 10.0) as i64
-            }
-            // The opening came from outside: everyone is keen to answer it.
-            None => rng.random_range(4..=8),
-        };
-        if malformed {
-            let bad = [
-                format!("<{value}.5>"),
-                String::new(),
-                format!("I would rate it {} out of ten.", number_word(value)),
-                format!("{value}/10"),
-            ];
-            return bad.choose(rng).cloned().unwrap_or_default();
-        }
-        format!("<{value}>")
-    }
-
     fn speech(
         &self,
         me: Option<&Person>,
@@ -327,75 +297,6 @@ impl DemoModel {
         limit_words(&text.join(" "), word_limit)
     }
 
-    fn direct(
-        &self,
-        request: &ChatRequest,
-        me: Option<&Person>,
-        malformed: bool,
-        rng: &mut ChaCha8Rng,
-    ) -> String {
-        let Cue::Director { topic, word_limit, speakers, turns_taken, last_speaker, next_speaker } =
-            &request.cue
-        else {
-            return String::new();
-        };
-        let topic = self.short_topic(topic);
-        let gesture = me.map_or("*smiles*", |p| p.voice.gestures.choose(rng).copied().unwrap_or("*smiles*"));
-        let text = match request.purpose {
-            Purpose::DirectorChoice => {
-                // Give the floor to whoever has had it least, never straight back to the last.
-                let fewest = speakers
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| Some(*s) != last_speaker.as_ref() || speakers.len() == 1)
-                    .map(|(i, _)| turns_taken.get(i).copied().unwrap_or(0))
-                    .min()
-                    .unwrap_or(0);
-                let candidates: Vec<usize> = (0..speakers.len())
-                    .filter(|&i| turns_taken.get(i).copied().unwrap_or(0) == fewest)
-                    .filter(|&i| Some(&speakers[i]) != last_speaker.as_ref() || speakers.len() == 1)
-                    .collect();
-                let pick = candidates.choose(rng).copied().unwrap_or(0);
-                if malformed {
-                    let bad = [
-                        format!("<{}>", speakers.len() + rng.random_range(0..3)),
-                        speakers[pick].clone(),
-                        "Let's hear from someone new!".to_string(),
-                    ];
-                    return bad.choose(rng).cloned().unwrap_or_default();
-                }
-                return format!("<{pick}>");
-            }
-            Purpose::DirectorPrompt => {
-                let next = next_speaker.clone().unwrap_or_else(|| "everyone".into());
-                let questions = [
-                    format!("{next}, what does {topic} look like from where you're standing?"),
-                    format!("{next}, be honest: who actually benefits from {topic}?"),
-                    format!("{next}, is {topic} a trend or a cry for help?"),
-                    format!("{next}, what would your neighbors say about {topic}?"),
-                ];
-                questions.choose(rng).cloned().unwrap_or_default()
-            }
-            Purpose::DirectorSummary => {
-                let lines = [
-                    format!("{gesture} So there you have it: {topic}, explained by people who should know better. Thank you all, and remember: if you sat through this whole show, you're already in training. Good night!"),
-                    format!("{gesture} Tonight we learned that {topic} is either the future or a very long nap. Thanks to my correspondents, and stay seated, America!"),
-                ];
-                lines.choose(rng).cloned().unwrap_or_default()
-            }
-            _ => {
-                let who = last_speaker.clone().unwrap_or_else(|| "our audience".into());
-                let lines = [
-                    format!("{gesture} Thank you, {who}. So {topic} is where we are now."),
-                    format!("{gesture} Wow. {who}, that is a lot to process about {topic}."),
-                    format!("{gesture} I love that, {who}, and I'm a little scared by it."),
-                ];
-                lines.choose(rng).cloned().unwrap_or_default()
-            }
-        };
-        limit_words(&text, *word_limit)
-    }
-
     /// `names` from the most opposed to `stance` to the least, ties in their order.
     fn most_opposed<'a>(&self, names: &'a [String], stance: f64) -> Vec<&'a String> {
         let mut ranked: Vec<&String> = names.iter().collect();
@@ -404,87 +305,6 @@ impl DemoModel {
             gap(b).total_cmp(&gap(a))
         });
         ranked
-    }
-
-    /// The selector names whoever disagrees most with the last speaker (now and then the
-    /// runner-up), written the ways models write a name: bare, in lower case, or in a sentence.
-    /// A malformed reply names nobody, two agents, or the last speaker.
-    fn select(
-        &self,
-        candidates: &[String],
-        last: Option<&str>,
-        malformed: bool,
-        rng: &mut ChaCha8Rng,
-    ) -> String {
-        let stance = last.and_then(|l| self.person(l)).map_or(0.0, |p| p.stance);
-        let ranked = self.most_opposed(candidates, stance);
-        let pick = if ranked.len() > 1 && rng.random_bool(0.3) { ranked[1] } else { ranked[0] };
-        if malformed {
-            let mut bad = vec![String::new(), "Let's hear from someone new!".to_string()];
-            if ranked.len() > 1 {
-                bad.push(format!("{} or {}", ranked[0], ranked[1]));
-            }
-            if let Some(last) = last {
-                bad.push(last.to_string());
-            }
-            return bad.choose(rng).cloned().unwrap_or_default();
-        }
-        match rng.random_range(0..20) {
-            0..12 => pick.clone(),
-            12..15 => pick.to_ascii_lowercase(),
-            _ => format!("I'd pick {pick} to play next."),
-        }
-    }
-
-    fn handoff(
-        &self,
-        request: &ChatRequest,
-        me: Option<&Person>,
-        malformed: bool,
-        rng: &mut ChaCha8Rng,
-    ) -> ChatResponse {
-        let Cue::Handoff { topic, word_limit, options, last_speaker, .. } = &request.cue else {
-            return ChatResponse::default();
-        };
-        let name = me.map_or(request.agent.clone(), |p| p.name.clone());
-        let speech = self.speech(me, topic, (*word_limit).min(35), last_speaker.as_deref(), rng);
-        let speech = format!("{name}: {speech}");
-        // Hand off to the most opposed debater most of the time, so the exchange has tension.
-        let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
-        let mut target = if rng.random_bool(0.7) || ranked.len() == 1 {
-            ranked.first().map(|s| s.to_string()).unwrap_or_default()
-        } else {
-            ranked.get(1).map(|s| s.to_string()).unwrap_or_default()
-        };
-        let mut missing = false;
-        if malformed {
-            match rng.random_range(0..3) {
-                0 => missing = true,
-                1 => target = "moderator".into(),
-                _ => target = name.to_ascii_lowercase(),
-            }
-        }
-        if !request.tools.is_empty() {
-            if missing {
-                return ChatResponse::text(speech);
-            }
-            let args = json!({"response": speech, "next_agent_name": target}).to_string();
-            return ChatResponse {
-                content: String::new(),
-                tool_calls: vec![ToolCall { name: "handoff".into(), arguments: args }],
-                ..ChatResponse::default()
-            };
-        }
-        if matches!(request.response_format, ResponseFormat::JsonSchema { .. } | ResponseFormat::JsonObject) {
-            if missing {
-                return ChatResponse::text(format!("{{\"response\": \"{speech}\""));
-            }
-            return ChatResponse::text(json!({"response": speech, "next_agent_name": target}).to_string());
-        }
-        if missing {
-            return ChatResponse::text(speech);
-        }
-        ChatResponse::text(format!("{speech} Transition to {target}."))
     }
 
     fn describe(&self, subject: &str, topic: &str, word_limit: u32, rng: &mut ChaCha8Rng) -> String {
@@ -538,123 +358,6 @@ impl ChatModel for DemoModel {
             Ok(response)
         })
     }
-}
-
-/// A negotiating player. With "STOCKPILE THESE RESOURCES: X, Y" it gathers X and Y and gives away
-/// the rest; without a list it only makes trades that raise its own value. Proposals move one
-/// unit at a time, and a proposal that was not accepted is not repeated.
-fn negotiate(cue: &NegotiationCue, malformed: bool, rng: &mut ChaCha8Rng) -> String {
-    if malformed {
-        let bad = [
-            "{\"action\": \"TRADE\", \"sell_resource\": \"WOOD\"".to_string(),
-            "I think we should trade some wood.".to_string(),
-            format!("{{\"action\": \"TRADE\", \"sell_resource\": \"{}\", \"buy_resource\": \"{}\", \"quantity\": 99}}", cue.resources[0], cue.resources[1]),
-        ];
-        return bad.choose(rng).cloned().unwrap_or_default();
-    }
-    let stockpile = stockpile(&cue.strategy, &cue.resources);
-    let index = |name: &str| cue.resources.iter().position(|r| r.eq_ignore_ascii_case(name));
-    let value = |inv: &[i64]| inventory_value(inv, &cue.value_scale);
-    let mine = &cue.inventory;
-    let last_other = cue.history.last().filter(|(p, _)| *p != cue.player).map(|(_, a)| a.clone());
-
-    // Answer a proposal from the other player.
-    if let Some(Some(Action::Trade { sell_resource, buy_resource, quantity })) = &last_other {
-        if let (Some(get), Some(give)) = (index(sell_resource), index(buy_resource)) {
-            let affordable = get != give && *quantity > 0 && mine[give] >= *quantity;
-            let good = if stockpile.is_empty() {
-                let mut after = mine.clone();
-                after[give] -= quantity;
-                after[get] += quantity;
-                value(&after) >= value(mine)
-            } else {
-                stockpile.contains(&get) && !stockpile.contains(&give)
-            };
-            let action = if affordable && good { Action::Accept } else { Action::Reject };
-            return action.to_json();
-        }
-        return Action::Reject.to_json();
-    }
-
-    // Proposals of mine that the other player did not accept.
-    let mut failed: Vec<(usize, usize)> = Vec::new();
-    for pair in cue.history.windows(2) {
-        if let ((p, Some(Action::Trade { sell_resource, buy_resource, .. })), (_, answer)) =
-            (&pair[0], &pair[1])
-        {
-            if *p == cue.player && *answer != Some(Action::Accept) {
-                if let (Some(s), Some(b)) = (index(sell_resource), index(buy_resource)) {
-                    failed.push((s, b));
-                }
-            }
-        }
-    }
-    let mut best: Option<(i64, usize, usize)> = None;
-    for sell in 0..mine.len() {
-        for buy in 0..mine.len() {
-            if sell == buy || mine[sell] < 1 || failed.contains(&(sell, buy)) {
-                continue;
-            }
-            let mut after = mine.clone();
-            after[sell] -= 1;
-            after[buy] += 1;
-            let gain = value(&after) - value(mine);
-            let wanted = if stockpile.is_empty() {
-                gain > 0
-            } else {
-                stockpile.contains(&buy) && !stockpile.contains(&sell)
-            };
-            if wanted && best.is_none_or(|(g, _, _)| gain > g) {
-                best = Some((gain, sell, buy));
-            }
-        }
-    }
-    match best {
-        Some((_, sell, buy)) => Action::Trade {
-            sell_resource: cue.resources[sell].clone(),
-            buy_resource: cue.resources[buy].clone(),
-            quantity: 1,
-        }
-        .to_json(),
-        None => Action::End.to_json(),
-    }
-}
-
-/// The resources a strategy prompt tells the player to stockpile (none for "N/A").
-fn stockpile(strategy: &str, resources: &[String]) -> Vec<usize> {
-    let upper = strategy.to_ascii_uppercase();
-    let list = upper.split_once(':').map_or(upper.as_str(), |(_, rest)| rest);
-    resources
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| {
-            list.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == r.to_ascii_uppercase())
-        })
-        .map(|(i, _)| i)
-        .collect()
-}
-
-/// The optimizer: finds the best split of the resources by search and tells each player to
-/// stockpile what it holds in that split. At the optimum it keeps the prompts.
-fn optimize(cue: &OptimizerCue, malformed: bool) -> String {
-    if malformed {
-        return "{\"reasoning\": \"The feedback says the score is not optimal, but without more detail there is no direct recommendation.\", \"answer\": \"\", \"suggestion\": {}}".into();
-    }
-    let mut out = serde_json::Map::new();
-    if cue.overall >= cue.optimum || cue.start_inventories.len() != 2 {
-        for (p, prompt) in cue.players.iter().zip(&cue.prompts) {
-            out.insert(p.clone(), prompt.clone().into());
-        }
-        return serde_json::Value::Object(out).to_string();
-    }
-    let start = [cue.start_inventories[0].clone(), cue.start_inventories[1].clone()];
-    let (_, split) = optimum(&start, &cue.value_scale);
-    for (p, holding) in cue.players.iter().zip(split.iter()) {
-        let keep: Vec<&str> =
-            cue.resources.iter().zip(holding).filter(|(_, q)| **q > 0).map(|(r, _)| r.as_str()).collect();
-        out.insert(p.clone(), format!("STOCKPILE THESE RESOURCES: {}", keep.join(", ")).into());
-    }
-    serde_json::Value::Object(out).to_string()
 }
 
 /// Picks a voice that fits the description, or one from the name when nothing fits.
@@ -730,13 +433,6 @@ pub fn limit_words(text: &str, limit: u32) -> String {
     out
 }
 
-fn number_word(n: i64) -> &'static str {
-    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-        .get(n.clamp(0, 10) as usize)
-        .copied()
-        .unwrap_or("ten")
-}
-
 /// FNV-1a: a hash that stays the same across Rust versions, so demo runs stay reproducible.
 fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
@@ -756,29 +452,5 @@ mod tests {
         assert_eq!(limit_words("one two three", 5), "one two three");
         assert_eq!(limit_words("*waves the flag* then talks a lot", 2), "*waves the*");
         assert_eq!(limit_words("a b c, d", 3), "a b c.");
-    }
-
-    #[test]
-    fn strategies_name_the_resources_to_keep() {
-        let r: Vec<String> = ["WOOD", "STONE", "GOLD"].map(String::from).to_vec();
-        assert_eq!(stockpile("STOCKPILE THESE RESOURCES: N/A", &r), Vec::<usize>::new());
-        assert_eq!(stockpile("STOCKPILE THESE RESOURCES: GOLD, wood", &r), vec![0, 2]);
-    }
-
-    #[test]
-    fn the_optimizer_points_each_player_at_the_best_split() {
-        let cue = OptimizerCue {
-            players: vec!["Alice".into(), "Bob".into()],
-            resources: ["WOOD", "STONE", "GOLD"].map(String::from).to_vec(),
-            start_inventories: vec![vec![4, 3, 2], vec![1, 5, 2]],
-            value_scale: vec![1, 2, 4, 7, 12, 20, 33, 54, 88, 143, 250],
-            prompts: vec!["STOCKPILE THESE RESOURCES: N/A".into(); 2],
-            overall: 28,
-            optimum: 73,
-            iteration: 1,
-        };
-        let reply: serde_json::Value = serde_json::from_str(&optimize(&cue, false)).unwrap();
-        assert_eq!(reply["Alice"], "STOCKPILE THESE RESOURCES: WOOD, GOLD");
-        assert_eq!(reply["Bob"], "STOCKPILE THESE RESOURCES: STONE");
     }
 }

@@ -1,0 +1,50 @@
+//! How the demo model bids (seed 000's format), and how it gets a bid wrong.
+
+use super::*;
+
+impl DemoModel {
+    /// Seed 000's bid: how contradictory the last message is to this agent's ideas.
+    /// An agent that has waited long to speak finds more to contradict, as a model reading the
+    /// whole history does.
+    pub(super) fn bid(
+        &self,
+        me: Option<&Person>,
+        last: Option<&str>,
+        waited: Option<u32>,
+        malformed: bool,
+        rng: &mut ChaCha8Rng,
+    ) -> String {
+        let mine = me.map_or(0.0, |p| p.stance);
+        let eagerness = match waited {
+            None => 2.5,
+            Some(w) => (w as f64 - 1.0).clamp(0.0, 3.0),
+        };
+        let value: i64 = match last.and_then(|l| self.person(l)) {
+            Some(p) if me.is_some_and(|m| m.name == p.name) => rng.random_range(1..=2),
+            Some(p) => {
+                let gap = (mine - p.stance).abs(); // 0 (agree) to 2 (opposed)
+                let base = 1.0 + gap * 3.5 + eagerness + rng.random_range(-1.5..=1.5);
+                base.round().clamp(1.0, 10.0) as i64
+            }
+            // The opening came from outside: everyone is keen to answer it.
+            None => rng.random_range(4..=8),
+        };
+        if malformed {
+            let bad = [
+                format!("<{value}.5>"),
+                String::new(),
+                format!("I would rate it {} out of ten.", number_word(value)),
+                format!("{value}/10"),
+            ];
+            return bad.choose(rng).cloned().unwrap_or_default();
+        }
+        format!("<{value}>")
+    }
+}
+
+fn number_word(n: i64) -> &'static str {
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        .get(n.clamp(0, 10) as usize)
+        .copied()
+        .unwrap_or("ten")
+}

@@ -1,0 +1,74 @@
+//! How the demo model directs a show: comments, picks the next speaker by index, prompts them, sums up.
+
+use super::*;
+
+impl DemoModel {
+    pub(super) fn direct(
+        &self,
+        request: &ChatRequest,
+        me: Option<&Person>,
+        malformed: bool,
+        rng: &mut ChaCha8Rng,
+    ) -> String {
+        let Cue::Director { topic, word_limit, speakers, turns_taken, last_speaker, next_speaker } =
+            &request.cue
+        else {
+            return String::new();
+        };
+        let topic = self.short_topic(topic);
+        let gesture = me.map_or("*smiles*", |p| p.voice.gestures.choose(rng).copied().unwrap_or("*smiles*"));
+        let text = match request.purpose {
+            Purpose::DirectorChoice => {
+                // Give the floor to whoever has had it least, never straight back to the last.
+                let fewest = speakers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| Some(*s) != last_speaker.as_ref() || speakers.len() == 1)
+                    .map(|(i, _)| turns_taken.get(i).copied().unwrap_or(0))
+                    .min()
+                    .unwrap_or(0);
+                let candidates: Vec<usize> = (0..speakers.len())
+                    .filter(|&i| turns_taken.get(i).copied().unwrap_or(0) == fewest)
+                    .filter(|&i| Some(&speakers[i]) != last_speaker.as_ref() || speakers.len() == 1)
+                    .collect();
+                let pick = candidates.choose(rng).copied().unwrap_or(0);
+                if malformed {
+                    let bad = [
+                        format!("<{}>", speakers.len() + rng.random_range(0..3)),
+                        speakers[pick].clone(),
+                        "Let's hear from someone new!".to_string(),
+                    ];
+                    return bad.choose(rng).cloned().unwrap_or_default();
+                }
+                return format!("<{pick}>");
+            }
+            Purpose::DirectorPrompt => {
+                let next = next_speaker.clone().unwrap_or_else(|| "everyone".into());
+                let questions = [
+                    format!("{next}, what does {topic} look like from where you're standing?"),
+                    format!("{next}, be honest: who actually benefits from {topic}?"),
+                    format!("{next}, is {topic} a trend or a cry for help?"),
+                    format!("{next}, what would your neighbors say about {topic}?"),
+                ];
+                questions.choose(rng).cloned().unwrap_or_default()
+            }
+            Purpose::DirectorSummary => {
+                let lines = [
+                    format!("{gesture} So there you have it: {topic}, explained by people who should know better. Thank you all, and remember: if you sat through this whole show, you're already in training. Good night!"),
+                    format!("{gesture} Tonight we learned that {topic} is either the future or a very long nap. Thanks to my correspondents, and stay seated, America!"),
+                ];
+                lines.choose(rng).cloned().unwrap_or_default()
+            }
+            _ => {
+                let who = last_speaker.clone().unwrap_or_else(|| "our audience".into());
+                let lines = [
+                    format!("{gesture} Thank you, {who}. So {topic} is where we are now."),
+                    format!("{gesture} Wow. {who}, that is a lot to process about {topic}."),
+                    format!("{gesture} I love that, {who}, and I'm a little scared by it."),
+                ];
+                lines.choose(rng).cloned().unwrap_or_default()
+            }
+        };
+        limit_words(&text, *word_limit)
+    }
+}

@@ -1,0 +1,56 @@
+//! How the demo model speaks and hands the floor on, by text, tool call or JSON.
+
+use super::*;
+
+impl DemoModel {
+    pub(super) fn handoff(
+        &self,
+        request: &ChatRequest,
+        me: Option<&Person>,
+        malformed: bool,
+        rng: &mut ChaCha8Rng,
+    ) -> ChatResponse {
+        let Cue::Handoff { topic, word_limit, options, last_speaker, .. } = &request.cue else {
+            return ChatResponse::default();
+        };
+        let name = me.map_or(request.agent.clone(), |p| p.name.clone());
+        let speech = self.speech(me, topic, (*word_limit).min(35), last_speaker.as_deref(), rng);
+        let speech = format!("{name}: {speech}");
+        // Hand off to the most opposed debater most of the time, so the exchange has tension.
+        let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
+        let mut target = if rng.random_bool(0.7) || ranked.len() == 1 {
+            ranked.first().map(|s| s.to_string()).unwrap_or_default()
+        } else {
+            ranked.get(1).map(|s| s.to_string()).unwrap_or_default()
+        };
+        let mut missing = false;
+        if malformed {
+            match rng.random_range(0..3) {
+                0 => missing = true,
+                1 => target = "moderator".into(),
+                _ => target = name.to_ascii_lowercase(),
+            }
+        }
+        if !request.tools.is_empty() {
+            if missing {
+                return ChatResponse::text(speech);
+            }
+            let args = json!({"response": speech, "next_agent_name": target}).to_string();
+            return ChatResponse {
+                content: String::new(),
+                tool_calls: vec![ToolCall { name: "handoff".into(), arguments: args }],
+                ..ChatResponse::default()
+            };
+        }
+        if matches!(request.response_format, ResponseFormat::JsonSchema { .. } | ResponseFormat::JsonObject) {
+            if missing {
+                return ChatResponse::text(format!("{{\"response\": \"{speech}\""));
+            }
+            return ChatResponse::text(json!({"response": speech, "next_agent_name": target}).to_string());
+        }
+        if missing {
+            return ChatResponse::text(speech);
+        }
+        ChatResponse::text(format!("{speech} Transition to {target}."))
+    }
+}

@@ -1,0 +1,35 @@
+//! How the demo model names the next speaker for the selector method.
+
+use super::*;
+
+impl DemoModel {
+    /// The selector names whoever disagrees most with the last speaker (now and then the
+    /// runner-up), written the ways models write a name: bare, in lower case, or in a sentence.
+    /// A malformed reply names nobody, two agents, or the last speaker.
+    pub(super) fn select(
+        &self,
+        candidates: &[String],
+        last: Option<&str>,
+        malformed: bool,
+        rng: &mut ChaCha8Rng,
+    ) -> String {
+        let stance = last.and_then(|l| self.person(l)).map_or(0.0, |p| p.stance);
+        let ranked = self.most_opposed(candidates, stance);
+        let pick = if ranked.len() > 1 && rng.random_bool(0.3) { ranked[1] } else { ranked[0] };
+        if malformed {
+            let mut bad = vec![String::new(), "Let's hear from someone new!".to_string()];
+            if ranked.len() > 1 {
+                bad.push(format!("{} or {}", ranked[0], ranked[1]));
+            }
+            if let Some(last) = last {
+                bad.push(last.to_string());
+            }
+            return bad.choose(rng).cloned().unwrap_or_default();
+        }
+        match rng.random_range(0..20) {
+            0..12 => pick.clone(),
+            12..15 => pick.to_ascii_lowercase(),
+            _ => format!("I'd pick {pick} to play next."),
+        }
+    }
+}
