@@ -187,6 +187,12 @@ impl Session {
     pub fn reset(&mut self) -> Vec<Effect> {
         let mut effects = self.archive();
         effects.extend([Effect::Forget, Effect::Redraw]);
+        self.clear();
+        effects
+    }
+
+    /// Back to Idle with nothing loaded; work still out for what was loaded is dropped.
+    fn clear(&mut self) {
         self.generation.set(self.generation.get() + 1);
         self.source = Source::Nothing;
         self.log = Rc::default();
@@ -197,7 +203,6 @@ impl Session {
         self.archived = false;
         self.boundary = 0;
         self.status = Status::Idle;
-        effects
     }
 
     /// Run: starts a run (`fresh` makes it, and is called only when one is needed), resumes a
@@ -426,14 +431,16 @@ impl Session {
     /// finished one.
     pub fn restore(&mut self, events: Vec<Event>, replay: bool, position: usize) -> Vec<Effect> {
         if replay {
-            let mut effects = self.open_replay(events);
+            let effects = self.open_replay(events);
             if let Source::Replay(r) = &mut self.source {
                 *self.log.borrow_mut() = r.seek(position).to_vec();
             }
-            effects.push(Effect::Save);
             return effects;
         }
-        let mut effects = self.reset();
+        // What was saved stays saved: the session only takes it up again.
+        let mut effects = self.archive();
+        effects.push(Effect::Redraw);
+        self.clear();
         let ended = match events.last() {
             Some(Event::RunFinished { reason }) => Some(*reason),
             _ => None,
@@ -449,7 +456,6 @@ impl Session {
             self.status =
                 if ended == Some(FinishReason::Error) { Status::PausedOnError } else { Status::Paused };
         }
-        effects.retain(|e| *e != Effect::Forget);
         effects
     }
 
@@ -500,10 +506,6 @@ impl Session {
         let generation = self.generation.clone();
         let mine = generation.get();
         let on_event = self.on_event.clone();
-        let have = run.events().len();
-        if log.borrow().len() < have {
-            log.borrow_mut().extend_from_slice(&run.events()[log.borrow().len()..]);
-        }
         run.set_listener(move |event| {
             if generation.get() == mine {
                 log.borrow_mut().push(event.clone());

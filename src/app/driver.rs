@@ -163,16 +163,21 @@ impl Controller {
     /// Drops the run and everything shown of it (a live run is kept in the past runs).
     pub fn reset(&self) {
         let effects = self.with_session(Session::reset);
+        self.replace(effects);
+    }
+
+    /// Loads a recorded run to walk through with Step and Run; nothing is shown until then (the
+    /// session resets itself first).
+    pub fn load_replay(&self, events: Vec<Event>) {
+        let effects = self.with_session(|s| s.open_replay(events));
+        self.replace(effects);
+    }
+
+    /// What the session had loaded is gone: so are its models and its notice.
+    fn replace(&self, effects: Vec<Effect>) {
         self.demo.set_value(None);
         self.http.set_value(None);
         self.notice.set(String::new());
-        self.apply(effects);
-    }
-
-    /// Loads a recorded run to walk through with Step and Run; nothing is shown until then.
-    pub fn load_replay(&self, events: Vec<Event>) {
-        self.reset();
-        let effects = self.with_session(|s| s.open_replay(events));
         self.apply(effects);
     }
 

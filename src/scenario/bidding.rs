@@ -38,11 +38,10 @@ impl Default for BiddingSettings {
 
 impl BiddingSettings {
     pub(super) fn validate(&self, _scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
-        let s = self;
-        if s.attempts == 0 {
+        if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
-        check_pattern(&s.pattern, "method.pattern", err);
+        check_pattern(&self.pattern, "method.pattern", err);
     }
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {

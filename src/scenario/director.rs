@@ -56,17 +56,16 @@ impl Default for DirectorSettings {
 
 impl DirectorSettings {
     pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
-        let s = self;
-        if !(0.0..=1.0).contains(&s.stop_probability) || s.stop_probability.is_nan() {
+        if !(0.0..=1.0).contains(&self.stop_probability) || self.stop_probability.is_nan() {
             err("method.stop_probability", "must be between 0 and 1".into());
         }
-        if s.attempts == 0 {
+        if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
-        if !s.director.is_empty() && scenario.agent_index(&s.director).is_none() {
-            err("method.director", format!("\"{}\" is not one of the agents", s.director));
+        if !self.director.is_empty() && scenario.agent_index(&self.director).is_none() {
+            err("method.director", format!("\"{}\" is not one of the agents", self.director));
         }
-        check_pattern(&s.pattern, "method.pattern", err);
+        check_pattern(&self.pattern, "method.pattern", err);
     }
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {

@@ -71,14 +71,13 @@ impl Default for HandoffSettings {
 
 impl HandoffSettings {
     pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
-        let s = self;
-        if s.attempts == 0 {
+        if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
-        if !s.first_speaker.is_empty() && scenario.agent_index(&s.first_speaker).is_none() {
-            err("method.first_speaker", format!("\"{}\" is not one of the agents", s.first_speaker));
+        if !self.first_speaker.is_empty() && scenario.agent_index(&self.first_speaker).is_none() {
+            err("method.first_speaker", format!("\"{}\" is not one of the agents", self.first_speaker));
         }
-        check_pattern(&prompts::fill(&s.pattern, &[("names", "a|b")]), "method.pattern", err);
+        check_pattern(&prompts::fill(&self.pattern, &[("names", "a|b")]), "method.pattern", err);
     }
 
     pub(super) fn read(f: &mut Fields) -> Result<Self, String> {

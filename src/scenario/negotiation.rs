@@ -54,36 +54,35 @@ impl Default for NegotiationSettings {
 
 impl NegotiationSettings {
     pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
-        let s = self;
         if scenario.agents.len() != 2 {
             err("agents", "the negotiation game needs exactly two players".into());
         }
-        if s.resources.len() < 2 {
+        if self.resources.len() < 2 {
             err("method.resources", "at least two resources are needed".into());
         }
-        if s.resources.len() > MAX_RESOURCES {
+        if self.resources.len() > MAX_RESOURCES {
             err("method.resources", format!("at most {MAX_RESOURCES} resources are allowed"));
         }
-        for (i, r) in s.resources.iter().enumerate() {
-            if r.trim().is_empty() || s.resources[..i].contains(r) {
+        for (i, r) in self.resources.iter().enumerate() {
+            if r.trim().is_empty() || self.resources[..i].contains(r) {
                 err("method.resources", format!("resource {} is empty or repeated", i + 1));
             }
         }
-        if s.inventories.len() != 2 {
+        if self.inventories.len() != 2 {
             err("method.inventories", "one inventory per player is needed".into());
         }
-        for (p, inv) in s.inventories.iter().enumerate() {
-            if inv.len() != s.resources.len() {
+        for (p, inv) in self.inventories.iter().enumerate() {
+            if inv.len() != self.resources.len() {
                 err(&format!("method.inventories[{p}]"), "needs one quantity per resource".into());
             }
             if inv.iter().any(|&q| !(0..=MAX_QUANTITY).contains(&q)) {
                 err(&format!("method.inventories[{p}]"), format!("quantities must be 0 to {MAX_QUANTITY}"));
             }
         }
-        if s.value_scale.is_empty() {
+        if self.value_scale.is_empty() {
             err("method.value_scale", "needs at least one value".into());
         }
-        if s.iterations == 0 || s.iterations > 100 {
+        if self.iterations == 0 || self.iterations > 100 {
             err("method.iterations", "must be between 1 and 100".into());
         }
     }

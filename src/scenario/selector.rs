@@ -71,17 +71,16 @@ impl Default for SelectorSettings {
 
 impl SelectorSettings {
     pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
-        let s = self;
-        if s.attempts == 0 {
+        if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
         if scenario.agents.len() < 2 {
             err("agents", "the selector needs at least two agents to choose between".into());
         }
-        if s.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
+        if self.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
             err("method.temperature", "must be between 0 and 2".into());
         }
-        if s.max_tokens == Some(0) {
+        if self.max_tokens == Some(0) {
             err("method.max_tokens", "must be at least 1 (or empty for the provider's default)".into());
         }
     }
