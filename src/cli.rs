@@ -326,6 +326,11 @@ fn http_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatMo
 }
 
 fn provider_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<crate::provider::HttpModel, String> {
+    if scenario.model.is_in_tab() {
+        return Err("this scenario's model runs inside a browser tab (provider \"browser\"): open it in \
+                    the app, or pass --model demo or --provider with a real provider"
+            .into());
+    }
     let key = std::env::var("AGORA_API_KEY").ok().filter(|k| !k.trim().is_empty());
     let endpoint = crate::provider::Endpoint::of(scenario, key);
     let mut network = scenario.model.network.clone();

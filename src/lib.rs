@@ -12,6 +12,7 @@ pub mod events;
 pub mod export;
 pub mod failure;
 pub mod game;
+pub mod intab;
 pub mod json;
 pub mod link;
 pub mod methods;

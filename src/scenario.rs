@@ -336,6 +336,11 @@ impl ModelSettings {
         is_demo(&self.provider)
     }
 
+    /// Whether the model runs inside the browser tab (see [`crate::intab`]).
+    pub fn is_in_tab(&self) -> bool {
+        self.provider == crate::intab::PROVIDER
+    }
+
     /// The base URL calls go to: the one set, else the provider's.
     pub fn effective_base_url(&self) -> String {
         if !self.base_url.trim().is_empty() {
@@ -500,7 +505,15 @@ impl Scenario {
             err("model.demo.malformed_rate", "must be between 0 and 1".into());
         }
         let m = &self.model;
-        if !m.is_demo() {
+        if m.is_in_tab() {
+            if crate::intab::source(&m.name).is_none() {
+                let ids: Vec<&str> = crate::intab::MODELS.iter().map(|m| m.id).collect();
+                err(
+                    "model.name",
+                    format!("name a listed model ({}) or the address of a .gguf file", ids.join(", ")),
+                );
+            }
+        } else if !m.is_demo() {
             if crate::catalog::preset(&m.provider).is_none() {
                 err("model.provider", format!("unknown provider \"{}\"", m.provider));
             }

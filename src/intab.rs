@@ -1,0 +1,261 @@
+//! The model that runs inside the tab (llama.cpp compiled to WebAssembly, through wllama), as
+//! plain data and logic: the models Agora offers to download, how a scenario names one, and the
+//! shape of each call. The shape is what makes a small model usable for orchestration: every
+//! call whose reply the engine parses (a bid, the director's index, a handoff, a selector's
+//! name, a trading action, the optimizer's prompts) is held by a grammar built from the request
+//! to exactly the format the engine reads, so even random weights cannot write a malformed one.
+//! Speech is free text within a token budget that follows the scenario's word limit.
+
+use serde_json::Value;
+
+use crate::model::{ChatRequest, Cue, Purpose, ResponseFormat};
+
+/// The provider id a scenario names to run on the in-tab model.
+pub const PROVIDER: &str = "browser";
+
+/// A model Agora offers to download into the tab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TabModel {
+    /// What a scenario writes as its model name.
+    pub id: &'static str,
+    pub label: &'static str,
+    pub url: &'static str,
+    /// The download, in megabytes (as published by the file's host).
+    pub download_mb: u32,
+    /// Roughly what it takes in memory once loaded with Agora's context, in megabytes.
+    pub memory_mb: u32,
+    pub licence: &'static str,
+    pub licence_url: &'static str,
+}
+
+/// Small instruction-tuned models at quantisations a school laptop can hold.
+pub const MODELS: [TabModel; 3] = [
+    TabModel {
+        id: "smollm2-360m",
+        label: "SmolLM2 360M Instruct (Q8_0)",
+        url: "https://huggingface.co/HuggingFaceTB/SmolLM2-360M-Instruct-GGUF/resolve/main/smollm2-360m-instruct-q8_0.gguf",
+        download_mb: 386,
+        memory_mb: 600,
+        licence: "Apache 2.0",
+        licence_url: "https://huggingface.co/HuggingFaceTB/SmolLM2-360M-Instruct",
+    },
+    TabModel {
+        id: "qwen2.5-0.5b",
+        label: "Qwen2.5 0.5B Instruct (Q4_K_M)",
+        url: "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf",
+        download_mb: 491,
+        memory_mb: 800,
+        licence: "Apache 2.0",
+        licence_url: "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct",
+    },
+    TabModel {
+        id: "llama3.2-1b",
+        label: "Llama 3.2 1B Instruct (Q4_K_M)",
+        url: "https://huggingface.co/bartowski/Llama-3.2-1B-Instruct-GGUF/resolve/main/Llama-3.2-1B-Instruct-Q4_K_M.gguf",
+        download_mb: 808,
+        memory_mb: 1300,
+        licence: "Llama 3.2 Community License",
+        licence_url: "https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct",
+    },
+];
+
+/// The model Agora picks when a scenario names none.
+pub const DEFAULT_MODEL: &str = "smollm2-360m";
+
+/// Where the model a scenario names comes from: one of [`MODELS`] by id, or a GGUF file by its
+/// address (absolute, or relative to the page). `None` when the name is neither.
+pub fn source(name: &str) -> Option<String> {
+    let name = name.trim();
+    let name = if name.is_empty() { DEFAULT_MODEL } else { name };
+    if let Some(m) = MODELS.iter().find(|m| m.id == name) {
+        return Some(m.url.to_string());
+    }
+    let path = name.split(['?', '#']).next().unwrap_or("");
+    let gguf = path.to_ascii_lowercase().ends_with(".gguf");
+    let scheme_ok = !name.contains(':') || name.starts_with("https://") || name.starts_with("http://");
+    (gguf && scheme_ok && !name.chars().any(char::is_whitespace)).then(|| name.to_string())
+}
+
+/// The listed model with this id.
+pub fn listed(name: &str) -> Option<&'static TabModel> {
+    let name = name.trim();
+    let name = if name.is_empty() { DEFAULT_MODEL } else { name };
+    MODELS.iter().find(|m| m.id == name)
+}
+
+/// How one call is made on the in-tab model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// A GBNF grammar the reply must follow; `None` for free text.
+    pub grammar: Option<String>,
+    /// The most tokens the reply may have.
+    pub max_tokens: u32,
+    /// The reply is the arguments of this tool, to be returned as a call to it.
+    pub tool: Option<String>,
+    /// Text the reply streams into the transcript as it is written.
+    pub streams: bool,
+}
+
+/// The scale a bid is asked on (the seed's prompt: "On the scale of 1 to 10").
+pub const BID_RANGE: (u32, u32) = (1, 10);
+
+/// Characters of free text inside a structured reply: each is at least one token, so the reply
+/// always closes within its budget.
+fn text_budget(max_tokens: u32, reserved: u32) -> u32 {
+    max_tokens.saturating_sub(reserved).clamp(8, 1200)
+}
+
+/// The budget of a speech: the word limit at about two tokens a word, with room to finish.
+fn speech_tokens(word_limit: u32) -> u32 {
+    (word_limit.saturating_mul(2) + 24).clamp(32, 1024)
+}
+
+/// The shape of `request`'s call (see the module's documentation).
+pub fn shape(request: &ChatRequest) -> Shape {
+    let limit = request.max_tokens;
+    let free = |budget: u32| Shape {
+        grammar: None,
+        max_tokens: limit.unwrap_or(budget),
+        tool: None,
+        streams: request.purpose.is_speech(),
+    };
+    let held = |grammar: String, budget: u32| Shape {
+        grammar: Some(grammar),
+        // Never less than the grammar's longest reply, or a reply could be cut inside it.
+        max_tokens: limit.map_or(budget, |l| l.max(budget)),
+        tool: None,
+        streams: false,
+    };
+    match (&request.purpose, &request.cue) {
+        (Purpose::Bid, _) => held(format!("root ::= \"<\" ({}) \">\"", numbers(BID_RANGE.0, BID_RANGE.1)), 8),
+        (Purpose::DirectorChoice, Cue::Director { speakers, .. }) if !speakers.is_empty() => {
+            held(format!("root ::= \"<\" ({}) \">\"", numbers(0, speakers.len() as u32 - 1)), 8)
+        }
+        (Purpose::Selector, Cue::Select { candidates, .. }) if !candidates.is_empty() => {
+            held(format!("root ::= {}", one_of(candidates)), 24)
+        }
+        (Purpose::Handoff, Cue::Handoff { options, word_limit, .. }) if !options.is_empty() => {
+            let budget = limit.unwrap_or(speech_tokens(*word_limit));
+            if let Some(tool) = request.tools.first() {
+                let grammar = object_grammar(&tool.parameters, budget);
+                return Shape { tool: Some(tool.name.clone()), ..held(grammar, budget) };
+            }
+            if let ResponseFormat::JsonSchema { schema, .. } = &request.response_format {
+                return held(object_grammar(schema, budget), budget);
+            }
+            // The seed's text form: the speaker's name, a sentence or two, then the transition
+            // the handoff pattern reads.
+            let prefix = format!("{}: ", request.agent);
+            let fixed = prefix.len()
+                + 1
+                + " Transition to .".len()
+                + options.iter().map(String::len).max().unwrap_or(0);
+            let grammar = format!(
+                "root ::= {} [!-~] [ -~]{{0,{}}} \" Transition to \" {} \".\"",
+                literal(&prefix),
+                text_budget(budget, fixed as u32),
+                one_of(options)
+            );
+            Shape { streams: true, ..held(grammar, budget) }
+        }
+        (Purpose::NegotiationAction, Cue::Negotiate(cue)) if !cue.resources.is_empty() => {
+            let names: Vec<String> = cue.resources.iter().map(|r| json_text(r)).collect();
+            let longest = names.iter().map(String::len).max().unwrap_or(0) as u32;
+            let resource = one_of(&names);
+            let grammar = format!(
+                "root ::= \"{{\\\"action\\\": \" (\"\\\"ACCEPT\\\"\" | \"\\\"REJECT\\\"\" | \"\\\"END\\\"\" | trade) \"}}\"\n\
+                 trade ::= \"\\\"TRADE\\\", \\\"sell_resource\\\": \" {resource} \", \\\"buy_resource\\\": \" {resource} \", \\\"quantity\\\": \" [1-9] [0-9]?"
+            );
+            Shape { streams: true, ..held(grammar, 72 + 2 * longest) }
+        }
+        (Purpose::Optimizer, Cue::Optimize(cue)) if !cue.players.is_empty() => {
+            let budget = limit.unwrap_or(600);
+            let each = text_budget(budget, 16 * cue.players.len() as u32 + 8) / cue.players.len() as u32;
+            let fields: Vec<String> =
+                cue.players.iter().map(|p| format!("{} \": \" text", literal(&json_text(p)))).collect();
+            held(
+                format!("root ::= \"{{\" {} \"}}\"\n{}", fields.join(" \", \" "), string_rule("text", each)),
+                budget,
+            )
+        }
+        (_, Cue::Speak { word_limit, .. })
+        | (_, Cue::Director { word_limit, .. })
+        | (_, Cue::Describe { word_limit, .. }) => free(speech_tokens(*word_limit)),
+        _ => free(256),
+    }
+}
+
+/// A GBNF literal for `text`.
+fn literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Alternatives: exactly one of `items`, each as a literal.
+fn one_of(items: &[String]) -> String {
+    let alts: Vec<String> = items.iter().map(|i| literal(i)).collect();
+    format!("({})", alts.join(" | "))
+}
+
+/// The whole numbers from `lo` to `hi` as alternatives.
+fn numbers(lo: u32, hi: u32) -> String {
+    let alts: Vec<String> = (lo..=hi).map(|n| format!("\"{n}\"")).collect();
+    alts.join(" | ")
+}
+
+/// `text` as a JSON string.
+fn json_text(text: &str) -> String {
+    Value::String(text.to_string()).to_string()
+}
+
+/// A rule `name` for a JSON string of 1 to `max` characters that does not start with a space
+/// (printable ASCII: a character is then at most one token, so the bound holds in tokens too).
+fn string_rule(name: &str, max: u32) -> String {
+    format!("{name} ::= \"\\\"\" [!#-\\[\\]-~] [ !#-\\[\\]-~]{{0,{}}} \"\\\"\"", max.max(2) - 1)
+}
+
+/// A grammar for a flat JSON object with the schema's properties in order: a property with an
+/// `enum` is one of its values, an integer is digits, anything else a bounded string.
+fn object_grammar(schema: &Value, budget: u32) -> String {
+    let empty = serde_json::Map::new();
+    let props = schema.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+    let mut reserved = 8;
+    let mut free_fields = 0;
+    let mut parts = Vec::new();
+    let mut rules = Vec::new();
+    for (i, (key, spec)) in props.iter().enumerate() {
+        reserved += key.len() as u32 + 6;
+        let value = if let Some(options) = spec.get("enum").and_then(Value::as_array) {
+            let names: Vec<String> = options.iter().filter_map(Value::as_str).map(json_text).collect();
+            reserved += names.iter().map(|n| n.len() as u32).max().unwrap_or(0);
+            one_of(&names)
+        } else if spec.get("type").and_then(Value::as_str) == Some("integer") {
+            reserved += 6;
+            "[0-9] [0-9]?".to_string()
+        } else {
+            free_fields += 1;
+            "text".to_string()
+        };
+        let sep = if i == 0 { "" } else { ", " };
+        parts.push(format!("{} {value}", literal(&format!("{sep}{}: ", json_text(key)))));
+    }
+    if free_fields > 0 {
+        rules.push(string_rule("text", text_budget(budget, reserved) / free_fields));
+    }
+    format!("root ::= \"{{\" {} \"}}\"\n{}", parts.join(" "), rules.join("\n"))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,378 @@
+//! The grammars are checked the way a model meets them: a small GBNF reader below draws random
+//! replies from each grammar (as random weights would), and every reply must be read by the
+//! engine's own parser for that call and fit the call's token budget at one byte a token (the
+//! worst case, a byte-level vocabulary).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+
+use super::*;
+use crate::model::{ChatMessage, NegotiationCue, OptimizerCue, ToolSpec};
+
+#[derive(Debug, Clone)]
+enum Node {
+    Lit(String),
+    Class { negated: bool, ranges: Vec<(char, char)> },
+    Rule(String),
+    Seq(Vec<Node>),
+    Alt(Vec<Node>),
+    Repeat(Box<Node>, u32, u32),
+}
+
+struct Reader<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+}
+
+impl Reader<'_> {
+    fn skip_space(&mut self) {
+        while self.chars.peek().is_some_and(|c| *c == ' ') {
+            self.chars.next();
+        }
+    }
+
+    fn escaped(&mut self) -> char {
+        match self.chars.next().expect("an escape") {
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            c => c,
+        }
+    }
+
+    fn alt(&mut self) -> Node {
+        let mut alts = vec![self.seq()];
+        while self.chars.peek() == Some(&'|') {
+            self.chars.next();
+            alts.push(self.seq());
+        }
+        if alts.len() == 1 {
+            alts.pop().expect("one")
+        } else {
+            Node::Alt(alts)
+        }
+    }
+
+    fn seq(&mut self) -> Node {
+        let mut items = Vec::new();
+        loop {
+            self.skip_space();
+            let item = match self.chars.peek().copied() {
+                None | Some('|') | Some(')') | Some('\n') => break,
+                Some('"') => {
+                    self.chars.next();
+                    let mut s = String::new();
+                    loop {
+                        match self.chars.next().expect("a closed literal") {
+                            '"' => break,
+                            '\\' => s.push(self.escaped()),
+                            c => s.push(c),
+                        }
+                    }
+                    Node::Lit(s)
+                }
+                Some('[') => {
+                    self.chars.next();
+                    let negated = self.chars.peek() == Some(&'^');
+                    if negated {
+                        self.chars.next();
+                    }
+                    let mut ranges = Vec::new();
+                    loop {
+                        let lo = match self.chars.next().expect("a closed class") {
+                            ']' => break,
+                            '\\' => self.escaped(),
+                            c => c,
+                        };
+                        let hi = if self.chars.peek() == Some(&'-') {
+                            self.chars.next();
+                            match self.chars.next().expect("a range end") {
+                                '\\' => self.escaped(),
+                                c => c,
+                            }
+                        } else {
+                            lo
+                        };
+                        ranges.push((lo, hi));
+                    }
+                    Node::Class { negated, ranges }
+                }
+                Some('(') => {
+                    self.chars.next();
+                    let inner = self.alt();
+                    assert_eq!(self.chars.next(), Some(')'));
+                    inner
+                }
+                Some(_) => {
+                    let mut name = String::new();
+                    while self.chars.peek().is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_') {
+                        name.push(self.chars.next().expect("a name"));
+                    }
+                    assert!(!name.is_empty(), "unexpected {:?}", self.chars.peek());
+                    Node::Rule(name)
+                }
+            };
+            let item = match self.chars.peek() {
+                Some('?') => {
+                    self.chars.next();
+                    Node::Repeat(Box::new(item), 0, 1)
+                }
+                Some('{') => {
+                    self.chars.next();
+                    let mut spec = String::new();
+                    for c in self.chars.by_ref() {
+                        if c == '}' {
+                            break;
+                        }
+                        spec.push(c);
+                    }
+                    let (lo, hi) = spec.split_once(',').expect("{m,n}");
+                    Node::Repeat(Box::new(item), lo.parse().expect("m"), hi.parse().expect("n"))
+                }
+                _ => item,
+            };
+            items.push(item);
+        }
+        Node::Seq(items)
+    }
+}
+
+fn rules(grammar: &str) -> std::collections::HashMap<String, Node> {
+    grammar
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let (name, body) = line.split_once("::=").expect("a rule");
+            let mut r = Reader { chars: body.chars().peekable() };
+            (name.trim().to_string(), r.alt())
+        })
+        .collect()
+}
+
+fn draw(
+    node: &Node,
+    rules: &std::collections::HashMap<String, Node>,
+    rng: &mut ChaCha8Rng,
+    out: &mut String,
+) {
+    match node {
+        Node::Lit(s) => out.push_str(s),
+        Node::Class { negated: false, ranges } => {
+            let (lo, hi) = ranges[rng.random_range(0..ranges.len())];
+            out.push(char::from_u32(rng.random_range(lo as u32..=hi as u32)).expect("a char"));
+        }
+        Node::Class { negated: true, ranges } => loop {
+            // Printable ASCII and a few letters beyond it, as a model might write.
+            let pool = [' ', 'a', 'Z', '"', '\\', '{', '}', '<', 'é', '中', '7', ':', '\''];
+            let c = pool[rng.random_range(0..pool.len())];
+            if !ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) {
+                out.push(c);
+                break;
+            }
+        },
+        Node::Rule(name) => draw(&rules[name], rules, rng, out),
+        Node::Seq(items) => items.iter().for_each(|i| draw(i, rules, rng, out)),
+        Node::Alt(alts) => draw(&alts[rng.random_range(0..alts.len())], rules, rng, out),
+        Node::Repeat(item, lo, hi) => {
+            // Half the time the longest reply allowed, the worst case for the budget.
+            let n = if rng.random_bool(0.5) { *hi } else { rng.random_range(*lo..=*hi) };
+            (0..n).for_each(|_| draw(item, rules, rng, out));
+        }
+    }
+}
+
+/// Replies drawn from the grammar of `request`'s call, checked against its budget.
+fn replies(request: &ChatRequest) -> Vec<String> {
+    let shape = shape(request);
+    let grammar = shape.grammar.expect("a grammar");
+    let rules = rules(&grammar);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    (0..300)
+        .map(|_| {
+            let mut out = String::new();
+            draw(&rules["root"], &rules, &mut rng, &mut out);
+            assert!(
+                out.len() as u32 <= shape.max_tokens,
+                "{} bytes over a budget of {} tokens: {out}\n{grammar}",
+                out.len(),
+                shape.max_tokens
+            );
+            out
+        })
+        .collect()
+}
+
+fn request(purpose: Purpose, cue: Cue) -> ChatRequest {
+    ChatRequest::new("Ada", purpose, vec![ChatMessage::user("go")]).with_cue(cue)
+}
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn a_bid_is_always_a_number_on_the_seed_scale_in_angle_brackets() {
+    let pattern = crate::parse::compile(crate::prompts::BID_PATTERN);
+    let cue = Cue::Bid { last_speaker: None, last_text: String::new(), turns_since_spoke: None };
+    let mut seen = std::collections::BTreeSet::new();
+    for reply in replies(&request(Purpose::Bid, cue)) {
+        let bid = crate::parse::integer(&reply, &pattern, false).expect("a bid");
+        assert!((1..=10).contains(&bid), "{reply}");
+        seen.insert(bid);
+    }
+    assert_eq!(seen.len(), 10, "every bid on the scale can be written");
+}
+
+#[test]
+fn a_director_choice_is_an_index_within_the_speakers() {
+    let pattern = crate::parse::compile(crate::prompts::BID_PATTERN);
+    let cue = Cue::Director {
+        topic: String::new(),
+        word_limit: 50,
+        speakers: names(&["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]),
+        turns_taken: vec![0; 12],
+        last_speaker: None,
+        next_speaker: None,
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for reply in replies(&request(Purpose::DirectorChoice, cue)) {
+        let index = crate::parse::integer(&reply, &pattern, false).expect("an index");
+        assert!((0..12).contains(&index), "{reply}");
+        seen.insert(index);
+    }
+    assert_eq!(seen.len(), 12);
+}
+
+#[test]
+fn a_selector_reply_names_exactly_one_candidate() {
+    let all = names(&["Mayor \"Bo\"", "Café owner", "Student", "Reporter"]);
+    let candidates = all[..3].to_vec();
+    let cue = Cue::Select { candidates: candidates.clone(), last_speaker: None, attempt: 1 };
+    for reply in replies(&request(Purpose::Selector, cue)) {
+        match crate::methods::selector::read_reply(&reply, &all) {
+            crate::methods::selector::Reading::Named(i, crate::events::SelectorMatch::Exact) => {
+                assert!(i < 3, "{reply}")
+            }
+            other => panic!("{reply:?} read as {other:?}"),
+        }
+    }
+}
+
+fn handoff_cue() -> Cue {
+    Cue::Handoff {
+        topic: String::new(),
+        word_limit: 50,
+        options: names(&["Opponent", "Moderator"]),
+        last_speaker: None,
+        last_text: String::new(),
+    }
+}
+
+#[test]
+fn a_text_handoff_starts_with_the_name_and_ends_naming_another_agent() {
+    let pattern = crate::parse::compile(&crate::prompts::fill(
+        crate::prompts::HANDOFF_PATTERN,
+        &[("names", "Proponent|Opponent|Moderator")],
+    ));
+    let mut req = request(Purpose::Handoff, handoff_cue());
+    req.agent = "Proponent".into();
+    req.max_tokens = Some(500);
+    for reply in replies(&req) {
+        assert!(reply.starts_with("Proponent: "), "{reply}");
+        let named = pattern.captures(&reply).expect("a transition").get(1).expect("a name").as_str();
+        assert!(named == "Opponent" || named == "Moderator", "{reply}");
+    }
+}
+
+#[test]
+fn a_handoff_by_tool_or_json_is_an_object_with_the_schema_fields() {
+    let schema = json!({"type": "object", "properties": {
+        "response": {"type": "string"},
+        "next_agent_name": {"type": "string", "enum": ["Opponent", "Moderator"]},
+    }});
+    let mut by_tool = request(Purpose::Handoff, handoff_cue());
+    by_tool.max_tokens = Some(500);
+    by_tool.tools.push(ToolSpec {
+        name: "handoff".into(),
+        description: String::new(),
+        parameters: schema.clone(),
+    });
+    assert_eq!(shape(&by_tool).tool.as_deref(), Some("handoff"));
+    let mut by_json = request(Purpose::Handoff, handoff_cue());
+    by_json.response_format = ResponseFormat::JsonSchema { name: "DebateResponse".into(), schema };
+    assert_eq!(shape(&by_json).tool, None);
+    for reply in replies(&by_tool).into_iter().chain(replies(&by_json)) {
+        let v: Value = serde_json::from_str(&reply).unwrap_or_else(|e| panic!("{e}: {reply}"));
+        assert!(!v["response"].as_str().expect("a response").trim().is_empty());
+        assert!(["Opponent", "Moderator"].contains(&v["next_agent_name"].as_str().expect("a name")));
+    }
+}
+
+#[test]
+fn a_trading_move_is_always_an_action_the_game_reads() {
+    let cue = Cue::Negotiate(NegotiationCue {
+        player: "Alice".into(),
+        resources: names(&["WOOD", "STONE", "GOLD"]),
+        ..NegotiationCue::default()
+    });
+    let mut kinds = std::collections::BTreeSet::new();
+    for reply in replies(&request(Purpose::NegotiationAction, cue)) {
+        let action =
+            crate::game::negotiation::parse_action(&reply).unwrap_or_else(|e| panic!("{e}: {reply}"));
+        kinds.insert(format!("{action:?}").chars().take(5).collect::<String>());
+    }
+    assert_eq!(kinds.len(), 4, "all four actions can be written: {kinds:?}");
+}
+
+#[test]
+fn the_optimizer_writes_a_prompt_for_each_player() {
+    let players = names(&["Alice", "Bob"]);
+    let cue = Cue::Optimize(OptimizerCue { players: players.clone(), ..OptimizerCue::default() });
+    for reply in replies(&request(Purpose::Optimizer, cue)) {
+        let read =
+            crate::methods::negotiation::read_prompts(&reply, &[players[0].clone(), players[1].clone()])
+                .unwrap_or_else(|e| panic!("{e}: {reply}"));
+        assert!(read.iter().all(Option::is_some), "{reply}");
+    }
+}
+
+#[test]
+fn speech_is_free_text_within_a_budget_from_the_word_limit() {
+    let cue =
+        Cue::Speak { topic: String::new(), word_limit: 50, last_speaker: None, last_text: String::new() };
+    let s = shape(&request(Purpose::Speak, cue.clone()));
+    assert_eq!((s.grammar, s.max_tokens, s.streams), (None, 124, true));
+    let mut capped = request(Purpose::Speak, cue);
+    capped.max_tokens = Some(40);
+    assert_eq!(shape(&capped).max_tokens, 40, "a limit the request sets wins");
+}
+
+#[test]
+fn a_scenario_names_a_listed_model_or_a_gguf_address() {
+    assert_eq!(source("").as_deref(), Some(MODELS[0].url), "none named: the default");
+    assert_eq!(source("qwen2.5-0.5b").as_deref(), Some(MODELS[1].url));
+    assert_eq!(source("models/tiny.gguf").as_deref(), Some("models/tiny.gguf"));
+    assert_eq!(
+        source("https://example.org/m.GGUF?download=1").as_deref(),
+        Some("https://example.org/m.GGUF?download=1")
+    );
+    assert_eq!(source("gpt-4o"), None);
+    assert_eq!(source("javascript:alert(1).gguf"), None);
+    assert_eq!(source("file:///etc/passwd.gguf"), None);
+    assert_eq!(listed("llama3.2-1b").map(|m| m.licence), Some("Llama 3.2 Community License"));
+}
+
+#[test]
+fn a_scenario_on_the_in_tab_model_needs_no_address_but_a_model_it_can_fetch() {
+    let mut s = crate::presets::find("rail-debate").expect("a preset").scenario();
+    s.model.provider = PROVIDER.into();
+    s.model.name.clear();
+    assert!(s.validate().is_ok(), "{:?}", s.validate());
+    s.model.name = "tiny.gguf".into();
+    assert!(s.validate().is_ok());
+    s.model.name = "gpt-4o".into();
+    let errors = s.validate().expect_err("not a model the tab can fetch");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].field, "model.name");
+    assert!(errors[0].message.contains("smollm2-360m"), "{}", errors[0].message);
+}
