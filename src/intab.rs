@@ -251,8 +251,8 @@ fn object_grammar(schema: &Value, budget: u32) -> String {
         let sep = if i == 0 { "" } else { ", " };
         parts.push(format!("{} {value}", literal(&format!("{sep}{}: ", json_text(key)))));
     }
-    if free_fields > 0 {
-        rules.push(string_rule("text", text_budget(budget, reserved) / free_fields));
+    if let Some(each) = text_budget(budget, reserved).checked_div(free_fields) {
+        rules.push(string_rule("text", each));
     }
     format!("root ::= \"{{\" {} \"}}\"\n{}", parts.join(" "), rules.join("\n"))
 }
