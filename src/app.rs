@@ -9,6 +9,7 @@ mod editor;
 mod fetch;
 mod form;
 mod inspector;
+mod intab;
 mod methods;
 mod models;
 mod rows;
@@ -70,6 +71,9 @@ pub fn App() -> impl IntoView {
                         .with(|s| {
                             if s.model.is_demo() {
                                 "Model: offline demo (no key needed)".to_string()
+                            } else if s.model.is_in_tab() {
+                                let name = crate::intab::listed(&s.model.name).map_or(s.model.name.as_str(), |m| m.label);
+                                format!("Model: {name} · in this browser")
                             } else {
                                 let provider = crate::provider::preset(&s.model.provider).map_or("", |p| p.label);
                                 format!("Model: {} · {}", s.model.name, provider)
@@ -157,11 +161,22 @@ fn Controls() -> impl IntoView {
     let errors = move || controller.view.with(|v| v.errors.clone());
     // What a run on a real provider will cost, before it starts (a demo run of the scenario).
     let estimate = Memo::new(move |_| {
+        let loaded = controller.intab.loaded.get();
         editor.scenario.with(|s| {
-            (!s.model.is_demo() && s.validate().is_ok())
-                .then(|| crate::estimate::Estimate::of(s))
-                .flatten()
-                .map(|e| e.describe())
+            let e = (!s.model.is_demo() && s.validate().is_ok()).then(|| crate::estimate::Estimate::of(s)).flatten()?;
+            if !s.model.is_in_tab() {
+                return Some(e.describe());
+            }
+            // In the tab: time, not money, from the warm-up measured when the model loaded.
+            let turns = if e.turns == 1 { "1 turn".to_string() } else { format!("{} turns", e.turns) };
+            Some(match loaded.and_then(|l| e.duration(l.prompt_per_s, l.tokens_per_s)) {
+                Some((_, per_turn)) => format!(
+                    "about {} calls for {turns}, roughly {} s a turn with this model on this machine",
+                    e.calls,
+                    crate::text::fixed(per_turn, 0)
+                ),
+                None => format!("about {} calls for {turns}; load the model to see how long a turn takes here", e.calls),
+            })
         })
     });
     view! {
@@ -245,7 +260,7 @@ fn Controls() -> impl IntoView {
             </p>
         })}
         {move || (!message.get().is_empty()).then(|| view! {
-            <p class="notice error">{move || message.get()}</p>
+            <p class="notice error" data-testid="controls-message" role="alert">{move || message.get()}</p>
         })}
         {move || (!controller.retry_note.get().is_empty()).then(|| view! {
             <p class="notice" data-testid="retry-note" role="status">

@@ -57,6 +57,17 @@ impl Estimate {
         Some(estimate)
     }
 
+    /// How long the run takes on an engine that answers one call at a time, reading prompts at
+    /// `read_per_s` tokens a second and writing at `write_per_s` (measured on this machine):
+    /// (seconds in all, seconds a turn). `None` without both speeds.
+    pub fn duration(&self, read_per_s: f64, write_per_s: f64) -> Option<(f64, f64)> {
+        if read_per_s <= 0.0 || write_per_s <= 0.0 {
+            return None;
+        }
+        let all = self.prompt_tokens as f64 / read_per_s + self.completion_tokens as f64 / write_per_s;
+        Some((all, all / f64::from(self.turns.max(1))))
+    }
+
     /// "about 41 calls, 38 K tokens, $0.0210 for 10 turns".
     pub fn describe(&self) -> String {
         let tokens = self.prompt_tokens + self.completion_tokens;
@@ -71,6 +82,14 @@ impl Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_engine_that_answers_one_call_at_a_time_takes_the_sum_of_its_reading_and_writing() {
+        let e = Estimate { turns: 4, calls: 20, prompt_tokens: 8000, completion_tokens: 600, cost: None };
+        // 8000 / 400 + 600 / 20 = 20 + 30 s; a quarter of it a turn.
+        assert_eq!(e.duration(400.0, 20.0), Some((50.0, 12.5)));
+        assert_eq!(e.duration(0.0, 20.0), None, "no measurement, no estimate");
+    }
     use crate::scenario::Price;
 
     #[test]

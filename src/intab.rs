@@ -14,7 +14,7 @@ use crate::model::{ChatRequest, Cue, Purpose, ResponseFormat};
 pub const PROVIDER: &str = "browser";
 
 /// A model Agora offers to download into the tab.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TabModel {
     /// What a scenario writes as its model name.
     pub id: &'static str,
@@ -58,6 +58,10 @@ pub const MODELS: [TabModel; 3] = [
         licence_url: "https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct",
     },
 ];
+
+/// The context the engine is loaded with, in tokens: a ten-turn debate with its prompts fits with
+/// room to spare, and the listed models' caches stay within a few hundred megabytes.
+pub const CONTEXT_TOKENS: u32 = 4096;
 
 /// The model Agora picks when a scenario names none.
 pub const DEFAULT_MODEL: &str = "smollm2-360m";

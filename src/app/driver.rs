@@ -54,6 +54,8 @@ pub struct Controller {
     pub live_text: RwSignal<Option<(String, String)>>,
     /// A call being retried, and when.
     pub retry_note: RwSignal<String>,
+    /// The model that runs inside the tab.
+    pub intab: crate::app::intab::InTab,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
     demo: StoredValue<Option<Rc<DemoModel>>, LocalStorage>,
     http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
@@ -78,6 +80,7 @@ impl Controller {
             keys: KeyStore::load(),
             live_text: RwSignal::new(None),
             retry_note: RwSignal::new(String::new()),
+            intab: crate::app::intab::InTab::new(),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),
@@ -241,11 +244,14 @@ impl Controller {
                     Err(e) => self.notice.set(format!("This run is not in past runs: {e}.")),
                 },
                 // Every request in flight and every backoff wait ends now.
-                Effect::CancelCalls => self.http.with_value(|h| {
-                    if let Some(h) = h {
-                        h.cancel_all();
-                    }
-                }),
+                Effect::CancelCalls => {
+                    self.http.with_value(|h| {
+                        if let Some(h) = h {
+                            h.cancel_all();
+                        }
+                    });
+                    self.intab.cancel_calls();
+                }
                 Effect::Notice(text) => self.notice.set(text),
             }
         }

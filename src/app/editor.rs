@@ -264,7 +264,8 @@ fn AgentRow(index: usize) -> impl IntoView {
                     on:input=set(|a, v| a.system_prompt = if v.trim().is_empty() { None } else { Some(v) })
                 ></textarea>
             </label>
-            <Show when=move || s.with(|s| !s.model.is_demo())>
+            // One engine holds one model, so agents in the tab share it.
+            <Show when=move || s.with(|s| !s.model.is_demo() && !s.model.is_in_tab())>
                 <label class="field">
                     <span>"Model for this agent (empty: the scenario's)"</span>
                     <input

@@ -167,10 +167,24 @@ pub fn Stats() -> impl IntoView {
             ))
         })
     };
+    // The in-tab engine's own measure: one call at a time, so its time is the run's time.
+    let engine_speed = move || {
+        let in_tab = controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| s.model.is_in_tab()));
+        let (read, write, secs) = controller.intab.speed.get().rates().filter(|_| in_tab)?;
+        let turns = controller.view.with(|v| v.turn).max(1);
+        Some(format!(
+            "In-tab engine: {} tokens a second written, {} read · {} s of engine time, {} s a turn",
+            fixed(write, 1),
+            fixed(read, 0),
+            fixed(secs, 1),
+            fixed(secs / f64::from(turns), 1)
+        ))
+    };
     view! {
         <div class="panel" data-testid="stats">
             <h2>"Run statistics"</h2>
             {move || costs().map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
+            {move || engine_speed().map(|c| view! { <p class="muted" data-testid="engine-speed">{c}</p> })}
             <table class="stats">
                 <thead>
                     <tr>

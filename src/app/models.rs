@@ -10,6 +10,7 @@ use leptos::prelude::*;
 
 use super::form::{number_field, EditorState, FieldMessage};
 use super::Controller;
+use crate::app::intab::InTabSettings;
 use crate::provider::{preset, PROVIDERS};
 
 const KEY_STORAGE: &str = "agora.key";
@@ -116,12 +117,17 @@ pub fn ModelSettings() -> impl IntoView {
     let s = editor.scenario;
     let provider = move || s.with(|s| s.model.provider.clone());
     let is_demo = move || s.with(|s| s.model.is_demo());
+    let is_in_tab = move || s.with(|s| s.model.is_in_tab());
     let note = move || preset(&provider()).map(|p| p.browser_note).unwrap_or_default();
     let placeholder = move || preset(&provider()).map(|p| p.base_url).unwrap_or_default();
     let needs_key = move || preset(&provider()).is_some_and(|p| p.needs_key);
     let on_provider = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         s.update(|s| {
+            // A provider's model name means nothing to the tab (and back): start from its default.
+            if (id == crate::intab::PROVIDER) != s.model.is_in_tab() {
+                s.model.name.clear();
+            }
             s.model.provider = id;
             s.model.base_url.clear();
         });
@@ -144,6 +150,9 @@ pub fn ModelSettings() -> impl IntoView {
                     <option value="demo" selected=is_demo>
                         "Offline demo (no key)"
                     </option>
+                    <option value=crate::intab::PROVIDER selected=move || provider() == crate::intab::PROVIDER>
+                        "In this browser (no key)"
+                    </option>
                     {PROVIDERS
                         .iter()
                         .map(|p| {
@@ -156,6 +165,7 @@ pub fn ModelSettings() -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
+            <Show when=move || !is_in_tab() fallback=|| view! { <InTabSettings /> }>
             <Show
                 when=move || !is_demo()
                 fallback=move || {
@@ -288,6 +298,7 @@ pub fn ModelSettings() -> impl IntoView {
                     "Stream speech as it is written"
                 </label>
             </Show>
+            </Show>
         </fieldset>
     }
 }
@@ -340,7 +351,8 @@ fn ConnectionCheck() -> impl IntoView {
 #[component]
 pub fn SpendingCapFields() -> impl IntoView {
     let editor = expect_context::<EditorState>();
-    let real = move || editor.scenario.with(|s| !s.model.is_demo());
+    // Runs inside the tab cost nothing.
+    let real = move || editor.scenario.with(|s| !s.model.is_demo() && !s.model.is_in_tab());
     move || {
         real().then(|| {
             view! {

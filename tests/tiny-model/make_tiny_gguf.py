@@ -13,7 +13,7 @@ import argparse
 import gguf
 import numpy as np
 
-N_EMBD, N_LAYER, N_HEAD, N_FF, N_CTX = 32, 2, 4, 64, 512
+N_EMBD, N_LAYER, N_HEAD, N_FF, N_CTX = 32, 2, 4, 64, 4096
 
 
 def vocabulary():

@@ -1,5 +1,5 @@
-//! The model a live run talks to: the demo model at the chosen speed, or the provider the
-//! scenario names with the user's key (asking first when the key would go to an address it was
+//! The model a live run talks to: the demo model at the chosen speed, the model inside the tab,
+//! or the provider the scenario names with the user's key (asking first when the key would go to an address it was
 //! not entered for); and the connection check.
 
 use std::rc::Rc;
@@ -56,8 +56,14 @@ impl Controller {
             self.demo.set_value(Some(demo.clone()));
             return Ok(demo);
         }
-        let endpoint = self.endpoint(scenario)?;
         let this = *self;
+        if scenario.model.is_in_tab() {
+            let on_text = Rc::new(move |agent: &str, text: &str| {
+                this.live_text.set(Some((agent.to_string(), text.to_string())))
+            });
+            return self.intab.model(&scenario.model.name, scenario.seed, on_text);
+        }
+        let endpoint = self.endpoint(scenario)?;
         let model = HttpModel::new(
             endpoint,
             scenario.model.network.clone(),

@@ -1,0 +1,292 @@
+//! The in-tab model in the app: its engine (`public/intab/agora-intab.js` with wllama, fetched
+//! the first time it is needed, so the first page carries none of it), which also draws its
+//! settings (download, load, the cache: plain DOM there, measured at 24 KB gzipped less on the
+//! first page than the same panel in Leptos), and the [`ChatModel`] a run asks. Every call gets
+//! the shape [`crate::intab::shape`] builds: a grammar for replies the engine parses, a token
+//! budget, and a seed drawn from the run's seed and the call's place in the run.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use leptos::prelude::*;
+use serde_json::Value;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::intab::shape;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, ToolCall, Usage};
+use crate::provider::TextSink;
+
+thread_local! {
+    static ENGINE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// Words for whatever JavaScript threw.
+fn words(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "an unknown error".into())
+}
+
+/// The engine's module, fetched once.
+async fn engine() -> Result<JsValue, String> {
+    if let Some(m) = ENGINE.with(|e| e.borrow().clone()) {
+        return Ok(m);
+    }
+    let import = js_sys::Function::new_with_args("u", "return import(new URL(u, document.baseURI).href)");
+    let promise = import.call1(&JsValue::NULL, &"intab/agora-intab.js".into()).map_err(|e| words(&e))?;
+    let module = JsFuture::from(js_sys::Promise::from(promise))
+        .await
+        .map_err(|e| format!("the in-tab engine could not be fetched ({}); reload the page and try again", words(&e)))?;
+    ENGINE.with(|e| *e.borrow_mut() = Some(module.clone()));
+    Ok(module)
+}
+
+/// Calls the engine's `name` with `args`, awaiting it if it answers with a promise.
+async fn call(name: &str, args: &[&JsValue]) -> Result<JsValue, String> {
+    let module = engine().await?;
+    let f: js_sys::Function =
+        js_sys::Reflect::get(&module, &name.into()).map_err(|e| words(&e))?.dyn_into().map_err(|e| words(&e))?;
+    let list: js_sys::Array = args.iter().copied().collect();
+    let out = f.apply(&module, &list).map_err(|e| words(&e))?;
+    match out.dyn_into::<js_sys::Promise>() {
+        Ok(p) => JsFuture::from(p).await.map_err(|e| words(&e)),
+        Err(v) => Ok(v),
+    }
+}
+
+/// A JavaScript value as JSON data.
+fn data(v: &JsValue) -> Value {
+    js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// The model in the engine, and how fast it ran the warm-up here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loaded {
+    /// The listed model's name or the address it came from, or the name of the file picked.
+    pub source: String,
+    pub picked: bool,
+    pub prompt_per_s: f64,
+    pub tokens_per_s: f64,
+}
+
+/// What the engine spent on a run's calls, from its own timings (so time a call waited for the
+/// engine is not counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Speed {
+    pub read_tokens: f64,
+    pub read_ms: f64,
+    pub written_tokens: f64,
+    pub written_ms: f64,
+}
+
+impl Speed {
+    /// (tokens read a second, tokens written a second, seconds of engine time in all).
+    pub fn rates(&self) -> Option<(f64, f64, f64)> {
+        (self.written_ms > 0.0 && self.read_ms > 0.0).then(|| {
+            (
+                self.read_tokens * 1000.0 / self.read_ms,
+                self.written_tokens * 1000.0 / self.written_ms,
+                (self.read_ms + self.written_ms) / 1000.0,
+            )
+        })
+    }
+}
+
+/// The engine as the app sees it (one per page: one engine answers one call at a time). Its
+/// settings panel lives in the engine's module; the app hears from it what is loaded.
+#[derive(Clone, Copy)]
+pub struct InTab {
+    pub loaded: RwSignal<Option<Loaded>>,
+    /// The engine time of the current run's calls.
+    pub speed: RwSignal<Speed>,
+    calls: StoredValue<Vec<web_sys::AbortController>, LocalStorage>,
+}
+
+impl InTab {
+    pub fn new() -> Self {
+        Self {
+            loaded: RwSignal::new(None),
+            speed: RwSignal::new(Speed::default()),
+            calls: StoredValue::new_local(Vec::new()),
+        }
+    }
+
+    /// Stops every call in flight.
+    pub fn cancel_calls(&self) {
+        self.calls.update_value(|calls| calls.drain(..).for_each(|c| c.abort()));
+    }
+
+    /// The model a run of a scenario naming `name` asks, if the engine holds it.
+    pub fn model(&self, name: &str, seed: u64, on_text: TextSink) -> Result<Rc<dyn ChatModel>, String> {
+        let wanted = crate::intab::source(name).ok_or_else(|| format!("\"{name}\" is not a model the tab can fetch"))?;
+        match self.loaded.get_untracked() {
+            Some(l) if l.picked || l.source == url_label(&wanted) => {
+                self.speed.set(Speed::default());
+                Ok(Rc::new(InTabModel { seed, calls: Cell::new(0), on_text, state: *self }))
+            }
+            Some(l) => Err(format!(
+                "the scenario names {} but the tab holds {}: load the scenario's model in Model settings",
+                url_label(&wanted),
+                l.source
+            )),
+            None => Err("the in-tab model is not loaded yet: download or load it in Model settings".into()),
+        }
+    }
+}
+
+/// The model settings of a scenario on the in-tab model: drawn by the engine's module (fetched
+/// when they first show), told which model the scenario names, and telling back what it loads.
+#[component]
+pub fn InTabSettings() -> impl IntoView {
+    let s = expect_context::<crate::app::form::EditorState>().scenario;
+    let tab = expect_context::<crate::app::Controller>().intab;
+    let node = NodeRef::<leptos::html::Div>::new();
+    let failed = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let name = s.with(|s| s.model.name.clone());
+        let Some(root) = node.get() else { return };
+        let url = crate::intab::source(&name);
+        let info = format!(
+            "{{\"name\":{},\"url\":{},\"label\":{},\"context\":{},\"models\":{}}}",
+            Value::String(name),
+            url.clone().map_or(Value::Null, Value::String),
+            url.as_deref().map_or(Value::Null, |u| Value::String(url_label(u))),
+            crate::intab::CONTEXT_TOKENS,
+            serde_json::to_string(&crate::intab::MODELS).unwrap_or_default()
+        );
+        leptos::task::spawn_local(async move {
+            if let Err(e) = call("settings", &[&root.into(), &info.into(), &hooks(s, tab)]).await {
+                failed.set(e);
+            }
+        });
+    });
+    view! {
+        <div node_ref=node class="intab" data-testid="intab-settings"></div>
+        <crate::app::form::FieldMessage field="model.name" />
+        {move || {
+            let e = failed.get();
+            (!e.is_empty()).then(|| view! { <p class="notice error" role="alert">{e}</p> })
+        }}
+    }
+}
+
+/// The app's side of the settings panel: `setName` and `loaded`, made once (they live as long
+/// as the page, as the signals they write do).
+fn hooks(s: RwSignal<crate::scenario::Scenario>, tab: InTab) -> JsValue {
+    thread_local! {
+        static HOOKS: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+    }
+    HOOKS.with(|h| {
+        h.borrow_mut()
+            .get_or_insert_with(|| {
+                let set_name = Closure::<dyn Fn(String)>::new(move |name: String| s.update(|s| s.model.name = name));
+                let loaded = Closure::<dyn Fn(String)>::new(move |text: String| {
+                    let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                    tab.loaded.set(v.is_object().then(|| Loaded {
+                        source: v["source"].as_str().unwrap_or_default().to_string(),
+                        picked: v["picked"].as_bool().unwrap_or(false),
+                        prompt_per_s: v["prompt_per_s"].as_f64().unwrap_or(0.0),
+                        tokens_per_s: v["tokens_per_s"].as_f64().unwrap_or(0.0),
+                    }));
+                });
+                let hooks = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&hooks, &"setName".into(), set_name.as_ref());
+                let _ = js_sys::Reflect::set(&hooks, &"loaded".into(), loaded.as_ref());
+                set_name.forget();
+                loaded.forget();
+                hooks.into()
+            })
+            .clone()
+    })
+}
+
+/// How a model's address is shown: the listed model's name, or the address itself.
+pub fn url_label(url: &str) -> String {
+    crate::intab::MODELS.iter().find(|m| m.url == url).map_or_else(|| url.to_string(), |m| m.label.to_string())
+}
+
+/// Answers a run's calls on the engine, one at a time (the engine queues them).
+struct InTabModel {
+    seed: u64,
+    calls: Cell<u64>,
+    on_text: TextSink,
+    state: InTab,
+}
+
+impl ChatModel for InTabModel {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        // Numbered in the order the engine asks, which the run fixes: the same run draws the
+        // same seeds.
+        let n = self.calls.get();
+        self.calls.set(n + 1);
+        Box::pin(async move {
+            let shape = shape(request);
+            let seed = (self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(n) >> 33) as u32;
+            // Written by hand: the messages already serialize in the engine's shape, and a
+            // `json!` tree here costs the first page kilobytes.
+            let mut body = format!(
+                "{{\"messages\":{},\"max_tokens\":{},\"seed\":{seed},\"stream\":{}",
+                serde_json::to_string(&request.messages).unwrap_or_default(),
+                shape.max_tokens,
+                shape.streams
+            );
+            if let Some(t) = request.temperature {
+                body.push_str(&format!(",\"temperature\":{}", crate::text::fixed(f64::from(t), 3)));
+            }
+            if let Some(g) = &shape.grammar {
+                body.push_str(&format!(",\"grammar\":{}", Value::String(g.clone())));
+            }
+            body.push('}');
+            let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
+            self.state.calls.update_value(|c| c.push(abort.clone()));
+            let (agent, on_text) = (request.agent.clone(), self.on_text.clone());
+            let streamed = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
+                if let Some(text) = text.as_string() {
+                    on_text(&agent, &text);
+                }
+            });
+            let result = call("complete", &[&body.into(), streamed.as_ref(), &abort.signal().into()]).await;
+            drop(streamed);
+            self.state.calls.update_value(|c| c.retain(|a| a != &abort));
+            let out = match result {
+                Ok(v) => data(&v),
+                Err(e) if e == "cancelled" => return Err(ModelError::Cancelled),
+                Err(e) => return Err(ModelError::Unavailable(e)),
+            };
+            let t = &out["timings"];
+            let get = |k: &str| t[k].as_f64().unwrap_or(0.0);
+            self.state.speed.update(|s| {
+                s.read_tokens += get("prompt_n");
+                s.read_ms += get("prompt_ms");
+                s.written_tokens += get("predicted_n");
+                s.written_ms += get("predicted_ms");
+            });
+            let content = out["content"].as_str().unwrap_or_default().to_string();
+            let mut response = ChatResponse {
+                usage: Usage {
+                    prompt_tokens: out["prompt_tokens"].as_u64().unwrap_or(0) as u32,
+                    completion_tokens: out["completion_tokens"].as_u64().unwrap_or(0) as u32,
+                    reasoning_tokens: 0,
+                },
+                truncated: out["finish_reason"] == "length",
+                ..ChatResponse::default()
+            };
+            match shape.tool {
+                Some(name) => response.tool_calls.push(ToolCall { name, arguments: content }),
+                None => response.content = content,
+            }
+            response.separate_reasoning();
+            Ok(response)
+        })
+    }
+}

@@ -1,0 +1,247 @@
+// The in-tab model through the app (issue 14): the tiny random model that
+// tests/tiny-model/make_tiny_gguf.py writes is served from loopback as if from a model host, and
+// the app downloads it (after asking), keeps it, loads it into wllama's worker and runs presets
+// on it. Random weights say nothing sensible; what they show is what the app guarantees whatever
+// a model says: every orchestration reply is held by a grammar to a format the engine reads, a
+// seed repeats a run, and a broken or cut-off file gets one clear message.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { launch, root, waitForStatus, waitForText, eventually } from './helpers.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'agora-intab-'));
+const tiny = join(dir, 'tiny.gguf');
+const ctx = { requests: [] };
+const types = {
+  '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
+  '.json': 'application/json', '.svg': 'image/svg+xml',
+};
+
+/** Sends `body` honouring a Range request; `cutAt` ends the response early by closing the socket. */
+function sendModel(req, res, body, { cutAt } = {}) {
+  const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+  const from = range ? Number(range[1]) : 0;
+  if (from >= body.length) return res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+  const part = body.subarray(from);
+  const headers = { 'content-type': 'application/octet-stream', 'content-length': part.length, 'accept-ranges': 'bytes' };
+  if (range) headers['content-range'] = `bytes ${from}-${body.length - 1}/${body.length}`;
+  res.writeHead(range ? 206 : 200, headers);
+  if (cutAt === undefined) return res.end(part);
+  res.write(part.subarray(0, cutAt));
+  setTimeout(() => res.socket.destroy(), 50);
+}
+
+before(async () => {
+  execFileSync('python3', [join(root, 'tests', 'tiny-model', 'make_tiny_gguf.py'), tiny]);
+  const model = readFileSync(tiny);
+  let cutServed = false;
+  ctx.server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    ctx.requests.push({ path, range: req.headers.range ?? '' });
+    if (path === '/models/tiny.gguf') return sendModel(req, res, model);
+    // The first download breaks off after 60 KB; the server then honours Range requests.
+    if (path === '/models/flaky.gguf') {
+      const cut = !cutServed;
+      cutServed = true;
+      return sendModel(req, res, model, cut ? { cutAt: 60_000 } : {});
+    }
+    if (path === '/models/slow.gguf') {
+      res.writeHead(200, { 'content-length': model.length, 'content-type': 'application/octet-stream' });
+      res.write(model.subarray(0, 20_000));
+      return; // never finishes: only Cancel ends it
+    }
+    if (path === '/models/not-a-model.gguf') return sendModel(req, res, Buffer.from('<html>404 page</html>'.repeat(50)));
+    if (path === '/models/short.gguf') return sendModel(req, res, model.subarray(0, Math.floor(model.length * 0.7)));
+    const file = join(root, 'dist', path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  }).listen(0, '127.0.0.1');
+  await new Promise((r) => ctx.server.once('listening', r));
+  ctx.url = `http://127.0.0.1:${ctx.server.address().port}/`;
+  ctx.browser = await launch();
+});
+
+after(async () => {
+  await ctx.browser?.close();
+  ctx.server?.close();
+});
+
+/** A page of the app in a context of its own (its own storage, so its own kept models). */
+async function openApp(context) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // The longest task the main thread ran, as the browser reports long tasks (50 ms or more).
+  await page.addInitScript(() => {
+    window.longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.longest = Math.max(window.longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(ctx.url);
+  await page.getByTestId('preset-list').waitFor();
+  return { page, errors };
+}
+
+/** Opens a preset on the in-tab model at `address`, with a turn limit. */
+async function onTab(page, preset, address, turns) {
+  await page.getByTestId(`open-${preset}`).click();
+  await page.getByTestId('field-model.provider').selectOption('browser');
+  const field = page.getByTestId('field-model.name');
+  await field.fill(address);
+  await field.press('Enter');
+  await field.blur();
+  if (turns !== undefined) await page.getByTestId('field-max_turns').fill(String(turns));
+}
+
+async function download(page) {
+  await page.getByTestId('intab-download').click();
+  await waitForText(page.getByTestId('intab-confirm'), /Download the file from 127\.0\.0\.1:\d+\?/);
+  await page.getByTestId('intab-download-confirm').click();
+}
+
+async function eventsOf(page) {
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  return JSON.parse(readFileSync(await json.path(), 'utf8')).events;
+}
+
+const strip = (events) => events.map((e) => (e.type === 'model_call' ? { ...e, latency_ms: 0 } : e));
+
+test('a bidding debate runs to its turn limit on the tiny model with no malformed reply, and a seed repeats it', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 4);
+  await download(page);
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf .*tokens a second measured here/);
+  await waitForText(page.getByTestId('estimate'), /s a turn with this model on this machine/);
+  const longestBefore = await page.evaluate(() => window.longest);
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 240000);
+  const longest = await page.evaluate(() => window.longest);
+  console.log(`# in-tab run: longest main-thread task ${longest.toFixed(0)} ms (before the run: ${longestBefore.toFixed(0)} ms)`);
+  const events = await eventsOf(page);
+  const calls = events.filter((e) => e.type === 'model_call');
+  const bids = calls.filter((c) => c.purpose === 'bid');
+  assert.ok(bids.length >= 8, `${bids.length} bids`);
+  for (const c of bids) assert.match(c.raw, /^<([1-9]|10)>$/, 'a bid within the scale');
+  assert.deepEqual(calls.filter((c) => !c.parse.ok || c.attempt > 1).map((c) => c.raw), [], 'no reply needed a retry');
+  assert.equal(events.filter((e) => e.type === 'bid' && e.defaulted).length, 0, 'no bid fell back to the default');
+  assert.equal(events.filter((e) => e.type === 'message').length, 4 + 1, 'the opening and four turns');
+  assert.equal(events.at(-1).type, 'run_finished');
+  await waitForText(page.getByTestId('engine-speed'), /In-tab engine: [\d.]+ tokens a second written/);
+
+  // The same scenario, seed and model: the same run, call for call.
+  await page.getByTestId('reset').click();
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 240000);
+  assert.deepEqual(strip(await eventsOf(page)), strip(events), 'the same seed gives the same log');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the director, selector, handoff and trading presets read every orchestration reply of the tiny model', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'town-hall-selector', 'models/tiny.gguf', 3);
+  await download(page);
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  for (const [preset, purpose, turns] of [
+    ['town-hall-selector', 'selector', 3],
+    ['daily-show-director', 'director_choice', 3],
+    ['ai-morality-handoff', 'handoff', 3],
+    ['trading-game', 'negotiation_action', 4],
+  ]) {
+    await page.getByTestId(`open-${preset}`).click();
+    await page.getByTestId('field-model.provider').selectOption('browser');
+    const field = page.getByTestId('field-model.name');
+    await field.fill('models/tiny.gguf');
+    await field.press('Enter');
+    await page.getByTestId('field-max_turns').fill(String(turns));
+    await page.getByTestId('intab-ready').waitFor();
+    await page.getByTestId('run').click();
+    await waitForStatus(page, 'Finished', 240000);
+    const events = await eventsOf(page);
+    const calls = events.filter((e) => e.type === 'model_call' && e.purpose === purpose);
+    assert.ok(calls.length > 0, `${preset} asked for ${purpose}`);
+    assert.deepEqual(calls.filter((c) => !c.parse.ok).map((c) => c.raw), [], `${preset}: every ${purpose} reply was read`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a kept model loads on the next visit without being fetched again, and can be deleted', async () => {
+  const context = await ctx.browser.newContext();
+  let { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf');
+  await download(page);
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  const fetched = () => ctx.requests.filter((r) => r.path === '/models/tiny.gguf').length;
+  const before = fetched();
+  await page.close();
+  ({ page, errors } = await openApp(context));
+  await page.getByTestId('intab-load').click();
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  assert.equal(fetched(), before, 'loaded from the copy kept in this browser');
+  await waitForText(page.getByTestId('intab-used'), /Models kept in this browser: 0\.2 MB/);
+  await page.getByTestId('intab-delete').click();
+  await page.getByTestId('intab-download').waitFor();
+  await waitForText(page.getByTestId('intab-used'), 'Models kept in this browser: 0.0 MB');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a download cut off says so, and the next one goes on from where it stopped', async () => {
+  const context = await ctx.browser.newContext();
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/flaky.gguf');
+  await download(page);
+  await waitForText(page.getByTestId('intab-error'), /the download was cut off at [\d.]+ MB of 0\.2 MB; press Download again/, 30000);
+  await page.getByTestId('intab-download').click();
+  await page.getByTestId('intab-download-confirm').click();
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  const ranges = ctx.requests.filter((r) => r.path === '/models/flaky.gguf').map((r) => r.range);
+  assert.equal(ranges.length, 2);
+  assert.match(ranges[1], /^bytes=\d+-$/, 'the second request asked for the rest only');
+  assert.ok(Number(ranges[1].slice(6, -1)) >= 60_000, ranges[1]);
+  // The browser's own report of the cut, not the app's.
+  assert.deepEqual(errors.filter((e) => !e.includes('ERR_CONTENT_LENGTH_MISMATCH')), []);
+  await context.close();
+});
+
+test('Cancel stops a download, and a file that is not a whole model gets one clear message', async () => {
+  const context = await ctx.browser.newContext();
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/slow.gguf');
+  await download(page);
+  await page.getByTestId('intab-progress').waitFor();
+  await page.getByTestId('intab-cancel').click();
+  await page.getByTestId('intab-download').waitFor();
+  assert.equal(await page.getByTestId('intab-error').count(), 0, 'a cancel is not an error');
+
+  for (const [file, message] of [
+    ['models/not-a-model.gguf', /the file cannot be used: it is not a GGUF model file/],
+    ['models/short.gguf', /the file cannot be used: it is cut short: its weights need [\d.]+ MB but the file has [\d.]+ MB/],
+  ]) {
+    const field = page.getByTestId('field-model.name');
+    await field.fill(file);
+    await field.press('Enter');
+    await download(page);
+    await waitForText(page.getByTestId('intab-error'), message, 30000);
+  }
+  // A run cannot start on a model that did not load; it says what to do.
+  await page.getByTestId('run').click();
+  await waitForText(page.getByTestId('controls-message'), /the in-tab model is not loaded yet: download or load it in Model settings/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
