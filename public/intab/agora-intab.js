@@ -28,7 +28,8 @@ export function environment() {
     missing: missing.join(' and '),
     storage,
     isolated,
-    threads: isolated ? Math.max(1, Math.min(8, (navigator.hardwareConcurrency || 2) - 1)) : 1,
+    // Threads need shared memory, which a page has only when cross-origin isolated.
+    threads: isolated ? Math.max(2, Math.min(8, (navigator.hardwareConcurrency || 2) - 1)) : 1,
     device_memory_gb: navigator.deviceMemory ?? 0,
   };
 }
@@ -282,9 +283,18 @@ export async function load(source, nCtx) {
   await unload();
   const w = new Wllama({ default: WASM }, { suppressNativeLog: true });
   try {
-    // One sequence at a time: calls queue (as the README says), and a run's calls never share
-    // the context between them, which also keeps a seeded run repeatable.
-    await w.loadModel([file], { n_ctx: nCtx, n_threads: env.threads, n_gpu_layers: 0, n_parallel: 1 });
+    await w.loadModel([file], {
+      n_ctx: nCtx, n_threads: env.threads, n_gpu_layers: 0,
+      // One sequence at a time: calls queue, and a run's calls never share the context, which
+      // also keeps a seeded run repeatable.
+      n_parallel: 1,
+      // A conversation that ends on an assistant message asks for the next message, as it does
+      // of a hosted provider (the handoff method sends such), rather than for more of that one.
+      prefill_assistant: false,
+      // The reply comes back as written: Agora reads <think> blocks and tool-shaped JSON itself.
+      reasoning_format: 'none',
+      skip_chat_parsing: true,
+    });
   } catch (e) {
     await w.exit().catch(() => {});
     const text = String(e?.message ?? e);
