@@ -41,7 +41,13 @@ before(async () => {
   const model = readFileSync(tiny);
   let cutServed = false;
   ctx.server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    // Under /iso/ the same files come with the headers that make a page cross-origin isolated.
+    if (path.startsWith('/iso/')) {
+      path = path.slice(4);
+      res.setHeader('cross-origin-opener-policy', 'same-origin');
+      res.setHeader('cross-origin-embedder-policy', 'require-corp');
+    }
     ctx.requests.push({ path, range: req.headers.range ?? '' });
     if (path === '/models/tiny.gguf') return sendModel(req, res, model);
     // The first download breaks off after 60 KB; the server then honours Range requests.
@@ -76,7 +82,7 @@ after(async () => {
 });
 
 /** A page of the app in a context of its own (its own storage, so its own kept models). */
-async function openApp(context) {
+async function openApp(context, at = '') {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -88,7 +94,7 @@ async function openApp(context) {
       for (const e of list.getEntries()) window.longest = Math.max(window.longest, e.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
-  await page.goto(ctx.url);
+  await page.goto(ctx.url + at);
   await page.getByTestId('preset-list').waitFor();
   return { page, errors };
 }
@@ -254,6 +260,42 @@ test('Cancel stops a download, and a file that is not a whole model gets one cle
   // A run cannot start on a model that did not load; it says what to do.
   await page.getByTestId('run').click();
   await waitForText(page.getByTestId('controls-message'), /the in-tab model is not loaded yet: download or load it in Model settings/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on a cross-origin isolated page the engine runs on several threads', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context, 'iso/');
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
+  await waitForText(page.getByTestId('intab-engine'), /runs in a worker on \d+ threads\./);
+  await download(page);
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf · The engine runs in a worker on [2-8] threads · /);
+  await page.getByTestId('run').click();
+  await finish(page);
+  const calls = (await eventsOf(page)).filter((e) => e.type === 'model_call');
+  assert.deepEqual(calls.filter((c) => !c.parse.ok).map((c) => c.raw), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Stop during a run cancels the call the engine is writing, and the run can start again', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'daily-show-director', 'models/tiny.gguf', 30);
+  await download(page);
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await page.getByTestId('run').click();
+  await waitForText(page.getByTestId('status'), /^Running · turn [1-9]/, 60000);
+  await page.getByTestId('stop').click();
+  await waitForText(page.getByTestId('status'), /: stopped$/);
+  assert.equal(await page.getByTestId('run-error').count(), 0, 'a stop is not an error');
+  await page.getByTestId('reset').click();
+  await page.getByTestId('field-max_turns').fill('2');
+  await page.getByTestId('run').click();
+  await finish(page);
   assert.deepEqual(errors, []);
   await context.close();
 });
