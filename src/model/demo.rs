@@ -260,7 +260,7 @@ impl DemoModel {
             &NEUTRAL_POINTS
         };
         let voice = me.voice;
-        let gesture = voice.gestures.choose(rng).copied().filter(|_| rng.random_bool(0.6));
+        let gesture = voice.gestures.choose(rng).copied().filter(|_| chance(rng, 0.6));
         let opener = voice.openers.choose(rng).copied().unwrap_or("");
         let reply = match last.and_then(|l| self.person(l)).filter(|p| p.name != me.name) {
             Some(other) if (other.stance - me.stance).abs() > 0.6 => {
@@ -434,6 +434,18 @@ pub fn limit_words(text: &str, limit: u32) -> String {
 }
 
 /// FNV-1a: a hash that stays the same across Rust versions, so demo runs stay reproducible.
+/// True with probability `p` (0 to 1), drawing exactly what rand's `random_bool` draws (one
+/// `u64` against `p` scaled to 2^64; nothing at `p` = 1), so logs stay as they were. Its own
+/// check of `p` formats the float in a panic message, and that formatting code alone weighs
+/// about 5 KB gzipped in the browser build.
+pub(crate) fn chance(rng: &mut impl Rng, p: f64) -> bool {
+    if p >= 1.0 {
+        return true;
+    }
+    let threshold = (p.max(0.0) * 18_446_744_073_709_551_616.0) as u64;
+    rng.random::<u64>() < threshold
+}
+
 fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for b in bytes {
@@ -446,6 +458,17 @@ fn fnv(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chance_draws_what_random_bool_draws() {
+        for p in [0.0, 1e-9, 0.3, 0.5, 0.6, 0.7, 0.999_999, 1.0] {
+            let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(11), ChaCha8Rng::seed_from_u64(11));
+            for _ in 0..2000 {
+                assert_eq!(chance(&mut a, p), b.random_bool(p), "p = {p}");
+            }
+            assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws consumed at p = {p}");
+        }
+    }
 
     #[test]
     fn word_limits_hold_and_gestures_close() {

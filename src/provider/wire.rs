@@ -38,8 +38,15 @@ pub fn body(protocol: Protocol, dialect: Dialect, request: &ChatRequest, model: 
 }
 
 /// A temperature as the user wrote it: 0.2, not the 0.20000000298023224 an f32 widens to.
+/// Rounded to six decimals (beyond what anyone types for a temperature) rather than printed and
+/// read back, since printing an f32 pulls about 3 KB gzipped of float formatting into the page.
 fn temperature(t: f32) -> Value {
-    t.to_string().parse::<f64>().map_or(Value::Null, |x| json!(x))
+    let x = (f64::from(t) * 1e6).round() / 1e6;
+    if x.is_finite() {
+        json!(x)
+    } else {
+        Value::Null
+    }
 }
 
 fn openai_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
@@ -405,5 +412,18 @@ impl StreamReply {
             .map(|(name, arguments)| ToolCall { name, arguments })
             .collect();
         self.response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_temperature_goes_out_as_written_not_as_an_f32_widens() {
+        for (t, sent) in [(0.2f32, "0.2"), (0.7, "0.7"), (1.0, "1.0"), (0.0, "0.0"), (1.35, "1.35")] {
+            assert_eq!(temperature(t).to_string(), sent);
+        }
+        assert_eq!(temperature(f32::NAN), Value::Null);
     }
 }

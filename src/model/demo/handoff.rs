@@ -18,7 +18,7 @@ impl DemoModel {
         let speech = format!("{name}: {speech}");
         // Hand off to the most opposed debater most of the time, so the exchange has tension.
         let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
-        let mut target = if rng.random_bool(0.7) || ranked.len() == 1 {
+        let mut target = if super::chance(rng, 0.7) || ranked.len() == 1 {
             ranked.first().map(|s| s.to_string()).unwrap_or_default()
         } else {
             ranked.get(1).map(|s| s.to_string()).unwrap_or_default()

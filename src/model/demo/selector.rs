@@ -15,7 +15,7 @@ impl DemoModel {
     ) -> String {
         let stance = last.and_then(|l| self.person(l)).map_or(0.0, |p| p.stance);
         let ranked = self.most_opposed(candidates, stance);
-        let pick = if ranked.len() > 1 && rng.random_bool(0.3) { ranked[1] } else { ranked[0] };
+        let pick = if ranked.len() > 1 && super::chance(rng, 0.3) { ranked[1] } else { ranked[0] };
         if malformed {
             let mut bad = vec![String::new(), "Let's hear from someone new!".to_string()];
             if ranked.len() > 1 {
