@@ -163,7 +163,9 @@ fn Controls() -> impl IntoView {
     let estimate = Memo::new(move |_| {
         let loaded = controller.intab.loaded.get();
         editor.scenario.with(|s| {
-            let e = (!s.model.is_demo() && s.validate().is_ok()).then(|| crate::estimate::Estimate::of(s)).flatten()?;
+            let e = (!s.model.is_demo() && s.validate().is_ok())
+                .then(|| crate::estimate::Estimate::of(s))
+                .flatten()?;
             if !s.model.is_in_tab() {
                 return Some(e.describe());
             }
@@ -175,7 +177,10 @@ fn Controls() -> impl IntoView {
                     e.calls,
                     crate::text::fixed(per_turn, 0)
                 ),
-                None => format!("about {} calls for {turns}; load the model to see how long a turn takes here", e.calls),
+                None => format!(
+                    "about {} calls for {turns}; load the model to see how long a turn takes here",
+                    e.calls
+                ),
             })
         })
     });

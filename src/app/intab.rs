@@ -37,9 +37,9 @@ async fn engine() -> Result<JsValue, String> {
     }
     let import = js_sys::Function::new_with_args("u", "return import(new URL(u, document.baseURI).href)");
     let promise = import.call1(&JsValue::NULL, &"intab/agora-intab.js".into()).map_err(|e| words(&e))?;
-    let module = JsFuture::from(js_sys::Promise::from(promise))
-        .await
-        .map_err(|e| format!("the in-tab engine could not be fetched ({}); reload the page and try again", words(&e)))?;
+    let module = JsFuture::from(js_sys::Promise::from(promise)).await.map_err(|e| {
+        format!("the in-tab engine could not be fetched ({}); reload the page and try again", words(&e))
+    })?;
     ENGINE.with(|e| *e.borrow_mut() = Some(module.clone()));
     Ok(module)
 }
@@ -47,8 +47,10 @@ async fn engine() -> Result<JsValue, String> {
 /// Calls the engine's `name` with `args`, awaiting it if it answers with a promise.
 async fn call(name: &str, args: &[&JsValue]) -> Result<JsValue, String> {
     let module = engine().await?;
-    let f: js_sys::Function =
-        js_sys::Reflect::get(&module, &name.into()).map_err(|e| words(&e))?.dyn_into().map_err(|e| words(&e))?;
+    let f: js_sys::Function = js_sys::Reflect::get(&module, &name.into())
+        .map_err(|e| words(&e))?
+        .dyn_into()
+        .map_err(|e| words(&e))?;
     let list: js_sys::Array = args.iter().copied().collect();
     let out = f.apply(&module, &list).map_err(|e| words(&e))?;
     match out.dyn_into::<js_sys::Promise>() {
@@ -125,7 +127,8 @@ impl InTab {
 
     /// The model a run of a scenario naming `name` asks, if the engine holds it.
     pub fn model(&self, name: &str, seed: u64, on_text: TextSink) -> Result<Rc<dyn ChatModel>, String> {
-        let wanted = crate::intab::source(name).ok_or_else(|| format!("\"{name}\" is not a model the tab can fetch"))?;
+        let wanted = crate::intab::source(name)
+            .ok_or_else(|| format!("\"{name}\" is not a model the tab can fetch"))?;
         match self.loaded.get_untracked() {
             Some(l) if l.picked || l.source == url_label(&wanted) => {
                 self.speed.set(Speed::default());
@@ -186,7 +189,8 @@ fn hooks(s: RwSignal<crate::scenario::Scenario>, tab: InTab) -> JsValue {
     HOOKS.with(|h| {
         h.borrow_mut()
             .get_or_insert_with(|| {
-                let set_name = Closure::<dyn Fn(String)>::new(move |name: String| s.update(|s| s.model.name = name));
+                let set_name =
+                    Closure::<dyn Fn(String)>::new(move |name: String| s.update(|s| s.model.name = name));
                 let loaded = Closure::<dyn Fn(String)>::new(move |text: String| {
                     let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
                     tab.loaded.set(v.is_object().then(|| Loaded {
@@ -209,7 +213,10 @@ fn hooks(s: RwSignal<crate::scenario::Scenario>, tab: InTab) -> JsValue {
 
 /// How a model's address is shown: the listed model's name, or the address itself.
 pub fn url_label(url: &str) -> String {
-    crate::intab::MODELS.iter().find(|m| m.url == url).map_or_else(|| url.to_string(), |m| m.label.to_string())
+    crate::intab::MODELS
+        .iter()
+        .find(|m| m.url == url)
+        .map_or_else(|| url.to_string(), |m| m.label.to_string())
 }
 
 /// Answers a run's calls on the engine, one at a time (the engine queues them).
