@@ -512,7 +512,7 @@ function drawState() {
     parts.push(el('span', { textContent: `Kept in this browser (${sizeText(panel.cached)}).` }),
       button('Load', 'intab-load', () => loadInto(info.url, info.label, false)));
   } else {
-    parts.push(button(`Download (${size})`, 'intab-download', () => set({ stage: 'asking', error: '' }), !info.url || !panel.env?.storage));
+    parts.push(button(`Download (${size})`, 'intab-download', () => set({ stage: 'asking', error: '' }), !info.url || !panel.env?.storage || !panel.env?.supported));
   }
   return el('div', { className: 'row intab-actions', role: 'status', dataset: { testid: 'intab-state' } }, ...parts);
 }

@@ -300,3 +300,15 @@ test('Stop during a run cancels the call the engine is writing, and the run can 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a browser without what the engine needs is told so before anything is downloaded', async () => {
+  const context = await ctx.browser.newContext();
+  // As in a browser without JavaScript Promise Integration (Firefox and Safari today).
+  await context.addInitScript(() => { delete WebAssembly.Suspending; });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf');
+  await waitForText(page.getByTestId('intab-unsupported'), /This browser lacks WebAssembly JavaScript Promise Integration, which the in-tab engine needs/);
+  assert.equal(await page.getByTestId('intab-download').isDisabled(), true, 'nothing to download it for');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
