@@ -283,15 +283,19 @@ impl Endpoint {
     /// Where the scenario's calls go, with which model for each agent, and `key`.
     pub fn of(scenario: &crate::scenario::Scenario, key: Option<String>) -> Endpoint {
         let m = &scenario.model;
+        // Inserted one by one: collecting into a map sorts with the standard stable sort,
+        // whose code for this one type weighs about 1.5 KB gzipped on the page.
+        let mut agent_models = BTreeMap::new();
+        for a in &scenario.agents {
+            if let Some(model) = &a.model {
+                agent_models.insert(a.name.clone(), model.clone());
+            }
+        }
         Endpoint {
             provider: m.provider.clone(),
             base_url: m.effective_base_url(),
             model: m.name.clone(),
-            agent_models: scenario
-                .agents
-                .iter()
-                .filter_map(|a| Some((a.name.clone(), a.model.clone()?)))
-                .collect(),
+            agent_models,
             key,
         }
     }

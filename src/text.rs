@@ -27,9 +27,42 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     }
 }
 
+/// Sorts `items` so that none comes before one it should follow (`before(a, b)`: a goes first),
+/// keeping ties in their order. An insertion sort, for the short lists the page sorts (agents,
+/// model names): each element type sorted with the standard library's stable sort adds about
+/// 1.5 KB gzipped of sorting code to the page.
+pub fn sort_small<T>(items: &mut [T], before: impl Fn(&T, &T) -> bool) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && before(&items[j], &items[j - 1]) {
+            items.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sort_small_sorts_as_the_stable_sort_does() {
+        // Pairs sorted by their first half only, so ties show whether their order is kept.
+        let mut seed = 7u64;
+        for len in [0, 1, 2, 5, 17, 60] {
+            let items: Vec<(u8, usize)> = (0..len)
+                .map(|i| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    ((seed >> 60) as u8, i)
+                })
+                .collect();
+            let mut ours = items.clone();
+            sort_small(&mut ours, |a, b| a.0 < b.0);
+            let mut std = items;
+            std.sort_by_key(|p| p.0);
+            assert_eq!(ours, std, "length {len}");
+        }
+    }
 
     #[test]
     fn fixed_matches_the_standard_formatting() {

@@ -299,12 +299,10 @@ impl DemoModel {
 
     /// `names` from the most opposed to `stance` to the least, ties in their order.
     fn most_opposed<'a>(&self, names: &'a [String], stance: f64) -> Vec<&'a String> {
-        let mut ranked: Vec<&String> = names.iter().collect();
-        ranked.sort_by(|a, b| {
-            let gap = |n: &str| self.person(n).map_or(0.0, |p| (p.stance - stance).abs());
-            gap(b).total_cmp(&gap(a))
-        });
-        ranked
+        let gap = |n: &str| self.person(n).map_or(0.0, |p| (p.stance - stance).abs());
+        let mut ranked: Vec<(&String, f64)> = names.iter().map(|n| (n, gap(n))).collect();
+        crate::text::sort_small(&mut ranked, |a, b| a.1.total_cmp(&b.1).is_gt());
+        ranked.into_iter().map(|(n, _)| n).collect()
     }
 
     fn describe(&self, subject: &str, topic: &str, word_limit: u32, rng: &mut ChaCha8Rng) -> String {

@@ -225,7 +225,7 @@ pub fn model_names(text: &str) -> Result<Vec<String>, String> {
         .iter()
         .filter_map(|m| m.get("id").or_else(|| m.get("name")).and_then(Value::as_str).map(str::to_string))
         .collect();
-    names.sort();
+    crate::text::sort_small(&mut names, |a, b| a < b);
     names.dedup();
     Ok(names)
 }
