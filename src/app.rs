@@ -71,11 +71,9 @@ pub fn App() -> impl IntoView {
                         .with(|s| {
                             if s.model.is_demo() {
                                 "Model: offline demo (no key needed)".to_string()
-                            } else if s.model.is_in_tab() {
-                                let name = crate::intab::listed(&s.model.name).map_or(s.model.name.as_str(), |m| m.label);
-                                format!("Model: {name} · in this browser")
                             } else {
-                                let provider = crate::provider::preset(&s.model.provider).map_or("", |p| p.label);
+                                let provider =
+                                    crate::provider::preset(&s.model.provider).map_or("in this browser", |p| p.label);
                                 format!("Model: {} · {}", s.model.name, provider)
                             }
                         })
@@ -166,22 +164,17 @@ fn Controls() -> impl IntoView {
             let e = (!s.model.is_demo() && s.validate().is_ok())
                 .then(|| crate::estimate::Estimate::of(s))
                 .flatten()?;
-            if !s.model.is_in_tab() {
-                return Some(e.describe());
-            }
-            // In the tab: time, not money, from the warm-up measured when the model loaded.
-            let turns = if e.turns == 1 { "1 turn".to_string() } else { format!("{} turns", e.turns) };
-            Some(match loaded.and_then(|l| e.duration(l.prompt_per_s, l.tokens_per_s)) {
-                Some((_, per_turn)) => format!(
-                    "about {} calls for {turns}, roughly {} s a turn with this model on this machine",
-                    e.calls,
-                    crate::text::fixed(per_turn, 0)
-                ),
-                None => format!(
-                    "about {} calls for {turns}; load the model to see how long a turn takes here",
-                    e.calls
-                ),
-            })
+            // In the tab, how long too: from the warm-up measured when the model loaded.
+            let time = loaded
+                .filter(|_| s.model.is_in_tab())
+                .and_then(|l| e.duration(l.prompt_per_s, l.tokens_per_s))
+                .map(|(_, per_turn)| {
+                    format!(
+                        ", roughly {} s a turn with this model on this machine",
+                        crate::text::fixed(per_turn, 0)
+                    )
+                });
+            Some(e.describe() + &time.unwrap_or_default())
         })
     });
     view! {

@@ -403,7 +403,7 @@ const sizeText = (bytes) => (bytes >= 1e9 ? `${(bytes / 1073741824).toFixed(1)} 
 const panel = {
   root: null,
   info: null, // { name, url, label, models: [...] } from the app
-  hooks: null, // { setName(name), loaded(json or '') }
+  hooks: null, // { setName(name), loaded(source, picked, promptPerSecond, tokensPerSecond) }
   env: null,
   stage: 'idle', // idle | asking | downloading | loading | failed
   progress: [0, 0],
@@ -428,13 +428,13 @@ async function refresh() {
 
 async function loadInto(source, label, picked) {
   set({ stage: 'loading', error: '', loaded: null });
-  panel.hooks.loaded('');
+  panel.hooks.loaded('', false, 0, 0);
   try {
     const info = await load(source, panel.info.context);
     const speed = await warmUp().catch(() => ({ prompt_per_s: 0, tokens_per_s: 0 }));
     const loaded = { source: label, picked, threads: info.threads, multithread: info.multithread, ...speed };
     set({ stage: 'idle', loaded });
-    panel.hooks.loaded(JSON.stringify(loaded));
+    panel.hooks.loaded(label, picked, speed.prompt_per_s, speed.tokens_per_s);
   } catch (e) {
     set({ stage: 'failed', error: e.message });
   }
@@ -460,7 +460,7 @@ async function forget() {
   if (panel.loaded && !panel.loaded.picked && panel.loaded.source === label) {
     await unload();
     set({ loaded: null });
-    panel.hooks.loaded('');
+    panel.hooks.loaded('', false, 0, 0);
   }
   await remove(url).catch((e) => set({ stage: 'failed', error: e.message }));
   await refresh();
@@ -575,7 +575,8 @@ function draw() {
 /**
  * Draws the settings into `root` (again, when the app mounts them anew) for the model the
  * scenario names: `info` is { name, url, label, context, models }; `hooks` are the app's
- * { setName(name), loaded(json or '') }.
+ * { setName(name), loaded(source, picked, promptPerSecond, tokensPerSecond) } (an empty source:
+ * nothing loaded).
  */
 export async function settings(root, info, hooks) {
   if (typeof info === 'string') info = JSON.parse(info);

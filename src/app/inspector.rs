@@ -183,8 +183,7 @@ pub fn Stats() -> impl IntoView {
     view! {
         <div class="panel" data-testid="stats">
             <h2>"Run statistics"</h2>
-            {move || costs().map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
-            {move || engine_speed().map(|c| view! { <p class="muted" data-testid="engine-speed">{c}</p> })}
+            {move || costs().or_else(engine_speed).map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
             <table class="stats">
                 <thead>
                     <tr>

@@ -191,15 +191,18 @@ fn hooks(s: RwSignal<crate::scenario::Scenario>, tab: InTab) -> JsValue {
             .get_or_insert_with(|| {
                 let set_name =
                     Closure::<dyn Fn(String)>::new(move |name: String| s.update(|s| s.model.name = name));
-                let loaded = Closure::<dyn Fn(String)>::new(move |text: String| {
-                    let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-                    tab.loaded.set(v.is_object().then(|| Loaded {
-                        source: v["source"].as_str().unwrap_or_default().to_string(),
-                        picked: v["picked"].as_bool().unwrap_or(false),
-                        prompt_per_s: v["prompt_per_s"].as_f64().unwrap_or(0.0),
-                        tokens_per_s: v["tokens_per_s"].as_f64().unwrap_or(0.0),
-                    }));
-                });
+                // (source, picked, prompt tokens a second, written tokens a second); an empty
+                // source when nothing is loaded.
+                let loaded = Closure::<dyn Fn(String, bool, f64, f64)>::new(
+                    move |source: String, picked: bool, prompt_per_s: f64, tokens_per_s: f64| {
+                        tab.loaded.set((!source.is_empty()).then_some(Loaded {
+                            source,
+                            picked,
+                            prompt_per_s,
+                            tokens_per_s,
+                        }))
+                    },
+                );
                 let hooks = js_sys::Object::new();
                 let _ = js_sys::Reflect::set(&hooks, &"setName".into(), set_name.as_ref());
                 let _ = js_sys::Reflect::set(&hooks, &"loaded".into(), loaded.as_ref());

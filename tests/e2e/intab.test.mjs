@@ -141,7 +141,7 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
   const engine = await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf .*tokens a second measured here/);
   console.log(`# ${engine}`);
-  await waitForText(page.getByTestId('estimate'), /s a turn with this model on this machine/);
+  await waitForText(page.getByTestId('estimate'), /^Estimate: about \d+ calls, [\d K]+ tokens for \d+ turns, roughly \d+ s a turn with this model on this machine\.$/);
   // From here on, the longest task the main thread runs is the run's (page load aside).
   await page.evaluate(() => { window.longest = 0; });
   const started = Date.now();
@@ -158,7 +158,7 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   assert.equal(events.filter((e) => e.type === 'bid' && e.defaulted).length, 0, 'no bid fell back to the default');
   assert.equal(events.filter((e) => e.type === 'message').length, 4 + 1, 'the opening and four turns');
   assert.equal(events.at(-1).type, 'run_finished');
-  console.log(`# ${await waitForText(page.getByTestId('engine-speed'), /In-tab engine: [\d.]+ tokens a second written/)}`);
+  console.log(`# ${await waitForText(page.getByTestId('cost'), /In-tab engine: [\d.]+ tokens a second written/)}`);
 
   // The same scenario, seed and model: the same run, call for call.
   await page.getByTestId('reset').click();
