@@ -317,3 +317,32 @@ test('a browser without what the engine needs is told so before anything is down
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a shared link names its in-tab model, and the page asks before fetching it', async () => {
+  const first = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(first);
+  await onTab(page, 'town-hall-selector', 'models/tiny.gguf?shared=1', 2);
+  await page.getByTestId('share-scenario').click();
+  await page.getByTestId('share-url').waitFor();
+  const link = await page.getByTestId('share-url').inputValue();
+  assert.match(link, /#s=1\./);
+  await first.close();
+
+  const second = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const other = await openApp(second, link.slice(ctx.url.length));
+  await waitForText(other.page.getByTestId('model-badge'), 'Model: models/tiny.gguf?shared=1 · in this browser');
+  await other.page.getByTestId('intab-download').waitFor();
+  const fetched = () => ctx.requests.filter((r) => r.path === '/models/tiny.gguf').length;
+  const before = fetched();
+  await other.page.getByTestId('intab-download').click();
+  await waitForText(other.page.getByTestId('intab-confirm'), /^Download the file from 127\.0\.0\.1:\d+\? It is kept in this browser afterwards\.$/);
+  assert.equal(fetched(), before, 'nothing is fetched before the user says so');
+  await other.page.getByTestId('intab-download-confirm').click();
+  await other.page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  assert.equal(fetched(), before + 1);
+  await other.page.getByTestId('run').click();
+  await finish(other.page);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(other.errors, []);
+  await second.close();
+});
