@@ -69,18 +69,17 @@ pub const DEFAULT_MODEL: &str = "smollm2-360m";
 /// Where the model a scenario names comes from: one of [`MODELS`] by id, or a GGUF file by its
 /// address (absolute, or relative to the page). `None` when the name is neither.
 pub fn source(name: &str) -> Option<String> {
-    let name = name.trim();
-    let name = if name.is_empty() { DEFAULT_MODEL } else { name };
-    if let Some(m) = MODELS.iter().find(|m| m.id == name) {
+    if let Some(m) = listed(name) {
         return Some(m.url.to_string());
     }
+    let name = name.trim();
     let path = name.split(['?', '#']).next().unwrap_or("");
     let gguf = path.to_ascii_lowercase().ends_with(".gguf");
     let scheme_ok = !name.contains(':') || name.starts_with("https://") || name.starts_with("http://");
     (gguf && scheme_ok && !name.chars().any(char::is_whitespace)).then(|| name.to_string())
 }
 
-/// The listed model with this id.
+/// The listed model with this id (the default when none is named).
 pub fn listed(name: &str) -> Option<&'static TabModel> {
     let name = name.trim();
     let name = if name.is_empty() { DEFAULT_MODEL } else { name };

@@ -147,18 +147,18 @@ export async function download(url, progress, signal) {
   } catch (e) {
     await out.close();
     if (signal?.aborted) throw new Error('cancelled');
-    throw new Error(`the download was cut off at ${mb(loaded)} of ${total ? mb(total) : 'an unknown size'}; press Download again to go on from there`);
+    throw cutOff(loaded, total);
   }
   await out.close();
-  if (total && loaded !== total) {
-    throw new Error(`the download was cut off at ${mb(loaded)} of ${mb(total)}; press Download again to go on from there`);
-  }
+  if (total && loaded !== total) throw cutOff(loaded, total);
   await writeMeta(name, { url, total: loaded, complete: true });
   progress?.(loaded, loaded);
   return loaded;
 }
 
 const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+const cutOff = (loaded, total) =>
+  new Error(`the download was cut off at ${mb(loaded)} of ${total ? mb(total) : 'an unknown size'}; press Download again to go on from there`);
 
 /** The whole, downloaded copy of `url`, or null. */
 async function open(url) {
@@ -227,7 +227,7 @@ function readHeader(bytes, size) {
   for (let i = 0; i < kvs; i++) {
     const key = str();
     const type = u32();
-    if (key === 'general.alignment' && type === 4) alignment = (need(4), (at += 4), view.getUint32(at - 4, true));
+    if (key === 'general.alignment' && type === 4) alignment = u32();
     else if (key === 'general.architecture' && type === 8) architecture = str();
     else skip(type);
   }

@@ -251,7 +251,7 @@ impl ChatModel for InTabModel {
                 shape.streams
             );
             if let Some(t) = request.temperature {
-                body.push_str(&format!(",\"temperature\":{}", crate::text::fixed(f64::from(t), 3)));
+                body.push_str(&format!(",\"temperature\":{}", crate::provider::wire::temperature(t)));
             }
             if let Some(g) = &shape.grammar {
                 body.push_str(&format!(",\"grammar\":{}", Value::String(g.clone())));

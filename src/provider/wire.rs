@@ -40,7 +40,7 @@ pub fn body(protocol: Protocol, dialect: Dialect, request: &ChatRequest, model: 
 /// A temperature as the user wrote it: 0.2, not the 0.20000000298023224 an f32 widens to.
 /// Rounded to six decimals (beyond what anyone types for a temperature) rather than printed and
 /// read back, since printing an f32 pulls about 3 KB gzipped of float formatting into the page.
-fn temperature(t: f32) -> Value {
+pub(crate) fn temperature(t: f32) -> Value {
     let x = (f64::from(t) * 1e6).round() / 1e6;
     if x.is_finite() {
         json!(x)
