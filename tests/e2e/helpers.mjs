@@ -18,10 +18,16 @@ const types = {
   '.css': 'text/css', '.json': 'application/json', '.png': 'image/png',
 };
 
-/** Serves dist/ on a free loopback port; resolves to { url, close }. */
-export async function serveDist() {
+/**
+ * Serves dist/ on a free loopback port; resolves to { url, close }. `route(req, res, path)` may
+ * answer a request itself (returning true) or name the dist path to serve instead (a string).
+ */
+export async function serveDist(route = () => undefined) {
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const routed = route(req, res, path);
+    if (routed === true) return;
+    if (typeof routed === 'string') path = routed;
     const file = join(dist, path.endsWith('/') ? `${path}index.html` : path);
     try {
       const body = await readFile(file);

@@ -7,20 +7,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import { launch, root, waitForStatus, waitForText } from './helpers.mjs';
+import { join } from 'node:path';
+import { launch, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'agora-intab-'));
 const tiny = join(dir, 'tiny.gguf');
 const ctx = { requests: [] };
-const types = {
-  '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
-  '.json': 'application/json', '.svg': 'image/svg+xml',
-};
 
 /** Sends `body` honouring a Range request; `cutAt` ends the response early by closing the socket. */
 function sendModel(req, res, body, { cutAt } = {}) {
@@ -40,45 +34,42 @@ before(async () => {
   execFileSync('python3', [join(root, 'tests', 'tiny-model', 'make_tiny_gguf.py'), tiny]);
   const model = readFileSync(tiny);
   let cutServed = false;
-  ctx.server = createServer(async (req, res) => {
-    let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    // Under /iso/ the same files come with the headers that make a page cross-origin isolated.
-    if (path.startsWith('/iso/')) {
-      path = path.slice(4);
-      res.setHeader('cross-origin-opener-policy', 'same-origin');
-      res.setHeader('cross-origin-embedder-policy', 'require-corp');
-    }
-    ctx.requests.push({ path, range: req.headers.range ?? '' });
-    if (path === '/models/tiny.gguf') return sendModel(req, res, model);
+  const routes = {
+    '/models/tiny.gguf': (req, res) => sendModel(req, res, model),
     // The first download breaks off after 60 KB; the server then honours Range requests.
-    if (path === '/models/flaky.gguf') {
+    '/models/flaky.gguf': (req, res) => {
       const cut = !cutServed;
       cutServed = true;
-      return sendModel(req, res, model, cut ? { cutAt: 60_000 } : {});
-    }
-    if (path === '/models/slow.gguf') {
+      sendModel(req, res, model, cut ? { cutAt: 60_000 } : {});
+    },
+    // Never finishes: only Cancel ends it.
+    '/models/slow.gguf': (req, res) => {
       res.writeHead(200, { 'content-length': model.length, 'content-type': 'application/octet-stream' });
       res.write(model.subarray(0, 20_000));
-      return; // never finishes: only Cancel ends it
+    },
+    '/models/not-a-model.gguf': (req, res) => sendModel(req, res, Buffer.from('<html>404 page</html>'.repeat(50))),
+    '/models/short.gguf': (req, res) => sendModel(req, res, model.subarray(0, Math.floor(model.length * 0.7))),
+  };
+  ctx.server = await serveDist((req, res, path) => {
+    ctx.requests.push({ path, range: req.headers.range ?? '' });
+    // Under /iso/ the same files come with the headers that make a page cross-origin isolated.
+    if (path.startsWith('/iso/')) {
+      res.setHeader('cross-origin-opener-policy', 'same-origin');
+      res.setHeader('cross-origin-embedder-policy', 'require-corp');
+      path = path.slice(4);
     }
-    if (path === '/models/not-a-model.gguf') return sendModel(req, res, Buffer.from('<html>404 page</html>'.repeat(50)));
-    if (path === '/models/short.gguf') return sendModel(req, res, model.subarray(0, Math.floor(model.length * 0.7)));
-    const file = join(root, 'dist', path.endsWith('/') ? `${path}index.html` : path);
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end('not found');
-    }
-  }).listen(0, '127.0.0.1');
-  await new Promise((r) => ctx.server.once('listening', r));
-  ctx.url = `http://127.0.0.1:${ctx.server.address().port}/`;
+    const answer = routes[path];
+    if (!answer) return path;
+    answer(req, res);
+    return true;
+  });
+  ctx.url = ctx.server.url;
   ctx.browser = await launch();
 });
 
 after(async () => {
   await ctx.browser?.close();
-  ctx.server?.close();
+  await ctx.server?.close();
 });
 
 /** A page of the app in a context of its own (its own storage, so its own kept models). */
@@ -114,10 +105,17 @@ async function onTab(page, preset, address, turns) {
   if (turns !== undefined) await page.getByTestId('field-max_turns').fill(String(turns));
 }
 
+/** Presses Download, checks what it asks, and confirms. */
 async function download(page) {
   await page.getByTestId('intab-download').click();
   await waitForText(page.getByTestId('intab-confirm'), /Download the file from 127\.0\.0\.1:\d+\?/);
   await page.getByTestId('intab-download-confirm').click();
+}
+
+/** Downloads the model the page names and waits until the engine holds it. */
+async function downloadAndLoad(page) {
+  await download(page);
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
 }
 
 async function eventsOf(page) {
@@ -141,8 +139,7 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const { page, errors } = await openApp(context);
   await onTab(page, 'rail-debate', 'models/tiny.gguf', 4);
-  await download(page);
-  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await downloadAndLoad(page);
   const engine = await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf .*tokens a second measured here/);
   console.log(`# ${engine}`);
   await waitForText(page.getByTestId('estimate'), /^Estimate: about \d+ calls, [\d K]+ tokens for \d+ turns, roughly \d+ s a turn with this model on this machine\.$/);
@@ -178,8 +175,7 @@ test('the director, selector, handoff and trading presets read every orchestrati
   const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const { page, errors } = await openApp(context);
   await onTab(page, 'town-hall-selector', 'models/tiny.gguf', 3);
-  await download(page);
-  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await downloadAndLoad(page);
   for (const [preset, purpose, turns] of [
     ['town-hall-selector', 'selector', 3],
     ['daily-show-director', 'director_choice', 3],
@@ -208,8 +204,7 @@ test('a kept model loads on the next visit without being fetched again, and can 
   const context = await ctx.browser.newContext();
   let { page, errors } = await openApp(context);
   await onTab(page, 'rail-debate', 'models/tiny.gguf');
-  await download(page);
-  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await downloadAndLoad(page);
   const fetched = () => ctx.requests.filter((r) => r.path === '/models/tiny.gguf').length;
   const before = fetched();
   await page.close();
@@ -276,8 +271,7 @@ test('on a cross-origin isolated page the engine runs on several threads', async
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
   await waitForText(page.getByTestId('intab-engine'), /runs in a worker on \d+ threads\./);
-  await download(page);
-  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await downloadAndLoad(page);
   await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf · The engine runs in a worker on [2-8] threads · /);
   await page.getByTestId('run').click();
   await finish(page);
@@ -291,8 +285,7 @@ test('Stop during a run cancels the call the engine is writing, and the run can 
   const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const { page, errors } = await openApp(context);
   await onTab(page, 'daily-show-director', 'models/tiny.gguf', 30);
-  await download(page);
-  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  await downloadAndLoad(page);
   await page.getByTestId('run').click();
   await waitForText(page.getByTestId('status'), /^Running · turn [1-9]/, 60000);
   await page.getByTestId('stop').click();
