@@ -114,6 +114,17 @@ fn statuses_are_classified_and_quota_is_not_retried() {
         classify(429, Some("Wed, 21 Oct 2026 07:28:00 GMT"), ""),
         Failure::RateLimited { retry_after_ms: None, .. }
     ));
+    let after = |v: &str| match classify(429, Some(v), "") {
+        Failure::RateLimited { retry_after_ms, .. } => retry_after_ms,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(after(" 1.5 "), Some(1500));
+    assert_eq!(after("0.25"), Some(250));
+    assert_eq!(after("3.14159"), Some(3141));
+    assert_eq!(after("0"), Some(0));
+    for bad in ["-1", "", ".5", "1e3", "2 s", "1.-5", "99999999999999999999"] {
+        assert_eq!(after(bad), None, "{bad:?}");
+    }
     let quota = classify(
         429,
         None,
