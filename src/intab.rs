@@ -86,8 +86,148 @@ pub fn listed(name: &str) -> Option<&'static TabModel> {
     MODELS.iter().find(|m| m.id == name)
 }
 
+/// What a call's reply must look like, read off the request by the page (small: no grammar
+/// text), and sent with the call to the engine's module, whose own small WebAssembly build
+/// (`src/bin/agora-shape.rs`) turns it into a [`Shape`]. The split keeps the grammar builder
+/// off the first page.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reply {
+    /// Free text: a speech within a budget from its word limit (256 tokens without one).
+    Text { word_limit: Option<u32>, streams: bool },
+    /// `<n>`, n from `lo` to `hi`: a bid, or the director's index.
+    Number { lo: u32, hi: u32 },
+    /// Exactly one of `options`: the selector's choice.
+    Name { options: Vec<String> },
+    /// The seed's text handoff: `agent`'s name, a sentence or two, then the transition to one
+    /// of `options`.
+    Handoff { agent: String, options: Vec<String>, word_limit: u32 },
+    /// A flat JSON object following `schema`: a handoff by JSON, or by the tool `tool`.
+    Object { schema: Value, tool: Option<String>, word_limit: u32 },
+    /// A trading action over the game's resources.
+    Action { resources: Vec<String> },
+    /// The optimizer's object: a prompt for each player.
+    Prompts { players: Vec<String> },
+}
+
+impl Reply {
+    /// The reply `request` asks for.
+    pub fn of(request: &ChatRequest) -> Reply {
+        match (&request.purpose, &request.cue) {
+            (Purpose::Bid, _) => Reply::Number { lo: BID_RANGE.0, hi: BID_RANGE.1 },
+            (Purpose::DirectorChoice, Cue::Director { speakers, .. }) if !speakers.is_empty() => {
+                Reply::Number { lo: 0, hi: speakers.len() as u32 - 1 }
+            }
+            (Purpose::Selector, Cue::Select { candidates, .. }) if !candidates.is_empty() => {
+                Reply::Name { options: candidates.clone() }
+            }
+            (Purpose::Handoff, Cue::Handoff { options, word_limit, .. }) if !options.is_empty() => {
+                let word_limit = *word_limit;
+                if let Some(tool) = request.tools.first() {
+                    return Reply::Object {
+                        schema: tool.parameters.clone(),
+                        tool: Some(tool.name.clone()),
+                        word_limit,
+                    };
+                }
+                if let ResponseFormat::JsonSchema { schema, .. } = &request.response_format {
+                    return Reply::Object { schema: schema.clone(), tool: None, word_limit };
+                }
+                Reply::Handoff { agent: request.agent.clone(), options: options.clone(), word_limit }
+            }
+            (Purpose::NegotiationAction, Cue::Negotiate(cue)) if !cue.resources.is_empty() => {
+                Reply::Action { resources: cue.resources.clone() }
+            }
+            (Purpose::Optimizer, Cue::Optimize(cue)) if !cue.players.is_empty() => {
+                Reply::Prompts { players: cue.players.clone() }
+            }
+            (_, Cue::Speak { word_limit, .. })
+            | (_, Cue::Director { word_limit, .. })
+            | (_, Cue::Describe { word_limit, .. }) => {
+                Reply::Text { word_limit: Some(*word_limit), streams: request.purpose.is_speech() }
+            }
+            _ => Reply::Text { word_limit: None, streams: request.purpose.is_speech() },
+        }
+    }
+
+    /// The tool a reply of this form calls, if it is a tool's arguments.
+    pub fn tool(&self) -> Option<&str> {
+        match self {
+            Reply::Object { tool, .. } => tool.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// How the call is made, for a request that sets `limit` as its most tokens (if any).
+    pub fn shape(&self, limit: Option<u32>) -> Shape {
+        let held = |grammar: String, budget: u32| Shape {
+            grammar: Some(grammar),
+            // Never less than the grammar's longest reply, or a reply could be cut inside it.
+            max_tokens: limit.map_or(budget, |l| l.max(budget)),
+            tool: None,
+            streams: false,
+        };
+        match self {
+            Reply::Text { word_limit, streams } => Shape {
+                grammar: None,
+                max_tokens: limit.unwrap_or(word_limit.map_or(256, speech_tokens)),
+                tool: None,
+                streams: *streams,
+            },
+            Reply::Number { lo, hi } => held(format!("root ::= \"<\" ({}) \">\"", numbers(*lo, *hi)), 8),
+            Reply::Name { options } => held(format!("root ::= {}", one_of(options)), 24),
+            Reply::Object { schema, tool, word_limit } => {
+                let budget = limit.unwrap_or(speech_tokens(*word_limit));
+                Shape { tool: tool.clone(), ..held(object_grammar(schema, budget), budget) }
+            }
+            Reply::Handoff { agent, options, word_limit } => {
+                let budget = limit.unwrap_or(speech_tokens(*word_limit));
+                // The seed's text form: the speaker's name, a sentence or two, then the
+                // transition the handoff pattern reads.
+                let prefix = format!("{agent}: ");
+                let fixed = prefix.len()
+                    + 1
+                    + " Transition to .".len()
+                    + options.iter().map(String::len).max().unwrap_or(0);
+                let grammar = format!(
+                    "root ::= {} [!-~] [ -~]{{0,{}}} \" Transition to \" {} \".\"",
+                    literal(&prefix),
+                    text_budget(budget, fixed as u32),
+                    one_of(options)
+                );
+                Shape { streams: true, ..held(grammar, budget) }
+            }
+            Reply::Action { resources } => {
+                let names: Vec<String> = resources.iter().map(|r| json_text(r)).collect();
+                let longest = names.iter().map(String::len).max().unwrap_or(0) as u32;
+                let resource = one_of(&names);
+                let grammar = format!(
+                    "root ::= \"{{\\\"action\\\": \" (\"\\\"ACCEPT\\\"\" | \"\\\"REJECT\\\"\" | \"\\\"END\\\"\" | trade) \"}}\"\n\
+                     trade ::= \"\\\"TRADE\\\", \\\"sell_resource\\\": \" {resource} \", \\\"buy_resource\\\": \" {resource} \", \\\"quantity\\\": \" [1-9] [0-9]?"
+                );
+                Shape { streams: true, ..held(grammar, 72 + 2 * longest) }
+            }
+            Reply::Prompts { players } => {
+                let budget = limit.unwrap_or(600);
+                let count = players.len().max(1) as u32;
+                let each = text_budget(budget, 16 * count + 8) / count;
+                let fields: Vec<String> =
+                    players.iter().map(|p| format!("{} \": \" text", literal(&json_text(p)))).collect();
+                held(
+                    format!(
+                        "root ::= \"{{\" {} \"}}\"\n{}",
+                        fields.join(" \", \" "),
+                        string_rule("text", each)
+                    ),
+                    budget,
+                )
+            }
+        }
+    }
+}
+
 /// How one call is made on the in-tab model.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Shape {
     /// A GBNF grammar the reply must follow; `None` for free text.
     pub grammar: Option<String>,
@@ -115,77 +255,38 @@ fn speech_tokens(word_limit: u32) -> u32 {
 
 /// The shape of `request`'s call (see the module's documentation).
 pub fn shape(request: &ChatRequest) -> Shape {
-    let limit = request.max_tokens;
-    let free = |budget: u32| Shape {
-        grammar: None,
-        max_tokens: limit.unwrap_or(budget),
-        tool: None,
-        streams: request.purpose.is_speech(),
-    };
-    let held = |grammar: String, budget: u32| Shape {
-        grammar: Some(grammar),
-        // Never less than the grammar's longest reply, or a reply could be cut inside it.
-        max_tokens: limit.map_or(budget, |l| l.max(budget)),
-        tool: None,
-        streams: false,
-    };
-    match (&request.purpose, &request.cue) {
-        (Purpose::Bid, _) => held(format!("root ::= \"<\" ({}) \">\"", numbers(BID_RANGE.0, BID_RANGE.1)), 8),
-        (Purpose::DirectorChoice, Cue::Director { speakers, .. }) if !speakers.is_empty() => {
-            held(format!("root ::= \"<\" ({}) \">\"", numbers(0, speakers.len() as u32 - 1)), 8)
-        }
-        (Purpose::Selector, Cue::Select { candidates, .. }) if !candidates.is_empty() => {
-            held(format!("root ::= {}", one_of(candidates)), 24)
-        }
-        (Purpose::Handoff, Cue::Handoff { options, word_limit, .. }) if !options.is_empty() => {
-            let budget = limit.unwrap_or(speech_tokens(*word_limit));
-            if let Some(tool) = request.tools.first() {
-                let grammar = object_grammar(&tool.parameters, budget);
-                return Shape { tool: Some(tool.name.clone()), ..held(grammar, budget) };
-            }
-            if let ResponseFormat::JsonSchema { schema, .. } = &request.response_format {
-                return held(object_grammar(schema, budget), budget);
-            }
-            // The seed's text form: the speaker's name, a sentence or two, then the transition
-            // the handoff pattern reads.
-            let prefix = format!("{}: ", request.agent);
-            let fixed = prefix.len()
-                + 1
-                + " Transition to .".len()
-                + options.iter().map(String::len).max().unwrap_or(0);
-            let grammar = format!(
-                "root ::= {} [!-~] [ -~]{{0,{}}} \" Transition to \" {} \".\"",
-                literal(&prefix),
-                text_budget(budget, fixed as u32),
-                one_of(options)
-            );
-            Shape { streams: true, ..held(grammar, budget) }
-        }
-        (Purpose::NegotiationAction, Cue::Negotiate(cue)) if !cue.resources.is_empty() => {
-            let names: Vec<String> = cue.resources.iter().map(|r| json_text(r)).collect();
-            let longest = names.iter().map(String::len).max().unwrap_or(0) as u32;
-            let resource = one_of(&names);
-            let grammar = format!(
-                "root ::= \"{{\\\"action\\\": \" (\"\\\"ACCEPT\\\"\" | \"\\\"REJECT\\\"\" | \"\\\"END\\\"\" | trade) \"}}\"\n\
-                 trade ::= \"\\\"TRADE\\\", \\\"sell_resource\\\": \" {resource} \", \\\"buy_resource\\\": \" {resource} \", \\\"quantity\\\": \" [1-9] [0-9]?"
-            );
-            Shape { streams: true, ..held(grammar, 72 + 2 * longest) }
-        }
-        (Purpose::Optimizer, Cue::Optimize(cue)) if !cue.players.is_empty() => {
-            let budget = limit.unwrap_or(600);
-            let each = text_budget(budget, 16 * cue.players.len() as u32 + 8) / cue.players.len() as u32;
-            let fields: Vec<String> =
-                cue.players.iter().map(|p| format!("{} \": \" text", literal(&json_text(p)))).collect();
-            held(
-                format!("root ::= \"{{\" {} \"}}\"\n{}", fields.join(" \", \" "), string_rule("text", each)),
-                budget,
-            )
-        }
-        (_, Cue::Speak { word_limit, .. })
-        | (_, Cue::Director { word_limit, .. })
-        | (_, Cue::Describe { word_limit, .. }) => free(speech_tokens(*word_limit)),
-        _ => free(256),
+    Reply::of(request).shape(request.max_tokens)
+}
+
+/// The call the page hands the engine's module: the messages, the call's `seed`, the request's
+/// own token limit and temperature if it sets them, and the [`Reply`] the module builds the
+/// grammar from. Written by hand: a `json!` tree here costs the first page kilobytes.
+pub fn call_body(request: &ChatRequest, seed: u32) -> String {
+    let mut body = format!(
+        "{{\"messages\":{},\"seed\":{seed},\"reply\":{}",
+        serde_json::to_string(&request.messages).unwrap_or_default(),
+        serde_json::to_string(&Reply::of(request)).unwrap_or_default(),
+    );
+    if let Some(t) = request.max_tokens {
+        body.push_str(&format!(",\"max_tokens\":{t}"));
     }
+    if let Some(t) = request.temperature {
+        body.push_str(&format!(",\"temperature\":{}", crate::provider::wire::temperature(t)));
+    }
+    body.push('}');
+    body
+}
+
+/// What the engine's module asks of its WebAssembly build: `call` is the JSON
+/// `{"max_tokens": n or null, "reply": Reply}` the page sent; the answer is the [`Shape`] as JSON.
+pub fn shape_json(call: &str) -> Result<String, String> {
+    #[derive(serde::Deserialize)]
+    struct Call {
+        max_tokens: Option<u32>,
+        reply: Reply,
+    }
+    let call: Call = serde_json::from_str(call).map_err(|e| format!("a call the engine cannot read: {e}"))?;
+    serde_json::to_string(&call.reply.shape(call.max_tokens)).map_err(|e| e.to_string())
 }
 
 /// A GBNF literal for `text`.

@@ -314,8 +314,22 @@ export async function unload() {
   if (old) await old.w.exit().catch(() => {});
 }
 
+// The grammar builder: Agora's own Rust (src/bin/agora-shape.rs), a small WebAssembly module
+// beside this one, fetched with it.
+let shaper = null;
+function shapes() {
+  shaper ??= import('./agora-shape.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  shaper.catch(() => { shaper = null; });
+  return shaper;
+}
+
 /**
- * One chat completion: `req` is { messages, max_tokens, temperature?, seed, grammar?, stream };
+ * One chat completion: `req` is { messages, temperature?, seed, max_tokens, reply? } where
+ * `reply` is the form the reply must take (Rust's `intab::Reply`), from which the grammar, the
+ * token budget and streaming follow; without it, `stream` says whether to stream.
  * `onText(textSoFar)` is called as a streamed reply grows. Resolves to
  * { content, prompt_tokens, completion_tokens, finish_reason, ms, timings }.
  */
@@ -333,16 +347,19 @@ async function completeNow(req, onText, signal) {
   if (!engine) throw new Error('the in-tab model is not loaded');
   if (signal?.aborted) throw new Error('cancelled');
   if (typeof req === 'string') req = JSON.parse(req);
+  const shape = req.reply
+    ? JSON.parse((await shapes()).shape(JSON.stringify({ max_tokens: req.max_tokens ?? null, reply: req.reply })))
+    : { grammar: null, max_tokens: req.max_tokens, streams: req.stream };
   const started = performance.now();
   const options = {
     messages: req.messages,
-    max_tokens: req.max_tokens,
+    max_tokens: shape.max_tokens,
     seed: req.seed,
     stream: true,
     abortSignal: signal,
   };
   if (req.temperature != null) options.temperature = req.temperature;
-  if (req.grammar) options.grammar = req.grammar;
+  if (shape.grammar) options.grammar = shape.grammar;
   let content = '';
   let finish = null;
   let usage = null;
@@ -354,7 +371,7 @@ async function completeNow(req, onText, signal) {
       const piece = choice?.delta?.content;
       if (piece) {
         content += piece;
-        if (req.stream) onText?.(content);
+        if (shape.streams) onText?.(content);
       }
       finish = choice?.finish_reason ?? finish;
       usage = chunk.usage ?? usage;
@@ -402,7 +419,7 @@ const sizeText = (bytes) => (bytes >= 1e9 ? `${(bytes / 1073741824).toFixed(1)} 
 
 const panel = {
   root: null,
-  info: null, // { name, url, label, models: [...] } from the app
+  info: null, // { name, url, label, context, models: [...] }: the scenario's model, and the list
   hooks: null, // { setName(name), loaded(source, picked, promptPerSecond, tokensPerSecond) }
   env: null,
   stage: 'idle', // idle | asking | downloading | loading | failed
@@ -574,12 +591,15 @@ function draw() {
 
 /**
  * Draws the settings into `root` (again, when the app mounts them anew) for the model the
- * scenario names: `info` is { name, url, label, context, models }; `hooks` are the app's
- * { setName(name), loaded(source, picked, promptPerSecond, tokensPerSecond) } (an empty source:
- * nothing loaded).
+ * scenario names (`name`); `hooks` are the app's { setName(name), loaded(source, picked,
+ * promptPerSecond, tokensPerSecond) } (an empty source: nothing loaded).
  */
-export async function settings(root, info, hooks) {
-  if (typeof info === 'string') info = JSON.parse(info);
+export async function settings(root, name, hooks) {
+  const m = await shapes();
+  const models = JSON.parse(m.models());
+  const url = m.source(name) ?? null;
+  const label = url && (models.find((l) => l.url === url)?.label ?? url);
+  const info = { name, url, label, context: m.context_tokens(), models };
   const fresh = panel.root !== root || panel.info?.url !== info.url;
   const redraw = fresh || panel.info?.name !== info.name;
   panel.root = root;

@@ -1,9 +1,10 @@
 //! The in-tab model in the app: its engine (`public/intab/agora-intab.js` with wllama, fetched
 //! the first time it is needed, so the first page carries none of it), which also draws its
 //! settings (download, load, the cache: plain DOM there, measured at 24 KB gzipped less on the
-//! first page than the same panel in Leptos), and the [`ChatModel`] a run asks. Every call gets
-//! the shape [`crate::intab::shape`] builds: a grammar for replies the engine parses, a token
-//! budget, and a seed drawn from the run's seed and the call's place in the run.
+//! first page than the same panel in Leptos), and the [`ChatModel`] a run asks. Every call
+//! carries the [`Reply`] it asks for, from which the engine's module builds the grammar and
+//! token budget (with the core's code, in its own small WebAssembly build), and a seed drawn
+//! from the run's seed and the call's place in the run.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -15,7 +16,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::intab::shape;
+use crate::intab::Reply;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, ToolCall, Usage};
 use crate::provider::TextSink;
 
@@ -155,17 +156,8 @@ pub fn InTabSettings() -> impl IntoView {
     Effect::new(move |_| {
         let name = s.with(|s| s.model.name.clone());
         let Some(root) = node.get() else { return };
-        let url = crate::intab::source(&name);
-        let info = format!(
-            "{{\"name\":{},\"url\":{},\"label\":{},\"context\":{},\"models\":{}}}",
-            Value::String(name),
-            url.clone().map_or(Value::Null, Value::String),
-            url.as_deref().map_or(Value::Null, |u| Value::String(url_label(u))),
-            crate::intab::CONTEXT_TOKENS,
-            serde_json::to_string(&crate::intab::MODELS).unwrap_or_default()
-        );
         leptos::task::spawn_local(async move {
-            if let Err(e) = call("settings", &[&root.into(), &info.into(), &hooks(s, tab)]).await {
+            if let Err(e) = call("settings", &[&root.into(), &name.into(), &hooks(s, tab)]).await {
                 failed.set(e);
             }
         });
@@ -240,23 +232,8 @@ impl ChatModel for InTabModel {
         let n = self.calls.get();
         self.calls.set(n + 1);
         Box::pin(async move {
-            let shape = shape(request);
             let seed = (self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(n) >> 33) as u32;
-            // Written by hand: the messages already serialize in the engine's shape, and a
-            // `json!` tree here costs the first page kilobytes.
-            let mut body = format!(
-                "{{\"messages\":{},\"max_tokens\":{},\"seed\":{seed},\"stream\":{}",
-                serde_json::to_string(&request.messages).unwrap_or_default(),
-                shape.max_tokens,
-                shape.streams
-            );
-            if let Some(t) = request.temperature {
-                body.push_str(&format!(",\"temperature\":{}", crate::provider::wire::temperature(t)));
-            }
-            if let Some(g) = &shape.grammar {
-                body.push_str(&format!(",\"grammar\":{}", Value::String(g.clone())));
-            }
-            body.push('}');
+            let body = crate::intab::call_body(request, seed);
             let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
             self.state.calls.update_value(|c| c.push(abort.clone()));
             let (agent, on_text) = (request.agent.clone(), self.on_text.clone());
@@ -291,8 +268,10 @@ impl ChatModel for InTabModel {
                 truncated: out["finish_reason"] == "length",
                 ..ChatResponse::default()
             };
-            match shape.tool {
-                Some(name) => response.tool_calls.push(ToolCall { name, arguments: content }),
+            match Reply::of(request).tool() {
+                Some(name) => {
+                    response.tool_calls.push(ToolCall { name: name.to_string(), arguments: content })
+                }
                 None => response.content = content,
             }
             response.separate_reasoning();

@@ -182,8 +182,19 @@ fn draw(
 }
 
 /// Replies drawn from the grammar of `request`'s call, checked against its budget.
+/// The shape of `request`'s call as the browser gets it: the body the page writes, read as the
+/// engine's module reads it, through the module's WebAssembly entry point. It must be the shape
+/// the core builds from the request directly.
+fn shaped(request: &ChatRequest) -> Shape {
+    let body: Value = serde_json::from_str(&call_body(request, 7)).expect("the body is JSON");
+    let call = json!({"max_tokens": body.get("max_tokens"), "reply": body["reply"]}).to_string();
+    let out: Shape = serde_json::from_str(&shape_json(&call).expect("a shape")).expect("a Shape");
+    assert_eq!(out, shape(request), "the module's shape is the core's");
+    out
+}
+
 fn replies(request: &ChatRequest) -> Vec<String> {
-    let shape = shape(request);
+    let shape = shaped(request);
     let grammar = shape.grammar.expect("a grammar");
     let rules = rules(&grammar);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -297,10 +308,10 @@ fn a_handoff_by_tool_or_json_is_an_object_with_the_schema_fields() {
         description: String::new(),
         parameters: schema.clone(),
     });
-    assert_eq!(shape(&by_tool).tool.as_deref(), Some("handoff"));
+    assert_eq!(shaped(&by_tool).tool.as_deref(), Some("handoff"));
     let mut by_json = request(Purpose::Handoff, handoff_cue());
     by_json.response_format = ResponseFormat::JsonSchema { name: "DebateResponse".into(), schema };
-    assert_eq!(shape(&by_json).tool, None);
+    assert_eq!(shaped(&by_json).tool, None);
     for reply in replies(&by_tool).into_iter().chain(replies(&by_json)) {
         let v: Value = serde_json::from_str(&reply).unwrap_or_else(|e| panic!("{e}: {reply}"));
         assert!(!v["response"].as_str().expect("a response").trim().is_empty());
@@ -340,11 +351,11 @@ fn the_optimizer_writes_a_prompt_for_each_player() {
 fn speech_is_free_text_within_a_budget_from_the_word_limit() {
     let cue =
         Cue::Speak { topic: String::new(), word_limit: 50, last_speaker: None, last_text: String::new() };
-    let s = shape(&request(Purpose::Speak, cue.clone()));
+    let s = shaped(&request(Purpose::Speak, cue.clone()));
     assert_eq!((s.grammar, s.max_tokens, s.streams), (None, 124, true));
     let mut capped = request(Purpose::Speak, cue);
     capped.max_tokens = Some(40);
-    assert_eq!(shape(&capped).max_tokens, 40, "a limit the request sets wins");
+    assert_eq!(shaped(&capped).max_tokens, 40, "a limit the request sets wins");
 }
 
 #[test]
@@ -375,4 +386,25 @@ fn a_scenario_on_the_in_tab_model_needs_no_address_but_a_model_it_can_fetch() {
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].field, "model.name");
     assert!(errors[0].message.contains("smollm2-360m"), "{}", errors[0].message);
+}
+
+#[test]
+fn the_page_sends_the_messages_seed_and_limits_and_the_module_refuses_what_it_cannot_read() {
+    let mut req = request(Purpose::Bid, Cue::None);
+    req.temperature = Some(0.7);
+    let body: Value = serde_json::from_str(&call_body(&req, 42)).expect("JSON");
+    assert_eq!(body["seed"], 42);
+    assert_eq!(body["temperature"], 0.7);
+    assert_eq!(body["messages"], json!([{"role": "user", "content": "go"}]));
+    assert_eq!(body["reply"], json!({"kind": "number", "lo": 1, "hi": 10}));
+    assert!(body.get("max_tokens").is_none(), "no limit of its own: the module picks the budget");
+    for bad in [
+        "",
+        "{}",
+        r#"{"reply": {"kind": "poem"}}"#,
+        r#"{"max_tokens": -1, "reply": {"kind": "name", "options": []}}"#,
+    ] {
+        let e = shape_json(bad).expect_err(bad);
+        assert!(e.starts_with("a call the engine cannot read"), "{bad}: {e}");
+    }
 }
