@@ -145,6 +145,15 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   await waitForText(page.getByTestId('estimate'), /^Estimate: about \d+ calls, [\d K]+ tokens for \d+ turns, roughly \d+ s a turn with this model on this machine\.$/);
   // From here on, the longest task the main thread runs is the run's (page load aside).
   const t0 = await page.evaluate(() => { window.longest = 0; window.longTasks = []; return performance.now(); });
+  // Every state of the text being written, as the transcript shows it while a speech streams.
+  await page.evaluate(() => {
+    window.streamed = [];
+    new MutationObserver(() => {
+      const live = document.querySelector('[data-testid="live-text"] .text');
+      const text = live?.textContent ?? '';
+      if (text && text !== window.streamed.at(-1)) window.streamed.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   const started = Date.now();
   await page.getByTestId('run').click();
   await finish(page);
@@ -160,6 +169,12 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   assert.equal(events.filter((e) => e.type === 'bid' && e.defaulted).length, 0, 'no bid fell back to the default');
   assert.equal(events.filter((e) => e.type === 'message').length, 4 + 1, 'the opening and four turns');
   assert.equal(events.at(-1).type, 'run_finished');
+  // Speech streams: some speech was on screen in pieces, each a beginning of the reply it became.
+  const streamed = await page.evaluate(() => window.streamed);
+  const speeches = calls.filter((c) => c.purpose === 'speak').map((c) => c.raw);
+  const pieces = speeches.map((raw) => streamed.filter((t) => t.length < raw.length && raw.startsWith(t)).length);
+  assert.ok(Math.max(...pieces) >= 2, `a speech shown as it was written (pieces seen per speech: ${pieces})`);
+  console.log(`# streamed: ${pieces.join(', ')} partial states seen of the ${speeches.length} speeches`);
   console.log(`# ${await waitForText(page.getByTestId('cost'), /In-tab engine: [\d.]+ tokens a second written/)}`);
 
   // The same scenario, seed and model: the same run, call for call.
