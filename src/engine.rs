@@ -542,6 +542,7 @@ impl Floor {
             reasoning: reply.response.reasoning.clone(),
             truncated: reply.response.truncated,
             adapted: reply.response.adapted.clone(),
+            engine: reply.response.engine,
         });
     }
 

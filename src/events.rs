@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::negotiation::Action;
-use crate::model::{Adaptation, ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
+use crate::model::{Adaptation, ChatMessage, EngineTime, Purpose, ToolCall, ToolSpec, Usage};
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
@@ -185,6 +185,9 @@ events! {
         /// Parts of the request the provider refused, and what was done about them.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         adapted: Vec<Adaptation> = any_or_default,
+        /// The in-tab engine's own timing of the call (a measured timing, as `latency_ms`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        engine: Option<EngineTime> = any_or_default,
     },
     Bid "bid" {
         turn: u32 = u32,
@@ -386,8 +389,11 @@ impl Event {
     /// A copy with measured timings zeroed, for comparing runs.
     pub fn without_timings(&self) -> Event {
         let mut e = self.clone();
-        if let Event::ModelCall { latency_ms, .. } = &mut e {
+        if let Event::ModelCall { latency_ms, engine, .. } = &mut e {
             *latency_ms = 0.0;
+            if let Some(t) = engine {
+                *t = EngineTime::default();
+            }
         }
         e
     }
@@ -561,6 +567,7 @@ mod tests {
             reasoning: String::new(),
             truncated: false,
             adapted: Vec::new(),
+            engine: None,
         }
     }
 

@@ -259,6 +259,38 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+/// How long a model that runs on this machine (the in-tab engine) took over a call, by its own
+/// clock: reading the prompt and writing the reply, apart from any time the call waited for the
+/// engine. Tokens read leave out those the engine kept from an earlier call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EngineTime {
+    pub read_tokens: u32,
+    pub read_ms: f64,
+    pub written_tokens: u32,
+    pub written_ms: f64,
+}
+
+impl EngineTime {
+    /// The sum of two calls' times.
+    pub fn add(&mut self, other: &EngineTime) {
+        self.read_tokens += other.read_tokens;
+        self.read_ms += other.read_ms;
+        self.written_tokens += other.written_tokens;
+        self.written_ms += other.written_ms;
+    }
+
+    /// (tokens read a second, tokens written a second, seconds in all), once both were timed.
+    pub fn rates(&self) -> Option<(f64, f64, f64)> {
+        (self.written_ms > 0.0 && self.read_ms > 0.0).then(|| {
+            (
+                f64::from(self.read_tokens) * 1000.0 / self.read_ms,
+                f64::from(self.written_tokens) * 1000.0 / self.written_ms,
+                (self.read_ms + self.written_ms) / 1000.0,
+            )
+        })
+    }
+}
+
 /// A change Agora made to a request because the provider refused part of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Adaptation {
@@ -292,6 +324,9 @@ pub struct ChatResponse {
     /// Changes made to the request before the provider accepted it.
     #[serde(skip)]
     pub adapted: Vec<Adaptation>,
+    /// The engine's own timing, from a model that runs on this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineTime>,
 }
 
 /// The tags local reasoning models put their thinking in, before the answer.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal, SelectorMatch};
 use crate::game::negotiation::Action;
-use crate::model::{Adaptation, Purpose, Usage};
+use crate::model::{Adaptation, EngineTime, Purpose, Usage};
 use crate::scenario::{Price, Scenario};
 
 /// A piece of a message: said aloud, or a body movement written between `*`.
@@ -251,6 +251,8 @@ pub fn cap_note(tokens: u64, cost: Option<f64>, cap: &crate::scenario::SpendingC
 pub struct Stats {
     pub per_agent: BTreeMap<String, Tally>,
     pub total: Tally,
+    /// The in-tab engine's own time over the run's calls (zero on other models).
+    pub engine: EngineTime,
 }
 
 impl Stats {
@@ -341,8 +343,12 @@ impl RunView {
                 reasoning,
                 truncated,
                 adapted,
+                engine,
                 ..
             } => {
+                if let Some(t) = engine {
+                    self.stats.engine.add(t);
+                }
                 self.stats.tally(agent, |t| {
                     t.calls += 1;
                     t.orchestration_calls += purpose.is_orchestration() as u32;

@@ -10,7 +10,7 @@ use agora::clock::FrozenClock;
 use agora::engine::Run;
 use agora::events::{from_json_lines, to_json_lines, Event, ParseOutcome, Request};
 use agora::model::demo::DemoModel;
-use agora::model::{Adaptation, ChatMessage, Purpose, ToolCall, ToolSpec, Usage};
+use agora::model::{Adaptation, ChatMessage, EngineTime, Purpose, ToolCall, ToolSpec, Usage};
 use agora::presets::{find, PRESETS};
 use common::*;
 
@@ -92,6 +92,7 @@ fn every_kind_of_event() -> Vec<Event> {
             change: "dropped".into(),
             message: "m".into(),
         }],
+        engine: Some(EngineTime { read_tokens: 40, read_ms: 12.5, written_tokens: 8, written_ms: 30.0 }),
     });
     events
 }

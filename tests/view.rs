@@ -132,3 +132,47 @@ fn a_pending_proposal_shows_until_answered() {
     }
     assert_eq!(seen, [(Some(("Alice".into(), 1)), None), (Some(("Alice".into(), 1)), Some("Bob".into()))]);
 }
+
+#[test]
+fn the_in_tab_engine_time_of_every_call_is_summed_and_counts_as_a_measured_timing() {
+    use agora::model::EngineTime;
+    let mut events = run_demo(find("rail-debate").unwrap().scenario());
+    assert_eq!(RunView::from_events(&events).stats.engine.rates(), None, "no engine time on the demo model");
+    let mut calls = 0;
+    for e in &mut events {
+        if let Event::ModelCall { engine, .. } = e {
+            calls += 1;
+            *engine =
+                Some(EngineTime { read_tokens: 100, read_ms: 50.0, written_tokens: 10, written_ms: 20.0 });
+        }
+    }
+    let view = RunView::from_events(&events);
+    assert_eq!(view.stats.engine.read_tokens, 100 * calls);
+    assert_eq!(view.stats.engine.written_tokens, 10 * calls);
+    let (read, written, secs) = view.stats.engine.rates().expect("timed");
+    assert_eq!((read, written), (2000.0, 500.0));
+    assert!((secs - 0.07 * f64::from(calls)).abs() < 1e-9, "{secs}");
+    // A log read back keeps it; comparing runs ignores it, as it ignores latency.
+    let line = events.iter().find(|e| matches!(e, Event::ModelCall { .. })).unwrap().to_json();
+    assert!(
+        line.contains(r#""engine":{"read_tokens":100,"read_ms":50.0,"written_tokens":10,"written_ms":20.0}"#),
+        "{line}"
+    );
+    let by_serde = agora::events::from_json_lines(&line).expect("reads back").remove(0);
+    let by_hand = agora::events::event_from_value(serde_json::from_str(&line).unwrap()).expect("reads back");
+    for back in [by_serde, by_hand] {
+        assert!(
+            matches!(back, Event::ModelCall { engine: Some(t), .. } if t.written_ms == 20.0 && t.read_tokens == 100)
+        );
+    }
+    let plain = run_demo(find("rail-debate").unwrap().scenario());
+    let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
+    assert_ne!(strip(&plain), strip(&events), "an engine-timed call is not a call without one");
+    let mut other = events.clone();
+    for e in &mut other {
+        if let Event::ModelCall { engine: Some(t), .. } = e {
+            t.written_ms = 99.0;
+        }
+    }
+    assert_eq!(strip(&other), strip(&events), "but its figures are measured, like latency");
+}

@@ -167,11 +167,10 @@ pub fn Stats() -> impl IntoView {
             ))
         })
     };
-    // The in-tab engine's own measure: one call at a time, so its time is the run's time.
+    // The in-tab engine's own measure, from the log: one call at a time, so its time is the run's.
     let engine_speed = move || {
-        let in_tab = controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| s.model.is_in_tab()));
-        let (read, write, secs) = controller.intab.speed.get().rates().filter(|_| in_tab)?;
-        let turns = controller.view.with(|v| v.turn).max(1);
+        let ((read, write, secs), turns) =
+            controller.view.with(|v| Some((v.stats.engine.rates()?, v.turn.max(1))))?;
         Some(format!(
             "In-tab engine: {} tokens a second written, {} read · {} s of engine time, {} s a turn",
             fixed(write, 1),

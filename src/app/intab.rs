@@ -17,7 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 use crate::intab::Reply;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, ToolCall, Usage};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, EngineTime, ModelError, ToolCall, Usage};
 use crate::provider::TextSink;
 
 thread_local! {
@@ -79,46 +79,17 @@ pub struct Loaded {
     pub tokens_per_s: f64,
 }
 
-/// What the engine spent on a run's calls, from its own timings (so time a call waited for the
-/// engine is not counted).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Speed {
-    pub read_tokens: f64,
-    pub read_ms: f64,
-    pub written_tokens: f64,
-    pub written_ms: f64,
-}
-
-impl Speed {
-    /// (tokens read a second, tokens written a second, seconds of engine time in all).
-    pub fn rates(&self) -> Option<(f64, f64, f64)> {
-        (self.written_ms > 0.0 && self.read_ms > 0.0).then(|| {
-            (
-                self.read_tokens * 1000.0 / self.read_ms,
-                self.written_tokens * 1000.0 / self.written_ms,
-                (self.read_ms + self.written_ms) / 1000.0,
-            )
-        })
-    }
-}
-
 /// The engine as the app sees it (one per page: one engine answers one call at a time). Its
 /// settings panel lives in the engine's module; the app hears from it what is loaded.
 #[derive(Clone, Copy)]
 pub struct InTab {
     pub loaded: RwSignal<Option<Loaded>>,
-    /// The engine time of the current run's calls.
-    pub speed: RwSignal<Speed>,
     calls: StoredValue<Vec<web_sys::AbortController>, LocalStorage>,
 }
 
 impl InTab {
     pub fn new() -> Self {
-        Self {
-            loaded: RwSignal::new(None),
-            speed: RwSignal::new(Speed::default()),
-            calls: StoredValue::new_local(Vec::new()),
-        }
+        Self { loaded: RwSignal::new(None), calls: StoredValue::new_local(Vec::new()) }
     }
 
     /// Stops every call in flight.
@@ -132,7 +103,6 @@ impl InTab {
             .ok_or_else(|| format!("\"{name}\" is not a model the tab can fetch"))?;
         match self.loaded.get_untracked() {
             Some(l) if l.picked || l.source == url_label(&wanted) => {
-                self.speed.set(Speed::default());
                 Ok(Rc::new(InTabModel { seed, calls: Cell::new(0), on_text, state: *self }))
             }
             Some(l) => Err(format!(
@@ -252,12 +222,6 @@ impl ChatModel for InTabModel {
             };
             let t = &out["timings"];
             let get = |k: &str| t[k].as_f64().unwrap_or(0.0);
-            self.state.speed.update(|s| {
-                s.read_tokens += get("prompt_n");
-                s.read_ms += get("prompt_ms");
-                s.written_tokens += get("predicted_n");
-                s.written_ms += get("predicted_ms");
-            });
             let content = out["content"].as_str().unwrap_or_default().to_string();
             let mut response = ChatResponse {
                 usage: Usage {
@@ -266,6 +230,12 @@ impl ChatModel for InTabModel {
                     reasoning_tokens: 0,
                 },
                 truncated: out["finish_reason"] == "length",
+                engine: Some(EngineTime {
+                    read_tokens: get("prompt_n") as u32,
+                    read_ms: get("prompt_ms"),
+                    written_tokens: get("predicted_n") as u32,
+                    written_ms: get("predicted_ms"),
+                }),
                 ..ChatResponse::default()
             };
             match Reply::of(request).tool() {

@@ -133,7 +133,8 @@ async function finish(page) {
   }
 }
 
-const strip = (events) => events.map((e) => (e.type === 'model_call' ? { ...e, latency_ms: 0 } : e));
+// Measured timings differ from run to run: the call's latency and the engine's own timing.
+const strip = (events) => events.map((e) => (e.type === 'model_call' ? { ...e, latency_ms: 0, engine: e.engine && {} } : e));
 
 test('a bidding debate runs to its turn limit on the tiny model with no malformed reply, and a seed repeats it', async () => {
   const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -175,6 +176,8 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   const pieces = speeches.map((raw) => streamed.filter((t) => t.length < raw.length && raw.startsWith(t)).length);
   assert.ok(Math.max(...pieces) >= 2, `a speech shown as it was written (pieces seen per speech: ${pieces})`);
   console.log(`# streamed: ${pieces.join(', ')} partial states seen of the ${speeches.length} speeches`);
+  // Every call carries the engine's own timing, so the statistics come from the log.
+  assert.deepEqual(calls.filter((c) => !(c.engine?.written_ms > 0 && c.engine.written_tokens > 0)), [], 'each call timed by the engine');
   console.log(`# ${await waitForText(page.getByTestId('cost'), /In-tab engine: [\d.]+ tokens a second written/)}`);
 
   // The same scenario, seed and model: the same run, call for call.
@@ -182,6 +185,10 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   await page.getByTestId('run').click();
   await finish(page);
   assert.deepEqual(strip(await eventsOf(page)), strip(events), 'the same seed gives the same log');
+  // A reloaded page restores the run from its log, engine speed included, with no model loaded.
+  const shown = await page.getByTestId('cost').textContent();
+  await page.reload();
+  await waitForText(page.getByTestId('cost'), shown);
   assert.deepEqual(errors, []);
   await context.close();
 });
