@@ -43,12 +43,12 @@ export async function serveDist(route = () => undefined) {
 }
 
 /** Launches headless Chromium; every page it opens fails the test on a console error. */
-export async function launch({ ignoreCertificateErrors = false } = {}) {
+export async function launch({ ignoreCertificateErrors = false, args = [] } = {}) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      ...(ignoreCertificateErrors ? ['--ignore-certificate-errors'] : [])],
+      ...(ignoreCertificateErrors ? ['--ignore-certificate-errors'] : []), ...args],
   });
 }
 

@@ -333,6 +333,31 @@ test('a browser without what the engine needs is told so before anything is down
   await context.close();
 });
 
+test('a machine without the memory the engine needs gets one message, and the run on screen stays', async () => {
+  // A browser whose WebAssembly memories may not pass 64 MB (1,024 pages): the page runs, but the
+  // engine cannot allocate what it needs, as on a machine short of memory.
+  const small = await launch({ args: ['--js-flags=--wasm-max-mem-pages=1024'] });
+  const context = await small.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(ctx.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-max_turns').fill('2');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 60000);
+  const said = await page.getByTestId('message').allTextContents();
+  assert.equal(said.length, 3, 'the opening and two turns on the demo model');
+
+  await page.getByTestId('field-model.provider').selectOption('browser');
+  const field = page.getByTestId('field-model.name');
+  await field.fill('models/tiny.gguf');
+  await field.press('Enter');
+  await download(page);
+  await waitForText(page.getByTestId('intab-error'), /^there is not enough memory to load this model: close other tabs or choose a smaller model/, 60000);
+  assert.equal(await page.getByTestId('intab-ready').count(), 0);
+  assert.deepEqual(await page.getByTestId('message').allTextContents(), said, 'the run on screen is kept');
+  await small.close();
+});
+
 test('a shared link names its in-tab model, and the page asks before fetching it', async () => {
   const first = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const { page, errors } = await openApp(first);
