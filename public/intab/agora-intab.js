@@ -381,7 +381,10 @@ async function completeNow(req, onText, signal) {
     if (signal?.aborted) throw new Error('cancelled');
     const text = String(e?.message ?? e);
     if (/kv_cache_full|context/i.test(text)) {
-      throw new Error(`the conversation no longer fits the model's context (${text})`);
+      // llama.cpp's own advice (a larger context) is not the user's to take here.
+      const sizes = /\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)/.exec(text);
+      const need = sizes ? ` (this call needs ${sizes[1]} tokens of ${sizes[2]})` : '';
+      throw new Error(`the conversation no longer fits the model's context${need}: shorten the topic or the prompts, or lower the word or turn limit`);
     }
     throw new Error(`the in-tab model failed: ${text}`);
   }

@@ -333,6 +333,22 @@ test('a browser without what the engine needs is told so before anything is down
   await context.close();
 });
 
+test('a conversation longer than the model\'s context stops the run with one message, and what was said stays', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 3);
+  await downloadAndLoad(page);
+  // The tiny model reads about a token a byte: a topic of 6,000 characters outgrows its 4,096.
+  await page.getByTestId('field-topic').fill('Whether the railway should run through the valley. '.repeat(120));
+  await page.getByTestId('run').click();
+  console.log(`# ${await waitForText(page.getByTestId('run-error'), /the conversation no longer fits the model's context \(this call needs \d+ tokens of 4096\): shorten the topic or the prompts, or lower the word or turn limit$/, 60000)}`);
+  await waitForStatus(page, 'Paused', 10000);
+  const events = await eventsOf(page);
+  assert.equal(events.filter((e) => e.type === 'message').length, 1, 'the opening is kept');
+  assert.equal(events.filter((e) => e.type === 'error').length, 1, 'one error recorded');
+  await context.close();
+});
+
 test('a machine without the memory the engine needs gets one message, and the run on screen stays', async () => {
   // A browser whose WebAssembly memories may not pass 64 MB (1,024 pages): the page runs, but the
   // engine cannot allocate what it needs, as on a machine short of memory.
