@@ -321,6 +321,8 @@ function shapes() {
   shaper ??= import('./agora-shape.js').then(async (m) => {
     await m.default();
     return m;
+  }).catch((e) => {
+    throw new Error(`the in-tab engine could not be fetched (${e?.message ?? e}); reload the page and try again`);
   });
   shaper.catch(() => { shaper = null; });
   return shaper;

@@ -137,7 +137,7 @@ pub fn InTabSettings() -> impl IntoView {
         <crate::app::form::FieldMessage field="model.name" />
         {move || {
             let e = failed.get();
-            (!e.is_empty()).then(|| view! { <p class="notice error" role="alert">{e}</p> })
+            (!e.is_empty()).then(|| view! { <p class="notice error" role="alert" data-testid="intab-failed">{e}</p> })
         }}
     }
 }
