@@ -118,6 +118,7 @@ pub fn ModelSettings() -> impl IntoView {
     let provider = move || s.with(|s| s.model.provider.clone());
     let is_demo = move || s.with(|s| s.model.is_demo());
     let is_in_tab = move || s.with(|s| s.model.is_in_tab());
+    let in_tab = Memo::new(move |_| is_in_tab());
     let note = move || preset(&provider()).map(|p| p.browser_note).unwrap_or_default();
     let placeholder = move || preset(&provider()).map(|p| p.base_url).unwrap_or_default();
     let needs_key = move || preset(&provider()).is_some_and(|p| p.needs_key);
@@ -165,11 +166,12 @@ pub fn ModelSettings() -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
-            <Show when=move || !is_in_tab() fallback=|| view! { <InTabSettings /> }>
+            // Memoized: the engine's panel mounts when the provider becomes the tab, not on every edit.
+            {move || in_tab.get().then(|| view! { <InTabSettings /> })}
             <Show
-                when=move || !is_demo()
+                when=move || !is_demo() && !is_in_tab()
                 fallback=move || {
-                    view! {
+                    is_demo().then(|| view! {
                         <p class="muted">
                             "The offline demo model answers every call: deterministic from the seed, no key needed."
                         </p>
@@ -179,7 +181,7 @@ pub fn ModelSettings() -> impl IntoView {
                             |s| s.model.demo.malformed_rate,
                             |s, v| s.model.demo.malformed_rate = v,
                         )}
-                    }
+                    })
                 }
             >
                 <Show when=move || !note().is_empty()>
@@ -297,7 +299,6 @@ pub fn ModelSettings() -> impl IntoView {
                     />
                     "Stream speech as it is written"
                 </label>
-            </Show>
             </Show>
         </fieldset>
     }
