@@ -82,6 +82,7 @@ impl Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::Price;
 
     #[test]
     fn an_engine_that_answers_one_call_at_a_time_takes_the_sum_of_its_reading_and_writing() {
@@ -90,7 +91,6 @@ mod tests {
         assert_eq!(e.duration(400.0, 20.0), Some((50.0, 12.5)));
         assert_eq!(e.duration(0.0, 20.0), None, "no measurement, no estimate");
     }
-    use crate::scenario::Price;
 
     #[test]
     fn a_bidding_debate_costs_n_plus_one_calls_a_turn_and_its_tokens_at_the_prices_set() {

@@ -431,7 +431,6 @@ pub fn limit_words(text: &str, limit: u32) -> String {
     out
 }
 
-/// FNV-1a: a hash that stays the same across Rust versions, so demo runs stay reproducible.
 /// True with probability `p` (0 to 1), drawing exactly what rand's `random_bool` draws (one
 /// `u64` against `p` scaled to 2^64; nothing at `p` = 1), so logs stay as they were. Its own
 /// check of `p` formats the float in a panic message, and that formatting code alone weighs
@@ -444,6 +443,7 @@ pub(crate) fn chance(rng: &mut impl Rng, p: f64) -> bool {
     rng.random::<u64>() < threshold
 }
 
+/// FNV-1a: a hash that stays the same across Rust versions, so demo runs stay reproducible.
 fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
     for b in bytes {
