@@ -79,6 +79,12 @@ pub fn source(name: &str) -> Option<String> {
     (gguf && scheme_ok && !name.chars().any(char::is_whitespace)).then(|| name.to_string())
 }
 
+/// How a model's address is shown (the page and the engine's panel both): the listed model's
+/// name, or the address itself.
+pub fn label(url: &str) -> String {
+    MODELS.iter().find(|m| m.url == url).map_or_else(|| url.to_string(), |m| m.label.to_string())
+}
+
 /// The listed model with this id (the default when none is named).
 pub fn listed(name: &str) -> Option<&'static TabModel> {
     let name = name.trim();

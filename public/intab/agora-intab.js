@@ -603,7 +603,7 @@ export async function settings(root, name, hooks) {
   const m = await shapes();
   const models = JSON.parse(m.models());
   const url = m.source(name) ?? null;
-  const label = url && (models.find((l) => l.url === url)?.label ?? url);
+  const label = url && m.label(url);
   const info = { name, url, label, context: m.context_tokens(), models };
   const fresh = panel.root !== root || panel.info?.url !== info.url;
   const redraw = fresh || panel.info?.name !== info.name;

@@ -102,12 +102,12 @@ impl InTab {
         let wanted = crate::intab::source(name)
             .ok_or_else(|| format!("\"{name}\" is not a model the tab can fetch"))?;
         match self.loaded.get_untracked() {
-            Some(l) if l.picked || l.source == url_label(&wanted) => {
+            Some(l) if l.picked || l.source == crate::intab::label(&wanted) => {
                 Ok(Rc::new(InTabModel { seed, calls: Cell::new(0), on_text, state: *self }))
             }
             Some(l) => Err(format!(
                 "the scenario names {} but the tab holds {}: load the scenario's model in Model settings",
-                url_label(&wanted),
+                crate::intab::label(&wanted),
                 l.source
             )),
             None => Err("the in-tab model is not loaded yet: download or load it in Model settings".into()),
@@ -174,14 +174,6 @@ fn hooks(s: RwSignal<crate::scenario::Scenario>, tab: InTab) -> JsValue {
             })
             .clone()
     })
-}
-
-/// How a model's address is shown: the listed model's name, or the address itself.
-pub fn url_label(url: &str) -> String {
-    crate::intab::MODELS
-        .iter()
-        .find(|m| m.url == url)
-        .map_or_else(|| url.to_string(), |m| m.label.to_string())
 }
 
 /// Answers a run's calls on the engine, one at a time (the engine queues them).

@@ -28,6 +28,12 @@ mod exports {
         intab::source(name)
     }
 
+    /// How a model's address is shown (see [`intab::label`]).
+    #[wasm_bindgen]
+    pub fn label(url: &str) -> String {
+        intab::label(url)
+    }
+
     /// The context the engine is loaded with, in tokens.
     #[wasm_bindgen]
     pub fn context_tokens() -> u32 {

@@ -371,6 +371,8 @@ fn a_scenario_names_a_listed_model_or_a_gguf_address() {
     assert_eq!(source("javascript:alert(1).gguf"), None);
     assert_eq!(source("file:///etc/passwd.gguf"), None);
     assert_eq!(listed("llama3.2-1b").map(|m| m.licence), Some("Llama 3.2 Community License"));
+    assert_eq!(label(MODELS[1].url), "Qwen2.5 0.5B Instruct (Q4_K_M)");
+    assert_eq!(label("models/tiny.gguf"), "models/tiny.gguf");
 }
 
 #[test]
