@@ -600,6 +600,8 @@ function draw() {
  * promptPerSecond, tokensPerSecond) } (an empty source: nothing loaded).
  */
 export async function settings(root, name, hooks) {
+  // The app tells the panel of every edit to the scenario; only a new mount or name matters.
+  if (panel.root === root && panel.info?.name === name) return;
   const m = await shapes();
   const models = JSON.parse(m.models());
   const url = m.source(name) ?? null;
