@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::clock::{Clock, SystemClock};
 use crate::engine::{Run, StepOutcome};
-use crate::events::{to_json_lines, Event, FinishReason, MessageKind, SelectorMatch};
+use crate::events::{to_json_lines, Event, FinishReason, SelectorMatch};
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
@@ -182,8 +182,11 @@ pub fn render_event(event: &Event) -> Option<String> {
             format!("Original topic:\n{original}\n\nDetailed topic:\n{specified}\n")
         }
         Event::CharacterDescribed { agent, description } => format!("{agent} Description:\n{description}\n"),
-        Event::Message { speaker, text, kind: MessageKind::Injected, .. } => format!("({speaker}): {text}\n"),
-        Event::Message { speaker, text, .. } => format!("({speaker}): {text}\n"),
+        Event::Message { speaker, text, kind, refusal, .. } => match kind.note(refusal) {
+            Some(note) if text.is_empty() => format!("({speaker}): [{note}]\n"),
+            Some(note) => format!("({speaker}): {text} [{note}]\n"),
+            None => format!("({speaker}): {text}\n"),
+        },
         Event::Bid { agent, value, defaulted, attempts, .. } => {
             let note = match (defaulted, attempts) {
                 (true, _) => " (no valid bid: default)".to_string(),
@@ -240,7 +243,7 @@ pub fn render_event(event: &Event) -> Option<String> {
         Event::GameEnd { feedback, optimum, .. } => format!("{feedback}\n(optimum: {optimum})\n"),
         Event::OptimizerIteration { note: Some(note), .. } => format!("Optimizer: {note}\n"),
         Event::OptimizerIteration { .. } => return None,
-        Event::ModelCall { .. } => return None,
+        Event::ModelCall { .. } => format!("\t[{}]", event.refused_call_note()?),
         Event::Error { message, .. } => format!("error: {message}"),
         Event::SpendingCapReached { tokens, cost, cap, .. } => {
             format!("== {} (--cap-tokens N, --cap-cost X)", crate::view::cap_note(*tokens, *cost, cap))

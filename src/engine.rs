@@ -263,6 +263,11 @@ impl Run {
             };
             for ((req, reply), description) in requests.iter().zip(replies).zip(&mut descriptions) {
                 let reply = reply?;
+                // A refused description leaves the scenario's own in place.
+                if let Some(refusal) = &reply.response.refusal {
+                    floor.record_call(req, 1, &reply, ParseOutcome::failed(refusal.describe()));
+                    continue;
+                }
                 let text = reply.response.content.trim().to_string();
                 floor.record_call(req, 1, &reply, ParseOutcome::used());
                 floor.push(Event::CharacterDescribed { agent: req.agent.clone(), description: text.clone() });
@@ -292,14 +297,19 @@ impl Run {
             });
             req.temperature = Some(1.0);
             let reply = floor.ask(&req).await?;
-            let specified = reply.response.content.trim().to_string();
-            floor.record_call(&req, 1, &reply, ParseOutcome::used());
-            floor.push(Event::TopicSpecified {
-                original: scenario.topic.clone(),
-                specified: specified.clone(),
-            });
-            if opening_text.is_empty() {
-                opening_text = specified;
+            // A refused specification leaves the topic as the scenario gives it.
+            if let Some(refusal) = &reply.response.refusal {
+                floor.record_call(&req, 1, &reply, ParseOutcome::failed(refusal.describe()));
+            } else {
+                let specified = reply.response.content.trim().to_string();
+                floor.record_call(&req, 1, &reply, ParseOutcome::used());
+                floor.push(Event::TopicSpecified {
+                    original: scenario.topic.clone(),
+                    specified: specified.clone(),
+                });
+                if opening_text.is_empty() {
+                    opening_text = specified;
+                }
             }
         }
 
@@ -459,12 +469,24 @@ impl Floor {
 
     /// Adds a message to the transcript and the log.
     pub(crate) fn add_message(&mut self, speaker: &str, text: &str, kind: MessageKind) {
+        self.add_message_with(speaker, text, kind, String::new());
+    }
+
+    /// Adds an agent's message made of `replies` (one, or the director's reflection and
+    /// prompt): marked refused, filtered, empty or incomplete as they were.
+    pub(crate) fn add_said(&mut self, speaker: &str, text: &str, replies: &[&ChatResponse]) {
+        let (kind, refusal) = MessageKind::of_replies(text, replies);
+        self.add_message_with(speaker, text, kind, refusal);
+    }
+
+    fn add_message_with(&mut self, speaker: &str, text: &str, kind: MessageKind, refusal: String) {
         self.transcript.push(speaker, text);
         self.push(Event::Message {
             turn: self.turn,
             speaker: speaker.to_string(),
             text: text.to_string(),
             kind,
+            refusal,
         });
     }
 
@@ -490,7 +512,12 @@ impl Floor {
         let mut asked = Asked { attempts: Vec::new(), value: None };
         for _ in 0..attempts.max(1) {
             let reply = self.ask(request).await?;
-            match read(&reply.response) {
+            // A refused or filtered reply is unreadable whatever text came with it.
+            let read = match &reply.response.refusal {
+                Some(refusal) => Err(refusal.describe()),
+                None => read(&reply.response),
+            };
+            match read {
                 Ok(value) => {
                     let shown = serde_json::to_value(&value).unwrap_or_default();
                     asked.attempts.push((reply, ParseOutcome::ok(shown)));
@@ -499,6 +526,7 @@ impl Floor {
                 }
                 Err(error) => {
                     let error = match reply.response.why_no_answer() {
+                        Some(_) if reply.response.refusal.is_some() => error,
                         Some(why) => no_answer(request, &why, &error),
                         None => error,
                     };
@@ -543,6 +571,7 @@ impl Floor {
             truncated: reply.response.truncated,
             adapted: reply.response.adapted.clone(),
             engine: reply.response.engine,
+            refusal: reply.response.refusal.clone(),
         });
     }
 
@@ -579,10 +608,10 @@ impl Floor {
     pub(crate) async fn speak(&mut self, agent: usize) -> Result<String, ModelError> {
         let req = self.speech_request(agent, self.speak_cue());
         let reply = self.ask(&req).await?;
-        let text = reply.response.content.trim().to_string();
-        self.record_call(&req, 1, &reply, ParseOutcome::used());
+        let text = reply.response.said().to_string();
+        self.record_call(&req, 1, &reply, ParseOutcome::of_speech(&reply.response));
         let name = self.cast[agent].name.clone();
-        self.add_message(&name, &text, MessageKind::of_reply(&reply.response));
+        self.add_said(&name, &text, &[&reply.response]);
         Ok(text)
     }
 }

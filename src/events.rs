@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::game::negotiation::Action;
-use crate::model::{Adaptation, ChatMessage, EngineTime, Purpose, ToolCall, ToolSpec, Usage};
+use crate::model::{Adaptation, ChatMessage, EngineTime, Purpose, Refusal, ToolCall, ToolSpec, Usage};
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
@@ -29,16 +29,65 @@ pub enum MessageKind {
     Injected,
     /// Spoken by an agent, but the reply broke off before its end: the text is what arrived.
     Incomplete,
+    /// The agent's turn, but the model refused to answer: the text is what the agents heard
+    /// (empty, or the part of the message that was not refused); the words are in `refusal`.
+    Refused,
+    /// The agent's turn, but the provider's content filter withheld the reply.
+    Filtered,
+    /// The agent's turn, but the model answered nothing, with no refusal and no filter.
+    Empty,
 }
 
 impl MessageKind {
-    /// The kind of an agent's message, from the reply it came in.
-    pub fn of_reply(response: &crate::model::ChatResponse) -> MessageKind {
-        if response.incomplete {
+    /// The kind of an agent's message `text`, made of `replies` (one, or the director's
+    /// reflection and prompt), and the words of any refusal among them.
+    pub fn of_replies(text: &str, replies: &[&crate::model::ChatResponse]) -> (MessageKind, String) {
+        use crate::model::RefusalKind;
+        let refusals: Vec<&crate::model::Refusal> =
+            replies.iter().filter_map(|r| r.refusal.as_ref()).collect();
+        if !refusals.is_empty() {
+            let words: Vec<&str> = refusals.iter().map(|r| r.text.trim()).filter(|t| !t.is_empty()).collect();
+            let filtered = refusals.iter().any(|r| r.kind == RefusalKind::Filtered);
+            return (if filtered { MessageKind::Filtered } else { MessageKind::Refused }, words.join(" "));
+        }
+        let kind = if text.trim().is_empty() {
+            MessageKind::Empty
+        } else if replies.iter().any(|r| r.incomplete) {
             MessageKind::Incomplete
         } else {
             MessageKind::Agent
+        };
+        (kind, String::new())
+    }
+
+    /// What a reader is told about a message of this kind beside its text (the one wording
+    /// of it: the terminal, the Markdown export and the page use it); `None` for ordinary ones.
+    pub fn note(self, refusal: &str) -> Option<String> {
+        use crate::model::{Refusal, RefusalKind};
+        Some(match self {
+            MessageKind::Agent | MessageKind::Injected => return None,
+            MessageKind::Incomplete => "the reply broke off before its end; this is what arrived".into(),
+            MessageKind::Refused => Refusal::new(RefusalKind::Refused, refusal).describe(),
+            MessageKind::Filtered => Refusal::new(RefusalKind::Filtered, refusal).describe(),
+            MessageKind::Empty => "the model answered nothing".into(),
+        })
+    }
+
+    /// The short tag shown beside the speaker.
+    pub fn tag(self) -> Option<&'static str> {
+        match self {
+            MessageKind::Agent => None,
+            MessageKind::Injected => Some("injected"),
+            MessageKind::Incomplete => Some("incomplete"),
+            MessageKind::Refused => Some("refused"),
+            MessageKind::Filtered => Some("filtered"),
+            MessageKind::Empty => Some("empty"),
         }
+    }
+
+    /// A turn that gave the conversation nothing of the model's: refused, filtered or empty.
+    pub fn is_unanswered(self) -> bool {
+        matches!(self, MessageKind::Refused | MessageKind::Filtered | MessageKind::Empty)
     }
 }
 
@@ -188,6 +237,10 @@ events! {
         /// The in-tab engine's own timing of the call (a measured timing, as `latency_ms`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         engine: Option<EngineTime> = any_or_default,
+        /// The model refused or the provider filtered the reply (`raw` keeps any text that
+        /// came with it, which is never read as an answer).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refusal: Option<Refusal> = any_or_default,
     },
     Bid "bid" {
         turn: u32 = u32,
@@ -208,8 +261,13 @@ events! {
     Message "message" {
         turn: u32 = u32,
         speaker: String = string,
+        /// What the agents hear: for a refused, filtered or empty turn, empty (or the part that
+        /// was not refused), never invented text.
         text: String = string,
         kind: MessageKind = any,
+        /// The model's words of refusal, for a `refused` or `filtered` message that had any.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        refusal: String = string_or_empty,
     },
     DirectorChoice "director_choice" {
         turn: u32 = u32,
@@ -352,6 +410,13 @@ impl ParseOutcome {
     pub fn failed(error: impl Into<String>) -> Self {
         Self { ok: false, value: None, error: Some(error.into()) }
     }
+    /// A speech reply: used as it is, unless it was refused or filtered.
+    pub fn of_speech(response: &crate::model::ChatResponse) -> Self {
+        match &response.refusal {
+            Some(refusal) => Self::failed(refusal.describe()),
+            None => Self::used(),
+        }
+    }
 }
 
 impl Event {
@@ -379,6 +444,19 @@ impl Event {
             | Event::OptimizerIteration { .. }
             | Event::RunFinished { .. } => None,
         }
+    }
+
+    /// For a refused or filtered call whose refusal no message shows (a bid, a choice, a
+    /// description): who was asked, for what, and the refusal, worded once for every reader.
+    pub fn refused_call_note(&self) -> Option<String> {
+        let Event::ModelCall { agent, purpose, attempt, refusal: Some(refusal), .. } = self else {
+            return None;
+        };
+        if purpose.is_speech() || *purpose == Purpose::DirectorReflection {
+            return None;
+        }
+        let what = purpose.as_str().replace('_', " ");
+        Some(format!("{agent}, {what} (attempt {attempt}): {}", refusal.describe()))
     }
 
     /// The event as one JSON line.
@@ -568,6 +646,7 @@ mod tests {
             truncated: false,
             adapted: Vec::new(),
             engine: None,
+            refusal: None,
         }
     }
 

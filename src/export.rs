@@ -146,8 +146,9 @@ pub fn to_markdown(events: &[Event]) -> String {
                 let note = if *fallback { " (fallback: no valid index)" } else { "" };
                 out.push_str(&format!("> Next speaker: **{}**{note}\n\n", inert(agent)));
             }
-            Event::Message { speaker, text, .. } => {
-                out.push_str(&format!("**({}):** {}\n\n", inert(speaker), inert(text)))
+            Event::Message { speaker, text, kind, refusal, .. } => {
+                let note = kind.note(refusal).map(|n| format!(" _({})_", inert(&n))).unwrap_or_default();
+                out.push_str(&format!("**({}):** {}{note}\n\n", inert(speaker), inert(text)))
             }
             Event::Handoff { from, to, method, fallback, reason, .. } => {
                 let note = match (fallback, reason) {
@@ -206,6 +207,10 @@ pub fn to_markdown(events: &[Event]) -> String {
             Event::Error { message, .. } => out.push_str(&format!("**Error:** {}\n\n", inert(message))),
             Event::RunFinished { reason } => {
                 out.push_str(&format!("*Finished: {}*\n", reason.as_str().replace('_', " ")))
+            }
+            Event::ModelCall { .. } if event.refused_call_note().is_some() => {
+                let note = event.refused_call_note().unwrap_or_default();
+                out.push_str(&format!("> _Refused: {}_\n\n", inert(&note)))
             }
             // Calls are in the JSON export; round robin's selections, an optimizer pass that
             // changed nothing and the spending cap add nothing a reader of the dialogue needs.

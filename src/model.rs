@@ -302,6 +302,45 @@ pub struct Adaptation {
     pub message: String,
 }
 
+/// How a reply was withheld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalKind {
+    /// The model declined (OpenAI's `refusal` field, Anthropic's `stop_reason: "refusal"`).
+    Refused,
+    /// The provider's content filter held the reply back (`finish_reason: "content_filter"`).
+    Filtered,
+}
+
+/// A reply the model declined to give, or that the provider's filter held back. Whatever text
+/// came with it stays in the reply's content (the raw record); it is never read or said.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    /// The model's words of refusal, or the provider's explanation; empty when none came.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+}
+
+impl Refusal {
+    pub fn new(kind: RefusalKind, text: impl Into<String>) -> Self {
+        Self { kind, text: text.into() }
+    }
+
+    /// The one wording of a refusal, for parse errors, the terminal, exports and the page.
+    pub fn describe(&self) -> String {
+        let what = match self.kind {
+            RefusalKind::Refused => "the model refused",
+            RefusalKind::Filtered => "the provider's content filter withheld the reply",
+        };
+        match (self.kind, self.text.trim()) {
+            (RefusalKind::Refused, "") => format!("{what}, giving no reason"),
+            (_, "") => what.to_string(),
+            (_, words) => format!("{what}: \"{words}\""),
+        }
+    }
+}
+
 /// A model's reply.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChatResponse {
@@ -327,6 +366,9 @@ pub struct ChatResponse {
     /// The engine's own timing, from a model that runs on this machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineTime>,
+    /// The model refused or the provider filtered the reply: nothing in it is an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
 }
 
 /// The tags local reasoning models put their thinking in, before the answer.
@@ -370,9 +412,36 @@ impl ChatResponse {
         self.content = answer;
     }
 
-    /// Why a reply gave nothing to read, when it is not the model's wording: it was all
-    /// reasoning, or it stopped at its token limit first.
+    /// What the reply says aloud: its content, trimmed, or nothing when it was refused or
+    /// filtered (the seeds show an unanswered turn as an empty message, never invented text).
+    pub fn said(&self) -> &str {
+        if self.refusal.is_some() {
+            ""
+        } else {
+            self.content.trim()
+        }
+    }
+
+    /// Records a refusal or filter signal; the words of several signals are joined.
+    pub fn refuse(&mut self, kind: RefusalKind, text: &str) {
+        match &mut self.refusal {
+            Some(r) => {
+                // A filter outranks the model's own refusal: it says the provider intervened.
+                if kind == RefusalKind::Filtered {
+                    r.kind = kind;
+                }
+                r.text.push_str(text);
+            }
+            None => self.refusal = Some(Refusal::new(kind, text)),
+        }
+    }
+
+    /// Why a reply gave nothing to read, when it is not the model's wording: it was refused or
+    /// filtered, it was all reasoning, or it stopped at its token limit first.
     pub fn why_no_answer(&self) -> Option<String> {
+        if let Some(refusal) = &self.refusal {
+            return Some(refusal.describe());
+        }
         if !self.content.trim().is_empty() || !self.tool_calls.is_empty() {
             return None;
         }

@@ -587,7 +587,7 @@ impl HttpModel {
         let done = reply.done;
         let mut response = reply.finish();
         if !done {
-            if response.content.is_empty() && response.tool_calls.is_empty() {
+            if response.content.is_empty() && response.tool_calls.is_empty() && response.refusal.is_none() {
                 return Err(Failure::Malformed("the stream ended before any reply".into()));
             }
             response.incomplete = true;
@@ -699,6 +699,9 @@ impl HttpModel {
     fn scrub_response(&self, response: &mut ChatResponse) {
         self.secrets.scrub_in_place(&mut response.content);
         self.secrets.scrub_in_place(&mut response.reasoning);
+        if let Some(r) = &mut response.refusal {
+            self.secrets.scrub_in_place(&mut r.text);
+        }
         for a in &mut response.adapted {
             self.secrets.scrub_in_place(&mut a.message);
         }

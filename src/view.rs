@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal, SelectorMatch};
 use crate::game::negotiation::Action;
-use crate::model::{Adaptation, EngineTime, Purpose, Usage};
+use crate::model::{Adaptation, EngineTime, Purpose, Refusal, Usage};
 use crate::scenario::{Price, Scenario};
 
 /// A piece of a message: said aloud, or a body movement written between `*`.
@@ -51,8 +51,11 @@ pub struct TranscriptRow {
     pub speaker: String,
     pub text: String,
     pub injected: bool,
-    /// The reply broke off before its end.
-    pub incomplete: bool,
+    /// How the message came: the tag and note beside it (refused, filtered, empty,
+    /// incomplete) come from here.
+    pub kind: MessageKind,
+    /// The model's words of refusal, for a refused or filtered message.
+    pub refusal: String,
     pub segments: Vec<Segment>,
 }
 
@@ -63,7 +66,7 @@ pub struct BidCell {
     pub raw: String,
     pub attempts: u32,
     pub defaulted: bool,
-    /// The reasoning behind the last attempt, if the model reasoned.
+    /// Why the last attempt came out as it did: its refusal, if refused, and its reasoning.
     pub why: String,
 }
 
@@ -93,7 +96,7 @@ pub struct DirectorPick {
     pub agent: String,
     pub fallback: bool,
     pub attempts: u32,
-    /// The reasoning behind the last attempt, if the model reasoned.
+    /// Why the last attempt came out as it did: its refusal, if refused, and its reasoning.
     pub why: String,
 }
 
@@ -106,7 +109,7 @@ pub struct HandoffRow {
     pub raw: String,
     pub fallback: bool,
     pub reason: Option<String>,
-    /// The speaker's reasoning before it handed over, if the model reasoned.
+    /// The speaker's refusal or reasoning before it handed over, if any.
     pub why: String,
 }
 
@@ -119,7 +122,7 @@ pub struct SelectorRow {
     pub agent: String,
     pub matched: SelectorMatch,
     pub attempts: u32,
-    /// The selector's reasoning behind the last attempt, if the model reasoned.
+    /// The selector's refusal or reasoning behind the last attempt, if any.
     pub why: String,
 }
 
@@ -191,6 +194,7 @@ pub struct CallRow {
     pub reasoning: String,
     pub truncated: bool,
     pub adapted: Vec<Adaptation>,
+    pub refusal: Option<Refusal>,
 }
 
 /// Counts for one agent, or for the whole run.
@@ -207,6 +211,10 @@ pub struct Tally {
     pub retries: u32,
     /// Defaulted bids, fallback choices and handoffs, invalid actions.
     pub fallbacks: u32,
+    /// Calls the model refused or the provider's filter withheld.
+    pub refused: u32,
+    /// Turns where the model answered nothing, with no refusal or filter.
+    pub empty: u32,
     /// Tokens of the orchestration calls alone, to price them apart.
     pub orchestration_prompt_tokens: u64,
     pub orchestration_completion_tokens: u64,
@@ -289,16 +297,23 @@ pub struct RunView {
 }
 
 impl RunView {
-    /// The reasoning of this turn's latest call by `agent` for `purpose`: the one whose reply
-    /// was read (or given up on).
+    /// Why this turn's latest call by `agent` for `purpose` (the one whose reply was read, or
+    /// given up on) came out as it did: its refusal, if it was refused, and its reasoning.
     fn reasoning_of(&self, turn: u32, agent: &str, purpose: Purpose) -> String {
-        self.calls
+        let Some(call) = self
+            .calls
             .iter()
             .rev()
             .take_while(|c| c.turn == turn)
             .find(|c| c.purpose == purpose && c.agent == agent)
-            .map(|c| c.reasoning.clone())
-            .unwrap_or_default()
+        else {
+            return String::new();
+        };
+        match &call.refusal {
+            Some(r) if call.reasoning.is_empty() => r.describe(),
+            Some(r) => format!("{}\n\n{}", r.describe(), call.reasoning),
+            None => call.reasoning.clone(),
+        }
     }
 
     pub fn from_events(events: &[Event]) -> RunView {
@@ -344,6 +359,7 @@ impl RunView {
                 truncated,
                 adapted,
                 engine,
+                refusal,
                 ..
             } => {
                 if let Some(t) = engine {
@@ -356,6 +372,7 @@ impl RunView {
                     t.prompt_tokens += usage.prompt_tokens as u64;
                     t.completion_tokens += usage.completion_tokens as u64;
                     t.retries += (*attempt > 1) as u32;
+                    t.refused += refusal.is_some() as u32;
                     if purpose.is_orchestration() {
                         t.orchestration_prompt_tokens += usage.prompt_tokens as u64;
                         t.orchestration_completion_tokens += usage.completion_tokens as u64;
@@ -379,6 +396,7 @@ impl RunView {
                     reasoning: reasoning.clone(),
                     truncated: *truncated,
                     adapted: adapted.clone(),
+                    refusal: refusal.clone(),
                 }));
             }
             Event::Bid { turn, agent, raw, value, attempts, defaulted } => {
@@ -413,14 +431,18 @@ impl RunView {
                     board.tied = tied.clone();
                 }
             }
-            Event::Message { turn, speaker, text, kind } => {
+            Event::Message { turn, speaker, text, kind, refusal } => {
+                if *kind == MessageKind::Empty {
+                    self.stats.tally(speaker, |t| t.empty += 1);
+                }
                 self.transcript.push(Arc::new(TranscriptRow {
                     id: self.transcript.len(),
                     turn: *turn,
                     speaker: speaker.clone(),
                     text: text.clone(),
                     injected: *kind == MessageKind::Injected,
-                    incomplete: *kind == MessageKind::Incomplete,
+                    kind: *kind,
+                    refusal: refusal.clone(),
                     segments: segments(text),
                 }));
             }

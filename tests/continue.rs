@@ -131,3 +131,103 @@ fn a_recording_with_cut_off_replies_continues_too() {
     block_on(run.run_to_end());
     assert_eq!(strip(run.events()), strip(&recorded));
 }
+
+#[test]
+fn refused_filtered_and_empty_turns_are_recorded_as_such_seen_as_empty_and_replayed_unchanged() {
+    use agora::events::{request_messages, MessageKind};
+    let scenario = common::scenario(
+        r#"{"version":1,"title":"t","topic":"rail","max_turns":3,"seed":4,
+            "agents":[{"name":"A"},{"name":"B"}],"method":{"kind":"bidding"}}"#,
+    );
+    let script = r#"[
+        {"agent":"A","purpose":"bid","content":"<9>"},
+        {"agent":"B","purpose":"bid","content":"<2>","refusal":"I won't rate that."},
+        {"agent":"B","purpose":"bid","content":"<3>"},
+        {"agent":"A","purpose":"speak","refusal":"I can't argue that."},
+        {"agent":"A","purpose":"bid","content":"<1>"},
+        {"agent":"B","purpose":"bid","filtered":true},
+        {"agent":"B","purpose":"bid","filtered":true},
+        {"agent":"A","purpose":"speak","content":""},
+        {"agent":"A","purpose":"bid","content":"<1>"},
+        {"agent":"B","purpose":"bid","content":"<8>"},
+        {"agent":"B","purpose":"speak","content":"Trains, now."}
+    ]"#;
+    let recorded = common::run_script(scenario, script);
+    assert_eq!(common::finish_reason(&recorded), "turn_limit");
+    let said: Vec<(MessageKind, String, String)> = recorded
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { kind, text, refusal, .. } if *kind != MessageKind::Injected => {
+                Some((*kind, text.clone(), refusal.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (MessageKind::Refused, String::new(), "I can't argue that.".to_string()),
+            (MessageKind::Empty, String::new(), String::new()),
+            (MessageKind::Agent, "Trains, now.".to_string(), String::new()),
+        ]
+    );
+    // B's refused bid was asked again and read; the filtered one twice, then defaulted.
+    let bids: Vec<(String, i64, u32, bool)> = recorded
+        .iter()
+        .filter_map(|e| match e {
+            Event::Bid { agent, value, attempts, defaulted, .. } => {
+                Some((agent.clone(), *value, *attempts, *defaulted))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bids[1], ("B".to_string(), 3, 2, false));
+    assert_eq!(bids[3], ("B".to_string(), 0, 2, true));
+    let errors: Vec<String> = recorded
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelCall { parse, .. } if !parse.ok => parse.error.clone(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "the model refused: \"I won't rate that.\"",
+            "the model refused: \"I can't argue that.\"",
+            "the provider's content filter withheld the reply",
+            "the provider's content filter withheld the reply",
+        ]
+    );
+    // The agents hear the refused and the empty turn as the seed shows an empty message.
+    let last_call = recorded.iter().rposition(|e| matches!(e, Event::ModelCall { .. })).unwrap();
+    let prompt = request_messages(&recorded, last_call).unwrap();
+    assert!(prompt[1].content.contains("\nA: \nA: \nB: "), "{:?}", prompt[1].content);
+    assert!(!prompt[1].content.contains("argue") && !prompt[1].content.contains("<2>"));
+
+    // The view shows each as it was and counts them.
+    let view = agora::view::RunView::from_events(&recorded);
+    let rows: Vec<(MessageKind, Option<String>)> =
+        view.transcript.iter().skip(1).map(|r| (r.kind, r.kind.note(&r.refusal))).collect();
+    assert_eq!(
+        rows,
+        [
+            (MessageKind::Refused, Some("the model refused: \"I can't argue that.\"".into())),
+            (MessageKind::Empty, Some("the model answered nothing".into())),
+            (MessageKind::Agent, None),
+        ]
+    );
+    assert_eq!((view.stats.total.refused, view.stats.total.empty), (4, 1));
+    assert_eq!((view.stats.per_agent["A"].refused, view.stats.per_agent["B"].refused), (1, 3));
+    assert_eq!(view.bid_turns[1].bids[1].why, "the provider's content filter withheld the reply");
+
+    // Replay and continue-live carry it unchanged, from every step.
+    let back = agora::events::from_json_lines(&agora::events::to_json_lines(&recorded)).unwrap();
+    assert_eq!(back, recorded);
+    for &cut in &step_starts(&recorded)[1..] {
+        let live = Rc::new(ScriptedModel::from_events(&recorded[cut..]));
+        let mut run = block_on(continue_live(&recorded[..cut], live, Rc::new(FrozenClock))).unwrap();
+        block_on(run.run_to_end());
+        assert_eq!(strip(run.events()), strip(&recorded), "continued from {cut}");
+    }
+}

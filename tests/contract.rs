@@ -8,9 +8,11 @@ use std::rc::Rc;
 
 use agora::clock::FrozenClock;
 use agora::engine::Run;
-use agora::events::{from_json_lines, to_json_lines, Event, ParseOutcome, Request};
+use agora::events::{from_json_lines, to_json_lines, Event, MessageKind, ParseOutcome, Request};
 use agora::model::demo::DemoModel;
-use agora::model::{Adaptation, ChatMessage, EngineTime, Purpose, ToolCall, ToolSpec, Usage};
+use agora::model::{
+    Adaptation, ChatMessage, EngineTime, Purpose, Refusal, RefusalKind, ToolCall, ToolSpec, Usage,
+};
 use agora::presets::{find, PRESETS};
 use common::*;
 
@@ -93,7 +95,18 @@ fn every_kind_of_event() -> Vec<Event> {
             message: "m".into(),
         }],
         engine: Some(EngineTime { read_tokens: 40, read_ms: 12.5, written_tokens: 8, written_ms: 30.0 }),
+        refusal: Some(Refusal::new(RefusalKind::Refused, "I can't help with that.")),
     });
+    for kind in [MessageKind::Refused, MessageKind::Filtered, MessageKind::Empty] {
+        let refusal = if kind == MessageKind::Refused { "I can't help with that." } else { "" };
+        events.push(Event::Message {
+            turn: 1,
+            speaker: "A".into(),
+            text: String::new(),
+            kind,
+            refusal: refusal.into(),
+        });
+    }
     events
 }
 
@@ -139,7 +152,7 @@ fn every_kind_of_event_is_written_reads_back_and_is_documented_field_by_field() 
             }
             // The fields of the small objects inside events are named in the row too.
             let inner: Vec<&serde_json::Value> = match (key.as_str(), value) {
-                ("usage" | "cap" | "pending", serde_json::Value::Object(_)) => vec![value],
+                ("usage" | "cap" | "pending" | "refusal", serde_json::Value::Object(_)) => vec![value],
                 ("adapted", serde_json::Value::Array(items)) => items.iter().collect(),
                 _ => Vec::new(),
             };

@@ -694,3 +694,145 @@ fn a_recorded_run_with_reasoning_and_adaptations_continues_live_to_the_same_log(
         assert!(strip(run.events()) == strip(&recorded[..cut]), "{persona}: the replay differs");
     }
 }
+
+/// The refusal text a persona sends, as the event log must keep it.
+fn refusal_marker(persona: &str, provider: &str) -> Option<&'static str> {
+    match (persona, provider) {
+        ("refusal", "anthropic") => Some("declined by a policy classifier"),
+        ("refusal", _) => Some("I'm sorry, but I can't help with that"),
+        _ => None,
+    }
+}
+
+#[test]
+fn every_preset_records_refused_and_filtered_replies_as_such_and_falls_back_as_the_seeds_do() {
+    use agora::events::{Event, MessageKind, SelectorMatch};
+    use agora::model::RefusalKind;
+    use agora::scenario::Method;
+    for (persona, provider) in [
+        ("refusal", "custom"),
+        ("refusal", "anthropic"),
+        ("content-filter", "custom"),
+        ("content-filter", "gemini"),
+    ] {
+        let expected_kind = if persona == "refusal" { RefusalKind::Refused } else { RefusalKind::Filtered };
+        let marker = refusal_marker(persona, provider);
+        for preset in agora::presets::PRESETS.iter().map(|p| p.id) {
+            let context = format!("{preset} against {persona} as {provider}");
+            let w = run_on(
+                &Server::start(&["--persona", persona]),
+                preset,
+                "3",
+                provider,
+                Some("sk-refusal-key"),
+            );
+            assert_eq!(w.code, 0, "{context}:\n{}\n{}", w.stderr, w.stdout);
+            let events = agora::events::from_json_lines(&w.events).unwrap();
+            let Some(Event::RunStarted { scenario, .. }) = events.first() else { panic!("{context}") };
+            let attempts = match &scenario.method {
+                Method::Bidding(s) => s.attempts,
+                Method::Director(s) => s.attempts,
+                Method::Handoff(s) => s.attempts,
+                Method::Selector(s) => s.attempts,
+                Method::Negotiation(_) | Method::RoundRobin => 1,
+            };
+            assert!(!events.iter().any(|e| matches!(e, Event::Error { .. })), "{context}");
+            let mut refused_messages = 0;
+            for e in &events {
+                match e {
+                    Event::ModelCall { refusal, parse, raw, .. } => {
+                        let refusal =
+                            refusal.as_ref().unwrap_or_else(|| panic!("{context}: a call not refused"));
+                        assert_eq!(refusal.kind, expected_kind, "{context}");
+                        if let Some(m) = marker {
+                            assert!(refusal.text.contains(m), "{context}: {:?}", refusal.text);
+                        }
+                        let error = parse.error.as_deref().unwrap_or_default();
+                        assert!(!parse.ok, "{context}: a refused reply was read");
+                        let wording = if persona == "refusal" {
+                            "the model refused"
+                        } else {
+                            "content filter withheld"
+                        };
+                        assert!(error.contains(wording), "{context}: {error}");
+                        if provider == "anthropic" && persona == "refusal" {
+                            assert_eq!(raw, "Hello..", "{context}: the text begun is kept raw");
+                        }
+                    }
+                    // No agent's turn is recorded as an empty message said.
+                    Event::Message { kind, text, refusal, .. } if *kind != MessageKind::Injected => {
+                        let want =
+                            if persona == "refusal" { MessageKind::Refused } else { MessageKind::Filtered };
+                        assert_eq!(*kind, want, "{context}: {text:?}");
+                        assert_eq!(text, "", "{context}: no invented text, nothing of the refused reply");
+                        if let Some(m) = marker {
+                            assert!(refusal.contains(m), "{context}: {refusal:?}");
+                        }
+                        refused_messages += 1;
+                    }
+                    // Orchestration: every attempt the seed allows, then its default.
+                    Event::Bid { value, defaulted, attempts: a, .. } => {
+                        assert!(*defaulted && *value == 0 && *a == attempts, "{context}: {e:?}")
+                    }
+                    Event::DirectorChoice { fallback, .. } => assert!(fallback, "{context}"),
+                    Event::Handoff { fallback, reason, .. } => {
+                        assert!(fallback, "{context}");
+                        assert!(
+                            reason.as_deref().unwrap_or_default().contains(if persona == "refusal" {
+                                "refused"
+                            } else {
+                                "filter"
+                            }),
+                            "{context}: {reason:?}"
+                        );
+                    }
+                    Event::SelectorChoice { matched, attempts: a, .. } => {
+                        assert!(*matched == SelectorMatch::Fallback && *a == attempts, "{context}: {e:?}")
+                    }
+                    Event::Action { valid, action, reason, .. } => {
+                        assert!(!valid && action.is_none(), "{context}");
+                        assert!(
+                            reason.contains("refused") || reason.contains("filter"),
+                            "{context}: {reason}"
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            // Every attempt of each orchestration call went out.
+            let most = events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::ModelCall { purpose, attempt, .. } if purpose.is_orchestration() => Some(*attempt),
+                    _ => None,
+                })
+                .max();
+            if let Some(most) = most {
+                assert_eq!(most, attempts, "{context}");
+            }
+            assert!(refused_messages >= 2, "{context}: {refused_messages} refused turns");
+            // The terminal and the Markdown transcript say so, with the model's words.
+            let said =
+                if persona == "refusal" { "the model refused" } else { "content filter withheld the reply" };
+            assert!(w.stdout.contains(said), "{context}: {}", w.stdout);
+            assert!(w.markdown.contains(said), "{context}");
+            if let Some(m) = marker {
+                assert!(w.stdout.contains(m) && w.markdown.contains(m), "{context}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_refusal_that_repeats_the_key_is_kept_without_it() {
+    let server = Server::start(&["--persona", "refusal", "--fault", "echo-key-replyx40"]);
+    let w = run_on(&server, "rail-debate", "2", "custom", Some(SENTINEL));
+    assert_eq!(w.code, 0, "{}", w.stderr);
+    assert!(w.events.contains("stays with me"), "the refusal's words are kept");
+    assert_no_key(&[
+        ("stdout", w.stdout),
+        ("stderr", w.stderr),
+        ("events", w.events),
+        ("markdown", w.markdown),
+    ]);
+}

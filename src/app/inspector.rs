@@ -128,6 +128,9 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                     <pre class="reasoning" data-testid="call-reasoning">{call.reasoning.clone()}</pre>
                 })}
                 <h4>"Reply"</h4>
+                {call.refusal.as_ref().map(|r| view! {
+                    <p class="note refusal" data-testid="call-refusal">{r.describe()}</p>
+                })}
                 <pre class="reply" data-testid="call-raw">{call.raw.clone()}</pre>
                 {call.truncated.then(|| view! {
                     <p class="note" data-testid="call-truncated">"The reply stopped at its token limit."</p>
@@ -193,6 +196,8 @@ pub fn Stats() -> impl IntoView {
                         <th scope="col">"Tokens"</th>
                         <th scope="col" title="attempts after the first">"Retries"</th>
                         <th scope="col" title="defaulted bids, fallback choices and handoffs, invalid actions">"Fallbacks"</th>
+                        <th scope="col" title="calls the model refused or the provider's content filter withheld">"Refused"</th>
+                        <th scope="col" title="turns where the model answered nothing">"Empty"</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -203,7 +208,7 @@ pub fn Stats() -> impl IntoView {
                                 let total = agent == "Total";
                                 let key = agent.clone();
                                 view! {
-                                    <tr class:total=total data-testid="stats-row" data-agent=key data-calls=t.calls data-retries=t.retries data-fallbacks=t.fallbacks>
+                                    <tr class:total=total data-testid="stats-row" data-agent=key data-calls=t.calls data-retries=t.retries data-fallbacks=t.fallbacks data-refused=t.refused data-empty=t.empty>
                                         <th scope="row">{agent}</th>
                                         <td>{t.calls}</td>
                                         <td>{t.orchestration_calls}</td>
@@ -211,6 +216,8 @@ pub fn Stats() -> impl IntoView {
                                         <td>{t.tokens()}</td>
                                         <td>{t.retries}</td>
                                         <td>{t.fallbacks}</td>
+                                        <td>{t.refused}</td>
+                                        <td>{t.empty}</td>
                                     </tr>
                                 }
                             })

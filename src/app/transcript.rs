@@ -100,23 +100,17 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
             Segment::Gesture(t) => view! { <em class="gesture">{format!("*{t}*")}</em> }.into_any(),
         })
         .collect_view();
+    let note = row.kind.note(&row.refusal);
+    let unanswered = row.kind.is_unanswered();
     view! {
-        <li class="message" class:injected=row.injected data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn>
+        <li class="message" class:injected=row.injected class:unanswered=unanswered data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn data-kind=row.kind.tag()>
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
-                {row.injected.then(|| view! { <span class="tag">"injected"</span> })}
-                {row
-                    .incomplete
-                    .then(|| {
-                        view! {
-                            <span class="tag incomplete" title="The reply broke off before its end; this is what arrived">
-                                "incomplete"
-                            </span>
-                        }
-                    })}
+                {row.kind.tag().map(|tag| view! { <span class=format!("tag {tag}")>{tag}</span> })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
             </div>
             <p class="text" data-testid="message-text">{parts}</p>
+            {note.filter(|_| !row.injected).map(|n| view! { <p class="note" data-testid="message-note">{n}</p> })}
         </li>
     }
 }

@@ -10,7 +10,7 @@ use rand::Rng;
 use regex_lite::Regex;
 
 use crate::engine::Floor;
-use crate::events::{Event, FinishReason, MessageKind};
+use crate::events::{Event, FinishReason};
 use crate::methods::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::parse;
@@ -99,8 +99,8 @@ impl Director {
             );
             let req = self.request(floor, Purpose::DirectorSummary, prompt, None);
             let reply = floor.ask(&req).await?;
-            floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
-            floor.add_message(&name, reply.response.content.trim(), MessageKind::Agent);
+            floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::of_speech(&reply.response));
+            floor.add_said(&name, reply.response.said(), &[&reply.response]);
             return Ok(Some(FinishReason::DirectorStopped));
         }
 
@@ -113,9 +113,9 @@ impl Director {
             ],
         );
         let req = self.request(floor, Purpose::DirectorReflection, prompt, None);
-        let reply = floor.ask(&req).await?;
-        floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
-        let reflection = reply.response.content.trim().to_string();
+        let reflected = floor.ask(&req).await?;
+        floor.record_call(&req, 1, &reflected, crate::events::ParseOutcome::of_speech(&reflected.response));
+        let reflection = reflected.response.said().to_string();
 
         let speaker_names: Vec<String> =
             self.speakers.iter().enumerate().map(|(i, &s)| format!("{i}: {}", floor.cast[s].name)).collect();
@@ -162,11 +162,14 @@ impl Director {
         );
         let req = self.request(floor, Purpose::DirectorPrompt, prompt, Some(chosen));
         let reply = floor.ask(&req).await?;
-        floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::used());
-        let question = reply.response.content.trim();
-        let message =
-            if reflection.is_empty() { question.to_string() } else { format!("{reflection} {question}") };
-        floor.add_message(&name, &message, MessageKind::Agent);
+        floor.record_call(&req, 1, &reply, crate::events::ParseOutcome::of_speech(&reply.response));
+        let question = reply.response.said();
+        let message = match (reflection.is_empty(), question.is_empty()) {
+            (true, _) => question.to_string(),
+            (false, true) => reflection.clone(),
+            (false, false) => format!("{reflection} {question}"),
+        };
+        floor.add_said(&name, &message, &[&reflected.response, &reply.response]);
         self.chosen = Some(chosen);
         Ok(None)
     }

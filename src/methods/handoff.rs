@@ -8,7 +8,7 @@ use regex_lite::Regex;
 use serde_json::{json, Value};
 
 use crate::engine::Floor;
-use crate::events::{Event, FinishReason, MessageKind};
+use crate::events::{Event, FinishReason};
 use crate::methods::SpeakerSelection;
 use crate::model::{
     ChatMessage, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ResponseFormat, ToolSpec,
@@ -92,6 +92,9 @@ impl Handoff {
 
     /// What to show as said when the handoff could not be read: the best text the reply has.
     fn spoken(&self, response: &ChatResponse) -> String {
+        if response.refusal.is_some() {
+            return String::new();
+        }
         let from_json = |text: &str| {
             serde_json::from_str::<Value>(text)
                 .ok()
@@ -190,7 +193,7 @@ impl SpeakerSelection for Handoff {
                 (self.spoken(&response), to, last_parse.error.clone())
             }
         };
-        floor.add_message(&name, &text, MessageKind::Agent);
+        floor.add_said(&name, &text, &[&response]);
         self.said.push(ChatMessage::assistant(text));
         floor.push(Event::Handoff {
             turn: floor.turn,

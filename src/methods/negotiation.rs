@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::engine::Floor;
-use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal};
+use crate::events::{Event, FinishReason, ParseOutcome, Proposal};
 use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
 use crate::methods::SpeakerSelection;
 use crate::model::{
@@ -194,7 +194,10 @@ impl Negotiation {
 
         let req = self.optimizer_request(&feedback, overall);
         let reply = floor.ask(&req).await?;
-        let read = read_prompts(&reply.response.content, &self.players);
+        let read = match &reply.response.refusal {
+            Some(refusal) => Err(refusal.describe()),
+            None => read_prompts(&reply.response.content, &self.players),
+        };
         let (next, note, parse) = match read {
             Ok(found) => {
                 let next = [0, 1].map(|p| found[p].clone().unwrap_or_else(|| self.prompts[p].clone()));
@@ -281,8 +284,12 @@ impl SpeakerSelection for Negotiation {
         });
         let req = self.action_request(player);
         let reply = floor.ask(&req).await?;
-        let raw = reply.response.content.trim().to_string();
-        let parsed = parse_action(&raw);
+        let raw = reply.response.said().to_string();
+        // A refused or filtered move is an unreadable one, whatever text came with it.
+        let parsed = match &reply.response.refusal {
+            Some(refusal) => Err(refusal.describe()),
+            None => parse_action(&raw),
+        };
         let parse = match &parsed {
             Ok(a) => ParseOutcome::ok(serde_json::to_value(a).unwrap_or_default()),
             Err(e) => ParseOutcome::failed(e.clone()),
@@ -300,7 +307,7 @@ impl SpeakerSelection for Negotiation {
             Ok(Effect::Finished) => "game over".to_string(),
             Err(e) => e.clone(),
         };
-        floor.add_message(&name, &raw, MessageKind::Agent);
+        floor.add_said(&name, &raw, &[&reply.response]);
         floor.push(Event::Action {
             turn: floor.turn,
             player: name.clone(),

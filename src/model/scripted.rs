@@ -1,7 +1,8 @@
 //! The scripted model: replays canned responses, for tests and for replaying recorded runs.
 //!
 //! A script is a JSON list of `{"agent": ..., "purpose": ..., "content": ...}` objects (or
-//! `"tool_call": {"name": ..., "arguments": {...}}` instead of content). Responses are consumed
+//! `"tool_call": {"name": ..., "arguments": {...}}` instead of content; `"refusal": "..."` for a
+//! model that declines, `"filtered": true` for a reply a provider's filter withholds). Responses are consumed
 //! in order per (agent, purpose) queue, so the order in which concurrent calls arrive cannot
 //! change what each call gets. An empty queue is an error that names the agent and purpose.
 
@@ -11,7 +12,7 @@ use std::collections::{BTreeMap, VecDeque};
 use futures::future::LocalBoxFuture;
 use serde::Deserialize;
 
-use super::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ToolCall, Usage};
+use super::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, RefusalKind, ToolCall, Usage};
 use crate::events::Event;
 
 #[derive(Deserialize)]
@@ -25,6 +26,12 @@ struct Entry {
     tool_call: Option<ScriptedToolCall>,
     #[serde(default)]
     usage: Option<Usage>,
+    /// The model refuses with these words (`content`, if any, is what it had begun).
+    #[serde(default)]
+    refusal: Option<String>,
+    /// The provider's content filter withholds the reply.
+    #[serde(default)]
+    filtered: bool,
 }
 
 #[derive(Deserialize)]
@@ -61,6 +68,12 @@ impl ScriptedModel {
                 response.tool_calls.push(ToolCall { name: call.name, arguments });
             }
             response.usage = entry.usage.unwrap_or_default();
+            if let Some(words) = &entry.refusal {
+                response.refuse(RefusalKind::Refused, words);
+            }
+            if entry.filtered {
+                response.refuse(RefusalKind::Filtered, "");
+            }
             queues.entry((entry.agent, entry.purpose)).or_default().push_back(response);
         }
         Ok(Self { queues: RefCell::new(queues) })
@@ -80,6 +93,7 @@ impl ScriptedModel {
                 reasoning,
                 truncated,
                 adapted,
+                refusal,
                 ..
             } = e
             {
@@ -91,6 +105,7 @@ impl ScriptedModel {
                 response.reasoning = reasoning.clone();
                 response.truncated = *truncated;
                 response.adapted = adapted.clone();
+                response.refusal = refusal.clone();
                 queues.entry((agent.clone(), *purpose)).or_default().push_back(response);
             }
         }

@@ -270,3 +270,61 @@ fn reasoning_is_read_apart_from_the_answer_in_every_form() {
     let r = reply.finish();
     assert_eq!((r.content.as_str(), r.reasoning.as_str(), r.truncated), ("Hi", "Pondering", true));
 }
+
+#[test]
+fn refusals_and_filters_are_read_whole_and_streamed_from_every_protocol() {
+    use crate::model::{Refusal, RefusalKind};
+    let refused = |words: &str| Some(Refusal::new(RefusalKind::Refused, words));
+    // OpenAI: content null, the words in `refusal`.
+    let r = wire::parse_reply(
+        Protocol::OpenAi,
+        r#"{"choices":[{"message":{"content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]}"#,
+    )
+    .unwrap();
+    assert_eq!((r.content.as_str(), r.said(), &r.refusal), ("", "", &refused("I can't help with that.")));
+    // An ordinary reply carries `refusal: null`: no refusal.
+    let r =
+        wire::parse_reply(Protocol::OpenAi, r#"{"choices":[{"message":{"content":"<4>","refusal":null}}]}"#)
+            .unwrap();
+    assert_eq!((r.said(), &r.refusal), ("<4>", &None));
+    // A content filter: little or no content, and the finish reason.
+    let r = wire::parse_reply(
+        Protocol::OpenAi,
+        r#"{"choices":[{"message":{"content":"Sure, here"},"finish_reason":"content_filter"}]}"#,
+    )
+    .unwrap();
+    assert_eq!((r.content.as_str(), r.said()), ("Sure, here", ""), "what came stays raw and is not said");
+    assert_eq!(r.refusal, Some(Refusal::new(RefusalKind::Filtered, "")));
+    assert_eq!(r.why_no_answer().unwrap(), "the provider's content filter withheld the reply");
+    // Anthropic: the reason in stop_details; the text it had begun stays raw.
+    let r = wire::parse_reply(
+        Protocol::Anthropic,
+        r#"{"content":[{"type":"text","text":"Hello.."}],"stop_reason":"refusal","stop_details":{"type":"refusal","explanation":"Declined."}}"#,
+    )
+    .unwrap();
+    assert_eq!((r.content.as_str(), r.said(), &r.refusal), ("Hello..", "", &refused("Declined.")));
+    assert_eq!(r.why_no_answer().unwrap(), "the model refused: \"Declined.\"");
+    let r = wire::parse_reply(Protocol::Anthropic, r#"{"content":[],"stop_reason":"refusal"}"#).unwrap();
+    assert_eq!(r.why_no_answer().unwrap(), "the model refused, giving no reason");
+
+    // Streamed: OpenAI's `delta.refusal` pieces, joined; the filter's finish reason.
+    let openai = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":null,\"refusal\":null}}]}\n\ndata: {\"choices\":[{\"delta\":{\"refusal\":\"I can't \"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"refusal\":\"help.\"}}]}\n\ndata: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+    let (deltas, reply) = stream(Protocol::OpenAi, openai);
+    assert!(deltas.unwrap().is_empty(), "refusal words are not streamed as speech");
+    assert_eq!(reply.finish().refusal, refused("I can't help."));
+    let filtered =
+        "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"content_filter\"}]}\n\ndata: [DONE]\n\n";
+    assert_eq!(
+        stream(Protocol::OpenAi, filtered).1.finish().refusal,
+        Some(Refusal::new(RefusalKind::Filtered, ""))
+    );
+    // Anthropic's message_delta, with stop_details inside the delta or beside it.
+    for details in [
+        r#"{"type":"message_delta","delta":{"stop_reason":"refusal","stop_details":{"explanation":"No."}}}"#,
+        r#"{"type":"message_delta","delta":{"stop_reason":"refusal"},"stop_details":{"explanation":"No."}}"#,
+    ] {
+        let anthropic = format!("event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"Hel\"}}}}\n\nevent: message_delta\ndata: {details}\n\nevent: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n");
+        let r = stream(Protocol::Anthropic, &anthropic).1.finish();
+        assert_eq!((r.content.as_str(), r.said(), &r.refusal), ("Hel", "", &refused("No.")));
+    }
+}

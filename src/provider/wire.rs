@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::sse::SseEvent;
 use super::{Dialect, Failure, Protocol};
-use crate::model::{ChatRequest, ChatResponse, ResponseFormat, Role, ToolCall, Usage};
+use crate::model::{ChatRequest, ChatResponse, RefusalKind, ResponseFormat, Role, ToolCall, Usage};
 
 /// Anthropic requires a limit on every request; this is used when the method sets none.
 pub const ANTHROPIC_DEFAULT_MAX_TOKENS: u32 = 1024;
@@ -173,6 +173,26 @@ fn reasoning_of(message: &Value) -> &str {
         .unwrap_or_default()
 }
 
+/// Reads the refusal and filter signals of an OpenAI-compatible choice (a whole message or a
+/// stream delta): the model's `refusal` words, and `finish_reason: "content_filter"` (Azure,
+/// Gemini's compatible endpoint).
+fn openai_refusal(response: &mut ChatResponse, choice: &Value, message: &Value) {
+    if let Some(words) = message.get("refusal").and_then(Value::as_str) {
+        response.refuse(RefusalKind::Refused, words);
+    }
+    if choice.get("finish_reason").and_then(Value::as_str) == Some("content_filter") {
+        response.refuse(RefusalKind::Filtered, "");
+    }
+}
+
+/// Anthropic's refusal: `stop_reason: "refusal"`, with the reason in `stop_details` when given.
+fn anthropic_refusal(response: &mut ChatResponse, at: &Value) {
+    if at.get("stop_reason").and_then(Value::as_str) == Some("refusal") {
+        let why = at.pointer("/stop_details/explanation").and_then(Value::as_str).unwrap_or_default();
+        response.refuse(RefusalKind::Refused, why);
+    }
+}
+
 /// The message of an error object as providers send it (`{"error": {"message": ...}}`).
 pub fn error_message(v: &Value) -> Option<String> {
     let e = v.get("error")?;
@@ -247,6 +267,7 @@ pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failu
             response.reasoning = reasoning_of(message).to_string();
             response.truncated =
                 v.pointer("/choices/0/finish_reason").and_then(Value::as_str) == Some("length");
+            openai_refusal(&mut response, &v["choices"][0], message);
             for call in message.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
                 let f = &call["function"];
                 let arguments = match &f["arguments"] {
@@ -276,6 +297,7 @@ pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failu
                 }
             }
             response.truncated = v["stop_reason"] == "max_tokens";
+            anthropic_refusal(&mut response, &v);
         }
     }
     if let Some(usage) = v.get("usage").and_then(|u| usage_of(protocol, u)) {
@@ -335,7 +357,11 @@ impl StreamReply {
                 if v.pointer("/choices/0/finish_reason").and_then(Value::as_str) == Some("length") {
                     self.response.truncated = true;
                 }
-                let Some(delta) = v.pointer("/choices/0/delta") else { return Ok(None) };
+                let Some(delta) = v.pointer("/choices/0/delta") else {
+                    openai_refusal(&mut self.response, &v["choices"][0], &Value::Null);
+                    return Ok(None);
+                };
+                openai_refusal(&mut self.response, &v["choices"][0], delta);
                 self.response.reasoning.push_str(reasoning_of(delta));
                 for call in delta.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
                     let index = call["index"].as_u64().unwrap_or(0) as usize;
@@ -383,6 +409,14 @@ impl StreamReply {
                     }
                     if v.pointer("/delta/stop_reason").and_then(Value::as_str) == Some("max_tokens") {
                         self.response.truncated = true;
+                    }
+                    // stop_details may sit beside the delta or inside it.
+                    anthropic_refusal(&mut self.response, &v["delta"]);
+                    if let (Some(r), Some(why)) = (
+                        self.response.refusal.as_mut().filter(|r| r.text.is_empty()),
+                        v.pointer("/stop_details/explanation").and_then(Value::as_str),
+                    ) {
+                        r.text.push_str(why);
                     }
                     Ok(None)
                 }

@@ -29,9 +29,21 @@ const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-q
  * `mistral` (refuses fields it does not know with a 422), `think-tags` (a local reasoning model
  * through llama.cpp or LM Studio: <think> before the answer), `reasoning-field`
  * (reasoning_content: DeepSeek, vLLM), `ollama-reasoning` (reasoning: Ollama, OpenRouter),
- * `anthropic-thinking` (thinking blocks); null for a plain OpenAI-compatible server.
+ * `anthropic-thinking` (thinking blocks); `refusal` (a model that declines every call: over
+ * OpenAI, `message.content` null and the words in `message.refusal`, streamed as `delta.refusal`
+ * chunks; over Anthropic, `stop_reason: "refusal"` with `stop_details` and the text it had begun);
+ * `content-filter` (`finish_reason: "content_filter"` with no content, as Azure and Gemini's
+ * OpenAI-compatible endpoint send; over Anthropic, a refusal with no words); null for a plain
+ * OpenAI-compatible server.
  */
-export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking'];
+export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking', 'refusal', 'content-filter'];
+
+/** The words the `refusal` persona declines with; `n` tells calls apart. */
+export const refusalWords = (n) => `I'm sorry, but I can't help with that (${n}).`;
+/** Anthropic's explanation in `stop_details` for the `refusal` persona. */
+export const refusalExplanation = (n) => `This request was declined by a policy classifier (${n}).`;
+/** What an Anthropic reply had begun before its refusal: kept raw, never said. */
+export const REFUSAL_PARTIAL = 'Hello..';
 
 /** The models GET /v1/models lists. */
 export const MODELS = ['claude-test', 'gpt-5-mini', 'test-model'];
@@ -91,6 +103,35 @@ function reply(body, protocol) {
 }
 
 const usage = (body, text) => ({ in: JSON.stringify(body.messages ?? []).length >> 2, out: Math.max(1, text.length >> 2) });
+
+/** A reply the model refused or the provider's filter withheld, whole or streamed. */
+function withhold(body, protocol, persona, n, echo, res, cors, json, u) {
+  const refused = persona === 'refusal';
+  const words = refused ? refusalWords(n) + echo : '';
+  if (protocol === 'openai') {
+    const finish = refused ? 'stop' : 'content_filter';
+    if (!body.stream) {
+      const message = refused ? { role: 'assistant', content: null, refusal: words } : { role: 'assistant', content: '' };
+      return res.writeHead(200, json).end(JSON.stringify({ choices: [{ message, finish_reason: finish }], usage: { prompt_tokens: u.in, completion_tokens: 0 } }));
+    }
+    const events = [];
+    events.push({ choices: [{ delta: { role: 'assistant', content: refused ? null : '', refusal: null } }] });
+    for (let i = 0; refused && i < words.length; i += 7) events.push({ choices: [{ delta: { refusal: words.slice(i, i + 7) } }] });
+    events.push({ choices: [{ delta: {}, finish_reason: finish }] });
+    res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+    return res.end(`${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`);
+  }
+  const partial = refused ? REFUSAL_PARTIAL : '';
+  const details = refused ? { type: 'refusal', category: 'cyber', explanation: refusalExplanation(n) + echo } : null;
+  if (!body.stream) {
+    return res.writeHead(200, json).end(JSON.stringify({ role: 'assistant', content: partial ? [{ type: 'text', text: partial }] : [], stop_reason: 'refusal', stop_details: details, usage: { input_tokens: u.in, output_tokens: 2 } }));
+  }
+  const events = [['message_start', { type: 'message_start', message: { usage: { input_tokens: u.in } } }]];
+  if (partial) events.push(['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: partial } }]);
+  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: 'refusal', stop_details: details }, usage: { output_tokens: 2 } }], ['message_stop', { type: 'message_stop' }]);
+  res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+  return res.end(events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join(''));
+}
 
 /** A throwaway self-signed certificate for 127.0.0.1 (browsers speak HTTP/2 only over TLS). */
 function certificate() {
@@ -197,6 +238,7 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       entry.usage = { ...u, out: u.out + (persona === 'openai-reasoning' ? 64 : 0) };
       const openaiUsage = { prompt_tokens: u.in, completion_tokens: entry.usage.out, ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}) };
       const finish = cut ? 'length' : 'stop';
+      if (persona === 'refusal' || persona === 'content-filter') return withhold(body, protocol, persona, hash(JSON.stringify(body.messages ?? [])) % 1000, fault === 'echo-key-reply' ? ` Your key ${sent} stays with me.` : '', res, cors, json, u);
       if (!body.stream) {
         const message = out.tool ? { content: null, tool_calls: [{ id: 'c1', type: 'function', function: out.tool }] } : { content: text };
         if (field && reasoning) message[field] = reasoning;
