@@ -44,9 +44,9 @@ pub struct Asked<T> {
 }
 
 impl<T> Asked<T> {
-    /// The raw text of the last reply.
+    /// The raw text of the last reply (nothing, if it was refused).
     pub fn last_raw(&self) -> String {
-        self.attempts.last().map(|(r, _)| r.response.raw()).unwrap_or_default()
+        self.attempts.last().map(|(r, _)| r.response.answered_raw()).unwrap_or_default()
     }
 }
 

@@ -42,22 +42,31 @@ impl MessageKind {
     /// The kind of an agent's message `text`, made of `replies` (one, or the director's
     /// reflection and prompt), and the words of any refusal among them.
     pub fn of_replies(text: &str, replies: &[&crate::model::ChatResponse]) -> (MessageKind, String) {
-        use crate::model::RefusalKind;
-        let refusals: Vec<&crate::model::Refusal> =
-            replies.iter().filter_map(|r| r.refusal.as_ref()).collect();
-        if !refusals.is_empty() {
-            let words: Vec<&str> = refusals.iter().map(|r| r.text.trim()).filter(|t| !t.is_empty()).collect();
-            let filtered = refusals.iter().any(|r| r.kind == RefusalKind::Filtered);
-            return (if filtered { MessageKind::Filtered } else { MessageKind::Refused }, words.join(" "));
+        let mut kind = MessageKind::Agent;
+        let mut words = String::new();
+        for r in replies {
+            if let Some(refusal) = &r.refusal {
+                if kind != MessageKind::Filtered {
+                    kind = match refusal.kind {
+                        crate::model::RefusalKind::Refused => MessageKind::Refused,
+                        crate::model::RefusalKind::Filtered => MessageKind::Filtered,
+                    };
+                }
+                let said = refusal.text.trim();
+                if !said.is_empty() {
+                    if !words.is_empty() {
+                        words.push(' ');
+                    }
+                    words.push_str(said);
+                }
+            } else if r.incomplete && kind == MessageKind::Agent {
+                kind = MessageKind::Incomplete;
+            }
         }
-        let kind = if text.trim().is_empty() {
-            MessageKind::Empty
-        } else if replies.iter().any(|r| r.incomplete) {
-            MessageKind::Incomplete
-        } else {
-            MessageKind::Agent
-        };
-        (kind, String::new())
+        if kind == MessageKind::Agent && text.trim().is_empty() {
+            kind = MessageKind::Empty;
+        }
+        (kind, words)
     }
 
     /// What a reader is told about a message of this kind beside its text (the one wording
@@ -83,11 +92,6 @@ impl MessageKind {
             MessageKind::Filtered => Some("filtered"),
             MessageKind::Empty => Some("empty"),
         }
-    }
-
-    /// A turn that gave the conversation nothing of the model's: refused, filtered or empty.
-    pub fn is_unanswered(self) -> bool {
-        matches!(self, MessageKind::Refused | MessageKind::Filtered | MessageKind::Empty)
     }
 }
 

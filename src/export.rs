@@ -208,11 +208,8 @@ pub fn to_markdown(events: &[Event]) -> String {
             Event::RunFinished { reason } => {
                 out.push_str(&format!("*Finished: {}*\n", reason.as_str().replace('_', " ")))
             }
-            Event::ModelCall { .. } if event.refused_call_note().is_some() => {
-                let note = event.refused_call_note().unwrap_or_default();
-                out.push_str(&format!("> _Refused: {}_\n\n", inert(&note)))
-            }
-            // Calls are in the JSON export; round robin's selections, an optimizer pass that
+            // Calls are in the JSON export (a refused speech shows in its message, a refused
+            // bid or choice as its default or fallback); round robin's selections, an optimizer pass that
             // changed nothing and the spending cap add nothing a reader of the dialogue needs.
             Event::ModelCall { .. }
             | Event::SpeakerSelected { .. }

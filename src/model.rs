@@ -302,8 +302,8 @@ pub struct Adaptation {
     pub message: String,
 }
 
-/// How a reply was withheld.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How a reply was withheld. (Read back by hand with the event log: `events/read.rs`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RefusalKind {
     /// The model declined (OpenAI's `refusal` field, Anthropic's `stop_reason: "refusal"`).
@@ -314,7 +314,7 @@ pub enum RefusalKind {
 
 /// A reply the model declined to give, or that the provider's filter held back. Whatever text
 /// came with it stays in the reply's content (the raw record); it is never read or said.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Refusal {
     pub kind: RefusalKind,
     /// The model's words of refusal, or the provider's explanation; empty when none came.
@@ -452,6 +452,16 @@ impl ChatResponse {
             (true, true) => Some("the reply reached its token limit before any answer".into()),
             (false, false) => Some("the reply was all reasoning, with no answer".into()),
             (false, true) => None,
+        }
+    }
+
+    /// What a method's event shows of the reply: [`ChatResponse::raw`], or nothing when it
+    /// was refused or filtered (the `model_call` keeps what came with it).
+    pub fn answered_raw(&self) -> String {
+        if self.refusal.is_some() {
+            String::new()
+        } else {
+            self.raw()
         }
     }
 

@@ -380,7 +380,11 @@ impl RunView {
                 });
                 if *purpose == Purpose::DirectorReflection {
                     if let Some(last) = self.director.last_mut().filter(|d| d.turn == *turn) {
-                        Arc::make_mut(last).reflection = Some(raw.clone());
+                        let shown = match refusal {
+                            Some(r) => format!("({})", r.describe()),
+                            None => raw.clone(),
+                        };
+                        Arc::make_mut(last).reflection = Some(shown);
                     }
                 }
                 self.calls.push(Arc::new(CallRow {

@@ -101,12 +101,11 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
         })
         .collect_view();
     let note = row.kind.note(&row.refusal);
-    let unanswered = row.kind.is_unanswered();
     view! {
-        <li class="message" class:injected=row.injected class:unanswered=unanswered data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn data-kind=row.kind.tag()>
+        <li class="message" class:injected=row.injected data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn data-kind=row.kind.tag()>
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
-                {row.kind.tag().map(|tag| view! { <span class=format!("tag {tag}")>{tag}</span> })}
+                {row.kind.tag().map(|tag| view! { <span class="tag">{tag}</span> })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
             </div>
             <p class="text" data-testid="message-text">{parts}</p>

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::{MessageDelta, ParseOutcome, Proposal, Request};
 use crate::json::{deserialize_with_fields, Fields};
-use crate::model::{Adaptation, ChatMessage, ToolCall, ToolSpec, Usage};
+use crate::model::{Adaptation, ChatMessage, Refusal, RefusalKind, ToolCall, ToolSpec, Usage};
 
 // The types inside events, read with the same shared readers.
 
@@ -26,6 +26,18 @@ deserialize_with_fields!(Usage, "usage");
 deserialize_with_fields!(ParseOutcome, "parse");
 deserialize_with_fields!(Proposal, "a proposal");
 deserialize_with_fields!(Adaptation, "an adaptation");
+deserialize_with_fields!(Refusal, "a refusal");
+
+impl Refusal {
+    fn read(mut f: Fields) -> Result<Refusal, String> {
+        let kind = match f.string("kind")?.as_str() {
+            "refused" => RefusalKind::Refused,
+            "filtered" => RefusalKind::Filtered,
+            other => return Err(format!("unknown refusal kind `{other}`")),
+        };
+        Ok(Refusal { kind, text: f.string_or_empty("text")? })
+    }
+}
 
 impl Adaptation {
     fn read(mut f: Fields) -> Result<Adaptation, String> {

@@ -200,7 +200,7 @@ impl SpeakerSelection for Handoff {
             from: name,
             to: floor.cast[to].name.clone(),
             method: self.settings.via.as_str().into(),
-            raw: response.raw(),
+            raw: response.answered_raw(),
             fallback: reason.is_some(),
             reason,
         });

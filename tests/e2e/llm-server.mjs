@@ -21,7 +21,9 @@ const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-q
   // Other refusals: payment required, a model that does not exist, and a 200 that is not JSON.
   '402', '404', 'unreadable-200',
   // A reasoning model whose token limit ran out while it was still thinking; Anthropic overloaded.
-  'think-cut', '529'];
+  'think-cut', '529',
+  // One reply refused (as the `refusal` persona does) or withheld by a content filter.
+  'refusal', 'content-filter'];
 
 /**
  * How the server answers, as a provider documents it: `openai-reasoning` (OpenAI's gpt-5 and
@@ -238,7 +240,8 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       entry.usage = { ...u, out: u.out + (persona === 'openai-reasoning' ? 64 : 0) };
       const openaiUsage = { prompt_tokens: u.in, completion_tokens: entry.usage.out, ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}) };
       const finish = cut ? 'length' : 'stop';
-      if (persona === 'refusal' || persona === 'content-filter') return withhold(body, protocol, persona, hash(JSON.stringify(body.messages ?? [])) % 1000, fault === 'echo-key-reply' ? ` Your key ${sent} stays with me.` : '', res, cors, json, u);
+      const withheld = fault === 'refusal' || fault === 'content-filter' ? fault : persona;
+      if (withheld === 'refusal' || withheld === 'content-filter') return withhold(body, protocol, withheld, hash(JSON.stringify(body.messages ?? [])) % 1000, fault === 'echo-key-reply' ? ` Your key ${sent} stays with me.` : '', res, cors, json, u);
       if (!body.stream) {
         const message = out.tool ? { content: null, tool_calls: [{ id: 'c1', type: 'function', function: out.tool }] } : { content: text };
         if (field && reasoning) message[field] = reasoning;
