@@ -147,10 +147,6 @@ impl Run {
         self.floor.turn
     }
 
-    pub fn is_finished(&self) -> bool {
-        self.finished.is_some()
-    }
-
     pub fn finish_reason(&self) -> Option<FinishReason> {
         self.finished
     }

@@ -277,7 +277,7 @@ pub fn call_body(request: &ChatRequest, seed: u32) -> String {
         body.push_str(&format!(",\"max_tokens\":{t}"));
     }
     if let Some(t) = request.temperature {
-        body.push_str(&format!(",\"temperature\":{}", crate::provider::wire::temperature(t)));
+        body.push_str(&format!(",\"temperature\":{}", crate::json::temperature(t)));
     }
     body.push('}');
     body

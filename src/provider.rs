@@ -408,11 +408,6 @@ impl HttpModel {
         self
     }
 
-    /// The signal that stops every call and wait of this model.
-    pub fn cancel_handle(&self) -> Cancel {
-        self.cancel.clone()
-    }
-
     /// Aborts every request in flight and every backoff wait.
     pub fn cancel_all(&self) {
         self.cancel.cancel();

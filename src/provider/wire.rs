@@ -37,24 +37,12 @@ pub fn body(protocol: Protocol, dialect: Dialect, request: &ChatRequest, model: 
     body
 }
 
-/// A temperature as the user wrote it: 0.2, not the 0.20000000298023224 an f32 widens to.
-/// Rounded to six decimals (beyond what anyone types for a temperature) rather than printed and
-/// read back, since printing an f32 pulls about 3 KB gzipped of float formatting into the page.
-pub(crate) fn temperature(t: f32) -> Value {
-    let x = (f64::from(t) * 1e6).round() / 1e6;
-    if x.is_finite() {
-        json!(x)
-    } else {
-        Value::Null
-    }
-}
-
 fn openai_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
     let messages: Vec<Value> =
         request.messages.iter().map(|m| json!({"role": role_name(m.role), "content": m.content})).collect();
     let mut body = json!({"model": model, "messages": messages});
     if let Some(t) = request.temperature {
-        body["temperature"] = temperature(t);
+        body["temperature"] = crate::json::temperature(t);
     }
     if let Some(n) = request.max_tokens {
         body["max_tokens"] = json!(n);
@@ -128,7 +116,7 @@ fn anthropic_body(request: &ChatRequest, model: &str, stream: bool) -> Value {
         body["system"] = json!(system.join("\n\n"));
     }
     if let Some(t) = request.temperature {
-        body["temperature"] = temperature(t);
+        body["temperature"] = crate::json::temperature(t);
     }
     if !request.tools.is_empty() {
         body["tools"] = request
@@ -446,18 +434,5 @@ impl StreamReply {
             .map(|(name, arguments)| ToolCall { name, arguments })
             .collect();
         self.response
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_temperature_goes_out_as_written_not_as_an_f32_widens() {
-        for (t, sent) in [(0.2f32, "0.2"), (0.7, "0.7"), (1.0, "1.0"), (0.0, "0.0"), (1.35, "1.35")] {
-            assert_eq!(temperature(t).to_string(), sent);
-        }
-        assert_eq!(temperature(f32::NAN), Value::Null);
     }
 }
