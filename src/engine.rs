@@ -509,11 +509,7 @@ impl Floor {
         for _ in 0..attempts.max(1) {
             let reply = self.ask(request).await?;
             // A refused or filtered reply is unreadable whatever text came with it.
-            let read = match &reply.response.refusal {
-                Some(refusal) => Err(refusal.describe()),
-                None => read(&reply.response),
-            };
-            match read {
+            match reply.response.readable().and_then(&read) {
                 Ok(value) => {
                     let shown = serde_json::to_value(&value).unwrap_or_default();
                     asked.attempts.push((reply, ParseOutcome::ok(shown)));

@@ -416,9 +416,9 @@ impl ParseOutcome {
     }
     /// A speech reply: used as it is, unless it was refused or filtered.
     pub fn of_speech(response: &crate::model::ChatResponse) -> Self {
-        match &response.refusal {
-            Some(refusal) => Self::failed(refusal.describe()),
-            None => Self::used(),
+        match response.readable() {
+            Ok(_) => Self::used(),
+            Err(refusal) => Self::failed(refusal),
         }
     }
 }

@@ -412,13 +412,27 @@ impl ChatResponse {
         self.content = answer;
     }
 
-    /// What the reply says aloud: its content, trimmed, or nothing when it was refused or
-    /// filtered (the seeds show an unanswered turn as an empty message, never invented text).
-    pub fn said(&self) -> &str {
+    /// The reply's answer as it came: its content, or nothing when it was refused or filtered
+    /// (the seeds show an unanswered turn as an empty message, never invented text).
+    pub fn answer(&self) -> &str {
         if self.refusal.is_some() {
             ""
         } else {
-            self.content.trim()
+            &self.content
+        }
+    }
+
+    /// What the reply says aloud: [`ChatResponse::answer`], trimmed.
+    pub fn said(&self) -> &str {
+        self.answer().trim()
+    }
+
+    /// The reply, to be read, unless it was refused or filtered: then the refusal's wording,
+    /// which is what a reader reports as the reason it could not be read.
+    pub fn readable(&self) -> Result<&ChatResponse, String> {
+        match &self.refusal {
+            Some(refusal) => Err(refusal.describe()),
+            None => Ok(self),
         }
     }
 

@@ -194,10 +194,7 @@ impl Negotiation {
 
         let req = self.optimizer_request(&feedback, overall);
         let reply = floor.ask(&req).await?;
-        let read = match &reply.response.refusal {
-            Some(refusal) => Err(refusal.describe()),
-            None => read_prompts(&reply.response.content, &self.players),
-        };
+        let read = reply.response.readable().and_then(|r| read_prompts(&r.content, &self.players));
         let (next, note, parse) = match read {
             Ok(found) => {
                 let next = [0, 1].map(|p| found[p].clone().unwrap_or_else(|| self.prompts[p].clone()));
@@ -286,10 +283,7 @@ impl SpeakerSelection for Negotiation {
         let reply = floor.ask(&req).await?;
         let raw = reply.response.said().to_string();
         // A refused or filtered move is an unreadable one, whatever text came with it.
-        let parsed = match &reply.response.refusal {
-            Some(refusal) => Err(refusal.describe()),
-            None => parse_action(&raw),
-        };
+        let parsed = reply.response.readable().and_then(|_| parse_action(&raw));
         let parse = match &parsed {
             Ok(a) => ParseOutcome::ok(serde_json::to_value(a).unwrap_or_default()),
             Err(e) => ParseOutcome::failed(e.clone()),

@@ -152,12 +152,7 @@ impl Selector {
             let reply = floor.ask(&req).await?;
             raw = reply.response.said().to_string();
             // A refused or filtered reply names nobody, whatever text came with it.
-            let reading = if reply.response.refusal.is_some() {
-                Reading::Nobody
-            } else {
-                read_reply(&reply.response.content, names)
-            };
-            let feedback = match reading {
+            let feedback = match read_reply(reply.response.answer(), names) {
                 Reading::Named(i, how) if candidates.contains(&i) => {
                     floor.record_call(&req, attempt, &reply, ParseOutcome::ok(serde_json::json!(names[i])));
                     return Ok((i, raw, how, attempt));
@@ -172,9 +167,7 @@ impl Selector {
                 None => feedback.clone(),
             };
             floor.record_call(&req, attempt, &reply, ParseOutcome::failed(error));
-            let answered =
-                if reply.response.refusal.is_some() { "" } else { reply.response.content.as_str() };
-            messages.push(ChatMessage::assistant(answered));
+            messages.push(ChatMessage::assistant(reply.response.answer()));
             messages.push(ChatMessage::user(feedback));
         }
         let chosen = match (s.fallback, self.previous) {

@@ -174,9 +174,9 @@ fn openai_refusal(response: &mut ChatResponse, choice: &Value, message: &Value) 
 }
 
 /// Anthropic's refusal: `stop_reason: "refusal"`, with the reason in `stop_details` when given.
-fn anthropic_refusal(response: &mut ChatResponse, at: &Value) {
-    if at.get("stop_reason").and_then(Value::as_str) == Some("refusal") {
-        let why = at.pointer("/stop_details/explanation").and_then(Value::as_str).unwrap_or_default();
+fn anthropic_refusal(response: &mut ChatResponse, stop_reason: &Value, details: &Value) {
+    if stop_reason == "refusal" {
+        let why = details.get("explanation").and_then(Value::as_str).unwrap_or_default();
         response.refuse(RefusalKind::Refused, why);
     }
 }
@@ -285,7 +285,7 @@ pub fn parse_reply(protocol: Protocol, text: &str) -> Result<ChatResponse, Failu
                 }
             }
             response.truncated = v["stop_reason"] == "max_tokens";
-            anthropic_refusal(&mut response, &v);
+            anthropic_refusal(&mut response, &v["stop_reason"], &v["stop_details"]);
         }
     }
     if let Some(usage) = v.get("usage").and_then(|u| usage_of(protocol, u)) {
@@ -398,14 +398,10 @@ impl StreamReply {
                     if v.pointer("/delta/stop_reason").and_then(Value::as_str) == Some("max_tokens") {
                         self.response.truncated = true;
                     }
-                    // stop_details may sit beside the delta or inside it.
-                    anthropic_refusal(&mut self.response, &v["delta"]);
-                    if let (Some(r), Some(why)) = (
-                        self.response.refusal.as_mut().filter(|r| r.text.is_empty()),
-                        v.pointer("/stop_details/explanation").and_then(Value::as_str),
-                    ) {
-                        r.text.push_str(why);
-                    }
+                    // stop_details may sit inside the delta or beside it.
+                    let inside = &v["delta"]["stop_details"];
+                    let details = if inside.is_null() { &v["stop_details"] } else { inside };
+                    anthropic_refusal(&mut self.response, &v["delta"]["stop_reason"], details);
                     Ok(None)
                 }
                 "message_stop" => {
