@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::failure::Adaptation;
 use crate::game::negotiation::Action;
-use crate::model::{Adaptation, ChatMessage, EngineTime, Purpose, Refusal, ToolCall, ToolSpec, Usage};
+use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, ToolCall, ToolSpec, Usage};
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;

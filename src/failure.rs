@@ -2,8 +2,21 @@
 //! response into a [`Failure`], which travels typed through the engine (inside
 //! [`crate::model::ModelError::Provider`]) and is put into words only where it is shown.
 
+use serde::Serialize;
+
 use crate::catalog::{Dialect, ProviderPreset};
-use crate::model::Adaptation;
+
+/// A change Agora made to a request because the provider refused part of it (a failure it
+/// recovered from by adapting the request, recorded on the call).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Adaptation {
+    /// The request field that was refused, such as `max_tokens` or `stream_options`.
+    pub parameter: String,
+    /// What was done: "dropped", or "renamed to max_completion_tokens".
+    pub change: String,
+    /// The provider's own words.
+    pub message: String,
+}
 
 /// Why a call failed.
 #[derive(Clone, Debug, PartialEq)]

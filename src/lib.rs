@@ -11,6 +11,7 @@ pub mod estimate;
 pub mod events;
 pub mod export;
 pub mod failure;
+pub mod floor;
 pub mod game;
 pub mod intab;
 pub mod json;

@@ -10,8 +10,8 @@ pub mod negotiation;
 pub mod round_robin;
 pub mod selector;
 
-use crate::engine::Floor;
 use crate::events::FinishReason;
+use crate::floor::Floor;
 use crate::model::ModelError;
 use crate::scenario::Method;
 

@@ -291,17 +291,6 @@ impl EngineTime {
     }
 }
 
-/// A change Agora made to a request because the provider refused part of it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Adaptation {
-    /// The request field that was refused, such as `max_tokens` or `stream_options`.
-    pub parameter: String,
-    /// What was done: "dropped", or "renamed to max_completion_tokens".
-    pub change: String,
-    /// The provider's own words.
-    pub message: String,
-}
-
 /// How a reply was withheld. (Read back by hand with the event log: `events/read.rs`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -362,7 +351,7 @@ pub struct ChatResponse {
     pub truncated: bool,
     /// Changes made to the request before the provider accepted it.
     #[serde(skip)]
-    pub adapted: Vec<Adaptation>,
+    pub adapted: Vec<crate::failure::Adaptation>,
     /// The engine's own timing, from a model that runs on this machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineTime>,

@@ -22,8 +22,9 @@ use futures::future::{select, Either, LocalBoxFuture};
 
 pub use crate::catalog::{preset, Dialect, NetworkSettings, Protocol, ProviderPreset, PROVIDERS};
 use crate::clock::Clock;
+use crate::failure::Adaptation;
 pub use crate::failure::{Failure, ProviderError};
-use crate::model::{Adaptation, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
 pub use secrets::Secrets;
 
 /// What a 400 or 422 says about one field of the request, when it names one Agora sent: the

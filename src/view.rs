@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal, SelectorMatch};
+use crate::failure::Adaptation;
 use crate::game::negotiation::Action;
-use crate::model::{Adaptation, EngineTime, Purpose, Refusal, Usage};
+use crate::model::{EngineTime, Purpose, Refusal, Usage};
 use crate::scenario::{Price, Scenario};
 
 /// A piece of a message: said aloud, or a body movement written between `*`.

@@ -9,10 +9,9 @@ use std::rc::Rc;
 use agora::clock::FrozenClock;
 use agora::engine::Run;
 use agora::events::{from_json_lines, to_json_lines, Event, MessageKind, ParseOutcome, Request};
+use agora::failure::Adaptation;
 use agora::model::demo::DemoModel;
-use agora::model::{
-    Adaptation, ChatMessage, EngineTime, Purpose, Refusal, RefusalKind, ToolCall, ToolSpec, Usage,
-};
+use agora::model::{ChatMessage, EngineTime, Purpose, Refusal, RefusalKind, ToolCall, ToolSpec, Usage};
 use agora::presets::{find, PRESETS};
 use common::*;
 

@@ -13,8 +13,9 @@
 use serde_json::Value;
 
 use super::{MessageDelta, ParseOutcome, Proposal, Request};
+use crate::failure::Adaptation;
 use crate::json::{deserialize_with_fields, Fields};
-use crate::model::{Adaptation, ChatMessage, Refusal, RefusalKind, ToolCall, ToolSpec, Usage};
+use crate::model::{ChatMessage, Refusal, RefusalKind, ToolCall, ToolSpec, Usage};
 
 // The types inside events, read with the same shared readers.
 

@@ -9,8 +9,8 @@
 use rand::Rng;
 use regex_lite::Regex;
 
-use crate::engine::Floor;
 use crate::events::{Event, FinishReason};
+use crate::floor::Floor;
 use crate::methods::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::parse;

@@ -7,8 +7,8 @@ use rand::seq::IndexedRandom;
 use regex_lite::Regex;
 use serde_json::{json, Value};
 
-use crate::engine::Floor;
 use crate::events::{Event, FinishReason};
+use crate::floor::Floor;
 use crate::methods::SpeakerSelection;
 use crate::model::{
     ChatMessage, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ResponseFormat, ToolSpec,

@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::engine::Floor;
 use crate::events::{Event, FinishReason, ParseOutcome, Proposal};
+use crate::floor::Floor;
 use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
 use crate::methods::SpeakerSelection;
 use crate::model::{

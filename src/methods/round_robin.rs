@@ -1,8 +1,8 @@
 //! Round robin: the agents speak in order, the plain baseline the other methods are measured
 //! against.
 
-use crate::engine::Floor;
 use crate::events::{Event, FinishReason};
+use crate::floor::Floor;
 use crate::methods::SpeakerSelection;
 use crate::model::ModelError;
 

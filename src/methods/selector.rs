@@ -11,8 +11,8 @@
 
 use rand::Rng;
 
-use crate::engine::Floor;
 use crate::events::{Event, FinishReason, ParseOutcome, SelectorMatch};
+use crate::floor::Floor;
 use crate::methods::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::prompts::fill;

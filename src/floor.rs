@@ -1,0 +1,344 @@
+//! The floor: what a speaker-selection method works with during a turn (the scenario, the cast,
+//! the transcript, the run's one seeded RNG, the model and the event log), and the helpers every
+//! method plays through: asking the model with retries, recording each call, adding messages.
+//! The engine's run owns a floor and hands it to the method each turn.
+
+use std::rc::Rc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::clock::Clock;
+use crate::events::{Event, MessageKind, ParseOutcome, Request};
+use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose};
+use crate::prompts::fill;
+use crate::scenario::{PromptKind, Scenario};
+use crate::transcript::Transcript;
+
+/// An agent as the run sees it once its description is settled.
+#[derive(Clone, Debug)]
+pub struct Persona {
+    pub name: String,
+    pub description: String,
+    pub header: String,
+    pub system: String,
+}
+
+/// A reply and how long it took.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub response: ChatResponse,
+    pub latency_ms: f64,
+}
+
+/// Every attempt of one request, and the value read from the first usable reply.
+#[derive(Clone, Debug)]
+pub struct Asked<T> {
+    pub attempts: Vec<(Reply, ParseOutcome)>,
+    pub value: Option<T>,
+}
+
+impl<T> Asked<T> {
+    /// The raw text of the last reply (nothing, if it was refused).
+    pub fn last_raw(&self) -> String {
+        self.attempts.last().map(|(r, _)| r.response.answered_raw()).unwrap_or_default()
+    }
+}
+
+/// Told of each event as it is recorded.
+pub(crate) type Listener = Box<dyn FnMut(&Event)>;
+
+/// What a method works with during a turn, and nothing more: the scenario, the cast, the
+/// transcript, the run's one RNG, the model (asked through the helpers here, which time and
+/// record every call) and the event log.
+pub struct Floor {
+    pub(crate) scenario: Rc<Scenario>,
+    model: Rc<dyn ChatModel>,
+    clock: Rc<dyn Clock>,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) events: Vec<Event>,
+    pub(crate) transcript: Transcript,
+    pub(crate) turn: u32,
+    pub(crate) cast: Vec<Persona>,
+    /// The topic as the agents discuss it. The specifier's version only opens the conversation,
+    /// as in seed 000, where the headers are written from the original topic.
+    pub(crate) topic: String,
+    /// The last call of each (agent, purpose): its event index and messages, the base the next
+    /// such call is recorded against.
+    last_calls: std::collections::BTreeMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
+    /// Told of every event as it is recorded, so a view can follow a turn as it happens.
+    listener: Option<Listener>,
+    /// Tokens spent so far, and their cost at the scenario's prices.
+    spent_tokens: u64,
+    spent_cost: f64,
+}
+
+impl Floor {
+    pub(crate) fn new(scenario: Scenario, model: Rc<dyn ChatModel>, clock: Rc<dyn Clock>) -> Floor {
+        Floor {
+            rng: ChaCha8Rng::seed_from_u64(scenario.seed),
+            topic: scenario.topic.clone(),
+            transcript: Transcript::new(scenario.prompt(PromptKind::HistoryHeader)),
+            scenario: Rc::new(scenario),
+            model,
+            clock,
+            events: Vec::new(),
+            turn: 0,
+            cast: Vec::new(),
+            last_calls: Default::default(),
+            listener: None,
+            spent_tokens: 0,
+            spent_cost: 0.0,
+        }
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The conversation description with the topic and participants filled in.
+    pub(crate) fn conversation_description(&self) -> String {
+        let s = &self.scenario;
+        let people: String = s
+            .agents
+            .iter()
+            .map(|a| {
+                let mut line = format!("\n- {}", a.name);
+                if !a.role.is_empty() {
+                    line.push_str(": ");
+                    line.push_str(&a.role);
+                }
+                if !a.location.is_empty() {
+                    line.push_str(", located in ");
+                    line.push_str(&a.location);
+                }
+                line
+            })
+            .collect();
+        fill(
+            s.prompt(PromptKind::ConversationDescription),
+            &[("topic", &self.topic), ("names", &s.agent_names().join(", ")), ("people", &people)],
+        )
+    }
+
+    pub(crate) fn persona(&self, agent: &crate::scenario::AgentSpec, description: String) -> Persona {
+        let s = &self.scenario;
+        let description_of_conversation = self.conversation_description();
+        let word_limit = s.word_limit.to_string();
+        let role = if agent.role.is_empty() { "participant" } else { agent.role.as_str() };
+        let vars = [
+            ("description_of_conversation", description_of_conversation.as_str()),
+            ("name", agent.name.as_str()),
+            ("role", role),
+            ("location", agent.location.as_str()),
+            ("description", description.as_str()),
+            ("topic", self.topic.as_str()),
+            ("word_limit", word_limit.as_str()),
+        ];
+        let header = fill(s.prompt(PromptKind::Header), &vars);
+        let system = match &agent.system_prompt {
+            Some(own) => own.clone(),
+            None => {
+                let mut with_header = vars.to_vec();
+                with_header.push(("header", header.as_str()));
+                fill(s.prompt(PromptKind::System), &with_header)
+            }
+        };
+        Persona { name: agent.name.clone(), description, header, system }
+    }
+
+    /// Tokens spent so far, and their cost at the scenario's prices (0 without prices).
+    pub fn spent(&self) -> (u64, f64) {
+        (self.spent_tokens, self.spent_cost)
+    }
+
+    pub(crate) fn push(&mut self, event: Event) {
+        if let Event::ModelCall { usage, .. } = &event {
+            let (prompt, completion) = (usage.prompt_tokens as u64, usage.completion_tokens as u64);
+            self.spent_tokens += prompt + completion;
+            if let Some(price) = &self.scenario.model.price {
+                self.spent_cost += price.cost(prompt, completion);
+            }
+        }
+        if let Some(listener) = &mut self.listener {
+            listener(&event);
+        }
+        self.events.push(event);
+    }
+
+    /// Calls `listener` with every event from now on, as it is recorded (the events so far are in
+    /// [`Run::events`]).
+    pub fn set_listener(&mut self, listener: impl FnMut(&Event) + 'static) {
+        self.listener = Some(Box::new(listener));
+    }
+
+    /// Swaps in the recorded log after a run has caught up with a recording (see
+    /// [`crate::replay::continue_live`]), so the timings measured when it was recorded are kept.
+    /// Refused unless the two logs match but for timings.
+    pub(crate) fn adopt_recorded_log(&mut self, recorded: &[Event]) -> bool {
+        let same = recorded.len() == self.events.len()
+            && recorded.iter().zip(&self.events).all(|(a, b)| a.without_timings() == b.without_timings());
+        if same {
+            self.events = recorded.to_vec();
+        }
+        same
+    }
+
+    /// Adds a message to the transcript and the log.
+    pub(crate) fn add_message(&mut self, speaker: &str, text: &str, kind: MessageKind) {
+        self.add_message_with(speaker, text, kind, String::new());
+    }
+
+    /// Adds an agent's message made of `replies` (one, or the director's reflection and
+    /// prompt): marked refused, filtered, empty or incomplete as they were.
+    pub(crate) fn add_said(&mut self, speaker: &str, text: &str, replies: &[&ChatResponse]) {
+        let (kind, refusal) = MessageKind::of_replies(text, replies);
+        self.add_message_with(speaker, text, kind, refusal);
+    }
+
+    fn add_message_with(&mut self, speaker: &str, text: &str, kind: MessageKind, refusal: String) {
+        self.transcript.push(speaker, text);
+        self.push(Event::Message {
+            turn: self.turn,
+            speaker: speaker.to_string(),
+            text: text.to_string(),
+            kind,
+            refusal,
+        });
+    }
+
+    /// One call, timed.
+    pub(crate) async fn ask(&self, request: &ChatRequest) -> Result<Reply, ModelError> {
+        let started = self.clock.now_ms();
+        let mut response = self.model.complete(request).await?;
+        // Whatever the model thought is kept apart before anything reads the answer.
+        response.separate_reasoning();
+        let latency_ms = ((self.clock.now_ms() - started) * 1000.0).round() / 1000.0;
+        Ok(Reply { response, latency_ms })
+    }
+
+    /// Asks up to `attempts` times until `read` accepts a reply. Nothing is recorded, so several
+    /// of these can run at once; pass the result to [`Run::record_asked`] afterwards, in a fixed
+    /// order, to keep the log independent of which reply arrived first.
+    pub(crate) async fn ask_until<T: Serialize>(
+        &self,
+        request: &ChatRequest,
+        attempts: u32,
+        read: impl Fn(&ChatResponse) -> Result<T, String>,
+    ) -> Result<Asked<T>, ModelError> {
+        let mut asked = Asked { attempts: Vec::new(), value: None };
+        for _ in 0..attempts.max(1) {
+            let reply = self.ask(request).await?;
+            // A refused or filtered reply is unreadable whatever text came with it.
+            match reply.response.readable().and_then(&read) {
+                Ok(value) => {
+                    let shown = serde_json::to_value(&value).unwrap_or_default();
+                    asked.attempts.push((reply, ParseOutcome::ok(shown)));
+                    asked.value = Some(value);
+                    break;
+                }
+                Err(error) => {
+                    let error = match reply.response.why_no_answer() {
+                        Some(_) if reply.response.refusal.is_some() => error,
+                        Some(why) => no_answer(request, &why, &error),
+                        None => error,
+                    };
+                    asked.attempts.push((reply, ParseOutcome::failed(error)))
+                }
+            }
+        }
+        Ok(asked)
+    }
+
+    pub(crate) fn record_asked<T>(&mut self, request: &ChatRequest, asked: &Asked<T>) {
+        for (i, (reply, parse)) in asked.attempts.iter().enumerate() {
+            self.record_call(request, i as u32 + 1, reply, parse.clone());
+        }
+    }
+
+    pub(crate) fn record_call(
+        &mut self,
+        request: &ChatRequest,
+        attempt: u32,
+        reply: &Reply,
+        parse: ParseOutcome,
+    ) {
+        let key = (request.agent.clone(), request.purpose);
+        let previous = self.last_calls.get(&key).map(|(i, m)| (*i, m.as_slice()));
+        let encoded = Request::encode(&request.messages, previous);
+        self.last_calls.insert(key, (self.events.len(), request.messages.clone()));
+        self.push(Event::ModelCall {
+            turn: self.turn,
+            agent: request.agent.clone(),
+            purpose: request.purpose,
+            attempt,
+            request: encoded,
+            tools: request.tools.clone(),
+            raw: reply.response.raw(),
+            tool_calls: reply.response.tool_calls.clone(),
+            parse,
+            latency_ms: reply.latency_ms,
+            usage: reply.response.usage,
+            incomplete: reply.response.incomplete,
+            reasoning: reply.response.reasoning.clone(),
+            truncated: reply.response.truncated,
+            adapted: reply.response.adapted.clone(),
+            engine: reply.response.engine,
+            refusal: reply.response.refusal.clone(),
+        });
+    }
+
+    /// Seed 000's `send`: the agent's system message, then the history ending with its name.
+    pub(crate) fn speech_request(&self, agent: usize, cue: Cue) -> ChatRequest {
+        let persona = &self.cast[agent];
+        let mut user = String::with_capacity(self.transcript.joined().len() + persona.name.len() + 3);
+        user.push_str(self.transcript.joined());
+        user.push('\n');
+        user.push_str(&persona.name);
+        user.push_str(": ");
+        let mut req = ChatRequest::new(
+            persona.name.clone(),
+            Purpose::Speak,
+            vec![ChatMessage::system(&persona.system), ChatMessage::user(user)],
+        )
+        .with_cue(cue);
+        req.temperature = self.scenario.model.temperature;
+        req
+    }
+
+    /// The cue for an agent about to speak.
+    pub(crate) fn speak_cue(&self) -> Cue {
+        let last = self.transcript.last();
+        Cue::Speak {
+            topic: self.topic.clone(),
+            word_limit: self.scenario.word_limit,
+            last_speaker: last.map(|l| l.speaker.clone()),
+            last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
+        }
+    }
+
+    /// The agent speaks: one call, recorded, and its reply added to the conversation.
+    pub(crate) async fn speak(&mut self, agent: usize) -> Result<String, ModelError> {
+        let req = self.speech_request(agent, self.speak_cue());
+        let reply = self.ask(&req).await?;
+        let text = reply.response.said().to_string();
+        self.record_call(&req, 1, &reply, ParseOutcome::of_speech(&reply.response));
+        let name = self.cast[agent].name.clone();
+        self.add_said(&name, &text, &[&reply.response]);
+        Ok(text)
+    }
+}
+
+/// Why a reply had nothing to read, with what to do about it: a token limit that reasoning used
+/// up names the setting to raise.
+fn no_answer(request: &ChatRequest, why: &str, error: &str) -> String {
+    let hint = match (why.contains("token limit"), request.max_tokens) {
+        (true, Some(n)) => format!(
+            "; this call allows {n} tokens: raise the method's token limit (reasoning models need room to think)"
+        ),
+        (true, None) => "; this call sets no limit, so the provider's own default cut it".to_string(),
+        (false, _) => String::new(),
+    };
+    format!("{why}{hint} ({error})")
+}

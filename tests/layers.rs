@@ -1,0 +1,345 @@
+//! The crate's modules depend on each other without cycles across folders: a folder (a method's
+//! folder, the app, the providers) can be read, moved or tested with what it depends on and
+//! nothing that depends on it back. Within one folder, files may lean on each other.
+//!
+//! The check reads the source as text: every `crate::…`, `super::…` and child-module path in a
+//! file's code (comments and the file's tests left out) is an edge to the deepest module the path
+//! names. Strongly connected groups of modules that span more than one folder fail the test with
+//! the files and the lines that close the cycle.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A module as a path from the crate root (`["methods", "bidding"]`), with its file and whether
+/// it has child modules (then it is its folder's root).
+struct Module {
+    file: PathBuf,
+    code: String,
+}
+
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// The code of a file without comments, string contents and its `#[cfg(test)]` tail.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                '"' => {
+                    in_string = false;
+                    out.push('"');
+                }
+                '\n' => out.push('\n'),
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push('"');
+        } else if c == '/' && chars.peek() == Some(&'/') {
+            for c in chars.by_ref() {
+                if c == '\n' {
+                    out.push('\n');
+                    break;
+                }
+            }
+        } else if c == '\'' {
+            // A char literal ('"' or '\'') must not open a string; a lifetime is left as it is.
+            let rest: String = chars.clone().take(12).collect();
+            if let Some(escaped) = rest.strip_prefix('\\') {
+                // '\n', '\'', '\u{..}': the backslash, the escaped character, up to the quote.
+                let first = escaped.chars().next().map_or(0, char::len_utf8);
+                let end = escaped[first..].find('\'').map_or(0, |i| i + first + 2);
+                for _ in 0..end {
+                    chars.next();
+                }
+                out.push_str("' '");
+            } else if rest.chars().nth(1) == Some('\'') {
+                chars.next();
+                chars.next();
+                out.push_str("' '");
+            } else {
+                out.push(c);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn modules() -> BTreeMap<Vec<String>, Module> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = BTreeMap::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "bin") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let rel = path.strip_prefix(&src).unwrap();
+            let name = rel.file_name().unwrap().to_string_lossy();
+            // The binaries sit on top of the library; a file of tests depends on whatever it tests.
+            if !name.ends_with(".rs") || name == "main.rs" || name == "tests.rs" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            found.insert(module_path(rel), Module { file: rel.to_path_buf(), code: code_of(&text) });
+        }
+    }
+    found
+}
+
+/// The deepest module that a path (already made absolute) names.
+fn resolve(modules: &BTreeMap<Vec<String>, Module>, path: &[String]) -> Option<Vec<String>> {
+    (0..=path.len()).rev().map(|n| path[..n].to_vec()).find(|p| modules.contains_key(p))
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Every module path a file's code names, with the line it is on.
+fn references(module: &[String], code: &str, children: &BTreeSet<String>) -> Vec<(Vec<String>, usize)> {
+    let mut out = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        let bytes: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < bytes.len() {
+            if !is_ident(bytes[i]) || (i > 0 && (is_ident(bytes[i - 1]) || bytes[i - 1] == ':')) {
+                i += 1;
+                continue;
+            }
+            // A path: identifiers joined by `::`.
+            let mut segments = Vec::new();
+            let mut j = i;
+            loop {
+                let start = j;
+                while j < bytes.len() && is_ident(bytes[j]) {
+                    j += 1;
+                }
+                segments.push(bytes[start..j].iter().collect::<String>());
+                if j + 2 < bytes.len() && bytes[j] == ':' && bytes[j + 1] == ':' && is_ident(bytes[j + 2]) {
+                    j += 2;
+                } else {
+                    break;
+                }
+            }
+            let grouped =
+                j + 2 < bytes.len() && bytes[j] == ':' && bytes[j + 1] == ':' && bytes[j + 2] == '{';
+            i = j.max(i + 1);
+            if segments.len() < 2 && !grouped {
+                continue;
+            }
+            let absolute: Vec<String> = match segments[0].as_str() {
+                "crate" => segments[1..].to_vec(),
+                "super" => {
+                    let mut base = module.to_vec();
+                    let mut rest = &segments[..];
+                    while rest.first().is_some_and(|s| s == "super") {
+                        base.pop();
+                        rest = &rest[1..];
+                    }
+                    base.extend(rest.iter().cloned());
+                    base
+                }
+                "self" => module.iter().chain(&segments[1..]).cloned().collect(),
+                first if children.contains(first) => module.iter().chain(&segments).cloned().collect(),
+                _ => continue,
+            };
+            out.push((absolute, n + 1));
+        }
+    }
+    out
+}
+
+/// The folder a module belongs to: its own path when it has child modules (it is the folder's
+/// root file), otherwise its parent's. A file at the top of `src/` is a folder of its own: the
+/// engine, the event log and the scenario are as separate as any two folders.
+fn folder(modules: &BTreeMap<Vec<String>, Module>, path: &[String]) -> Vec<String> {
+    let has_children = modules.keys().any(|k| k.len() > path.len() && k.starts_with(path));
+    if has_children || path.len() == 1 {
+        path.to_vec()
+    } else {
+        path[..path.len() - 1].to_vec()
+    }
+}
+
+/// Whether two folders are apart: neither holds the other. A folder's files may lean on the
+/// folder's root file (a method on the trait and registry beside it) without that being a cycle
+/// across folders.
+fn apart(a: &[String], b: &[String]) -> bool {
+    !a.starts_with(b) && !b.starts_with(a)
+}
+
+/// Tarjan's strongly connected components.
+fn components(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Vec<String>>> {
+    struct State<'a> {
+        edges: &'a BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        index: BTreeMap<&'a [String], usize>,
+        low: BTreeMap<&'a [String], usize>,
+        stack: Vec<&'a [String]>,
+        on_stack: BTreeSet<&'a [String]>,
+        found: Vec<Vec<Vec<String>>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a [String]) {
+        let n = s.index.len();
+        s.index.insert(v, n);
+        s.low.insert(v, n);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        let edges = s.edges;
+        for w in edges.get(v).into_iter().flatten() {
+            let w = w.as_slice();
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v, low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v, low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut group = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                group.push(w.to_vec());
+                if w == v {
+                    break;
+                }
+            }
+            if group.len() > 1 {
+                s.found.push(group);
+            }
+        }
+    }
+    let mut s = State {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !s.index.contains_key(v.as_slice()) {
+            visit(&mut s, v);
+        }
+    }
+    s.found
+}
+
+/// The edges between modules, each with where it is written (file:line).
+type Edges = BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>>;
+
+fn edges(modules: &BTreeMap<Vec<String>, Module>) -> Edges {
+    let mut edges = Edges::new();
+    for (path, module) in modules {
+        let children: BTreeSet<String> = modules
+            .keys()
+            .filter(|k| k.len() == path.len() + 1 && k.starts_with(path))
+            .map(|k| k.last().unwrap().clone())
+            .collect();
+        let from = edges.entry(path.clone()).or_default();
+        for (target, line) in references(path, &module.code, &children) {
+            let Some(to) = resolve(modules, &target) else { continue };
+            // A module's own items, and the crate root (which only declares modules), are not
+            // dependencies.
+            if to.is_empty() || &to == path {
+                continue;
+            }
+            from.entry(to).or_insert_with(|| format!("{}:{line}", module.file.display()));
+        }
+    }
+    edges
+}
+
+fn cycles_across_folders(modules: &BTreeMap<Vec<String>, Module>) -> Vec<String> {
+    let edges = edges(modules);
+    let plain = edges.iter().map(|(k, v)| (k.clone(), v.keys().cloned().collect())).collect();
+    let mut report = Vec::new();
+    for group in components(&plain) {
+        let folders: BTreeSet<Vec<String>> = group.iter().map(|m| folder(modules, m)).collect();
+        if !folders.iter().any(|a| folders.iter().any(|b| apart(a, b))) {
+            continue;
+        }
+        let folders: Vec<String> = folders.iter().map(|f| format!("src/{}", f.join("/"))).collect();
+        let members: BTreeSet<&Vec<String>> = group.iter().collect();
+        let mut lines = vec![format!("a cycle across {}:", folders.join(", "))];
+        for m in &group {
+            for (to, at) in &edges[m] {
+                if members.contains(to) {
+                    lines.push(format!("  {} -> {} ({at})", m.join("::"), to.join("::")));
+                }
+            }
+        }
+        report.push(lines.join("\n"));
+    }
+    report
+}
+
+#[test]
+fn no_module_cycle_crosses_a_folder() {
+    let modules = modules();
+    assert!(modules.len() > 40, "the source was not found: {} modules", modules.len());
+    let cycles = cycles_across_folders(&modules);
+    assert!(cycles.is_empty(), "{}", cycles.join("\n\n"));
+}
+
+/// The check finds a cycle when one is there: two files in different folders naming each other,
+/// through `crate::`, `super::` and a child module, and not when the same names sit in comments,
+/// strings or tests.
+#[test]
+fn the_check_finds_a_planted_cycle() {
+    let module = |file: &str, code: &str| Module { file: file.into(), code: code_of(code) };
+    let mut modules = BTreeMap::new();
+    let path = |p: &str| p.split('/').filter(|s| !s.is_empty()).map(String::from).collect::<Vec<_>>();
+    modules.insert(path("engine"), module("engine.rs", "use crate::methods::bidding::Bidding;"));
+    modules.insert(path("methods"), module("methods.rs", "pub mod bidding;"));
+    modules.insert(
+        path("methods/bidding"),
+        module("methods/bidding.rs", "fn f(x: &super::super::engine::Floor) {}"),
+    );
+    modules
+        .insert(path("text"), module("text.rs", "// crate::engine::Run\nconst S: &str = \"crate::engine\";"));
+    modules.insert(path("clock"), module("clock.rs", "#[cfg(test)]\nmod tests { use crate::text; }"));
+    modules.insert(
+        path("estimate"),
+        module(
+            "estimate.rs",
+            "use crate::clock::Clock; fn g() { '\"'; '\\''; '\\u{22}'; } use crate::engine::X;",
+        ),
+    );
+    let found = cycles_across_folders(&modules);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("engine -> methods::bidding (engine.rs:1)"), "{}", found[0]);
+    assert!(found[0].contains("methods::bidding -> engine (methods/bidding.rs:1)"), "{}", found[0]);
+
+    // Cut the cycle and nothing is reported; the comment, the string and the test add no edge.
+    modules.insert(path("methods/bidding"), module("methods/bidding.rs", "use crate::text::words;"));
+    assert!(cycles_across_folders(&modules).is_empty());
+    let plain = edges(&modules);
+    assert!(plain[&path("text")].is_empty() && plain[&path("clock")].is_empty());
+    assert_eq!(plain[&path("estimate")].keys().collect::<Vec<_>>(), [&path("clock"), &path("engine")]);
+}
