@@ -266,7 +266,7 @@ pub fn main(args: Vec<String>) -> i32 {
             }
         },
         Some("presets") => {
-            for p in &presets::PRESETS {
+            for p in presets::PRESETS {
                 say(format_args!("preset:{:<22} {}", p.id, p.scenario().title));
             }
             0

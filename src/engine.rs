@@ -128,7 +128,10 @@ impl Run {
         let floor = &mut self.floor;
         floor.turn += 1;
         match method.turn(floor).await {
-            Ok(None) if method.ends_at_turn_limit() && floor.turn >= floor.scenario.max_turns => {
+            Ok(None)
+                if floor.scenario.method.kind().ends_at_turn_limit()
+                    && floor.turn >= floor.scenario.max_turns =>
+            {
                 Ok(Some(FinishReason::TurnLimit))
             }
             other => other,
@@ -242,7 +245,7 @@ impl Run {
         floor.cast = cast;
 
         let state = MethodState::new(floor);
-        if state.injects_opening() {
+        if floor.scenario.method.kind().injects_opening() {
             if opening_text.is_empty() {
                 opening_text = floor.topic.clone();
             }

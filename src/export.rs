@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn run_files_round_trip() {
-        for preset in &crate::presets::PRESETS {
+        for preset in crate::presets::PRESETS {
             let (scenario, events) = run(preset.id);
             let file = from_json(&to_json(&scenario, &events)).unwrap();
             assert_eq!(file.scenario, scenario);

@@ -327,8 +327,9 @@ macro_rules! settings {
             $($(#[$fmeta])* pub $field: $ty,)*
         }
 
-        impl $name {
-            pub(crate) fn read_present(&mut self, f: &mut crate::json::Fields) -> Result<(), String> {
+        impl crate::json::ReadPresent for $name {
+            fn read_present(&mut self, f: &mut crate::json::Fields) -> Result<(), String> {
+                let _ = &f;
                 $(f.$set(stringify!($field), &mut self.$field)?;)*
                 Ok(())
             }
@@ -336,6 +337,12 @@ macro_rules! settings {
     };
 }
 pub(crate) use settings;
+
+/// Settings whose fields are read one by one (written by [`settings!`]): each field present in
+/// the JSON replaces the value already there, and a field left out keeps it.
+pub trait ReadPresent {
+    fn read_present(&mut self, f: &mut Fields) -> Result<(), String>;
+}
 
 /// A temperature as the user wrote it: 0.2, not the 0.20000000298023224 an f32 widens to.
 /// Rounded to six decimals (beyond what anyone types for a temperature) rather than printed and
@@ -379,7 +386,7 @@ mod tests {
 
     #[test]
     fn matches_serde_pretty_for_every_preset_run() {
-        for preset in &crate::presets::PRESETS {
+        for preset in crate::presets::PRESETS {
             let scenario = preset.scenario();
             let events = crate::engine::demo_events(&scenario);
             let file = serde_json::json!({"scenario": scenario, "events": events, "empty": [{}, []]});

@@ -1,12 +1,13 @@
-//! Speaker-selection methods, one module each, and the registry that lists them. A method keeps
-//! its own state between turns and plays one turn at a time on the [`Floor`] (the cast, the
-//! transcript, the run's RNG, the model through the engine's recording helpers): it implements
-//! [`SpeakerSelection`] and takes one line in [`registry!`] below.
+//! Speaker-selection methods, one folder each, listed once in [`registry`]. A method keeps its
+//! own state between turns and plays one turn at a time on the [`Floor`] (the cast, the
+//! transcript, the run's RNG, the model through the floor's recording helpers): its `State`
+//! implements [`SpeakerSelection`].
 
 pub mod bidding;
 pub mod director;
 pub mod handoff;
 pub mod negotiation;
+pub mod registry;
 pub mod round_robin;
 pub mod selector;
 
@@ -14,41 +15,34 @@ use crate::events::FinishReason;
 use crate::floor::Floor;
 use crate::model::ModelError;
 use crate::scenario::Method;
+use registry::each_method;
 
-/// What every method does. The futures stay on one thread (the browser has one), so the trait's
-/// async function promises nothing about `Send`.
+/// What every method's state does. The futures stay on one thread (the browser has one), so the
+/// trait's async function promises nothing about `Send`.
 #[allow(async_fn_in_trait)]
 pub trait SpeakerSelection {
+    /// The method's settings in the scenario.
+    type Settings;
+
+    /// The state at the end of the opening, before the first turn.
+    fn start(floor: &Floor, settings: &Self::Settings) -> Self;
+
     /// Plays one turn. `Ok(Some(reason))` ends the run.
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError>;
-
-    /// Whether the scenario's turn limit ends the run.
-    fn ends_at_turn_limit(&self) -> bool {
-        true
-    }
-
-    /// Whether the conversation opens with the scenario's injected message.
-    fn injects_opening(&self) -> bool {
-        true
-    }
 }
 
-/// One line per method: its `Method` variant, the state it keeps, and how that state starts
-/// from the floor and the method's settings.
-macro_rules! registry {
-    ($($kind:ident($state:ty) = |$floor:pat_param, $settings:pat_param| $start:expr),* $(,)?) => {
-        /// The state of whichever method the scenario uses.
+macro_rules! method_state {
+    ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
+        /// The state of whichever method the scenario uses. (Boxed: the states differ in size
+        /// and a run holds one.)
         pub enum MethodState {
-            $($kind($state),)*
+            $($kind(Box<$module::State>),)*
         }
 
         impl MethodState {
             pub fn new(floor: &Floor) -> Self {
                 match &floor.scenario().method {
-                    $($settings => {
-                        let $floor = floor;
-                        MethodState::$kind($start)
-                    })*
+                    $(Method::$kind(s) => MethodState::$kind(Box::new($module::State::start(floor, s))),)*
                 }
             }
 
@@ -57,28 +51,8 @@ macro_rules! registry {
                     $(MethodState::$kind(m) => m.turn(floor).await,)*
                 }
             }
-
-            pub fn ends_at_turn_limit(&self) -> bool {
-                match self {
-                    $(MethodState::$kind(m) => m.ends_at_turn_limit(),)*
-                }
-            }
-
-            pub fn injects_opening(&self) -> bool {
-                match self {
-                    $(MethodState::$kind(m) => m.injects_opening(),)*
-                }
-            }
         }
     };
 }
 
-registry! {
-    RoundRobin(round_robin::RoundRobin) = |_, Method::RoundRobin| round_robin::RoundRobin,
-    Bidding(bidding::Bidding) = |_, Method::Bidding(s)| bidding::Bidding::new(s),
-    Director(director::Director) = |floor, Method::Director(s)| director::Director::new(floor, s),
-    Handoff(handoff::Handoff) = |floor, Method::Handoff(s)| handoff::Handoff::new(floor, s),
-    Selector(selector::Selector) = |_, Method::Selector(s)| selector::Selector::new(s),
-    Negotiation(Box<negotiation::Negotiation>) =
-        |floor, Method::Negotiation(s)| Box::new(negotiation::Negotiation::new(floor, s)),
-}
+each_method!(method_state);

@@ -6,6 +6,15 @@
 
 use regex_lite::Regex;
 
+/// Reports a pattern that does not compile or has no capture group to read the value from.
+pub fn check_pattern(pattern: &str, field: &str, err: &mut dyn FnMut(&str, String)) {
+    match regex_lite::Regex::new(pattern) {
+        Ok(re) if re.captures_len() >= 2 => {}
+        Ok(_) => err(field, "the pattern needs a capture group".into()),
+        Err(e) => err(field, format!("not a valid pattern: {e}")),
+    }
+}
+
 /// Compiles a pattern from a validated scenario. Scenario validation rejects bad patterns, so
 /// the fallback to the seed's pattern only guards against misuse of the engine API.
 pub fn compile(pattern: &str) -> Regex {

@@ -9,7 +9,7 @@ pub struct Preset {
     pub json: &'static str,
 }
 
-pub const PRESETS: [Preset; 6] = [
+pub const PRESETS: &[Preset] = &[
     Preset { id: "rail-debate", json: include_str!("../public/scenarios/rail-debate.json") },
     Preset { id: "arms-debate", json: include_str!("../public/scenarios/arms-debate.json") },
     Preset { id: "ai-morality-handoff", json: include_str!("../public/scenarios/ai-morality-handoff.json") },
@@ -34,7 +34,7 @@ mod tests {
 
     #[test]
     fn every_preset_is_a_valid_scenario_that_round_trips() {
-        for p in &PRESETS {
+        for p in PRESETS {
             let s = Scenario::from_json(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             let again = Scenario::from_json(&s.to_json_pretty()).unwrap();
             assert_eq!(s, again, "{}", p.id);

@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn steps_cover_the_recording_once_turn_by_turn() {
-        for preset in &crate::presets::PRESETS {
+        for preset in crate::presets::PRESETS {
             let events = crate::engine::demo_events(&preset.scenario());
             let mut replay = Replay::new(events.clone());
             let turns = replay.turns();

@@ -10,6 +10,13 @@ use crate::prompts;
 
 mod read;
 
+/// Asserts that a scenario with `method` (every field away from its default) reads back as it
+/// was written, for the tests in each method's folder.
+#[cfg(test)]
+pub(crate) fn assert_reads_back(method: Method) {
+    read::tests::reads_back(method)
+}
+
 /// The scenario format this build reads and writes.
 pub const SCENARIO_VERSION: u32 = 1;
 /// Limits that keep a scenario (from a file or a link) within what the app can show.
@@ -17,10 +24,6 @@ pub const MAX_AGENTS: usize = 16;
 pub const MAX_NAME_CHARS: usize = 80;
 pub const MAX_TEXT_CHARS: usize = 20_000;
 pub const MAX_TURNS: u32 = 10_000;
-/// The trading game's size: the search for its optimum grows with the square of the item count,
-/// and at these limits it stays within milliseconds in the browser.
-pub const MAX_RESOURCES: usize = 10;
-pub const MAX_QUANTITY: i64 = 100;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
@@ -142,93 +145,101 @@ pub enum PromptKind {
     HistoryHeader,
 }
 
-mod bidding;
-mod director;
-mod handoff;
-mod negotiation;
-mod selector;
+pub use crate::methods::bidding::settings::BiddingSettings;
+pub use crate::methods::director::settings::{ChoiceFallback, DirectorSettings};
+pub use crate::methods::handoff::settings::{HandoffSettings, HandoffVia};
+pub use crate::methods::negotiation::settings::{NegotiationSettings, MAX_QUANTITY, MAX_RESOURCES};
+use crate::methods::registry::{each_method, MethodSettings};
+pub use crate::methods::selector::settings::{PromptRole, SelectorFallback, SelectorSettings};
 
-pub use bidding::BiddingSettings;
-pub use director::{ChoiceFallback, DirectorSettings};
-pub use handoff::{HandoffSettings, HandoffVia};
-pub use negotiation::NegotiationSettings;
-pub use selector::{PromptRole, SelectorFallback, SelectorSettings};
-
-/// The registry of methods as scenario data: each method's variant, its `kind` in files and
-/// its settings (each settings type has its seed's defaults, `validate` and `read`, in its own
-/// module). Round robin, the baseline, has no settings and comes first; the rest are listed in
-/// the order the app offers them in.
-macro_rules! methods {
-    ($($kind:ident $id:literal $settings:ty,)*) => {
+/// The methods as scenario data, from the registry: each method's variant, its `kind` in files
+/// and its settings (each settings type has its seed's defaults, `validate` and `read`, in its
+/// method's folder).
+macro_rules! scenario_methods {
+    ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
         /// How the next speaker is chosen, with the method's settings: `{"kind": "bidding", ...}`.
         #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(tag = "kind")]
         pub enum Method {
-            #[serde(rename = "round_robin")]
-            RoundRobin,
-            $(#[serde(rename = $id)] $kind($settings),)*
+            $(#[serde(rename = $id)] $kind(crate::methods::$module::Settings),)*
         }
 
         /// Which method a scenario uses, without its settings.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum MethodKind {
-            RoundRobin,
             $($kind,)*
         }
 
         impl Method {
             pub fn kind(&self) -> MethodKind {
                 match self {
-                    Method::RoundRobin => MethodKind::RoundRobin,
                     $(Method::$kind(_) => MethodKind::$kind,)*
                 }
             }
 
-            fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+            fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
                 match self {
-                    Method::RoundRobin => {}
-                    $(Method::$kind(s) => s.validate(scenario, err),)*
+                    $(Method::$kind(s) => s.validate(agents, err),)*
                 }
             }
 
             fn read_settings(kind: MethodKind, f: &mut crate::json::Fields) -> Result<Method, String> {
                 Ok(match kind {
-                    MethodKind::RoundRobin => Method::RoundRobin,
-                    $(MethodKind::$kind => Method::$kind(<$settings>::read(f)?),)*
+                    $(MethodKind::$kind => Method::$kind(MethodSettings::read(f)?),)*
                 })
             }
         }
 
         impl MethodKind {
             /// Every method, in the order the app offers them.
-            pub const ALL: &[MethodKind] = &[MethodKind::RoundRobin, $(MethodKind::$kind,)*];
+            pub const ALL: &[MethodKind] = &[$(MethodKind::$kind,)*];
 
             /// The `kind` scenario files write.
             pub fn id(self) -> &'static str {
                 match self {
-                    MethodKind::RoundRobin => "round_robin",
                     $(MethodKind::$kind => $id,)*
+                }
+            }
+
+            /// The method's name on selects and headings.
+            pub fn label(self) -> &'static str {
+                match self {
+                    $(MethodKind::$kind => $label,)*
                 }
             }
 
             /// The method with its seed's settings.
             pub fn default_method(self) -> Method {
                 match self {
-                    MethodKind::RoundRobin => Method::RoundRobin,
-                    $(MethodKind::$kind => Method::$kind(<$settings>::default()),)*
+                    $(MethodKind::$kind => Method::$kind(Default::default()),)*
+                }
+            }
+
+            /// Whether the conversation opens with the scenario's injected message.
+            pub fn injects_opening(self) -> bool {
+                match self {
+                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::INJECTS_OPENING,)*
+                }
+            }
+
+            /// Whether the scenario's turn limit ends the run.
+            pub fn ends_at_turn_limit(self) -> bool {
+                match self {
+                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::ENDS_AT_TURN_LIMIT,)*
+                }
+            }
+
+            /// Whether the shared templates default to the show's wording (seed 004).
+            fn show_templates(self) -> bool {
+                match self {
+                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::SHOW_TEMPLATES,)*
                 }
             }
         }
     };
 }
 
-methods! {
-    Bidding "bidding" BiddingSettings,
-    Director "director" DirectorSettings,
-    Handoff "handoff" HandoffSettings,
-    Selector "selector" SelectorSettings,
-    Negotiation "negotiation" NegotiationSettings,
-}
+each_method!(scenario_methods);
 
 impl Method {
     /// The method's `kind` as scenario files write it.
@@ -428,7 +439,7 @@ impl Scenario {
 
     /// A shared template: the scenario's text, or the seed's text for this method.
     pub fn prompt(&self, kind: PromptKind) -> &str {
-        let show = matches!(self.method, Method::Director(_));
+        let show = self.method.kind().show_templates();
         let (own, seed) = match kind {
             PromptKind::ConversationDescription => (
                 &self.prompts.conversation_description,
@@ -557,20 +568,12 @@ impl Scenario {
         } else if cap.cost > 0.0 && self.model.price.is_none() {
             err("model.spending_cap.cost", "a cap in money needs the prices per million tokens".into());
         }
-        self.method.validate(self, &mut err);
+        self.method.validate(&self.agent_names(), &mut err);
         if errors.is_empty() {
             Ok(())
         } else {
             Err(errors)
         }
-    }
-}
-
-fn check_pattern(pattern: &str, field: &str, err: &mut impl FnMut(&str, String)) {
-    match regex_lite::Regex::new(pattern) {
-        Ok(re) if re.captures_len() >= 2 => {}
-        Ok(_) => err(field, "the pattern needs a capture group".into()),
-        Err(e) => err(field, format!("not a valid pattern: {e}")),
     }
 }
 

@@ -80,6 +80,16 @@ pub struct BidTurn {
     pub tied: Vec<String>,
 }
 
+/// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
+/// chose (a tie, or a random draw), `tied` lists whom it chose among.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pick {
+    pub turn: u32,
+    pub agent: String,
+    pub tie: bool,
+    pub tied: Vec<String>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct DirectorTurn {
     pub turn: u32,
@@ -281,6 +291,8 @@ pub struct RunView {
     pub turn: u32,
     pub transcript: Vec<Arc<TranscriptRow>>,
     pub bid_turns: Vec<Arc<BidTurn>>,
+    /// Every turn's speaker, whichever method chose them.
+    pub picks: Vec<Arc<Pick>>,
     pub director: Vec<Arc<DirectorTurn>>,
     pub handoffs: Vec<Arc<HandoffRow>>,
     pub selections: Vec<Arc<SelectorRow>>,
@@ -429,6 +441,8 @@ impl RunView {
             }
             Event::SpeakerSelected { turn, agent, tie, tied } => {
                 self.turn = *turn;
+                let pick = Pick { turn: *turn, agent: agent.clone(), tie: *tie, tied: tied.clone() };
+                self.picks.push(Arc::new(pick));
                 if let Some(board) = self.bid_turns.last_mut().filter(|b| b.turn == *turn) {
                     let board = Arc::make_mut(board);
                     board.winner = Some(agent.clone());

@@ -19,7 +19,7 @@ fn strip(events: &[Event]) -> Vec<Event> {
 
 #[test]
 fn a_run_forked_at_any_step_goes_on_like_the_original() {
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let recorded = common::run_demo(preset.scenario());
         let starts = step_starts(&recorded);
         assert!(starts.len() > 3, "{}", preset.id);

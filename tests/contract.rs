@@ -49,7 +49,7 @@ const KINDS: usize = 20;
 /// paused at its cap and raised, a failed run, and a model call from a reasoning provider.
 fn every_kind_of_event() -> Vec<Event> {
     let mut events = Vec::new();
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let mut s = preset.scenario();
         s.model.demo.malformed_rate = 0.5;
         events.extend(run_demo(s));

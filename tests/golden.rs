@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 /// (file stem, scenario JSON) for every case.
 fn cases() -> Vec<(String, Value)> {
     let mut out = Vec::new();
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let base: Value = serde_json::from_str(preset.json).unwrap();
         for seed in [1u64, 7] {
             for malformed in [0.0, 0.3] {

@@ -123,7 +123,6 @@ impl Settings {
         };
         s.agents[0].model = self.agent_model;
         match &mut s.method {
-            Method::RoundRobin => {}
             Method::Bidding(b) => {
                 b.attempts = self.attempts;
                 b.default_bid = self.number as i64 % 11;
@@ -162,6 +161,8 @@ impl Settings {
                 n.temperature = self.probability as f32;
                 n.feedback.push_str(&self.text);
             }
+            // Round robin has nothing to set; a method not listed keeps its seed settings.
+            _ => {}
         }
     }
 }

@@ -203,7 +203,7 @@ fn without_timings(events: &[Event]) -> Vec<Event> {
 
 #[test]
 fn equal_seeds_give_identical_logs_and_other_seeds_differ() {
-    for preset in &PRESETS {
+    for preset in PRESETS {
         for malformed in [0.0, 0.3] {
             let mut s = preset.scenario();
             s.model.demo.malformed_rate = malformed;
@@ -219,7 +219,7 @@ fn equal_seeds_give_identical_logs_and_other_seeds_differ() {
 
 #[test]
 fn every_preset_runs_to_its_natural_end_on_the_demo_model() {
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let scenario = preset.scenario();
         let events = run_demo(scenario.clone());
         let reason = finish_reason(&events);
@@ -256,7 +256,7 @@ fn the_malformed_setting_shows_retries_defaults_and_fallbacks() {
     let mut director_fallbacks = 0;
     let mut handoff_fallbacks = 0;
     let mut invalid_actions = 0;
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let mut s = preset.scenario();
         s.model.demo.malformed_rate = 0.4;
         for e in run_demo(s) {
@@ -278,7 +278,7 @@ fn the_malformed_setting_shows_retries_defaults_and_fallbacks() {
 
 #[test]
 fn the_clean_demo_never_needs_a_fallback() {
-    for preset in &PRESETS {
+    for preset in PRESETS {
         for e in run_demo(preset.scenario()) {
             match e {
                 Event::Bid { attempts, .. } => assert_eq!(attempts, 1),
@@ -293,7 +293,7 @@ fn the_clean_demo_never_needs_a_fallback() {
 
 #[test]
 fn event_logs_round_trip_through_json_lines() {
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let events = run_demo(preset.scenario());
         let text = to_json_lines(&events);
         let back = from_json_lines(&text).unwrap();
@@ -328,7 +328,7 @@ impl agora::model::ChatModel for Recording {
 
 #[test]
 fn the_log_rebuilds_every_request_exactly_as_sent() {
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let mut s = preset.scenario();
         s.model.demo.malformed_rate = 0.2;
         let clock = std::rc::Rc::new(agora::clock::FrozenClock);
@@ -363,7 +363,7 @@ fn the_log_rebuilds_every_request_exactly_as_sent() {
 
 #[test]
 fn a_recorded_run_replays_to_the_same_log() {
-    for preset in &PRESETS {
+    for preset in PRESETS {
         let mut s = preset.scenario();
         s.model.demo.malformed_rate = 0.2;
         let events = run_demo(s.clone());

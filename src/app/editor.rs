@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::form::{number_field, text_field, EditorState, FieldMessage};
 use super::{Controller, Mode};
 use crate::presets::PRESETS;
-use crate::scenario::{AgentSpec, Method, MethodKind, Stance};
+use crate::scenario::{AgentSpec, MethodKind, Stance};
 
 /// The presets, as cards to open.
 #[component]
@@ -74,7 +74,7 @@ pub fn Editor() -> impl IntoView {
                     {number_field("Seed", "seed", |s| s.seed, |s, v| s.seed = v)}
                 </div>
                 <Show when=move || {
-                    s.with(|s| !matches!(s.method, Method::Handoff(_) | Method::Negotiation(_)))
+                    s.with(|s| s.method.kind().injects_opening())
                 }>
                     <div class="row">
                         {text_field(

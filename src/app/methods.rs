@@ -1,5 +1,6 @@
 //! Each speaker-selection method's part of the app: its name, its decision panel and its
-//! settings in the editor, one module each under `methods/`, listed once in `registry!`.
+//! settings in the editor, in each method's folder (`methods/<method>/panel.rs`), listed once in
+//! the registry; and what those panels share.
 
 use leptos::prelude::*;
 
@@ -25,81 +26,48 @@ macro_rules! update_method {
     };
 }
 
-mod bidding;
-mod director;
-mod handoff;
-mod negotiation;
-mod selector;
+pub(crate) use {update_method, with_method};
 
-/// The registry: one line per method, its name on screen and its module (which has `panel` and
-/// `settings`).
-macro_rules! registry {
-    ($($kind:ident => $label:literal, $module:ident;)*) => {
-        /// A method's name on selects and headings.
-        pub fn label(kind: MethodKind) -> &'static str {
-            match kind {
-                $(MethodKind::$kind => $label,)*
-            }
-        }
-
+/// Each method's panel and editor settings, from the registry (each method's `panel.rs`).
+macro_rules! app_methods {
+    ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
         /// The decision panel of a method.
         pub fn panel(kind: MethodKind) -> AnyView {
             match kind {
-                $(MethodKind::$kind => $module::panel(),)*
+                $(MethodKind::$kind => crate::methods::$module::panel::panel(),)*
             }
         }
 
         /// The settings of a method in the editor.
         pub fn settings(kind: MethodKind) -> AnyView {
             match kind {
-                $(MethodKind::$kind => $module::settings(),)*
+                $(MethodKind::$kind => crate::methods::$module::panel::settings(),)*
             }
         }
     };
 }
 
-registry! {
-    RoundRobin => "Round robin", round_robin;
-    Bidding => "Bidding", bidding;
-    Director => "Director", director;
-    Handoff => "Handoff", handoff;
-    Selector => "Selector", selector;
-    Negotiation => "Negotiation game", negotiation;
+crate::methods::registry::each_method!(app_methods);
+
+/// A method's name on selects and headings.
+pub fn label(kind: MethodKind) -> &'static str {
+    kind.label()
 }
 
 /// A label for a method.
 pub fn method_label(method: &Method) -> &'static str {
-    label(method.kind())
-}
-
-/// Round robin has no decision to show and no settings.
-mod round_robin {
-    use leptos::prelude::*;
-
-    pub(super) fn panel() -> AnyView {
-        view! {
-            <div class="panel" data-testid="round-robin-panel">
-                <h2>"Round robin"</h2>
-                <p class="muted">"Agents speak in a fixed order; there is no decision to show."</p>
-            </div>
-        }
-        .into_any()
-    }
-
-    pub(super) fn settings() -> AnyView {
-        ().into_any()
-    }
+    method.kind().label()
 }
 
 const PALETTE: [&str; 8] =
     ["#0b5cad", "#b3261e", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#5d4037", "#455a64"];
 
-fn color(i: usize) -> &'static str {
+pub(crate) fn color(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
 /// The model's reasoning behind a decision, one click away; nothing when it did not reason.
-fn why(reasoning: &str) -> Option<AnyView> {
+pub(crate) fn why(reasoning: &str) -> Option<AnyView> {
     (!reasoning.is_empty()).then(|| {
         view! {
             <details class="why" data-testid="why">
@@ -111,7 +79,7 @@ fn why(reasoning: &str) -> Option<AnyView> {
     })
 }
 
-fn agent_select(
+pub(crate) fn agent_select(
     label: &'static str,
     field: &'static str,
     get: impl Fn(&Scenario) -> String + Send + Sync + Copy + 'static,

@@ -133,7 +133,7 @@ mod tests {
     #[test]
     fn every_preset_event_reads_back() {
         let mut kinds = std::collections::BTreeSet::new();
-        for preset in &crate::presets::PRESETS {
+        for preset in crate::presets::PRESETS {
             let events = crate::engine::demo_events(&preset.scenario());
             // The presets open without a topic specifier or describer, and end without errors.
             let others = [

@@ -260,8 +260,8 @@ fn a_selector_reply_names_exactly_one_candidate() {
     let candidates = all[..3].to_vec();
     let cue = Cue::Select { candidates: candidates.clone(), last_speaker: None, attempt: 1 };
     for reply in replies(&request(Purpose::Selector, cue)) {
-        match crate::methods::selector::read_reply(&reply, &all) {
-            crate::methods::selector::Reading::Named(i, crate::events::SelectorMatch::Exact) => {
+        match crate::methods::selector::turn::read_reply(&reply, &all) {
+            crate::methods::selector::turn::Reading::Named(i, crate::events::SelectorMatch::Exact) => {
                 assert!(i < 3, "{reply}")
             }
             other => panic!("{reply:?} read as {other:?}"),
@@ -340,9 +340,11 @@ fn the_optimizer_writes_a_prompt_for_each_player() {
     let players = names(&["Alice", "Bob"]);
     let cue = Cue::Optimize(OptimizerCue { players: players.clone(), ..OptimizerCue::default() });
     for reply in replies(&request(Purpose::Optimizer, cue)) {
-        let read =
-            crate::methods::negotiation::read_prompts(&reply, &[players[0].clone(), players[1].clone()])
-                .unwrap_or_else(|e| panic!("{e}: {reply}"));
+        let read = crate::methods::negotiation::turn::read_prompts(
+            &reply,
+            &[players[0].clone(), players[1].clone()],
+        )
+        .unwrap_or_else(|e| panic!("{e}: {reply}"));
         assert!(read.iter().all(Option::is_some), "{reply}");
     }
 }

@@ -8,168 +8,43 @@
 //! handoffs go to the most opposed debater; negotiators follow their strategy prompt, and the
 //! optimizer writes prompts that reach the best score. A setting makes a share of replies
 //! malformed so that retries and fallbacks can be seen.
+//!
+//! The cast (voices, speech) is in `demo/cast.rs`; how it answers each method's calls is in the
+//! method's folder (`methods/<method>/demo.rs`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
-use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::json;
 
-use super::{
-    estimate_tokens, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, NegotiationCue, OptimizerCue,
-    Purpose, ResponseFormat, ToolCall, Usage,
-};
+use super::{estimate_tokens, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, Usage};
 use crate::clock::Clock;
-use crate::game::negotiation::{inventory_value, optimum, Action};
-use crate::scenario::{Scenario, Stance};
+use crate::methods::negotiation::demo::{negotiate, optimize};
+use crate::scenario::Scenario;
 
-mod bidding;
-mod director;
-mod handoff;
-mod negotiation;
-mod selector;
+pub(crate) mod cast;
 
-use negotiation::{negotiate, optimize};
+use cast::{fnv, Cast};
 
 pub struct DemoModel {
     seed: u64,
     malformed_rate: f64,
     latency_ms: std::cell::Cell<u64>,
-    topic_phrase: String,
-    people: Vec<Person>,
+    cast: Cast,
     calls: RefCell<BTreeMap<(String, Purpose), u64>>,
     clock: Rc<dyn Clock>,
 }
 
-/// What the demo knows of an agent: its name, position on the topic (-1 against, +1 for) and
-/// its voice.
-#[derive(Clone, Debug)]
-struct Person {
-    name: String,
-    role: String,
-    stance: f64,
-    voice: &'static Voice,
-}
-
-#[derive(Debug)]
-struct Voice {
-    openers: &'static [&'static str],
-    gestures: &'static [&'static str],
-    closers: &'static [&'static str],
-}
-
-const VOICES: [Voice; 6] = [
-    Voice {
-        openers: &["Let me tell you, folks,", "Believe me,", "Nobody knows this better than me:", "Frankly,"],
-        gestures: &["*points at the crowd*", "*waves hand dismissively*", "*leans into the microphone*"],
-        closers: &["It's going to be tremendous.", "Everybody says so.", "Big league."],
-    },
-    Voice {
-        openers: &[
-            "Here's the plan, and I have the numbers:",
-            "Let's be clear about who pays:",
-            "The data is plain:",
-        ],
-        gestures: &["*taps the podium*", "*holds up a chart*", "*counts on her fingers*"],
-        closers: &["That's how we fix it.", "Working families deserve that.", "I have a plan for that."],
-    },
-    Voice {
-        openers: &["Yo, picture this:", "Listen, I'm a visionary:", "Real talk:"],
-        gestures: &["*adjusts sunglasses*", "*spreads arms wide*", "*steps forward confidently*"],
-        closers: &["That's the vision.", "Nobody's thinking this big.", "History will remember it."],
-    },
-    Voice {
-        openers: &["Look,", "Okay, so,", "Let me get this straight:"],
-        gestures: &[
-            "*raises an eyebrow at the camera*",
-            "*slumps dramatically in the chair*",
-            "*shuffles papers*",
-        ],
-        closers: &["And somehow that's the sane position.", "Only in America.", "I wish I were joking."],
-    },
-    Voice {
-        openers: &["With respect,", "Consider the long view:", "Our position is firm:"],
-        gestures: &["*folds hands calmly*", "*nods slowly*", "*glances at the notes*"],
-        closers: &[
-            "Stability matters most.",
-            "We plan in decades, not news cycles.",
-            "That is the responsible course.",
-        ],
-    },
-    Voice {
-        openers: &["Honestly,", "I keep coming back to this:", "Think about it:"],
-        gestures: &["*leans back*", "*shrugs*", "*smiles*"],
-        closers: &["That's where I stand.", "We can do better than that.", "Let's not pretend otherwise."],
-    },
-];
-
-const FOR_POINTS: [&str; 6] = [
-    "{topic} is exactly the bold move we need",
-    "{topic} will create jobs and pay for itself",
-    "the critics of {topic} said the same about every great project",
-    "{topic} puts us ahead instead of behind",
-    "we should go further and faster on {topic}",
-    "{topic} is a promise to the next generation",
-];
-const AGAINST_POINTS: [&str; 6] = [
-    "{topic} is a costly fantasy",
-    "{topic} will bury taxpayers in debt",
-    "nobody has shown {topic} can work at this scale",
-    "{topic} solves the wrong problem",
-    "we should fix what we have before dreaming about {topic}",
-    "{topic} is a headline, not a plan",
-];
-const NEUTRAL_POINTS: [&str; 6] = [
-    "{topic} has real benefits and real costs",
-    "we need evidence before we commit to {topic}",
-    "{topic} could work if the details are right",
-    "both sides are overselling {topic}",
-    "the question is who pays for {topic}, and when",
-    "{topic} deserves a pilot before a promise",
-];
-const REPLIES_DISAGREE: [&str; 4] = [
-    "{name} is wrong about that",
-    "with all due respect to {name}, no",
-    "{name} has it backwards",
-    "I heard {name}, and I could not disagree more",
-];
-const REPLIES_AGREE: [&str; 3] =
-    ["{name} makes a fair point", "I'm with {name} on this", "{name} is onto something"];
-
 impl DemoModel {
     pub fn new(scenario: &Scenario, clock: Rc<dyn Clock>) -> Self {
-        let n = scenario.agents.len();
-        let people = scenario
-            .agents
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let stance = match a.stance {
-                    Some(Stance::For) => 1.0,
-                    Some(Stance::Against) => -1.0,
-                    Some(Stance::Neutral) => 0.0,
-                    // Spread unlabelled agents across the range so some disagree.
-                    None if n > 1 => -1.0 + 2.0 * i as f64 / (n - 1) as f64,
-                    None => 0.0,
-                };
-                Person {
-                    name: a.name.clone(),
-                    role: a.role.clone(),
-                    stance,
-                    voice: voice_for(&a.name, &format!("{} {}", a.role, a.description)),
-                }
-            })
-            .collect();
         Self {
             seed: scenario.seed,
             malformed_rate: scenario.model.demo.malformed_rate,
             latency_ms: std::cell::Cell::new(scenario.model.demo.latency_ms),
-            topic_phrase: scenario.model.demo.topic_phrase.clone(),
-            people,
+            cast: Cast::new(scenario),
             calls: RefCell::new(BTreeMap::new()),
             clock,
         }
@@ -178,18 +53,6 @@ impl DemoModel {
     /// Changes the simulated latency of the calls made from now on (the app's speed setting).
     pub fn set_latency(&self, ms: u64) {
         self.latency_ms.set(ms);
-    }
-
-    fn short_topic(&self, topic: &str) -> String {
-        if self.topic_phrase.trim().is_empty() {
-            short_topic(topic)
-        } else {
-            self.topic_phrase.trim().to_string()
-        }
-    }
-
-    fn person(&self, name: &str) -> Option<&Person> {
-        self.people.iter().find(|p| p.name.eq_ignore_ascii_case(name))
     }
 
     /// A generator for this call alone.
@@ -208,30 +71,36 @@ impl DemoModel {
     fn reply(&self, request: &ChatRequest) -> ChatResponse {
         let mut rng = self.rng_for(request);
         let malformed = self.malformed_rate > 0.0 && rng.random::<f64>() < self.malformed_rate;
-        let me = self.person(&request.agent);
+        let me = self.cast.person(&request.agent);
         let mut response = match (&request.cue, request.purpose) {
-            (Cue::Bid { last_speaker, turns_since_spoke, .. }, _) => ChatResponse::text(self.bid(
+            (Cue::Bid { last_speaker, turns_since_spoke, .. }, _) => ChatResponse::text(self.cast.bid(
                 me,
                 last_speaker.as_deref(),
                 *turns_since_spoke,
                 malformed,
                 &mut rng,
             )),
-            (Cue::Speak { topic, word_limit, last_speaker, .. }, _) => {
-                ChatResponse::text(self.speech(me, topic, *word_limit, last_speaker.as_deref(), &mut rng))
+            (Cue::Speak { topic, word_limit, last_speaker, .. }, _) => ChatResponse::text(self.cast.speech(
+                me,
+                topic,
+                *word_limit,
+                last_speaker.as_deref(),
+                &mut rng,
+            )),
+            (Cue::Director { .. }, _) => {
+                ChatResponse::text(self.cast.direct(request, me, malformed, &mut rng))
             }
-            (Cue::Director { .. }, _) => ChatResponse::text(self.direct(request, me, malformed, &mut rng)),
-            (Cue::Handoff { .. }, _) => self.handoff(request, me, malformed, &mut rng),
+            (Cue::Handoff { .. }, _) => self.cast.handoff(request, me, malformed, &mut rng),
             (Cue::Select { candidates, last_speaker, .. }, _) => {
-                ChatResponse::text(self.select(candidates, last_speaker.as_deref(), malformed, &mut rng))
+                ChatResponse::text(self.cast.select(candidates, last_speaker.as_deref(), malformed, &mut rng))
             }
             (Cue::Negotiate(cue), _) => ChatResponse::text(negotiate(cue, malformed, &mut rng)),
             (Cue::Optimize(cue), _) => ChatResponse::text(optimize(cue, malformed)),
             (Cue::Describe { subject, topic, word_limit }, Purpose::TopicSpecifier) => {
-                ChatResponse::text(self.specify(topic, &subject.clone(), *word_limit, &mut rng))
+                ChatResponse::text(self.cast.specify(topic, &subject.clone(), *word_limit, &mut rng))
             }
             (Cue::Describe { subject, topic, word_limit }, _) => {
-                ChatResponse::text(self.describe(subject, topic, *word_limit, &mut rng))
+                ChatResponse::text(self.cast.describe(subject, topic, *word_limit, &mut rng))
             }
             (Cue::None, _) => ChatResponse::text("I have nothing to add."),
         };
@@ -240,104 +109,6 @@ impl DemoModel {
             + response.tool_calls.iter().map(|c| estimate_tokens(&c.arguments)).sum::<u32>();
         response.usage = Usage { prompt_tokens: prompt, completion_tokens: completion, ..Usage::default() };
         response
-    }
-
-    fn speech(
-        &self,
-        me: Option<&Person>,
-        topic: &str,
-        word_limit: u32,
-        last: Option<&str>,
-        rng: &mut ChaCha8Rng,
-    ) -> String {
-        let Some(me) = me else { return "I agree.".into() };
-        let topic = self.short_topic(topic);
-        let points = if me.stance > 0.33 {
-            &FOR_POINTS
-        } else if me.stance < -0.33 {
-            &AGAINST_POINTS
-        } else {
-            &NEUTRAL_POINTS
-        };
-        let voice = me.voice;
-        let gesture = voice.gestures.choose(rng).copied().filter(|_| chance(rng, 0.6));
-        let opener = voice.openers.choose(rng).copied().unwrap_or("");
-        let reply = match last.and_then(|l| self.person(l)).filter(|p| p.name != me.name) {
-            Some(other) if (other.stance - me.stance).abs() > 0.6 => {
-                Some(REPLIES_DISAGREE.choose(rng).copied().unwrap_or("").replace("{name}", &other.name))
-            }
-            Some(other) => {
-                Some(REPLIES_AGREE.choose(rng).copied().unwrap_or("").replace("{name}", &other.name))
-            }
-            None => None,
-        };
-        let point = points.choose(rng).copied().unwrap_or("").replace("{topic}", &topic);
-        let closer = voice.closers.choose(rng).copied();
-        // Drop the trimmings, least important first, until the message fits the word limit.
-        let body = match &reply {
-            Some(r) => format!("{}: {point}.", capitalize(r)),
-            None => format!("{}.", capitalize(&point)),
-        };
-        let full = match &reply {
-            Some(r) => format!("{opener} {r}: {point}."),
-            None => format!("{opener} {point}."),
-        };
-        let drafts = [
-            [gesture, Some(full.as_str()), closer],
-            [gesture, Some(full.as_str()), None],
-            [None, Some(full.as_str()), None],
-            [None, Some(body.as_str()), None],
-            [None, Some(&*format!("{}.", capitalize(&point))), None],
-        ];
-        let fits = |d: &[Option<&str>; 3]| {
-            d.iter().flatten().map(|p| p.split_whitespace().count()).sum::<usize>() <= word_limit as usize
-        };
-        let chosen = drafts.iter().find(|d| fits(d)).unwrap_or(&drafts[drafts.len() - 1]);
-        let text: Vec<&str> = chosen.iter().flatten().copied().collect();
-        limit_words(&text.join(" "), word_limit)
-    }
-
-    /// `names` from the most opposed to `stance` to the least, ties in their order.
-    fn most_opposed<'a>(&self, names: &'a [String], stance: f64) -> Vec<&'a String> {
-        let gap = |n: &str| self.person(n).map_or(0.0, |p| (p.stance - stance).abs());
-        let mut ranked: Vec<(&String, f64)> = names.iter().map(|n| (n, gap(n))).collect();
-        crate::text::sort_small(&mut ranked, |a, b| a.1.total_cmp(&b.1).is_gt());
-        ranked.into_iter().map(|(n, _)| n).collect()
-    }
-
-    fn describe(&self, subject: &str, topic: &str, word_limit: u32, rng: &mut ChaCha8Rng) -> String {
-        let person = self.person(subject);
-        let role = person.map_or("participant".to_string(), |p| {
-            if p.role.is_empty() {
-                "participant".into()
-            } else {
-                p.role.clone()
-            }
-        });
-        let traits = ["fearless", "relentless", "unpredictable", "charming", "meticulous", "theatrical"];
-        let a = traits.choose(rng).copied().unwrap_or("bold");
-        let b = traits.choose(rng).copied().unwrap_or("sharp");
-        let side = match person.map(|p| p.stance) {
-            Some(s) if s > 0.33 => "a true believer in",
-            Some(s) if s < -0.33 => "a sworn skeptic of",
-            _ => "an open mind about",
-        };
-        limit_words(
-            &format!("{subject}, you are a {a}, {b} {role} with {side} {}. You never miss a chance to make your point.", self.short_topic(topic)),
-            word_limit,
-        )
-    }
-
-    fn specify(&self, topic: &str, _subject: &str, word_limit: u32, rng: &mut ChaCha8Rng) -> String {
-        let names: Vec<&str> = self.people.iter().map(|p| p.name.as_str()).collect();
-        let frames = [
-            "the problem to solve is how to deliver {topic} on budget, on time, and with the public on board",
-            "tell us how {topic} will be paid for, who gains, and who loses",
-            "explain what {topic} should look like in ten years, and what you would do first",
-        ];
-        let frame =
-            frames.choose(rng).copied().unwrap_or("").replace("{topic}", topic.trim_end_matches(['?', '.']));
-        limit_words(&format!("{}, {frame}.", names.join(", ")), word_limit)
     }
 }
 
@@ -355,123 +126,5 @@ impl ChatModel for DemoModel {
             }
             Ok(response)
         })
-    }
-}
-
-/// Picks a voice that fits the description, or one from the name when nothing fits.
-fn voice_for(name: &str, about: &str) -> &'static Voice {
-    let about = about.to_ascii_lowercase();
-    let cues: [(&[&str], usize); 5] = [
-        (&["host", "correspondent", "comedian", "satir"], 3),
-        (&["plan", "policy", "numbers", "who pays"], 1),
-        (&["creative", "visionary", "artist", "performance"], 2),
-        (&["brash", "confident", "controversial", "deal"], 0),
-        (&["measured", "strategic", "stability", "calm"], 4),
-    ];
-    let index = cues.iter().find(|(words, _)| words.iter().any(|w| about.contains(w))).map_or_else(
-        || if about.trim().is_empty() { 5 } else { (fnv(name.as_bytes()) % VOICES.len() as u64) as usize },
-        |(_, i)| *i,
-    );
-    &VOICES[index]
-}
-
-/// A topic short enough to say in a sentence: the part before a modal verb ("artificial
-/// intelligence should ..."), or the title before a dash, or the topic itself when short.
-fn short_topic(topic: &str) -> String {
-    let mut t = topic.trim().trim_end_matches(['?', '.', '!']);
-    if let Some((_, after)) = t.rsplit_once(": ") {
-        t = after;
-    }
-    if let Some((before, _)) = t.split_once(" - ") {
-        t = before;
-    }
-    let words: Vec<&str> = t.split_whitespace().collect();
-    if let Some(modal) = words.iter().position(|w| {
-        ["should", "must", "will", "can", "is", "are"].contains(&w.to_ascii_lowercase().as_str())
-    }) {
-        if modal > 0 && modal <= 4 {
-            return words[..modal].join(" ").to_ascii_lowercase();
-        }
-    }
-    if words.len() <= 6 {
-        let mut chars = t.chars();
-        match chars.next() {
-            Some(c) if !t.starts_with("AI") && !t.starts_with("US") => {
-                c.to_ascii_lowercase().to_string() + chars.as_str()
-            }
-            _ => t.to_string(),
-        }
-    } else {
-        "this question".into()
-    }
-}
-
-fn capitalize(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
-        None => String::new(),
-    }
-}
-
-/// Cuts a text to `limit` words, closing an open `*gesture*` and ending with punctuation.
-pub fn limit_words(text: &str, limit: u32) -> String {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() <= limit as usize {
-        return words.join(" ");
-    }
-    let mut out = words[..limit as usize].join(" ");
-    if out.matches('*').count() % 2 == 1 {
-        out.push('*');
-    }
-    if !out.ends_with(['.', '!', '?', '*']) {
-        out = out.trim_end_matches([',', ':', ';']).to_string();
-        out.push('.');
-    }
-    out
-}
-
-/// True with probability `p` (0 to 1), drawing exactly what rand's `random_bool` draws (one
-/// `u64` against `p` scaled to 2^64; nothing at `p` = 1), so logs stay as they were. Its own
-/// check of `p` formats the float in a panic message, and that formatting code alone weighs
-/// about 5 KB gzipped in the browser build.
-pub(crate) fn chance(rng: &mut impl Rng, p: f64) -> bool {
-    if p >= 1.0 {
-        return true;
-    }
-    let threshold = (p.max(0.0) * 18_446_744_073_709_551_616.0) as u64;
-    rng.random::<u64>() < threshold
-}
-
-/// FNV-1a: a hash that stays the same across Rust versions, so demo runs stay reproducible.
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chance_draws_what_random_bool_draws() {
-        for p in [0.0, 1e-9, 0.3, 0.5, 0.6, 0.7, 0.999_999, 1.0] {
-            let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(11), ChaCha8Rng::seed_from_u64(11));
-            for _ in 0..2000 {
-                assert_eq!(chance(&mut a, p), b.random_bool(p), "p = {p}");
-            }
-            assert_eq!(a.random::<u64>(), b.random::<u64>(), "the same draws consumed at p = {p}");
-        }
-    }
-
-    #[test]
-    fn word_limits_hold_and_gestures_close() {
-        assert_eq!(limit_words("one two three", 5), "one two three");
-        assert_eq!(limit_words("*waves the flag* then talks a lot", 2), "*waves the*");
-        assert_eq!(limit_words("a b c, d", 3), "a b c.");
     }
 }

@@ -1,7 +1,4 @@
-//! Handoff (seed 003): the speaker names the next speaker. Three ways to read the name: "Transition
-//! to X" in the text, a `handoff(response, next_agent_name)` tool call whose schema lists the
-//! agents, or a JSON reply. A missing, unknown or self handoff falls back to a random other
-//! agent (drawn by the run's RNG), and the fallback is recorded with its reason.
+//! One turn of the method: the speaker speaks and names the next speaker in the scenario's mode, and a missing or wrong name falls back.
 
 use rand::seq::IndexedRandom;
 use regex_lite::Regex;
@@ -167,6 +164,12 @@ impl Handoff {
 }
 
 impl SpeakerSelection for Handoff {
+    type Settings = HandoffSettings;
+
+    fn start(floor: &Floor, settings: &HandoffSettings) -> Self {
+        Self::new(floor, settings)
+    }
+
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
         let from = self.current;
         let name = floor.cast[from].name.clone();
@@ -206,10 +209,5 @@ impl SpeakerSelection for Handoff {
         });
         self.current = to;
         Ok(None)
-    }
-
-    /// Seed 003 opens with its first speaker, not an injected message.
-    fn injects_opening(&self) -> bool {
-        false
     }
 }

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::{agent_select, color, why};
 use crate::app::form::{choice_field, number_field};
+use crate::app::methods::{agent_select, color, update_method, why, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::scenario::{HandoffVia, Method};
@@ -156,11 +156,11 @@ fn circle_point(i: usize, n: usize) -> (f64, f64) {
     (cos, sin)
 }
 
-pub(super) fn panel() -> AnyView {
+pub fn panel() -> AnyView {
     HandoffPanel().into_any()
 }
 
-pub(super) fn settings() -> AnyView {
+pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {choice_field(

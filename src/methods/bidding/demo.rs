@@ -1,12 +1,16 @@
 //! How the demo model bids (seed 000's format), and how it gets a bid wrong.
 
-use super::*;
+use rand::seq::IndexedRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 
-impl DemoModel {
+use crate::model::demo::cast::{Cast, Person};
+
+impl Cast {
     /// Seed 000's bid: how contradictory the last message is to this agent's ideas.
     /// An agent that has waited long to speak finds more to contradict, as a model reading the
     /// whole history does.
-    pub(super) fn bid(
+    pub(crate) fn bid(
         &self,
         me: Option<&Person>,
         last: Option<&str>,

@@ -1,9 +1,14 @@
 //! How the demo model speaks and hands the floor on, by text, tool call or JSON.
 
-use super::*;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
 
-impl DemoModel {
-    pub(super) fn handoff(
+use crate::model::demo::cast::{chance, Cast, Person};
+use crate::model::{ChatRequest, ChatResponse, Cue, ResponseFormat, ToolCall};
+
+impl Cast {
+    pub(crate) fn handoff(
         &self,
         request: &ChatRequest,
         me: Option<&Person>,
@@ -18,7 +23,7 @@ impl DemoModel {
         let speech = format!("{name}: {speech}");
         // Hand off to the most opposed debater most of the time, so the exchange has tension.
         let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
-        let mut target = if super::chance(rng, 0.7) || ranked.len() == 1 {
+        let mut target = if chance(rng, 0.7) || ranked.len() == 1 {
             ranked.first().map(|s| s.to_string()).unwrap_or_default()
         } else {
             ranked.get(1).map(|s| s.to_string()).unwrap_or_default()

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Scenario;
-use crate::json::{settings, Fields};
+use crate::json::settings;
+use crate::methods::registry::MethodSettings;
 use crate::prompts;
 
 /// Where the selector's prompt goes: AutoGen sends it as the system message to OpenAI's GPT
@@ -69,12 +69,12 @@ impl Default for SelectorSettings {
     }
 }
 
-impl SelectorSettings {
-    pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+impl MethodSettings for SelectorSettings {
+    fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
-        if scenario.agents.len() < 2 {
+        if agents.len() < 2 {
             err("agents", "the selector needs at least two agents to choose between".into());
         }
         if self.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
@@ -84,10 +84,26 @@ impl SelectorSettings {
             err("method.max_tokens", "must be at least 1 (or empty for the provider's default)".into());
         }
     }
+}
 
-    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
-        let mut s = Self::default();
-        s.read_present(f)?;
-        Ok(s)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Method;
+
+    #[test]
+    fn every_field_reads_back() {
+        crate::scenario::assert_reads_back(Method::Selector(SelectorSettings {
+            prompt: "p {participants}".into(),
+            prompt_role: PromptRole::User,
+            allow_repeats: true,
+            attempts: 5,
+            fallback: SelectorFallback::RandomCandidate,
+            no_name_feedback: "a".into(),
+            many_names_feedback: "b".into(),
+            repeated_feedback: "c".into(),
+            temperature: Some(0.3),
+            max_tokens: Some(12),
+        }));
     }
 }

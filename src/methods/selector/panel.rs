@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::why;
 use crate::app::form::{choice_field, number_field, text_field, EditorState};
+use crate::app::methods::{update_method, why, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::events::SelectorMatch;
@@ -73,11 +73,11 @@ fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
     }
 }
 
-pub(super) fn panel() -> AnyView {
+pub fn panel() -> AnyView {
     SelectorPanel().into_any()
 }
 
-pub(super) fn settings() -> AnyView {
+pub fn settings() -> AnyView {
     let editor = expect_context::<EditorState>();
     let s = editor.scenario;
     view! {

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::{color, why};
 use crate::app::form::{number_field, text_field};
+use crate::app::methods::{color, update_method, why, with_method};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
 use crate::scenario::Method;
@@ -159,11 +159,11 @@ fn BidChart() -> impl IntoView {
     }
 }
 
-pub(super) fn panel() -> AnyView {
+pub fn panel() -> AnyView {
     BidBoard().into_any()
 }
 
-pub(super) fn settings() -> AnyView {
+pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {number_field(

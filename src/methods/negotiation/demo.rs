@@ -1,11 +1,15 @@
 //! How the demo model plays the trading game and rewrites the players' prompts as the optimizer.
 
-use super::*;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+use crate::game::negotiation::{inventory_value, optimum, Action};
+use crate::model::{NegotiationCue, OptimizerCue};
 
 /// A negotiating player. With "STOCKPILE THESE RESOURCES: X, Y" it gathers X and Y and gives away
 /// the rest; without a list it only makes trades that raise its own value. Proposals move one
 /// unit at a time, and a proposal that was not accepted is not repeated.
-pub(super) fn negotiate(cue: &NegotiationCue, malformed: bool, rng: &mut ChaCha8Rng) -> String {
+pub(crate) fn negotiate(cue: &NegotiationCue, malformed: bool, rng: &mut ChaCha8Rng) -> String {
     if malformed {
         let bad = [
             "{\"action\": \"TRADE\", \"sell_resource\": \"WOOD\"".to_string(),
@@ -98,7 +102,7 @@ fn stockpile(strategy: &str, resources: &[String]) -> Vec<usize> {
 
 /// The optimizer: finds the best split of the resources by search and tells each player to
 /// stockpile what it holds in that split. At the optimum it keeps the prompts.
-pub(super) fn optimize(cue: &OptimizerCue, malformed: bool) -> String {
+pub(crate) fn optimize(cue: &OptimizerCue, malformed: bool) -> String {
     if malformed {
         return "{\"reasoning\": \"The feedback says the score is not optimal, but without more detail there is no direct recommendation.\", \"answer\": \"\", \"suggestion\": {}}".into();
     }

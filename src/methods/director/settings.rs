@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_pattern, Scenario};
-use crate::json::{settings, Fields};
+use crate::json::settings;
+use crate::methods::registry::MethodSettings;
+use crate::parse::check_pattern;
 use crate::prompts;
 
 /// What the director's choice falls back to when no valid index comes.
@@ -54,23 +55,43 @@ impl Default for DirectorSettings {
     }
 }
 
-impl DirectorSettings {
-    pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+impl MethodSettings for DirectorSettings {
+    /// Seed 004 is a show with a host, not a debate.
+    const SHOW_TEMPLATES: bool = true;
+
+    fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if !(0.0..=1.0).contains(&self.stop_probability) || self.stop_probability.is_nan() {
             err("method.stop_probability", "must be between 0 and 1".into());
         }
         if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
-        if !self.director.is_empty() && scenario.agent_index(&self.director).is_none() {
+        if !self.director.is_empty() && !agents.contains(&self.director) {
             err("method.director", format!("\"{}\" is not one of the agents", self.director));
         }
         check_pattern(&self.pattern, "method.pattern", err);
     }
+}
 
-    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
-        let mut s = Self::default();
-        s.read_present(f)?;
-        Ok(s)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Method;
+
+    #[test]
+    fn every_field_reads_back() {
+        crate::scenario::assert_reads_back(Method::Director(DirectorSettings {
+            director: "N".into(),
+            stop_probability: 0.75,
+            attempts: 4,
+            fallback: ChoiceFallback::Random,
+            reflection: "a".into(),
+            continuation: "b".into(),
+            choice: "c".into(),
+            prompt: "d".into(),
+            summary: "e".into(),
+            format_instructions: "f".into(),
+            pattern: "(g)".into(),
+        }));
     }
 }

@@ -1,9 +1,4 @@
-//! Bidding (seeds 000 and 002): every agent rates how contradictory the last message is to its
-//! ideas, from 1 to 10, as `<int>`; the highest bid speaks, and ties are broken by the run's RNG.
-//!
-//! All bids of a turn are requested at once, so a turn costs about two model latencies (the bids,
-//! then the speech) rather than one per agent. A bid that cannot be read is asked again, up to
-//! the attempt limit, and then counts as the default bid (seed: two attempts, then 0).
+//! One turn of the method: asks every agent for a bid at once, reads and retries them, picks the winner and has it speak.
 
 use rand::seq::IndexedRandom;
 use regex_lite::Regex;
@@ -72,6 +67,12 @@ impl Bidding {
 }
 
 impl SpeakerSelection for Bidding {
+    type Settings = BiddingSettings;
+
+    fn start(_floor: &Floor, settings: &BiddingSettings) -> Self {
+        Self::new(settings)
+    }
+
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
         let requests: Vec<ChatRequest> = (0..floor.cast.len()).map(|a| self.bid_request(floor, a)).collect();
         let whole = self.settings.whole_reply_fallback;

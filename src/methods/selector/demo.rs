@@ -1,12 +1,16 @@
 //! How the demo model names the next speaker for the selector method.
 
-use super::*;
+use rand::seq::IndexedRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 
-impl DemoModel {
+use crate::model::demo::cast::{chance, Cast};
+
+impl Cast {
     /// The selector names whoever disagrees most with the last speaker (now and then the
     /// runner-up), written the ways models write a name: bare, in lower case, or in a sentence.
     /// A malformed reply names nobody, two agents, or the last speaker.
-    pub(super) fn select(
+    pub(crate) fn select(
         &self,
         candidates: &[String],
         last: Option<&str>,
@@ -15,7 +19,7 @@ impl DemoModel {
     ) -> String {
         let stance = last.and_then(|l| self.person(l)).map_or(0.0, |p| p.stance);
         let ranked = self.most_opposed(candidates, stance);
-        let pick = if ranked.len() > 1 && super::chance(rng, 0.3) { ranked[1] } else { ranked[0] };
+        let pick = if ranked.len() > 1 && chance(rng, 0.3) { ranked[1] } else { ranked[0] };
         if malformed {
             let mut bad = vec![String::new(), "Let's hear from someone new!".to_string()];
             if ranked.len() > 1 {

@@ -2,8 +2,9 @@
 
 use serde::Serialize;
 
-use super::{check_pattern, Scenario};
-use crate::json::{settings, Fields};
+use crate::json::settings;
+use crate::methods::registry::MethodSettings;
+use crate::parse::check_pattern;
 use crate::prompts;
 
 settings! {
@@ -36,17 +37,29 @@ impl Default for BiddingSettings {
     }
 }
 
-impl BiddingSettings {
-    pub(super) fn validate(&self, _scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+impl MethodSettings for BiddingSettings {
+    fn validate(&self, _agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
         check_pattern(&self.pattern, "method.pattern", err);
     }
+}
 
-    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
-        let mut s = Self::default();
-        s.read_present(f)?;
-        Ok(s)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Method;
+
+    #[test]
+    fn every_field_reads_back() {
+        crate::scenario::assert_reads_back(Method::Bidding(BiddingSettings {
+            template: "t".into(),
+            format_instructions: "f".into(),
+            pattern: "(x)".into(),
+            attempts: 5,
+            default_bid: -3,
+            whole_reply_fallback: false,
+        }));
     }
 }

@@ -1,10 +1,4 @@
-//! Director (seed 004): a privileged agent runs the show. On its turns it draws whether to stop
-//! (Bernoulli, probability 0.2 by default); if not, it comments, chooses the next speaker by index
-//! (`<n>`), and prompts them; if so, it closes with a summary and the run ends. Director and
-//! chosen speaker alternate.
-//!
-//! An index that cannot be read or is out of range is asked again up to the attempt limit, then
-//! falls back (seed: index 0), and the fallback is recorded.
+//! One turn of the method: the stop draw, the reflection, the choice of the next speaker and the prompt to them, or the closing summary.
 
 use rand::Rng;
 use regex_lite::Regex;
@@ -176,6 +170,12 @@ impl Director {
 }
 
 impl SpeakerSelection for Director {
+    type Settings = DirectorSettings;
+
+    fn start(floor: &Floor, settings: &DirectorSettings) -> Self {
+        Self::new(floor, settings)
+    }
+
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
         match self.chosen.take() {
             Some(speaker) => {

@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{check_pattern, Scenario};
-use crate::json::{settings, Fields};
+use crate::json::settings;
+use crate::methods::registry::MethodSettings;
+use crate::parse::check_pattern;
 use crate::prompts;
 
 /// Seed 003's three ways of reading a handoff.
@@ -69,20 +70,40 @@ impl Default for HandoffSettings {
     }
 }
 
-impl HandoffSettings {
-    pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
+impl MethodSettings for HandoffSettings {
+    /// Seed 003 opens with its first speaker, not an injected message.
+    const INJECTS_OPENING: bool = false;
+
+    fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());
         }
-        if !self.first_speaker.is_empty() && scenario.agent_index(&self.first_speaker).is_none() {
+        if !self.first_speaker.is_empty() && !agents.contains(&self.first_speaker) {
             err("method.first_speaker", format!("\"{}\" is not one of the agents", self.first_speaker));
         }
         check_pattern(&prompts::fill(&self.pattern, &[("names", "a|b")]), "method.pattern", err);
     }
+}
 
-    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
-        let mut s = Self::default();
-        s.read_present(f)?;
-        Ok(s)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Method;
+
+    #[test]
+    fn every_field_reads_back() {
+        crate::scenario::assert_reads_back(Method::Handoff(HandoffSettings {
+            via: HandoffVia::Json,
+            first_speaker: "N".into(),
+            attempts: 3,
+            text_instructions: "a".into(),
+            tool_instructions: "b".into(),
+            pattern: "(c)".into(),
+            tool_description: "d".into(),
+            response_description: "e".into(),
+            next_description: "f".into(),
+            max_tokens: 9,
+            temperature: Some(0.7),
+        }));
     }
 }

@@ -1,14 +1,21 @@
-//! Round robin: the agents speak in order, the plain baseline the other methods are measured
-//! against.
+//! One turn of the method: the next agent in order speaks.
 
 use crate::events::{Event, FinishReason};
 use crate::floor::Floor;
 use crate::methods::SpeakerSelection;
 use crate::model::ModelError;
 
+use super::settings::RoundRobinSettings;
+
 pub struct RoundRobin;
 
 impl SpeakerSelection for RoundRobin {
+    type Settings = RoundRobinSettings;
+
+    fn start(_floor: &Floor, _settings: &RoundRobinSettings) -> Self {
+        RoundRobin
+    }
+
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
         let agent = (floor.turn as usize - 1) % floor.cast.len();
         floor.push(Event::SpeakerSelected {

@@ -1,10 +1,4 @@
-//! The trading game and its prompt optimizer (seed 001), played one action per turn.
-//!
-//! Players alternate, starting with the first; each turn the player sees the rules, its name,
-//! its strategy prompt, its own inventory and the transcript so far, and answers with a JSON
-//! action. The rules live in `game::negotiation`; this module asks, records and scores. With
-//! more than one iteration, an optimizer call between games rewrites the strategy prompts from
-//! the score, as the seed's outer loop does.
+//! One turn of the method: one player's action per turn, the game's rules applied, and the optimizer between games.
 
 use std::collections::BTreeMap;
 
@@ -261,6 +255,12 @@ impl Negotiation {
 }
 
 impl SpeakerSelection for Negotiation {
+    type Settings = NegotiationSettings;
+
+    fn start(floor: &Floor, settings: &NegotiationSettings) -> Self {
+        Self::new(floor, settings)
+    }
+
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
         if self.game_turn == 0 {
             self.iteration += 1;
@@ -335,16 +335,6 @@ impl SpeakerSelection for Negotiation {
             return self.end_game(floor, reason).await;
         }
         Ok(None)
-    }
-
-    /// Each game applies the turn limit itself.
-    fn ends_at_turn_limit(&self) -> bool {
-        false
-    }
-
-    /// The trading game opens with its first player.
-    fn injects_opening(&self) -> bool {
-        false
     }
 }
 

@@ -2,9 +2,14 @@
 
 use serde::Serialize;
 
-use super::{Scenario, MAX_QUANTITY, MAX_RESOURCES};
-use crate::json::{settings, Fields};
+use crate::json::settings;
+use crate::methods::registry::MethodSettings;
 use crate::prompts;
+
+/// The trading game's size: the search for its optimum grows with the square of the item count,
+/// and at these limits it stays within milliseconds in the browser.
+pub const MAX_RESOURCES: usize = 10;
+pub const MAX_QUANTITY: i64 = 100;
 
 settings! {
     /// Seed 001.
@@ -52,9 +57,14 @@ impl Default for NegotiationSettings {
     }
 }
 
-impl NegotiationSettings {
-    pub(super) fn validate(&self, scenario: &Scenario, err: &mut impl FnMut(&str, String)) {
-        if scenario.agents.len() != 2 {
+impl MethodSettings for NegotiationSettings {
+    /// The trading game opens with its first player.
+    const INJECTS_OPENING: bool = false;
+    /// Each game applies the turn limit itself.
+    const ENDS_AT_TURN_LIMIT: bool = false;
+
+    fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
+        if agents.len() != 2 {
             err("agents", "the negotiation game needs exactly two players".into());
         }
         if self.resources.len() < 2 {
@@ -86,10 +96,30 @@ impl NegotiationSettings {
             err("method.iterations", "must be between 1 and 100".into());
         }
     }
+}
 
-    pub(super) fn read(f: &mut Fields) -> Result<Self, String> {
-        let mut s = Self::default();
-        s.read_present(f)?;
-        Ok(s)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Method;
+
+    #[test]
+    fn every_field_reads_back() {
+        crate::scenario::assert_reads_back(Method::Negotiation(NegotiationSettings {
+            resources: vec!["A".into(), "B".into()],
+            inventories: vec![vec![1, 2], vec![3, 4]],
+            value_scale: vec![1, 5],
+            iterations: 2,
+            rules: "a".into(),
+            name_message: "b".into(),
+            inventory_message: "c".into(),
+            transcript_message: "d".into(),
+            feedback: "e".into(),
+            feedback_below_optimum: "f".into(),
+            optimizer_system: "g".into(),
+            optimizer_prompt: "h".into(),
+            temperature: 0.5,
+            max_tokens: 7,
+        }));
     }
 }

@@ -1,9 +1,14 @@
 //! How the demo model directs a show: comments, picks the next speaker by index, prompts them, sums up.
 
-use super::*;
+use rand::seq::IndexedRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 
-impl DemoModel {
-    pub(super) fn direct(
+use crate::model::demo::cast::{limit_words, Cast, Person};
+use crate::model::{ChatRequest, Cue, Purpose};
+
+impl Cast {
+    pub(crate) fn direct(
         &self,
         request: &ChatRequest,
         me: Option<&Person>,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::app::form::{number_field, text_field, EditorState, FieldMessage};
+use crate::app::methods::{update_method, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::scenario::Method;
@@ -189,11 +190,11 @@ fn OptimizerChart() -> impl IntoView {
     }
 }
 
-pub(super) fn panel() -> AnyView {
+pub fn panel() -> AnyView {
     NegotiationPanel().into_any()
 }
 
-pub(super) fn settings() -> AnyView {
+pub fn settings() -> AnyView {
     let editor = expect_context::<EditorState>();
     let inventory = move |player: usize| {
         let field: &'static str = if player == 0 { "method.inventories[0]" } else { "method.inventories[1]" };

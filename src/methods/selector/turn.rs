@@ -1,13 +1,4 @@
-//! Selector, as in AutoGen's SelectorGroupChat: before each turn a selector call sees every
-//! agent's role and the conversation and names the next speaker from the candidates (everyone
-//! but the last speaker, unless the scenario allows repeats). A single candidate speaks without
-//! a call.
-//!
-//! A reply is read as a candidate's exact name, then the same name ignoring case, spaces,
-//! underscores and surrounding punctuation, then as the only agent name it mentions. A reply
-//! that names nobody, several agents, or the last speaker when repeats are off is answered (the
-//! reply and the feedback join the selector's conversation, as SelectorGroupChat does) and asked
-//! again, up to the attempt limit; then the fallback speaks and that is recorded.
+//! One turn of the method: the selector call that names the next speaker, its retries with feedback and its fallback.
 
 use rand::Rng;
 
@@ -180,6 +171,12 @@ impl Selector {
 }
 
 impl SpeakerSelection for Selector {
+    type Settings = SelectorSettings;
+
+    fn start(_floor: &Floor, settings: &SelectorSettings) -> Self {
+        Self::new(settings)
+    }
+
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
         let names: Vec<String> = floor.cast.iter().map(|p| p.name.clone()).collect();
         let candidates: Vec<usize> =

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::{agent_select, why};
 use crate::app::form::{choice_field, number_field};
+use crate::app::methods::{agent_select, update_method, why, with_method};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
 use crate::scenario::{ChoiceFallback, Method};
@@ -85,11 +85,11 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
     }
 }
 
-pub(super) fn panel() -> AnyView {
+pub fn panel() -> AnyView {
     DirectorPanel().into_any()
 }
 
-pub(super) fn settings() -> AnyView {
+pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {agent_select(

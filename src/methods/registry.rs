@@ -1,0 +1,54 @@
+//! The one list of speaker-selection methods, and what every method's settings answer.
+//!
+//! A method is a folder beside this file (`methods/<module>/`) and one line in [`each_method!`]:
+//! its variant, its folder, its `kind` in scenario files and its name on screen. Every place that
+//! does something per method (the scenario's `Method`, the engine's method state, the app's
+//! panels and editors) expands the list here into a `match` without a catch-all, so a new line
+//! makes the compiler list each part the new folder must provide:
+//!
+//! - `settings.rs`: `Settings`, implementing [`MethodSettings`] (its seed's defaults, reading,
+//!   validation);
+//! - `turn.rs`: `State`, implementing `crate::methods::SpeakerSelection` (one turn at a time);
+//! - `panel.rs` (browser builds only): `panel()` for the run and `settings()` for the editor.
+//!
+//! This file names nothing else in the crate, so everything can read the list without a cycle.
+
+use crate::json::{Fields, ReadPresent};
+
+/// Calls `$then!` with every method, one `Variant module "kind" "Name on screen"` per line, in
+/// the order the app offers them, the baselines first.
+macro_rules! each_method {
+    ($then:ident) => {
+        $then! {
+            RoundRobin round_robin "round_robin" "Round robin",
+            Bidding bidding "bidding" "Bidding",
+            Director director "director" "Director",
+            Handoff handoff "handoff" "Handoff",
+            Selector selector "selector" "Selector",
+            Negotiation negotiation "negotiation" "Negotiation game",
+        }
+    };
+}
+pub(crate) use each_method;
+
+/// What a method's settings are and what they say about the run around the method.
+pub trait MethodSettings: Default + ReadPresent {
+    /// Whether the conversation opens with the scenario's injected message.
+    const INJECTS_OPENING: bool = true;
+    /// Whether the scenario's turn limit ends the run.
+    const ENDS_AT_TURN_LIMIT: bool = true;
+    /// Whether the shared templates (conversation description, header) default to the show's
+    /// wording of seed 004 rather than the debate's of seed 000.
+    const SHOW_TEMPLATES: bool = false;
+
+    /// The settings a scenario file gives, with the seed's value for every field it leaves out.
+    fn read(f: &mut Fields) -> Result<Self, String> {
+        let mut s = Self::default();
+        s.read_present(f)?;
+        Ok(s)
+    }
+
+    /// Reports each wrong field (`method.<field>`, or `agents`) with what is wrong, given the
+    /// scenario's agent names.
+    fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String));
+}

@@ -1,0 +1,14 @@
+//! Round robin: the agents speak in order, the plain baseline the other methods are measured
+//! against.
+//!
+//! Its parts: `settings.rs` (the settings, their seed defaults, reading and validation),
+//! `turn.rs` (one turn on the floor) and
+//! `panel.rs` (its decision panel and its settings in the editor, browser builds only).
+
+#[cfg(target_arch = "wasm32")]
+pub mod panel;
+pub mod settings;
+pub mod turn;
+
+pub use settings::RoundRobinSettings as Settings;
+pub use turn::RoundRobin as State;

@@ -1,0 +1,17 @@
+//! Round robin's panel: there is no decision to show, and nothing to set.
+
+use leptos::prelude::*;
+
+pub fn panel() -> AnyView {
+    view! {
+        <div class="panel" data-testid="round-robin-panel">
+            <h2>"Round robin"</h2>
+            <p class="muted">"Agents speak in a fixed order; there is no decision to show."</p>
+        </div>
+    }
+    .into_any()
+}
+
+pub fn settings() -> AnyView {
+    ().into_any()
+}
