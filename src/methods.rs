@@ -3,13 +3,16 @@
 //! transcript, the run's RNG, the model through the floor's recording helpers): its `State`
 //! implements [`SpeakerSelection`].
 
-pub mod bidding;
-pub mod director;
-pub mod handoff;
-pub mod negotiation;
 pub mod registry;
-pub mod round_robin;
-pub mod selector;
+
+macro_rules! method_folders {
+    ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
+        $(pub mod $module;)*
+    };
+}
+
+// Each method's folder, from the registry.
+each_method!(method_folders);
 
 use crate::events::FinishReason;
 use crate::floor::Floor;
