@@ -49,6 +49,6 @@ pub trait MethodSettings: Default + ReadPresent {
     }
 
     /// Reports each wrong field (`method.<field>`, or `agents`) with what is wrong, given the
-    /// scenario's agent names.
-    fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String));
+    /// scenario's agent names. (Nothing, for settings that cannot be wrong.)
+    fn validate(&self, _agents: &[String], _err: &mut dyn FnMut(&str, String)) {}
 }

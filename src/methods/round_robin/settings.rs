@@ -11,9 +11,7 @@ settings! {
     pub struct RoundRobinSettings {}
 }
 
-impl MethodSettings for RoundRobinSettings {
-    fn validate(&self, _agents: &[String], _err: &mut dyn FnMut(&str, String)) {}
-}
+impl MethodSettings for RoundRobinSettings {}
 
 #[cfg(test)]
 mod tests {
