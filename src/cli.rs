@@ -196,7 +196,7 @@ pub fn render_event(event: &Event) -> Option<String> {
             format!("\t{agent} bid: {value}{note}")
         }
         Event::SpeakerSelected { agent, tie: true, tied, .. } => {
-            format!("Selected: {agent} (tie between {} broken at random)\n", tied.join(", "))
+            format!("Selected: {agent} (drawn at random among {})\n", tied.join(", "))
         }
         Event::SpeakerSelected { .. } => return None,
         Event::StopDraw { stop, sample, probability, .. } => {
