@@ -16,6 +16,7 @@ pub const PRESETS: &[Preset] = &[
     Preset { id: "daily-show-director", json: include_str!("../public/scenarios/daily-show-director.json") },
     Preset { id: "town-hall-selector", json: include_str!("../public/scenarios/town-hall-selector.json") },
     Preset { id: "trading-game", json: include_str!("../public/scenarios/trading-game.json") },
+    Preset { id: "rail-debate-random", json: include_str!("../public/scenarios/rail-debate-random.json") },
 ];
 
 impl Preset {

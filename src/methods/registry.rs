@@ -21,6 +21,7 @@ macro_rules! each_method {
     ($then:ident) => {
         $then! {
             RoundRobin round_robin "round_robin" "Round robin",
+            Random random "random" "Random",
             Bidding bidding "bidding" "Bidding",
             Director director "director" "Director",
             Handoff handoff "handoff" "Handoff",

@@ -1,0 +1,15 @@
+//! Random (AutoGen's `speaker_selection_method="random"`): each turn the run's seeded RNG draws
+//! the next speaker uniformly from every agent but the one who spoke last. No model is asked, so
+//! it is a baseline: what the floor looks like when nobody decides.
+//!
+//! Its parts: `settings.rs` (whether the last speaker may be drawn again), `turn.rs` (the draw,
+//! recorded as a `speaker_selected` event with every candidate in `tied`) and `panel.rs` (the
+//! draws, and the setting in the editor, browser builds only).
+
+pub mod settings;
+pub mod turn;
+#[cfg(target_arch = "wasm32")]
+pub mod panel;
+
+pub use settings::RandomSettings as Settings;
+pub use turn::Random as State;

@@ -1,0 +1,77 @@
+//! Random: each turn's draw (who could be drawn, who was) and the one setting.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::app::methods::{update_method, with_method};
+use crate::app::rows::chunked;
+use crate::app::Controller;
+use crate::app::form::EditorState;
+use crate::scenario::Method;
+
+/// The draws, newest first.
+#[component]
+fn Draws() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let count = Memo::new(move |_| controller.view.with(|v| v.picks.len()));
+    view! {
+        <div class="panel" data-testid="random-panel">
+            <h2>"Random"</h2>
+            <p class="muted">"Each turn the run's seeded random draw picks the next speaker; no model is asked."</p>
+            <ol class="selections">
+                {chunked(
+                    count,
+                    Arc::new(move |a, b| {
+                        controller.view.with(|v| v.picks.iter().skip(a).take(b - a).map(|p| p.turn as u64).collect())
+                    }),
+                    Arc::new(move |i| {
+                        let pick = controller.view.with_untracked(|v| v.picks.get(i).cloned())?;
+                        let among = if pick.tied.len() > 1 {
+                            format!("drawn from {}", pick.tied.join(", "))
+                        } else {
+                            "the only one who could speak".to_string()
+                        };
+                        Some(
+                            view! {
+                                <li class="selection" data-testid="draw" data-agent=pick.agent.clone()>
+                                    <span class="muted">{format!("Turn {} · ", pick.turn)}</span>
+                                    <strong>{pick.agent.clone()}</strong>
+                                    <div class="muted candidates" data-testid="draw-candidates">{among}</div>
+                                </li>
+                            }
+                            .into_any(),
+                        )
+                    }),
+                    true,
+                )}
+            </ol>
+        </div>
+    }
+}
+
+pub fn panel() -> AnyView {
+    Draws().into_any()
+}
+
+pub fn settings() -> AnyView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    view! {
+        <div class="row">
+            <label class="check">
+                <input
+                    type="checkbox"
+                    data-testid="field-method.allow_repeats"
+                    prop:checked=move || s.with(|s| with_method!(s, Random, |m| m.allow_repeats, false))
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        s.update(|s| update_method!(s, Random, |m| m.allow_repeats = on))
+                    }
+                />
+                <span>"The last speaker may be drawn again"</span>
+            </label>
+        </div>
+    }
+    .into_any()
+}
