@@ -147,6 +147,36 @@ test('town-hall-selector: the selector panel shows the candidates, choice and fa
   assert.deepEqual(errors, []);
 });
 
+test('rail-debate-random: each draw, and whom it was drawn from, is what the engine recorded', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  const events = nativeEvents('rail-debate-random', []);
+  await runPreset(page, 'rail-debate-random');
+  await transcriptMatches(page, events);
+  const picks = ofType(events, 'speaker_selected');
+  const rows = page.getByTestId('draw');
+  await assert.doesNotReject(() => rows.nth(picks.length - 1).waitFor());
+  const shown = await rows.evaluateAll((els) =>
+    els.map((r) => [r.dataset.agent, r.querySelector('[data-testid=draw-candidates]').textContent]),
+  );
+  assert.deepEqual(shown, picks.map((p) => [p.agent, `drawn from ${p.tied.join(', ')}`]).reverse());
+  for (let i = 1; i < picks.length; i += 1) {
+    assert.notEqual(picks[i].agent, picks[i - 1].agent, 'never the last speaker again');
+    assert.ok(!picks[i].tied.includes(picks[i - 1].agent), 'the last speaker is not a candidate');
+  }
+  // With repeats allowed every agent is a candidate every turn.
+  await page.getByTestId('field-method.allow_repeats').check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  // The new run's ten draws, each from all three (the first run's had two candidates from turn 2).
+  await page.waitForFunction(() => {
+    const among = [...document.querySelectorAll('[data-testid=draw-candidates]')].map((e) => e.textContent);
+    return among.length === 10 && among.every((t) => t.split(',').length === 3);
+  }, null, { timeout: 30000 });
+  await waitForStatus(page, 'Finished');
+  await screenshot(page, 'rail-debate-random');
+  assert.deepEqual(errors, []);
+});
+
 test('trading-game: inventories, the final score and the optimizer chart match the engine', async () => {
   const events = nativeEvents('trading-game');
   const { page, errors } = await openApp(session.browser, session.server.url);
