@@ -8,7 +8,8 @@
 
 use serde_json::Value;
 
-use crate::model::{ChatRequest, Cue, Purpose, ResponseFormat};
+use crate::json::Fields;
+use crate::model::{ChatRequest, ChatResponse, Cue, EngineTime, ToolCall, Usage};
 
 /// The provider id a scenario names to run on the in-tab model.
 pub const PROVIDER: &str = "browser";
@@ -92,6 +93,20 @@ pub fn listed(name: &str) -> Option<&'static TabModel> {
     MODELS.iter().find(|m| m.id == name)
 }
 
+/// Asks each method's folder for the form of the reply a call of its own must take.
+macro_rules! method_replies {
+    ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
+        fn method_reply(request: &ChatRequest) -> Option<Reply> {
+            $(if let Some(reply) = crate::methods::$module::intab::reply(request) {
+                return Some(reply);
+            })*
+            None
+        }
+    };
+}
+
+crate::methods::registry::each_method!(method_replies);
+
 /// What a call's reply must look like, read off the request by the page (small: no grammar
 /// text), and sent with the call to the engine's module, whose own small WebAssembly build
 /// (`src/bin/agora-shape.rs`) turns it into a [`Shape`]. The split keeps the grammar builder
@@ -117,39 +132,16 @@ pub enum Reply {
 }
 
 impl Reply {
-    /// The reply `request` asks for.
+    /// The reply `request` asks for: the form its method holds it to (each method's folder says,
+    /// in `intab.rs`), or free text.
     pub fn of(request: &ChatRequest) -> Reply {
-        match (&request.purpose, &request.cue) {
-            (Purpose::Bid, _) => Reply::Number { lo: BID_RANGE.0, hi: BID_RANGE.1 },
-            (Purpose::DirectorChoice, Cue::Director { speakers, .. }) if !speakers.is_empty() => {
-                Reply::Number { lo: 0, hi: speakers.len() as u32 - 1 }
-            }
-            (Purpose::Selector, Cue::Select { candidates, .. }) if !candidates.is_empty() => {
-                Reply::Name { options: candidates.clone() }
-            }
-            (Purpose::Handoff, Cue::Handoff { options, word_limit, .. }) if !options.is_empty() => {
-                let word_limit = *word_limit;
-                if let Some(tool) = request.tools.first() {
-                    return Reply::Object {
-                        schema: tool.parameters.clone(),
-                        tool: Some(tool.name.clone()),
-                        word_limit,
-                    };
-                }
-                if let ResponseFormat::JsonSchema { schema, .. } = &request.response_format {
-                    return Reply::Object { schema: schema.clone(), tool: None, word_limit };
-                }
-                Reply::Handoff { agent: request.agent.clone(), options: options.clone(), word_limit }
-            }
-            (Purpose::NegotiationAction, Cue::Negotiate(cue)) if !cue.resources.is_empty() => {
-                Reply::Action { resources: cue.resources.clone() }
-            }
-            (Purpose::Optimizer, Cue::Optimize(cue)) if !cue.players.is_empty() => {
-                Reply::Prompts { players: cue.players.clone() }
-            }
-            (_, Cue::Speak { word_limit, .. })
-            | (_, Cue::Director { word_limit, .. })
-            | (_, Cue::Describe { word_limit, .. }) => {
+        if let Some(reply) = method_reply(request) {
+            return reply;
+        }
+        match &request.cue {
+            Cue::Speak { word_limit, .. }
+            | Cue::Director { word_limit, .. }
+            | Cue::Describe { word_limit, .. } => {
                 Reply::Text { word_limit: Some(*word_limit), streams: request.purpose.is_speech() }
             }
             _ => Reply::Text { word_limit: None, streams: request.purpose.is_speech() },
@@ -281,6 +273,64 @@ pub fn call_body(request: &ChatRequest, seed: u32) -> String {
     }
     body.push('}');
     body
+}
+
+/// The engine module's answer to one call (`complete` in public/intab/engine.js), read whole: a
+/// field missing or of the wrong kind is an error that names it, never a zero. Only the timings
+/// may be absent (`null` when the engine reported none), and then the call has no engine time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineAnswer {
+    pub content: String,
+    pub prompt_tokens: u32,
+    pub completion_tokens: u32,
+    /// `length` when the reply stopped at its token budget.
+    pub finish_reason: String,
+    pub timings: Option<EngineTime>,
+}
+
+impl EngineAnswer {
+    pub fn read(value: Value) -> Result<EngineAnswer, String> {
+        let mut f = Fields::new(value, "the in-tab engine's answer")?;
+        let timings = match f.opt_object("timings", "the in-tab engine's timings")? {
+            None => None,
+            Some(mut t) => Some(EngineTime {
+                read_tokens: t.u32("prompt_n")?,
+                read_ms: t.f64("prompt_ms")?,
+                written_tokens: t.u32("predicted_n")?,
+                written_ms: t.f64("predicted_ms")?,
+            }),
+        };
+        Ok(EngineAnswer {
+            content: f.string("content")?,
+            prompt_tokens: f.u32("prompt_tokens")?,
+            completion_tokens: f.u32("completion_tokens")?,
+            finish_reason: f.string("finish_reason")?,
+            timings,
+        })
+    }
+
+    /// The reply as a run records it: the text is the arguments of the tool call when `request`
+    /// asked for one (a handoff by tool), and the reasoning is taken apart from the answer.
+    pub fn into_response(self, request: &ChatRequest) -> ChatResponse {
+        let mut response = ChatResponse {
+            usage: Usage {
+                prompt_tokens: self.prompt_tokens,
+                completion_tokens: self.completion_tokens,
+                reasoning_tokens: 0,
+            },
+            truncated: self.finish_reason == "length",
+            engine: self.timings,
+            ..ChatResponse::default()
+        };
+        match Reply::of(request).tool() {
+            Some(name) => {
+                response.tool_calls.push(ToolCall { name: name.to_string(), arguments: self.content })
+            }
+            None => response.content = self.content,
+        }
+        response.separate_reasoning();
+        response
+    }
 }
 
 /// What the engine's module asks of its WebAssembly build: `call` is the JSON

@@ -153,6 +153,14 @@ impl Fields {
         self.maybe_string(name)
     }
 
+    /// A nested object, or `None` when left out or `null`.
+    pub fn opt_object(&mut self, name: &str, what: &'static str) -> Result<Option<Fields>, String> {
+        if self.take_null(name) {
+            return Ok(None);
+        }
+        self.map.remove(name).map(|v| Fields::new(v, what)).transpose()
+    }
+
     /// Takes the field out if it is `null`.
     fn take_null(&mut self, name: &str) -> bool {
         let null = matches!(self.map.get(name), Some(serde_json::Value::Null));

@@ -16,12 +16,23 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::intab::Reply;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, EngineTime, ModelError, ToolCall, Usage};
+use crate::intab::EngineAnswer;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use crate::provider::TextSink;
 
 thread_local! {
     static ENGINE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+// The engine's module is imported from a small module of its own that wasm-bindgen writes next to
+// the page's glue, not from a function built out of a string, so a page whose
+// Content-Security-Policy forbids `eval` still loads it.
+#[wasm_bindgen::prelude::wasm_bindgen(
+    inline_js = "export function importEngine(path) { return import(new URL(path, document.baseURI).href); }"
+)]
+extern "C" {
+    #[wasm_bindgen(js_name = importEngine)]
+    fn import_engine(path: &str) -> js_sys::Promise;
 }
 
 /// Words for whatever JavaScript threw.
@@ -36,9 +47,7 @@ async fn engine() -> Result<JsValue, String> {
     if let Some(m) = ENGINE.with(|e| e.borrow().clone()) {
         return Ok(m);
     }
-    let import = js_sys::Function::new_with_args("u", "return import(new URL(u, document.baseURI).href)");
-    let promise = import.call1(&JsValue::NULL, &"intab/agora-intab.js".into()).map_err(|e| words(&e))?;
-    let module = JsFuture::from(js_sys::Promise::from(promise)).await.map_err(|e| {
+    let module = JsFuture::from(import_engine("intab/agora-intab.js")).await.map_err(|e| {
         format!("the in-tab engine could not be fetched ({}); reload the page and try again", words(&e))
     })?;
     ENGINE.with(|e| *e.borrow_mut() = Some(module.clone()));
@@ -212,31 +221,8 @@ impl ChatModel for InTabModel {
                 Err(e) if e == "cancelled" => return Err(ModelError::Cancelled),
                 Err(e) => return Err(ModelError::Unavailable(e)),
             };
-            let t = &out["timings"];
-            let get = |k: &str| t[k].as_f64().unwrap_or(0.0);
-            let content = out["content"].as_str().unwrap_or_default().to_string();
-            let mut response = ChatResponse {
-                usage: Usage {
-                    prompt_tokens: out["prompt_tokens"].as_u64().unwrap_or(0) as u32,
-                    completion_tokens: out["completion_tokens"].as_u64().unwrap_or(0) as u32,
-                    reasoning_tokens: 0,
-                },
-                truncated: out["finish_reason"] == "length",
-                engine: Some(EngineTime {
-                    read_tokens: get("prompt_n") as u32,
-                    read_ms: get("prompt_ms"),
-                    written_tokens: get("predicted_n") as u32,
-                    written_ms: get("predicted_ms"),
-                }),
-                ..ChatResponse::default()
-            };
-            match Reply::of(request).tool() {
-                Some(name) => {
-                    response.tool_calls.push(ToolCall { name: name.to_string(), arguments: content })
-                }
-                None => response.content = content,
-            }
-            response.separate_reasoning();
+            let answer = EngineAnswer::read(out).map_err(ModelError::Unavailable)?;
+            let response = answer.into_response(request);
             Ok(response)
         })
     }

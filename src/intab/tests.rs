@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
 use super::*;
-use crate::model::{ChatMessage, NegotiationCue, OptimizerCue, ToolSpec};
+use crate::model::{ChatMessage, NegotiationCue, OptimizerCue, Purpose, ResponseFormat, ToolSpec};
 
 #[derive(Debug, Clone)]
 enum Node {
@@ -411,4 +411,57 @@ fn the_page_sends_the_messages_seed_and_limits_and_the_module_refuses_what_it_ca
         let e = shape_json(bad).expect_err(bad);
         assert!(e.starts_with("a call the engine cannot read"), "{bad}: {e}");
     }
+}
+
+#[test]
+fn the_engine_answer_is_read_whole_or_refused_with_the_field_it_lacks() {
+    let full = json!({
+        "content": "<think>hmm</think><7>", "prompt_tokens": 330, "completion_tokens": 4,
+        "finish_reason": "stop", "ms": 1510.5,
+        "timings": {"prompt_n": 330, "prompt_ms": 1500.25, "predicted_n": 4, "predicted_ms": 10.5,
+                    "prompt_per_second": 219.9},
+    });
+    let answer = EngineAnswer::read(full.clone()).unwrap();
+    assert_eq!(
+        answer.timings,
+        Some(EngineTime { read_tokens: 330, read_ms: 1500.25, written_tokens: 4, written_ms: 10.5 })
+    );
+    let bid = answer.into_response(&request(Purpose::Bid, Cue::None));
+    assert_eq!((bid.content.as_str(), bid.reasoning.as_str()), ("<7>", "hmm"));
+    assert_eq!((bid.usage.prompt_tokens, bid.usage.completion_tokens, bid.truncated), (330, 4, false));
+    assert_eq!(bid.engine.map(|e| e.read_tokens), Some(330));
+
+    // No timings reported: no engine time, not zeros.
+    let mut untimed = full.clone();
+    untimed["timings"] = Value::Null;
+    untimed["finish_reason"] = json!("length");
+    let answer = EngineAnswer::read(untimed).unwrap();
+    assert_eq!(answer.timings, None);
+    assert!(answer.into_response(&request(Purpose::Speak, Cue::None)).truncated);
+
+    // A handoff by tool comes back as the tool's call.
+    let mut by_tool = request(Purpose::Handoff, handoff_cue());
+    by_tool.tools.push(ToolSpec {
+        name: "handoff".into(),
+        description: String::new(),
+        parameters: json!({}),
+    });
+    let mut args = full.clone();
+    args["content"] = json!(r#"{"response": "Hi", "next_agent_name": "Opponent"}"#);
+    let call = EngineAnswer::read(args).unwrap().into_response(&by_tool);
+    assert_eq!((call.content.as_str(), call.tool_calls.len()), ("", 1));
+    assert_eq!(call.tool_calls[0].name, "handoff");
+    assert!(call.tool_calls[0].arguments.contains("Opponent"));
+
+    // Anything missing or of the wrong kind is named.
+    let mut no_count = full.clone();
+    no_count["timings"].as_object_mut().unwrap().remove("prompt_n");
+    assert_eq!(EngineAnswer::read(no_count).unwrap_err(), "the in-tab engine's timings has no `prompt_n`");
+    let mut no_text = full.clone();
+    no_text["content"] = json!(null);
+    assert!(EngineAnswer::read(no_text).unwrap_err().contains("`content`"));
+    let mut negative = full.clone();
+    negative["prompt_tokens"] = json!(-1);
+    assert!(EngineAnswer::read(negative).unwrap_err().contains("`prompt_tokens`"));
+    assert!(EngineAnswer::read(Value::Null).unwrap_err().contains("must be a JSON object"));
 }

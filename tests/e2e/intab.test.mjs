@@ -10,11 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
+import { eventually, launch, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'agora-intab-'));
 const tiny = join(dir, 'tiny.gguf');
 const ctx = { requests: [] };
+const CSP = "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:";
 
 /** Sends `body` honouring a Range request; `cutAt` ends the response early by closing the socket. */
 function sendModel(req, res, body, { cutAt } = {}) {
@@ -56,6 +57,13 @@ before(async () => {
     if (path.startsWith('/iso/')) {
       res.setHeader('cross-origin-opener-policy', 'same-origin');
       res.setHeader('cross-origin-embedder-policy', 'require-corp');
+      path = path.slice(4);
+    }
+    // Under /csp/ the page comes with a strict Content-Security-Policy: scripts only from the
+    // page's own origin (no inline script, no eval), WebAssembly allowed. wllama starts its
+    // workers from blob: addresses, which worker-src has to allow.
+    if (path.startsWith('/csp/')) {
+      res.setHeader('content-security-policy', CSP);
       path = path.slice(4);
     }
     const answer = routes[path];
@@ -299,6 +307,40 @@ test('on a cross-origin isolated page the engine runs on several threads', async
   await finish(page);
   const calls = (await eventsOf(page)).filter((e) => e.type === 'model_call');
   assert.deepEqual(calls.filter((c) => !c.parse.ok).map((c) => c.raw), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a page served with a strict Content-Security-Policy starts and runs the in-tab model', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const violations = [];
+  await context.exposeFunction('cspViolation', (v) => violations.push(v));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolation(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  const { page, errors } = await openApp(context, 'csp/');
+  const served = await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'));
+  assert.equal(served, CSP, 'the page came with the policy');
+  // The policy is in force: an inline script the page adds does not run, and is reported.
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.inlineRan = true';
+    document.head.append(s);
+  });
+  await eventually(() => assert.equal(violations.length, 1));
+  assert.equal(await page.evaluate(() => window.inlineRan), undefined);
+  assert.match(violations[0], /^script-src/);
+  await eventually(() => assert.match(errors.join('\n'), /Content Security Policy/));
+  violations.length = 0;
+  errors.length = 0;
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
+  await downloadAndLoad(page);
+  await page.getByTestId('run').click();
+  await finish(page);
+  const calls = (await eventsOf(page)).filter((e) => e.type === 'model_call');
+  assert.ok(calls.length >= 4, `${calls.length} calls`);
+  assert.deepEqual(calls.filter((c) => !c.parse.ok).map((c) => c.raw), []);
+  assert.deepEqual(violations, []);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -10,6 +10,7 @@
 pub(crate) mod demo;
 #[cfg(target_arch = "wasm32")]
 pub mod panel;
+pub mod intab;
 pub mod settings;
 pub mod turn;
 

@@ -6,6 +6,7 @@
 //! recorded as a `speaker_selected` event with every candidate in `tied`) and `panel.rs` (the
 //! draws, and the setting in the editor, browser builds only).
 
+pub mod intab;
 pub mod settings;
 pub mod turn;
 #[cfg(target_arch = "wasm32")]

@@ -7,6 +7,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod panel;
+pub mod intab;
 pub mod settings;
 pub mod turn;
 

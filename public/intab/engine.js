@@ -1,0 +1,179 @@
+// The engine: wllama (llama.cpp compiled to WebAssembly; inference runs in its own Web Worker),
+// what this browser offers it, loading a model, and the calls a run makes, answered one at a time
+// in the order asked, each held to the grammar Agora's own small WebAssembly build makes for it.
+import { Wllama } from './wllama/index.min.js';
+import { check, open } from './store.js';
+
+const WASM = new URL('wllama/wllama.wasm', import.meta.url).href;
+
+let engine = null; // { w, source, threads, multithread }
+
+/** What this browser offers the engine. */
+export function environment() {
+  let memory64 = false;
+  try {
+    new WebAssembly.Memory({ initial: 1n, maximum: 1n, address: 'i64' });
+    memory64 = true;
+  } catch {}
+  const jspi = typeof WebAssembly.Suspending === 'function';
+  const storage = !!navigator.storage?.getDirectory;
+  const isolated = !!globalThis.crossOriginIsolated;
+  const missing = [];
+  if (!jspi) missing.push('WebAssembly JavaScript Promise Integration');
+  if (!memory64) missing.push('64-bit WebAssembly memory');
+  return {
+    supported: missing.length === 0,
+    missing: missing.join(' and '),
+    storage,
+    isolated,
+    // Threads need shared memory, which a page has only when cross-origin isolated.
+    threads: isolated ? Math.max(2, Math.min(8, (navigator.hardwareConcurrency || 2) - 1)) : 1,
+    device_memory_gb: navigator.deviceMemory ?? 0,
+  };
+}
+
+
+/**
+ * Loads a model into the engine: `source` is the address of a downloaded model or a File the
+ * user picked. Resolves to what the statistics show: { threads, multithread, architecture }.
+ */
+export async function load(source, nCtx) {
+  const env = environment();
+  if (!env.supported) throw new Error(`this browser lacks ${env.missing}, which the in-tab engine needs; use a recent Chrome or Edge`);
+  const file = typeof source === 'string' ? await open(source) : source;
+  if (!file) throw new Error('the model is not downloaded yet');
+  let info;
+  try {
+    info = await check(file);
+  } catch (e) {
+    throw new Error(`the file cannot be used: ${e.message}`);
+  }
+  await unload();
+  const w = new Wllama({ default: WASM }, { suppressNativeLog: true });
+  try {
+    await w.loadModel([file], {
+      n_ctx: nCtx, n_threads: env.threads, n_gpu_layers: 0,
+      // One sequence at a time: calls queue, and a run's calls never share the context, which
+      // also keeps a seeded run repeatable.
+      n_parallel: 1,
+      // A conversation that ends on an assistant message asks for the next message, as it does
+      // of a hosted provider (the handoff method sends such), rather than for more of that one.
+      prefill_assistant: false,
+      // The reply comes back as written: Agora reads <think> blocks and tool-shaped JSON itself.
+      reasoning_format: 'none',
+      skip_chat_parsing: true,
+    });
+  } catch (e) {
+    await w.exit().catch(() => {});
+    const text = String(e?.message ?? e);
+    if (/memory|alloc|OOM/i.test(text)) {
+      throw new Error('there is not enough memory to load this model: close other tabs or choose a smaller model');
+    }
+    throw new Error(`the engine could not load the model: ${text}`);
+  }
+  engine = { w, source: typeof source === 'string' ? source : source.name, multithread: w.isMultithread() };
+  return { threads: env.threads, multithread: engine.multithread, architecture: info.architecture, bytes: file.size };
+}
+
+/** Frees the engine and its memory. */
+export async function unload() {
+  const old = engine;
+  engine = null;
+  if (old) await old.w.exit().catch(() => {});
+}
+
+// The grammar builder: Agora's own Rust (src/bin/agora-shape.rs), a small WebAssembly module
+// beside this one, fetched with it.
+let shaper = null;
+export function shapes() {
+  shaper ??= import('./agora-shape.js').then(async (m) => {
+    await m.default();
+    return m;
+  }).catch((e) => {
+    throw new Error(`the in-tab engine could not be fetched (${e?.message ?? e}); reload the page and try again`);
+  });
+  shaper.catch(() => { shaper = null; });
+  return shaper;
+}
+
+/**
+ * One chat completion: `req` is { messages, temperature?, seed, max_tokens, reply? } where
+ * `reply` is the form the reply must take (Rust's `intab::Reply`), from which the grammar, the
+ * token budget and streaming follow; without it, `stream` says whether to stream.
+ * `onText(textSoFar)` is called as a streamed reply grows. Resolves to
+ * { content, prompt_tokens, completion_tokens, finish_reason, ms, timings }.
+ */
+export function complete(req, onText, signal) {
+  // One call at a time, in the order asked: the engine has one sequence, and two streamed
+  // replies interleaved in its worker would wait on each other for ever.
+  const turn = queue.then(() => completeNow(req, onText, signal));
+  queue = turn.catch(() => {});
+  return turn;
+}
+
+let queue = Promise.resolve();
+
+async function completeNow(req, onText, signal) {
+  if (!engine) throw new Error('the in-tab model is not loaded');
+  if (signal?.aborted) throw new Error('cancelled');
+  if (typeof req === 'string') req = JSON.parse(req);
+  const shape = req.reply
+    ? JSON.parse((await shapes()).shape(JSON.stringify({ max_tokens: req.max_tokens ?? null, reply: req.reply })))
+    : { grammar: null, max_tokens: req.max_tokens, streams: req.stream };
+  const started = performance.now();
+  const options = {
+    messages: req.messages,
+    max_tokens: shape.max_tokens,
+    seed: req.seed,
+    stream: true,
+    abortSignal: signal,
+  };
+  if (req.temperature != null) options.temperature = req.temperature;
+  if (shape.grammar) options.grammar = shape.grammar;
+  let content = '';
+  let finish = null;
+  let usage = null;
+  let timings = null;
+  try {
+    const chunks = await engine.w.createChatCompletion(options);
+    for await (const chunk of chunks) {
+      const choice = chunk.choices?.[0];
+      const piece = choice?.delta?.content;
+      if (piece) {
+        content += piece;
+        if (shape.streams) onText?.(content);
+      }
+      finish = choice?.finish_reason ?? finish;
+      usage = chunk.usage ?? usage;
+      timings = chunk.timings ?? timings;
+    }
+  } catch (e) {
+    if (signal?.aborted) throw new Error('cancelled');
+    const text = String(e?.message ?? e);
+    if (/kv_cache_full|context/i.test(text)) {
+      // llama.cpp's own advice (a larger context) is not the user's to take here.
+      const sizes = /\((\d+) tokens\) exceeds the available context size \((\d+) tokens\)/.exec(text);
+      const need = sizes ? ` (this call needs ${sizes[1]} tokens of ${sizes[2]})` : '';
+      throw new Error(`the conversation no longer fits the model's context${need}: shorten the topic or the prompts, or lower the word or turn limit`);
+    }
+    throw new Error(`the in-tab model failed: ${text}`);
+  }
+  if (signal?.aborted) throw new Error('cancelled');
+  return {
+    content,
+    prompt_tokens: usage?.prompt_tokens ?? 0,
+    completion_tokens: usage?.completion_tokens ?? 0,
+    finish_reason: finish ?? 'stop',
+    ms: performance.now() - started,
+    timings,
+  };
+}
+
+/** A short generation, timed: the speeds the estimate before a run is made from. */
+export async function warmUp() {
+  const out = await complete({
+    messages: [{ role: 'user', content: 'The quick brown fox jumps over the lazy dog. '.repeat(6) }],
+    max_tokens: 16, seed: 1, temperature: 1, stream: false,
+  });
+  return { prompt_per_s: out.timings?.prompt_per_second ?? 0, tokens_per_s: out.timings?.predicted_per_second ?? 0 };
+}
