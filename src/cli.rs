@@ -6,6 +6,7 @@ use std::rc::Rc;
 use crate::clock::{Clock, SystemClock};
 use crate::engine::{Run, StepOutcome};
 use crate::events::{to_json_lines, Event, FinishReason, SelectorMatch};
+use crate::methods::{bidding, director, handoff, selector};
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
@@ -188,38 +189,36 @@ pub fn render_event(event: &Event) -> Option<String> {
             None => format!("({speaker}): {text}\n"),
         },
         Event::Bid { agent, value, defaulted, attempts, .. } => {
-            let note = match (defaulted, attempts) {
-                (true, _) => " (no valid bid: default)".to_string(),
-                (false, n) if *n > 1 => format!(" (after {n} attempts)"),
-                _ => String::new(),
-            };
-            format!("\t{agent} bid: {value}{note}")
+            let note = bidding::words::bid_note(*value, *attempts, *defaulted);
+            format!("\t{agent} bid: {value}{}", note.map(|n| format!(" ({n})")).unwrap_or_default())
         }
         Event::SpeakerSelected { agent, tie: true, tied, .. } => {
-            format!("Selected: {agent} (drawn at random among {})\n", tied.join(", "))
+            format!("Selected: {agent} ({})\n", crate::events::draw_note(tied))
         }
         Event::SpeakerSelected { .. } => return None,
         Event::StopDraw { stop, sample, probability, .. } => {
             format!("\tStop? {stop} (drew {sample:.3} against {probability})")
         }
         Event::DirectorChoice { agent, fallback, raw, .. } => {
-            let note = if *fallback { format!(" (fallback: could not read {raw:?})") } else { String::new() };
+            let note = if *fallback {
+                format!(" ({}; the reply was {raw:?})", director::words::FALLBACK)
+            } else {
+                String::new()
+            };
             format!("\tNext speaker: {agent}{note}")
         }
         Event::SelectorChoice { agent, candidates, matched, attempts, raw, .. } => {
-            let note = match matched {
-                SelectorMatch::Fallback => {
-                    format!(" (fallback: no candidate named in {attempts} attempts; last reply {raw:?})")
-                }
-                SelectorMatch::OnlyCandidate => " (the only candidate)".to_string(),
-                _ if *attempts > 1 => format!(" (after {attempts} attempts)"),
+            let how = selector::words::how_named(*matched, *attempts);
+            let more = match (matched, selector::words::attempt_note(*matched, *attempts)) {
+                (SelectorMatch::Fallback, _) => format!("; last reply {raw:?}"),
+                (_, Some(n)) => format!("; {n}"),
                 _ => String::new(),
             };
-            format!("\tSelector named: {agent} (from {}){note}", candidates.join(", "))
+            format!("\tSelector named: {agent} (from {}) ({how}{more})", candidates.join(", "))
         }
         Event::Handoff { from, to, method, fallback, reason, .. } => {
             let note = if *fallback {
-                format!(" (fallback: {})", reason.as_deref().unwrap_or("no handoff"))
+                format!(" ({})", handoff::words::fallback_note(reason.as_deref()))
             } else {
                 String::new()
             };

@@ -424,6 +424,12 @@ impl ParseOutcome {
     }
 }
 
+/// The one wording of a speaker the run's seeded RNG chose (a `speaker_selected` event with
+/// `tie`: tied bids, or a random draw), for the terminal, the Markdown export and the page.
+pub fn draw_note(among: &[String]) -> String {
+    format!("chosen by the run's seeded draw among {}", among.join(" and "))
+}
+
 impl Event {
     /// The turn the event belongs to, for events that carry one.
     pub fn turn(&self) -> Option<u32> {

@@ -4,8 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::events::{Event, SelectorMatch};
+use crate::events::Event;
 use crate::game::negotiation::Action;
+use crate::methods::{bidding, director, handoff, selector};
 use crate::scenario::Scenario;
 
 /// What a run file says it is.
@@ -116,20 +117,18 @@ pub fn to_markdown(events: &[Event]) -> String {
                 out.push_str(&format!("**{} description:** {}\n\n", inert(agent), inert(description)))
             }
             Event::Bid { agent, value, defaulted, attempts, .. } => {
-                let note = if *defaulted {
-                    " (no valid bid: default)".to_string()
-                } else if *attempts > 1 {
-                    format!(" (attempt {attempts})")
-                } else {
-                    String::new()
-                };
-                bids.push(format!("{} {value}{note}", inert(agent)));
+                let note = bidding::words::bid_note(*value, *attempts, *defaulted);
+                bids.push(format!(
+                    "{} {value}{}",
+                    inert(agent),
+                    note.map(|n| format!(" ({n})")).unwrap_or_default()
+                ));
             }
             Event::SpeakerSelected { agent, tie, tied, .. } if !bids.is_empty() => {
                 out.push_str(&format!("> Bids: {}  \n", bids.join(" · ")));
                 let tie = if *tie {
                     let names: Vec<String> = tied.iter().map(|t| inert(t)).collect();
-                    format!(" (tie between {} broken at random)", names.join(" and "))
+                    format!(" ({})", crate::events::draw_note(&names))
                 } else {
                     String::new()
                 };
@@ -143,7 +142,8 @@ pub fn to_markdown(events: &[Event]) -> String {
                 if *stop { "stop" } else { "go on" }
             )),
             Event::DirectorChoice { agent, fallback, .. } => {
-                let note = if *fallback { " (fallback: no valid index)" } else { "" };
+                let note =
+                    if *fallback { format!(" ({})", director::words::FALLBACK) } else { String::new() };
                 out.push_str(&format!("> Next speaker: **{}**{note}\n\n", inert(agent)));
             }
             Event::Message { speaker, text, kind, refusal, .. } => {
@@ -151,19 +151,19 @@ pub fn to_markdown(events: &[Event]) -> String {
                 out.push_str(&format!("**({}):** {}{note}\n\n", inert(speaker), inert(text)))
             }
             Event::Handoff { from, to, method, fallback, reason, .. } => {
-                let note = match (fallback, reason) {
-                    (true, Some(r)) => format!(" (fallback: {})", inert(r)),
-                    (true, None) => " (fallback)".into(),
-                    _ => String::new(),
+                let note = if *fallback {
+                    format!(" ({})", inert(&handoff::words::fallback_note(reason.as_deref())))
+                } else {
+                    String::new()
                 };
                 out.push_str(&format!("> Handoff ({method}): {} → **{}**{note}\n\n", inert(from), inert(to)));
             }
             Event::SelectorChoice { agent, candidates, matched, attempts, .. } => {
                 let names: Vec<String> = candidates.iter().map(|c| inert(c)).collect();
-                let note = match matched {
-                    SelectorMatch::Fallback => " (fallback: no candidate named)".to_string(),
-                    _ if *attempts > 1 => format!(" (attempt {attempts})"),
-                    _ => String::new(),
+                let how = selector::words::how_named(*matched, *attempts);
+                let note = match selector::words::attempt_note(*matched, *attempts) {
+                    Some(n) => format!(" ({how}; {n})"),
+                    None => format!(" ({how})"),
                 };
                 out.push_str(&format!(
                     "> Selector: **{}** from {}{note}\n\n",

@@ -114,7 +114,7 @@ fn the_selector_prints_who_it_named_and_from_whom_and_its_fallbacks() {
     assert_eq!(code, 0);
     assert!(
         out.contains(
-            "\tSelector named: Jordan (from Principal Okafor, Ms. Lindqvist, Mr. Alvarez, Jordan)\n"
+            "\tSelector named: Jordan (from Principal Okafor, Ms. Lindqvist, Mr. Alvarez, Jordan) (named, case or spacing aside)\n"
         ),
         "{out}"
     );

@@ -158,7 +158,7 @@ test('rail-debate-random: each draw, and whom it was drawn from, is what the eng
   const shown = await rows.evaluateAll((els) =>
     els.map((r) => [r.dataset.agent, r.querySelector('[data-testid=draw-candidates]').textContent]),
   );
-  assert.deepEqual(shown, picks.map((p) => [p.agent, `drawn from ${p.tied.join(', ')}`]).reverse());
+  assert.deepEqual(shown, picks.map((p) => [p.agent, `chosen by the run's seeded draw among ${p.tied.join(' and ')}`]).reverse());
   for (let i = 1; i < picks.length; i += 1) {
     assert.notEqual(picks[i].agent, picks[i - 1].agent, 'never the last speaker again');
     assert.ok(!picks[i].tied.includes(picks[i - 1].agent), 'the last speaker is not a candidate');
@@ -170,7 +170,7 @@ test('rail-debate-random: each draw, and whom it was drawn from, is what the eng
   // The new run's ten draws, each from all three (the first run's had two candidates from turn 2).
   await page.waitForFunction(() => {
     const among = [...document.querySelectorAll('[data-testid=draw-candidates]')].map((e) => e.textContent);
-    return among.length === 10 && among.every((t) => t.split(',').length === 3);
+    return among.length === 10 && among.every((t) => t.split(' and ').length === 3);
   }, null, { timeout: 30000 });
   await waitForStatus(page, 'Finished');
   await screenshot(page, 'rail-debate-random');

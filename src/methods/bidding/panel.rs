@@ -59,7 +59,7 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
     let winner = board.winner.clone();
     let tie_note = board
         .tie
-        .then(|| format!("Tie between {} broken by the run's seeded draw", board.tied.join(" and ")));
+        .then(|| crate::events::draw_note(&board.tied));
     view! {
         <li class="board" data-testid="bid-turn" data-turn=board.turn data-winner=winner.clone().unwrap_or_default()>
             <h3>
@@ -74,11 +74,7 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
                     .map(|(i, b)| {
                         let won = winner.as_deref() == Some(b.agent.as_str());
                         let width = format!("{}%", (b.value.clamp(0, 10) * 10).max(2));
-                        let note = match (b.defaulted, b.attempts) {
-                            (true, n) => format!("no valid bid after {n} attempts: defaulted to {}", b.value),
-                            (false, n) if n > 1 => format!("read on attempt {n}"),
-                            _ => String::new(),
-                        };
+                        let note = super::words::bid_note(b.value, b.attempts, b.defaulted);
                         view! {
                             <li
                                 class="bid"
@@ -99,7 +95,7 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
                                     <code>{if b.raw.is_empty() { "(empty)".to_string() } else { b.raw.clone() }}</code>
                                 </details>
                                 {why(&b.why)}
-                                {(!note.is_empty()).then(|| view! { <span class="note" data-testid="bid-note">{note}</span> })}
+                                {note.map(|note| view! { <span class="note" data-testid="bid-note">{note}</span> })}
                             </li>
                         }
                     })

@@ -75,8 +75,8 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
                         <p class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
                             {format!("Chose index {index} ({}) → ", c.raw.trim())}
                             <strong>{c.agent.clone()}</strong>
-                            {(c.attempts > 1).then(|| format!(" after {} attempts", c.attempts))}
-                            {c.fallback.then(|| view! { <span class="fallback">" · fallback: no valid index"</span> })}
+                            {super::words::attempts_note(c.attempts).map(|n| format!(" {n}"))}
+                            {c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", super::words::FALLBACK)}</span> })}
                             {why(&c.why)}
                         </p>
                     }

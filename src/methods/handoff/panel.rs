@@ -52,7 +52,7 @@ fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
                 .then(|| {
                     view! {
                         <span class="fallback">
-                            {format!(" · fallback to a random agent: {}", row.reason.clone().unwrap_or_default())}
+                            {format!(" · {}", super::words::fallback_note(row.reason.as_deref()))}
                         </span>
                     }
                 })}

@@ -27,8 +27,8 @@ fn Draws() -> impl IntoView {
                     }),
                     Arc::new(move |i| {
                         let pick = controller.view.with_untracked(|v| v.picks.get(i).cloned())?;
-                        let among = if pick.tied.len() > 1 {
-                            format!("drawn from {}", pick.tied.join(", "))
+                        let among = if pick.tie {
+                            crate::events::draw_note(&pick.tied)
                         } else {
                             "the only one who could speak".to_string()
                         };

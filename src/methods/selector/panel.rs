@@ -41,15 +41,8 @@ fn SelectorPanel() -> impl IntoView {
 
 #[component]
 fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
-    let how = match row.matched {
-        SelectorMatch::Exact => "named exactly".to_string(),
-        SelectorMatch::Loose => "named, case or spacing aside".to_string(),
-        SelectorMatch::Mention => "the only name mentioned".to_string(),
-        SelectorMatch::OnlyCandidate => "the only candidate: no call".to_string(),
-        SelectorMatch::Fallback => format!("fallback: no candidate named in {} attempts", row.attempts),
-    };
-    let attempts = (row.attempts > 1 && row.matched != SelectorMatch::Fallback)
-        .then(|| format!(" · attempt {}", row.attempts));
+    let how = super::words::how_named(row.matched, row.attempts);
+    let attempts = super::words::attempt_note(row.matched, row.attempts).map(|n| format!(" · {n}"));
     let fallback = row.matched == SelectorMatch::Fallback;
     view! {
         <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string()>
