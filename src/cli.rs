@@ -197,7 +197,11 @@ pub fn render_event(event: &Event) -> Option<String> {
         }
         Event::SpeakerSelected { .. } => return None,
         Event::StopDraw { stop, sample, probability, .. } => {
-            format!("\tStop? {stop} (drew {sample:.3} against {probability})")
+            format!(
+                "\tStop draw: {}: {}",
+                director::words::drawn(*sample, *probability),
+                director::words::verdict(*stop)
+            )
         }
         Event::DirectorChoice { agent, fallback, raw, .. } => {
             let note = if *fallback {

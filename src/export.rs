@@ -136,10 +136,9 @@ pub fn to_markdown(events: &[Event]) -> String {
                 bids.clear();
             }
             Event::StopDraw { sample, probability, stop, .. } => out.push_str(&format!(
-                "> Stop draw: {} against {} → {}\n\n",
-                crate::text::fixed(*sample, 3),
-                crate::text::fixed(*probability, 2),
-                if *stop { "stop" } else { "go on" }
+                "> Stop draw: {}: {}\n\n",
+                director::words::drawn(*sample, *probability),
+                director::words::verdict(*stop)
             )),
             Event::DirectorChoice { agent, fallback, .. } => {
                 let note =

@@ -8,11 +8,19 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, Proposal, SelectorMatch};
+use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, SelectorMatch};
 use crate::failure::Adaptation;
-use crate::game::negotiation::Action;
+use crate::methods::{bidding, director, handoff};
 use crate::model::{EngineTime, Purpose, Refusal, Usage};
 use crate::scenario::{Price, Scenario};
+
+// Each method's rows and how its events fold into them live in the method's folder (`view.rs`);
+// the run's view holds them and tallies the statistics every method shares.
+pub use crate::methods::bidding::view::{BidCell, BidTurn};
+pub use crate::methods::director::view::{DirectorPick, DirectorTurn};
+pub use crate::methods::handoff::view::HandoffRow;
+pub use crate::methods::negotiation::view::{ActionRow, GameResult, NegotiationView, OptimizerRow};
+pub use crate::methods::selector::view::SelectorRow;
 
 /// A piece of a message: said aloud, or a body movement written between `*`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,26 +68,6 @@ pub struct TranscriptRow {
     pub segments: Vec<Segment>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BidCell {
-    pub agent: String,
-    pub value: i64,
-    pub raw: String,
-    pub attempts: u32,
-    pub defaulted: bool,
-    /// Why the last attempt came out as it did: its refusal, if refused, and its reasoning.
-    pub why: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BidTurn {
-    pub turn: u32,
-    pub bids: Vec<BidCell>,
-    pub winner: Option<String>,
-    pub tie: bool,
-    pub tied: Vec<String>,
-}
-
 /// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
 /// chose (a tie, or a random draw), `tied` lists whom it chose among.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,105 +76,6 @@ pub struct Pick {
     pub agent: String,
     pub tie: bool,
     pub tied: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct DirectorTurn {
-    pub turn: u32,
-    pub sample: f64,
-    pub probability: f64,
-    pub stop: bool,
-    pub reflection: Option<String>,
-    pub choice: Option<DirectorPick>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DirectorPick {
-    pub raw: String,
-    pub index: Option<i64>,
-    pub agent: String,
-    pub fallback: bool,
-    pub attempts: u32,
-    /// Why the last attempt came out as it did: its refusal, if refused, and its reasoning.
-    pub why: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HandoffRow {
-    pub turn: u32,
-    pub from: String,
-    pub to: String,
-    pub method: String,
-    pub raw: String,
-    pub fallback: bool,
-    pub reason: Option<String>,
-    /// The speaker's refusal or reasoning before it handed over, if any.
-    pub why: String,
-}
-
-/// One turn of the selector method: who could be named, who was, and how the reply was read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelectorRow {
-    pub turn: u32,
-    pub candidates: Vec<String>,
-    pub raw: String,
-    pub agent: String,
-    pub matched: SelectorMatch,
-    pub attempts: u32,
-    /// The selector's refusal or reasoning behind the last attempt, if any.
-    pub why: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ActionRow {
-    pub turn: u32,
-    pub iteration: u32,
-    pub player: String,
-    pub raw: String,
-    pub action: Option<Action>,
-    pub valid: bool,
-    pub reason: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    pub iteration: u32,
-    pub scores: BTreeMap<String, i64>,
-    pub overall: i64,
-    pub optimum: i64,
-    pub reason: String,
-    pub feedback: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptimizerRow {
-    pub iteration: u32,
-    pub prompts: BTreeMap<String, String>,
-    pub overall: i64,
-    pub next_prompts: Option<BTreeMap<String, String>>,
-    pub note: Option<String>,
-}
-
-/// The trading game as it stands.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct NegotiationView {
-    pub iteration: u32,
-    pub optimum: i64,
-    pub resources: Vec<String>,
-    pub inventories: BTreeMap<String, Vec<i64>>,
-    pub values: BTreeMap<String, i64>,
-    pub prompts: BTreeMap<String, String>,
-    pub pending: Option<Proposal>,
-    pub end_requested_by: Option<String>,
-    pub actions: Vec<Arc<ActionRow>>,
-    pub games: Vec<GameResult>,
-    pub optimizer: Vec<OptimizerRow>,
-}
-
-impl NegotiationView {
-    pub fn overall(&self) -> i64 {
-        self.values.values().sum()
-    }
 }
 
 /// One model call for the inspector. The messages are rebuilt from the log on demand.
@@ -392,13 +281,11 @@ impl RunView {
                     }
                 });
                 if *purpose == Purpose::DirectorReflection {
-                    if let Some(last) = self.director.last_mut().filter(|d| d.turn == *turn) {
-                        let shown = match refusal {
-                            Some(r) => format!("({})", r.describe()),
-                            None => raw.clone(),
-                        };
-                        Arc::make_mut(last).reflection = Some(shown);
-                    }
+                    let shown = match refusal {
+                        Some(r) => format!("({})", r.describe()),
+                        None => raw.clone(),
+                    };
+                    director::view::set_reflection(&mut self.director, *turn, shown);
                 }
                 self.calls.push(Arc::new(CallRow {
                     event: index,
@@ -428,27 +315,13 @@ impl RunView {
                     defaulted: *defaulted,
                     why: self.reasoning_of(*turn, agent, Purpose::Bid),
                 };
-                match self.bid_turns.last_mut().filter(|b| b.turn == *turn) {
-                    Some(board) => Arc::make_mut(board).bids.push(cell),
-                    None => self.bid_turns.push(Arc::new(BidTurn {
-                        turn: *turn,
-                        bids: vec![cell],
-                        winner: None,
-                        tie: false,
-                        tied: Vec::new(),
-                    })),
-                }
+                bidding::view::add_bid(&mut self.bid_turns, *turn, cell);
             }
             Event::SpeakerSelected { turn, agent, tie, tied } => {
                 self.turn = *turn;
                 let pick = Pick { turn: *turn, agent: agent.clone(), tie: *tie, tied: tied.clone() };
                 self.picks.push(Arc::new(pick));
-                if let Some(board) = self.bid_turns.last_mut().filter(|b| b.turn == *turn) {
-                    let board = Arc::make_mut(board);
-                    board.winner = Some(agent.clone());
-                    board.tie = *tie;
-                    board.tied = tied.clone();
-                }
+                bidding::view::mark_winner(&mut self.bid_turns, *turn, agent, *tie, tied);
             }
             Event::Message { turn, speaker, text, kind, refusal } => {
                 if *kind == MessageKind::Empty {
@@ -466,14 +339,7 @@ impl RunView {
                 }));
             }
             Event::StopDraw { turn, sample, probability, stop } => {
-                self.director.push(Arc::new(DirectorTurn {
-                    turn: *turn,
-                    sample: *sample,
-                    probability: *probability,
-                    stop: *stop,
-                    reflection: None,
-                    choice: None,
-                }))
+                director::view::add_stop_draw(&mut self.director, *turn, *sample, *probability, *stop)
             }
             Event::DirectorChoice { turn, raw, index, agent, fallback } => {
                 let attempts = self
@@ -488,23 +354,21 @@ impl RunView {
                 if *fallback {
                     self.stats.tally(&director, |t| t.fallbacks += 1);
                 }
-                if let Some(last) = self.director.last_mut().filter(|d| d.turn == *turn) {
-                    Arc::make_mut(last).choice = Some(DirectorPick {
-                        raw: raw.clone(),
-                        index: *index,
-                        agent: agent.clone(),
-                        fallback: *fallback,
-                        attempts,
-                        why,
-                    });
-                }
+                let pick = DirectorPick {
+                    raw: raw.clone(),
+                    index: *index,
+                    agent: agent.clone(),
+                    fallback: *fallback,
+                    attempts,
+                    why,
+                };
+                director::view::set_choice(&mut self.director, *turn, pick);
             }
             Event::Handoff { turn, from, to, method, raw, fallback, reason } => {
                 if *fallback {
                     self.stats.tally(from, |t| t.fallbacks += 1);
                 }
-                *self.handoff_counts.entry((from.clone(), to.clone())).or_default() += 1;
-                self.handoffs.push(Arc::new(HandoffRow {
+                let row = HandoffRow {
                     turn: *turn,
                     from: from.clone(),
                     to: to.clone(),
@@ -513,7 +377,8 @@ impl RunView {
                     fallback: *fallback,
                     reason: reason.clone(),
                     why: self.reasoning_of(*turn, from, Purpose::Handoff),
-                }));
+                };
+                handoff::view::add_handoff(&mut self.handoffs, &mut self.handoff_counts, row);
             }
             Event::SelectorChoice { turn, candidates, raw, agent, matched, attempts } => {
                 let selector = crate::methods::selector::SELECTOR;
@@ -532,20 +397,14 @@ impl RunView {
             }
             Event::GameStarted { iteration, prompts, optimum } => {
                 let game = self.negotiation.get_or_insert_with(NegotiationView::default);
-                game.iteration = *iteration;
-                game.optimum = *optimum;
-                game.prompts = prompts.clone();
-                game.pending = None;
-                game.end_requested_by = None;
+                game.start_game(*iteration, *optimum, prompts);
             }
             Event::Action { turn, player, raw, action, valid, reason, pending, end_requested_by } => {
                 if !valid {
                     self.stats.tally(player, |t| t.fallbacks += 1);
                 }
                 let game = self.negotiation.get_or_insert_with(NegotiationView::default);
-                game.pending = pending.clone();
-                game.end_requested_by = end_requested_by.clone();
-                game.actions.push(Arc::new(ActionRow {
+                let row = ActionRow {
                     turn: *turn,
                     iteration: game.iteration,
                     player: player.clone(),
@@ -553,19 +412,16 @@ impl RunView {
                     action: action.clone(),
                     valid: *valid,
                     reason: reason.clone(),
-                }));
+                };
+                game.add_action(row, pending, end_requested_by);
             }
             Event::Inventory { resources, inventories, values, .. } => {
                 let game = self.negotiation.get_or_insert_with(NegotiationView::default);
-                game.resources = resources.clone();
-                game.inventories = inventories.clone();
-                game.values = values.clone();
+                game.set_inventories(resources, inventories, values);
             }
             Event::GameEnd { iteration, scores, overall, optimum, reason, feedback, .. } => {
                 let game = self.negotiation.get_or_insert_with(NegotiationView::default);
-                game.pending = None;
-                game.end_requested_by = None;
-                game.games.push(GameResult {
+                game.end_game(GameResult {
                     iteration: *iteration,
                     scores: scores.clone(),
                     overall: *overall,
@@ -596,17 +452,7 @@ impl RunView {
     /// Bids per agent across the last `turns` turns, for the small history chart: for each agent,
     /// its bid in each of those turns, oldest first.
     pub fn bid_history(&self, turns: usize) -> Vec<(String, Vec<i64>)> {
-        let recent = &self.bid_turns[self.bid_turns.len().saturating_sub(turns)..];
-        self.agents()
-            .into_iter()
-            .map(|agent| {
-                let values = recent
-                    .iter()
-                    .map(|t| t.bids.iter().find(|b| b.agent == agent).map_or(0, |b| b.value))
-                    .collect();
-                (agent, values)
-            })
-            .collect()
+        bidding::view::bid_history(&self.bid_turns, self.agents(), turns)
     }
 }
 

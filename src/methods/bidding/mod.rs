@@ -15,6 +15,7 @@ pub mod panel;
 pub mod intab;
 pub mod settings;
 pub mod turn;
+pub mod view;
 pub mod words;
 
 pub use settings::BiddingSettings as Settings;

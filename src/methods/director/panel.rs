@@ -61,8 +61,8 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
                     <span class="sample" style:left=sample_pct></span>
                 </span>
                 <span>
-                    {format!("drew {} against {}: ", fixed(turn.sample, 3), fixed(turn.probability, 2))}
-                    <strong>{if turn.stop { "stop" } else { "go on" }}</strong>
+                    {format!("{}: ", super::words::drawn(turn.sample, turn.probability))}
+                    <strong>{super::words::verdict(turn.stop)}</strong>
                 </span>
             </div>
             {turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> })}

@@ -8,3 +8,17 @@ pub fn attempts_note(attempts: u32) -> Option<String> {
 
 /// A choice that no reply gave: the setting's fallback spoke.
 pub const FALLBACK: &str = "fallback: no valid index";
+
+/// The stop draw: the number drawn against the stop probability.
+pub fn drawn(sample: f64, probability: f64) -> String {
+    format!("drew {} against {}", crate::text::fixed(sample, 3), crate::text::fixed(probability, 2))
+}
+
+/// What the stop draw decided.
+pub fn verdict(stop: bool) -> &'static str {
+    if stop {
+        "stop"
+    } else {
+        "go on"
+    }
+}

@@ -13,6 +13,7 @@ pub mod panel;
 pub mod intab;
 pub mod settings;
 pub mod turn;
+pub mod view;
 pub mod words;
 
 pub use settings::HandoffSettings as Settings;

@@ -16,6 +16,7 @@ pub mod panel;
 pub mod intab;
 pub mod settings;
 pub mod turn;
+pub mod view;
 
 pub use settings::NegotiationSettings as Settings;
 pub use turn::describe_inventory;

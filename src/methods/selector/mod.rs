@@ -19,6 +19,7 @@ pub mod panel;
 pub mod intab;
 pub mod settings;
 pub mod turn;
+pub mod view;
 pub mod words;
 
 pub use settings::SelectorSettings as Settings;
