@@ -125,7 +125,7 @@ fn MethodSettings() -> impl IntoView {
                         .map(|&k| {
                             view! {
                                 <option value=k.id() selected=move || kind.get() == k>
-                                    {super::methods::label(k)}
+                                    {k.label()}
                                 </option>
                             }
                         })

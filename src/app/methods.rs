@@ -49,11 +49,6 @@ macro_rules! app_methods {
 
 crate::methods::registry::each_method!(app_methods);
 
-/// A method's name on selects and headings.
-pub fn label(kind: MethodKind) -> &'static str {
-    kind.label()
-}
-
 /// A label for a method.
 pub fn method_label(method: &Method) -> &'static str {
     method.kind().label()

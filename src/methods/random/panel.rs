@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::app::methods::{update_method, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
-use crate::app::form::EditorState;
+use crate::app::form::check_field;
 use crate::scenario::Method;
 
 /// The draws, newest first.
@@ -55,22 +55,14 @@ pub fn panel() -> AnyView {
 }
 
 pub fn settings() -> AnyView {
-    let editor = expect_context::<EditorState>();
-    let s = editor.scenario;
     view! {
         <div class="row">
-            <label class="check">
-                <input
-                    type="checkbox"
-                    data-testid="field-method.allow_repeats"
-                    prop:checked=move || s.with(|s| with_method!(s, Random, |m| m.allow_repeats, false))
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        s.update(|s| update_method!(s, Random, |m| m.allow_repeats = on))
-                    }
-                />
-                <span>"The last speaker may be drawn again"</span>
-            </label>
+            {check_field(
+                "The last speaker may be drawn again",
+                "field-method.allow_repeats",
+                |s| with_method!(s, Random, |m| m.allow_repeats, false),
+                |s, on| update_method!(s, Random, |m| m.allow_repeats = on),
+            )}
         </div>
     }
     .into_any()

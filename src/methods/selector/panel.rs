@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::{choice_field, number_field, text_field, EditorState};
+use crate::app::form::{check_field, choice_field, number_field, text_field};
 use crate::app::methods::{update_method, why, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
@@ -71,22 +71,14 @@ pub fn panel() -> AnyView {
 }
 
 pub fn settings() -> AnyView {
-    let editor = expect_context::<EditorState>();
-    let s = editor.scenario;
     view! {
         <div class="row">
-            <label class="check">
-                <input
-                    type="checkbox"
-                    data-testid="field-method.allow_repeats"
-                    prop:checked=move || s.with(|s| with_method!(s, Selector, |m| m.allow_repeats, false))
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        s.update(|s| update_method!(s, Selector, |m| m.allow_repeats = on))
-                    }
-                />
-                <span>"The last speaker may be named again"</span>
-            </label>
+            {check_field(
+                "The last speaker may be named again",
+                "field-method.allow_repeats",
+                |s| with_method!(s, Selector, |m| m.allow_repeats, false),
+                |s, on| update_method!(s, Selector, |m| m.allow_repeats = on),
+            )}
             {number_field(
                 "Attempts per turn",
                 "method.attempts",
