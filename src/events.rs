@@ -11,6 +11,7 @@ use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, ToolCall, ToolSpec
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
+mod write;
 
 use crate::json::Fields;
 
@@ -155,28 +156,47 @@ impl std::fmt::Display for FinishReason {
     }
 }
 
-/// Declares the events once: each variant's `type`, and each field's name, type and reader.
-/// From this one list come the enum (written by serde's derive, with the tag and field names
-/// given here), [`event_from_value`] (reading each field with the [`Fields`] reader named after
-/// `=`, under the same name) and [`EVENT_FIELDS`] (what docs/events.md must name).
+/// Declares the events once: each variant's `type`, and each field's name, type, reader and
+/// whether it is left out when empty (`unless empty`). From this one list come the enum,
+/// [`Event::write_json`] (the `type`, then each field in order), [`event_from_value`] (reading
+/// each field with the [`Fields`] reader named after `=`, under the same name) and
+/// [`EVENT_FIELDS`] (what docs/events.md must name).
+///
+/// Events are written by hand rather than by serde's derive: the derive's code for twenty
+/// variants cost the page about 2 KB gzipped, and the log's form is fixed by docs/events.md.
 macro_rules! events {
     ($(
         $(#[$vmeta:meta])*
         $variant:ident $tag:literal {
-            $($(#[$fmeta:meta])* $field:ident: $ty:ty = $read:ident,)*
+            $($(#[$fmeta:meta])* $field:ident: $ty:ty = $read:ident $(unless $omit:ident)?,)*
         }$(,)?
     )*) => {
         /// One event of a run: a JSON object with its `type`.
-        #[derive(Clone, Debug, PartialEq, Serialize)]
-        #[serde(tag = "type")]
+        #[derive(Clone, Debug, PartialEq)]
         pub enum Event {
             $(
                 $(#[$vmeta])*
-                #[serde(rename = $tag)]
                 $variant {
                     $($(#[$fmeta])* $field: $ty,)*
                 },
             )*
+        }
+
+        impl Event {
+            /// Appends the event as one JSON object, as docs/events.md describes it.
+            pub fn write_json(&self, out: &mut Vec<u8>) {
+                match self {
+                    $(Event::$variant { $($field),* } => {
+                        out.extend_from_slice(concat!("{\"type\":\"", $tag, "\"").as_bytes());
+                        $(
+                            if !(false $(|| write::$omit($field))?) {
+                                write::field(out, concat!(",\"", stringify!($field), "\":"), $field);
+                            }
+                        )*
+                    })*
+                }
+                out.push(b'}');
+            }
         }
 
         /// The event a JSON value holds, or what is wrong with it. Unknown fields are ignored,
@@ -217,35 +237,27 @@ events! {
         attempt: u32 = u32,
         /// The messages sent: in full, or as a change to an earlier call's (see [`Request`]).
         request: Request = any,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        tools: Vec<ToolSpec> = any_or_default,
+        tools: Vec<ToolSpec> = any_or_default unless empty,
         raw: String = string,
         /// Tool calls of the reply, kept whole so a recorded run can be replayed.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        tool_calls: Vec<ToolCall> = any_or_default,
+        tool_calls: Vec<ToolCall> = any_or_default unless empty,
         /// What the engine read from the reply, or why it could not.
         parse: ParseOutcome = any,
         latency_ms: f64 = f64,
         usage: Usage = any,
         /// A streamed reply that broke off before its end (`raw` is what arrived).
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        incomplete: bool = bool_or_false,
+        incomplete: bool = bool_or_false unless empty,
         /// What the model thought before its answer, kept apart from `raw`.
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        reasoning: String = string_or_empty,
+        reasoning: String = string_or_empty unless empty,
         /// The reply stopped at its token limit.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        truncated: bool = bool_or_false,
+        truncated: bool = bool_or_false unless empty,
         /// Parts of the request the provider refused, and what was done about them.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        adapted: Vec<Adaptation> = any_or_default,
+        adapted: Vec<Adaptation> = any_or_default unless empty,
         /// The in-tab engine's own timing of the call (a measured timing, as `latency_ms`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        engine: Option<EngineTime> = any_or_default,
+        engine: Option<EngineTime> = any_or_default unless empty,
         /// The model refused or the provider filtered the reply (`raw` keeps any text that
         /// came with it, which is never read as an answer).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        refusal: Option<Refusal> = any_or_default,
+        refusal: Option<Refusal> = any_or_default unless empty,
     },
     Bid "bid" {
         turn: u32 = u32,
@@ -260,8 +272,7 @@ events! {
         agent: String = string,
         /// True when several agents tied and the run's RNG decided.
         tie: bool = bool,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        tied: Vec<String> = any_or_default,
+        tied: Vec<String> = any_or_default unless empty,
     },
     Message "message" {
         turn: u32 = u32,
@@ -271,8 +282,7 @@ events! {
         text: String = string,
         kind: MessageKind = any,
         /// The model's words of refusal, for a `refused` or `filtered` message that had any.
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        refusal: String = string_or_empty,
+        refusal: String = string_or_empty unless empty,
     },
     DirectorChoice "director_choice" {
         turn: u32 = u32,
@@ -294,8 +304,7 @@ events! {
         method: String = string,
         raw: String = string,
         fallback: bool = bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        reason: Option<String> = opt_string,
+        reason: Option<String> = opt_string unless empty,
     },
     GameStarted "game_started" {
         iteration: u32 = u32,
@@ -311,11 +320,9 @@ events! {
         valid: bool = bool,
         reason: String = string,
         /// The proposal waiting for an answer after this action, if any.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pending: Option<Proposal> = any_or_default,
+        pending: Option<Proposal> = any_or_default unless empty,
         /// The player who asked to end, while the other has not answered.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        end_requested_by: Option<String> = opt_string,
+        end_requested_by: Option<String> = opt_string unless empty,
     },
     Inventory "inventory" {
         turn: u32 = u32,
@@ -339,10 +346,8 @@ events! {
         prompts: BTreeMap<String, String> = any,
         overall: i64 = i64,
         /// The prompts for the next game, when the optimizer produced usable ones.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        next_prompts: Option<BTreeMap<String, String>> = any_or_default,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        note: Option<String> = opt_string,
+        next_prompts: Option<BTreeMap<String, String>> = any_or_default unless empty,
+        note: Option<String> = opt_string unless empty,
     },
     /// The selector method named the next speaker.
     SelectorChoice "selector_choice" {
@@ -360,7 +365,6 @@ events! {
     Error "error" {
         /// The turn that failed (its events recorded so far belong to it); 0 for the opening,
         /// and in older logs, which did not write it.
-        #[serde(default)]
         turn: u32 = u32_or_zero,
         message: String = string,
     },
@@ -373,8 +377,7 @@ events! {
         turn: u32 = u32,
         tokens: u64 = u64,
         /// At the scenario's prices; absent without prices.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cost: Option<f64> = maybe_f64,
+        cost: Option<f64> = maybe_f64 unless empty,
         cap: SpendingCap = any,
     },
     /// The user changed the spending cap of a run under way (raising it lets a capped run go on).
@@ -472,7 +475,28 @@ impl Event {
 
     /// The event as one JSON line.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).expect("events always serialize")
+        let mut out = Vec::new();
+        self.write_json(&mut out);
+        write::text(out)
+    }
+
+    /// The events as a JSON array on one line.
+    pub fn list_json(events: &[Event]) -> String {
+        let mut out = Vec::new();
+        Event::write_list(events, &mut out);
+        write::text(out)
+    }
+
+    /// Appends the events as a JSON array.
+    pub fn write_list(events: &[Event], out: &mut Vec<u8>) {
+        out.push(b'[');
+        for (i, event) in events.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            event.write_json(out);
+        }
+        out.push(b']');
     }
 
     /// A copy with measured timings zeroed, for comparing runs.

@@ -2,7 +2,7 @@
 //! with the same checks as any scenario) and a Markdown transcript that reads like the seed
 //! notebooks (bids, selections, speech, stop draws, handoffs, trades, scores).
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::events::Event;
 use crate::game::negotiation::Action;
@@ -16,21 +16,12 @@ pub const RUN_FORMAT_VERSION: u32 = 1;
 pub const MAX_RUN_FILE_BYTES: usize = 64 * 1024 * 1024;
 
 /// A recorded run as a file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct RunFile {
     pub format: String,
     pub version: u32,
     pub scenario: Scenario,
     pub events: Vec<Event>,
-}
-
-fn run_file(scenario: &Scenario, events: &[Event]) -> RunFile {
-    RunFile {
-        format: RUN_FORMAT.into(),
-        version: RUN_FORMAT_VERSION,
-        scenario: scenario.clone(),
-        events: events.to_vec(),
-    }
 }
 
 /// The run as a JSON file, indented for people reading it.
@@ -40,7 +31,13 @@ pub fn to_json(scenario: &Scenario, events: &[Event]) -> String {
 
 /// The run as a JSON file on one line, for links and saving in the browser.
 pub fn to_json_compact(scenario: &Scenario, events: &[Event]) -> String {
-    serde_json::to_string(&run_file(scenario, events)).expect("a run always serializes")
+    let mut out =
+        format!("{{\"format\":\"{RUN_FORMAT}\",\"version\":{RUN_FORMAT_VERSION},\"scenario\":").into_bytes();
+    let _ = serde_json::to_writer(&mut out, scenario);
+    out.extend_from_slice(b",\"events\":");
+    Event::write_list(events, &mut out);
+    out.push(b'}');
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Reads a run file; the error is one line saying what is wrong.

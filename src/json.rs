@@ -396,7 +396,10 @@ mod tests {
     fn matches_serde_pretty_for_every_preset_run() {
         for preset in crate::presets::PRESETS {
             let scenario = preset.scenario();
-            let events = crate::engine::demo_events(&scenario);
+            let events: serde_json::Value = serde_json::from_str(&crate::events::Event::list_json(
+                &crate::engine::demo_events(&scenario),
+            ))
+            .unwrap();
             let file = serde_json::json!({"scenario": scenario, "events": events, "empty": [{}, []]});
             assert_eq!(
                 indent(&file.to_string()),

@@ -44,7 +44,7 @@ fn log_of(scenario: &Value) -> String {
     let events = common::run_demo(scenario);
     let mut out = String::new();
     for e in events {
-        out.push_str(&serde_json::to_string(&e.without_timings()).unwrap());
+        out.push_str(&e.without_timings().to_json());
         out.push('\n');
     }
     out

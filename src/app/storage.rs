@@ -155,7 +155,7 @@ pub fn save_run(events: &[Event], replay: bool, position: usize) -> Result<(), S
             if w.pieces.get(i) == Some(&piece.len()) {
                 continue;
             }
-            let packed = link::pack_with(&serde_json::to_string(piece).unwrap_or_default(), 1);
+            let packed = link::pack_with(&Event::list_json(piece), 1);
             if let Err(e) = set(&piece_key(i), &packed) {
                 *w = Written::default();
                 return Err(e);
