@@ -13,7 +13,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--check]\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -32,6 +32,8 @@ pub struct RunArgs {
     pub cap_cost: Option<f64>,
     /// Check the connection and print the estimate instead of running.
     pub check: bool,
+    /// Names whose calls the person at the terminal answers.
+    pub seats: Vec<String>,
 }
 
 #[derive(Debug, PartialEq)]
@@ -59,6 +61,7 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         cap_tokens: None,
         cap_cost: None,
         check: false,
+        seats: Vec::new(),
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -101,6 +104,7 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
             }
             "--base-url" => out.base_url = Some(value("--base-url")?),
             "--check" => out.check = true,
+            "--seat" => out.seats.push(value("--seat")?),
             "--cap-tokens" => out.cap_tokens = Some(number(&value("--cap-tokens")?, "--cap-tokens")?),
             "--cap-cost" => {
                 let v = value("--cap-cost")?;
@@ -366,35 +370,44 @@ fn run(args: &[String]) -> Result<i32, String> {
         }
         ModelChoice::Named(_) => http_model(&scenario, clock.clone())?,
     };
+    let model: Rc<dyn ChatModel> = if args.seats.is_empty() {
+        model
+    } else {
+        let seats = crate::seat::check_seats(&scenario, &args.seats)?;
+        let desk = desk::TerminalDesk::new(Box::new(std::io::BufReader::new(std::io::stdin())));
+        Rc::new(crate::seat::Seated::new(model, seats, Rc::new(desk)))
+    };
     // Check the output files can be written before spending model calls.
     for path in args.events.iter().chain(&args.markdown) {
         std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
     }
     let mut run = Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))?;
-    let mut shown = 0;
-    loop {
-        let outcome = futures::executor::block_on(run.step());
-        let events = run.events();
-        let mut bids_open = false;
-        for e in &events[shown..] {
-            if matches!(e, Event::Bid { .. }) && !bids_open {
-                say("Bids:");
-                bids_open = true;
-            }
-            if let Some(text) = render_event(e) {
-                if matches!(e, Event::Error { .. }) {
-                    eprintln!("{text}");
-                } else {
-                    say(&text);
-                }
-            }
-            if let Event::SpeakerSelected { agent, tie: false, .. } = e {
-                if bids_open {
-                    say(format_args!("Selected: {agent}\n"));
-                }
+    // Printed as recorded, so a seated person has read everything said before being asked.
+    let mut bids_open = false;
+    run.set_listener(move |e| {
+        if matches!(e, Event::Bid { .. }) && !bids_open {
+            say("Bids:");
+            bids_open = true;
+        }
+        if let Some(text) = render_event(e) {
+            if matches!(e, Event::Error { .. }) {
+                eprintln!("{text}");
+            } else {
+                say(&text);
             }
         }
-        shown = events.len();
+        if let Event::SpeakerSelected { agent, tie: false, .. } = e {
+            if bids_open {
+                say(format_args!("Selected: {agent}\n"));
+            }
+        }
+        // Each turn's bids are introduced once.
+        if matches!(e, Event::Message { .. } | Event::Error { .. }) {
+            bids_open = false;
+        }
+    });
+    loop {
+        let outcome = futures::executor::block_on(run.step());
         // A run paused at its spending cap ends here: the terminal cannot raise it mid-run.
         if outcome != StepOutcome::Continue {
             if let Some(path) = &args.events {
@@ -409,6 +422,8 @@ fn run(args: &[String]) -> Result<i32, String> {
         }
     }
 }
+
+mod desk;
 
 #[cfg(test)]
 mod tests {

@@ -258,6 +258,8 @@ events! {
         /// The model refused or the provider filtered the reply (`raw` keeps any text that
         /// came with it, which is never read as an answer).
         refusal: Option<Refusal> = any_or_default unless empty,
+        /// A person in the seat answered, not a model (`crate::seat`).
+        human: bool = bool_or_false unless empty,
     },
     Bid "bid" {
         turn: u32 = u32,
@@ -682,6 +684,7 @@ mod tests {
             adapted: Vec::new(),
             engine: None,
             refusal: None,
+            human: false,
         }
     }
 

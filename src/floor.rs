@@ -286,6 +286,7 @@ impl Floor {
             adapted: reply.response.adapted.clone(),
             engine: reply.response.engine,
             refusal: reply.response.refusal.clone(),
+            human: reply.response.human,
         });
     }
 

@@ -24,6 +24,7 @@ pub mod prompts;
 pub mod provider;
 pub mod replay;
 pub mod scenario;
+pub mod seat;
 pub mod session;
 pub mod text;
 pub mod transcript;

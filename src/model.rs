@@ -187,6 +187,10 @@ pub struct NegotiationCue {
     /// (player, action) for each earlier turn of this game; `None` where the output was not an
     /// action.
     pub history: Vec<(String, Option<crate::game::negotiation::Action>)>,
+    /// The game as it stands, and which of its two players this is: what a person's action is
+    /// checked against before it is sent.
+    pub game: crate::game::negotiation::Game,
+    pub seat: usize,
 }
 
 /// What the demo optimizer can see: the starting inventories and current prompts of both players
@@ -358,6 +362,9 @@ pub struct ChatResponse {
     /// The model refused or the provider filtered the reply: nothing in it is an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refusal: Option<Refusal>,
+    /// A person in the agent's seat gave this answer (see `crate::seat`), not a model.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub human: bool,
 }
 
 /// The tags local reasoning models put their thinking in, before the answer.

@@ -124,3 +124,102 @@ fn the_selector_prints_who_it_named_and_from_whom_and_its_fallbacks() {
     );
     assert!(out.contains("(Jordan): Again, four days!"));
 }
+
+/// Runs `agora` with `input` piped to it as the person at the terminal.
+fn agora_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // The runner may stop reading early (a finished run); a closed pipe is not this test's error.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_seat_at_the_terminal_bids_and_speaks_and_the_log_marks_it() {
+    use agora::events::Event;
+    let events = temp("seat-rail.jsonl");
+    // A bid out of range is explained and asked again; every other line answers in turn.
+    let input = "11\n9\nThe rails will be built by us.\n9\nAnd they will be fast.\n9\nFaster than planes.\n";
+    let (code, out, err) = agora_with_input(
+        &[
+            "run",
+            "preset:rail-debate",
+            "--turns",
+            "3",
+            "--seat",
+            "elizabeth warren",
+            "--events",
+            events.to_str().unwrap(),
+        ],
+        input,
+    );
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(out.contains("That cannot be sent: the number must be from 1 to 10."), "{out}");
+    assert!(out.contains("--- Elizabeth Warren (bid): the prompt ---"));
+    assert!(out.contains("On the scale of 1 to 10"));
+    let log = agora::events::from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();
+    let bids: Vec<i64> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Bid { agent, value, .. } if agent == "Elizabeth Warren" => Some(*value),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bids, [9, 9, 9]);
+    let said: Vec<&str> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { speaker, text, .. } if speaker == "Elizabeth Warren" => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said.first(), Some(&"The rails will be built by us."));
+    let human = log.iter().filter(|e| matches!(e, Event::ModelCall { human: true, .. })).count();
+    // The out-of-range 11 was never sent: one call per bid, one per speech.
+    assert_eq!(human, 3 + said.len());
+}
+
+#[test]
+fn a_seat_at_the_trading_table_is_held_to_the_rules() {
+    use agora::events::Event;
+    let events = temp("seat-trade.jsonl");
+    let scenario = agora::presets::find("trading-game").unwrap().scenario();
+    let me = scenario.agents[0].name.clone();
+    let agora::scenario::Method::Negotiation(game) = &scenario.method else { panic!("a trading preset") };
+    let (sell, buy) = (game.resources[0].clone(), game.resources[1].clone());
+    // Nonsense, then more than anyone holds, then a trade of one, then END for every later turn.
+    let mut input = format!("give me everything\nTRADE {sell} {buy} 999\nTRADE {sell} {buy} 1\n");
+    input.push_str(&"END\n".repeat(40));
+    let (code, out, err) = agora_with_input(
+        &["run", "preset:trading-game", "--turns", "6", "--seat", &me, "--events", events.to_str().unwrap()],
+        &input,
+    );
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(out.contains("Type TRADE <sell> <buy> <quantity>"), "{out}");
+    assert!(out.contains("That cannot be sent: not allowed: the proposer has only"), "{out}");
+    assert!(out.contains("You hold "));
+    let log = agora::events::from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();
+    let mine: Vec<(&str, bool)> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Action { player, raw, valid, .. } if *player == me => Some((raw.as_str(), *valid)),
+            _ => None,
+        })
+        .collect();
+    assert!(!mine.is_empty());
+    assert!(mine[0].0.contains("\"quantity\":1"), "{:?}", mine[0]);
+    assert!(mine.iter().all(|(_, valid)| *valid), "{mine:?}");
+    assert!(log.iter().any(|e| matches!(e, Event::ModelCall { agent, human: true, .. } if *agent == me)));
+}

@@ -95,6 +95,7 @@ fn every_kind_of_event() -> Vec<Event> {
         }],
         engine: Some(EngineTime { read_tokens: 40, read_ms: 12.5, written_tokens: 8, written_ms: 30.0 }),
         refusal: Some(Refusal::new(RefusalKind::Refused, "I can't help with that.")),
+        human: true,
     });
     for kind in [MessageKind::Refused, MessageKind::Filtered, MessageKind::Empty] {
         let refusal = if kind == MessageKind::Refused { "I can't help with that." } else { "" };

@@ -107,7 +107,7 @@ pub enum Effect {
 }
 
 /// The state of one game.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Game {
     pub resources: Vec<String>,
     pub inventories: [Vec<i64>; 2],

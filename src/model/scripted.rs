@@ -94,6 +94,7 @@ impl ScriptedModel {
                 truncated,
                 adapted,
                 refusal,
+                human,
                 ..
             } = e
             {
@@ -106,6 +107,7 @@ impl ScriptedModel {
                 response.truncated = *truncated;
                 response.adapted = adapted.clone();
                 response.refusal = refusal.clone();
+                response.human = *human;
                 queues.entry((agent.clone(), *purpose)).or_default().push_back(response);
             }
         }

@@ -134,6 +134,8 @@ impl Negotiation {
                 value_scale: s.value_scale.clone(),
                 strategy: self.prompts[player].clone(),
                 history: self.actions.clone(),
+                game: self.game.clone(),
+                seat: player,
             }));
         req.response_format = ResponseFormat::JsonObject;
         req.temperature = Some(s.temperature);

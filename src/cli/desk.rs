@@ -1,0 +1,202 @@
+//! `agora run --seat NAME`: the person at the terminal answers the seat's calls. Each question
+//! prints the prompt a model would read, then asks for the answer line by line in the form the
+//! method wants (a bid, a speech, a choice, a trading action); an answer that does not fit is
+//! explained and asked again. Input can be piped.
+
+use std::cell::RefCell;
+use std::io::BufRead;
+
+use futures::future::LocalBoxFuture;
+
+use super::say;
+use crate::game::negotiation::{inventory_value, Action};
+use crate::model::ModelError;
+use crate::seat::{words, Answer, Desk, Form, Question};
+
+pub struct TerminalDesk {
+    input: RefCell<Box<dyn BufRead>>,
+}
+
+impl TerminalDesk {
+    pub fn new(input: Box<dyn BufRead>) -> Self {
+        Self { input: RefCell::new(input) }
+    }
+
+    /// The next line typed, without its line ending; the input's end is an error naming whose
+    /// answer was missing.
+    fn line(&self, question: &Question, ask: &str) -> Result<String, ModelError> {
+        {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "{ask} ");
+            let _ = out.flush();
+        }
+        let mut line = String::new();
+        match self.input.borrow_mut().read_line(&mut line) {
+            Ok(n) if n > 0 => {
+                let line = line.trim_end_matches(['\r', '\n']).to_string();
+                // Piped answers are not echoed by a terminal: show them, so the output reads as
+                // the conversation it was.
+                if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                    say(&line);
+                }
+                Ok(line)
+            }
+            Ok(_) => Err(ModelError::Unavailable(format!(
+                "the terminal's input ended before {}'s {} was answered",
+                question.agent,
+                question.purpose.as_str().replace('_', " ")
+            ))),
+            Err(e) => Err(ModelError::Unavailable(format!("cannot read the terminal: {e}"))),
+        }
+    }
+
+    /// A speech line, with its words counted against the limit.
+    fn speech(&self, question: &Question, word_limit: Option<u32>) -> Result<String, ModelError> {
+        let ask = match word_limit {
+            Some(limit) => format!("Your words (at most {limit}):"),
+            None => "Your answer:".to_string(),
+        };
+        let text = self.line(question, &ask)?;
+        if let Some(limit) = word_limit {
+            let n = words(&text);
+            if n > limit as usize {
+                say(format_args!("({n} words, over the limit of {limit}: sent as written)"));
+            }
+        }
+        Ok(text)
+    }
+
+    /// One of `options`, by its number in the list or its name.
+    fn choice(&self, question: &Question, ask: &str, options: &[String]) -> Result<usize, ModelError> {
+        for (i, o) in options.iter().enumerate() {
+            say(format_args!("  {}. {o}", i + 1));
+        }
+        loop {
+            let typed = self.line(question, ask)?;
+            let typed = typed.trim();
+            let by_number =
+                typed.parse::<usize>().ok().filter(|n| (1..=options.len()).contains(n)).map(|n| n - 1);
+            if let Some(i) = by_number.or_else(|| options.iter().position(|o| o.eq_ignore_ascii_case(typed)))
+            {
+                return Ok(i);
+            }
+            say(format_args!("Type a number from 1 to {} or a name from the list.", options.len()));
+        }
+    }
+
+    fn answer(&self, question: &Question) -> Result<Answer, ModelError> {
+        match &question.form {
+            Form::Text { word_limit } => Ok(Answer::Text(self.speech(question, *word_limit)?)),
+            Form::Number { lo, hi } => loop {
+                let typed = self.line(question, &format!("Your bid ({lo} to {hi}):"))?;
+                match typed.trim().parse::<u32>() {
+                    Ok(n) => return Ok(Answer::Number(n)),
+                    Err(_) => say(format_args!("Type a whole number from {lo} to {hi}.")),
+                }
+            },
+            Form::Choice { options, .. } => {
+                Ok(Answer::Choice(self.choice(question, "Who speaks next (number or name):", options)?))
+            }
+            Form::Handoff { word_limit, options, .. } => {
+                let speech = self.speech(question, Some(*word_limit))?;
+                let to = self.choice(question, "Hand the floor to (number or name):", options)?;
+                Ok(Answer::Handoff { speech, to })
+            }
+            Form::Trade { game, seat, values } => {
+                let held: Vec<String> = game
+                    .resources
+                    .iter()
+                    .zip(&game.inventories[*seat])
+                    .map(|(r, n)| format!("{n} {r}"))
+                    .collect();
+                say(format_args!(
+                    "You hold {} (worth {} on the value scale {:?}).",
+                    held.join(", "),
+                    inventory_value(&game.inventories[*seat], values),
+                    values
+                ));
+                loop {
+                    let typed = self.line(
+                        question,
+                        "Your action (TRADE <sell> <buy> <quantity>, ACCEPT, REJECT or END):",
+                    )?;
+                    match read_action(&typed) {
+                        Ok(action) => return Ok(Answer::Trade(action)),
+                        Err(why) => say(why),
+                    }
+                }
+            }
+            Form::Prompts { players } => {
+                let mut prompts = Vec::with_capacity(players.len());
+                for p in players {
+                    prompts.push(self.line(question, &format!("The new prompt for {p}:"))?);
+                }
+                Ok(Answer::Prompts(prompts))
+            }
+        }
+    }
+}
+
+/// A trading action as typed: `TRADE WOOD GOLD 2`, `ACCEPT`, `REJECT` or `END`, in any case.
+pub fn read_action(typed: &str) -> Result<Action, String> {
+    let parts: Vec<&str> = typed.split_whitespace().collect();
+    match parts.as_slice() {
+        [one] if one.eq_ignore_ascii_case("accept") => Ok(Action::Accept),
+        [one] if one.eq_ignore_ascii_case("reject") => Ok(Action::Reject),
+        [one] if one.eq_ignore_ascii_case("end") => Ok(Action::End),
+        [trade, sell, buy, quantity] if trade.eq_ignore_ascii_case("trade") => {
+            match quantity.parse::<i64>() {
+                Ok(quantity) => Ok(Action::Trade {
+                    sell_resource: sell.to_string(),
+                    buy_resource: buy.to_string(),
+                    quantity,
+                }),
+                Err(_) => Err(format!("The quantity must be a whole number, not \"{quantity}\".")),
+            }
+        }
+        _ => {
+            Err("Type TRADE <sell> <buy> <quantity> (for example TRADE WOOD GOLD 1), ACCEPT, REJECT or END."
+                .into())
+        }
+    }
+}
+
+impl Desk for TerminalDesk {
+    fn ask<'a>(
+        &'a self,
+        question: &'a Question,
+        problem: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+        Box::pin(async move {
+            match problem {
+                Some(why) => say(format_args!("That cannot be sent: {why}.")),
+                None => {
+                    let what = question.purpose.as_str().replace('_', " ");
+                    say(format_args!(
+                        "\n--- {} ({what}): the prompt ---\n{}\n---",
+                        question.agent, question.prompt
+                    ));
+                }
+            }
+            self.answer(question)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_actions_are_read_in_any_case() {
+        assert_eq!(read_action("accept"), Ok(Action::Accept));
+        assert_eq!(read_action(" END "), Ok(Action::End));
+        assert_eq!(
+            read_action("trade Wood Gold 2"),
+            Ok(Action::Trade { sell_resource: "Wood".into(), buy_resource: "Gold".into(), quantity: 2 })
+        );
+        assert!(read_action("trade wood gold two").unwrap_err().contains("\"two\""));
+        assert!(read_action("give me gold").unwrap_err().starts_with("Type TRADE"));
+    }
+}

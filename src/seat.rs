@@ -1,0 +1,249 @@
+//! Seats: a person answering the calls made for an agent (or the director, or the selector)
+//! instead of a model. The run asks the seat exactly what it would ask a model; the person sees
+//! that prompt and answers through a form that fits the call, and the form writes the reply the
+//! way the method asks a model to write it (a bid as `<7>`, a handoff as its tool call). So the
+//! method reads a person's answer like any reply, the log records it as one (`human` on its
+//! `model_call`), and replay, links and statistics need no special case.
+//!
+//! Which form a call takes is each method's to say (`methods/<method>/seat.rs`, one registry
+//! line); a call no method claims is free text, with its word limit when it has one.
+
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use serde_json::json;
+
+use crate::game::negotiation::{Action, Game};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ToolCall};
+
+/// What a person is asked: who for, why, the prompt a model would have read, and the form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    pub agent: String,
+    pub purpose: Purpose,
+    /// The last message of the request: the question the method puts.
+    pub prompt: String,
+    pub form: Form,
+}
+
+/// How a method wants a call answered, and how a person's answer is written for it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Form {
+    /// Free text; the word limit, when the call has one, is shown and counted, not enforced.
+    Text { word_limit: Option<u32> },
+    /// A whole number from `lo` to `hi`, written `<n>` (a bid).
+    Number { lo: u32, hi: u32 },
+    /// One of `options`, written as its index in `<n>` (`by_index`, the director's choice) or as
+    /// the name itself (the selector's).
+    Choice { options: Vec<String>, by_index: bool },
+    /// A speech and the next speaker among `options`, written as the handoff mode asks.
+    Handoff { agent: String, options: Vec<String>, word_limit: u32, via: HandoffReply },
+    /// A trading action, checked against the game's rules before it is written as JSON.
+    Trade { game: Game, seat: usize, values: Vec<i64> },
+    /// A new strategy prompt for each player (the optimizer), written as one JSON object.
+    Prompts { players: Vec<String> },
+}
+
+/// How a handoff's reply is written: the seed's text transition, a call to the named tool, or
+/// a JSON reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HandoffReply {
+    Text,
+    Tool(String),
+    Json,
+}
+
+/// A person's answer, before it is checked against the form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    Text(String),
+    Number(u32),
+    /// An index into the form's options.
+    Choice(usize),
+    Handoff {
+        speech: String,
+        to: usize,
+    },
+    Trade(Action),
+    Prompts(Vec<String>),
+}
+
+/// Asks a person, and hands back what they answered. `problem` is why the last answer could not
+/// be sent (shown with the question again), if it could not.
+pub trait Desk {
+    fn ask<'a>(
+        &'a self,
+        question: &'a Question,
+        problem: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>>;
+}
+
+/// Asks each method's folder for the form of a call of its own.
+macro_rules! method_forms {
+    ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
+        fn method_form(request: &ChatRequest) -> Option<Form> {
+            $(if let Some(form) = crate::methods::$module::seat::form(request) {
+                return Some(form);
+            })*
+            None
+        }
+    };
+}
+
+crate::methods::registry::each_method!(method_forms);
+
+impl Question {
+    /// What a person in the seat is asked for `request`.
+    pub fn of(request: &ChatRequest) -> Question {
+        let word_limit = match &request.cue {
+            Cue::Speak { word_limit, .. }
+            | Cue::Director { word_limit, .. }
+            | Cue::Describe { word_limit, .. }
+            | Cue::Handoff { word_limit, .. } => Some(*word_limit),
+            _ => None,
+        };
+        let form = method_form(request).unwrap_or(Form::Text { word_limit });
+        Question {
+            agent: request.agent.clone(),
+            purpose: request.purpose,
+            prompt: request.messages.last().map(|m| m.content.clone()).unwrap_or_default(),
+            form,
+        }
+    }
+}
+
+/// Words as counted against a word limit.
+pub fn words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+impl Form {
+    /// The reply the method reads, written from `answer`; or, when the answer does not fit the
+    /// form or breaks the game's rules, why (nothing is sent then).
+    pub fn reply(&self, answer: &Answer) -> Result<ChatResponse, String> {
+        let response = match (self, answer) {
+            (Form::Text { .. }, Answer::Text(text)) => {
+                let text = text.trim();
+                if text.is_empty() {
+                    return Err("the answer is empty".into());
+                }
+                ChatResponse::text(text)
+            }
+            (Form::Number { lo, hi }, Answer::Number(n)) => {
+                if n < lo || n > hi {
+                    return Err(format!("the number must be from {lo} to {hi}"));
+                }
+                ChatResponse::text(format!("<{n}>"))
+            }
+            (Form::Choice { options, by_index }, Answer::Choice(i)) => {
+                let name = options.get(*i).ok_or_else(|| choose_from(options))?;
+                ChatResponse::text(if *by_index { format!("<{i}>") } else { name.clone() })
+            }
+            (Form::Handoff { agent, options, via, .. }, Answer::Handoff { speech, to }) => {
+                let speech = speech.trim();
+                if speech.is_empty() {
+                    return Err("the speech is empty".into());
+                }
+                let next = options.get(*to).ok_or_else(|| choose_from(options))?;
+                let arguments = json!({"response": speech, "next_agent_name": next}).to_string();
+                match via {
+                    HandoffReply::Text => {
+                        ChatResponse::text(format!("{agent}: {speech} Transition to {next}."))
+                    }
+                    HandoffReply::Json => ChatResponse::text(arguments),
+                    HandoffReply::Tool(name) => ChatResponse {
+                        tool_calls: vec![ToolCall { name: name.clone(), arguments }],
+                        ..ChatResponse::default()
+                    },
+                }
+            }
+            (Form::Trade { game, seat, .. }, Answer::Trade(action)) => {
+                // The rules are the game's own: a copy plays the action, and its refusal is the
+                // explanation.
+                game.clone().apply(*seat, action).map_err(|why| format!("not allowed: {why}"))?;
+                ChatResponse::text(action.to_json())
+            }
+            (Form::Prompts { players }, Answer::Prompts(prompts)) => {
+                if prompts.len() != players.len() || prompts.iter().any(|p| p.trim().is_empty()) {
+                    return Err(format!("write a prompt for each of {}", players.join(" and ")));
+                }
+                let object: serde_json::Map<String, serde_json::Value> =
+                    players.iter().cloned().zip(prompts.iter().map(|p| json!(p.trim()))).collect();
+                ChatResponse::text(serde_json::Value::Object(object).to_string())
+            }
+            _ => return Err("the answer does not fit the question".into()),
+        };
+        Ok(ChatResponse { human: true, ..response })
+    }
+}
+
+fn choose_from(options: &[String]) -> String {
+    format!("choose one of {}", options.join(", "))
+}
+
+/// A model whose calls for the seated names go to a person at a [`Desk`]; every other call goes
+/// to the model underneath.
+pub struct Seated {
+    inner: Rc<dyn ChatModel>,
+    seats: Vec<String>,
+    desk: Rc<dyn Desk>,
+}
+
+impl Seated {
+    pub fn new(inner: Rc<dyn ChatModel>, seats: Vec<String>, desk: Rc<dyn Desk>) -> Self {
+        Self { inner, seats, desk }
+    }
+
+    /// Whether a person answers the calls made for `agent`.
+    pub fn seats(&self, agent: &str) -> bool {
+        self.seats.iter().any(|s| s.eq_ignore_ascii_case(agent))
+    }
+}
+
+impl ChatModel for Seated {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        if !self.seats(&request.agent) {
+            return self.inner.complete(request);
+        }
+        Box::pin(async move {
+            let question = Question::of(request);
+            let mut problem: Option<String> = None;
+            loop {
+                let answer = self.desk.ask(&question, problem.as_deref()).await?;
+                match question.form.reply(&answer) {
+                    Ok(response) => return Ok(response),
+                    Err(why) => problem = Some(why),
+                }
+            }
+        })
+    }
+}
+
+/// The names a seat can be taken for in `scenario`: its agents, and the selector when the
+/// method has one.
+pub fn seat_names(scenario: &crate::scenario::Scenario) -> Vec<String> {
+    let mut names = scenario.agent_names();
+    if matches!(scenario.method, crate::scenario::Method::Selector(_)) {
+        names.push(crate::methods::selector::SELECTOR.to_string());
+    }
+    names
+}
+
+/// The seat names as the scenario spells them, or which one it does not have.
+pub fn check_seats(scenario: &crate::scenario::Scenario, wanted: &[String]) -> Result<Vec<String>, String> {
+    let names = seat_names(scenario);
+    wanted
+        .iter()
+        .map(|w| {
+            names.iter().find(|n| n.eq_ignore_ascii_case(w.trim())).cloned().ok_or_else(|| {
+                format!("no seat \"{w}\" in this scenario; the seats are {}", names.join(", "))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,272 @@
+//! Seats driven by a scripted person: each method reads the form's reply as it reads a model's,
+//! and the log records who answered.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::executor::block_on;
+use futures::future::LocalBoxFuture;
+
+use super::*;
+use crate::clock::FrozenClock;
+use crate::engine::Run;
+use crate::events::Event;
+use crate::model::demo::DemoModel;
+use crate::scenario::{HandoffVia, Method, Scenario};
+
+/// A person who answers with `pick`, and remembers every question and every problem shown.
+struct Person {
+    pick: Box<dyn Fn(&Question) -> Answer>,
+    asked: RefCell<Vec<Question>>,
+    problems: RefCell<Vec<String>>,
+}
+
+impl Desk for Person {
+    fn ask<'a>(
+        &'a self,
+        question: &'a Question,
+        problem: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+        self.asked.borrow_mut().push(question.clone());
+        if let Some(p) = problem {
+            self.problems.borrow_mut().push(p.to_string());
+        }
+        let answer = (self.pick)(question);
+        Box::pin(async move { Ok(answer) })
+    }
+}
+
+fn seated_run(
+    scenario: Scenario,
+    seat: &str,
+    pick: impl Fn(&Question) -> Answer + 'static,
+) -> (Vec<Event>, Rc<Person>) {
+    let person =
+        Rc::new(Person { pick: Box::new(pick), asked: RefCell::default(), problems: RefCell::default() });
+    let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
+    let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
+    let seats = check_seats(&scenario, &[seat.to_string()]).unwrap();
+    let model = Rc::new(Seated::new(demo, seats, person.clone()));
+    let mut run = Run::new(scenario, model, clock).unwrap();
+    block_on(run.run_to_end());
+    (run.events().to_vec(), person)
+}
+
+fn preset(id: &str, turns: u32) -> Scenario {
+    let mut s = crate::presets::find(id).unwrap().scenario();
+    s.max_turns = turns;
+    s
+}
+
+fn human_calls<'a>(events: &'a [Event], agent: &str) -> Vec<&'a Event> {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::ModelCall { agent: a, human: true, .. } if a == agent))
+        .collect()
+}
+
+#[test]
+fn a_seated_bidder_bids_and_speaks_as_recorded() {
+    let scenario = preset("rail-debate", 4);
+    let me = scenario.agents[0].name.clone();
+    let (events, person) = seated_run(scenario, &me, |q| match q.form {
+        Form::Number { .. } => Answer::Number(10),
+        _ => Answer::Text("The trains will run on time, I promise you.".into()),
+    });
+    // Every bid of the seat is the person's 10, read by the seed's bid parser.
+    let bids: Vec<i64> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Bid { agent, value, .. } if *agent == me => Some(*value),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bids, vec![10; 4]);
+    let said: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { speaker, text, .. } if *speaker == me => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(!said.is_empty(), "a top bid wins the floor at least once");
+    assert!(said.iter().all(|t| *t == "The trains will run on time, I promise you."));
+    assert_eq!(human_calls(&events, &me).len(), 4 + said.len());
+    // Nobody else was asked at the desk, and the bid question is the seed's prompt.
+    assert!(person.asked.borrow().iter().all(|q| q.agent == me));
+    let first = &person.asked.borrow()[0];
+    assert_eq!(first.form, Form::Number { lo: 1, hi: 10 });
+    assert!(first.prompt.contains("On the scale of 1 to 10"), "{}", first.prompt);
+    // The other agents' calls are the demo model's.
+    assert!(events.iter().any(|e| matches!(e, Event::ModelCall { agent, human: false, .. } if *agent != me)));
+}
+
+#[test]
+fn an_answer_outside_the_form_is_explained_and_asked_again() {
+    let scenario = preset("rail-debate", 1);
+    let me = scenario.agents[1].name.clone();
+    let tries = Rc::new(RefCell::new(0));
+    let t = tries.clone();
+    let (events, person) = seated_run(scenario, &me, move |q| match q.form {
+        Form::Number { .. } => {
+            *t.borrow_mut() += 1;
+            Answer::Number(if *t.borrow() == 1 { 11 } else { 3 })
+        }
+        _ => Answer::Text("Fine.".into()),
+    });
+    assert_eq!(person.problems.borrow().as_slice(), ["the number must be from 1 to 10"]);
+    assert!(events.iter().any(|e| matches!(e, Event::Bid { agent, value: 3, .. } if *agent == me)));
+}
+
+#[test]
+fn a_seated_director_chooses_the_next_speaker_by_name() {
+    let scenario = preset("daily-show-director", 3);
+    let Method::Director(settings) = &scenario.method else { panic!("a director preset") };
+    let director = settings.director.clone();
+    let (events, person) = seated_run(scenario, &director, |q| match &q.form {
+        Form::Choice { options, by_index: true } => Answer::Choice(options.len() - 1),
+        _ => Answer::Text("Let us hear from someone else.".into()),
+    });
+    let chosen: Vec<(&str, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::DirectorChoice { agent, fallback, .. } => Some((agent.as_str(), *fallback)),
+            _ => None,
+        })
+        .collect();
+    assert!(!chosen.is_empty());
+    let offered: Vec<Vec<String>> = person
+        .asked
+        .borrow()
+        .iter()
+        .filter_map(|q| match &q.form {
+            Form::Choice { options, .. } => Some(options.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(offered.len(), chosen.len());
+    for ((agent, fallback), options) in chosen.iter().zip(&offered) {
+        assert!(!fallback);
+        assert_eq!(*agent, options.last().unwrap());
+    }
+}
+
+#[test]
+fn a_seated_selector_names_a_candidate() {
+    let scenario = preset("town-hall-selector", 3);
+    let (events, _) = seated_run(scenario, "selector", |q| match &q.form {
+        Form::Choice { options, by_index: false } => Answer::Choice(options.len() - 1),
+        _ => Answer::Text("?".into()),
+    });
+    let picks: Vec<(&Vec<String>, &str)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SelectorChoice { candidates, agent, attempts: 1.., .. } => {
+                Some((candidates, agent.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(!picks.is_empty());
+    for (candidates, agent) in picks {
+        assert_eq!(agent, candidates.last().unwrap());
+    }
+}
+
+#[test]
+fn a_seated_handoff_is_read_in_every_mode() {
+    for via in [HandoffVia::Text, HandoffVia::Tool, HandoffVia::Json] {
+        let mut scenario = preset("ai-morality-handoff", 3);
+        let Method::Handoff(settings) = &mut scenario.method else { panic!("a handoff preset") };
+        settings.via = via;
+        let me = scenario.agents[0].name.clone();
+        let (events, person) = seated_run(scenario, &me, |q| match &q.form {
+            Form::Handoff { options, .. } => {
+                Answer::Handoff { speech: "I pass this on.".into(), to: options.len() - 1 }
+            }
+            _ => Answer::Text("?".into()),
+        });
+        let mine: Vec<(&str, bool)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Handoff { from, to, fallback, .. } if *from == me => Some((to.as_str(), *fallback)),
+                _ => None,
+            })
+            .collect();
+        assert!(!mine.is_empty(), "{via:?}");
+        let options = person.asked.borrow().iter().find_map(|q| match &q.form {
+            Form::Handoff { options, .. } => Some(options.clone()),
+            _ => None,
+        });
+        let last = options.unwrap().last().unwrap().clone();
+        for (to, fallback) in mine {
+            assert!(!fallback, "{via:?}");
+            assert!(to.eq_ignore_ascii_case(&last), "{via:?}: {to} / {last}");
+        }
+        assert!(events.iter().any(|e| matches!(e, Event::Message { speaker, text, .. } if *speaker == me && text.contains("I pass this on."))), "{via:?}");
+    }
+}
+
+#[test]
+fn a_trading_action_against_the_rules_is_explained_before_it_is_sent() {
+    let scenario = preset("trading-game", 4);
+    let me = scenario.agents[0].name.clone();
+    let tried = Rc::new(RefCell::new(0));
+    let t = tried.clone();
+    let (events, person) = seated_run(scenario, &me, move |q| match &q.form {
+        Form::Trade { game, seat, .. } => {
+            *t.borrow_mut() += 1;
+            let held = game.inventories[*seat][0];
+            let quantity = if *t.borrow() == 1 { held + 1 } else { 1 };
+            Answer::Trade(Action::Trade {
+                sell_resource: game.resources[0].clone(),
+                buy_resource: game.resources[1].clone(),
+                quantity,
+            })
+        }
+        Form::Prompts { players } => {
+            Answer::Prompts(players.iter().map(|p| format!("Play well, {p}.")).collect())
+        }
+        _ => Answer::Text("?".into()),
+    });
+    let problems = person.problems.borrow();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].starts_with("not allowed: the proposer has only"), "{}", problems[0]);
+    // What was sent is a valid action, recorded as the person's.
+    let mine: Vec<bool> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Action { player, valid, .. } if *player == me => Some(*valid),
+            _ => None,
+        })
+        .collect();
+    assert!(!mine.is_empty());
+    assert!(mine.iter().all(|v| *v));
+    assert!(!human_calls(&events, &me).is_empty());
+}
+
+#[test]
+fn a_seat_must_be_in_the_scenario() {
+    let scenario = preset("rail-debate", 1);
+    let err = check_seats(&scenario, &["Nobody".into()]).unwrap_err();
+    assert!(err.starts_with("no seat \"Nobody\" in this scenario; the seats are "), "{err}");
+    let name = scenario.agents[0].name.to_uppercase();
+    assert_eq!(check_seats(&scenario, &[name]).unwrap(), vec![scenario.agents[0].name.clone()]);
+}
+
+#[test]
+fn a_recorded_seat_replays_as_it_was_answered() {
+    let scenario = preset("rail-debate", 3);
+    let me = scenario.agents[2].name.clone();
+    let (events, _) = seated_run(scenario.clone(), &me, |q| match q.form {
+        Form::Number { .. } => Answer::Number(9),
+        _ => Answer::Text("Hear me out.".into()),
+    });
+    // Answered from the recording alone, the run comes out the same, the seat still marked.
+    let script: Rc<dyn ChatModel> = Rc::new(crate::model::scripted::ScriptedModel::from_events(&events));
+    let mut again = Run::new(scenario, script, Rc::new(FrozenClock)).unwrap();
+    block_on(again.run_to_end());
+    let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
+    assert_eq!(strip(again.events()), strip(&events));
+    assert!(!human_calls(again.events(), &me).is_empty());
+}
