@@ -171,6 +171,11 @@ pub fn load_scenario(args: &RunArgs) -> Result<Scenario, String> {
     if let Some(cost) = args.cap_cost {
         scenario.model.spending_cap.cost = cost;
     }
+    for seat in crate::seat::check_seats(&scenario, &args.seats)? {
+        if !scenario.seats.contains(&seat) {
+            scenario.seats.push(seat);
+        }
+    }
     scenario
         .validate()
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
@@ -370,12 +375,11 @@ fn run(args: &[String]) -> Result<i32, String> {
         }
         ModelChoice::Named(_) => http_model(&scenario, clock.clone())?,
     };
-    let model: Rc<dyn ChatModel> = if args.seats.is_empty() {
+    let model: Rc<dyn ChatModel> = if scenario.seats.is_empty() {
         model
     } else {
-        let seats = crate::seat::check_seats(&scenario, &args.seats)?;
         let desk = desk::TerminalDesk::new(Box::new(std::io::BufReader::new(std::io::stdin())));
-        Rc::new(crate::seat::Seated::new(model, seats, Rc::new(desk)))
+        Rc::new(crate::seat::Seated::new(model, scenario.seats.clone(), Rc::new(desk)))
     };
     // Check the output files can be written before spending model calls.
     for path in args.events.iter().chain(&args.markdown) {

@@ -41,6 +41,10 @@ pub struct Scenario {
     pub opening: Opening,
     pub prompts: Prompts,
     pub model: ModelSettings,
+    /// Names a person answers for instead of the model (agents, or the selector): see
+    /// `crate::seat`. A link can carry them ("the class plays the moderator").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<String>,
 }
 
 /// Seed 000: 50 words and 10 turns.
@@ -489,6 +493,14 @@ impl Scenario {
         }
         if self.agents.len() < 2 {
             err("agents", "at least two agents are needed".into());
+        }
+        let seats = crate::seat::seat_names(self);
+        for (i, seat) in self.seats.iter().enumerate() {
+            if !seats.contains(seat) {
+                err(&format!("seats[{i}]"), format!("\"{seat}\" is not in the cast"));
+            } else if self.seats[..i].contains(seat) {
+                err(&format!("seats[{i}]"), format!("\"{seat}\" is taken twice"));
+            }
         }
         if self.agents.len() > MAX_AGENTS {
             err("agents", format!("at most {MAX_AGENTS} agents are allowed"));

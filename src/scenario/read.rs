@@ -36,6 +36,7 @@ impl Scenario {
             opening: Opening::default(),
             prompts: Prompts::default(),
             model: ModelSettings::default(),
+            seats: Vec::new(),
         };
         set_present!(f, s,
             summary: set_string,
@@ -45,6 +46,7 @@ impl Scenario {
             opening: set_any,
             prompts: set_any,
             model: set_any,
+            seats: set_any,
         );
         Ok(s)
     }

@@ -270,3 +270,20 @@ fn a_recorded_seat_replays_as_it_was_answered() {
     assert_eq!(strip(again.events()), strip(&events));
     assert!(!human_calls(again.events(), &me).is_empty());
 }
+
+#[test]
+fn a_scenario_names_its_seats_and_a_wrong_one_is_refused() {
+    let mut scenario = preset("town-hall-selector", 2);
+    scenario.seats = vec!["Selector".into(), scenario.agents[0].name.clone()];
+    let text = scenario.to_json_pretty();
+    assert!(text.contains("\"seats\""));
+    assert_eq!(Scenario::from_json(&text).unwrap().seats, scenario.seats);
+    scenario.seats.push("Selector".into());
+    scenario.seats.push("Nobody".into());
+    let errors: Vec<String> = scenario.validate().unwrap_err().iter().map(ToString::to_string).collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("seats[2]") && errors[0].contains("taken twice"), "{errors:?}");
+    assert!(errors[1].contains("seats[3]") && errors[1].contains("not in the cast"), "{errors:?}");
+    // Left out of a scenario without seats, so older files and links read the same.
+    assert!(!preset("rail-debate", 1).to_json_pretty().contains("seats"));
+}
