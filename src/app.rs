@@ -13,6 +13,7 @@ mod intab;
 pub(crate) mod methods;
 mod models;
 pub(crate) mod rows;
+mod seat;
 mod share;
 mod storage;
 mod transcript;
@@ -100,6 +101,7 @@ pub fn App() -> impl IntoView {
             </section>
             <section class="run" aria-label="Run">
                 <Controls />
+                <seat::SeatBox />
                 <div class="stage">
                     <transcript::Transcript />
                     <aside class="decisions" aria-label="Decisions">

@@ -40,8 +40,6 @@ pub enum Form {
     Handoff { agent: String, options: Vec<String>, word_limit: u32, via: HandoffReply },
     /// A trading action, checked against the game's rules before it is written as JSON.
     Trade { game: Game, seat: usize, values: Vec<i64> },
-    /// A new strategy prompt for each player (the optimizer), written as one JSON object.
-    Prompts { players: Vec<String> },
 }
 
 /// How a handoff's reply is written: the seed's text transition, a call to the named tool, or
@@ -65,7 +63,6 @@ pub enum Answer {
         to: usize,
     },
     Trade(Action),
-    Prompts(Vec<String>),
 }
 
 /// Asks a person, and hands back what they answered. `problem` is why the last answer could not
@@ -162,14 +159,6 @@ impl Form {
                 // explanation.
                 game.clone().apply(*seat, action).map_err(|why| format!("not allowed: {why}"))?;
                 ChatResponse::text(action.to_json())
-            }
-            (Form::Prompts { players }, Answer::Prompts(prompts)) => {
-                if prompts.len() != players.len() || prompts.iter().any(|p| p.trim().is_empty()) {
-                    return Err(format!("write a prompt for each of {}", players.join(" and ")));
-                }
-                let object: serde_json::Map<String, serde_json::Value> =
-                    players.iter().cloned().zip(prompts.iter().map(|p| json!(p.trim()))).collect();
-                ChatResponse::text(serde_json::Value::Object(object).to_string())
             }
             _ => return Err("the answer does not fit the question".into()),
         };

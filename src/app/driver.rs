@@ -56,6 +56,8 @@ pub struct Controller {
     pub retry_note: RwSignal<String>,
     /// The model that runs inside the tab.
     pub intab: crate::app::intab::InTab,
+    /// Where a seated person is asked.
+    pub desk: crate::app::seat::PageDesk,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
     demo: StoredValue<Option<Rc<DemoModel>>, LocalStorage>,
     http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
@@ -81,6 +83,7 @@ impl Controller {
             live_text: RwSignal::new(None),
             retry_note: RwSignal::new(String::new()),
             intab: crate::app::intab::InTab::new(),
+            desk: crate::app::seat::PageDesk::new(),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),
@@ -251,6 +254,7 @@ impl Controller {
                         }
                     });
                     self.intab.cancel_calls();
+                    self.desk.cancel();
                 }
                 Effect::Notice(text) => self.notice.set(text),
             }

@@ -116,7 +116,10 @@ fn MethodSettings() -> impl IntoView {
                     on:change=move |ev| {
                         // The options are the known kinds, so an unknown value cannot come.
                         if let Some(k) = MethodKind::from_id(&event_target_value(&ev)) {
-                            s.update(|s| s.method = k.default_method());
+                            s.update(|s| {
+                                s.method = k.default_method();
+                                keep_seats(s);
+                            });
                         }
                     }
                 >
@@ -168,6 +171,15 @@ fn Agents() -> impl IntoView {
             <button data-testid="add-agent" on:click=add>
                 "Add agent"
             </button>
+            {move || s.with(|s| matches!(s.method, crate::scenario::Method::Selector(_))).then(|| {
+                crate::app::form::check_field(
+                    "The selector is played by you",
+                    "seat-selector",
+                    |s| s.seats.iter().any(|n| n == crate::methods::selector::SELECTOR),
+                    |s, on| take_seat(s, crate::methods::selector::SELECTOR.to_string(), on),
+                )
+            })}
+
         </fieldset>
     }
 }
@@ -209,9 +221,28 @@ fn AgentRow(index: usize) -> impl IntoView {
                         data-testid=format!("field-{name_field}")
                         prop:value=get(|a| a.name.clone())
                         aria-invalid=move || editor.error_for(&name_error).is_some().to_string()
-                        on:input=set(|a, v| a.name = v)
+                        on:input=move |ev| {
+                            let v = event_target_value(&ev);
+                            s.update(|s| rename(s, index, v))
+                        }
                     />
                     <FieldMessage field=name_field.clone() />
+                </label>
+                <label class="check seat-toggle">
+                    <input
+                        type="checkbox"
+                        data-testid=format!("seat-{index}")
+                        prop:checked=move || s.with(|s| s.agents.get(index).is_some_and(|a| s.seats.contains(&a.name)))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            s.update(|s| {
+                                if let Some(name) = s.agents.get(index).map(|a| a.name.clone()) {
+                                    take_seat(s, name, on)
+                                }
+                            })
+                        }
+                    />
+                    <span>"Played by you"</span>
                 </label>
                 <label class="field">
                     <span>"Role"</span>
@@ -294,6 +325,7 @@ fn AgentRow(index: usize) -> impl IntoView {
                         s.update(|s| {
                             if index < s.agents.len() {
                                 s.agents.remove(index);
+                                keep_seats(s);
                             }
                         })
                     }
@@ -302,5 +334,28 @@ fn AgentRow(index: usize) -> impl IntoView {
                 </button>
             </div>
         </li>
+    }
+}
+
+/// Takes or leaves the seat of `name`.
+fn take_seat(s: &mut crate::scenario::Scenario, name: String, on: bool) {
+    s.seats.retain(|n| *n != name);
+    if on {
+        s.seats.push(name);
+    }
+}
+
+/// Drops seats whose agent has gone or been renamed, so a seat never points at nobody.
+fn keep_seats(s: &mut crate::scenario::Scenario) {
+    let names = crate::seat::seat_names(s);
+    s.seats.retain(|n| names.contains(n));
+}
+
+/// Renames agent `index`, its seat with it.
+fn rename(s: &mut crate::scenario::Scenario, index: usize, name: String) {
+    let Some(agent) = s.agents.get_mut(index) else { return };
+    let old = std::mem::replace(&mut agent.name, name.clone());
+    for seat in s.seats.iter_mut().filter(|n| **n == old) {
+        *seat = name.clone();
     }
 }

@@ -127,13 +127,6 @@ impl TerminalDesk {
                     }
                 }
             }
-            Form::Prompts { players } => {
-                let mut prompts = Vec::with_capacity(players.len());
-                for p in players {
-                    prompts.push(self.line(question, &format!("The new prompt for {p}:"))?);
-                }
-                Ok(Answer::Prompts(prompts))
-            }
         }
     }
 }

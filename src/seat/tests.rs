@@ -224,9 +224,6 @@ fn a_trading_action_against_the_rules_is_explained_before_it_is_sent() {
                 quantity,
             })
         }
-        Form::Prompts { players } => {
-            Answer::Prompts(players.iter().map(|p| format!("Play well, {p}.")).collect())
-        }
         _ => Answer::Text("?".into()),
     });
     let problems = person.problems.borrow();

@@ -40,13 +40,22 @@ impl Controller {
         Ok((names, report))
     }
 
-    /// The model that answers a live run: the demo model at the chosen speed, or the provider
-    /// the scenario names, with the user's key.
+    /// The model that answers a live run, with the scenario's seats answered on the page.
     pub(super) fn live_model(
         &self,
         scenario: &Scenario,
         clock: Rc<dyn Clock>,
     ) -> Result<Rc<dyn ChatModel>, String> {
+        let model = self.model(scenario, clock)?;
+        if scenario.seats.is_empty() {
+            return Ok(model);
+        }
+        Ok(Rc::new(crate::seat::Seated::new(model, scenario.seats.clone(), Rc::new(self.desk))))
+    }
+
+    /// The model that answers the calls nobody sits for: the demo model at the chosen speed,
+    /// the model in the tab, or the provider the scenario names, with the user's key.
+    fn model(&self, scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatModel>, String> {
         self.demo.set_value(None);
         self.http.set_value(None);
         if scenario.model.is_demo() {

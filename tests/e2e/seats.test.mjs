@@ -1,0 +1,129 @@
+// A person in a seat, in the page: the run waits for the seat's answer, the form writes it the
+// way the method asks a model, and the event log records it as the person's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { appSession, ofType, openApp, waitForStatus, waitForText } from './helpers.mjs';
+
+const session = appSession();
+
+async function eventsOf(page) {
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  return JSON.parse(readFileSync(await json.path(), 'utf8')).events;
+}
+
+/** Answers every question the seat is asked until the run finishes; `answer(page, kind)` answers one. */
+async function playSeat(page, answer) {
+  const asked = [];
+  for (;;) {
+    const status = await page.getByTestId('status').textContent();
+    if (status.startsWith('Finished')) return asked;
+    if (await page.getByTestId('seat').isVisible()) {
+      const heading = await page.locator('[data-testid=seat] h2').textContent();
+      asked.push(heading);
+      await answer(page, heading);
+      // Wait until this question is answered (the box goes, or shows the next question).
+      await page.waitForFunction((h) => document.querySelector('[data-testid=seat] h2')?.textContent !== h
+        || document.querySelector('[data-testid=seat-problem]'), heading, { timeout: 10000 }).catch(() => {});
+    } else {
+      await page.waitForTimeout(50);
+    }
+  }
+}
+
+test('a seated candidate bids by key and by button, speaks, and the log marks every answer', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-max_turns').fill('3');
+  await page.getByTestId('seat-0').check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+
+  // The first question is the seed's bid prompt, answered by typing the digit.
+  await page.getByTestId('seat').waitFor();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Donald Trump (bid)');
+  assert.match(await page.getByTestId('seat-prompt').textContent(), /On the scale of 1 to 10/);
+  assert.equal(await page.getByTestId('seat-quantity').count(), 0, 'a bid asks for no quantity');
+  await page.getByTestId('seat').press('9');
+
+  let spoke = 0;
+  const asked = await playSeat(page, async (p, heading) => {
+    if (heading.endsWith('(bid)')) {
+      await p.getByTestId('seat-choice-8').click(); // the button for 9
+    } else {
+      spoke += 1;
+      await p.getByTestId('seat-text').fill(`Believe me, the trains will be huge number ${spoke}.`);
+      await waitForText(p.getByTestId('seat-words'), '9 / 50 words');
+      await p.getByTestId('seat-send').click();
+    }
+  });
+  await waitForStatus(page, 'Finished');
+  assert.equal(await page.getByTestId('seat').count(), 0, 'nothing is asked after the run');
+
+  const events = await eventsOf(page);
+  const bids = ofType(events, 'bid').filter((b) => b.agent === 'Donald Trump').map((b) => b.value);
+  assert.deepEqual(bids, [9, 9, 9]);
+  const mine = ofType(events, 'message').filter((m) => m.speaker === 'Donald Trump');
+  assert.ok(mine.length >= 1, `a 9 wins the floor at least once (asked: ${asked.join('; ')})`);
+  mine.forEach((m, i) => assert.equal(m.text, `Believe me, the trains will be huge number ${i + 1}.`));
+  const human = ofType(events, 'model_call').filter((c) => c.human);
+  assert.equal(human.length, 3 + mine.length, 'one call per bid and per speech, each marked');
+  assert.ok(human.every((c) => c.agent === 'Donald Trump'));
+  assert.ok(ofType(events, 'model_call').some((c) => c.agent !== 'Donald Trump' && !c.human));
+  assert.deepEqual(events[0].scenario.seats, ['Donald Trump']);
+  // On screen: the speech in the transcript.
+  await waitForText(page.getByTestId('transcript'), 'Believe me, the trains will be huge number 1.');
+  assert.deepEqual(errors, []);
+});
+
+test('a trade against the rules is explained and not sent; a valid one is', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-trading-game').click();
+  await page.getByTestId('seat-0').check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await page.getByTestId('seat').waitFor();
+  await page.getByTestId('seat-inventory').waitFor();
+  await page.getByTestId('seat-quantity').fill('999');
+  await page.getByTestId('seat-send').click();
+  await waitForText(page.getByTestId('seat-problem'), /^Not sent: not allowed: the proposer has only \d+ /);
+  assert.equal(await page.getByTestId('seat').count(), 1, 'the question stays open');
+  await page.getByTestId('seat-quantity').fill('1');
+  await page.getByTestId('seat-send').click();
+
+  let first = true;
+  await playSeat(page, async (p) => {
+    if (first) { first = false; }
+    await p.getByTestId('seat-pick-0').selectOption('3'); // END
+    await p.getByTestId('seat-send').click();
+  });
+  await waitForStatus(page, 'Finished');
+  const events = await eventsOf(page);
+  const player = events[0].scenario.agents[0].name;
+  const actions = ofType(events, 'action').filter((a) => a.player === player);
+  assert.ok(actions.length >= 1);
+  assert.match(actions[0].raw, /"quantity":1/);
+  assert.ok(actions.every((a) => a.valid), JSON.stringify(actions));
+  const calls = ofType(events, 'model_call').filter((c) => c.agent === player && c.purpose === 'negotiation_action');
+  assert.ok(calls.length >= 1 && calls.every((c) => c.human), 'every action call of the seat is the person\'s');
+  assert.deepEqual(errors, []);
+});
+
+test('Stop while a seat waits ends the run and the wait; Reset clears it', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('seat-1').check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await page.getByTestId('seat').waitFor();
+  await page.getByTestId('stop').click();
+  await waitForStatus(page, 'Finished');
+  await page.getByTestId('seat').waitFor({ state: 'detached' });
+  await page.getByTestId('reset').click();
+  await waitForStatus(page, 'Ready');
+  // The seat stays taken for the next run, and asks again.
+  await page.getByTestId('run').click();
+  await page.getByTestId('seat').waitFor();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Kanye West (bid)');
+  assert.deepEqual(errors, []);
+});
