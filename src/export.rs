@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::events::Event;
+use crate::events::{Event, MessageKind};
 use crate::game::negotiation::Action;
 use crate::methods::{bidding, director, handoff, selector};
 use crate::scenario::Scenario;
@@ -95,9 +95,11 @@ fn describe_action(action: &Action) -> String {
 pub fn to_markdown(events: &[Event]) -> String {
     let mut out = String::new();
     let mut bids: Vec<String> = Vec::new();
+    let mut seats: &[String] = &[];
     for event in events {
         match event {
             Event::RunStarted { seed, scenario } => {
+                seats = &scenario.seats;
                 out.push_str(&format!("# {}\n\n", inert(&scenario.title)));
                 out.push_str(&format!(
                     "*Method: {} · seed {seed}*\n\n",
@@ -144,7 +146,8 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
             Event::Message { speaker, text, kind, refusal, .. } => {
                 let note = kind.note(refusal).map(|n| format!(" _({})_", inert(&n))).unwrap_or_default();
-                out.push_str(&format!("**({}):** {}{note}\n\n", inert(speaker), inert(text)))
+                let you = if *kind == MessageKind::Agent && seats.contains(speaker) { ", you" } else { "" };
+                out.push_str(&format!("**({}{you}):** {}{note}\n\n", inert(speaker), inert(text)))
             }
             Event::Handoff { from, to, method, fallback, reason, .. } => {
                 let note = if *fallback {

@@ -66,6 +66,8 @@ pub struct TranscriptRow {
     /// The model's words of refusal, for a refused or filtered message.
     pub refusal: String,
     pub segments: Vec<Segment>,
+    /// Said by a person in the speaker's seat.
+    pub you: bool,
 }
 
 /// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
@@ -336,6 +338,8 @@ impl RunView {
                     kind: *kind,
                     refusal: refusal.clone(),
                     segments: segments(text),
+                    you: *kind == MessageKind::Agent
+                        && self.scenario.as_ref().is_some_and(|s| s.seats.contains(speaker)),
                 }));
             }
             Event::StopDraw { turn, sample, probability, stop } => {

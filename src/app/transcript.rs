@@ -106,6 +106,7 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
                 {row.kind.tag().map(|tag| view! { <span class="tag">{tag}</span> })}
+                {row.you.then(|| view! { <span class="tag" data-testid="you">"you"</span> })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
             </div>
             <p class="text" data-testid="message-text">{parts}</p>

@@ -37,7 +37,7 @@ impl Desk for Person {
 }
 
 fn seated_run(
-    scenario: Scenario,
+    mut scenario: Scenario,
     seat: &str,
     pick: impl Fn(&Question) -> Answer + 'static,
 ) -> (Vec<Event>, Rc<Person>) {
@@ -45,8 +45,9 @@ fn seated_run(
         Rc::new(Person { pick: Box::new(pick), asked: RefCell::default(), problems: RefCell::default() });
     let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
     let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
-    let seats = check_seats(&scenario, &[seat.to_string()]).unwrap();
-    let model = Rc::new(Seated::new(demo, seats, person.clone()));
+    scenario.seats = check_seats(&scenario, &[seat.to_string()]).unwrap();
+    let model = Rc::new(Seated::new(demo, scenario.seats.clone(), person.clone()));
+
     let mut run = Run::new(scenario, model, clock).unwrap();
     block_on(run.run_to_end());
     (run.events().to_vec(), person)
@@ -92,6 +93,10 @@ fn a_seated_bidder_bids_and_speaks_as_recorded() {
     assert!(!said.is_empty(), "a top bid wins the floor at least once");
     assert!(said.iter().all(|t| *t == "The trains will run on time, I promise you."));
     assert_eq!(human_calls(&events, &me).len(), 4 + said.len());
+    // The Markdown marks the person's speeches, and only those.
+    let markdown = crate::export::to_markdown(&events);
+    assert_eq!(markdown.matches(&format!("**({me}, you):**")).count(), said.len());
+    assert_eq!(markdown.matches(", you):**").count(), said.len());
     // Nobody else was asked at the desk, and the bid question is the seed's prompt.
     assert!(person.asked.borrow().iter().all(|q| q.agent == me));
     let first = &person.asked.borrow()[0];
@@ -255,13 +260,15 @@ fn a_seat_must_be_in_the_scenario() {
 fn a_recorded_seat_replays_as_it_was_answered() {
     let scenario = preset("rail-debate", 3);
     let me = scenario.agents[2].name.clone();
-    let (events, _) = seated_run(scenario.clone(), &me, |q| match q.form {
+    let (events, _) = seated_run(scenario, &me, |q| match q.form {
         Form::Number { .. } => Answer::Number(9),
         _ => Answer::Text("Hear me out.".into()),
     });
     // Answered from the recording alone, the run comes out the same, the seat still marked.
     let script: Rc<dyn ChatModel> = Rc::new(crate::model::scripted::ScriptedModel::from_events(&events));
-    let mut again = Run::new(scenario, script, Rc::new(FrozenClock)).unwrap();
+    let Some(Event::RunStarted { scenario: recorded, .. }) = events.first() else { panic!("a run starts") };
+    assert_eq!(recorded.seats, vec![me.clone()]);
+    let mut again = Run::new((**recorded).clone(), script, Rc::new(FrozenClock)).unwrap();
     block_on(again.run_to_end());
     let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
     assert_eq!(strip(again.events()), strip(&events));

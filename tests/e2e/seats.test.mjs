@@ -73,6 +73,8 @@ test('a seated candidate bids by key and by button, speaks, and the log marks ev
   assert.deepEqual(events[0].scenario.seats, ['Donald Trump']);
   // On screen: the speech in the transcript.
   await waitForText(page.getByTestId('transcript'), 'Believe me, the trains will be huge number 1.');
+  const marked = await page.locator('[data-testid=message]:has([data-testid=you])').evaluateAll((rows) => rows.map((r) => r.dataset.speaker));
+  assert.deepEqual(marked, mine.map(() => 'Donald Trump'), 'the person\'s speeches, and only those, are marked "you"');
   assert.deepEqual(errors, []);
 });
 
