@@ -129,3 +129,69 @@ test('Stop while a seat waits ends the run and the wait; Reset clears it', async
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Kanye West (bid)');
   assert.deepEqual(errors, []);
 });
+
+test('a seated director chooses from the cast, and a seated selector names a candidate', async () => {
+  for (const [preset, seat, decision, event] of [
+    ['daily-show-director', 'seat-0', 'director choice', 'director_choice'],
+    ['town-hall-selector', 'seat-selector', 'selector', 'selector_choice'],
+  ]) {
+    const { page, errors } = await openApp(session.browser, session.server.url);
+    await page.getByTestId(`open-${preset}`).click();
+    await page.getByTestId('field-max_turns').fill('3');
+    await page.getByTestId(seat).check();
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    const offered = [];
+    await playSeat(page, async (p, heading) => {
+      if (heading.endsWith(`(${decision})`)) {
+        const names = await p.locator('[data-testid^=seat-choice-]').allTextContents();
+        offered.push(names.at(-1));
+        await p.getByTestId(`seat-choice-${names.length - 1}`).click();
+      } else {
+        await p.getByTestId('seat-text').fill('Over to you.');
+        await p.getByTestId('seat-send').click();
+      }
+    });
+    const events = await eventsOf(page);
+    const chosen = ofType(events, event).filter((c) => event !== 'selector_choice' || c.attempts > 0).map((c) => c.agent);
+    assert.ok(offered.length >= 1, preset);
+    assert.deepEqual(chosen, offered, `${preset}: each choice is the person's`);
+    assert.ok(ofType(events, event).every((c) => !c.fallback), preset);
+    assert.deepEqual(errors, []);
+  }
+});
+
+test('a seated speaker hands off in each mode, and the record matches what a model sends', async () => {
+  for (const via of ['text', 'tool', 'json']) {
+    const { page, errors } = await openApp(session.browser, session.server.url);
+    await page.getByTestId('open-ai-morality-handoff').click();
+    await page.getByTestId('field-max_turns').fill('3');
+    await page.getByTestId('field-method.via').selectOption(via);
+    await page.getByTestId('seat-0').check();
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    const targets = [];
+    await playSeat(page, async (p) => {
+      await p.getByTestId('seat-text').fill('Machines should not judge.');
+      const options = await p.locator('[data-testid=seat-pick-0] option').allTextContents();
+      await p.getByTestId('seat-pick-0').selectOption(String(options.length - 1));
+      targets.push(options.at(-1));
+      await p.getByTestId('seat-send').click();
+    });
+    const events = await eventsOf(page);
+    const mine = ofType(events, 'handoff').filter((h) => h.from === 'Proponent');
+    assert.ok(mine.length >= 1, via);
+    mine.forEach((h, i) => {
+      assert.equal(h.to.toLowerCase(), targets[i].toLowerCase(), via);
+      assert.equal(h.fallback, false, via);
+    });
+    const calls = ofType(events, 'model_call').filter((c) => c.agent === 'Proponent' && c.human);
+    assert.equal(calls.length, mine.length, via);
+    if (via === 'tool') assert.ok(calls.every((c) => c.tool_calls?.[0]?.name === 'handoff'), 'a tool call, as a model makes');
+    else assert.ok(calls.every((c) => !c.tool_calls), via);
+    if (via === 'json') assert.ok(calls.every((c) => JSON.parse(c.raw).response === 'Machines should not judge.'));
+    if (via === 'text') assert.ok(calls.every((c) => c.raw.startsWith('Proponent: Machines should not judge. Transition to ')));
+    assert.ok(ofType(events, 'message').some((m) => m.speaker === 'Proponent' && m.text.includes('Machines should not judge.')), via);
+    assert.deepEqual(errors, []);
+  }
+});
