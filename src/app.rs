@@ -254,6 +254,10 @@ fn Controls() -> impl IntoView {
             </span>
         </div>
         <ExportButtons message=message />
+        {move || {
+            let live = matches!(controller.mode.get(), Mode::Running | Mode::Paused) && !controller.replaying.get();
+            live.then(|| view! { <Interject message=message /> })
+        }}
         {move || blocked().then(|| view! {
             <p class="notice error" data-testid="blocked">
                 "Fix the scenario's highlighted fields to run it."
@@ -376,5 +380,46 @@ pub(crate) fn finish_label(reason: FinishReason) -> &'static str {
         FinishReason::GameOver => "all games played",
         FinishReason::Stopped => "stopped",
         FinishReason::Error => "an error ended the run",
+    }
+}
+
+/// Interject: a message from outside the cast (seed 004's "Audience member", or the moderator)
+/// that every agent hears from the next call, recorded as injected.
+#[component]
+fn Interject(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let speaker = RwSignal::new("Audience member".to_string());
+    let text = RwSignal::new(String::new());
+    let send = move || match controller.interject(&speaker.get_untracked(), &text.get_untracked()) {
+        Ok(()) => {
+            text.set(String::new());
+            message.set(String::new());
+        }
+        Err(e) => message.set(e),
+    };
+    view! {
+        <div class="row interject" role="group" aria-label="Interject">
+            <label class="field">
+                <span>"Interject as"</span>
+                <select data-testid="interject-as" on:change=move |ev| speaker.set(event_target_value(&ev))>
+                    <option value="Audience member">"Audience member"</option>
+                    <option value="Moderator">"Moderator"</option>
+                </select>
+            </label>
+            <label class="field grow">
+                <span>"Message (heard from the next call)"</span>
+                <input
+                    data-testid="interject-text"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" {
+                            send()
+                        }
+                    }
+                />
+            </label>
+            <button data-testid="interject" on:click=move |_| send()>"Interject"</button>
+        </div>
     }
 }

@@ -14,7 +14,7 @@ use futures::future::LocalBoxFuture;
 
 use crate::clock::Clock;
 use crate::engine::{Run, StepOutcome};
-use crate::events::{Event, FinishReason};
+use crate::events::{Event, FinishReason, MessageKind};
 use crate::model::scripted::ScriptedModel;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 
@@ -135,6 +135,15 @@ pub async fn continue_live(
     let mut run = Run::new((**scenario).clone(), model, clock)
         .map_err(|errors| crate::scenario::FieldError::join(&errors))?;
     while run.events().len() < prefix.len() {
+        // Interjections were recorded between steps: make them where they were made.
+        while let Some(Event::Message { kind: MessageKind::Injected, speaker, text, .. }) =
+            prefix.get(run.events().len()).filter(|_| !run.events().is_empty())
+        {
+            run.inject(speaker, text);
+        }
+        if run.events().len() >= prefix.len() {
+            break;
+        }
         let outcome = run.step().await;
         if let StepOutcome::Capped = outcome {
             // The user raised the cap here: do the same, or stop where the recording paused.

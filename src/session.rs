@@ -114,6 +114,8 @@ pub struct Session {
     /// run never ends halfway through a turn.
     boundary: usize,
     cap: SpendingCap,
+    /// Messages from outside the cast waiting for the run to come back from its step.
+    interjections: Vec<(String, String)>,
     /// Called whenever a live run records an event, so the shell can schedule a redraw.
     on_event: Option<Rc<dyn Fn()>>,
 }
@@ -138,6 +140,7 @@ impl Session {
             archived: false,
             boundary: 0,
             cap: SpendingCap::default(),
+            interjections: Vec::new(),
             on_event: None,
         }
     }
@@ -203,6 +206,7 @@ impl Session {
         self.archived = false;
         self.boundary = 0;
         self.status = Status::Idle;
+        self.interjections.clear();
     }
 
     /// Run: starts a run (`fresh` makes it, and is called only when one is needed), resumes a
@@ -227,6 +231,28 @@ impl Session {
             effects.push(Effect::Work);
         }
         Ok(effects)
+    }
+
+    /// Interject: a message from outside the cast (the audience, the moderator), recorded as
+    /// injected; every agent hears it from the next call. While a step is in flight it is
+    /// recorded when the step is over.
+    pub fn interject(&mut self, speaker: &str, text: &str) -> Result<Vec<Effect>, String> {
+        let (speaker, text) = (speaker.trim(), text.trim());
+        if speaker.is_empty() || text.is_empty() {
+            return Err("an interjection needs a speaker and some words".into());
+        }
+        match &mut self.source {
+            Source::Live(Some(run)) if run.finish_reason().is_none() => {
+                run.inject(speaker, text);
+                Ok(vec![Effect::SaveSoon])
+            }
+            Source::Live(None) => {
+                self.interjections.push((speaker.to_string(), text.to_string()));
+                Ok(Vec::new())
+            }
+            Source::Live(Some(_)) => Err("the run has finished".into()),
+            _ => Err("interjecting needs a live run: press Run or Step first".into()),
+        }
     }
 
     /// Pause: the step in flight finishes, then the session waits.
@@ -286,6 +312,9 @@ impl Session {
         match std::mem::replace(&mut self.source, Source::Live(None)) {
             Source::Live(Some(mut run)) => {
                 run.set_spending_cap(self.cap);
+                for (speaker, text) in self.interjections.drain(..) {
+                    run.inject(&speaker, &text);
+                }
                 Some(Job::Step(StepJob { generation, run }))
             }
             Source::Recording => {

@@ -160,6 +160,13 @@ impl Controller {
         Ok(())
     }
 
+    /// Interject: a message from the audience or the moderator, heard from the next call.
+    pub fn interject(&self, speaker: &str, text: &str) -> Result<(), String> {
+        let effects = self.with_session(|s| s.interject(speaker, text))?;
+        self.apply(effects);
+        Ok(())
+    }
+
     /// Stop: ends the run; a step in flight is cut short and recorded first.
     pub fn stop(&self) {
         let effects = self.with_session(Session::stop);

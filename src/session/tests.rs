@@ -404,3 +404,45 @@ fn the_view_drains_each_event_once_and_a_snapshot_holds_only_whole_steps() {
     assert!(!snapshot.replay);
     assert_eq!(snapshot.events.len(), seen.len());
 }
+
+#[test]
+fn an_interjection_is_recorded_heard_by_the_next_call_and_kept_when_continued_live() {
+    const SAID: &str = "What about the people who live along the line?";
+    let mut b = Bench::new("rail-debate", 3);
+    assert_eq!(
+        b.session.interject("Audience member", SAID).unwrap_err(),
+        "interjecting needs a live run: press Run or Step first"
+    );
+    b.step(); // the opening
+    b.step(); // turn 1
+    let before = b.session.events().len();
+    b.act(|s| s.interject("Audience member", SAID).unwrap());
+    {
+        let events = b.session.events();
+        assert!(matches!(
+            &events[before],
+            Event::Message { speaker, text, kind: crate::events::MessageKind::Injected, .. }
+                if speaker == "Audience member" && text == SAID
+        ));
+    }
+    assert!(b.session.interject(" ", SAID).is_err(), "a speaker is needed");
+    b.play();
+    let events = b.session.events().clone();
+    assert_eq!(b.ended(), Some(FinishReason::TurnLimit));
+    // Every call after the interjection carries it in what it sent.
+    let calls: Vec<usize> =
+        (before..events.len()).filter(|&i| matches!(events[i], Event::ModelCall { .. })).collect();
+    assert!(!calls.is_empty());
+    for i in calls {
+        let sent = crate::events::request_messages(&events, i).unwrap();
+        assert!(sent.iter().any(|m| m.content.contains(SAID)), "call {i} did not hear it");
+    }
+    // Continued live from a step after it (as after a reload), the log comes out the same.
+    let cut = crate::replay::step_starts(&events)[3];
+    let mut again = Bench::new("rail-debate", 3);
+    again.act(|s| s.restore(events[..cut].to_vec(), false, 0));
+    again.play();
+    let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
+    assert_eq!(strip(&again.session.events()[..cut]), strip(&events[..cut]));
+    assert!(again.session.events().iter().any(|e| matches!(e, Event::Message { text, .. } if text == SAID)));
+}
