@@ -149,6 +149,9 @@ fn Controls() -> impl IntoView {
             }
             (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(reason)),
             (Mode::Finished, None) => format!("Finished after turn {turn}"),
+            (Mode::Running, None) if controller.desk.question.with(Option::is_some) => {
+                format!("Waiting for you · turn {turn}")
+            }
             (Mode::Running, None) => format!("Running · turn {turn}"),
             (_, None) => format!("Paused · turn {turn}"),
         };

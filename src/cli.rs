@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::clock::{Clock, SystemClock};
 use crate::engine::{Run, StepOutcome};
-use crate::events::{to_json_lines, Event, FinishReason, SelectorMatch};
+use crate::events::{to_json_lines, Event, FinishReason, MessageKind, SelectorMatch};
 use crate::methods::{bidding, director, handoff, selector};
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
@@ -388,12 +388,18 @@ fn run(args: &[String]) -> Result<i32, String> {
     let mut run = Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))?;
     // Printed as recorded, so a seated person has read everything said before being asked.
     let mut bids_open = false;
+    let seats = run.scenario().seats.clone();
     run.set_listener(move |e| {
         if matches!(e, Event::Bid { .. }) && !bids_open {
             say("Bids:");
             bids_open = true;
         }
-        if let Some(text) = render_event(e) {
+        if let Some(mut text) = render_event(e) {
+            if let Event::Message { speaker, kind: MessageKind::Agent, .. } = e {
+                if seats.contains(speaker) {
+                    text = text.replacen(&format!("({speaker})"), &format!("({speaker}, you)"), 1);
+                }
+            }
             if matches!(e, Event::Error { .. }) {
                 eprintln!("{text}");
             } else {

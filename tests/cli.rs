@@ -186,6 +186,7 @@ fn a_seat_at_the_terminal_bids_and_speaks_and_the_log_marks_it() {
         })
         .collect();
     assert_eq!(said.first(), Some(&"The rails will be built by us."));
+    assert!(out.contains("(Elizabeth Warren, you): The rails will be built by us."), "{out}");
     let human = log.iter().filter(|e| matches!(e, Event::ModelCall { human: true, .. })).count();
     // The out-of-range 11 was never sent: one call per bid, one per speech.
     assert_eq!(human, 3 + said.len());

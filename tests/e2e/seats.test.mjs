@@ -43,6 +43,7 @@ test('a seated candidate bids by key and by button, speaks, and the log marks ev
   await page.getByTestId('seat').waitFor();
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Donald Trump (bid)');
   assert.match(await page.getByTestId('seat-prompt').textContent(), /On the scale of 1 to 10/);
+  await waitForText(page.getByTestId('status'), /^Waiting for you · turn \d+$/);
   assert.equal(await page.getByTestId('seat-quantity').count(), 0, 'a bid asks for no quantity');
   await page.getByTestId('seat').press('9');
 
