@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::clock::{Clock, SystemClock};
 use crate::engine::{Run, StepOutcome};
-use crate::events::{to_json_lines, Event, FinishReason, MessageKind, SelectorMatch};
+use crate::events::{to_json_lines, Event, FinishReason, SelectorMatch};
 use crate::methods::{bidding, director, handoff, selector};
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
@@ -182,8 +182,9 @@ pub fn load_scenario(args: &RunArgs) -> Result<Scenario, String> {
     Ok(scenario)
 }
 
-/// The text the seed notebooks print for an event, if any.
-pub fn render_event(event: &Event) -> Option<String> {
+/// The text the seed notebooks print for an event, if any; a message said by a person in one of
+/// `seats` is marked "you".
+pub fn render_event(event: &Event, seats: &[String]) -> Option<String> {
     Some(match event {
         Event::RunStarted { scenario, seed } => {
             format!("== {} ({} method, seed {seed})\n", scenario.title, scenario.method.name())
@@ -192,11 +193,14 @@ pub fn render_event(event: &Event) -> Option<String> {
             format!("Original topic:\n{original}\n\nDetailed topic:\n{specified}\n")
         }
         Event::CharacterDescribed { agent, description } => format!("{agent} Description:\n{description}\n"),
-        Event::Message { speaker, text, kind, refusal, .. } => match kind.note(refusal) {
-            Some(note) if text.is_empty() => format!("({speaker}): [{note}]\n"),
-            Some(note) => format!("({speaker}): {text} [{note}]\n"),
-            None => format!("({speaker}): {text}\n"),
-        },
+        Event::Message { speaker, text, kind, refusal, .. } => {
+            let you = if crate::seat::said_by_person(seats, speaker, *kind) { ", you" } else { "" };
+            match kind.note(refusal) {
+                Some(note) if text.is_empty() => format!("({speaker}{you}): [{note}]\n"),
+                Some(note) => format!("({speaker}{you}): {text} [{note}]\n"),
+                None => format!("({speaker}{you}): {text}\n"),
+            }
+        }
         Event::Bid { agent, value, defaulted, attempts, .. } => {
             let note = bidding::words::bid_note(*value, *attempts, *defaulted);
             format!("\t{agent} bid: {value}{}", note.map(|n| format!(" ({n})")).unwrap_or_default())
@@ -394,12 +398,7 @@ fn run(args: &[String]) -> Result<i32, String> {
             say("Bids:");
             bids_open = true;
         }
-        if let Some(mut text) = render_event(e) {
-            if let Event::Message { speaker, kind: MessageKind::Agent, .. } = e {
-                if seats.contains(speaker) {
-                    text = text.replacen(&format!("({speaker})"), &format!("({speaker}, you)"), 1);
-                }
-            }
+        if let Some(text) = render_event(e, &seats) {
             if matches!(e, Event::Error { .. }) {
                 eprintln!("{text}");
             } else {

@@ -471,8 +471,7 @@ impl Event {
         if purpose.is_speech() || *purpose == Purpose::DirectorReflection {
             return None;
         }
-        let what = purpose.as_str().replace('_', " ");
-        Some(format!("{agent}, {what} (attempt {attempt}): {}", refusal.describe()))
+        Some(format!("{agent}, {} (attempt {attempt}): {}", purpose.label(), refusal.describe()))
     }
 
     /// The event as one JSON line.

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::events::{Event, MessageKind};
+use crate::events::Event;
 use crate::game::negotiation::Action;
 use crate::methods::{bidding, director, handoff, selector};
 use crate::scenario::Scenario;
@@ -146,7 +146,7 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
             Event::Message { speaker, text, kind, refusal, .. } => {
                 let note = kind.note(refusal).map(|n| format!(" _({})_", inert(&n))).unwrap_or_default();
-                let you = if *kind == MessageKind::Agent && seats.contains(speaker) { ", you" } else { "" };
+                let you = if crate::seat::said_by_person(seats, speaker, *kind) { ", you" } else { "" };
                 out.push_str(&format!("**({}{you}):** {}{note}\n\n", inert(speaker), inert(text)))
             }
             Event::Handoff { from, to, method, fallback, reason, .. } => {

@@ -93,6 +93,11 @@ impl Purpose {
         }
     }
 
+    /// The purpose as people read it ("director choice"): the inspector, notes and seats.
+    pub fn label(self) -> String {
+        self.as_str().replace('_', " ")
+    }
+
     /// Calls that decide who speaks rather than produce what is said.
     pub fn is_orchestration(self) -> bool {
         matches!(self, Purpose::Bid | Purpose::DirectorChoice | Purpose::Selector)

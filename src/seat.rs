@@ -13,6 +13,7 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 use serde_json::json;
 
+use crate::events::MessageKind;
 use crate::game::negotiation::{Action, Game};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ToolCall};
 
@@ -107,6 +108,12 @@ impl Question {
             form,
         }
     }
+}
+
+/// Whether a message was said by a person in the speaker's seat (`seats` as the run's scenario
+/// names them): what the transcript, the Markdown and the terminal mark "you".
+pub fn said_by_person(seats: &[String], speaker: &str, kind: MessageKind) -> bool {
+    kind == MessageKind::Agent && seats.iter().any(|s| s == speaker)
 }
 
 /// Words as counted against a word limit.

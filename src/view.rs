@@ -338,8 +338,10 @@ impl RunView {
                     kind: *kind,
                     refusal: refusal.clone(),
                     segments: segments(text),
-                    you: *kind == MessageKind::Agent
-                        && self.scenario.as_ref().is_some_and(|s| s.seats.contains(speaker)),
+                    you: self
+                        .scenario
+                        .as_ref()
+                        .is_some_and(|s| crate::seat::said_by_person(&s.seats, speaker, *kind)),
                 }));
             }
             Event::StopDraw { turn, sample, probability, stop } => {

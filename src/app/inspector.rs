@@ -98,7 +98,7 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                     <strong>{call.agent.clone()}</strong>
                     {format!(
                         " · {} · attempt {} · {} ms · {} + {} tokens{} · ",
-                        call.purpose.as_str().replace('_', " "),
+                        call.purpose.label(),
                         call.attempt,
                         fixed(call.latency_ms, 0),
                         call.usage.prompt_tokens,

@@ -142,7 +142,7 @@ pub fn SeatBox() -> impl IntoView {
     let desk = expect_context::<crate::app::driver::Controller>().desk;
     move || {
         desk.question.get().map(|q| {
-            let what = q.purpose.as_str().replace('_', " ");
+            let what = q.purpose.label();
             let l = layout(&q.form);
             let text = RwSignal::new(String::new());
             let picks: Vec<RwSignal<usize>> = l.picks.iter().map(|_| RwSignal::new(0)).collect();

@@ -45,7 +45,7 @@ impl TerminalDesk {
             Ok(_) => Err(ModelError::Unavailable(format!(
                 "the terminal's input ended before {}'s {} was answered",
                 question.agent,
-                question.purpose.as_str().replace('_', " ")
+                question.purpose.label()
             ))),
             Err(e) => Err(ModelError::Unavailable(format!("cannot read the terminal: {e}"))),
         }
@@ -165,10 +165,11 @@ impl Desk for TerminalDesk {
             match problem {
                 Some(why) => say(format_args!("That cannot be sent: {why}.")),
                 None => {
-                    let what = question.purpose.as_str().replace('_', " ");
                     say(format_args!(
-                        "\n--- {} ({what}): the prompt ---\n{}\n---",
-                        question.agent, question.prompt
+                        "\n--- {} ({}): the prompt ---\n{}\n---",
+                        question.agent,
+                        question.purpose.label(),
+                        question.prompt
                     ));
                 }
             }
