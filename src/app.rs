@@ -424,5 +424,34 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
             </label>
             <button data-testid="interject" on:click=move |_| send()>"Interject"</button>
         </div>
+        <GiveFloor message=message />
+    }
+}
+
+/// Give the floor: the class makes an agent the next speaker once (a click on their name); the
+/// method still chooses, and both are recorded. The trading game says why it cannot.
+#[component]
+fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    move || {
+        let s = controller.view.with(|v| v.scenario.clone())?;
+        let fixed = s.method.kind().fixed_floor();
+        let names = if fixed.is_some() { Vec::new() } else { s.agent_names() };
+        Some(view! {
+            <div class="row interject" role="group" aria-label="Give the floor" data-testid="floor">
+                <span>{fixed.map_or("Give the floor to".to_string(), |why| format!("Give the floor: {why}."))}</span>
+                {names.into_iter().map(|agent| {
+                    let name = agent.clone();
+                    view! {
+                        <button data-testid="give-floor" on:click=move |_| {
+                            message.set(controller.give_floor(&agent).err().unwrap_or_default())
+                        }>{name}</button>
+                    }
+                }).collect_view()}
+                <span class="muted" data-testid="floor-given" role="status">
+                    {move || controller.given.get().map(|a| format!("{a} speaks next (the method still chooses, and both are recorded)"))}
+                </span>
+            </div>
+        })
     }
 }

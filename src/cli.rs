@@ -241,6 +241,9 @@ pub fn render_event(event: &Event, seats: &[String]) -> Option<String> {
             };
             format!("[{method} handoff] {from} -> {to}{note}\n")
         }
+        Event::FloorGiven { agent, instead_of, .. } => {
+            format!("== {}", crate::events::floor_note(agent, instead_of))
+        }
         Event::GameStarted { iteration, prompts, .. } => {
             let lines: Vec<String> = prompts.iter().map(|(p, s)| format!("{p} {s}")).collect();
             format!("ITERATION {iteration}\n{}", lines.join("\n"))

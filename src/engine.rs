@@ -278,6 +278,29 @@ impl Run {
         self.floor.add_message(speaker, text, MessageKind::Injected);
     }
 
+    /// Gives `agent` the floor once: the method's next choice of speaker is still made and
+    /// recorded, and `agent` speaks instead (a `floor_given` event beside the choice).
+    pub fn give_floor(&mut self, agent: &str) -> Result<(), String> {
+        if let Some(why) = self.floor.scenario.method.kind().fixed_floor() {
+            return Err(why.into());
+        }
+        if self.finished.is_some() {
+            return Err("the run has finished".into());
+        }
+        let index = self
+            .floor
+            .scenario
+            .agent_index(agent)
+            .ok_or_else(|| format!("\"{agent}\" is not in the cast"))?;
+        self.floor.given = Some(index);
+        Ok(())
+    }
+
+    /// The agent given the floor whose turn has not come yet.
+    pub fn floor_given(&self) -> Option<&str> {
+        self.floor.given.map(|i| self.floor.scenario.agents[i].name.as_str())
+    }
+
     /// Tokens spent so far, and their cost at the scenario's prices (0 without prices).
     pub fn spent(&self) -> (u64, f64) {
         self.floor.spent()

@@ -276,6 +276,14 @@ events! {
         tie: bool = bool,
         tied: Vec<String> = any_or_default unless empty,
     },
+    /// The class gave the floor to someone other than (or the same as) the method's choice,
+    /// recorded beside it: the method's own `speaker_selected` stays in the log.
+    FloorGiven "floor_given" {
+        turn: u32 = u32,
+        agent: String = string,
+        /// Whom the method chose.
+        instead_of: String = string,
+    },
     Message "message" {
         turn: u32 = u32,
         speaker: String = string,
@@ -435,6 +443,15 @@ pub fn draw_note(among: &[String]) -> String {
     format!("chosen by the run's seeded draw among {}", among.join(" and "))
 }
 
+/// The one wording of a `floor_given` event, for the terminal, the Markdown export and the page.
+pub fn floor_note(agent: &str, instead_of: &str) -> String {
+    if agent == instead_of {
+        format!("floor given to {agent} by the class (the method chose them too)")
+    } else {
+        format!("floor given to {agent} by the class (the method chose {instead_of})")
+    }
+}
+
 impl Event {
     /// The turn the event belongs to, for events that carry one.
     pub fn turn(&self) -> Option<u32> {
@@ -442,6 +459,7 @@ impl Event {
             Event::ModelCall { turn, .. }
             | Event::Bid { turn, .. }
             | Event::SpeakerSelected { turn, .. }
+            | Event::FloorGiven { turn, .. }
             | Event::Message { turn, .. }
             | Event::DirectorChoice { turn, .. }
             | Event::StopDraw { turn, .. }

@@ -149,6 +149,9 @@ pub fn to_markdown(events: &[Event]) -> String {
                 let you = if crate::seat::said_by_person(seats, speaker, *kind) { ", you" } else { "" };
                 out.push_str(&format!("**({}{you}):** {}{note}\n\n", inert(speaker), inert(text)))
             }
+            Event::FloorGiven { agent, instead_of, .. } => {
+                out.push_str(&format!("> *{}*\n\n", inert(&crate::events::floor_note(agent, instead_of))))
+            }
             Event::Handoff { from, to, method, fallback, reason, .. } => {
                 let note = if *fallback {
                     format!(" ({})", inert(&handoff::words::fallback_note(reason.as_deref())))

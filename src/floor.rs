@@ -67,6 +67,9 @@ pub struct Floor {
     /// The last call of each (agent, purpose): its event index and messages, the base the next
     /// such call is recorded against.
     last_calls: std::collections::BTreeMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
+    /// The agent the class gave the floor to, until a method's next choice of speaker takes it
+    /// (see [`Floor::floor_for`]).
+    pub(crate) given: Option<usize>,
     /// Told of every event as it is recorded, so a view can follow a turn as it happens.
     listener: Option<Listener>,
     /// Tokens spent so far, and their cost at the scenario's prices.
@@ -87,6 +90,7 @@ impl Floor {
             turn: 0,
             cast: Vec::new(),
             last_calls: Default::default(),
+            given: None,
             listener: None,
             spent_tokens: 0,
             spent_cost: 0.0,
@@ -317,6 +321,17 @@ impl Floor {
             last_speaker: last.map(|l| l.speaker.clone()),
             last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
         }
+    }
+
+    /// Who speaks after the method chose `chosen`: the agent the class gave the floor to, if it
+    /// did (recorded beside the method's choice, and used once), or `chosen`.
+    pub(crate) fn floor_for(&mut self, chosen: usize) -> usize {
+        let Some(given) = self.given.take() else {
+            return chosen;
+        };
+        let (agent, instead_of) = (self.cast[given].name.clone(), self.cast[chosen].name.clone());
+        self.push(Event::FloorGiven { turn: self.turn, agent, instead_of });
+        given
     }
 
     /// The agent speaks: one call, recorded, and its reply added to the conversation.

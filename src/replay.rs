@@ -144,6 +144,13 @@ pub async fn continue_live(
         if run.events().len() >= prefix.len() {
             break;
         }
+        // The floor the class gave in this step was given before it.
+        let at = run.events().len();
+        if let Some(Event::FloorGiven { agent, .. }) =
+            prefix[at..step_end(prefix, at)].iter().find(|e| matches!(e, Event::FloorGiven { .. }))
+        {
+            run.give_floor(agent)?;
+        }
         let outcome = run.step().await;
         if let StepOutcome::Capped = outcome {
             // The user raised the cap here: do the same, or stop where the recording paused.

@@ -233,6 +233,13 @@ macro_rules! scenario_methods {
                 }
             }
 
+            /// Why the class cannot give the floor in this method, when it cannot.
+            pub fn fixed_floor(self) -> Option<&'static str> {
+                match self {
+                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::FIXED_FLOOR,)*
+                }
+            }
+
             /// Whether the shared templates default to the show's wording (seed 004).
             fn show_templates(self) -> bool {
                 match self {

@@ -116,6 +116,10 @@ pub struct Session {
     cap: SpendingCap,
     /// Messages from outside the cast waiting for the run to come back from its step.
     interjections: Vec<(String, String)>,
+    /// The agent the class gave the floor to, until the turn it speaks in, as the run has it.
+    given: Option<String>,
+    /// The floor given while a step is away: it reaches the run when the step comes back.
+    given_later: Option<String>,
     /// Called whenever a live run records an event, so the shell can schedule a redraw.
     on_event: Option<Rc<dyn Fn()>>,
 }
@@ -141,6 +145,8 @@ impl Session {
             boundary: 0,
             cap: SpendingCap::default(),
             interjections: Vec::new(),
+            given: None,
+            given_later: None,
             on_event: None,
         }
     }
@@ -207,6 +213,8 @@ impl Session {
         self.boundary = 0;
         self.status = Status::Idle;
         self.interjections.clear();
+        self.given = None;
+        self.given_later = None;
     }
 
     /// Run: starts a run (`fresh` makes it, and is called only when one is needed), resumes a
@@ -253,6 +261,25 @@ impl Session {
             Source::Live(Some(_)) => Err("the run has finished".into()),
             _ => Err("interjecting needs a live run: press Run or Step first".into()),
         }
+    }
+
+    /// Give the floor: `agent` speaks next, whatever the method chooses (its choice is still
+    /// made and recorded). While a step is in flight it takes effect from the next one.
+    pub fn give_floor(&mut self, agent: &str) -> Result<(), String> {
+        match &mut self.source {
+            Source::Live(Some(run)) => {
+                run.give_floor(agent)?;
+                self.given = Some(agent.to_string());
+            }
+            Source::Live(None) => self.given_later = Some(agent.to_string()),
+            _ => return Err("giving the floor needs a live run: press Run or Step first".into()),
+        }
+        Ok(())
+    }
+
+    /// The agent given the floor whose turn has not come yet.
+    pub fn floor_given(&self) -> Option<&str> {
+        self.given_later.as_deref().or(self.given.as_deref())
     }
 
     /// Pause: the step in flight finishes, then the session waits.
@@ -349,6 +376,11 @@ impl Session {
             run.stop();
         }
         self.boundary = run.events().len();
+        if let Some(agent) = self.given_later.take() {
+            // Given while the step was away (the page offers only the cast's names).
+            let _ = run.give_floor(&agent);
+        }
+        self.given = run.floor_given().map(String::from);
         self.source = Source::Live(Some(run));
         let finished = stop || matches!(outcome, StepOutcome::Finished(_));
         let failed = !stop && outcome == StepOutcome::Finished(FinishReason::Error);

@@ -68,6 +68,8 @@ pub struct TranscriptRow {
     pub segments: Vec<Segment>,
     /// Said by a person in the speaker's seat.
     pub you: bool,
+    /// Why this speaker has the floor when the class gave it (see [`crate::events::floor_note`]).
+    pub given: Option<String>,
 }
 
 /// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
@@ -198,6 +200,8 @@ pub struct RunView {
     pub topic_specified: Option<String>,
     pub descriptions: BTreeMap<String, String>,
     pub finished: Option<FinishReason>,
+    /// The note of a `floor_given` event, until the message it is about.
+    given: Option<String>,
 }
 
 impl RunView {
@@ -325,6 +329,11 @@ impl RunView {
                 self.picks.push(Arc::new(pick));
                 bidding::view::mark_winner(&mut self.bid_turns, *turn, agent, *tie, tied);
             }
+            Event::FloorGiven { turn, agent, instead_of } => {
+                let note = crate::events::floor_note(agent, instead_of);
+                bidding::view::mark_given(&mut self.bid_turns, *turn, note.clone());
+                self.given = Some(note);
+            }
             Event::Message { turn, speaker, text, kind, refusal } => {
                 if *kind == MessageKind::Empty {
                     self.stats.tally(speaker, |t| t.empty += 1);
@@ -342,6 +351,7 @@ impl RunView {
                         .scenario
                         .as_ref()
                         .is_some_and(|s| crate::seat::said_by_person(&s.seats, speaker, *kind)),
+                    given: if *kind == MessageKind::Injected { None } else { self.given.take() },
                 }));
             }
             Event::StopDraw { turn, sample, probability, stop } => {

@@ -40,9 +40,10 @@ fn kind(e: &Event) -> usize {
         Event::SpendingCapReached { .. } => 17,
         Event::SpendingCapSet { .. } => 18,
         Event::SelectorChoice { .. } => 19,
+        Event::FloorGiven { .. } => 20,
     }
 }
-const KINDS: usize = 20;
+const KINDS: usize = 21;
 
 /// Events of every kind, with every optional field filled somewhere: every preset with
 /// malformed replies, an opening with the topic specifier and character descriptions, a run
@@ -61,6 +62,8 @@ fn every_kind_of_event() -> Vec<Event> {
     s.model.spending_cap.tokens = 500;
     let model = Rc::new(DemoModel::new(&s, Rc::new(FrozenClock)));
     let mut run = Run::new(s, model, Rc::new(FrozenClock)).unwrap();
+    let last = run.scenario().agents.last().unwrap().name.clone();
+    run.give_floor(&last).unwrap();
     futures::executor::block_on(run.run_to_end());
     run.set_spending_cap(agora::scenario::SpendingCap { tokens: 0, cost: 0.0 });
     futures::executor::block_on(run.run_to_end());

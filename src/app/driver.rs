@@ -58,6 +58,8 @@ pub struct Controller {
     pub intab: crate::app::intab::InTab,
     /// Where a seated person is asked.
     pub desk: crate::app::seat::PageDesk,
+    /// The agent the class gave the floor to, until their turn.
+    pub given: RwSignal<Option<String>>,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
     demo: StoredValue<Option<Rc<DemoModel>>, LocalStorage>,
     http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
@@ -84,6 +86,7 @@ impl Controller {
             retry_note: RwSignal::new(String::new()),
             intab: crate::app::intab::InTab::new(),
             desk: crate::app::seat::PageDesk::new(),
+            given: RwSignal::new(None),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),
@@ -164,6 +167,13 @@ impl Controller {
     pub fn interject(&self, speaker: &str, text: &str) -> Result<(), String> {
         let effects = self.with_session(|s| s.interject(speaker, text))?;
         self.apply(effects);
+        Ok(())
+    }
+
+    /// Give the floor: `agent` speaks next, whatever the method chooses.
+    pub fn give_floor(&self, agent: &str) -> Result<(), String> {
+        self.with_session(|s| s.give_floor(agent))?;
+        self.sync();
         Ok(())
     }
 
@@ -271,8 +281,12 @@ impl Controller {
 
     /// The controls follow the session.
     fn sync(&self) {
-        let (status, working, replaying) =
-            self.with_session(|s| (s.status(), s.is_working(), s.is_replaying()));
+        let (status, working, replaying, given) = self.with_session(|s| {
+            (s.status(), s.is_working(), s.is_replaying(), s.floor_given().map(String::from))
+        });
+        if self.given.get_untracked() != given {
+            self.given.set(given);
+        }
         if self.mode.get_untracked() != status {
             self.mode.set(status);
         }

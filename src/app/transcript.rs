@@ -111,6 +111,7 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
             </div>
             <p class="text" data-testid="message-text">{parts}</p>
             {note.filter(|_| !row.injected).map(|n| view! { <p class="note" data-testid="message-note">{n}</p> })}
+            {row.given.clone().map(|n| view! { <p class="note" data-testid="message-given">{n}</p> })}
         </li>
     }
 }

@@ -38,6 +38,8 @@ pub trait MethodSettings: Default + ReadPresent {
     const INJECTS_OPENING: bool = true;
     /// Whether the scenario's turn limit ends the run.
     const ENDS_AT_TURN_LIMIT: bool = true;
+    /// Why the class cannot give the floor in this method, when it cannot.
+    const FIXED_FLOOR: Option<&'static str> = None;
     /// Whether the shared templates (conversation description, header) default to the show's
     /// wording of seed 004 rather than the debate's of seed 000.
     const SHOW_TEMPLATES: bool = false;

@@ -446,3 +446,29 @@ fn an_interjection_is_recorded_heard_by_the_next_call_and_kept_when_continued_li
     assert_eq!(strip(&again.session.events()[..cut]), strip(&events[..cut]));
     assert!(again.session.events().iter().any(|e| matches!(e, Event::Message { text, .. } if text == SAID)));
 }
+
+#[test]
+fn the_floor_given_while_a_step_is_away_is_taken_by_the_next_turn() {
+    let mut b = Bench::new("rail-debate", 4);
+    assert!(b.session.give_floor("Kanye West").unwrap_err().contains("needs a live run"));
+    b.step(); // the opening
+              // Step again, and give the floor while that step is out.
+    let effects = b.session.step(b.fresh()).unwrap();
+    b.effects.extend(effects);
+    let Some(Job::Step(mut job)) = b.session.next_job() else { panic!("a step job") };
+    let agents = b.scenario.agent_names();
+    let given = agents.last().unwrap().clone();
+    b.session.give_floor(&given).unwrap();
+    let outcome = block_on(job.run.step());
+    b.effects.extend(b.session.stepped(job, outcome));
+    assert_eq!(b.session.floor_given(), Some(given.as_str()), "waiting for the next turn");
+    assert!(!b.session.events().iter().any(|e| matches!(e, Event::FloorGiven { .. })));
+    b.step();
+    assert_eq!(b.session.floor_given(), None, "used");
+    let events = b.session.events().clone();
+    let at = events.iter().position(|e| matches!(e, Event::FloorGiven { .. })).expect("recorded");
+    assert!(matches!(&events[at], Event::FloorGiven { turn: 2, agent, .. } if *agent == given));
+    assert!(events[at..]
+        .iter()
+        .any(|e| matches!(e, Event::Message { turn: 2, speaker, .. } if *speaker == given)));
+}

@@ -39,7 +39,10 @@ fn BidBoard() -> impl IntoView {
                                 .iter()
                                 .skip(a)
                                 .take(b - a)
-                                .map(|t| key(&[t.turn as u64, t.bids.len() as u64, t.winner.is_some() as u64]))
+                                .map(|t| {
+                                    let marks = t.winner.is_some() as u64 + 2 * t.given.is_some() as u64;
+                                    key(&[t.turn as u64, t.bids.len() as u64, marks])
+                                })
                                 .collect()
                         })
                     }),
@@ -102,6 +105,7 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
                     .collect_view()}
             </ul>
             {tie_note.map(|t| view! { <p class="tie" data-testid="tie-note">{t}</p> })}
+            {board.given.clone().map(|t| view! { <p class="tie" data-testid="board-given">{t}</p> })}
         </li>
     }
 }

@@ -118,9 +118,10 @@ impl SpeakerSelection for Bidding {
                 Vec::new()
             },
         });
-        floor.speak(winner).await?;
+        let speaker = floor.floor_for(winner);
+        floor.speak(speaker).await?;
         self.last_spoke.resize(floor.cast.len(), None);
-        self.last_spoke[winner] = Some(floor.turn);
+        self.last_spoke[speaker] = Some(floor.turn);
         Ok(None)
     }
 }

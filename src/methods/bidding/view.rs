@@ -21,13 +21,15 @@ pub struct BidTurn {
     pub winner: Option<String>,
     pub tie: bool,
     pub tied: Vec<String>,
+    /// The note of the floor the class gave instead of the winner.
+    pub given: Option<String>,
 }
 
 /// Adds a bid to its turn's board (the turn's first bid opens the board).
 pub fn add_bid(boards: &mut Vec<Arc<BidTurn>>, turn: u32, cell: BidCell) {
     match boards.last_mut().filter(|b| b.turn == turn) {
         Some(board) => Arc::make_mut(board).bids.push(cell),
-        None => boards.push(Arc::new(BidTurn { turn, bids: vec![cell], winner: None, tie: false, tied: Vec::new() })),
+        None => boards.push(Arc::new(BidTurn { turn, bids: vec![cell], winner: None, tie: false, tied: Vec::new(), given: None })),
     }
 }
 
@@ -39,6 +41,13 @@ pub fn mark_winner(boards: &mut [Arc<BidTurn>], turn: u32, agent: &str, tie: boo
         board.winner = Some(agent.to_string());
         board.tie = tie;
         board.tied = tied.to_vec();
+    }
+}
+
+/// Marks that the class gave the turn's floor to someone (the bids and the winner stay shown).
+pub fn mark_given(boards: &mut [Arc<BidTurn>], turn: u32, note: String) {
+    if let Some(board) = boards.last_mut().filter(|b| b.turn == turn) {
+        Arc::make_mut(board).given = Some(note);
     }
 }
 

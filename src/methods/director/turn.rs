@@ -185,6 +185,7 @@ impl SpeakerSelection for Director {
                     tie: false,
                     tied: Vec::new(),
                 });
+                let speaker = floor.floor_for(speaker);
                 if let Some(pos) = self.speakers.iter().position(|&s| s == speaker) {
                     self.turns_taken[pos] += 1;
                 }

@@ -171,14 +171,14 @@ impl SpeakerSelection for Handoff {
     }
 
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
-        let from = self.current;
-        let name = floor.cast[from].name.clone();
         floor.push(Event::SpeakerSelected {
             turn: floor.turn,
-            agent: name.clone(),
+            agent: floor.cast[self.current].name.clone(),
             tie: false,
             tied: Vec::new(),
         });
+        let from = floor.floor_for(self.current);
+        let name = floor.cast[from].name.clone();
         let req = self.request(floor, from);
         let asked =
             floor.ask_until(&req, self.settings.attempts, |r| self.read(r, from).map(|h| h.to)).await?;

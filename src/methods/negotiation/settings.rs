@@ -62,6 +62,8 @@ impl MethodSettings for NegotiationSettings {
     const INJECTS_OPENING: bool = false;
     /// Each game applies the turn limit itself.
     const ENDS_AT_TURN_LIMIT: bool = false;
+    const FIXED_FLOOR: Option<&'static str> =
+        Some("the trading game's turn order is fixed (the players alternate), so the floor cannot be given");
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if agents.len() != 2 {

@@ -33,6 +33,7 @@ impl SpeakerSelection for Random {
             tie: candidates.len() > 1,
             tied: candidates.iter().map(|&i| floor.cast[i].name.clone()).collect(),
         });
+        let agent = floor.floor_for(agent);
         self.previous = Some(agent);
         floor.speak(agent).await?;
         Ok(None)

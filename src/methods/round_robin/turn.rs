@@ -24,6 +24,7 @@ impl SpeakerSelection for RoundRobin {
             tie: false,
             tied: Vec::new(),
         });
+        let agent = floor.floor_for(agent);
         floor.speak(agent).await?;
         Ok(None)
     }

@@ -201,6 +201,7 @@ impl SpeakerSelection for Selector {
             tie: false,
             tied: Vec::new(),
         });
+        let chosen = floor.floor_for(chosen);
         self.previous = Some(chosen);
         floor.speak(chosen).await?;
         Ok(None)
