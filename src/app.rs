@@ -12,6 +12,7 @@ mod inspector;
 mod intab;
 pub(crate) mod methods;
 mod models;
+mod projector;
 pub(crate) mod rows;
 mod seat;
 mod share;
@@ -93,7 +94,7 @@ pub fn App() -> impl IntoView {
                 })
         }}
         <share::LinkMessage notice=link_notice />
-        <main class="layout">
+        <main class="layout" class:projector=move || controller.projector.get()>
             <section class="setup" aria-label="Scenario">
                 <editor::Gallery />
                 <editor::Editor />
@@ -220,7 +221,16 @@ fn Controls() -> impl IntoView {
             <button data-testid="reset" on:click=move |_| controller.reset()>
                 "Reset"
             </button>
+            <projector::ProjectorButton />
             {move || controller.replaying.get().then(|| view! {
+                <button
+                    data-testid="step-back"
+                    title="Take the replay back one step (← in the projector view)"
+                    disabled=move || controller.busy.get() || controller.view.with(|v| v.applied == 0)
+                    on:click=move |_| controller.replay_back()
+                >
+                    "Step back"
+                </button>
                 <button
                     data-testid="continue-live"
                     title="Go on from the step on screen with the model, as a new live run"

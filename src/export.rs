@@ -5,8 +5,7 @@
 use serde::Deserialize;
 
 use crate::events::Event;
-use crate::game::negotiation::Action;
-use crate::methods::{bidding, director, handoff, selector};
+use crate::methods::{bidding, director, handoff, negotiation, selector};
 use crate::scenario::Scenario;
 
 /// What a run file says it is.
@@ -78,17 +77,6 @@ pub fn from_json(text: &str) -> Result<RunFile, String> {
 /// Keeps model output from being read as HTML where the Markdown is rendered.
 fn inert(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-fn describe_action(action: &Action) -> String {
-    match action {
-        Action::Trade { sell_resource, buy_resource, quantity } => {
-            format!("offers {quantity} {sell_resource} for {quantity} {buy_resource}")
-        }
-        Action::Accept => "accepts".into(),
-        Action::Reject => "rejects".into(),
-        Action::End => "asks to end the game".into(),
-    }
 }
 
 /// The run as a Markdown transcript.
@@ -181,9 +169,8 @@ pub fn to_markdown(events: &[Event]) -> String {
                 out.push('\n');
             }
             Event::Action { player, action, valid, reason, .. } => {
-                let what = action.as_ref().map_or("wrote no valid action".into(), describe_action);
-                let verdict = if *valid { String::new() } else { format!(" — invalid: {}", inert(reason)) };
-                out.push_str(&format!("> {} {what}{verdict}\n\n", inert(player)));
+                let line = negotiation::words::move_line(player, action.as_ref(), *valid, reason);
+                out.push_str(&format!("> {}\n\n", inert(&line)));
             }
             Event::Inventory { resources, inventories, values, .. } => {
                 for (player, quantities) in inventories {

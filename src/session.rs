@@ -475,6 +475,20 @@ impl Session {
         effects
     }
 
+    /// Takes the replay back one step: the last step shown goes, and Step shows it again.
+    pub fn replay_back(&mut self) -> Vec<Effect> {
+        let Source::Replay(replay) = &mut self.source else { return Vec::new() };
+        let shown = self.log.borrow().len();
+        if shown == 0 {
+            return Vec::new();
+        }
+        let kept = replay.seek(shown - 1).to_vec();
+        self.drained = kept.len();
+        *self.log.borrow_mut() = kept;
+        self.status = Status::Paused;
+        vec![Effect::Redraw, Effect::SaveSoon]
+    }
+
     /// "Continue live from here": the replay so far becomes a paused live run; Run or Step goes
     /// on from the step on screen with the model.
     pub fn continue_live(&mut self) -> Vec<Effect> {

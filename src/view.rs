@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::events::{Event, FinishReason, MessageKind, ParseOutcome, SelectorMatch};
 use crate::failure::Adaptation;
-use crate::methods::{bidding, director, handoff};
+use crate::methods::{bidding, director, handoff, negotiation};
 use crate::model::{EngineTime, Purpose, Refusal, Usage};
 use crate::scenario::{Price, Scenario};
 
@@ -70,6 +70,8 @@ pub struct TranscriptRow {
     pub you: bool,
     /// Why this speaker has the floor when the class gave it (see [`crate::events::floor_note`]).
     pub given: Option<String>,
+    /// A trading move as a sentence (the text is the JSON the player sent).
+    pub action: Option<String>,
 }
 
 /// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
@@ -352,6 +354,7 @@ impl RunView {
                         .as_ref()
                         .is_some_and(|s| crate::seat::said_by_person(&s.seats, speaker, *kind)),
                     given: if *kind == MessageKind::Injected { None } else { self.given.take() },
+                    action: None,
                 }));
             }
             Event::StopDraw { turn, sample, probability, stop } => {
@@ -418,6 +421,13 @@ impl RunView {
             Event::Action { turn, player, raw, action, valid, reason, pending, end_requested_by } => {
                 if !valid {
                     self.stats.tally(player, |t| t.fallbacks += 1);
+                }
+                // The move's message came just before it: it reads as a sentence from now on.
+                if let Some(said) =
+                    self.transcript.last_mut().filter(|r| r.turn == *turn && r.speaker == *player)
+                {
+                    let line = negotiation::words::move_line(player, action.as_ref(), *valid, reason);
+                    Arc::make_mut(said).action = Some(line);
                 }
                 let game = self.negotiation.get_or_insert_with(NegotiationView::default);
                 let row = ActionRow {

@@ -60,6 +60,8 @@ pub struct Controller {
     pub desk: crate::app::seat::PageDesk,
     /// The agent the class gave the floor to, until their turn.
     pub given: RwSignal<Option<String>>,
+    /// The projector view is on (see `app::projector`).
+    pub projector: RwSignal<bool>,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
     demo: StoredValue<Option<Rc<DemoModel>>, LocalStorage>,
     http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
@@ -87,6 +89,7 @@ impl Controller {
             intab: crate::app::intab::InTab::new(),
             desk: crate::app::seat::PageDesk::new(),
             given: RwSignal::new(None),
+            projector: RwSignal::new(false),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),
@@ -175,6 +178,12 @@ impl Controller {
         self.with_session(|s| s.give_floor(agent))?;
         self.sync();
         Ok(())
+    }
+
+    /// Takes a replay back one step.
+    pub fn replay_back(&self) {
+        let effects = self.with_session(Session::replay_back);
+        self.apply(effects);
     }
 
     /// Stop: ends the run; a step in flight is cut short and recorded first.

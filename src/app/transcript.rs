@@ -18,9 +18,11 @@ pub fn Transcript() -> impl IntoView {
     let list = NodeRef::<Ol>::new();
     let follow = RwSignal::new(true);
     let last_top = StoredValue::new(0);
-    // Keep the newest message in sight unless the reader scrolled up to read.
+    // Keep the newest message in sight unless the reader scrolled up to read (and bring it back
+    // when the projector view changes the layout).
     Effect::new(move |_| {
         count.track();
+        controller.projector.track();
         if follow.get_untracked() {
             // After the new rows are laid out.
             request_animation_frame(move || {
@@ -59,7 +61,10 @@ pub fn Transcript() -> impl IntoView {
                 {chunked(
                     count,
                     Arc::new(move |a, b| {
-                        controller.view.with(|v| v.transcript.iter().skip(a).take(b - a).map(|r| r.id as u64).collect())
+                        // A trading move's row changes once, when its move is read.
+                        controller.view.with(|v| {
+                            v.transcript.iter().skip(a).take(b - a).map(|r| (r.id as u64) << 1 | r.action.is_some() as u64).collect()
+                        })
                     }),
                     Arc::new(move |i| {
                         let row = controller.view.with_untracked(|v| v.transcript.get(i).cloned())?;
@@ -109,7 +114,14 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
                 {row.you.then(|| view! { <span class="tag" data-testid="you">"you"</span> })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
             </div>
-            <p class="text" data-testid="message-text">{parts}</p>
+            {match row.action.clone() {
+                // What the player sent (and the other player read) one click away.
+                Some(line) => view! {
+                    <p class="text" data-testid="message-move">{line}</p>
+                    <details class="raw"><summary>"sent"</summary><code data-testid="message-text">{row.text.clone()}</code></details>
+                }.into_any(),
+                None => view! { <p class="text" data-testid="message-text">{parts}</p> }.into_any(),
+            }}
             {note.filter(|_| !row.injected).map(|n| view! { <p class="note" data-testid="message-note">{n}</p> })}
             {row.given.clone().map(|n| view! { <p class="note" data-testid="message-given">{n}</p> })}
         </li>

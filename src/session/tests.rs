@@ -472,3 +472,29 @@ fn the_floor_given_while_a_step_is_away_is_taken_by_the_next_turn() {
         .iter()
         .any(|e| matches!(e, Event::Message { turn: 2, speaker, .. } if *speaker == given)));
 }
+
+#[test]
+fn a_replay_goes_back_a_step_at_a_time_and_forward_again() {
+    let recorded = demo_log("rail-debate", 2);
+    let starts = crate::replay::step_starts(&recorded);
+    let mut b = Bench::new("rail-debate", 2);
+    b.act(|s| s.open_replay(recorded.clone()));
+    for _ in 0..3 {
+        b.step();
+    }
+    assert_eq!(b.session.status(), Status::Finished);
+    // Back from the end: the last step goes, and the replay waits paused.
+    b.act(|s| s.replay_back());
+    assert_eq!(*b.session.events(), recorded[..starts[2]]);
+    assert_eq!(b.session.status(), Status::Paused);
+    assert_eq!(b.session.drain(), Vec::<Event>::new(), "the view is redrawn, not fed twice");
+    b.act(|s| s.replay_back());
+    b.act(|s| s.replay_back());
+    assert!(b.session.events().is_empty());
+    b.act(|s| s.replay_back());
+    assert!(b.session.events().is_empty(), "nothing before the start");
+    b.step();
+    assert_eq!(*b.session.events(), recorded[..starts[1]], "forward again from there");
+    let snapshot = b.session.snapshot().unwrap();
+    assert_eq!(snapshot.position, starts[1]);
+}

@@ -18,6 +18,7 @@ pub mod seat;
 pub mod settings;
 pub mod turn;
 pub mod view;
+pub mod words;
 
 pub use settings::NegotiationSettings as Settings;
 pub use turn::describe_inventory;

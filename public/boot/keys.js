@@ -1,0 +1,22 @@
+// The projector view's keys: each presses a button of the page (src/app/projector.rs).
+const press = (id) => {
+  const b = document.querySelector(`[data-testid="${id}"]`);
+  if (!b || b.hidden || b.disabled) return false;
+  b.click();
+  return true;
+};
+addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const t = e.target, tag = t.tagName || '', k = e.key;
+  const typing = /^(TEXTAREA|SELECT)$/.test(tag) || (tag === 'INPUT' && !/^(checkbox|radio|button|file)$/.test(t.type));
+  let done = false;
+  if ((k === 'p' || k === 'P') && !typing) done = press('projector');
+  else if (!document.querySelector('main.projector')) return;
+  else if (k === 'Escape') done = press('projector');
+  else if (typing && !(k === 'Enter' && t.closest('.seat'))) return;
+  else if (k === 'ArrowRight') done = press('step');
+  else if (k === 'ArrowLeft') done = press('step-back');
+  else if (k === ' ') done = press('pause') || press('run');
+  else if (k === 'Enter' && !e.shiftKey && tag !== 'BUTTON') done = press('seat-send');
+  if (done) e.preventDefault();
+});
