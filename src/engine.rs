@@ -205,6 +205,7 @@ impl Run {
                     ("description_of_conversation", &floor.conversation_description()),
                     ("word_limit", &scenario.word_limit.to_string()),
                     ("names", &names),
+                    ("names_tuple", &crate::prompts::python_tuple(&scenario.agent_names())),
                     ("topic", &scenario.topic),
                 ],
             );

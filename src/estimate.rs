@@ -96,6 +96,9 @@ mod tests {
     fn a_bidding_debate_costs_n_plus_one_calls_a_turn_and_its_tokens_at_the_prices_set() {
         let mut s = crate::presets::find("rail-debate").unwrap().scenario();
         s.max_turns = 4;
+        // Without the opening's calls (the topic specifier and one description per agent).
+        s.opening.specify_topic = false;
+        s.opening.describe_characters = false;
         s.model.price = Some(Price { input_per_million: 2.0, output_per_million: 10.0 });
         let e = Estimate::of(&s).unwrap();
         assert_eq!((e.turns, e.calls), (4, 4 * (3 + 1)));

@@ -254,7 +254,11 @@ mod tests {
         let (_, events) = run("rail-debate");
         let md = to_markdown(&events);
         assert!(md.starts_with("# Presidential debate: transcontinental high-speed rail\n"));
-        assert!(md.contains("**(Debate Moderator):** Candidates, the problem before you"));
+        // Seed 000's opening: the generated descriptions, the specified topic, which the
+        // moderator then puts to the candidates.
+        assert!(md.contains("**Donald Trump description:** Donald Trump, you are "));
+        let specified = md.split("**Detailed topic:** ").nth(1).unwrap().split("\n\n").next().unwrap();
+        assert!(md.contains(&format!("**(Debate Moderator):** {specified}\n")));
         assert_eq!(md.matches("> Bids: Donald Trump ").count(), 10);
         assert_eq!(md.matches("> Selected: **").count(), 10);
         let (_, events) = run("trading-game");

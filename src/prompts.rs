@@ -72,14 +72,41 @@ pub const BID_PATTERN: &str = r"<(\d+)>";
 /// Seed 000: the system message of the character describer.
 pub const DESCRIBER_SYSTEM: &str = "You can add detail to the description of each presidential candidate.";
 
-/// Seed 000: asks for a character description.
-pub const DESCRIBER_PROMPT: &str = "{description_of_conversation}\nPlease reply with a creative description of the {role}, {name}, in {word_limit} words or less, that emphasizes their personalities.\nSpeak directly to {name}.\nDo not add anything else.";
+/// Seed 000: asks for a character description (the indents are the notebook's, inside its
+/// triple-quoted f-string).
+pub const DESCRIBER_PROMPT: &str = "{description_of_conversation}\n            Please reply with a creative description of the {role}, {name}, in {word_limit} words or less, that emphasizes their personalities.\n            Speak directly to {name}.\n            Do not add anything else.";
 
 /// Seed 000: the system message of the topic specifier.
 pub const SPECIFIER_SYSTEM: &str = "You can make a task more specific.";
 
-/// Seed 000: asks for a more specific topic.
-pub const SPECIFIER_PROMPT: &str = "{description_of_conversation}\n\nYou are the debate moderator.\nPlease make the debate topic more specific.\nFrame the debate topic as a problem to be solved.\nBe creative and imaginative.\nPlease reply with the specified topic in {word_limit} words or less.\nSpeak directly to the presidential candidates: {names}.\nDo not add anything else.";
+/// Seed 000: asks for a more specific topic (the indents are the notebook's; `{names_tuple}` is
+/// its `{*character_names,}`, which Python writes as a tuple: `('A', 'B')`).
+pub const SPECIFIER_PROMPT: &str = "{description_of_conversation}\n\n        You are the debate moderator.\n        Please make the debate topic more specific.\n        Frame the debate topic as a problem to be solved.\n        Be creative and imaginative.\n        Please reply with the specified topic in {word_limit} words or less.\n        Speak directly to the presidential candidates: {names_tuple}.\n        Do not add anything else.";
+
+/// The names as Python writes a tuple of strings (`{*names,}` in an f-string): each name in
+/// single quotes (double quotes when it holds a single quote and no double quote, as `repr`
+/// chooses), backslashes and the chosen quote escaped.
+pub fn python_tuple(names: &[String]) -> String {
+    let items: Vec<String> = names
+        .iter()
+        .map(|n| {
+            let q = if n.contains('\'') && !n.contains('"') { '"' } else { '\'' };
+            let mut out = String::from(q);
+            for c in n.chars() {
+                if c == '\\' || c == q {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out.push(q);
+            out
+        })
+        .collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
+}
 
 /// Seed 004: the director's comment when the show goes on.
 pub const DIRECTOR_REFLECTION: &str =
@@ -166,6 +193,15 @@ pub const SELECTOR_REPEATED: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_written_as_python_writes_a_tuple() {
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(python_tuple(&names(&["Donald Trump", "Kanye West"])), "('Donald Trump', 'Kanye West')");
+        assert_eq!(python_tuple(&names(&["Solo"])), "('Solo',)");
+        assert_eq!(python_tuple(&names(&["O'Brien", "a\\b"])), r#"("O'Brien", 'a\\b')"#);
+        assert_eq!(python_tuple(&names(&["it's \"x\""])), r#"('it\'s "x"',)"#);
+    }
 
     #[test]
     fn fill_replaces_known_placeholders_and_keeps_the_rest() {

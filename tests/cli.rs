@@ -33,7 +33,11 @@ fn a_bidding_run_prints_like_the_notebook_and_writes_the_event_log() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("== Presidential debate"), "{out}");
-    assert!(out.contains("(Debate Moderator): Candidates, the problem before you"));
+    // Seed 000's opening: each candidate's description and the specified topic, which the
+    // moderator puts to them.
+    assert!(out.contains("Donald Trump Description:\nDonald Trump, you are "), "{out}");
+    let specified = out.split("Detailed topic:\n").nth(1).unwrap().lines().next().unwrap();
+    assert!(out.contains(&format!("(Debate Moderator): {specified}")));
     assert_eq!(out.matches("Bids:").count(), 3);
     assert_eq!(out.matches("\tDonald Trump bid: ").count(), 3);
     assert_eq!(out.matches("Selected: ").count(), 3);
@@ -150,8 +154,9 @@ fn agora_with_input(args: &[&str], input: &str) -> (i32, String, String) {
 fn a_seat_at_the_terminal_bids_and_speaks_and_the_log_marks_it() {
     use agora::events::Event;
     let events = temp("seat-rail.jsonl");
-    // A bid out of range is explained and asked again; every other line answers in turn.
-    let input = "11\n9\nThe rails will be built by us.\n9\nAnd they will be fast.\n9\nFaster than planes.\n";
+    // The seat's own description first; then a bid out of range is explained and asked again;
+    // every other line answers in turn.
+    let input = "A senator with a plan for everything.\n11\n9\nThe rails will be built by us.\n9\nAnd they will be fast.\n9\nFaster than planes.\n";
     let (code, out, err) = agora_with_input(
         &[
             "run",
@@ -188,8 +193,10 @@ fn a_seat_at_the_terminal_bids_and_speaks_and_the_log_marks_it() {
     assert_eq!(said.first(), Some(&"The rails will be built by us."));
     assert!(out.contains("(Elizabeth Warren, you): The rails will be built by us."), "{out}");
     let human = log.iter().filter(|e| matches!(e, Event::ModelCall { human: true, .. })).count();
-    // The out-of-range 11 was never sent: one call per bid, one per speech.
-    assert_eq!(human, 3 + said.len());
+    // The out-of-range 11 was never sent: the description, one call per bid, one per speech.
+    assert_eq!(human, 1 + 3 + said.len());
+    assert!(log.iter().any(|e| matches!(e, Event::CharacterDescribed { agent, description }
+        if agent == "Elizabeth Warren" && description == "A senator with a plan for everything.")));
 }
 
 #[test]

@@ -109,7 +109,8 @@ fn run_on(server: &Server, preset: &str, turns: &str, provider: &str, key: Optio
     let (events, markdown) = (base.with_extension("jsonl"), base.with_extension("md"));
     let args = [
         "run",
-        &format!("preset:{preset}"),
+        // A preset's name, or a scenario file.
+        &if preset.ends_with(".json") { preset.to_string() } else { format!("preset:{preset}") },
         "--turns",
         turns,
         "--provider",
@@ -341,6 +342,8 @@ fn a_speech_whose_stream_breaks_off_is_recorded_as_incomplete_in_the_event_log()
     // The opening needs no call; turn 1's three bids answer, then the speech's stream is cut.
     let server = Server::start(&["--fault", "okx3", "--fault", "drop-stream"]);
     let mut scenario = agora::presets::find("rail-debate").unwrap().scenario();
+    scenario.opening.specify_topic = false;
+    scenario.opening.describe_characters = false;
     scenario.model.provider = "custom".into();
     scenario.model.base_url = server.url.clone();
     scenario.model.name = "m".into();
@@ -500,7 +503,13 @@ fn a_strict_validator_and_a_reasoning_model_are_met_by_changing_the_request_once
 #[test]
 fn a_reply_cut_off_while_reasoning_says_so_and_is_retried_like_any_unreadable_reply() {
     use agora::events::Event;
-    let w = run_on(&Server::start(&["--fault", "think-cutx3"]), "rail-debate", "1", "custom", None);
+    // Without the opening's calls, so the first three calls are the bids.
+    let mut scenario = agora::presets::find("rail-debate").unwrap().scenario();
+    scenario.opening.specify_topic = false;
+    scenario.opening.describe_characters = false;
+    let file = std::env::temp_dir().join(format!("agora-think-cut-{}.json", std::process::id()));
+    std::fs::write(&file, serde_json::to_string(&scenario).unwrap()).unwrap();
+    let w = run_on(&Server::start(&["--fault", "think-cutx3"]), file.to_str().unwrap(), "1", "custom", None);
     assert_eq!(w.code, 0, "{}", w.stderr);
     let log = agora::events::from_json_lines(&w.events).unwrap();
     let cut: Vec<(&str, bool, &str)> = log
@@ -616,7 +625,8 @@ fn the_runner_checks_a_connection_and_estimates_before_a_run() {
     };
     let (code, stdout, stderr) = check("gpt-5-mini", SENTINEL);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("Estimate: about 40 calls, "), "{stdout}");
+    // Ten turns of three bids and a speech, and the opening's three descriptions and topic.
+    assert!(stdout.contains("Estimate: about 44 calls, "), "{stdout}");
     assert!(stdout.contains("for 10 turns."), "{stdout}");
     assert!(
         stdout.contains(

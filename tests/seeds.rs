@@ -48,6 +48,13 @@ fn record(preset: &str, turns: u32) -> Vec<ChatRequest> {
     model.0.take()
 }
 
+// The opening's prompts as each notebook writes them: the indents inside the triple-quoted
+// f-strings are part of the text, and seed 002 leaves a few trailing spaces seed 000 does not.
+const SPECIFIER_000: &str = "{game_description}\n\n        You are the debate moderator.\n        Please make the debate topic more specific.\n        Frame the debate topic as a problem to be solved.\n        Be creative and imaginative.\n        Please reply with the specified topic in {word_limit} words or less.\n        Speak directly to the presidential candidates: {names}.\n        Do not add anything else.";
+const SPECIFIER_002: &str = "{game_description}\n        \n        You are the debate moderator.\n        Please make the debate topic more specific. \n        Frame the debate topic as a problem to be solved.\n        Be creative and imaginative.\n        Please reply with the specified topic in {word_limit} words or less. \n        Speak directly to the presidential candidates: {names}.\n        Do not add anything else.";
+const DESCRIBER_000: &str = "{game_description}\n            Please reply with a creative description of the presidential candidate, {character_name}, in {word_limit} words or less, that emphasizes their personalities.\n            Speak directly to {character_name}.\n            Do not add anything else.";
+const DESCRIBER_002: &str = "{game_description}\n            Please reply with a creative description of the presidential candidate, {character_name}, in {word_limit} words or less, that emphasizes their personalities. \n            Speak directly to {character_name}.\n            Do not add anything else.";
+
 /// Python's `str.format` / f-string substitution for the names the seeds use.
 fn format(template: &str, vars: &[(&str, &str)]) -> String {
     vars.iter().fold(template.to_string(), |t, (k, v)| t.replace(&format!("{{{k}}}"), v))
@@ -77,7 +84,8 @@ fn bidding_requests_are_the_notebook_s(preset: &str) {
             &[
                 ("game_description", &game_description),
                 ("character_name", &agent.name),
-                ("character_description", &agent.description),
+                // The description the describer wrote (the recorder's answer for the agent).
+                ("character_description", &format!("{} has spoken.", agent.name)),
                 ("topic", topic),
             ],
         )
@@ -93,9 +101,44 @@ fn bidding_requests_are_the_notebook_s(preset: &str) {
             ],
         )
     };
-    let history =
-        format!("Here is the conversation so far.\n{}: {}", scenario.opening.speaker, scenario.opening.text);
-    let recent = format!("{}: {}", scenario.opening.speaker, scenario.opening.text);
+    // Seed 000's opening: a description of each candidate, then the specified topic, which the
+    // moderator injects.
+    let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    let limit = scenario.word_limit.to_string();
+    let specifier = format(
+        if preset == "arms-debate" { SPECIFIER_002 } else { SPECIFIER_000 },
+        &[
+            ("game_description", &game_description),
+            ("word_limit", &limit),
+            ("names", &format!("({})", quoted.join(", "))),
+        ],
+    );
+    let sent = requests.iter().find(|r| r.purpose == Purpose::TopicSpecifier).unwrap();
+    assert_eq!(sent.messages[0].content, "You can make a task more specific.");
+    assert_eq!(sent.messages[1].content, specifier, "{preset}: the topic specifier");
+    assert_eq!(sent.temperature, Some(1.0));
+    for agent in &scenario.agents {
+        let describer = format(
+            if preset == "arms-debate" { DESCRIBER_002 } else { DESCRIBER_000 },
+            &[
+                ("game_description", &game_description),
+                ("character_name", &agent.name),
+                ("word_limit", &limit),
+            ],
+        );
+        let sent = requests
+            .iter()
+            .find(|r| r.purpose == Purpose::CharacterDescription && r.agent == agent.name)
+            .unwrap();
+        assert_eq!(
+            sent.messages[0].content,
+            "You can add detail to the description of each presidential candidate."
+        );
+        assert_eq!(sent.messages[1].content, describer, "{preset}: {}'s description", agent.name);
+    }
+    let specified = format!("{} has spoken.", scenario.opening.speaker);
+    let history = format!("Here is the conversation so far.\n{}: {specified}", scenario.opening.speaker);
+    let recent = format!("{}: {specified}", scenario.opening.speaker);
     for agent in &scenario.agents {
         // The bidding template's f-string leaves {message_history} and {recent_message} for
         // PromptTemplate, which fills them from the agent's history.

@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use super::form::{number_field, text_field, EditorState, FieldMessage};
+use super::form::{check_field, number_field, text_field, EditorState, FieldMessage};
 use super::{Controller, Mode};
 use crate::presets::PRESETS;
-use crate::scenario::{AgentSpec, MethodKind, Stance};
+use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance};
 
 /// The presets, as cards to open.
 #[component]
@@ -93,11 +93,92 @@ pub fn Editor() -> impl IntoView {
                         true,
                     )}
                 </Show>
+                <OpeningSteps />
                 <MethodSettings />
+                <details class="templates" data-testid="templates">
+                    <summary>"Prompt templates (advanced)"</summary>
+                    <p class="hint">"The texts the models read, with the seeds' wording until you change it; {name} and the like are filled in for each call."</p>
+                    <Templates pick=|_, field| !field.starts_with("opening.") />
+                </details>
                 <Agents />
                 <super::models::ModelSettings />
             </fieldset>
         </details>
+    }
+}
+
+/// Seed 000's opening steps, each with its prompts while it is on.
+#[component]
+fn OpeningSteps() -> impl IntoView {
+    view! {
+        <fieldset class="opening">
+            <legend>"Opening steps (seeds 000 and 002; in the word limit above)"</legend>
+            {check_field(
+                "A model makes the topic more specific first",
+                "field-opening.specify_topic",
+                |s| s.opening.specify_topic,
+                |s, v| s.opening.specify_topic = v,
+            )}
+            <Templates pick=|s, field| s.opening.specify_topic && field.starts_with("opening.specifier") />
+            {check_field(
+                "A model writes each agent's description first",
+                "field-opening.describe_characters",
+                |s| s.opening.describe_characters,
+                |s, v| s.opening.describe_characters = v,
+            )}
+            <Templates pick=|s, field| s.opening.describe_characters && field.starts_with("opening.describer") />
+        </fieldset>
+    }
+}
+
+/// The scenario's prompt templates that `pick` keeps, each with "Back to the seed's text".
+#[component]
+fn Templates(pick: fn(&Scenario, &str) -> bool) -> impl IntoView {
+    let s = expect_context::<EditorState>().scenario;
+    let picked = move |s: &Scenario| {
+        let mut list = s.templates();
+        list.retain(|(field, _)| pick(s, field));
+        list
+    };
+    // Redrawn when which templates there are changes (the method, its mode, the opening steps),
+    // not when their text does: a key of the list's fields.
+    let shape = Memo::new(move |_| {
+        s.with(|s| {
+            picked(s).iter().flat_map(|(f, _)| f.bytes()).fold(7usize, |h, b| h.wrapping_mul(31) ^ b as usize)
+        })
+    });
+    move || {
+        let _ = shape.get();
+        s.with_untracked(picked)
+            .into_iter()
+            .map(|(field, label)| {
+                let at_seed = move || s.with(|s| s.template(field).is_none_or(|(text, seed)| text == seed));
+                view! {
+                    <div class="template">
+                        {text_field(
+                            label,
+                            field,
+                            move |s| s.template(field).map(|t| t.0).unwrap_or_default(),
+                            move |s, v| s.set_template(field, v),
+                            true,
+                        )}
+                        <button
+                            data-testid=format!("seed-{field}")
+                            disabled=at_seed
+                            on:click=move |_| {
+                                s.update(|s| {
+                                    if let Some((_, seed)) = s.template(field) {
+                                        s.set_template(field, seed)
+                                    }
+                                })
+                            }
+                        >
+                            "Back to the seed's text"
+                        </button>
+                    </div>
+                }
+            })
+            .collect_view()
     }
 }
 

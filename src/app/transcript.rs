@@ -39,6 +39,18 @@ pub fn Transcript() -> impl IntoView {
                     {move || format!("({} messages)", count.get())}
                 </span>
             </h2>
+            {move || {
+                // Seed 000's generated descriptions, which the agents' headers carry.
+                let described = controller.view.with(|v| v.descriptions.clone());
+                (!described.is_empty()).then(|| view! {
+                    <details class="descriptions" data-testid="descriptions">
+                        <summary>{format!("Character descriptions ({})", described.len())}</summary>
+                        {described.into_iter().map(|(agent, text)| view! {
+                            <p data-testid="description">{format!("{agent}: {text}")}</p>
+                        }).collect_view()}
+                    </details>
+                })
+            }}
             <ol
                 class="transcript"
                 data-testid="transcript"

@@ -38,6 +38,9 @@ pub trait MethodSettings: Default + ReadPresent {
     const INJECTS_OPENING: bool = true;
     /// Whether the scenario's turn limit ends the run.
     const ENDS_AT_TURN_LIMIT: bool = true;
+    /// Whether its calls read the shared templates (conversation description, header, system
+    /// message, history header).
+    const SHARED_TEMPLATES: bool = true;
     /// Why the class cannot give the floor in this method, when it cannot.
     const FIXED_FLOOR: Option<&'static str> = None;
     /// Whether the shared templates (conversation description, header) default to the show's
@@ -49,6 +52,15 @@ pub trait MethodSettings: Default + ReadPresent {
         let mut s = Self::default();
         s.read_present(f)?;
         Ok(s)
+    }
+
+    /// The prompt texts its calls send, as (field, name on screen), for the editor's templates;
+    /// each field is a string setting (`method.<name>`), whose default is the seed's text.
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[];
+
+    /// Whether these settings send the template at `field` (one of [`Self::TEMPLATES`]).
+    fn sends(&self, _field: &str) -> bool {
+        true
     }
 
     /// Reports each wrong field (`method.<field>`, or `agents`) with what is wrong, given the

@@ -92,14 +92,18 @@ fn a_seated_bidder_bids_and_speaks_as_recorded() {
         .collect();
     assert!(!said.is_empty(), "a top bid wins the floor at least once");
     assert!(said.iter().all(|t| *t == "The trains will run on time, I promise you."));
-    assert_eq!(human_calls(&events, &me).len(), 4 + said.len());
+    // The seat also writes its own character description in the opening (seed 000 asks a model).
+    assert_eq!(human_calls(&events, &me).len(), 1 + 4 + said.len());
     // The Markdown marks the person's speeches, and only those.
     let markdown = crate::export::to_markdown(&events);
     assert_eq!(markdown.matches(&format!("**({me}, you):**")).count(), said.len());
     assert_eq!(markdown.matches(", you):**").count(), said.len());
     // Nobody else was asked at the desk, and the bid question is the seed's prompt.
     assert!(person.asked.borrow().iter().all(|q| q.agent == me));
-    let first = &person.asked.borrow()[0];
+    let asked = person.asked.borrow();
+    assert_eq!(asked[0].purpose, Purpose::CharacterDescription, "the opening asks for a description");
+    assert!(matches!(asked[0].form, Form::Text { .. }));
+    let first = &asked[1];
     assert_eq!(first.form, Form::Number { lo: 1, hi: 10 });
     assert!(first.prompt.contains("On the scale of 1 to 10"), "{}", first.prompt);
     // The other agents' calls are the demo model's.

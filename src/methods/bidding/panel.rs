@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::{number_field, text_field};
+use crate::app::form::number_field;
 use crate::app::methods::{color, update_method, why, with_method};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
@@ -179,13 +179,6 @@ pub fn settings() -> AnyView {
                 |s, v| update_method!(s, Bidding, |m| m.default_bid = v),
             )}
         </div>
-        {text_field(
-            "Bid template",
-            "method.template",
-            |s| with_method!(s, Bidding, |m| m.template.clone(), String::new()),
-            |s, v| update_method!(s, Bidding, |m| m.template = v),
-            true,
-        )}
     }
     .into_any()
 }

@@ -38,6 +38,11 @@ impl Default for BiddingSettings {
 }
 
 impl MethodSettings for BiddingSettings {
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
+            ("method.template", "Bid prompt"),
+            ("method.format_instructions", "Bid format instructions"),
+    ];
+
     fn validate(&self, _agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());

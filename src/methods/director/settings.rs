@@ -59,6 +59,15 @@ impl MethodSettings for DirectorSettings {
     /// Seed 004 is a show with a host, not a debate.
     const SHOW_TEMPLATES: bool = true;
 
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
+            ("method.reflection", "Director's reflection"),
+            ("method.continuation", "Director's continuation"),
+            ("method.choice", "Director's choice of the next speaker"),
+            ("method.prompt", "Director's prompt to the next speaker"),
+            ("method.summary", "Director's summary"),
+            ("method.format_instructions", "Choice format instructions"),
+    ];
+
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if !(0.0..=1.0).contains(&self.stop_probability) || self.stop_probability.is_nan() {
             err("method.stop_probability", "must be between 0 and 1".into());

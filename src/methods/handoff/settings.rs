@@ -73,6 +73,27 @@ impl Default for HandoffSettings {
 impl MethodSettings for HandoffSettings {
     /// Seed 003 opens with its first speaker, not an injected message.
     const INJECTS_OPENING: bool = false;
+    /// Each speaker reads the method's own instructions and the conversation so far.
+    const SHARED_TEMPLATES: bool = false;
+
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
+            ("method.text_instructions", "Instructions (text and JSON handoffs)"),
+            ("method.tool_instructions", "Instructions (tool handoffs)"),
+            ("method.tool_description", "The handoff tool's description"),
+            ("method.response_description", "The \"response\" field's description"),
+            ("method.next_description", "The \"next_agent_name\" field's description"),
+    ];
+
+    /// Each mode sends its own instructions; the field descriptions go with the tool and JSON
+    /// schemas.
+    fn sends(&self, field: &str) -> bool {
+        match (self.via, field) {
+            (HandoffVia::Tool, "method.text_instructions") => false,
+            (_, "method.tool_instructions" | "method.tool_description") => self.via == HandoffVia::Tool,
+            (HandoffVia::Text, "method.response_description" | "method.next_description") => false,
+            _ => true,
+        }
+    }
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if self.attempts == 0 {

@@ -62,8 +62,21 @@ impl MethodSettings for NegotiationSettings {
     const INJECTS_OPENING: bool = false;
     /// Each game applies the turn limit itself.
     const ENDS_AT_TURN_LIMIT: bool = false;
+    /// The players read the game's own messages.
+    const SHARED_TEMPLATES: bool = false;
     const FIXED_FLOOR: Option<&'static str> =
         Some("the trading game's turn order is fixed (the players alternate), so the floor cannot be given");
+
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
+            ("method.rules", "Rules"),
+            ("method.name_message", "Name message"),
+            ("method.inventory_message", "Inventory message"),
+            ("method.transcript_message", "Transcript message"),
+            ("method.feedback", "Feedback at the optimum"),
+            ("method.feedback_below_optimum", "Feedback below the optimum"),
+            ("method.optimizer_system", "Optimizer system message"),
+            ("method.optimizer_prompt", "Optimizer prompt"),
+    ];
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if agents.len() != 2 {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::{check_field, choice_field, number_field, text_field};
+use crate::app::form::{check_field, choice_field, number_field};
 use crate::app::methods::{update_method, why, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
@@ -107,13 +107,6 @@ pub fn settings() -> AnyView {
                 |s, v| update_method!(s, Selector, |m| m.prompt_role = v),
             )}
         </div>
-        {text_field(
-            "Selector prompt ({roles}, {participants}, {history})",
-            "method.prompt",
-            |s| with_method!(s, Selector, |m| m.prompt.clone(), String::new()),
-            |s, v| update_method!(s, Selector, |m| m.prompt = v),
-            true,
-        )}
     }
     .into_any()
 }

@@ -70,6 +70,13 @@ impl Default for SelectorSettings {
 }
 
 impl MethodSettings for SelectorSettings {
+    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
+            ("method.prompt", "Selector prompt ({roles}, {participants}, {history})"),
+            ("method.no_name_feedback", "Feedback when no name is given"),
+            ("method.many_names_feedback", "Feedback when several names are given"),
+            ("method.repeated_feedback", "Feedback when the last speaker is named"),
+    ];
+
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if self.attempts == 0 {
             err("method.attempts", "must be at least 1".into());

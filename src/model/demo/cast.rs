@@ -228,14 +228,19 @@ impl Cast {
         });
         let traits = ["fearless", "relentless", "unpredictable", "charming", "meticulous", "theatrical"];
         let a = traits.choose(rng).copied().unwrap_or("bold");
-        let b = traits.choose(rng).copied().unwrap_or("sharp");
+        let others: Vec<&str> = traits.iter().copied().filter(|t| *t != a).collect();
+        let b = others.choose(rng).copied().unwrap_or("sharp");
+        let article = if a.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
         let side = match person.map(|p| p.stance) {
-            Some(s) if s > 0.33 => "a true believer in",
-            Some(s) if s < -0.33 => "a sworn skeptic of",
-            _ => "an open mind about",
+            Some(s) if s > 0.33 => "who firmly believes in",
+            Some(s) if s < -0.33 => "who deeply doubts",
+            _ => "with an open mind about",
         };
         limit_words(
-            &format!("{subject}, you are a {a}, {b} {role} with {side} {}. You never miss a chance to make your point.", self.short_topic(topic)),
+            &format!(
+                "{subject}, you are {article} {a}, {b} {role} {side} {}. You never miss a chance to make your point.",
+                self.short_topic(topic)
+            ),
             word_limit,
         )
     }
