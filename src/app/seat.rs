@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use crate::game::negotiation::{inventory_value, resource_value, Action};
 use crate::model::ModelError;
 use crate::seat::{words, Answer, Desk, Form, Question};
+use crate::text::html_escape;
 
 /// The page's desk: what is being asked, why the last answer could not be sent, and where the
 /// answer goes.
@@ -136,87 +137,115 @@ fn answer(form: &Form, text: String, picks: &[usize], quantity: &str) -> Answer 
     }
 }
 
+/// What the word counter under the text box says.
+fn word_note(text: &str, limit: Option<u32>) -> String {
+    let n = words(text);
+    match limit {
+        Some(limit) if n > limit as usize => format!("{n} / {limit} words: over the limit"),
+        Some(limit) => format!("{n} / {limit} words"),
+        None => format!("{n} words"),
+    }
+}
+
+/// The box's contents for a question, as HTML. Drawn as text rather than as Leptos views: the
+/// box is the same few parts for every form, and typed views of them cost 2 KB more on
+/// the first page. The answer is read back from the controls when a button is pressed.
+fn draw(q: &Question) -> String {
+    let l = layout(&q.form);
+    let mut h = format!(
+        "<h2>Your turn: {} ({})</h2><details class=\"seat-prompt\"><summary>The prompt a model would read</summary><pre data-testid=\"seat-prompt\">{}</pre></details>",
+        html_escape(&q.agent),
+        q.purpose.label(),
+        html_escape(&q.prompt)
+    );
+    if !l.holdings.is_empty() {
+        h.push_str("<table class=\"seat-inventory\" data-testid=\"seat-inventory\"><tr><th>Resource</th><th>You hold</th><th>Worth</th></tr>");
+        for (r, n, w) in &l.holdings {
+            h.push_str(&format!("<tr><td>{}</td><td>{n}</td><td>{w}</td></tr>", html_escape(r)));
+        }
+        h.push_str("</table>");
+    }
+    h.push_str("<div class=\"seat-choices\" role=\"group\" aria-label=\"Answers\">");
+    for (i, (label, _)) in l.buttons.iter().enumerate() {
+        h.push_str(&format!("<button data-testid=\"seat-choice-{i}\">{}</button>", html_escape(label)));
+    }
+    h.push_str("</div>");
+    if let Some(limit) = l.text {
+        h.push_str(&format!(
+            "<textarea data-testid=\"seat-text\" aria-label=\"Your words\" rows=\"4\"></textarea><p class=\"hint\" data-testid=\"seat-words\">{}</p>",
+            word_note("", limit)
+        ));
+    }
+    h.push_str("<div class=\"row\">");
+    for (i, (label, options)) in l.picks.iter().enumerate() {
+        h.push_str(&format!(
+            "<label class=\"field\"><span>{label}</span><select data-testid=\"seat-pick-{i}\">"
+        ));
+        for (j, o) in options.iter().enumerate() {
+            // A trade's second list starts on a different resource from the first.
+            let selected = if i == 2 && j == 1 { " selected" } else { "" };
+            h.push_str(&format!("<option value=\"{j}\"{selected}>{}</option>", html_escape(o)));
+        }
+        h.push_str("</select></label>");
+    }
+    if l.quantity {
+        h.push_str("<label class=\"field\"><span>Quantity (TRADE)</span><input data-testid=\"seat-quantity\" inputmode=\"numeric\" value=\"1\"></label>");
+    }
+    h.push_str("</div>");
+    if l.text.is_some() || !l.picks.is_empty() {
+        h.push_str("<button class=\"primary\" data-testid=\"seat-send\">Send</button>");
+    }
+    h
+}
+
 /// The question waiting for the person, if any.
 #[component]
 pub fn SeatBox() -> impl IntoView {
+    use wasm_bindgen::JsCast;
     let desk = expect_context::<crate::app::driver::Controller>().desk;
-    move || {
-        desk.question.get().map(|q| {
-            let what = q.purpose.label();
-            let l = layout(&q.form);
-            let text = RwSignal::new(String::new());
-            let picks: Vec<RwSignal<usize>> = l.picks.iter().map(|_| RwSignal::new(0)).collect();
-            // A trade's second list starts on a different resource from the first.
-            if let Some(p) = picks.get(2) {
-                p.set(1);
+    let root = NodeRef::<leptos::html::Section>::new();
+    // A control of the box, by its test id.
+    let control = move |id: &str| {
+        root.get_untracked().and_then(|r| r.query_selector(&format!("[data-testid={id}]")).ok().flatten())
+    };
+    let value = move |id: &str| {
+        control(id)
+            .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    let form = move || desk.question.with_untracked(|q| q.as_ref().map(|q| q.form.clone()));
+    let click = move |ev: leptos::ev::MouseEvent| {
+        let id =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()?.get_attribute("data-testid"));
+        let (Some(id), Some(form)) = (id, form()) else { return };
+        if let Some(i) = id.strip_prefix("seat-choice-").and_then(|i| i.parse::<usize>().ok()) {
+            if let Some((_, a)) = layout(&form).buttons.into_iter().nth(i) {
+                desk.send(a);
             }
-            let quantity = RwSignal::new("1".to_string());
-            let form = q.form.clone();
-            let chosen = picks.clone();
-            let send = move |_| {
-                let picked: Vec<usize> = chosen.iter().map(|p| p.get_untracked()).collect();
-                desk.send(answer(&form, text.get_untracked(), &picked, &quantity.get_untracked()))
-            };
-            let has_send = l.text.is_some() || !l.picks.is_empty();
-            let no_holdings = l.holdings.is_empty();
-            // Typing a digit gives the bid at once (0 for 10), as the buttons do.
-            let digits = matches!(q.form, Form::Number { .. });
-            let keys = move |ev: leptos::ev::KeyboardEvent| {
-                if let (true, Ok(d)) = (digits, ev.key().parse::<u32>()) {
-                    desk.send(Answer::Number(if d == 0 { 10 } else { d }));
-                }
-            };
-            view! {
-                <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" on:keydown=keys>
-                    <h2>{format!("Your turn: {} ({what})", q.agent)}</h2>
-                    <details class="seat-prompt">
-                        <summary>"The prompt a model would read"</summary>
-                        <pre data-testid="seat-prompt">{q.prompt.clone()}</pre>
-                    </details>
-                    <table class="seat-inventory" data-testid="seat-inventory" hidden=no_holdings>
-                        <tr><th>"Resource"</th><th>"You hold"</th><th>"Worth"</th></tr>
-                        {l.holdings.into_iter().map(|(r, n, w)| view! { <tr><td>{r}</td><td>{n}</td><td>{w}</td></tr> }).collect_view()}
-                    </table>
-                    <div class="seat-choices" role="group" aria-label="Answers">
-                        {l.buttons.into_iter().enumerate().map(|(i, (label, a))| view! {
-                            <button data-testid=format!("seat-choice-{i}") on:click=move |_| desk.send(a.clone())>{label}</button>
-                        }).collect_view()}
-                    </div>
-                    {l.text.map(|limit| view! {
-                        <textarea data-testid="seat-text" aria-label="Your words" rows="4" on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-                        <p class="hint" data-testid="seat-words">{move || {
-                            let n = text.with(|t| words(t));
-                            match limit {
-                                Some(limit) if n > limit as usize => format!("{n} / {limit} words: over the limit"),
-                                Some(limit) => format!("{n} / {limit} words"),
-                                None => format!("{n} words"),
-                            }
-                        }}</p>
-                    })}
-                    <div class="row">
-                        {l.picks.into_iter().zip(picks).enumerate().map(|(i, ((label, options), pick))| view! {
-                            <label class="field">
-                                <span>{label}</span>
-                                <select data-testid=format!("seat-pick-{i}") on:change=move |ev| pick.set(event_target_value(&ev).parse().unwrap_or(0))>
-                                    {options.into_iter().enumerate().map(|(j, o)| view! {
-                                        <option value=j.to_string() selected=move || pick.get_untracked() == j>{o}</option>
-                                    }).collect_view()}
-                                </select>
-                            </label>
-                        }).collect_view()}
-                        {l.quantity.then(|| view! {
-                            <label class="field">
-                                <span>"Quantity (TRADE)"</span>
-                                <input data-testid="seat-quantity" inputmode="numeric" prop:value=move || quantity.get() on:input=move |ev| quantity.set(event_target_value(&ev)) />
-                            </label>
-                        })}
-                    </div>
-                    <button class="primary" data-testid="seat-send" hidden=!has_send on:click=send>"Send"</button>
-                    {move || desk.problem.get().map(|p| view! {
-                        <p class="notice error" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
-                    })}
-                </section>
-            }
-        })
+        } else if id == "seat-send" {
+            let picks: Vec<usize> =
+                (0..3).map(|i| value(&format!("seat-pick-{i}")).parse().unwrap_or(0)).collect();
+            desk.send(answer(&form, value("seat-text"), &picks, &value("seat-quantity")));
+        }
+    };
+    let input = move |_| {
+        if let (Some(limit), Some(count)) = (form().and_then(|f| layout(&f).text), control("seat-words")) {
+            count.set_text_content(Some(&word_note(&value("seat-text"), limit)));
+        }
+    };
+    // Typing a digit gives the bid at once (0 for 10), as the buttons do.
+    let keys = move |ev: leptos::ev::KeyboardEvent| {
+        if let (Some(Form::Number { .. }), Ok(d)) = (form(), ev.key().parse::<u32>()) {
+            desk.send(Answer::Number(if d == 0 { 10 } else { d }));
+        }
+    };
+    view! {
+        {move || desk.question.with(|q| q.as_ref().map(draw)).map(|html| view! {
+            <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" node_ref=root inner_html=html on:click=click on:input=input on:keydown=keys></section>
+        })}
+        {move || desk.problem.get().map(|p| view! {
+            <p class="notice error" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
+        })}
     }
 }

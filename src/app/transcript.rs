@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use super::rows::chunked;
 use super::Controller;
+use crate::text::html_escape;
 use crate::view::{Segment, TranscriptRow};
 
 #[component]
@@ -42,13 +43,17 @@ pub fn Transcript() -> impl IntoView {
             {move || {
                 // Seed 000's generated descriptions, which the agents' headers carry.
                 let described = controller.view.with(|v| v.descriptions.clone());
-                (!described.is_empty()).then(|| view! {
-                    <details class="descriptions" data-testid="descriptions">
-                        <summary>{format!("Character descriptions ({})", described.len())}</summary>
-                        {described.into_iter().map(|(agent, text)| view! {
-                            <p data-testid="description">{format!("{agent}: {text}")}</p>
-                        }).collect_view()}
-                    </details>
+                (!described.is_empty()).then(|| {
+                    // Drawn as text: a typed view of the list cost about 1 KB more on the first page.
+                    let mut html = format!("<summary>Character descriptions ({})</summary>", described.len());
+                    for (agent, text) in &described {
+                        html.push_str(&format!(
+                            "<p data-testid=\"description\">{}: {}</p>",
+                            html_escape(agent),
+                            html_escape(text)
+                        ));
+                    }
+                    view! { <details class="descriptions" data-testid="descriptions" inner_html=html></details> }
                 })
             }}
             <ol

@@ -112,7 +112,9 @@ test('the call inspector shows exactly what was sent and received', async () => 
   const sent = await bid.locator('.sent pre').allTextContents();
   assert.equal(sent.length, 1, 'a bid is one system message, as in the seed');
   assert.match(sent[0], /rate how contradictory the following message is to your ideas/);
-  assert.match(sent[0], /Here is the conversation so far\.\nDebate Moderator: Candidates/);
+  // The history opens with the moderator putting the specified topic (seed 000's opening).
+  const opening = await page.getByTestId('message').first().getByTestId('message-text').textContent();
+  assert.ok(sent[0].includes(`Here is the conversation so far.\nDebate Moderator: ${opening}\n`), sent[0]);
   assert.match(await bid.getByTestId('call-raw').textContent(), /^<\d+>$/);
   assert.match(await bid.getByTestId('call-parse').textContent(), /^read: \d+$/);
   assert.deepEqual(errors, []);

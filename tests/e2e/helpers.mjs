@@ -152,9 +152,17 @@ export async function waitForCount(page, id, n, timeout = 10000) {
   await eventually(async () => assert.equal(await page.getByTestId(id).count(), n, `${id} count`), { timeout });
 }
 
-/** Opens a preset and points it at an LLM server: provider, base URL, model, key, and a turn limit if given. */
-export async function openOnServer(page, url, preset, { provider = 'openai', model = 'test-model', key, turns } = {}) {
+/**
+ * Opens a preset and points it at an LLM server: provider, base URL, model, key, and a turn limit
+ * if given. Seed 000's opening steps are turned off unless `opening` is set, so a run's first
+ * calls are its method's (the tests of faults count on which call meets them).
+ */
+export async function openOnServer(page, url, preset, { provider = 'openai', model = 'test-model', key, turns, opening = false } = {}) {
   await page.getByTestId(`open-${preset}`).click();
+  if (!opening) {
+    await page.getByTestId('field-opening.specify_topic').uncheck();
+    await page.getByTestId('field-opening.describe_characters').uncheck();
+  }
   await page.getByTestId('field-model.provider').selectOption(provider);
   await page.getByTestId('field-model.base_url').fill(url);
   await page.getByTestId('field-model.name').fill(model);

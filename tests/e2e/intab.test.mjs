@@ -105,6 +105,10 @@ async function openApp(context, at = '') {
 /** Opens a preset on the in-tab model at `address`, with a turn limit. */
 async function onTab(page, preset, address, turns) {
   await page.getByTestId(`open-${preset}`).click();
+  // Without seed 000's opening steps: their three descriptions go to the engine at once, and
+  // concurrent calls on the engine do not yet give the same replies for the same seed (issue 24).
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
   await page.getByTestId('field-model.provider').selectOption('browser');
   const field = page.getByTestId('field-model.name');
   await field.fill(address);

@@ -128,6 +128,10 @@ test('the estimate before Run follows the scenario and its prices', async () => 
   await page.getByTestId('field-model.provider').selectOption('custom');
   await page.getByTestId('field-model.base_url').fill(llm.url);
   await page.getByTestId('field-model.name').fill('test-model');
+  // Ten turns of three bids and a speech, and the opening's three descriptions and topic.
+  await waitForText(page.getByTestId('estimate'), /^Estimate: about 44 calls, \d+ K tokens for 10 turns\.$/);
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
   await waitForText(page.getByTestId('estimate'), /^Estimate: about 40 calls, \d+ K tokens for 10 turns\.$/);
   await page.getByTestId('field-max_turns').fill('5');
   await waitForText(page.getByTestId('estimate'), /^Estimate: about 20 calls, \d+ tokens for 5 turns\.$/);

@@ -353,6 +353,9 @@ test('timeouts for the first byte and for silence each say what happened', async
 test('no answer at all names the likely causes; Stop aborts every call in flight', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-rail-debate').click();
+  // Without the opening steps, so the opening needs no call and the first calls are the bids.
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
   await page.getByTestId('field-model.provider').selectOption('ollama');
   await page.getByTestId('field-model.base_url').fill('http://127.0.0.1:9/v1');
   await page.getByTestId('field-model.name').fill('llama');

@@ -20,11 +20,13 @@ async function playSeat(page, answer) {
     if (status.startsWith('Finished')) return asked;
     if (await page.getByTestId('seat').isVisible()) {
       const heading = await page.locator('[data-testid=seat] h2').textContent();
+      const prompt = await page.getByTestId('seat-prompt').textContent();
       asked.push(heading);
       await answer(page, heading);
-      // Wait until this question is answered (the box goes, or shows the next question).
-      await page.waitForFunction((h) => document.querySelector('[data-testid=seat] h2')?.textContent !== h
-        || document.querySelector('[data-testid=seat-problem]'), heading, { timeout: 10000 }).catch(() => {});
+      // Wait until this question is answered: the box goes, or asks the next question (whose
+      // prompt differs, as the conversation has moved on), or says why it was not sent.
+      await page.waitForFunction((p) => document.querySelector('[data-testid=seat-prompt]')?.textContent !== p
+        || document.querySelector('[data-testid=seat-problem]'), prompt, { timeout: 10000 }).catch(() => {});
     } else {
       await page.waitForTimeout(50);
     }
@@ -39,8 +41,12 @@ test('a seated candidate bids by key and by button, speaks, and the log marks ev
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
 
-  // The first question is the seed's bid prompt, answered by typing the digit.
+  // Seed 000's opening asks the seat for its own description first.
   await page.getByTestId('seat').waitFor();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Donald Trump (character description)');
+  await page.getByTestId('seat-text').fill('A builder who never takes no for an answer.');
+  await page.getByTestId('seat-send').click();
+  // Then the seed's bid prompt, answered by typing the digit.
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Donald Trump (bid)');
   assert.match(await page.getByTestId('seat-prompt').textContent(), /On the scale of 1 to 10/);
   await waitForText(page.getByTestId('status'), /^Waiting for you · turn \d+$/);
@@ -68,7 +74,8 @@ test('a seated candidate bids by key and by button, speaks, and the log marks ev
   assert.ok(mine.length >= 1, `a 9 wins the floor at least once (asked: ${asked.join('; ')})`);
   mine.forEach((m, i) => assert.equal(m.text, `Believe me, the trains will be huge number ${i + 1}.`));
   const human = ofType(events, 'model_call').filter((c) => c.human);
-  assert.equal(human.length, 3 + mine.length, 'one call per bid and per speech, each marked');
+  assert.equal(human.length, 1 + 3 + mine.length, 'the description, one call per bid and per speech, each marked');
+  assert.equal(ofType(events, 'character_described').find((d) => d.agent === 'Donald Trump').description, 'A builder who never takes no for an answer.');
   assert.ok(human.every((c) => c.agent === 'Donald Trump'));
   assert.ok(ofType(events, 'model_call').some((c) => c.agent !== 'Donald Trump' && !c.human));
   assert.deepEqual(events[0].scenario.seats, ['Donald Trump']);
@@ -115,6 +122,9 @@ test('a trade against the rules is explained and not sent; a valid one is', asyn
 test('Stop while a seat waits ends the run and the wait; Reset clears it', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-rail-debate').click();
+  // Without the opening steps, so the seat's first question is a bid.
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
   await page.getByTestId('seat-1').check();
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
