@@ -296,6 +296,9 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       }
       if (fault === 'stall') return; // never ends: the idle timeout must fire
       if (fault === 'drop-stream' || fault === 'drop-stream-early') {
+        // Destroying the socket drops whatever it has not sent yet: let the text written so far
+        // reach the client first, so "cut after some text" is that on a loaded machine too.
+        if (fault === 'drop-stream') await new Promise((ok) => setTimeout(ok, 50));
         res.socket.destroy();
         return;
       }

@@ -206,3 +206,51 @@ test('a seated speaker hands off in each mode, and the record matches what a mod
     assert.deepEqual(errors, []);
   }
 });
+
+test('Pause while a seat waits lets the person answer, then the run pauses; the run replays with the answers marked', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('field-max_turns').fill('3');
+  await page.getByTestId('seat-2').check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+  await page.getByTestId('pause').click();
+  // The question stays open while the run is paused; the answer finishes the turn, then it waits.
+  assert.ok(await page.getByTestId('seat').isVisible());
+  await page.getByTestId('seat-choice-9').click(); // 10: the floor is hers
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (speak)');
+  await page.getByTestId('seat-text').fill('Who pays for it, and who profits?');
+  await page.getByTestId('seat-send').click();
+  await waitForStatus(page, 'Paused · turn 1');
+  assert.equal(await page.getByTestId('seat').count(), 0);
+  // Resume plays on: later bids are 1s, and a speech if a tie gives her the floor anyway.
+  await page.getByTestId('run').click();
+  await playSeat(page, async (p, heading) => {
+    if (heading.endsWith('(bid)')) {
+      await p.getByTestId('seat-choice-0').click();
+    } else {
+      await p.getByTestId('seat-text').fill('Again: who pays?');
+      await p.getByTestId('seat-send').click();
+    }
+  });
+  await waitForStatus(page, 'Finished');
+  const events = await eventsOf(page);
+  assert.deepEqual(ofType(events, 'bid').filter((b) => b.agent === 'Elizabeth Warren').map((b) => b.value), [10, 1, 1]);
+  const mine = ofType(events, 'message').filter((m) => m.speaker === 'Elizabeth Warren').map((m) => m.text);
+  assert.equal(mine[0], 'Who pays for it, and who profits?');
+  assert.ok(mine.slice(1).every((t) => t === 'Again: who pays?'));
+
+  // The run file replays with the person's speech marked "you" and no seat asked.
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  await page.getByTestId('import').setInputFiles(await json.path());
+  await waitForStatus(page, 'Paused · turn 0 · replay');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  assert.equal(await page.getByTestId('seat').count(), 0, 'a replay asks nobody');
+  const marked = page.locator('[data-testid=message]:has([data-testid=you])');
+  assert.deepEqual(await marked.getByTestId('message-text').allTextContents(), mine);
+  assert.deepEqual(errors, []);
+});
