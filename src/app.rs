@@ -222,6 +222,18 @@ fn Controls() -> impl IntoView {
                 "Reset"
             </button>
             <projector::ProjectorButton />
+            {move || {
+                let seated = controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()));
+                (seated && !controller.replaying.get() && controller.mode.get() != Mode::Idle).then(|| view! {
+                    <button
+                        data-testid="undo-answer"
+                        title="Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)"
+                        on:click=move |_| act(controller.undo_answer())
+                    >
+                        "Undo my last answer"
+                    </button>
+                })
+            }}
             {move || controller.replaying.get().then(|| view! {
                 <button
                     data-testid="step-back"
@@ -458,8 +470,18 @@ fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
                         }>{name}</button>
                     }
                 }).collect_view()}
+                {s.method.kind().ends_on_request().then(|| view! {
+                    <button
+                        data-testid="end-show"
+                        title="The director's next turn closes the show (its stop draw is still made and recorded)"
+                        on:click=move |_| message.set(controller.end_show().err().unwrap_or_default())
+                    >
+                        "End the show"
+                    </button>
+                })}
                 <span class="muted" data-testid="floor-given" role="status">
                     {move || controller.given.get().map(|a| format!("{a} speaks next (the method still chooses, and both are recorded)"))}
+                    {move || controller.ending.get().then_some(" The show ends at the director's next turn.")}
                 </span>
             </div>
         })

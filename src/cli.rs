@@ -209,11 +209,11 @@ pub fn render_event(event: &Event, seats: &[String]) -> Option<String> {
             format!("Selected: {agent} ({})\n", crate::events::draw_note(tied))
         }
         Event::SpeakerSelected { .. } => return None,
-        Event::StopDraw { stop, sample, probability, .. } => {
+        Event::StopDraw { stop, sample, probability, ended_by_class, .. } => {
             format!(
                 "\tStop draw: {}: {}",
                 director::words::drawn(*sample, *probability),
-                director::words::verdict(*stop)
+                director::words::verdict(*stop, *ended_by_class)
             )
         }
         Event::DirectorChoice { agent, fallback, raw, .. } => {

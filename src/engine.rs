@@ -297,6 +297,24 @@ impl Run {
         Ok(())
     }
 
+    /// "End the show": the director's next stop draw stops the run, whatever it draws (the draw
+    /// is still made and recorded, with `ended_by_class`).
+    pub fn end_show(&mut self) -> Result<(), String> {
+        if !self.floor.scenario.method.kind().ends_on_request() {
+            return Err("only a director's show can be ended this way".into());
+        }
+        if self.finished.is_some() {
+            return Err("the run has finished".into());
+        }
+        self.floor.end_requested = true;
+        Ok(())
+    }
+
+    /// Whether "End the show" waits for the director's next turn.
+    pub fn show_ending(&self) -> bool {
+        self.floor.end_requested
+    }
+
     /// The agent given the floor whose turn has not come yet.
     pub fn floor_given(&self) -> Option<&str> {
         self.floor.given.map(|i| self.floor.scenario.agents[i].name.as_str())

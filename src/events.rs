@@ -306,6 +306,9 @@ events! {
         sample: f64 = f64,
         probability: f64 = f64,
         stop: bool = bool,
+        /// The class pressed "End the show": the show stops whatever the draw (which is still
+        /// made, so the run's later draws stay the same).
+        ended_by_class: bool = bool_or_false unless empty,
     },
     Handoff "handoff" {
         turn: u32 = u32,

@@ -122,10 +122,10 @@ pub fn to_markdown(events: &[Event]) -> String {
                 out.push_str(&format!("> Selected: **{}**{tie}\n\n", inert(agent)));
                 bids.clear();
             }
-            Event::StopDraw { sample, probability, stop, .. } => out.push_str(&format!(
+            Event::StopDraw { sample, probability, stop, ended_by_class, .. } => out.push_str(&format!(
                 "> Stop draw: {}: {}\n\n",
                 director::words::drawn(*sample, *probability),
-                director::words::verdict(*stop)
+                director::words::verdict(*stop, *ended_by_class)
             )),
             Event::DirectorChoice { agent, fallback, .. } => {
                 let note =

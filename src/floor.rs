@@ -70,6 +70,8 @@ pub struct Floor {
     /// The agent the class gave the floor to, until a method's next choice of speaker takes it
     /// (see [`Floor::floor_for`]).
     pub(crate) given: Option<usize>,
+    /// The class pressed "End the show": the director's next stop draw stops.
+    pub(crate) end_requested: bool,
     /// Told of every event as it is recorded, so a view can follow a turn as it happens.
     listener: Option<Listener>,
     /// Tokens spent so far, and their cost at the scenario's prices.
@@ -91,6 +93,7 @@ impl Floor {
             cast: Vec::new(),
             last_calls: Default::default(),
             given: None,
+            end_requested: false,
             listener: None,
             spent_tokens: 0,
             spent_cost: 0.0,

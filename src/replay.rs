@@ -151,6 +151,12 @@ pub async fn continue_live(
         {
             run.give_floor(agent)?;
         }
+        if prefix[at..step_end(prefix, at)]
+            .iter()
+            .any(|e| matches!(e, Event::StopDraw { ended_by_class: true, .. }))
+        {
+            run.end_show()?;
+        }
         let outcome = run.step().await;
         if let StepOutcome::Capped = outcome {
             // The user raised the cap here: do the same, or stop where the recording paused.

@@ -263,6 +263,13 @@ macro_rules! scenario_methods {
                 }
             }
 
+            /// Whether the class can end the run from the page ("End the show").
+            pub fn ends_on_request(self) -> bool {
+                match self {
+                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::ENDS_ON_REQUEST,)*
+                }
+            }
+
             /// Why the class cannot give the floor in this method, when it cannot.
             pub fn fixed_floor(self) -> Option<&'static str> {
                 match self {

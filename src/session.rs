@@ -108,6 +108,8 @@ pub struct Session {
     /// Whether steps follow each other (Run) or one is played (Step).
     repeat: bool,
     stop_requested: bool,
+    /// Undo-last-answer was pressed while a step was away: it applies when the step is back.
+    undo_requested: bool,
     /// The log is already in the past runs (or must not go there).
     archived: bool,
     /// How many events of a live run make up whole steps: only those are saved, so a restored
@@ -120,6 +122,10 @@ pub struct Session {
     given: Option<String>,
     /// The floor given while a step is away: it reaches the run when the step comes back.
     given_later: Option<String>,
+    /// "End the show" was pressed and the director's next turn has not come; `end_later` while
+    /// a step is away, applied when it is back.
+    ending: bool,
+    end_later: bool,
     /// Called whenever a live run records an event, so the shell can schedule a redraw.
     on_event: Option<Rc<dyn Fn()>>,
 }
@@ -141,12 +147,15 @@ impl Session {
             working: false,
             repeat: false,
             stop_requested: false,
+            undo_requested: false,
             archived: false,
             boundary: 0,
             cap: SpendingCap::default(),
             interjections: Vec::new(),
             given: None,
             given_later: None,
+            ending: false,
+            end_later: false,
             on_event: None,
         }
     }
@@ -209,12 +218,15 @@ impl Session {
         self.working = false;
         self.repeat = false;
         self.stop_requested = false;
+        self.undo_requested = false;
         self.archived = false;
         self.boundary = 0;
         self.status = Status::Idle;
         self.interjections.clear();
         self.given = None;
         self.given_later = None;
+        self.ending = false;
+        self.end_later = false;
     }
 
     /// Run: starts a run (`fresh` makes it, and is called only when one is needed), resumes a
@@ -280,6 +292,55 @@ impl Session {
     /// The agent given the floor whose turn has not come yet.
     pub fn floor_given(&self) -> Option<&str> {
         self.given_later.as_deref().or(self.given.as_deref())
+    }
+
+    /// "End the show": the director's next turn stops the run (recorded on its stop draw).
+    pub fn end_show(&mut self) -> Result<(), String> {
+        match &mut self.source {
+            Source::Live(Some(run)) => run.end_show()?,
+            Source::Live(None) => self.end_later = true,
+            _ => return Err("ending the show needs a live run: press Run or Step first".into()),
+        }
+        self.ending = true;
+        Ok(())
+    }
+
+    /// Whether "End the show" waits for the director's next turn.
+    pub fn show_ending(&self) -> bool {
+        self.ending
+    }
+
+    /// Undo my last answer: the run goes back to the start of the step in which a person last
+    /// answered, paused, and Resume plays it again from there (the seat is asked again; the
+    /// calls before the answer in that step are made again). The run as it was goes to the past
+    /// runs first, so nothing recorded is lost. While a step is away (a seat waiting) its calls
+    /// are cancelled and the undo applies when it is back.
+    pub fn undo_answer(&mut self) -> Result<Vec<Effect>, String> {
+        if self.is_replaying() || matches!(self.source, Source::Nothing) {
+            return Err("undoing an answer needs a live run".into());
+        }
+        if last_answer(&self.log.borrow()).is_none() {
+            return Err("no answer of yours to undo yet".into());
+        }
+        if self.working {
+            self.undo_requested = true;
+            return Ok(vec![Effect::CancelCalls]);
+        }
+        let events = self.log.borrow().clone();
+        Ok(self.undo_to(events))
+    }
+
+    /// Goes back to the start of the step of the last person's answer in `events`.
+    fn undo_to(&mut self, events: Vec<Event>) -> Vec<Effect> {
+        let Some(answer) = last_answer(&events) else { return Vec::new() };
+        let cut =
+            crate::replay::step_starts(&events).into_iter().take_while(|&s| s <= answer).last().unwrap_or(0);
+        let mut effects = self.archive();
+        // `restore` would archive again what `archive` already kept.
+        self.archived = true;
+        effects.extend(self.restore(events[..cut].to_vec(), false, 0));
+        effects.push(Effect::Save);
+        effects
     }
 
     /// Pause: the step in flight finishes, then the session waits.
@@ -371,6 +432,10 @@ impl Session {
             return Vec::new(); // reset while the step was in flight: that run is gone
         }
         let mut run = job.run;
+        if std::mem::take(&mut self.undo_requested) {
+            self.working = false;
+            return self.undo_to(run.events().to_vec());
+        }
         let stop = std::mem::take(&mut self.stop_requested);
         if stop {
             run.stop();
@@ -381,6 +446,10 @@ impl Session {
             let _ = run.give_floor(&agent);
         }
         self.given = run.floor_given().map(String::from);
+        if std::mem::take(&mut self.end_later) {
+            let _ = run.end_show();
+        }
+        self.ending = run.show_ending();
         self.source = Source::Live(Some(run));
         let finished = stop || matches!(outcome, StepOutcome::Finished(_));
         let failed = !stop && outcome == StepOutcome::Finished(FinishReason::Error);
@@ -590,6 +659,11 @@ impl Session {
             }
         });
     }
+}
+
+/// Where the last answer a person gave is in `events` (a `model_call` marked `human`).
+fn last_answer(events: &[Event]) -> Option<usize> {
+    events.iter().rposition(|e| matches!(e, Event::ModelCall { human: true, .. }))
 }
 
 #[cfg(test)]

@@ -357,8 +357,15 @@ impl RunView {
                     action: None,
                 }));
             }
-            Event::StopDraw { turn, sample, probability, stop } => {
-                director::view::add_stop_draw(&mut self.director, *turn, *sample, *probability, *stop)
+            Event::StopDraw { turn, sample, probability, stop, ended_by_class } => {
+                director::view::add_stop_draw(
+                    &mut self.director,
+                    *turn,
+                    *sample,
+                    *probability,
+                    *stop,
+                    *ended_by_class,
+                )
             }
             Event::DirectorChoice { turn, raw, index, agent, fallback } => {
                 let attempts = self

@@ -68,6 +68,13 @@ fn every_kind_of_event() -> Vec<Event> {
     run.set_spending_cap(agora::scenario::SpendingCap { tokens: 0, cost: 0.0 });
     futures::executor::block_on(run.run_to_end());
     events.extend(run.events().iter().cloned());
+    // A show the class ended.
+    let s = find("daily-show-director").unwrap().scenario();
+    let model = Rc::new(DemoModel::new(&s, Rc::new(FrozenClock)));
+    let mut run = Run::new(s, model, Rc::new(FrozenClock)).unwrap();
+    run.end_show().unwrap();
+    futures::executor::block_on(run.run_to_end());
+    events.extend(run.events().iter().cloned());
     let failed = scenario(
         r#"{"version":1,"title":"t","topic":"rail","max_turns":1,"agents":[{"name":"A"},{"name":"B"}],"method":{"kind":"bidding"}}"#,
     );

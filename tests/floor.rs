@@ -96,3 +96,32 @@ fn a_finished_run_gives_no_floor() {
     block_on(run.run_to_end());
     assert!(run.give_floor(&agent).unwrap_err().contains("finished"));
 }
+
+#[test]
+fn the_class_ends_the_show_at_the_directors_next_turn_and_continue_live_does_the_same() {
+    let preset = agora::presets::find("daily-show-director").unwrap();
+    let (mut run, _) = given_run(preset, 0);
+    let from = run.events().len();
+    run.end_show().unwrap();
+    assert!(run.show_ending());
+    block_on(run.run_to_end());
+    assert!(!run.show_ending());
+    let after = &run.events()[from..];
+    let draws: Vec<&Event> = after.iter().filter(|e| matches!(e, Event::StopDraw { .. })).collect();
+    assert_eq!(draws.len(), 1, "the next director turn is the last");
+    assert!(matches!(draws[0], Event::StopDraw { stop: true, ended_by_class: true, .. }));
+    assert!(matches!(
+        run.events().last(),
+        Some(Event::RunFinished { reason: agora::events::FinishReason::DirectorStopped })
+    ));
+    // Caught up from the recording, the show ends where the class ended it (without that, the
+    // catch-up would draw on and part from the recording).
+    let recorded = run.events().to_vec();
+    let e = block_on(continue_live(&recorded, Rc::new(ScriptedModel::default()), Rc::new(FrozenClock)))
+        .err()
+        .unwrap();
+    assert!(e.contains("director_stopped") && e.contains("nothing to continue"), "{e}");
+    // Other methods have no show to end.
+    let (mut debate, _) = given_run(&PRESETS[0], 0);
+    assert!(debate.end_show().unwrap_err().contains("director"));
+}

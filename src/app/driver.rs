@@ -60,6 +60,8 @@ pub struct Controller {
     pub desk: crate::app::seat::PageDesk,
     /// The agent the class gave the floor to, until their turn.
     pub given: RwSignal<Option<String>>,
+    /// "End the show" waits for the director's next turn.
+    pub ending: RwSignal<bool>,
     /// The projector view is on (see `app::projector`).
     pub projector: RwSignal<bool>,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
@@ -90,6 +92,7 @@ impl Controller {
             desk: crate::app::seat::PageDesk::new(),
             given: RwSignal::new(None),
             projector: RwSignal::new(false),
+            ending: RwSignal::new(false),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),
@@ -177,6 +180,20 @@ impl Controller {
     pub fn give_floor(&self, agent: &str) -> Result<(), String> {
         self.with_session(|s| s.give_floor(agent))?;
         self.sync();
+        Ok(())
+    }
+
+    /// "End the show": the director's next turn ends the run.
+    pub fn end_show(&self) -> Result<(), String> {
+        self.with_session(Session::end_show)?;
+        self.sync();
+        Ok(())
+    }
+
+    /// Undo my last answer: back to the start of the step a seated person last answered in.
+    pub fn undo_answer(&self) -> Result<(), String> {
+        let effects = self.with_session(Session::undo_answer)?;
+        self.apply(effects);
         Ok(())
     }
 
@@ -290,9 +307,12 @@ impl Controller {
 
     /// The controls follow the session.
     fn sync(&self) {
-        let (status, working, replaying, given) = self.with_session(|s| {
-            (s.status(), s.is_working(), s.is_replaying(), s.floor_given().map(String::from))
+        let (status, working, replaying, given, ending) = self.with_session(|s| {
+            (s.status(), s.is_working(), s.is_replaying(), s.floor_given().map(String::from), s.show_ending())
         });
+        if self.ending.get_untracked() != ending {
+            self.ending.set(ending);
+        }
         if self.given.get_untracked() != given {
             self.given.set(given);
         }

@@ -41,6 +41,8 @@ pub trait MethodSettings: Default + ReadPresent {
     /// Whether its calls read the shared templates (conversation description, header, system
     /// message, history header).
     const SHARED_TEMPLATES: bool = true;
+    /// Whether the class can end the run from the page ("End the show": the director's).
+    const ENDS_ON_REQUEST: bool = false;
     /// Why the class cannot give the floor in this method, when it cannot.
     const FIXED_FLOOR: Option<&'static str> = None;
     /// Whether the shared templates (conversation description, header) default to the show's

@@ -498,3 +498,35 @@ fn a_replay_goes_back_a_step_at_a_time_and_forward_again() {
     let snapshot = b.session.snapshot().unwrap();
     assert_eq!(snapshot.position, starts[1]);
 }
+
+#[test]
+fn undoing_an_answer_goes_back_to_its_step_keeps_the_run_and_plays_on() {
+    let mut b = Bench::new("rail-debate", 4);
+    assert!(b.session.undo_answer().unwrap_err().contains("needs a live run"));
+    // A recorded run paused after turn 3 in which a person gave turn 2's first bid.
+    let mut events = b.reference.clone();
+    let starts = crate::replay::step_starts(&events);
+    let turn3_end = starts[4];
+    events.truncate(turn3_end);
+    let asked = (starts[2]..starts[3]).find(|&i| matches!(events[i], Event::ModelCall { .. })).unwrap();
+    if let Event::ModelCall { human, .. } = &mut events[asked] {
+        *human = true;
+    }
+    b.act(|s| s.restore(events[..starts[2]].to_vec(), false, 0));
+    assert!(b.session.undo_answer().unwrap_err().contains("no answer"), "none before turn 2");
+    b.act(|s| s.restore(events.clone(), false, 0));
+    b.effects.clear();
+    b.act(|s| s.undo_answer().unwrap());
+    assert_eq!(*b.session.events(), events[..starts[2]], "back to the start of turn 2");
+    assert_eq!(b.session.status(), Status::Paused);
+    let archived: Vec<&Vec<Event>> = b
+        .effects
+        .iter()
+        .filter_map(|e| if let Effect::Archive(run) = e { Some(run) } else { None })
+        .collect();
+    assert_eq!(archived, [&events], "the run as it was is kept in the past runs, once");
+    // Resume plays turn 2 again (here the demo model answers the call the person had).
+    b.play();
+    let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
+    assert_eq!(strip(&b.session.events()), strip(&b.reference));
+}

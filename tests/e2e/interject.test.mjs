@@ -115,3 +115,33 @@ test('the floor given by the class and an interjection reach the requests the se
     await llm.close();
   }
 });
+
+test('End the show closes the director\'s show at its next turn, recorded on the stop draw', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-daily-show-director').click();
+  await page.getByTestId('field-max_turns').fill('30');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('step').click(); // the opening
+  await page.getByTestId('step').click(); // the director's first turn
+  await waitForStatus(page, 'Paused · turn 1');
+  await page.getByTestId('end-show').click();
+  await waitForText(page.getByTestId('floor-given'), "The show ends at the director's next turn.");
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  const events = JSON.parse(readFileSync(await json.path(), 'utf8')).events;
+  const draws = ofType(events, 'stop_draw');
+  assert.equal(draws.length, 2, 'the first turn\'s draw and the ended one');
+  assert.equal(draws[1].ended_by_class, true);
+  assert.equal(draws[1].stop, true);
+  assert.equal(draws[0].ended_by_class, undefined);
+  assert.equal(events.at(-1).reason, 'director_stopped');
+  await waitForText(page.getByTestId('director-panel'), 'stop: the class ended the show');
+  // A debate has no show to end.
+  await page.getByTestId('reset').click();
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('step').click();
+  await page.getByTestId('floor').waitFor();
+  assert.equal(await page.getByTestId('end-show').count(), 0, 'only a director\'s show ends this way');
+  assert.deepEqual(errors, []);
+});

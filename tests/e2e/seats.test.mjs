@@ -12,6 +12,17 @@ async function eventsOf(page) {
   return JSON.parse(readFileSync(await json.path(), 'utf8')).events;
 }
 
+/** Opens the rail debate without its opening steps, seats `seat`, and runs `turns` turns at full speed. */
+async function runSeated(page, seat, turns) {
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('field-max_turns').fill(String(turns));
+  await page.getByTestId(seat).check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+}
+
 /** Answers every question the seat is asked until the run finishes; `answer(page, kind)` answers one. */
 async function playSeat(page, answer) {
   const asked = [];
@@ -209,13 +220,7 @@ test('a seated speaker hands off in each mode, and the record matches what a mod
 
 test('Pause while a seat waits lets the person answer, then the run pauses; the run replays with the answers marked', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
-  await page.getByTestId('open-rail-debate').click();
-  await page.getByTestId('field-opening.specify_topic').uncheck();
-  await page.getByTestId('field-opening.describe_characters').uncheck();
-  await page.getByTestId('field-max_turns').fill('3');
-  await page.getByTestId('seat-2').check();
-  await page.getByTestId('speed').selectOption('0');
-  await page.getByTestId('run').click();
+  await runSeated(page, 'seat-2', 3);
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
   await page.getByTestId('pause').click();
   // The question stays open while the run is paused; the answer finishes the turn, then it waits.
@@ -252,5 +257,45 @@ test('Pause while a seat waits lets the person answer, then the run pauses; the 
   assert.equal(await page.getByTestId('seat').count(), 0, 'a replay asks nobody');
   const marked = page.locator('[data-testid=message]:has([data-testid=you])');
   assert.deepEqual(await marked.getByTestId('message-text').allTextContents(), mine);
+  assert.deepEqual(errors, []);
+});
+
+test('Undo my last answer, even while the seat waits, goes back to that step to answer again; the run as it was is kept', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await runSeated(page, 'seat-2', 3);
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+  await page.getByTestId('seat-choice-9').click();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (speak)');
+  await page.getByTestId('seat-text').fill('First thoughts, badly put.');
+  await page.getByTestId('seat-send').click();
+  // Turn 2's bid is waiting when the class changes its mind.
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+  await waitForText(page.getByTestId('status'), /^Waiting for you/);
+  await page.getByTestId('undo-answer').click();
+  await waitForStatus(page, 'Paused · turn 0');
+  assert.equal(await page.getByTestId('seat').count(), 0);
+  assert.equal(await page.getByTestId('message').count(), 1, 'back to before turn 1: the opening only');
+  await page.getByTestId('past-run').first().waitFor();
+
+  // Resume asks again from turn 1.
+  await page.getByTestId('run').click();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+  await page.getByTestId('seat-choice-9').click();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (speak)');
+  await page.getByTestId('seat-text').fill('Better: who pays, and who profits?');
+  await page.getByTestId('seat-send').click();
+  await playSeat(page, async (p, heading) => {
+    if (heading.endsWith('(bid)')) {
+      await p.getByTestId('seat-choice-0').click();
+    } else {
+      await p.getByTestId('seat-text').fill('And again.');
+      await p.getByTestId('seat-send').click();
+    }
+  });
+  await waitForStatus(page, 'Finished');
+  const events = await eventsOf(page);
+  const mine = ofType(events, 'message').filter((m) => m.speaker === 'Elizabeth Warren').map((m) => m.text);
+  assert.equal(mine[0], 'Better: who pays, and who profits?');
+  assert.ok(!mine.includes('First thoughts, badly put.'), 'the undone answer is not in this run');
   assert.deepEqual(errors, []);
 });

@@ -62,7 +62,7 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
                 </span>
                 <span>
                     {format!("{}: ", super::words::drawn(turn.sample, turn.probability))}
-                    <strong>{super::words::verdict(turn.stop)}</strong>
+                    <strong>{super::words::verdict(turn.stop, turn.ended_by_class)}</strong>
                 </span>
             </div>
             {turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> })}

@@ -58,6 +58,8 @@ impl Default for DirectorSettings {
 impl MethodSettings for DirectorSettings {
     /// Seed 004 is a show with a host, not a debate.
     const SHOW_TEMPLATES: bool = true;
+    /// The class may end the show at the director's next turn.
+    const ENDS_ON_REQUEST: bool = true;
 
     const TEMPLATES: &'static [(&'static str, &'static str)] = &[
             ("method.reflection", "Director's reflection"),

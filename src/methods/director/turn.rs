@@ -74,12 +74,14 @@ impl Director {
         });
 
         let sample: f64 = floor.rng.random();
-        let stop = sample < self.settings.stop_probability;
+        let ended_by_class = std::mem::take(&mut floor.end_requested);
+        let stop = ended_by_class || sample < self.settings.stop_probability;
         floor.push(Event::StopDraw {
             turn: floor.turn,
             sample,
             probability: self.settings.stop_probability,
             stop,
+            ended_by_class,
         });
 
         if stop {

@@ -9,6 +9,7 @@ pub struct DirectorTurn {
     pub sample: f64,
     pub probability: f64,
     pub stop: bool,
+    pub ended_by_class: bool,
     pub reflection: Option<String>,
     pub choice: Option<DirectorPick>,
 }
@@ -25,8 +26,8 @@ pub struct DirectorPick {
 }
 
 /// Opens the director's turn with its stop draw.
-pub fn add_stop_draw(turns: &mut Vec<Arc<DirectorTurn>>, turn: u32, sample: f64, probability: f64, stop: bool) {
-    turns.push(Arc::new(DirectorTurn { turn, sample, probability, stop, reflection: None, choice: None }));
+pub fn add_stop_draw(turns: &mut Vec<Arc<DirectorTurn>>, turn: u32, sample: f64, probability: f64, stop: bool, ended_by_class: bool) {
+    turns.push(Arc::new(DirectorTurn { turn, sample, probability, stop, ended_by_class, reflection: None, choice: None }));
 }
 
 /// Sets the reflection of the director's turn `turn`, as shown.

@@ -14,11 +14,11 @@ pub fn drawn(sample: f64, probability: f64) -> String {
     format!("drew {} against {}", crate::text::fixed(sample, 3), crate::text::fixed(probability, 2))
 }
 
-/// What the stop draw decided.
-pub fn verdict(stop: bool) -> &'static str {
-    if stop {
-        "stop"
-    } else {
-        "go on"
+/// What the stop draw decided, or that the class ended the show.
+pub fn verdict(stop: bool, ended_by_class: bool) -> &'static str {
+    match (stop, ended_by_class) {
+        (_, true) => "stop: the class ended the show",
+        (true, false) => "stop",
+        (false, false) => "go on",
     }
 }
