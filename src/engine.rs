@@ -310,14 +310,17 @@ impl Run {
         Ok(())
     }
 
-    /// Whether "End the show" waits for the director's next turn.
+    /// Whether "End the show" waits for the director's next turn (never once the run is over).
     pub fn show_ending(&self) -> bool {
-        self.floor.end_requested
+        self.floor.end_requested && self.finished.is_none()
     }
 
-    /// The agent given the floor whose turn has not come yet.
+    /// The agent given the floor whose turn has not come yet (none once the run is over).
     pub fn floor_given(&self) -> Option<&str> {
-        self.floor.given.map(|i| self.floor.scenario.agents[i].name.as_str())
+        self.floor
+            .given
+            .filter(|_| self.finished.is_none())
+            .map(|i| self.floor.scenario.agents[i].name.as_str())
     }
 
     /// Tokens spent so far, and their cost at the scenario's prices (0 without prices).

@@ -144,18 +144,15 @@ pub async fn continue_live(
         if run.events().len() >= prefix.len() {
             break;
         }
-        // The floor the class gave in this step was given before it.
+        // What the class asked for in this step (the floor given, the show ended) was asked
+        // before it.
         let at = run.events().len();
-        if let Some(Event::FloorGiven { agent, .. }) =
-            prefix[at..step_end(prefix, at)].iter().find(|e| matches!(e, Event::FloorGiven { .. }))
-        {
-            run.give_floor(agent)?;
-        }
-        if prefix[at..step_end(prefix, at)]
-            .iter()
-            .any(|e| matches!(e, Event::StopDraw { ended_by_class: true, .. }))
-        {
-            run.end_show()?;
+        for event in &prefix[at..step_end(prefix, at)] {
+            match event {
+                Event::FloorGiven { agent, .. } => run.give_floor(agent)?,
+                Event::StopDraw { ended_by_class: true, .. } => run.end_show()?,
+                _ => {}
+            }
         }
         let outcome = run.step().await;
         if let StepOutcome::Capped = outcome {

@@ -116,16 +116,10 @@ pub struct Session {
     /// run never ends halfway through a turn.
     boundary: usize,
     cap: SpendingCap,
-    /// Messages from outside the cast waiting for the run to come back from its step.
-    interjections: Vec<(String, String)>,
-    /// The agent the class gave the floor to, until the turn it speaks in, as the run has it.
-    given: Option<String>,
-    /// The floor given while a step is away: it reaches the run when the step comes back.
-    given_later: Option<String>,
-    /// "End the show" was pressed and the director's next turn has not come; `end_later` while
-    /// a step is away, applied when it is back.
-    ending: bool,
-    end_later: bool,
+    /// What the class asked while the run was away on a step, carried out when it is back.
+    pending: Vec<ClassRequest>,
+    /// The floor given and the show ending as the run had them when its step went away.
+    away: (Option<String>, bool),
     /// Called whenever a live run records an event, so the shell can schedule a redraw.
     on_event: Option<Rc<dyn Fn()>>,
 }
@@ -151,11 +145,8 @@ impl Session {
             archived: false,
             boundary: 0,
             cap: SpendingCap::default(),
-            interjections: Vec::new(),
-            given: None,
-            given_later: None,
-            ending: false,
-            end_later: false,
+            pending: Vec::new(),
+            away: (None, false),
             on_event: None,
         }
     }
@@ -222,11 +213,8 @@ impl Session {
         self.archived = false;
         self.boundary = 0;
         self.status = Status::Idle;
-        self.interjections.clear();
-        self.given = None;
-        self.given_later = None;
-        self.ending = false;
-        self.end_later = false;
+        self.pending.clear();
+        self.away = (None, false);
     }
 
     /// Run: starts a run (`fresh` makes it, and is called only when one is needed), resumes a
@@ -261,53 +249,59 @@ impl Session {
         if speaker.is_empty() || text.is_empty() {
             return Err("an interjection needs a speaker and some words".into());
         }
-        match &mut self.source {
-            Source::Live(Some(run)) if run.finish_reason().is_none() => {
-                run.inject(speaker, text);
-                Ok(vec![Effect::SaveSoon])
-            }
-            Source::Live(None) => {
-                self.interjections.push((speaker.to_string(), text.to_string()));
-                Ok(Vec::new())
-            }
-            Source::Live(Some(_)) => Err("the run has finished".into()),
-            _ => Err("interjecting needs a live run: press Run or Step first".into()),
-        }
+        let request = ClassRequest::Interject(speaker.to_string(), text.to_string());
+        let now = self.ask(request, "interjecting")?;
+        Ok(if now { vec![Effect::SaveSoon] } else { Vec::new() })
     }
 
     /// Give the floor: `agent` speaks next, whatever the method chooses (its choice is still
     /// made and recorded). While a step is in flight it takes effect from the next one.
     pub fn give_floor(&mut self, agent: &str) -> Result<(), String> {
-        match &mut self.source {
-            Source::Live(Some(run)) => {
-                run.give_floor(agent)?;
-                self.given = Some(agent.to_string());
-            }
-            Source::Live(None) => self.given_later = Some(agent.to_string()),
-            _ => return Err("giving the floor needs a live run: press Run or Step first".into()),
-        }
-        Ok(())
-    }
-
-    /// The agent given the floor whose turn has not come yet.
-    pub fn floor_given(&self) -> Option<&str> {
-        self.given_later.as_deref().or(self.given.as_deref())
+        self.ask(ClassRequest::GiveFloor(agent.to_string()), "giving the floor").map(|_| ())
     }
 
     /// "End the show": the director's next turn stops the run (recorded on its stop draw).
     pub fn end_show(&mut self) -> Result<(), String> {
+        self.ask(ClassRequest::EndShow, "ending the show").map(|_| ())
+    }
+
+    /// Carries out what the class asked on the live run, or keeps it for when the run is back
+    /// from its step; true when carried out now.
+    fn ask(&mut self, request: ClassRequest, doing: &str) -> Result<bool, String> {
         match &mut self.source {
-            Source::Live(Some(run)) => run.end_show()?,
-            Source::Live(None) => self.end_later = true,
-            _ => return Err("ending the show needs a live run: press Run or Step first".into()),
+            Source::Live(Some(run)) => request.carry_out(run).map(|_| true),
+            Source::Live(None) => {
+                self.pending.push(request);
+                Ok(false)
+            }
+            _ => Err(format!("{doing} needs a live run: press Run or Step first")),
         }
-        self.ending = true;
-        Ok(())
+    }
+
+    /// The agent given the floor whose turn has not come yet.
+    pub fn floor_given(&self) -> Option<&str> {
+        match &self.source {
+            Source::Live(Some(run)) => run.floor_given(),
+            Source::Live(None) => {
+                let asked = self.pending.iter().rev().find_map(|r| match r {
+                    ClassRequest::GiveFloor(agent) => Some(agent.as_str()),
+                    _ => None,
+                });
+                asked.or(self.away.0.as_deref())
+            }
+            _ => None,
+        }
     }
 
     /// Whether "End the show" waits for the director's next turn.
     pub fn show_ending(&self) -> bool {
-        self.ending
+        match &self.source {
+            Source::Live(Some(run)) => run.show_ending(),
+            Source::Live(None) => {
+                self.away.1 || self.pending.iter().any(|r| matches!(r, ClassRequest::EndShow))
+            }
+            _ => false,
+        }
     }
 
     /// Undo my last answer: the run goes back to the start of the step in which a person last
@@ -400,9 +394,7 @@ impl Session {
         match std::mem::replace(&mut self.source, Source::Live(None)) {
             Source::Live(Some(mut run)) => {
                 run.set_spending_cap(self.cap);
-                for (speaker, text) in self.interjections.drain(..) {
-                    run.inject(&speaker, &text);
-                }
+                self.away = (run.floor_given().map(String::from), run.show_ending());
                 Some(Job::Step(StepJob { generation, run }))
             }
             Source::Recording => {
@@ -440,16 +432,11 @@ impl Session {
         if stop {
             run.stop();
         }
+        for request in std::mem::take(&mut self.pending) {
+            // Asked while the step was away; what the run no longer takes (it has finished) goes.
+            let _ = request.carry_out(&mut run);
+        }
         self.boundary = run.events().len();
-        if let Some(agent) = self.given_later.take() {
-            // Given while the step was away (the page offers only the cast's names).
-            let _ = run.give_floor(&agent);
-        }
-        self.given = run.floor_given().map(String::from);
-        if std::mem::take(&mut self.end_later) {
-            let _ = run.end_show();
-        }
-        self.ending = run.show_ending();
         self.source = Source::Live(Some(run));
         let finished = stop || matches!(outcome, StepOutcome::Finished(_));
         let failed = !stop && outcome == StepOutcome::Finished(FinishReason::Error);
@@ -658,6 +645,30 @@ impl Session {
                 }
             }
         });
+    }
+}
+
+/// What the class asks of a live run from the page.
+enum ClassRequest {
+    /// A message from outside the cast: (speaker, text).
+    Interject(String, String),
+    GiveFloor(String),
+    EndShow,
+}
+
+impl ClassRequest {
+    fn carry_out(self, run: &mut Run) -> Result<(), String> {
+        match self {
+            ClassRequest::Interject(_, _) if run.finish_reason().is_some() => {
+                Err("the run has finished".into())
+            }
+            ClassRequest::Interject(speaker, text) => {
+                run.inject(&speaker, &text);
+                Ok(())
+            }
+            ClassRequest::GiveFloor(agent) => run.give_floor(&agent),
+            ClassRequest::EndShow => run.end_show(),
+        }
     }
 }
 

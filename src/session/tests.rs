@@ -459,9 +459,15 @@ fn the_floor_given_while_a_step_is_away_is_taken_by_the_next_turn() {
     let agents = b.scenario.agent_names();
     let given = agents.last().unwrap().clone();
     b.session.give_floor(&given).unwrap();
+    assert_eq!(b.session.floor_given(), Some(given.as_str()), "shown while the step is away");
+    assert_eq!(b.session.interject("Moderator", "Time is short.").unwrap(), [], "kept for later");
     let outcome = block_on(job.run.step());
     b.effects.extend(b.session.stepped(job, outcome));
     assert_eq!(b.session.floor_given(), Some(given.as_str()), "waiting for the next turn");
+    assert!(
+        matches!(b.session.events().last(), Some(Event::Message { text, .. }) if text == "Time is short."),
+        "the interjection is recorded when the step is back"
+    );
     assert!(!b.session.events().iter().any(|e| matches!(e, Event::FloorGiven { .. })));
     b.step();
     assert_eq!(b.session.floor_given(), None, "used");
