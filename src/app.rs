@@ -163,6 +163,10 @@ fn Controls() -> impl IntoView {
         }
     };
     let errors = move || controller.view.with(|v| v.errors.clone());
+    // Whether the run on screen has a seat, worked out when a run starts, not at every event.
+    let seated = Memo::new(move |_| {
+        controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()))
+    });
     // What a run on a real provider will cost, before it starts (a demo run of the scenario).
     let estimate = Memo::new(move |_| {
         let loaded = controller.intab.loaded.get();
@@ -223,8 +227,7 @@ fn Controls() -> impl IntoView {
             </button>
             <projector::ProjectorButton />
             {move || {
-                let seated = controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()));
-                (seated && !controller.replaying.get() && controller.mode.get() != Mode::Idle).then(|| view! {
+                (seated.get() && !controller.replaying.get() && controller.mode.get() != Mode::Idle).then(|| view! {
                     <button
                         data-testid="undo-answer"
                         title="Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)"
@@ -455,8 +458,11 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
 #[component]
 fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
+    // Drawn again when a run starts, not at every event it records (a button redrawn under the
+    // pointer would lose the click).
+    let scenario = Memo::new(move |_| controller.view.with(|v| v.scenario.clone()));
     move || {
-        let s = controller.view.with(|v| v.scenario.clone())?;
+        let s = scenario.get()?;
         let fixed = s.method.kind().fixed_floor();
         let names = if fixed.is_some() { Vec::new() } else { s.agent_names() };
         Some(view! {

@@ -16,6 +16,7 @@ use crate::view::{Segment, TranscriptRow};
 pub fn Transcript() -> impl IntoView {
     let controller = expect_context::<Controller>();
     let count = Memo::new(move |_| controller.view.with(|v| v.transcript.len()));
+    let described = Memo::new(move |_| controller.view.with(|v| v.descriptions.len()));
     let list = NodeRef::<Ol>::new();
     let follow = RwSignal::new(true);
     let last_top = StoredValue::new(0);
@@ -41,18 +42,21 @@ pub fn Transcript() -> impl IntoView {
                 </span>
             </h2>
             {move || {
-                // Seed 000's generated descriptions, which the agents' headers carry.
-                let described = controller.view.with(|v| v.descriptions.clone());
-                (!described.is_empty()).then(|| {
+                // Seed 000's generated descriptions, which the agents' headers carry: drawn again
+                // when one is added, not at every event (which would also close the box).
+                let count = described.get();
+                (count > 0).then(|| {
                     // Drawn as text: a typed view of the list cost about 1 KB more on the first page.
-                    let mut html = format!("<summary>Character descriptions ({})</summary>", described.len());
-                    for (agent, text) in &described {
-                        html.push_str(&format!(
-                            "<p data-testid=\"description\">{}: {}</p>",
-                            html_escape(agent),
-                            html_escape(text)
-                        ));
-                    }
+                    let mut html = format!("<summary>Character descriptions ({count})</summary>");
+                    controller.view.with_untracked(|v| {
+                        for (agent, text) in &v.descriptions {
+                            html.push_str(&format!(
+                                "<p data-testid=\"description\">{}: {}</p>",
+                                html_escape(agent),
+                                html_escape(text)
+                            ));
+                        }
+                    });
                     view! { <details class="descriptions" data-testid="descriptions" inner_html=html></details> }
                 })
             }}
