@@ -386,7 +386,7 @@ fn run(args: &[String]) -> Result<i32, String> {
         model
     } else {
         let desk = desk::TerminalDesk::new(Box::new(std::io::BufReader::new(std::io::stdin())));
-        Rc::new(crate::seat::Seated::new(model, scenario.seats.clone(), Rc::new(desk)))
+        Rc::new(crate::seat::Seated::new(model, &scenario, Rc::new(desk), clock.clone()))
     };
     // Check the output files can be written before spending model calls.
     for path in args.events.iter().chain(&args.markdown) {

@@ -38,6 +38,8 @@ pub enum MessageKind {
     Filtered,
     /// The agent's turn, but the model answered nothing, with no refusal and no filter.
     Empty,
+    /// The agent's turn, taken by a person who did not answer within the scenario's time.
+    Unanswered,
 }
 
 impl MessageKind {
@@ -52,6 +54,7 @@ impl MessageKind {
                     kind = match refusal.kind {
                         crate::model::RefusalKind::Refused => MessageKind::Refused,
                         crate::model::RefusalKind::Filtered => MessageKind::Filtered,
+                        crate::model::RefusalKind::Unanswered => MessageKind::Unanswered,
                     };
                 }
                 let said = refusal.text.trim();
@@ -81,6 +84,7 @@ impl MessageKind {
             MessageKind::Refused => Refusal::new(RefusalKind::Refused, refusal).describe(),
             MessageKind::Filtered => Refusal::new(RefusalKind::Filtered, refusal).describe(),
             MessageKind::Empty => "the model answered nothing".into(),
+            MessageKind::Unanswered => Refusal::new(RefusalKind::Unanswered, refusal).describe(),
         })
     }
 
@@ -93,6 +97,7 @@ impl MessageKind {
             MessageKind::Refused => Some("refused"),
             MessageKind::Filtered => Some("filtered"),
             MessageKind::Empty => Some("empty"),
+            MessageKind::Unanswered => Some("unanswered"),
         }
     }
 }

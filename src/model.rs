@@ -308,6 +308,8 @@ pub enum RefusalKind {
     Refused,
     /// The provider's content filter held the reply back (`finish_reason: "content_filter"`).
     Filtered,
+    /// A person in the seat gave no answer within the scenario's `seat_timeout_s`.
+    Unanswered,
 }
 
 /// A reply the model declined to give, or that the provider's filter held back. Whatever text
@@ -330,6 +332,7 @@ impl Refusal {
         let what = match self.kind {
             RefusalKind::Refused => "the model refused",
             RefusalKind::Filtered => "the provider's content filter withheld the reply",
+            RefusalKind::Unanswered => "the person in the seat did not answer in time",
         };
         match (self.kind, self.text.trim()) {
             (RefusalKind::Refused, "") => format!("{what}, giving no reason"),

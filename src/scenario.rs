@@ -45,7 +45,19 @@ pub struct Scenario {
     /// `crate::seat`. A link can carry them ("the class plays the moderator").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub seats: Vec<String>,
+    /// How long a seat waits for its person, in seconds; 0 (the default) waits as long as it
+    /// takes. A seat that times out answers nothing, which the method reads as an unreadable
+    /// reply (its retries, then its fallback), and a speech is recorded as unanswered.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub seat_timeout_s: u32,
 }
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The longest a seat may be set to wait: a day.
+pub const MAX_SEAT_TIMEOUT_S: u32 = 86_400;
 
 /// Seed 000: 50 words and 10 turns.
 pub const DEFAULT_WORD_LIMIT: u32 = 50;
@@ -624,6 +636,9 @@ impl Scenario {
             } else if self.seats[..i].contains(seat) {
                 err(&format!("seats[{i}]"), format!("\"{seat}\" is taken twice"));
             }
+        }
+        if self.seat_timeout_s > MAX_SEAT_TIMEOUT_S {
+            err("seat_timeout_s", format!("at most {MAX_SEAT_TIMEOUT_S} seconds"));
         }
         if self.agents.len() > MAX_AGENTS {
             err("agents", format!("at most {MAX_AGENTS} agents are allowed"));

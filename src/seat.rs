@@ -8,14 +8,18 @@
 //! Which form a call takes is each method's to say (`methods/<method>/seat.rs`, one registry
 //! line); a call no method claims is free text, with its word limit when it has one.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use futures::future::LocalBoxFuture;
+use futures::future::{Either, FutureExt, LocalBoxFuture};
 use serde_json::json;
 
+use crate::clock::Clock;
 use crate::events::MessageKind;
 use crate::game::negotiation::{Action, Game};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ToolCall};
+use crate::model::{
+    ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, Refusal, RefusalKind, ToolCall,
+};
 
 /// What a person is asked: who for, why, the prompt a model would have read, and the form.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +78,9 @@ pub trait Desk {
         question: &'a Question,
         problem: Option<&'a str>,
     ) -> LocalBoxFuture<'a, Result<Answer, ModelError>>;
+
+    /// Takes the question back: the seat's time ran out before an answer came.
+    fn withdraw(&self) {}
 }
 
 /// Asks each method's folder for the form of a call of its own.
@@ -183,16 +190,39 @@ pub struct Seated {
     inner: Rc<dyn ChatModel>,
     seats: Vec<String>,
     desk: Rc<dyn Desk>,
+    clock: Rc<dyn Clock>,
+    /// The scenario's `seat_timeout_s`; 0 waits for ever.
+    timeout_s: u32,
+    /// The question a person last left unanswered: the method's retry of it (the same
+    /// question again) is answered at once the same way, so a person who has stepped away
+    /// costs one wait, and the method goes on to its fallback as for a model's unreadable reply.
+    unanswered: RefCell<Option<Question>>,
 }
 
 impl Seated {
-    pub fn new(inner: Rc<dyn ChatModel>, seats: Vec<String>, desk: Rc<dyn Desk>) -> Self {
-        Self { inner, seats, desk }
+    /// `scenario` names the seats and how long a seat waits; `clock` times the wait.
+    pub fn new(
+        inner: Rc<dyn ChatModel>,
+        scenario: &crate::scenario::Scenario,
+        desk: Rc<dyn Desk>,
+        clock: Rc<dyn Clock>,
+    ) -> Self {
+        let (seats, timeout_s) = (scenario.seats.clone(), scenario.seat_timeout_s);
+        Self { inner, seats, desk, clock, timeout_s, unanswered: RefCell::new(None) }
     }
 
     /// Whether a person answers the calls made for `agent`.
     pub fn seats(&self, agent: &str) -> bool {
         self.seats.iter().any(|s| s.eq_ignore_ascii_case(agent))
+    }
+}
+
+/// The reply of a seat whose person did not answer in time: nothing, marked so.
+fn unanswered() -> ChatResponse {
+    ChatResponse {
+        human: true,
+        refusal: Some(Refusal::new(RefusalKind::Unanswered, "")),
+        ..ChatResponse::default()
     }
 }
 
@@ -206,9 +236,25 @@ impl ChatModel for Seated {
         }
         Box::pin(async move {
             let question = Question::of(request);
+            if self.unanswered.borrow().as_ref() == Some(&question) {
+                return Ok(unanswered());
+            }
+            // One wait for the question, however many answers the form turns back.
+            let mut deadline = match self.timeout_s {
+                0 => futures::future::pending().boxed_local(),
+                s => self.clock.sleep(u64::from(s) * 1000),
+            };
             let mut problem: Option<String> = None;
             loop {
-                let answer = self.desk.ask(&question, problem.as_deref()).await?;
+                let ask = self.desk.ask(&question, problem.as_deref());
+                let answer = match futures::future::select(ask, &mut deadline).await {
+                    Either::Left((answer, _)) => answer?,
+                    Either::Right(_) => {
+                        self.desk.withdraw();
+                        *self.unanswered.borrow_mut() = Some(question.clone());
+                        return Ok(unanswered());
+                    }
+                };
                 match question.form.reply(&answer) {
                     Ok(response) => return Ok(response),
                     Err(why) => problem = Some(why),

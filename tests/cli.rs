@@ -231,3 +231,52 @@ fn a_seat_at_the_trading_table_is_held_to_the_rules() {
     assert!(mine.iter().all(|(_, valid)| *valid), "{mine:?}");
     assert!(log.iter().any(|e| matches!(e, Event::ModelCall { agent, human: true, .. } if *agent == me)));
 }
+
+#[test]
+fn a_seat_at_the_terminal_with_a_time_limit_passes_its_turn_when_nobody_types() {
+    use agora::events::{Event, MessageKind};
+    use std::process::Stdio;
+    let mut scenario = agora::presets::find("rail-debate").unwrap().scenario();
+    scenario.opening.describe_characters = false;
+    scenario.method = agora::scenario::Method::RoundRobin(Default::default());
+    scenario.seat_timeout_s = 1;
+    let me = scenario.agents[1].name.clone();
+    let file = temp("timed-seat.json");
+    std::fs::write(&file, scenario.to_json_pretty()).unwrap();
+    let events = temp("timed-seat.jsonl");
+    // The input stays open and silent, as a terminal nobody is at.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--turns",
+            "3",
+            "--seat",
+            &me,
+            "--events",
+            events.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let stdin = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}\n{stdout}");
+    assert!(stdout.contains("(No answer in time"), "{stdout}");
+    let log = agora::events::from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();
+    let mine: Vec<MessageKind> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { speaker, kind, .. } if *speaker == me => Some(*kind),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(mine, [MessageKind::Unanswered]);
+    assert!(stdout.contains("the person in the seat did not answer in time"), "{stdout}");
+    let spoke = log.iter().filter(|e| matches!(e, Event::Message { kind: MessageKind::Agent, .. })).count();
+    assert_eq!(spoke, 2, "the others speak before and after the seat's turn");
+}

@@ -107,7 +107,7 @@ fn every_kind_of_event() -> Vec<Event> {
         refusal: Some(Refusal::new(RefusalKind::Refused, "I can't help with that.")),
         human: true,
     });
-    for kind in [MessageKind::Refused, MessageKind::Filtered, MessageKind::Empty] {
+    for kind in [MessageKind::Refused, MessageKind::Filtered, MessageKind::Empty, MessageKind::Unanswered] {
         let refusal = if kind == MessageKind::Refused { "I can't help with that." } else { "" };
         events.push(Event::Message {
             turn: 1,
@@ -201,4 +201,31 @@ fn every_finish_reason_is_documented_and_an_unknown_one_is_refused_by_name() {
     }
     let error = from_json_lines("{\"type\":\"run_finished\",\"reason\":\"tired\"}\n").unwrap_err();
     assert!(error.contains("tired") && error.contains("turn_limit"), "{error}");
+}
+
+#[test]
+fn every_message_and_refusal_kind_is_named_in_its_row() {
+    let doc = documented();
+    let row = |kind: &str| doc.iter().find(|(k, _)| k == kind).map(|(_, r)| r.clone()).unwrap();
+    let (message, call) = (row("message"), row("model_call"));
+    for kind in [
+        MessageKind::Agent,
+        MessageKind::Injected,
+        MessageKind::Incomplete,
+        MessageKind::Refused,
+        MessageKind::Filtered,
+        MessageKind::Empty,
+        MessageKind::Unanswered,
+    ] {
+        let name = serde_json::to_value(kind).unwrap().as_str().unwrap().to_string();
+        assert!(message.contains(&format!("`{name}`")), "message kind {name} is not documented");
+    }
+    for kind in [RefusalKind::Refused, RefusalKind::Filtered, RefusalKind::Unanswered] {
+        let name = serde_json::to_value(kind).unwrap().as_str().unwrap().to_string();
+        assert!(call.contains(&format!("`{name}`")), "refusal kind {name} is not documented");
+        // And it reads back.
+        let written = serde_json::to_string(&Refusal::new(kind, "")).unwrap();
+        let read: Refusal = serde_json::from_str(&written).unwrap();
+        assert_eq!(read.kind, kind);
+    }
 }

@@ -240,6 +240,8 @@ fn Agents() -> impl IntoView {
             s.agents.push(AgentSpec { name, role: "participant".into(), ..Default::default() });
         })
     };
+    // A memo, so typing in the field does not draw it again (the field would lose its focus).
+    let seated = Memo::new(move |_| s.with(|s| !s.seats.is_empty()));
     view! {
         <fieldset class="agents">
             <legend>"Agents"</legend>
@@ -252,6 +254,12 @@ fn Agents() -> impl IntoView {
             <button data-testid="add-agent" on:click=add>
                 "Add agent"
             </button>
+            {move || seated.get().then(|| number_field(
+                "A seat waits at most (seconds, 0: no limit)",
+                "seat_timeout_s",
+                |s| s.seat_timeout_s,
+                |s, v| s.seat_timeout_s = v,
+            ))}
             {move || s.with(|s| matches!(s.method, crate::scenario::Method::Selector(_))).then(|| {
                 crate::app::form::check_field(
                     "The selector is played by you",

@@ -196,7 +196,7 @@ pub fn Stats() -> impl IntoView {
                         <th scope="col">"Tokens"</th>
                         <th scope="col" title="attempts after the first">"Retries"</th>
                         <th scope="col" title="defaulted bids, fallback choices and handoffs, invalid actions">"Fallbacks"</th>
-                        <th scope="col" title="calls the model refused or the provider's content filter withheld">"Refused"</th>
+                        <th scope="col" title="calls the model refused, the provider's content filter withheld, or a person in a seat left unanswered">"Refused"</th>
                         <th scope="col" title="turns where the model answered nothing">"Empty"</th>
                     </tr>
                 </thead>

@@ -66,6 +66,10 @@ impl Desk for PageDesk {
         self.question.set(Some(question.clone()));
         Box::pin(async move { rx.await.map_err(|_| ModelError::Cancelled) })
     }
+
+    fn withdraw(&self) {
+        self.cancel();
+    }
 }
 
 /// What the page draws for a form: every form is the same few parts, so the page carries one

@@ -34,6 +34,7 @@ impl Refusal {
         let kind = match f.string("kind")?.as_str() {
             "refused" => RefusalKind::Refused,
             "filtered" => RefusalKind::Filtered,
+            "unanswered" => RefusalKind::Unanswered,
             other => return Err(format!("unknown refusal kind `{other}`")),
         };
         Ok(Refusal { kind, text: f.string_or_empty("text")? })

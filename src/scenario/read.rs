@@ -37,6 +37,7 @@ impl Scenario {
             prompts: Prompts::default(),
             model: ModelSettings::default(),
             seats: Vec::new(),
+            seat_timeout_s: 0,
         };
         set_present!(f, s,
             summary: set_string,
@@ -47,6 +48,7 @@ impl Scenario {
             prompts: set_any,
             model: set_any,
             seats: set_any,
+            seat_timeout_s: set_u32,
         );
         Ok(s)
     }

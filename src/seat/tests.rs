@@ -46,7 +46,7 @@ fn seated_run(
     let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
     let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
     scenario.seats = check_seats(&scenario, &[seat.to_string()]).unwrap();
-    let model = Rc::new(Seated::new(demo, scenario.seats.clone(), person.clone()));
+    let model = Rc::new(Seated::new(demo, &scenario, person.clone(), clock.clone()));
 
     let mut run = Run::new(scenario, model, clock).unwrap();
     block_on(run.run_to_end());
@@ -294,4 +294,125 @@ fn a_scenario_names_its_seats_and_a_wrong_one_is_refused() {
     assert!(errors[1].contains("seats[3]") && errors[1].contains("not in the cast"), "{errors:?}");
     // Left out of a scenario without seats, so older files and links read the same.
     assert!(!preset("rail-debate", 1).to_json_pretty().contains("seats"));
+}
+
+/// A person who never answers: the seat's time runs out on every question.
+#[derive(Default)]
+struct Away {
+    asked: RefCell<Vec<Question>>,
+    withdrawn: RefCell<usize>,
+}
+
+impl Desk for Away {
+    fn ask<'a>(
+        &'a self,
+        question: &'a Question,
+        _problem: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+        self.asked.borrow_mut().push(question.clone());
+        Box::pin(futures::future::pending())
+    }
+
+    fn withdraw(&self) {
+        *self.withdrawn.borrow_mut() += 1;
+    }
+}
+
+/// A run with `seat` taken by nobody who answers, and a time limit (the frozen clock's waits
+/// end at once, so every question times out).
+fn run_away(mut scenario: Scenario, seat: &str, timeout_s: u32) -> (Vec<Event>, Rc<Away>) {
+    let away = Rc::new(Away::default());
+    let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
+    let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
+    scenario.seats = vec![seat.to_string()];
+    scenario.seat_timeout_s = timeout_s;
+    let model = Rc::new(Seated::new(demo, &scenario, away.clone(), clock.clone()));
+    let mut run = Run::new(scenario, model, clock).unwrap();
+    block_on(run.run_to_end());
+    (run.events().to_vec(), away)
+}
+
+#[test]
+fn a_seat_that_times_out_takes_the_seeds_retry_and_default_bid() {
+    let mut scenario = preset("rail-debate", 3);
+    scenario.opening.describe_characters = false;
+    let me = scenario.agents[0].name.clone();
+    let default_bid = match &scenario.method {
+        Method::Bidding(b) => b.default_bid,
+        _ => unreachable!(),
+    };
+    let (events, away) = run_away(scenario, &me, 30);
+    let bids: Vec<(i64, u32, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Bid { agent, value, attempts, defaulted, .. } if *agent == me => {
+                Some((*value, *attempts, *defaulted))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bids.len(), 3);
+    let calls = human_calls(&events, &me);
+    // Each bid went through the seed's attempts and fell to its default...
+    for (value, attempts, defaulted) in &bids {
+        assert_eq!((*value, *defaulted), (default_bid, true));
+        assert!(*attempts > 1, "the unanswered bid is retried as an unreadable reply");
+    }
+    assert_eq!(calls.len() as u32, bids.iter().map(|b| b.1).sum::<u32>());
+    for call in &calls {
+        let Event::ModelCall { refusal, parse, .. } = call else { unreachable!() };
+        assert_eq!(refusal.as_ref().map(|r| r.kind), Some(RefusalKind::Unanswered));
+        assert!(parse.error.as_deref().is_some_and(|e| e.contains("did not answer in time")), "{parse:?}");
+    }
+    // ...but the person waited once per question: a retry of the same question is not asked again.
+    assert_eq!(away.asked.borrow().len(), 3);
+    assert_eq!(*away.withdrawn.borrow(), 3);
+}
+
+#[test]
+fn a_seat_that_times_out_on_its_speech_is_recorded_as_unanswered() {
+    let mut scenario = preset("rail-debate", 4);
+    scenario.opening.describe_characters = false;
+    scenario.method = Method::RoundRobin(Default::default());
+    let me = scenario.agents[1].name.clone();
+    let (events, _) = run_away(scenario, &me, 5);
+    let mine: Vec<(&str, MessageKind)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { speaker, text, kind, .. } if *speaker == me => Some((text.as_str(), *kind)),
+            _ => None,
+        })
+        .collect();
+    assert!(!mine.is_empty());
+    assert!(mine.iter().all(|m| *m == ("", MessageKind::Unanswered)), "{mine:?}");
+    // The others went on speaking after the seat's turn passed.
+    let said = events.iter().filter(|e| matches!(e, Event::Message { kind: MessageKind::Agent, .. })).count();
+    assert!(said >= 2, "{said}");
+    let markdown = crate::export::to_markdown(&events);
+    assert!(markdown.contains("the person in the seat did not answer in time"), "{markdown}");
+}
+
+#[test]
+fn without_a_time_limit_a_seat_waits_for_its_answer() {
+    let mut scenario = preset("rail-debate", 2);
+    scenario.opening.describe_characters = false;
+    let me = scenario.agents[0].name.clone();
+    let (events, away) = {
+        let away = Rc::new(Away::default());
+        let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
+        let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
+        scenario.seats = vec![me.clone()];
+        let model = Rc::new(Seated::new(demo, &scenario, away.clone(), clock.clone()));
+        let mut run = Run::new(scenario, model, clock).unwrap();
+        // The run cannot end while the seat waits: one poll leaves it waiting on the person.
+        let mut step = Box::pin(run.run_to_end());
+        let waker = futures::task::noop_waker();
+        let mut cx = std::task::Context::from_waker(&waker);
+        assert!(std::future::Future::poll(step.as_mut(), &mut cx).is_pending());
+        drop(step);
+        (run.events().to_vec(), away)
+    };
+    assert_eq!(away.asked.borrow().len(), 1);
+    assert_eq!(*away.withdrawn.borrow(), 0);
+    assert!(!events.iter().any(|e| matches!(e, Event::ModelCall { human: true, .. })));
 }

@@ -299,3 +299,81 @@ test('Undo my last answer, even while the seat waits, goes back to that step to 
   assert.ok(!mine.includes('First thoughts, badly put.'), 'the undone answer is not in this run');
   assert.deepEqual(errors, []);
 });
+
+test('continue-live plays through a seated recording without asking, then asks the seat live', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await runSeated(page, 'seat-2', 3);
+  let n = 0;
+  await playSeat(page, async (p, heading) => {
+    if (heading.endsWith('(bid)')) {
+      await p.getByTestId('seat-choice-9').click(); // 10
+    } else {
+      n += 1;
+      await p.getByTestId('seat-text').fill(`Recorded answer ${n}.`);
+      await p.getByTestId('seat-send').click();
+    }
+  });
+  await waitForStatus(page, 'Finished');
+  const recorded = await eventsOf(page);
+  const hers = (events, upTo) => ofType(events, 'message').filter((m) => m.speaker === 'Elizabeth Warren' && m.turn <= upTo).map((m) => m.text);
+  const answers = (events, upTo) => ofType(events, 'model_call').filter((c) => c.human && c.turn <= upTo).map((c) => c.raw);
+
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  await page.getByTestId('import').setInputFiles(await json.path());
+  await waitForStatus(page, 'Paused · turn 0 · replay');
+  // The first step plays the opening, then one turn a step.
+  await page.getByTestId('step').click();
+  await page.getByTestId('message').first().waitFor();
+  await page.getByTestId('step').click();
+  await waitForStatus(page, 'Paused · turn 1 · replay');
+  await page.getByTestId('step').click();
+  await waitForStatus(page, 'Paused · turn 2 · replay');
+  await page.getByTestId('continue-live').click();
+  await waitForText(page.getByTestId('status'), /^Paused · turn 2(?!.*replay)/);
+  assert.equal(await page.getByTestId('seat').count(), 0, 'the recorded answers are not asked again');
+  // Turn 3 is live: the seat is asked again.
+  await page.getByTestId('run').click();
+  const asked = await playSeat(page, async (p, heading) => {
+    if (heading.endsWith('(bid)')) {
+      await p.getByTestId('seat-choice-9').click();
+    } else {
+      await p.getByTestId('seat-text').fill('A new answer, live.');
+      await p.getByTestId('seat-send').click();
+    }
+  });
+  await waitForStatus(page, 'Finished');
+  assert.deepEqual(asked, ['Your turn: Elizabeth Warren (bid)', ...asked.slice(1)], 'turn 3 asks the seat from its bid');
+  const events = await eventsOf(page);
+  assert.deepEqual(hers(events, 2), hers(recorded, 2), 'the recorded speeches are played as they were');
+  assert.deepEqual(answers(events, 2), answers(recorded, 2), 'and so are the recorded answers, still marked human');
+  assert.ok(answers(events, 2).length >= 2);
+  const live = ofType(events, 'message').filter((m) => m.speaker === 'Elizabeth Warren' && m.turn === 3).map((m) => m.text);
+  assert.ok(live.every((t) => t === 'A new answer, live.'), JSON.stringify(live));
+  assert.ok(ofType(events, 'model_call').some((c) => c.human && c.turn === 3 && c.raw === '<10>'), 'the live bid is recorded');
+  assert.deepEqual(errors, []);
+});
+
+test('a seat with a time limit takes its question back when nobody answers, and the method falls back', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('field-max_turns').fill('2');
+  assert.equal(await page.getByTestId('field-seat_timeout_s').count(), 0, 'offered only while a seat is taken');
+  await page.getByTestId('seat-2').check();
+  await page.getByTestId('field-seat_timeout_s').fill('1');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+  // Nobody answers: the box goes by itself and the run finishes.
+  await waitForStatus(page, 'Finished');
+  assert.equal(await page.getByTestId('seat').count(), 0);
+  const events = await eventsOf(page);
+  const bids = ofType(events, 'bid').filter((b) => b.agent === 'Elizabeth Warren');
+  assert.equal(bids.length, 2);
+  assert.ok(bids.every((b) => b.defaulted && b.attempts > 1), JSON.stringify(bids));
+  const calls = ofType(events, 'model_call').filter((c) => c.human);
+  assert.ok(calls.length >= 4 && calls.every((c) => c.refusal?.kind === 'unanswered'), JSON.stringify(calls.map((c) => c.refusal)));
+  assert.ok(calls.every((c) => /did not answer in time/.test(c.parse.error)));
+  assert.deepEqual(errors, []);
+});

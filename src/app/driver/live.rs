@@ -46,11 +46,11 @@ impl Controller {
         scenario: &Scenario,
         clock: Rc<dyn Clock>,
     ) -> Result<Rc<dyn ChatModel>, String> {
-        let model = self.model(scenario, clock)?;
+        let model = self.model(scenario, clock.clone())?;
         if scenario.seats.is_empty() {
             return Ok(model);
         }
-        Ok(Rc::new(crate::seat::Seated::new(model, scenario.seats.clone(), Rc::new(self.desk))))
+        Ok(Rc::new(crate::seat::Seated::new(model, scenario, Rc::new(self.desk), clock)))
     }
 
     /// The model that answers the calls nobody sits for: the demo model at the chosen speed,
