@@ -295,6 +295,7 @@ impl EngineAnswer {
             None => None,
             Some(mut t) => Some(EngineTime {
                 read_tokens: t.u32("prompt_n")?,
+                reused_tokens: t.u32("cache_n")?,
                 read_ms: t.f64("prompt_ms")?,
                 written_tokens: t.u32("predicted_n")?,
                 written_ms: t.f64("predicted_ms")?,

@@ -274,6 +274,10 @@ fn is_zero(n: &u32) -> bool {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct EngineTime {
     pub read_tokens: u32,
+    /// Tokens of the prompt the engine kept from an earlier call (the part it shares with that
+    /// call's prompt), so not read again. Absent in logs written before it was recorded.
+    #[serde(default)]
+    pub reused_tokens: u32,
     pub read_ms: f64,
     pub written_tokens: u32,
     pub written_ms: f64,
@@ -283,6 +287,7 @@ impl EngineTime {
     /// The sum of two calls' times.
     pub fn add(&mut self, other: &EngineTime) {
         self.read_tokens += other.read_tokens;
+        self.reused_tokens += other.reused_tokens;
         self.read_ms += other.read_ms;
         self.written_tokens += other.written_tokens;
         self.written_ms += other.written_ms;

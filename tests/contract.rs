@@ -103,7 +103,13 @@ fn every_kind_of_event() -> Vec<Event> {
             change: "dropped".into(),
             message: "m".into(),
         }],
-        engine: Some(EngineTime { read_tokens: 40, read_ms: 12.5, written_tokens: 8, written_ms: 30.0 }),
+        engine: Some(EngineTime {
+            read_tokens: 40,
+            reused_tokens: 7,
+            read_ms: 12.5,
+            written_tokens: 8,
+            written_ms: 30.0,
+        }),
         refusal: Some(Refusal::new(RefusalKind::Refused, "I can't help with that.")),
         human: true,
     });

@@ -142,8 +142,13 @@ fn the_in_tab_engine_time_of_every_call_is_summed_and_counts_as_a_measured_timin
     for e in &mut events {
         if let Event::ModelCall { engine, .. } = e {
             calls += 1;
-            *engine =
-                Some(EngineTime { read_tokens: 100, read_ms: 50.0, written_tokens: 10, written_ms: 20.0 });
+            *engine = Some(EngineTime {
+                read_tokens: 100,
+                reused_tokens: 30,
+                read_ms: 50.0,
+                written_tokens: 10,
+                written_ms: 20.0,
+            });
         }
     }
     let view = RunView::from_events(&events);
@@ -155,14 +160,16 @@ fn the_in_tab_engine_time_of_every_call_is_summed_and_counts_as_a_measured_timin
     // A log read back keeps it; comparing runs ignores it, as it ignores latency.
     let line = events.iter().find(|e| matches!(e, Event::ModelCall { .. })).unwrap().to_json();
     assert!(
-        line.contains(r#""engine":{"read_tokens":100,"read_ms":50.0,"written_tokens":10,"written_ms":20.0}"#),
+        line.contains(
+            r#""engine":{"read_tokens":100,"reused_tokens":30,"read_ms":50.0,"written_tokens":10,"written_ms":20.0}"#
+        ),
         "{line}"
     );
     let by_serde = agora::events::from_json_lines(&line).expect("reads back").remove(0);
     let by_hand = agora::events::event_from_value(serde_json::from_str(&line).unwrap()).expect("reads back");
     for back in [by_serde, by_hand] {
         assert!(
-            matches!(back, Event::ModelCall { engine: Some(t), .. } if t.written_ms == 20.0 && t.read_tokens == 100)
+            matches!(back, Event::ModelCall { engine: Some(t), .. } if t.written_ms == 20.0 && t.read_tokens == 100 && t.reused_tokens == 30)
         );
     }
     let plain = run_demo(find("rail-debate").unwrap().scenario());

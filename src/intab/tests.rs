@@ -418,13 +418,19 @@ fn the_engine_answer_is_read_whole_or_refused_with_the_field_it_lacks() {
     let full = json!({
         "content": "<think>hmm</think><7>", "prompt_tokens": 330, "completion_tokens": 4,
         "finish_reason": "stop", "ms": 1510.5,
-        "timings": {"prompt_n": 330, "prompt_ms": 1500.25, "predicted_n": 4, "predicted_ms": 10.5,
+        "timings": {"prompt_n": 330, "cache_n": 12, "prompt_ms": 1500.25, "predicted_n": 4, "predicted_ms": 10.5,
                     "prompt_per_second": 219.9},
     });
     let answer = EngineAnswer::read(full.clone()).unwrap();
     assert_eq!(
         answer.timings,
-        Some(EngineTime { read_tokens: 330, read_ms: 1500.25, written_tokens: 4, written_ms: 10.5 })
+        Some(EngineTime {
+            read_tokens: 330,
+            reused_tokens: 12,
+            read_ms: 1500.25,
+            written_tokens: 4,
+            written_ms: 10.5
+        })
     );
     let bid = answer.into_response(&request(Purpose::Bid, Cue::None));
     assert_eq!((bid.content.as_str(), bid.reasoning.as_str()), ("<7>", "hmm"));
