@@ -24,7 +24,14 @@ if (!existsSync(gguf)) {
 }
 const model = readFileSync(gguf);
 
+// Served cross-origin isolated (as `trunk serve` does, Trunk.toml), so the engine runs on two
+// threads; BENCH_ISOLATED=0 measures the single thread a page without the headers gets.
+const ISOLATED = process.env.BENCH_ISOLATED !== '0';
 const site = await serveDist((req, res, path) => {
+  if (ISOLATED) {
+    res.setHeader('cross-origin-opener-policy', 'same-origin');
+    res.setHeader('cross-origin-embedder-policy', 'require-corp');
+  }
   if (path !== '/models/smollm2.gguf') return path;
   const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
   const from = range ? Number(range[1]) : 0;
@@ -68,6 +75,7 @@ for (const preset of PRESETS) {
     loaded = true;
   }
   const estimate = await page.getByTestId('estimate').textContent();
+  const engineLine = await page.getByTestId('intab-engine').textContent();
   const names = await page.evaluate(() => JSON.parse(localStorage.getItem('agora.scenario')).agents.map((a) => a.name));
   await page.evaluate(() => performance.clearMeasures('agora:step'));
   const started = Date.now();
@@ -87,6 +95,7 @@ for (const preset of PRESETS) {
   const turns = steps.slice(1);
   const error = events.find((e) => e.type === 'error');
   console.log(`${preset}: ${turns.length} turns, ${fmt(mean(turns), 1)} s a turn (whole run ${fmt(wall)} s, opening ${fmt(steps[0] ?? NaN, 1)} s)${error ? `; ERROR ${error.message}` : ''}`);
+  console.log(`  ${engineLine.trim()}`);
   console.log(`  estimate before Run: ${estimate.trim()}`);
   console.log(`  tokens read per call: turn 2 ${fmt(at(2, 'read_tokens'))}, turn 8 ${fmt(at(8, 'read_tokens'))}; kept from before: turn 2 ${fmt(at(2, 'reused_tokens'))}, turn 8 ${fmt(at(8, 'reused_tokens'))}`);
   const read = calls.filter((c) => c.engine?.read_ms > 0);
