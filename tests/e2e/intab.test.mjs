@@ -188,6 +188,12 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   const pieces = speeches.map((raw) => streamed.filter((t) => t.length < raw.length && raw.startsWith(t)).length);
   assert.ok(Math.max(...pieces) >= 2, `a speech shown as it was written (pieces seen per speech: ${pieces})`);
   console.log(`# streamed: ${pieces.join(', ')} partial states seen of the ${speeches.length} speeches`);
+  // A seat's later bid reads only what was said since its last one: the start of its prompt is
+  // kept from that call (llama.cpp's prompt cache), and the log says how much.
+  const later = bids.filter((c) => c.turn >= 2);
+  assert.ok(later.length >= 3);
+  for (const c of later) assert.ok(c.engine.reused_tokens > 0, `turn ${c.turn} ${c.agent}: ${JSON.stringify(c.engine)}`);
+  console.log(`# bids after turn 1 read ${later.map((c) => c.engine.read_tokens).join(', ')} tokens, kept ${later.map((c) => c.engine.reused_tokens).join(', ')}`);
   // Every call carries the engine's own timing, so the statistics come from the log.
   assert.deepEqual(calls.filter((c) => !(c.engine?.written_ms > 0 && c.engine.written_tokens > 0)), [], 'each call timed by the engine');
   console.log(`# ${await waitForText(page.getByTestId('cost'), /In-tab engine: [\d.]+ tokens a second written/)}`);
