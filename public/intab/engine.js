@@ -161,8 +161,10 @@ async function completeNow(req, onText, signal) {
   if (signal?.aborted) throw new Error('cancelled');
   return {
     content,
-    prompt_tokens: usage?.prompt_tokens ?? 0,
-    completion_tokens: usage?.completion_tokens ?? 0,
+    // A streamed reply carries no usage; the engine's timings count the same tokens (the prompt:
+    // those read and those kept from an earlier call).
+    prompt_tokens: usage?.prompt_tokens ?? (timings ? timings.prompt_n + (timings.cache_n ?? 0) : 0),
+    completion_tokens: usage?.completion_tokens ?? timings?.predicted_n ?? 0,
     finish_reason: finish ?? 'stop',
     ms: performance.now() - started,
     timings,

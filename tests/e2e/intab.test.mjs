@@ -193,6 +193,12 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   const later = bids.filter((c) => c.turn >= 2);
   assert.ok(later.length >= 3);
   for (const c of later) assert.ok(c.engine.reused_tokens > 0, `turn ${c.turn} ${c.agent}: ${JSON.stringify(c.engine)}`);
+  // Every call's tokens are counted (the statistics and the estimate read them): the prompt is
+  // what was read and what was kept, the reply what was written.
+  for (const c of calls) {
+    assert.equal(c.usage.prompt_tokens, c.engine.read_tokens + c.engine.reused_tokens, JSON.stringify(c));
+    assert.equal(c.usage.completion_tokens, c.engine.written_tokens, JSON.stringify(c));
+  }
   console.log(`# bids after turn 1 read ${later.map((c) => c.engine.read_tokens).join(', ')} tokens, kept ${later.map((c) => c.engine.reused_tokens).join(', ')}`);
   // Every call carries the engine's own timing, so the statistics come from the log.
   assert.deepEqual(calls.filter((c) => !(c.engine?.written_ms > 0 && c.engine.written_tokens > 0)), [], 'each call timed by the engine');
