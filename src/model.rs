@@ -264,7 +264,8 @@ pub struct Usage {
     pub reasoning_tokens: u32,
 }
 
-fn is_zero(n: &u32) -> bool {
+/// For `skip_serializing_if`: a count written only when there is one.
+pub(crate) fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 

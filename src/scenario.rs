@@ -48,12 +48,8 @@ pub struct Scenario {
     /// How long a seat waits for its person, in seconds; 0 (the default) waits as long as it
     /// takes. A seat that times out answers nothing, which the method reads as an unreadable
     /// reply (its retries, then its fallback), and a speech is recorded as unanswered.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "crate::model::is_zero")]
     pub seat_timeout_s: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 /// The longest a seat may be set to wait: a day.

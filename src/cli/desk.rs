@@ -18,9 +18,10 @@ use crate::seat::{words, Answer, Desk, Form, Question};
 /// Lines as typed, read on a thread of their own so that a seat's time limit can run out while
 /// the terminal waits; the lock asks one question at a time when two seats are asked at once.
 pub struct TerminalDesk {
-    lines: Mutex<UnboundedReceiver<Result<String, String>>>,
+    lines: Mutex<Lines>,
 }
 
+/// Each line typed, or why the terminal could not be read.
 type Lines = UnboundedReceiver<Result<String, String>>;
 
 impl TerminalDesk {

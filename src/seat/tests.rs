@@ -36,6 +36,15 @@ impl Desk for Person {
     }
 }
 
+/// A run of `scenario` on the demo model, its seats answered at `desk`; the frozen clock's
+/// waits end at once (a seat with a time limit times out at once).
+fn seated(scenario: Scenario, desk: Rc<dyn Desk>) -> Run {
+    let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
+    let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
+    let model = Rc::new(Seated::new(demo, &scenario, desk, clock.clone()));
+    Run::new(scenario, model, clock).unwrap()
+}
+
 fn seated_run(
     mut scenario: Scenario,
     seat: &str,
@@ -43,12 +52,8 @@ fn seated_run(
 ) -> (Vec<Event>, Rc<Person>) {
     let person =
         Rc::new(Person { pick: Box::new(pick), asked: RefCell::default(), problems: RefCell::default() });
-    let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
-    let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
     scenario.seats = check_seats(&scenario, &[seat.to_string()]).unwrap();
-    let model = Rc::new(Seated::new(demo, &scenario, person.clone(), clock.clone()));
-
-    let mut run = Run::new(scenario, model, clock).unwrap();
+    let mut run = seated(scenario, person.clone());
     block_on(run.run_to_end());
     (run.events().to_vec(), person)
 }
@@ -318,16 +323,12 @@ impl Desk for Away {
     }
 }
 
-/// A run with `seat` taken by nobody who answers, and a time limit (the frozen clock's waits
-/// end at once, so every question times out).
+/// A run with `seat` taken by nobody who answers, and a time limit (every question times out).
 fn run_away(mut scenario: Scenario, seat: &str, timeout_s: u32) -> (Vec<Event>, Rc<Away>) {
     let away = Rc::new(Away::default());
-    let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
-    let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
     scenario.seats = vec![seat.to_string()];
     scenario.seat_timeout_s = timeout_s;
-    let model = Rc::new(Seated::new(demo, &scenario, away.clone(), clock.clone()));
-    let mut run = Run::new(scenario, model, clock).unwrap();
+    let mut run = seated(scenario, away.clone());
     block_on(run.run_to_end());
     (run.events().to_vec(), away)
 }
@@ -399,11 +400,8 @@ fn without_a_time_limit_a_seat_waits_for_its_answer() {
     let me = scenario.agents[0].name.clone();
     let (events, away) = {
         let away = Rc::new(Away::default());
-        let clock: Rc<dyn crate::clock::Clock> = Rc::new(FrozenClock);
-        let demo: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
         scenario.seats = vec![me.clone()];
-        let model = Rc::new(Seated::new(demo, &scenario, away.clone(), clock.clone()));
-        let mut run = Run::new(scenario, model, clock).unwrap();
+        let mut run = seated(scenario, away.clone());
         // The run cannot end while the seat waits: one poll leaves it waiting on the person.
         let mut step = Box::pin(run.run_to_end());
         let waker = futures::task::noop_waker();

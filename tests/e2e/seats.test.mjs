@@ -23,6 +23,28 @@ async function runSeated(page, seat, turns) {
   await page.getByTestId('run').click();
 }
 
+/** A seated debater's answers: every bid by the button at index `bid` (9 is 10), every speech
+ * `say(n)` for the n-th. */
+function debater(bid, say) {
+  let n = 0;
+  return async (p, heading) => {
+    if (heading.endsWith('(bid)')) {
+      await p.getByTestId(`seat-choice-${bid}`).click();
+    } else {
+      n += 1;
+      await p.getByTestId('seat-text').fill(say(n));
+      await p.getByTestId('seat-send').click();
+    }
+  };
+}
+
+/** Exports the run as a file and opens the file: its replay, paused before it starts. */
+async function replayFile(page) {
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  await page.getByTestId('import').setInputFiles(await json.path());
+  await waitForStatus(page, 'Paused · turn 0 · replay');
+}
+
 /** Answers every question the seat is asked until the run finishes; `answer(page, kind)` answers one. */
 async function playSeat(page, answer) {
   const asked = [];
@@ -233,14 +255,7 @@ test('Pause while a seat waits lets the person answer, then the run pauses; the 
   assert.equal(await page.getByTestId('seat').count(), 0);
   // Resume plays on: later bids are 1s, and a speech if a tie gives her the floor anyway.
   await page.getByTestId('run').click();
-  await playSeat(page, async (p, heading) => {
-    if (heading.endsWith('(bid)')) {
-      await p.getByTestId('seat-choice-0').click();
-    } else {
-      await p.getByTestId('seat-text').fill('Again: who pays?');
-      await p.getByTestId('seat-send').click();
-    }
-  });
+  await playSeat(page, debater(0, () => 'Again: who pays?'));
   await waitForStatus(page, 'Finished');
   const events = await eventsOf(page);
   assert.deepEqual(ofType(events, 'bid').filter((b) => b.agent === 'Elizabeth Warren').map((b) => b.value), [10, 1, 1]);
@@ -249,9 +264,7 @@ test('Pause while a seat waits lets the person answer, then the run pauses; the 
   assert.ok(mine.slice(1).every((t) => t === 'Again: who pays?'));
 
   // The run file replays with the person's speech marked "you" and no seat asked.
-  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-  await page.getByTestId('import').setInputFiles(await json.path());
-  await waitForStatus(page, 'Paused · turn 0 · replay');
+  await replayFile(page);
   await page.getByTestId('run').click();
   await waitForStatus(page, 'Finished');
   assert.equal(await page.getByTestId('seat').count(), 0, 'a replay asks nobody');
@@ -284,14 +297,7 @@ test('Undo my last answer, even while the seat waits, goes back to that step to 
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (speak)');
   await page.getByTestId('seat-text').fill('Better: who pays, and who profits?');
   await page.getByTestId('seat-send').click();
-  await playSeat(page, async (p, heading) => {
-    if (heading.endsWith('(bid)')) {
-      await p.getByTestId('seat-choice-0').click();
-    } else {
-      await p.getByTestId('seat-text').fill('And again.');
-      await p.getByTestId('seat-send').click();
-    }
-  });
+  await playSeat(page, debater(0, () => 'And again.'));
   await waitForStatus(page, 'Finished');
   const events = await eventsOf(page);
   const mine = ofType(events, 'message').filter((m) => m.speaker === 'Elizabeth Warren').map((m) => m.text);
@@ -303,24 +309,13 @@ test('Undo my last answer, even while the seat waits, goes back to that step to 
 test('continue-live plays through a seated recording without asking, then asks the seat live', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await runSeated(page, 'seat-2', 3);
-  let n = 0;
-  await playSeat(page, async (p, heading) => {
-    if (heading.endsWith('(bid)')) {
-      await p.getByTestId('seat-choice-9').click(); // 10
-    } else {
-      n += 1;
-      await p.getByTestId('seat-text').fill(`Recorded answer ${n}.`);
-      await p.getByTestId('seat-send').click();
-    }
-  });
+  await playSeat(page, debater(9, (n) => `Recorded answer ${n}.`));
   await waitForStatus(page, 'Finished');
   const recorded = await eventsOf(page);
   const hers = (events, upTo) => ofType(events, 'message').filter((m) => m.speaker === 'Elizabeth Warren' && m.turn <= upTo).map((m) => m.text);
   const answers = (events, upTo) => ofType(events, 'model_call').filter((c) => c.human && c.turn <= upTo).map((c) => c.raw);
 
-  const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-  await page.getByTestId('import').setInputFiles(await json.path());
-  await waitForStatus(page, 'Paused · turn 0 · replay');
+  await replayFile(page);
   // The first step plays the opening, then one turn a step.
   await page.getByTestId('step').click();
   await page.getByTestId('message').first().waitFor();
@@ -333,14 +328,7 @@ test('continue-live plays through a seated recording without asking, then asks t
   assert.equal(await page.getByTestId('seat').count(), 0, 'the recorded answers are not asked again');
   // Turn 3 is live: the seat is asked again.
   await page.getByTestId('run').click();
-  const asked = await playSeat(page, async (p, heading) => {
-    if (heading.endsWith('(bid)')) {
-      await p.getByTestId('seat-choice-9').click();
-    } else {
-      await p.getByTestId('seat-text').fill('A new answer, live.');
-      await p.getByTestId('seat-send').click();
-    }
-  });
+  const asked = await playSeat(page, debater(9, () => 'A new answer, live.'));
   await waitForStatus(page, 'Finished');
   assert.deepEqual(asked, ['Your turn: Elizabeth Warren (bid)', ...asked.slice(1)], 'turn 3 asks the seat from its bid');
   const events = await eventsOf(page);
