@@ -13,7 +13,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -284,6 +284,13 @@ pub fn main(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("batch") => match batch::main(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("agora: {e}\n{}", batch::USAGE);
+                2
+            }
+        },
         Some("presets") => {
             for p in presets::PRESETS {
                 say(format_args!("preset:{:<22} {}", p.id, p.scenario().title));
@@ -292,6 +299,7 @@ pub fn main(args: Vec<String>) -> i32 {
         }
         Some("--help" | "-h" | "help") => {
             say(USAGE);
+            say(format_args!("\n{}", batch::USAGE));
             0
         }
         Some(other) => {
@@ -435,6 +443,7 @@ fn run(args: &[String]) -> Result<i32, String> {
     }
 }
 
+mod batch;
 mod desk;
 
 #[cfg(test)]

@@ -225,6 +225,13 @@ macro_rules! scenario_methods {
                 }
             }
 
+            /// How many scored games a run plays (see `MethodSettings::games`).
+            pub fn games(&self) -> u32 {
+                match self {
+                    $(Method::$kind(s) => s.games(),)*
+                }
+            }
+
             fn read_settings(kind: MethodKind, f: &mut crate::json::Fields) -> Result<Method, String> {
                 Ok(match kind {
                     $(MethodKind::$kind => Method::$kind(MethodSettings::read(f)?),)*

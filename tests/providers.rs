@@ -2,8 +2,7 @@
 //! with node on 127.0.0.1): the runner's flags and key, streaming over real HTTP, retries and
 //! failures.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::rc::Rc;
 
 use agora::clock::SystemClock;
@@ -11,33 +10,8 @@ use agora::model::{ChatMessage, ChatModel, ChatRequest, Purpose};
 use agora::provider::native::NativeTransport;
 use agora::provider::{Endpoint, HttpModel, NetworkSettings};
 
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(args: &[&str]) -> Server {
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/llm-server-cli.mjs");
-        let mut child = Command::new("node")
-            .arg(script)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("node runs the local LLM server");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
-        Server { child, url: line.trim().to_string() }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        drop(self.child.stdin.take());
-        let _ = self.child.wait();
-    }
-}
+mod common;
+use common::Server;
 
 const SENTINEL: &str = "sk-SENTINEL-native-4b1d";
 

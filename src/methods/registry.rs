@@ -68,4 +68,10 @@ pub trait MethodSettings: Default + ReadPresent {
     /// Reports each wrong field (`method.<field>`, or `agents`) with what is wrong, given the
     /// scenario's agent names. (Nothing, for settings that cannot be wrong.)
     fn validate(&self, _agents: &[String], _err: &mut dyn FnMut(&str, String)) {}
+
+    /// How many scored games a run plays (a batch gives each game's score a column); none for a
+    /// conversation.
+    fn games(&self) -> u32 {
+        0
+    }
 }

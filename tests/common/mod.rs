@@ -1,6 +1,8 @@
 //! Helpers shared by the native integration tests.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 use std::rc::Rc;
 
 use agora::clock::FrozenClock;
@@ -53,4 +55,34 @@ pub fn script(entries: &[(&str, &str, &str)]) -> String {
     let list: Vec<serde_json::Value> =
         entries.iter().map(|(a, p, c)| serde_json::json!({"agent": a, "purpose": p, "content": c})).collect();
     serde_json::Value::Array(list).to_string()
+}
+
+/// The local LLM server (tests/e2e/llm-server.mjs) in a node process on 127.0.0.1, stopped when
+/// dropped.
+pub struct Server {
+    child: Child,
+    pub url: String,
+}
+
+impl Server {
+    pub fn start(args: &[&str]) -> Server {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/llm-server-cli.mjs");
+        let mut child = Command::new("node")
+            .arg(script)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node runs the local LLM server");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+        Server { child, url: line.trim().to_string() }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
 }

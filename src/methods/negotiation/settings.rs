@@ -78,6 +78,11 @@ impl MethodSettings for NegotiationSettings {
             ("method.optimizer_prompt", "Optimizer prompt"),
     ];
 
+    /// One game per optimizer iteration.
+    fn games(&self) -> u32 {
+        self.iterations
+    }
+
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
         if agents.len() != 2 {
             err("agents", "the negotiation game needs exactly two players".into());

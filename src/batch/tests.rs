@@ -1,0 +1,201 @@
+use std::rc::Rc;
+
+use super::*;
+use crate::clock::FrozenClock;
+use crate::engine::Run;
+use crate::events::Event;
+use crate::model::demo::DemoModel;
+use crate::scenario::Scenario;
+
+fn demo_run(preset: &str, seed: u64, turns: u32) -> (Scenario, Vec<Event>) {
+    let mut scenario = crate::presets::find(preset).unwrap().scenario();
+    scenario.seed = seed;
+    scenario.max_turns = turns;
+    let model = Rc::new(DemoModel::new(&scenario, Rc::new(FrozenClock)));
+    let mut run = Run::new(scenario.clone(), model, Rc::new(FrozenClock)).unwrap();
+    futures::executor::block_on(run.run_to_end());
+    (scenario, run.events().to_vec())
+}
+
+fn table_of(preset: &str, seeds: &[u64], turns: u32) -> Table {
+    let (scenario, _) = demo_run(preset, seeds[0], turns);
+    let mut table = Table::new(
+        fingerprint(&scenario),
+        Seeds(seeds.to_vec()).to_string(),
+        scenario.agent_names(),
+        scenario.method.games(),
+    );
+    for &seed in seeds {
+        table.rows.push(RunFigures::of(seed, &demo_run(preset, seed, turns).1));
+    }
+    table
+}
+
+#[test]
+fn seeds_read_ranges_and_lists_and_shards_split_them_without_overlap() {
+    let s = Seeds::parse("1..10, 20,12..13").unwrap();
+    assert_eq!(s.list(), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 20]);
+    assert_eq!(s.to_string(), "1..10,12..13,20");
+    assert_eq!(Seeds::parse(&s.to_string()).unwrap(), s);
+    let shards: Vec<Vec<u64>> =
+        (0..4).map(|k| s.shard(Shard { index: k, count: 4 }).list().to_vec()).collect();
+    assert_eq!(shards[0], vec![1, 5, 9, 20]);
+    assert_eq!(shards[3], vec![4, 8, 13]);
+    let mut all: Vec<u64> = shards.concat();
+    all.sort();
+    assert_eq!(all, s.list());
+    assert!(Seeds::parse("10..1").unwrap_err().contains("backwards"));
+    assert!(Seeds::parse("a..b").unwrap_err().contains("none of these"));
+    assert!(Seeds::parse("0..99999999").unwrap_err().contains("more than"));
+}
+
+#[test]
+fn a_shard_is_read_from_the_flag_or_the_schedulers_array_variables() {
+    let none = |_: &str| None;
+    assert_eq!(Shard::parse("2/4", none), Ok(Shard { index: 2, count: 4 }));
+    assert!(Shard::parse("4/4", none).unwrap_err().contains("count from 0 to 3"));
+    assert!(Shard::parse("1/0", none).unwrap_err().contains("from 1"));
+    assert!(Shard::parse("auto", none).unwrap_err().contains("no array index"));
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+    };
+    // Slurm counts the array from its lowest index (`--array=1-4` starts at 1).
+    let slurm =
+        env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "4")]);
+    assert_eq!(Shard::parse("auto", slurm), Ok(Shard { index: 2, count: 4 }));
+    let k8s = env(&[("JOB_COMPLETION_INDEX", "1")]);
+    assert!(Shard::parse("auto", k8s).unwrap_err().contains("auto/N"));
+    assert_eq!(Shard::parse("auto/3", k8s), Ok(Shard { index: 1, count: 3 }));
+    let aws = env(&[("AWS_BATCH_JOB_ARRAY_INDEX", "7")]);
+    assert!(Shard::parse("auto/4", aws).unwrap_err().contains("does not exist"));
+    let bad = env(&[("SLURM_ARRAY_TASK_ID", "x"), ("SLURM_ARRAY_TASK_COUNT", "2")]);
+    assert!(Shard::parse("auto", bad).unwrap_err().contains("not a whole number"));
+}
+
+#[test]
+fn a_runs_figures_agree_with_its_log() {
+    let (scenario, events) = demo_run("rail-debate", 3, 8);
+    let f = RunFigures::of(3, &events);
+    assert_eq!((f.finish.as_str(), f.turns), ("turn_limit", 8));
+    let speakers: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { speaker, kind, .. } if *kind != crate::events::MessageKind::Injected => {
+                Some(speaker.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(speakers.len(), 8);
+    for (agent, share) in &f.floor {
+        let n = speakers.iter().filter(|s| *s == agent).count();
+        assert_eq!(*share, (n as f64 / 8.0 * 1e4).round() / 1e4, "{agent}");
+    }
+    let longest = speakers.chunk_by(|a, b| a == b).map(<[&str]>::len).max().unwrap() as u32;
+    assert_eq!(f.longest_run, longest);
+    let bids: Vec<bool> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Bid { defaulted, .. } => Some(*defaulted),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(f.bids as usize, bids.len());
+    assert_eq!(bids.len(), 8 * scenario.agents.len());
+    assert_eq!(f.default_bids as usize, bids.iter().filter(|d| **d).count());
+    let calls = events.iter().filter(|e| matches!(e, Event::ModelCall { .. })).count();
+    assert_eq!(f.calls as usize, calls);
+    // One call per bid and per speech (the demo model here never needs a retry).
+    assert_eq!((f.orchestration_calls as usize, f.speech_calls, f.retries), (bids.len(), 8, 0));
+    assert!(f.orchestration_tokens > 0 && f.speech_tokens > 0);
+    assert_eq!(f.cost, None, "the demo model has no price");
+    assert!(f.overall.is_empty() && f.optimum.is_none());
+}
+
+#[test]
+fn a_trading_run_has_one_score_per_game_and_its_efficiency() {
+    let (scenario, events) = demo_run("trading-game", 2, 30);
+    let f = RunFigures::of(2, &events);
+    let ends: Vec<(i64, i64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::GameEnd { overall, optimum, .. } => Some((*overall, *optimum)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends.len() as u32, scenario.method.games());
+    assert_eq!(f.overall, ends.iter().map(|e| e.0).collect::<Vec<_>>());
+    assert_eq!(f.optimum, Some(73), "the seed's inventories and values reach 73 at best");
+    assert_eq!(f.efficiency(), Some(ends.last().unwrap().0 as f64 / 73.0));
+}
+
+#[test]
+fn a_table_reads_back_exactly_as_written() {
+    let mut table = table_of("trading-game", &[1, 2], 30);
+    let mut failed =
+        RunFigures::failed(3, &table.agents, "turn 4: the provider said \"no\",\nthen closed".into());
+    failed.cost = Some(0.001234);
+    table.rows.push(failed);
+    table.seeds = "1..3".into();
+    let text = table.to_csv();
+    assert_eq!(read_csv(&text).unwrap(), table);
+    let bidding = table_of("rail-debate", &[5, 4], 4);
+    let read = read_csv(&bidding.to_csv()).unwrap();
+    assert_eq!(read.rows.iter().map(|r| r.seed).collect::<Vec<_>>(), vec![4, 5], "rows are in seed order");
+    assert_eq!(Summary::of(&read), Summary::of(&bidding));
+    assert!(read_csv(&text[..text.len() - 1]).unwrap_err().contains("cut short"));
+    assert!(read_csv("a,b\n").unwrap_err().contains("header"));
+    let mut extra = text.clone();
+    extra.push_str("x,y\n");
+    assert!(read_csv(&extra).unwrap_err().contains("cells"));
+}
+
+#[test]
+fn shards_merge_into_the_whole_batch_and_strays_are_refused() {
+    let whole = table_of("daily-show-director", &[1, 2, 3, 4, 5, 6], 5);
+    let shard = |k: u32| {
+        let mut t = whole.clone();
+        let keep = Seeds(vec![1, 2, 3, 4, 5, 6]).shard(Shard { index: k, count: 3 });
+        t.rows.retain(|r| keep.list().contains(&r.seed));
+        (format!("part{k}.csv"), read_csv(&t.to_csv()).unwrap())
+    };
+    let merged = merge(vec![shard(2), shard(0), shard(1)]).unwrap();
+    assert_eq!(merged.to_csv(), whole.to_csv());
+    let missing = merge(vec![shard(0), shard(2)]).unwrap_err();
+    assert!(missing.contains("2 of the batch's seeds (1..6) are missing: 2, 5"), "{missing}");
+    let twice = merge(vec![shard(0), shard(1), shard(0), shard(2)]).unwrap_err();
+    assert!(twice.contains("seed 1 is in both part0.csv and part0.csv"), "{twice}");
+    let mut other = shard(1);
+    other.1.batch = "0000000000000000".into();
+    assert!(merge(vec![shard(0), other, shard(2)]).unwrap_err().contains("another batch"));
+}
+
+#[test]
+fn the_summary_is_the_spread_over_runs() {
+    let s = Spread::of([1.0, 2.0, 3.0, 6.0]);
+    assert_eq!((s.n, s.mean, s.min, s.max), (4, 3.0, 1.0, 6.0));
+    assert!((s.sd - 3.5f64.sqrt()).abs() < 1e-12);
+    assert_eq!(s.describe(2), "3.00 ± 1.87 (1.00 to 6.00)");
+    let table = table_of("rail-debate", &[1, 2, 3], 6);
+    let summary = Summary::of(&table);
+    assert_eq!(summary.runs, 3);
+    assert_eq!(summary.finished.get("turn_limit"), Some(&3));
+    let first = &table.agents[0];
+    let mean = table.rows.iter().map(|r| r.floor[0].1).sum::<f64>() / 3.0;
+    assert_eq!(summary.floor[0], (first.clone(), Spread::of(table.rows.iter().map(|r| r.floor[0].1))));
+    assert!((summary.floor[0].1.mean - mean).abs() < 1e-12);
+    let lines = summary.lines().join("\n");
+    assert!(lines.starts_with("3 runs: 3 turn_limit"), "{lines}");
+    assert!(lines.contains(&format!("  {first}")), "{lines}");
+    assert!(lines.contains("Default bids: "), "{lines}");
+}
+
+#[test]
+fn the_fingerprint_leaves_the_seed_out_and_nothing_else() {
+    let a = crate::presets::find("rail-debate").unwrap().scenario();
+    let mut b = a.clone();
+    b.seed += 1;
+    assert_eq!(fingerprint(&a), fingerprint(&b));
+    b.max_turns += 1;
+    assert_ne!(fingerprint(&a), fingerprint(&b));
+}

@@ -1,0 +1,305 @@
+//! `agora batch`: one scenario over many seeds, a CSV row per run written as each run finishes,
+//! and the batch's statistics; shards of a batch on different machines, and their merge.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use super::{load_scenario, parse_run_args, say, ModelChoice, RunArgs};
+use crate::batch::{fingerprint, merge, read_csv, RunFigures, Seeds, Shard, Summary, Table};
+use crate::clock::{Clock, SystemClock};
+use crate::engine::Run;
+use crate::events::to_json_lines;
+use crate::model::demo::DemoModel;
+use crate::model::scripted::ScriptedModel;
+use crate::model::ChatModel;
+use crate::scenario::{FieldError, Scenario};
+
+pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on.";
+
+/// What `batch` was asked to do.
+#[derive(Debug)]
+struct BatchArgs {
+    run: RunArgs,
+    seeds: Seeds,
+    shard: Shard,
+    jobs: usize,
+    out: PathBuf,
+    events_dir: Option<PathBuf>,
+}
+
+fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<BatchArgs, String> {
+    let (mut seeds, mut shard, mut jobs, mut out, mut events_dir) = (None, Shard::WHOLE, 1, None, None);
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match arg.as_str() {
+            "--seeds" => seeds = Some(Seeds::parse(&value("--seeds")?)?),
+            "--shard" => shard = Shard::parse(&value("--shard")?, &env)?,
+            "--jobs" => {
+                let v = value("--jobs")?;
+                jobs = match v.parse::<usize>() {
+                    Ok(n) if (1..=256).contains(&n) => n,
+                    _ => return Err(format!("--jobs takes a whole number from 1 to 256, not \"{v}\"")),
+                };
+            }
+            "--out" => out = Some(PathBuf::from(value("--out")?)),
+            "--events-dir" => events_dir = Some(PathBuf::from(value("--events-dir")?)),
+            "--seed" | "--events" | "--markdown" | "--check" | "--seat" => {
+                return Err(format!(
+                    "{arg} is for `agora run`; a batch takes --seeds, --out and --events-dir"
+                ))
+            }
+            _ => rest.push(arg.clone()),
+        }
+    }
+    let seeds = seeds.ok_or("--seeds is needed (for example --seeds 1..100)")?;
+    let out = out.ok_or("--out is needed: the CSV file to write (for example --out results.csv)")?;
+    Ok(BatchArgs { run: parse_run_args(&rest)?, seeds, shard, jobs, out, events_dir })
+}
+
+/// Runs `agora batch ...`; returns the exit code.
+pub fn main(args: &[String]) -> Result<i32, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        say(USAGE);
+        return Ok(0);
+    }
+    if args.first().map(String::as_str) == Some("merge") {
+        return merge_files(&args[1..]);
+    }
+    let args = parse_batch_args(args, |name| std::env::var(name).ok())?;
+    let scenario = load_scenario(&args.run)?;
+    let script = match &args.run.model {
+        ModelChoice::Script(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            ScriptedModel::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+            Some(text)
+        }
+        _ => None,
+    };
+    if matches!(args.run.model, ModelChoice::Named(_)) {
+        // Named problems (no key, a model in a browser tab) once, before any run starts.
+        super::provider_model(&scenario, Rc::new(SystemClock::default()))?;
+    }
+    let mine = args.seeds.shard(args.shard);
+    let mut table = Table::new(
+        fingerprint(&scenario),
+        args.seeds.to_string(),
+        scenario.agent_names(),
+        scenario.method.games(),
+    );
+    if let Some(dir) = &args.events_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
+    let mut file =
+        std::fs::File::create(&args.out).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    let write_err = |e: std::io::Error| format!("cannot write {}: {e}", args.out.display());
+    file.write_all(table.header().as_bytes()).map_err(write_err)?;
+
+    let started = Instant::now();
+    let progress = Progress::new(mine.list().len());
+    let next = AtomicUsize::new(0);
+    let (done_tx, done_rx) = mpsc::channel::<(RunFigures, Option<String>)>();
+    let failed = std::thread::scope(|s| -> Result<usize, String> {
+        for _ in 0..args.jobs.min(mine.list().len()) {
+            let done_tx = done_tx.clone();
+            let (next, mine, scenario, args, script) = (&next, &mine, &scenario, &args, &script);
+            s.spawn(move || {
+                while let Some(&seed) = mine.list().get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if done_tx.send(run_one(scenario, &args.run.model, script.as_deref(), seed)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let mut failed = 0;
+        for (figures, log) in done_rx {
+            if let (Some(dir), Some(log)) = (&args.events_dir, log) {
+                write_whole(&dir.join(format!("seed-{}.jsonl", figures.seed)), &log)?;
+            }
+            // One write per row, so an interrupted batch leaves only whole rows.
+            file.write_all(table.line(&figures).as_bytes()).map_err(write_err)?;
+            failed += usize::from(figures.finish == "error");
+            table.rows.push(figures);
+            progress.show(table.rows.len(), started);
+        }
+        Ok(failed)
+    })?;
+    drop(file);
+    write_whole(&args.out, &table.to_csv())?;
+    progress.finish();
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{} runs in {} s ({} runs a second, {} at a time){}; rows in {}",
+        table.rows.len(),
+        crate::text::fixed(secs, 1),
+        crate::text::fixed(table.rows.len() as f64 / secs.max(1e-9), 2),
+        args.jobs,
+        if args.shard == Shard::WHOLE {
+            String::new()
+        } else {
+            format!(", shard {} of {}", args.shard.index, args.shard.count)
+        },
+        args.out.display()
+    );
+    for line in Summary::of(&table).lines() {
+        say(line);
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// Plays one seed to its end (or its spending cap) and reads its figures; a run that cannot
+/// start is a row saying why.
+fn run_one(
+    scenario: &Scenario,
+    choice: &ModelChoice,
+    script: Option<&str>,
+    seed: u64,
+) -> (RunFigures, Option<String>) {
+    let mut scenario = scenario.clone();
+    scenario.seed = seed;
+    let agents = scenario.agent_names();
+    let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
+    let model: Result<Rc<dyn ChatModel>, String> = match (choice, script) {
+        (ModelChoice::Script(_), Some(text)) => {
+            ScriptedModel::from_json(text).map(|m| Rc::new(m) as Rc<dyn ChatModel>)
+        }
+        (ModelChoice::Named(_), _) => super::http_model(&scenario, clock.clone()),
+        _ => Ok(Rc::new(DemoModel::new(&scenario, clock.clone()))),
+    };
+    let run = model.and_then(|m| Run::new(scenario, m, clock).map_err(|e| FieldError::join(&e)));
+    match run {
+        Ok(mut run) => {
+            futures::executor::block_on(run.run_to_end());
+            (RunFigures::of(seed, run.events()), Some(to_json_lines(run.events())))
+        }
+        Err(e) => (RunFigures::failed(seed, &agents, e), None),
+    }
+}
+
+/// Writes a file whole or not at all: into a neighbour first, then renamed over it.
+fn write_whole(path: &Path, text: &str) -> Result<(), String> {
+    let mut part = path.as_os_str().to_owned();
+    part.push(".part");
+    let part = PathBuf::from(part);
+    std::fs::write(&part, text)
+        .and_then(|()| std::fs::rename(&part, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `batch merge a.csv b.csv ... --out all.csv`.
+fn merge_files(args: &[String]) -> Result<i32, String> {
+    let mut files = Vec::new();
+    let mut out = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a value")?)),
+            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag} (merge takes --out)")),
+            file => files.push(file.to_string()),
+        }
+    }
+    let out = out.ok_or("--out is needed: the merged CSV file to write")?;
+    if files.is_empty() {
+        return Err("no CSV files to merge".into());
+    }
+    let mut parts = Vec::new();
+    for name in files {
+        let text = std::fs::read_to_string(&name).map_err(|e| format!("cannot read {name}: {e}"))?;
+        parts.push((name.clone(), read_csv(&text).map_err(|e| format!("{name}: {e}"))?));
+    }
+    let count = parts.len();
+    let table = merge(parts)?;
+    write_whole(&out, &table.to_csv())?;
+    eprintln!("merged {count} files: {} runs in {}", table.rows.len(), out.display());
+    for line in Summary::of(&table).lines() {
+        say(line);
+    }
+    Ok(0)
+}
+
+/// A progress line on a terminal (nothing when stderr is a file or a pipe).
+struct Progress {
+    total: usize,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        Progress { total, shown: std::io::stderr().is_terminal() }
+    }
+
+    fn show(&self, done: usize, started: Instant) {
+        if !self.shown {
+            return;
+        }
+        let secs = started.elapsed().as_secs_f64();
+        let rate = done as f64 / secs.max(1e-9);
+        let left = (self.total - done) as f64 / rate.max(1e-9);
+        eprint!(
+            "\r{done}/{} runs · {} runs a second · about {} s left   ",
+            self.total,
+            crate::text::fixed(rate, 2),
+            crate::text::fixed(left, 0)
+        );
+    }
+
+    fn finish(&self) {
+        if self.shown {
+            eprintln!();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn batch_flags_are_read_and_run_only_flags_refused() {
+        let none = |_: &str| None;
+        let a = parse_batch_args(
+            &args(&[
+                "preset:rail-debate",
+                "--seeds",
+                "1..8",
+                "--jobs",
+                "3",
+                "--shard",
+                "1/2",
+                "--out",
+                "r.csv",
+                "--turns",
+                "4",
+            ]),
+            none,
+        )
+        .unwrap();
+        assert_eq!((a.seeds.list().len(), a.jobs, a.shard), (8, 3, Shard { index: 1, count: 2 }));
+        assert_eq!((a.run.turns, a.out), (Some(4), PathBuf::from("r.csv")));
+        let err = |list: &[&str]| parse_batch_args(&args(list), none).unwrap_err();
+        assert!(err(&["s.json", "--out", "r.csv"]).contains("--seeds is needed"));
+        assert!(err(&["s.json", "--seeds", "1..3"]).contains("--out is needed"));
+        assert!(err(&["s.json", "--seeds", "1", "--out", "r", "--seed", "4"]).contains("for `agora run`"));
+        assert!(err(&["s.json", "--seeds", "1", "--out", "r", "--jobs", "0"]).contains("from 1 to 256"));
+        assert!(err(&["s.json", "--seeds", "1", "--out", "r", "--fast"]).contains("unknown flag --fast"));
+        let slurm = |n: &str| match n {
+            "SLURM_ARRAY_TASK_ID" => Some("2".to_string()),
+            "SLURM_ARRAY_TASK_COUNT" => Some("4".to_string()),
+            _ => None,
+        };
+        let a =
+            parse_batch_args(&args(&["s.json", "--seeds", "1..8", "--shard", "auto", "--out", "r"]), slurm)
+                .unwrap();
+        assert_eq!(a.seeds.shard(a.shard).list(), &[3, 7]);
+    }
+}
