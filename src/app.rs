@@ -3,6 +3,7 @@
 //! Components only render the run's [`RunView`](crate::view::RunView) (the event log folded) and
 //! send commands to the [`Controller`]; nothing shown is computed a second time here.
 
+mod batch;
 mod browser;
 mod driver;
 mod editor;
@@ -111,6 +112,7 @@ pub fn App() -> impl IntoView {
                 </div>
                 // Full width: its seven columns do not fit beside the transcript.
                 <inspector::Stats />
+                <batch::BatchPanel />
                 <inspector::Inspector />
             </section>
         </main>

@@ -6,13 +6,16 @@
 //! log through [`RunView`](crate::view::RunView), the same fold the app's run statistics use, so a
 //! batch and the app agree on what a run did.
 
+pub mod charts;
 mod csv;
 mod figures;
+pub mod report;
 mod seeds;
 mod summary;
 
 pub use csv::{merge, read_csv, Table};
 pub use figures::RunFigures;
+pub use report::report_html;
 pub use seeds::{Seeds, Shard};
 pub use summary::{Spread, Summary};
 
@@ -29,6 +32,34 @@ pub fn fingerprint(scenario: &crate::scenario::Scenario) -> String {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     format!("{hash:016x}")
+}
+
+/// Plays `scenario` with `seed` to its end (or its spending cap) on `model`; its log, or why it
+/// could not start.
+pub async fn play_seed(
+    scenario: &crate::scenario::Scenario,
+    seed: u64,
+    model: Result<std::rc::Rc<dyn crate::model::ChatModel>, String>,
+    clock: std::rc::Rc<dyn crate::clock::Clock>,
+) -> Result<Vec<crate::events::Event>, String> {
+    let mut scenario = scenario.clone();
+    scenario.seed = seed;
+    let mut run = crate::engine::Run::new(scenario, model?, clock)
+        .map_err(|e| crate::scenario::FieldError::join(&e))?;
+    run.run_to_end().await;
+    Ok(run.events().to_vec())
+}
+
+/// A run's row: its figures, or for a run that could not start, why.
+pub fn row_of(
+    scenario: &crate::scenario::Scenario,
+    seed: u64,
+    played: &Result<Vec<crate::events::Event>, String>,
+) -> RunFigures {
+    match played {
+        Ok(events) => RunFigures::of(seed, events),
+        Err(e) => RunFigures::failed(seed, &scenario.agent_names(), e.clone()),
+    }
 }
 
 #[cfg(test)]

@@ -64,6 +64,8 @@ pub struct Controller {
     pub ending: RwSignal<bool>,
     /// The projector view is on (see `app::projector`).
     pub projector: RwSignal<bool>,
+    /// The batch on screen (see `app::batch`).
+    pub batch: crate::app::batch::BatchState,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
     demo: StoredValue<Option<Rc<DemoModel>>, LocalStorage>,
     http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
@@ -93,6 +95,7 @@ impl Controller {
             given: RwSignal::new(None),
             projector: RwSignal::new(false),
             ending: RwSignal::new(false),
+            batch: crate::app::batch::BatchState::new(),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),

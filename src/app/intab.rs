@@ -24,7 +24,7 @@ thread_local! {
     static ENGINE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
 }
 
-// The engine's module is imported from a small module of its own that wasm-bindgen writes next to
+// The engine's module (and the batch report's, see `app::batch`) is imported from a small module of its own that wasm-bindgen writes next to
 // the page's glue, not from a function built out of a string, so a page whose
 // Content-Security-Policy forbids `eval` still loads it.
 #[wasm_bindgen::prelude::wasm_bindgen(
@@ -32,11 +32,11 @@ thread_local! {
 )]
 extern "C" {
     #[wasm_bindgen(js_name = importEngine)]
-    fn import_engine(path: &str) -> js_sys::Promise;
+    pub(super) fn import_module(path: &str) -> js_sys::Promise;
 }
 
 /// Words for whatever JavaScript threw.
-fn words(e: &JsValue) -> String {
+pub(super) fn words(e: &JsValue) -> String {
     e.as_string()
         .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
         .unwrap_or_else(|| "an unknown error".into())
@@ -47,7 +47,7 @@ async fn engine() -> Result<JsValue, String> {
     if let Some(m) = ENGINE.with(|e| e.borrow().clone()) {
         return Ok(m);
     }
-    let module = JsFuture::from(import_engine("intab/agora-intab.js")).await.map_err(|e| {
+    let module = JsFuture::from(import_module("intab/agora-intab.js")).await.map_err(|e| {
         format!("the in-tab engine could not be fetched ({}); reload the page and try again", words(&e))
     })?;
     ENGINE.with(|e| *e.borrow_mut() = Some(module.clone()));

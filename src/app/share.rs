@@ -224,28 +224,38 @@ pub fn PastRuns() -> impl IntoView {
                         let id = past.id.clone();
                         let delete_id = past.id.clone();
                         let title = past.title.clone();
+                        let runs = past.runs;
+                        let what = if runs > 0 {
+                            format!(" {} · a batch of {runs} runs · {}", past.method, past.saved)
+                        } else {
+                            format!(
+                                " {} · {} turns · {} · {}",
+                                past.method,
+                                past.turns,
+                                ended_label(past.ended),
+                                past.saved,
+                            )
+                        };
                         view! {
                             <li class="past-run" data-testid="past-run">
                                 <div>
                                     <strong>{past.title.clone()}</strong>
-                                    <span class="muted">
-                                        {format!(
-                                            " {} · {} turns · {} · {}",
-                                            past.method,
-                                            past.turns,
-                                            ended_label(past.ended),
-                                            past.saved,
-                                        )}
-                                    </span>
+                                    <span class="muted">{what}</span>
                                 </div>
                                 <button
                                     data-testid="past-open"
-                                    on:click=move |_| match controller.open_past(&id) {
-                                        Ok(scenario) => editor.load(scenario),
-                                        Err(e) => notice.set(format!("Could not open the run: {e}.")),
+                                    on:click=move |_| {
+                                        let opened = if runs > 0 {
+                                            controller.open_past_batch(&id)
+                                        } else {
+                                            controller.open_past(&id).map(|scenario| editor.load(scenario))
+                                        };
+                                        if let Err(e) = opened {
+                                            notice.set(format!("Could not open it: {e}."));
+                                        }
                                     }
                                 >
-                                    "Replay"
+                                    {if runs > 0 { "Open" } else { "Replay" }}
                                 </button>
                                 <button
                                     data-testid="past-delete"

@@ -252,6 +252,13 @@ pub struct PastRun {
     pub ended: Option<FinishReason>,
     /// When it was saved, as the browser's local date and time.
     pub saved: String,
+    /// For a batch: how many runs it holds (0 for a single run).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub runs: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn write_ended<S: serde::Serializer>(ended: &Option<FinishReason>, s: S) -> Result<S::Ok, S::Error> {
@@ -285,26 +292,66 @@ fn item_key(id: &str) -> String {
 /// Adds a run to the past runs; returns the updated list.
 pub fn archive(events: &[Event]) -> Result<Vec<PastRun>, String> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else { return history() };
-    let packed = pack_run(events).unwrap_or_default();
+    let ended = match events.last() {
+        Some(Event::RunFinished { reason }) => Some(*reason),
+        _ => None,
+    };
+    let turns = events.iter().filter_map(Event::turn).max().unwrap_or(0);
+    add_past(scenario, turns, ended, 0, &pack_run(events).unwrap_or_default())
+}
+
+/// Adds a batch to the past runs: its scenario, its `runs` rows as CSV and the logs it kept
+/// (packed), or without the logs when they would not fit. Returns the updated list.
+pub fn archive_batch(
+    scenario: &Scenario,
+    csv: &str,
+    runs: usize,
+    logs: &super::batch::Logs,
+) -> Result<Vec<PastRun>, String> {
+    // A batch's logs may be many; beyond this the rows are kept and the runs' logs are not.
+    const KEEP_LOGS_UP_TO: usize = 2_000_000;
+    let logs =
+        if logs.iter().map(|(_, p)| p.len()).sum::<usize>() > KEEP_LOGS_UP_TO { &Vec::new() } else { logs };
+    // Written by hand: through `json!` the scenario would be serialized by a second, separate
+    // copy of its writer.
+    let logs: Vec<String> =
+        logs.iter().map(|(seed, packed)| format!("\"{seed}\":{}", json_string(packed))).collect();
+    let text = format!(
+        "{{\"scenario\":{},\"csv\":{},\"runs\":{runs},\"logs\":{{{}}}}}",
+        serde_json::to_string(scenario).unwrap_or_default(),
+        json_string(csv),
+        logs.join(",")
+    );
+    add_past(scenario, 0, None, runs.max(1), &link::pack_with(&text, 1))
+}
+
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+fn add_past(
+    scenario: &Scenario,
+    turns: u32,
+    ended: Option<FinishReason>,
+    runs: usize,
+    packed: &str,
+) -> Result<Vec<PastRun>, String> {
     let mut list = history()?;
     let now = js_sys::Date::new_0();
     let mut id = format!("{}", now.get_time() as u64);
     while list.iter().any(|p| p.id == id) {
         id.push('b');
     }
-    let ended = match events.last() {
-        Some(Event::RunFinished { reason }) => Some(*reason),
-        _ => None,
-    };
     let entry = PastRun {
         id: id.clone(),
         title: scenario.title.clone(),
         method: crate::app::method_label(&scenario.method).to_string(),
-        turns: events.iter().filter_map(Event::turn).max().unwrap_or(0),
+        turns,
         ended,
         saved: now.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED).into(),
+        runs,
     };
-    set(&item_key(&id), &packed).map_err(|e| format!("the run could not be added to past runs: {e}"))?;
+    set(&item_key(&id), packed).map_err(|e| format!("the run could not be added to past runs: {e}"))?;
     list.insert(0, entry);
     for dropped in list.split_off(HISTORY_LIMIT.min(list.len())) {
         remove(&item_key(&dropped.id));
@@ -314,6 +361,34 @@ pub fn archive(events: &[Event]) -> Result<Vec<PastRun>, String> {
         return Err(format!("the run could not be added to past runs: {e}"));
     }
     Ok(list)
+}
+
+/// A past batch, read back: its scenario, rows (CSV), how many, and kept logs.
+pub fn open_past_batch(id: &str) -> Result<(Scenario, String, usize, super::batch::Logs), String> {
+    let text = link::unpack(&get(&item_key(id))?.ok_or("this batch is no longer saved")?)?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("the batch is damaged ({e})"))?;
+    let scenario = Scenario::parse(&value["scenario"].to_string())?;
+    let (Some(csv), Some(runs)) = (value["csv"].as_str(), value["runs"].as_u64()) else {
+        return Err("the batch is damaged (no rows)".into());
+    };
+    let mut logs = Vec::new();
+    for (seed, packed) in value["logs"].as_object().into_iter().flatten() {
+        if let (Ok(seed), Some(packed)) = (seed.parse(), packed.as_str()) {
+            logs.push((seed, packed.to_string()));
+        }
+    }
+    Ok((scenario, csv.to_string(), runs as usize, logs))
+}
+
+/// A run's log kept packed (in a batch), read back.
+pub fn unpack_events(packed: &str) -> Result<Vec<Event>, String> {
+    unpack_run(packed).map(|f| f.events)
+}
+
+/// Packs a run's log the way past runs keep it.
+pub fn pack_events(events: &[Event]) -> Option<String> {
+    pack_run(events)
 }
 
 /// A past run, read back.

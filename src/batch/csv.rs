@@ -71,9 +71,9 @@ impl Table {
             r.turns.to_string(),
         ];
         c.extend(
-            self.agents.iter().map(|a| {
-                r.floor.iter().find(|(n, _)| n == a).map(|(_, s)| s.to_string()).unwrap_or_default()
-            }),
+            self.agents
+                .iter()
+                .map(|a| r.floor.iter().find(|(n, _)| n == a).map(|(_, s)| float(*s)).unwrap_or_default()),
         );
         c.extend([
             r.longest_run.to_string(),
@@ -83,8 +83,8 @@ impl Table {
             r.speech_calls.to_string(),
             r.orchestration_tokens.to_string(),
             r.speech_tokens.to_string(),
-            opt(r.cost.map(|c| c.to_string())),
-            opt(r.orchestration_cost.map(|c| c.to_string())),
+            opt(r.cost.map(float)),
+            opt(r.orchestration_cost.map(float)),
             r.retries.to_string(),
             r.fallbacks.to_string(),
             r.refused.to_string(),
@@ -101,14 +101,24 @@ impl Table {
 
     /// The whole file: header and rows, ordered by seed.
     pub fn to_csv(&self) -> String {
-        let mut rows: Vec<&RunFigures> = self.rows.iter().collect();
-        rows.sort_by_key(|r| r.seed);
+        // Inserted one by one: collecting into a map would sort first, with sorting code the
+        // page would carry only for this.
+        let mut rows = std::collections::BTreeMap::new();
+        for r in &self.rows {
+            rows.insert(r.seed, r);
+        }
         let mut out = self.header();
-        for r in rows {
+        for r in rows.into_values() {
             out.push_str(&self.line(r));
         }
         out
     }
+}
+
+/// A figure with a fraction, the shortest way that reads back exactly (serde_json's writer, which
+/// the page already carries, rather than the standard library's float formatting).
+fn float(x: f64) -> String {
+    serde_json::Number::from_f64(x).map_or_else(String::new, |n| n.to_string())
 }
 
 fn line(cells: Vec<String>) -> String {
@@ -207,51 +217,91 @@ impl Cells<'_> {
         self.cells[self.at - 1].clone()
     }
 
-    fn opt<T: std::str::FromStr>(&mut self) -> Result<Option<T>, String> {
+    /// A number, read as a JSON value (the page already carries that reader; one per number
+    /// type would each add their own).
+    fn value(&mut self) -> Result<Option<serde_json::Value>, String> {
         self.at += 1;
         let v = &self.cells[self.at - 1];
         if v.is_empty() {
             return Ok(None);
         }
-        v.parse().map(Some).map_err(|_| format!("{} is \"{v}\", not a number", self.columns[self.at - 1]))
+        match serde_json::from_str::<serde_json::Value>(v) {
+            Ok(n) if n.is_number() => Ok(Some(n)),
+            _ => Err(format!("{} is \"{v}\", not a number", self.columns[self.at - 1])),
+        }
     }
 
-    fn num<T: std::str::FromStr>(&mut self) -> Result<T, String> {
-        self.opt()?.ok_or_else(|| format!("{} is empty", self.columns[self.at - 1]))
+    fn whole(&mut self) -> Result<Option<u64>, String> {
+        self.value()?.map(|v| v.as_u64().ok_or_else(|| self.not_whole())).transpose()
+    }
+
+    fn not_whole(&self) -> String {
+        format!("{} is not a whole number", self.columns[self.at - 1])
+    }
+
+    fn need<T>(&self, v: Option<T>) -> Result<T, String> {
+        v.ok_or_else(|| format!("{} is empty", self.columns[self.at - 1]))
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        let v = self.whole()?;
+        self.need(v)
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        let v = self.u64()?;
+        u32::try_from(v).map_err(|_| self.not_whole())
+    }
+
+    fn opt_u32(&mut self) -> Result<Option<u32>, String> {
+        self.whole()?.map(|v| u32::try_from(v).map_err(|_| self.not_whole())).transpose()
+    }
+
+    fn opt_f64(&mut self) -> Result<Option<f64>, String> {
+        Ok(self.value()?.and_then(|v| v.as_f64()))
+    }
+
+    fn f64(&mut self) -> Result<f64, String> {
+        let v = self.opt_f64()?;
+        self.need(v)
+    }
+
+    fn opt_i64(&mut self) -> Result<Option<i64>, String> {
+        self.value()?.map(|v| v.as_i64().ok_or_else(|| self.not_whole())).transpose()
     }
 }
 
 fn read_row(table: &Table, columns: &[String], cells: &[String]) -> Result<RunFigures, String> {
     let mut c = Cells { columns, cells, at: 2 };
     let mut r = RunFigures {
-        seed: c.num()?,
+        seed: c.u64()?,
         finish: c.text(),
         error: c.text(),
-        turns: c.num()?,
+        turns: c.u32()?,
         ..RunFigures::default()
     };
     for a in &table.agents {
-        r.floor.push((a.clone(), c.num()?));
+        r.floor.push((a.clone(), c.f64()?));
     }
-    r.longest_run = c.num()?;
-    r.everyone_spoke_by = c.opt()?;
-    r.calls = c.num()?;
-    r.orchestration_calls = c.num()?;
-    r.speech_calls = c.num()?;
-    r.orchestration_tokens = c.num()?;
-    r.speech_tokens = c.num()?;
-    r.cost = c.opt()?;
-    r.orchestration_cost = c.opt()?;
-    r.retries = c.num()?;
-    r.fallbacks = c.num()?;
-    r.refused = c.num()?;
-    r.empty = c.num()?;
-    r.bids = c.num()?;
-    r.default_bids = c.num()?;
+    r.longest_run = c.u32()?;
+    r.everyone_spoke_by = c.opt_u32()?;
+    r.calls = c.u32()?;
+    r.orchestration_calls = c.u32()?;
+    r.speech_calls = c.u32()?;
+    r.orchestration_tokens = c.u64()?;
+    r.speech_tokens = c.u64()?;
+    r.cost = c.opt_f64()?;
+    r.orchestration_cost = c.opt_f64()?;
+    r.retries = c.u32()?;
+    r.fallbacks = c.u32()?;
+    r.refused = c.u32()?;
+    r.empty = c.u32()?;
+    r.bids = c.u32()?;
+    r.default_bids = c.u32()?;
     if table.games > 0 {
-        r.optimum = c.opt()?;
+        r.optimum = c.opt_i64()?;
         for _ in 0..table.games {
-            if let Some(score) = c.opt()? {
+            if let Some(score) = c.opt_i64()? {
                 r.overall.push(score);
             }
         }

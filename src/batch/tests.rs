@@ -145,6 +145,12 @@ fn a_table_reads_back_exactly_as_written() {
     assert_eq!(Summary::of(&read), Summary::of(&bidding));
     assert!(read_csv(&text[..text.len() - 1]).unwrap_err().contains("cut short"));
     assert!(read_csv("a,b\n").unwrap_err().contains("header"));
+    let bad = text.replacen(",game_over,,", ",game_over,,x", 1);
+    assert!(
+        read_csv(&bad).unwrap_err().contains("turns is \"x53\", not a number"),
+        "{}",
+        read_csv(&bad).unwrap_err()
+    );
     let mut extra = text.clone();
     extra.push_str("x,y\n");
     assert!(read_csv(&extra).unwrap_err().contains("cells"));
@@ -198,4 +204,52 @@ fn the_fingerprint_leaves_the_seed_out_and_nothing_else() {
     assert_eq!(fingerprint(&a), fingerprint(&b));
     b.max_turns += 1;
     assert_ne!(fingerprint(&a), fingerprint(&b));
+}
+
+#[test]
+fn the_charts_draw_the_summarys_figures_with_text_alternatives() {
+    let table = table_of("rail-debate", &[1, 2, 3, 4, 5], 6);
+    let summary = Summary::of(&table);
+    let charts = charts::charts(&table, &summary);
+    assert_eq!(charts.len(), 3, "floor, speaker runs, everyone spoke; no scores or cost here");
+    let (caption, floor) = &charts[0];
+    assert!(caption.starts_with("Share of the floor"));
+    for (agent, s) in &summary.floor {
+        let pct = crate::text::fixed(s.mean * 100.0, 0);
+        assert!(floor.contains(&format!("{agent}: {pct}%")), "{agent} {pct} in {floor}");
+    }
+    assert_eq!(floor.matches("<rect").count(), table.agents.len());
+    // Each histogram's bars count every run once.
+    let counted: u32 = charts[1]
+        .1
+        .split("class=\"figure\" dominant-baseline=\"middle\">")
+        .skip(1)
+        .map(|t| t.split(' ').next().unwrap().parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(counted, 5);
+    let trading = table_of("trading-game", &[1, 2], 30);
+    let charts = charts::charts(&trading, &Summary::of(&trading));
+    let games = &charts.iter().find(|(c, _)| c.starts_with("Overall score per game")).unwrap().1;
+    assert!(games.contains("game 1: 33.0 (33 to 33) of 73"), "{games}");
+    assert!(charts::bars("x<y", &[], 1.0).contains("<title>x&lt;y. </title>"));
+}
+
+#[test]
+fn the_page_writes_the_rows_the_terminal_writes() {
+    let (scenario, events) = demo_run("rail-debate", 7, 4);
+    let json = serde_json::to_string(&scenario).unwrap();
+    let table = Table::new(fingerprint(&scenario), "1..9".into(), scenario.agent_names(), 0);
+    assert_eq!(report::page::header(&json, "1..9").unwrap(), table.header());
+    let run = crate::export::to_json_compact(&scenario, &events);
+    let row: serde_json::Value =
+        serde_json::from_str(&report::page::row(&json, "1..9", 7, &run, "").unwrap()).unwrap();
+    let figures = RunFigures::of(7, &events);
+    assert_eq!(row["line"], table.line(&figures));
+    assert_eq!(row["tokens"], figures.orchestration_tokens + figures.speech_tokens);
+    assert_eq!(row["capped"], false);
+    let failed: serde_json::Value =
+        serde_json::from_str(&report::page::row(&json, "1..9", 8, "", "no key").unwrap()).unwrap();
+    assert!(failed["line"].as_str().unwrap().contains(",8,error,no key,"), "{failed}");
+    assert_eq!(report::page::seeds("3..5,9").unwrap(), "[3,4,5,9]");
+    assert!(report::page::seeds("x").is_err());
 }

@@ -9,14 +9,15 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use super::{load_scenario, parse_run_args, say, ModelChoice, RunArgs};
-use crate::batch::{fingerprint, merge, read_csv, RunFigures, Seeds, Shard, Summary, Table};
+use crate::batch::{
+    fingerprint, merge, play_seed, read_csv, row_of, RunFigures, Seeds, Shard, Summary, Table,
+};
 use crate::clock::{Clock, SystemClock};
-use crate::engine::Run;
 use crate::events::to_json_lines;
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
-use crate::scenario::{FieldError, Scenario};
+use crate::scenario::Scenario;
 
 pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on.";
 
@@ -153,33 +154,25 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     Ok(if failed > 0 { 1 } else { 0 })
 }
 
-/// Plays one seed to its end (or its spending cap) and reads its figures; a run that cannot
-/// start is a row saying why.
+/// Plays one seed on a model of its own; the log as JSON Lines, when the run started.
 fn run_one(
     scenario: &Scenario,
     choice: &ModelChoice,
     script: Option<&str>,
     seed: u64,
 ) -> (RunFigures, Option<String>) {
-    let mut scenario = scenario.clone();
-    scenario.seed = seed;
-    let agents = scenario.agent_names();
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
+    let mut seeded = scenario.clone();
+    seeded.seed = seed;
     let model: Result<Rc<dyn ChatModel>, String> = match (choice, script) {
         (ModelChoice::Script(_), Some(text)) => {
             ScriptedModel::from_json(text).map(|m| Rc::new(m) as Rc<dyn ChatModel>)
         }
-        (ModelChoice::Named(_), _) => super::http_model(&scenario, clock.clone()),
-        _ => Ok(Rc::new(DemoModel::new(&scenario, clock.clone()))),
+        (ModelChoice::Named(_), _) => super::http_model(&seeded, clock.clone()),
+        _ => Ok(Rc::new(DemoModel::new(&seeded, clock.clone()))),
     };
-    let run = model.and_then(|m| Run::new(scenario, m, clock).map_err(|e| FieldError::join(&e)));
-    match run {
-        Ok(mut run) => {
-            futures::executor::block_on(run.run_to_end());
-            (RunFigures::of(seed, run.events()), Some(to_json_lines(run.events())))
-        }
-        Err(e) => (RunFigures::failed(seed, &agents, e), None),
-    }
+    let played = futures::executor::block_on(play_seed(scenario, seed, model, clock));
+    (row_of(scenario, seed, &played), played.ok().map(|events| to_json_lines(&events)))
 }
 
 /// Writes a file whole or not at all: into a neighbour first, then renamed over it.

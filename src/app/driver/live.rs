@@ -72,6 +72,19 @@ impl Controller {
             });
             return self.intab.model(&scenario.model.name, scenario.seed, on_text);
         }
+        let model = self.http_model(scenario, clock)?;
+        self.http.set_value(Some(model.clone()));
+        Ok(model)
+    }
+
+    /// The provider the scenario names, with the user's key, reporting its text, notices and
+    /// retries on the page.
+    pub(crate) fn http_model(
+        &self,
+        scenario: &Scenario,
+        clock: Rc<dyn Clock>,
+    ) -> Result<Rc<HttpModel>, String> {
+        let this = *self;
         let endpoint = self.endpoint(scenario)?;
         let model = HttpModel::new(
             endpoint,
@@ -88,8 +101,6 @@ impl Controller {
         .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
             this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
         }));
-        let model = Rc::new(model);
-        self.http.set_value(Some(model.clone()));
-        Ok(model)
+        Ok(Rc::new(model))
     }
 }

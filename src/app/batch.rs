@@ -1,0 +1,449 @@
+//! A batch in the page: the scenario on screen over many seeds, one run after another, with a
+//! progress bar and Cancel (the finished runs stay). Each finished run is a CSV row written by
+//! [`crate::batch`] as `agora batch` writes it; the summary, charts and runs are drawn from the CSV
+//! by the batch report module (`src/bin/agora-batch.rs`), fetched when a batch is first shown, so
+//! its code is not on the first page. Each run opens as a replay; the batch is kept with the past
+//! runs.
+
+use std::rc::Rc;
+
+use leptos::prelude::*;
+
+use super::browser::BrowserClock;
+use super::form::EditorState;
+use super::Controller;
+use crate::batch::play_seed;
+use crate::clock::Clock;
+use crate::model::demo::DemoModel;
+use crate::model::ChatModel;
+use crate::provider::HttpModel;
+use crate::scenario::Scenario;
+
+/// Each kept run's log, packed, by seed (a list, not a map: the page has no map of this type).
+pub type Logs = Vec<(u64, String)>;
+
+/// The batch on screen (one at a time).
+#[derive(Default)]
+struct Batch {
+    /// The scenario the batch plays, as it was when it started.
+    scenario: Option<Scenario>,
+    /// The rows so far, as CSV, in seed order: the file `agora batch` writes for these seeds.
+    csv: String,
+    /// Runs finished, and asked for.
+    done: usize,
+    total: usize,
+    started: f64,
+    running: bool,
+    cancelled: bool,
+    note: String,
+    /// Each run's log, packed, for models whose runs cannot be played again the same way (the
+    /// demo model's can: those are played again when opened).
+    logs: Logs,
+    http: Option<Rc<HttpModel>>,
+}
+
+/// The batch as handles, so it is `Copy`: its data, and a version that every view of it reads
+/// (one signal for all of it keeps the page small; a batch changes once per run).
+#[derive(Clone, Copy)]
+pub struct BatchState {
+    data: StoredValue<Batch, LocalStorage>,
+    version: RwSignal<u32>,
+    pub open: RwSignal<bool>,
+    /// The report of the rows so far (HTML from the report module), or why it could not be made.
+    report: RwSignal<String>,
+}
+
+impl BatchState {
+    pub fn new() -> Self {
+        Self {
+            data: StoredValue::new_local(Batch::default()),
+            version: RwSignal::new(0),
+            open: RwSignal::new(false),
+            report: RwSignal::new(String::new()),
+        }
+    }
+
+    fn change(&self, f: impl FnOnce(&mut Batch)) {
+        self.data.update_value(f);
+        self.version.update(|v| *v += 1);
+    }
+
+    /// Draws the report of the rows so far, once the report module is there.
+    fn redraw(&self) {
+        let Some(csv) = self.data.with_value(|d| (d.done > 0).then(|| d.csv.clone())) else {
+            self.report.set(String::new());
+            return;
+        };
+        let report = self.report;
+        leptos::task::spawn_local(async move {
+            report.set(match report_of(&csv).await {
+                Ok(html) => html,
+                Err(e) => format!(
+                    "<p class=\"notice error\">The batch's report could not be drawn: {}.</p>",
+                    crate::text::html_escape(&e)
+                ),
+            });
+        });
+    }
+
+    /// Reads the batch, and redraws the reader when it changes.
+    fn read<R>(&self, f: impl FnOnce(&Batch) -> R) -> R {
+        self.version.track();
+        self.data.with_value(f)
+    }
+}
+
+/// The scenario as a batch plays it: nobody in a seat (the models answer every call).
+fn batch_scenario(scenario: &Scenario) -> Scenario {
+    let mut s = scenario.clone();
+    s.seats.clear();
+    s
+}
+
+impl Controller {
+    /// Starts a batch of `scenario` over `seeds` (once the batch module is fetched); an error
+    /// says why it cannot start.
+    pub async fn run_batch(&self, scenario: &Scenario, spec: &str) -> Result<(), String> {
+        let b = self.batch;
+        if b.data.with_value(|d| d.running) {
+            return Err("a batch is already running".into());
+        }
+        let scenario = batch_scenario(scenario);
+        scenario.validate().map_err(|e| crate::scenario::FieldError::join(&e))?;
+        let json = serde_json::to_string(&scenario).unwrap_or_default();
+        let m = module().await?;
+        let seeds: Vec<u64> = serde_json::from_str::<serde_json::Value>(&call(&m, "seeds", &[spec.into()])?)
+            .ok()
+            .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
+            .unwrap_or_default();
+        let header = call(&m, "header", &[json.as_str().into(), spec.into()])?;
+        let http = if scenario.model.is_demo() || scenario.model.is_in_tab() {
+            None
+        } else {
+            // Whole replies: nothing of a batch streams into the transcript of the run on screen.
+            let mut quiet = scenario.clone();
+            quiet.model.network.stream = false;
+            Some(self.http_model(&quiet, Rc::new(BrowserClock))?)
+        };
+        b.change(|d| {
+            *d = Batch {
+                scenario: Some(scenario.clone()),
+                csv: header,
+                total: seeds.len(),
+                started: BrowserClock.now_ms(),
+                running: true,
+                http: http.clone(),
+                ..Batch::default()
+            }
+        });
+        b.redraw();
+        let this = *self;
+        let spec = spec.to_string();
+        leptos::task::spawn_local(async move {
+            let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
+            let cap = scenario.model.spending_cap;
+            let (mut tokens, mut cost) = (0u64, 0.0);
+            let cancelled = || b.data.with_value(|d| d.cancelled);
+            for seed in seeds {
+                if cancelled() {
+                    break;
+                }
+                // The batch's spending cap is shared: each run may spend what the others left.
+                let mut seeded = scenario.clone();
+                seeded.seed = seed;
+                if cap.tokens > 0 {
+                    seeded.model.spending_cap.tokens = cap.tokens.saturating_sub(tokens).max(1);
+                }
+                if cap.cost > 0.0 {
+                    seeded.model.spending_cap.cost = (cap.cost - cost).max(1e-9);
+                }
+                let model: Result<Rc<dyn ChatModel>, String> = match &http {
+                    Some(h) => Ok(h.clone()),
+                    None if seeded.model.is_in_tab() => {
+                        this.intab.model(&seeded.model.name, seed, Rc::new(|_: &str, _: &str| {}))
+                    }
+                    None => Ok(Rc::new(DemoModel::new(&seeded, clock.clone()))),
+                };
+                let played = play_seed(&seeded, seed, model, clock.clone()).await;
+                if cancelled() {
+                    break; // cut short by Cancel: not one of the finished runs
+                }
+                let (run, error) = match &played {
+                    Ok(events) => (crate::export::to_json_compact(&seeded, events), String::new()),
+                    Err(e) => (String::new(), e.clone()),
+                };
+                let args = [
+                    json.as_str().into(),
+                    spec.as_str().into(),
+                    (seed as f64).into(),
+                    run.as_str().into(),
+                    error.into(),
+                ];
+                let row = match call(&m, "row", &args) {
+                    Ok(row) => serde_json::from_str::<serde_json::Value>(&row).unwrap_or_default(),
+                    Err(e) => {
+                        b.change(|d| {
+                            d.note = format!("The batch stopped: a row could not be written ({e}).")
+                        });
+                        break;
+                    }
+                };
+                let packed = match (&played, seeded.model.is_demo()) {
+                    (Ok(events), false) => super::storage::pack_events(events),
+                    _ => None,
+                };
+                tokens += row["tokens"].as_u64().unwrap_or(0);
+                cost += row["cost"].as_f64().unwrap_or(0.0);
+                let capped = row["capped"].as_bool().unwrap_or(false);
+                b.change(|d| {
+                    if let Some(packed) = packed {
+                        d.logs.push((seed, packed));
+                    }
+                    d.csv.push_str(row["line"].as_str().unwrap_or_default());
+                    d.done += 1;
+                    if capped {
+                        d.note = "Stopped at the spending cap: the finished runs are below.".into();
+                    }
+                });
+                b.redraw();
+                if capped {
+                    break;
+                }
+                // Lets the page show the progress between runs.
+                clock.sleep(0).await;
+            }
+            b.change(|d| {
+                if d.cancelled {
+                    d.note = "Cancelled: the finished runs are below.".into();
+                }
+                d.running = false;
+                d.http = None;
+            });
+            this.keep_batch();
+        });
+        Ok(())
+    }
+
+    /// Cancel: the run in flight is dropped, the finished ones stay.
+    pub fn cancel_batch(&self) {
+        self.batch.change(|d| d.cancelled = true);
+        self.batch.data.with_value(|d| {
+            if let Some(h) = &d.http {
+                h.cancel_all();
+            }
+        });
+        self.intab.cancel_calls();
+    }
+
+    /// Puts the batch on screen in the past runs.
+    fn keep_batch(&self) {
+        let kept = self.batch.data.with_value(|d| {
+            let scenario = d.scenario.as_ref().filter(|_| d.done > 0)?;
+            Some(super::storage::archive_batch(scenario, &d.csv, d.done, &d.logs))
+        });
+        match kept {
+            Some(Ok(list)) => self.history.set(list),
+            Some(Err(e)) => self.notice.set(format!("This batch is not in past runs: {e}.")),
+            None => {}
+        }
+    }
+
+    /// Opens one run of the batch on screen as a replay, and its scenario in the editor.
+    fn open_batch_run(&self, seed: u64, editor: EditorState) {
+        let (scenario, packed) = self.batch.data.with_value(|d| {
+            (d.scenario.clone(), d.logs.iter().find(|(s, _)| *s == seed).map(|(_, p)| p.clone()))
+        });
+        let Some(mut scenario) = scenario else { return };
+        scenario.seed = seed;
+        let this = *self;
+        if let Some(packed) = packed {
+            match super::storage::unpack_events(&packed) {
+                Ok(events) => {
+                    editor.load(scenario);
+                    this.load_replay(events);
+                }
+                Err(e) => this.notice.set(format!("Could not open the run of seed {seed}: {e}.")),
+            }
+            return;
+        }
+        if !scenario.model.is_demo() {
+            this.notice.set(format!(
+                "The log of seed {seed} was not kept (the batch was too large to keep every log)."
+            ));
+            return;
+        }
+        // The demo model answers a seed the same way every time: the run is played again.
+        leptos::task::spawn_local(async move {
+            let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
+            let model: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
+            match play_seed(&scenario, seed, Ok(model), clock).await {
+                Ok(events) => {
+                    editor.load(scenario);
+                    this.load_replay(events);
+                }
+                Err(e) => this.notice.set(format!("Could not open the run of seed {seed}: {e}.")),
+            }
+        });
+    }
+
+    /// Opens a past batch in the batch panel.
+    #[inline(never)]
+    pub fn open_past_batch(&self, id: &str) -> Result<(), String> {
+        if self.batch.data.with_value(|d| d.running) {
+            return Err("a batch is running: cancel it first".into());
+        }
+        let (scenario, csv, runs, logs) = super::storage::open_past_batch(id)?;
+        self.batch.change(|d| {
+            *d = Batch { scenario: Some(scenario), csv, done: runs, total: runs, logs, ..Batch::default() }
+        });
+        self.batch.redraw();
+        self.batch.open.set(true);
+        Ok(())
+    }
+}
+
+/// "Batch: many seeds": seeds, Run batch, Cancel, progress, then the summary, charts and runs.
+#[component]
+pub fn BatchPanel() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<EditorState>();
+    let b = controller.batch;
+    let seeds = RwSignal::new("1..20".to_string());
+    let error = RwSignal::new(String::new());
+    let start = move |_| {
+        let scenario = editor.scenario.get_untracked();
+        leptos::task::spawn_local(async move {
+            let result = controller.run_batch(&scenario, &seeds.get_untracked()).await;
+            error.set(result.err().unwrap_or_default());
+        });
+    };
+    let estimate = move || {
+        let count = seed_count(&seeds.get())?;
+        editor.scenario.with(|s| {
+            if s.model.is_demo() {
+                return Some(format!("{count} runs on the offline demo model: nothing leaves the page."));
+            }
+            let e = crate::estimate::Estimate::of(&batch_scenario(s))?;
+            let n = count as u64;
+            let cost = e.cost.map(|c| format!(", about ${}", crate::text::fixed(c * n as f64, 2))).unwrap_or_default();
+            Some(format!(
+                "{count} runs: about {} calls and {} tokens{cost} in all (the spending cap applies to the whole batch).",
+                u64::from(e.calls) * n,
+                (e.prompt_tokens + e.completion_tokens) * n
+            ))
+        })
+    };
+    let running = move || b.read(|d| d.running);
+    let done = move || b.read(|d| d.done);
+    let progress = move || {
+        b.read(|d| {
+            let done = d.done;
+            let elapsed = BrowserClock.now_ms() - d.started;
+            let left = if d.running && done > 0 {
+                let secs = elapsed / done as f64 * (d.total - done) as f64 / 1000.0;
+                format!(" · about {} s left", crate::text::fixed(secs, 0))
+            } else {
+                String::new()
+            };
+            format!("{done} of {} runs{left}", d.total)
+        })
+    };
+    let download = move |_| {
+        if let Err(e) = b.data.with_value(|d| super::browser::download("agora-batch.csv", "text/csv", &d.csv))
+        {
+            error.set(e);
+        }
+    };
+    // One listener for every run's Replay button.
+    let open_run = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let seed = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button[data-seed]").ok().flatten())
+            .and_then(|e| e.get_attribute("data-seed"))
+            .and_then(|s| s.parse().ok());
+        if let Some(seed) = seed {
+            controller.open_batch_run(seed, editor);
+        }
+    };
+    view! {
+        <details class="panel batch" data-testid="batch" prop:open=move || b.open.get() on:toggle=move |ev| {
+            use wasm_bindgen::JsCast;
+            if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                b.open.set(d.open());
+            }
+        }>
+            <summary><h2>"Batch: many seeds"</h2></summary>
+            <p class="muted">"Plays the scenario once per seed, one run after another, and sums the runs up with the figures `agora batch` prints in the terminal."</p>
+            <div class="row">
+                <label>"Seeds " <input data-testid="batch-seeds" prop:value=move || seeds.get() on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
+                <button data-testid="batch-run" disabled=running on:click=start>"Run batch"</button>
+                <button data-testid="batch-cancel" disabled=move || !running() on:click=move |_| controller.cancel_batch()>"Cancel"</button>
+                <button data-testid="batch-csv" disabled=move || done() == 0 on:click=download>"Download CSV"</button>
+            </div>
+            <p class="muted" data-testid="batch-estimate">{estimate}</p>
+            {move || (!error.get().is_empty()).then(|| view! { <p class="notice error" role="alert">{error.get()}</p> })}
+            <p class="batch-progress">
+                <progress max=move || b.read(|d| d.total) value=done></progress>
+                " " <span data-testid="batch-progress" data-done=done>{progress}</span>
+            </p>
+            <p data-testid="batch-note">{move || b.read(|d| d.note.clone())}</p>
+            <div on:click=open_run inner_html=move || b.report.get()></div>
+        </details>
+    }
+}
+
+/// How many seeds `spec` names, for the estimate before a batch starts (the module checks the
+/// text when the batch starts): `1..20`, `7`, or a comma list of both.
+fn seed_count(spec: &str) -> Option<usize> {
+    spec.split(',').try_fold(0usize, |n, part| {
+        let (a, b) = part.trim().split_once("..").unwrap_or((part.trim(), part.trim()));
+        let (a, b): (u64, u64) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+        Some(n + usize::try_from(b.checked_sub(a)? + 1).ok()?)
+    })
+}
+
+/// The batch module (`src/bin/agora-batch.rs`), fetched and started once.
+async fn module() -> Result<wasm_bindgen::JsValue, String> {
+    use wasm_bindgen::{JsCast, JsValue};
+    use wasm_bindgen_futures::JsFuture;
+    thread_local! {
+        static MODULE: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
+    }
+    if let Some(m) = MODULE.with(|m| m.borrow().clone()) {
+        return Ok(m);
+    }
+    let fetched = |e: JsValue| {
+        format!(
+            "the batch module could not be fetched ({}); reload the page and try again",
+            super::intab::words(&e)
+        )
+    };
+    let m = JsFuture::from(super::intab::import_module("batch/agora-batch.js")).await.map_err(fetched)?;
+    let init: js_sys::Function = js_sys::Reflect::get(&m, &"default".into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or("the batch module cannot be started")?;
+    let started = init.call0(&JsValue::NULL).map_err(fetched)?;
+    JsFuture::from(js_sys::Promise::from(started)).await.map_err(fetched)?;
+    MODULE.with(|slot| *slot.borrow_mut() = Some(m.clone()));
+    Ok(m)
+}
+
+/// Calls the batch module's `name` with `args`; its text, or the error it gave.
+fn call(m: &wasm_bindgen::JsValue, name: &str, args: &[wasm_bindgen::JsValue]) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    let f: js_sys::Function = js_sys::Reflect::get(m, &name.into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| format!("the batch module has no {name}"))?;
+    let args: js_sys::Array = args.iter().collect();
+    let out = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
+    Ok(out.as_string().unwrap_or_default())
+}
+
+/// The report of a batch's rows, drawn by the batch module.
+async fn report_of(csv: &str) -> Result<String, String> {
+    call(&module().await?, "report", &[csv.into()])
+}

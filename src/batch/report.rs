@@ -1,0 +1,88 @@
+//! A batch as the page shows it: the summary's lines, the charts and the runs, as HTML.
+
+use super::charts::charts;
+use super::{Summary, Table};
+use crate::text::{fixed, html_escape};
+
+/// The summary, charts and runs of a batch, as HTML: what the page shows of a batch (through
+/// `src/bin/agora-batch.rs`, loaded when a batch is shown, so none of this is on the first
+/// page). Each run's Replay button carries its seed.
+pub fn report_html(table: &Table) -> String {
+    let summary = Summary::of(table);
+    let mut html = String::from("<ul class=\"batch-summary\" data-testid=\"batch-summary\">");
+    for line in summary.lines() {
+        html.push_str(&format!("<li>{}</li>", html_escape(&line)));
+    }
+    html.push_str("</ul><div class=\"batch-charts\">");
+    for (caption, svg) in charts(table, &summary) {
+        html.push_str(&format!(
+            "<figure class=\"chart\" data-testid=\"batch-chart\">{svg}<figcaption class=\"muted\">{}</figcaption></figure>",
+            html_escape(&caption)
+        ));
+    }
+    html.push_str("</div><div class=\"batch-runs\"><table><tbody>");
+    for r in &table.rows {
+        let shares: Vec<String> =
+            r.floor.iter().map(|(a, s)| format!("{a} {}%", fixed(s * 100.0, 0))).collect();
+        let finish = if r.error.is_empty() { r.finish.clone() } else { format!("{}: {}", r.finish, r.error) };
+        html.push_str(&format!(
+            "<tr data-testid=\"batch-row\" data-seed=\"{seed}\"><th scope=\"row\">seed {seed}</th><td>{}</td><td>{} turns</td>\
+             <td>{}</td><td><button data-testid=\"batch-open\" data-seed=\"{seed}\">Replay</button></td></tr>",
+            html_escape(&finish),
+            r.turns,
+            html_escape(&shares.join(", ")),
+            seed = r.seed
+        ));
+    }
+    html.push_str("</tbody></table></div>");
+    html
+}
+
+/// What the page asks of the batch module (`src/bin/agora-batch.rs`), which it fetches when a batch
+/// starts or is shown, so the figures, the CSV writer and the report are not on the first page.
+pub mod page {
+    use crate::batch::{fingerprint, row_of, Seeds, Table};
+    use crate::scenario::Scenario;
+
+    fn table(scenario: &str, seeds: &str) -> Result<(Scenario, Table), String> {
+        let scenario = Scenario::parse(scenario)?;
+        let seeds = Seeds::parse(seeds)?;
+        let table = Table::new(
+            fingerprint(&scenario),
+            seeds.to_string(),
+            scenario.agent_names(),
+            scenario.method.games(),
+        );
+        Ok((scenario, table))
+    }
+
+    /// The seeds `spec` names, as a JSON list, or why it names none.
+    pub fn seeds(spec: &str) -> Result<String, String> {
+        let seeds = Seeds::parse(spec)?;
+        serde_json::to_string(seeds.list()).map_err(|e| e.to_string())
+    }
+
+    /// The CSV header of a batch of `scenario` (JSON) over `seeds`.
+    pub fn header(scenario: &str, seeds: &str) -> Result<String, String> {
+        Ok(table(scenario, seeds)?.1.header())
+    }
+
+    /// One run's row, from its run file (`export::to_json_compact`), or from why it could not start
+    /// (`run` empty): `{"line": <CSV line>, "tokens": n, "cost": x, "capped": bool}`.
+    pub fn row(scenario: &str, seeds: &str, seed: u64, run: &str, error: &str) -> Result<String, String> {
+        let (scenario, table) = table(scenario, seeds)?;
+        let played = if run.is_empty() {
+            Err(error.to_string())
+        } else {
+            crate::export::from_json(run).map(|f| f.events)
+        };
+        let r = row_of(&scenario, seed, &played);
+        Ok(serde_json::json!({
+            "line": table.line(&r),
+            "tokens": r.orchestration_tokens + r.speech_tokens,
+            "cost": r.cost.unwrap_or(0.0),
+            "capped": r.finish == "spending_cap",
+        })
+        .to_string())
+    }
+}

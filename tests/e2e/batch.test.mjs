@@ -1,0 +1,111 @@
+// Batches in the page, checked against `agora batch` for the same seeds (the CSV byte for byte,
+// the summary line for line), Cancel keeping the finished runs, a batch kept with the past runs,
+// a batch's run opened as a replay; and every panel's content fitting its box at 1280 px.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appSession, eventually, nativeEvents, openApp, root, runPreset, waitForStatus } from './helpers.mjs';
+
+const session = appSession();
+
+/** `agora batch` for a preset: the CSV it writes and the summary it prints. */
+function nativeBatch(preset, seeds) {
+  const out = join(tmpdir(), `agora-e2e-batch-${process.pid}-${preset}.csv`);
+  const summary = execFileSync(join(root, 'target', 'release', 'agora'), ['batch', `preset:${preset}`, '--seeds', seeds, '--out', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return { csv: readFileSync(out, 'utf8'), summary: summary.trim() };
+}
+
+async function startBatch(page, preset, seeds) {
+  await page.getByTestId(`open-${preset}`).click();
+  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('batch-seeds').fill(seeds);
+  await page.getByTestId('batch-run').click();
+}
+
+async function downloadCsv(page) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('batch-csv').click()]);
+  return readFileSync(await file.path(), 'utf8');
+}
+
+const done = async (page) => Number(await page.getByTestId('batch-progress').getAttribute('data-done'));
+
+test('a 20-seed batch shows the statistics agora batch prints for the same seeds, and its runs replay', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  await startBatch(page, 'rail-debate', '1..20');
+  await eventually(async () => assert.equal(await done(page), 20), { timeout: 60000 });
+  await eventually(async () => assert.equal(await page.getByTestId('batch-run').isEnabled(), true));
+  const native = nativeBatch('rail-debate', '1..20');
+  // Drawn by the report module once it is fetched: every line of the terminal's summary.
+  const lines = page.locator('[data-testid=batch-summary] li');
+  await eventually(async () => assert.equal(await lines.count(), native.summary.split('\n').length));
+  assert.deepEqual(await lines.allTextContents(), native.summary.split('\n'));
+  assert.equal(await downloadCsv(page), native.csv, 'the same rows, figure by figure');
+  assert.equal(await page.getByTestId('batch-row').count(), 20);
+  assert.equal(await page.getByTestId('batch-chart').count(), 3);
+  const floor = await page.locator('[data-testid=batch-chart] svg title').first().textContent();
+  for (const agent of ['Donald Trump', 'Kanye West', 'Elizabeth Warren']) assert.match(floor, new RegExp(`${agent}: \\d+%`));
+  // A run of the batch opens as a replay of that seed, and plays as `agora run` plays it.
+  await page.locator('[data-testid=batch-row][data-seed="4"] [data-testid=batch-open]').click();
+  await eventually(async () => assert.equal(await page.getByTestId('field-seed').inputValue(), '4'));
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const expected = nativeEvents('rail-debate', ['--seed', '4']).filter((e) => e.type === 'message').map((e) => e.text);
+  const shown = await page.getByTestId('message-text').allTextContents();
+  assert.deepEqual(shown.map((t) => t.trim()), expected.map((t) => t.trim()));
+  assert.deepEqual(errors, []);
+});
+
+test('Cancel keeps the finished runs, and the batch is kept with the past runs', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await startBatch(page, 'daily-show-director', '1..3000');
+  await eventually(async () => assert.ok(await done(page) >= 5), { timeout: 60000 });
+  await page.getByTestId('batch-cancel').click();
+  await eventually(async () => assert.equal(await page.getByTestId('batch-run').isEnabled(), true));
+  await eventually(async () => assert.match(await page.getByTestId('batch-note').textContent(), /^Cancelled/));
+  const n = await done(page);
+  assert.ok(n >= 5 && n < 3000, `${n} runs finished`);
+  // The finished runs are the first n of the batch, as `agora batch` writes them.
+  const csv = await downloadCsv(page);
+  const native = nativeBatch('daily-show-director', '1..3000').csv.split('\n');
+  assert.equal(csv, `${native.slice(0, n + 1).join('\n')}\n`);
+  await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), n));
+  // Kept with the past runs; opened again after a reload, it shows the same rows.
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  const past = page.getByTestId('past-run').filter({ hasText: `a batch of ${n} runs` });
+  await past.getByTestId('past-open').click();
+  await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), n));
+  assert.equal(await downloadCsv(page), csv);
+  assert.deepEqual(errors, []);
+});
+
+test('a seed list that cannot be read is explained and nothing starts', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await startBatch(page, 'rail-debate', '20..1');
+  await eventually(async () => assert.match(await page.getByRole('alert').first().textContent(), /backwards/));
+  assert.equal(await done(page), 0);
+  assert.equal(await page.getByTestId('batch-csv').isEnabled(), false);
+  assert.deepEqual(errors, []);
+});
+
+for (const preset of ['rail-debate', 'daily-show-director', 'ai-morality-handoff', 'town-hall-selector', 'rail-debate-random', 'trading-game']) {
+  test(`every panel of ${preset} fits its box at 1280 px`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+    await runPreset(page, preset);
+    // Text inputs scroll their own text; everything else shows its content within its box.
+    const cut = await eventually(async () => {
+      const found = await page.evaluate(() => [...document.querySelectorAll('main *')]
+        .filter((el) => el.tagName !== 'INPUT' && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} [${el.dataset.testid ?? ''}] (${el.scrollWidth} > ${el.clientWidth})`));
+      assert.ok(await page.getByTestId('message').count() > 0);
+      return found;
+    });
+    assert.deepEqual(cut, []);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 1280);
+    assert.deepEqual(errors, []);
+  });
+}
