@@ -143,6 +143,7 @@ impl Controller {
             let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
             let cap = scenario.model.spending_cap;
             let (mut tokens, mut cost) = (0u64, 0.0);
+            let mut drawn = 0.0;
             let cancelled = || b.data.with_value(|d| d.cancelled);
             for seed in seeds {
                 if cancelled() {
@@ -205,7 +206,12 @@ impl Controller {
                         d.note = "Stopped at the spending cap: the finished runs are below.".into();
                     }
                 });
-                b.redraw();
+                // The report (and its Replay buttons) is drawn again at most twice a second while
+                // the batch runs, and once at its end.
+                if clock.now_ms() - drawn > 500.0 {
+                    drawn = clock.now_ms();
+                    b.redraw();
+                }
                 if capped {
                     break;
                 }
@@ -219,6 +225,7 @@ impl Controller {
                 d.running = false;
                 d.http = None;
             });
+            b.redraw();
             this.keep_batch();
         });
         Ok(())
@@ -303,6 +310,8 @@ impl Controller {
 }
 
 /// "Batch: many seeds": seeds, Run batch, Cancel, progress, then the summary, charts and runs.
+/// Everything below the seeds is drawn as HTML text from the batch's state, with one click
+/// handler reading which button was pressed (smaller on the first page than a view per part).
 #[component]
 pub fn BatchPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
@@ -310,14 +319,8 @@ pub fn BatchPanel() -> impl IntoView {
     let b = controller.batch;
     let seeds = RwSignal::new("1..20".to_string());
     let error = RwSignal::new(String::new());
-    let start = move |_| {
-        let scenario = editor.scenario.get_untracked();
-        leptos::task::spawn_local(async move {
-            let result = controller.run_batch(&scenario, &seeds.get_untracked()).await;
-            error.set(result.err().unwrap_or_default());
-        });
-    };
-    let estimate = move || {
+    // Worked out again when the seeds or the scenario change, not at every run of a batch.
+    let estimate = Memo::new(move |_| {
         let count = seed_count(&seeds.get())?;
         editor.scenario.with(|s| {
             if s.model.is_demo() {
@@ -332,39 +335,64 @@ pub fn BatchPanel() -> impl IntoView {
                 (e.prompt_tokens + e.completion_tokens) * n
             ))
         })
-    };
-    let running = move || b.read(|d| d.running);
-    let done = move || b.read(|d| d.done);
-    let progress = move || {
+    });
+    let status = move || {
+        let (estimate, error, report) = (estimate.get().unwrap_or_default(), error.get(), b.report.get());
         b.read(|d| {
-            let done = d.done;
-            let elapsed = BrowserClock.now_ms() - d.started;
-            let left = if d.running && done > 0 {
-                let secs = elapsed / done as f64 * (d.total - done) as f64 / 1000.0;
+            use crate::text::html_escape;
+            let left = if d.running && d.done > 0 {
+                let elapsed = BrowserClock.now_ms() - d.started;
+                let secs = elapsed / d.done as f64 * (d.total - d.done) as f64 / 1000.0;
                 format!(" · about {} s left", crate::text::fixed(secs, 0))
             } else {
                 String::new()
             };
-            format!("{done} of {} runs{left}", d.total)
+            let alert = if error.is_empty() {
+                String::new()
+            } else {
+                format!("<p class=\"notice error\" role=\"alert\">{}</p>", html_escape(&error))
+            };
+            format!(
+                "<p class=\"muted\" data-testid=\"batch-estimate\">{}</p>{alert}\
+                 <p class=\"batch-progress\"><progress max=\"{total}\" value=\"{done}\"></progress> \
+                 <span data-testid=\"batch-progress\" data-done=\"{done}\">{done} of {total} runs{left}</span></p>\
+                 <p data-testid=\"batch-note\">{}</p>{report}",
+                html_escape(&estimate),
+                html_escape(&d.note),
+                done = d.done,
+                total = d.total,
+            )
         })
     };
-    let download = move |_| {
-        if let Err(e) = b.data.with_value(|d| super::browser::download("agora-batch.csv", "text/csv", &d.csv))
-        {
-            error.set(e);
-        }
-    };
-    // One listener for every run's Replay button.
-    let open_run = move |ev: leptos::ev::MouseEvent| {
+    // One listener for every button, the runs' Replay buttons included.
+    let act = move |ev: leptos::ev::MouseEvent| {
         use wasm_bindgen::JsCast;
-        let seed = ev
+        let Some(button) = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button[data-seed]").ok().flatten())
-            .and_then(|e| e.get_attribute("data-seed"))
-            .and_then(|s| s.parse().ok());
-        if let Some(seed) = seed {
-            controller.open_batch_run(seed, editor);
+            .and_then(|e| e.closest("button").ok().flatten())
+        else {
+            return;
+        };
+        let seed = button.get_attribute("data-seed").and_then(|s| s.parse().ok());
+        match (button.get_attribute("data-act").as_deref(), seed) {
+            (Some("run"), _) => {
+                let scenario = editor.scenario.get_untracked();
+                leptos::task::spawn_local(async move {
+                    let result = controller.run_batch(&scenario, &seeds.get_untracked()).await;
+                    error.set(result.err().unwrap_or_default());
+                });
+            }
+            (Some("cancel"), _) => controller.cancel_batch(),
+            (Some("csv"), _) => {
+                if let Err(e) =
+                    b.data.with_value(|d| super::browser::download("agora-batch.csv", "text/csv", &d.csv))
+                {
+                    error.set(e);
+                }
+            }
+            (_, Some(seed)) => controller.open_batch_run(seed, editor),
+            _ => {}
         }
     };
     view! {
@@ -376,20 +404,16 @@ pub fn BatchPanel() -> impl IntoView {
         }>
             <summary><h2>"Batch: many seeds"</h2></summary>
             <p class="muted">"Plays the scenario once per seed, one run after another, and sums the runs up with the figures `agora batch` prints in the terminal."</p>
-            <div class="row">
-                <label>"Seeds " <input data-testid="batch-seeds" prop:value=move || seeds.get() on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
-                <button data-testid="batch-run" disabled=running on:click=start>"Run batch"</button>
-                <button data-testid="batch-cancel" disabled=move || !running() on:click=move |_| controller.cancel_batch()>"Cancel"</button>
-                <button data-testid="batch-csv" disabled=move || done() == 0 on:click=download>"Download CSV"</button>
+            // The buttons stay put while a batch runs (redrawn, a button could lose a click).
+            <div on:click=act>
+                <p class="row">
+                    <label>"Seeds " <input data-testid="batch-seeds" value="1..20" on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
+                    <button data-testid="batch-run" data-act="run" disabled=move || b.read(|d| d.running)>"Run batch"</button>
+                    <button data-testid="batch-cancel" data-act="cancel" disabled=move || b.read(|d| !d.running)>"Cancel"</button>
+                    <button data-testid="batch-csv" data-act="csv" disabled=move || b.read(|d| d.done == 0)>"Download CSV"</button>
+                </p>
+                <div inner_html=status></div>
             </div>
-            <p class="muted" data-testid="batch-estimate">{estimate}</p>
-            {move || (!error.get().is_empty()).then(|| view! { <p class="notice error" role="alert">{error.get()}</p> })}
-            <p class="batch-progress">
-                <progress max=move || b.read(|d| d.total) value=done></progress>
-                " " <span data-testid="batch-progress" data-done=done>{progress}</span>
-            </p>
-            <p data-testid="batch-note">{move || b.read(|d| d.note.clone())}</p>
-            <div on:click=open_run inner_html=move || b.report.get()></div>
         </details>
     }
 }
