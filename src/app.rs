@@ -18,6 +18,7 @@ pub(crate) mod rows;
 mod seat;
 mod share;
 mod storage;
+mod tools;
 mod transcript;
 
 use leptos::prelude::*;
@@ -374,20 +375,22 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
             .take(6)
             .collect::<Vec<_>>()
             .join("-");
-        let result = controller.with_events(|events| {
-            if markdown {
-                browser::download(&format!("{slug}.md"), "text/markdown", &crate::export::to_markdown(events))
-            } else {
-                browser::download(
-                    &format!("{slug}.json"),
-                    "application/json",
-                    &crate::export::to_json(&scenario, events),
-                )
+        let json = controller.with_events(|events| crate::export::to_json(&scenario, events));
+        if !markdown {
+            if let Err(e) = browser::download(&format!("{slug}.json"), "application/json", &json) {
+                message.set(e);
+            }
+            return;
+        }
+        // The transcript is written by the tools module, fetched the first time.
+        leptos::task::spawn_local(async move {
+            let written = async { tools::call(&tools::module().await?, "markdown", &[json.as_str().into()]) };
+            if let Err(e) =
+                written.await.and_then(|md| browser::download(&format!("{slug}.md"), "text/markdown", &md))
+            {
+                message.set(e);
             }
         });
-        if let Err(e) = result {
-            message.set(e);
-        }
     };
     view! {
         <div class="exports">

@@ -1,8 +1,8 @@
 //! A batch in the page: the scenario on screen over many seeds, one run after another, with a
 //! progress bar and Cancel (the finished runs stay). Each finished run is a CSV row written by
 //! [`crate::batch`] as `agora batch` writes it; the summary, charts and runs are drawn from the CSV
-//! by the batch report module (`src/bin/agora-batch.rs`), fetched when a batch is first shown, so
-//! its code is not on the first page. Each run opens as a replay; the batch is kept with the past
+//! by the tools module (`src/bin/agora-tools.rs`), fetched when a batch first starts or is shown,
+//! so its code is not on the first page. Each run opens as a replay; the batch is kept with the past
 //! runs.
 
 use std::rc::Rc;
@@ -11,6 +11,7 @@ use leptos::prelude::*;
 
 use super::browser::BrowserClock;
 use super::form::EditorState;
+use super::tools::{call, module};
 use super::Controller;
 use crate::batch::play_seed;
 use crate::clock::Clock;
@@ -49,7 +50,7 @@ pub struct BatchState {
     data: StoredValue<Batch, LocalStorage>,
     version: RwSignal<u32>,
     pub open: RwSignal<bool>,
-    /// The report of the rows so far (HTML from the report module), or why it could not be made.
+    /// The report of the rows so far (HTML from the tools module), or why it could not be made.
     report: RwSignal<String>,
 }
 
@@ -68,7 +69,7 @@ impl BatchState {
         self.version.update(|v| *v += 1);
     }
 
-    /// Draws the report of the rows so far, once the report module is there.
+    /// Draws the report of the rows so far, once the tools module is there.
     fn redraw(&self) {
         let Some(csv) = self.data.with_value(|d| (d.done > 0).then(|| d.csv.clone())) else {
             self.report.set(String::new());
@@ -101,7 +102,7 @@ fn batch_scenario(scenario: &Scenario) -> Scenario {
 }
 
 impl Controller {
-    /// Starts a batch of `scenario` over `seeds` (once the batch module is fetched); an error
+    /// Starts a batch of `scenario` over `seeds` (once the tools module is fetched); an error
     /// says why it cannot start.
     pub async fn run_batch(&self, scenario: &Scenario, spec: &str) -> Result<(), String> {
         let b = self.batch;
@@ -428,46 +429,7 @@ fn seed_count(spec: &str) -> Option<usize> {
     })
 }
 
-/// The batch module (`src/bin/agora-batch.rs`), fetched and started once.
-async fn module() -> Result<wasm_bindgen::JsValue, String> {
-    use wasm_bindgen::{JsCast, JsValue};
-    use wasm_bindgen_futures::JsFuture;
-    thread_local! {
-        static MODULE: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
-    }
-    if let Some(m) = MODULE.with(|m| m.borrow().clone()) {
-        return Ok(m);
-    }
-    let fetched = |e: JsValue| {
-        format!(
-            "the batch module could not be fetched ({}); reload the page and try again",
-            super::intab::words(&e)
-        )
-    };
-    let m = JsFuture::from(super::intab::import_module("batch/agora-batch.js")).await.map_err(fetched)?;
-    let init: js_sys::Function = js_sys::Reflect::get(&m, &"default".into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or("the batch module cannot be started")?;
-    let started = init.call0(&JsValue::NULL).map_err(fetched)?;
-    JsFuture::from(js_sys::Promise::from(started)).await.map_err(fetched)?;
-    MODULE.with(|slot| *slot.borrow_mut() = Some(m.clone()));
-    Ok(m)
-}
-
-/// Calls the batch module's `name` with `args`; its text, or the error it gave.
-fn call(m: &wasm_bindgen::JsValue, name: &str, args: &[wasm_bindgen::JsValue]) -> Result<String, String> {
-    use wasm_bindgen::JsCast;
-    let f: js_sys::Function = js_sys::Reflect::get(m, &name.into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| format!("the batch module has no {name}"))?;
-    let args: js_sys::Array = args.iter().collect();
-    let out = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
-    Ok(out.as_string().unwrap_or_default())
-}
-
-/// The report of a batch's rows, drawn by the batch module.
+/// The report of a batch's rows, drawn by the tools module.
 async fn report_of(csv: &str) -> Result<String, String> {
     call(&module().await?, "report", &[csv.into()])
 }

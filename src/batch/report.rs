@@ -5,7 +5,7 @@ use super::{Summary, Table};
 use crate::text::{fixed, html_escape};
 
 /// The summary, charts and runs of a batch, as HTML: what the page shows of a batch (through
-/// `src/bin/agora-batch.rs`, loaded when a batch is shown, so none of this is on the first
+/// `src/bin/agora-tools.rs`, loaded when a batch is shown, so none of this is on the first
 /// page). Each run's Replay button carries its seed.
 pub fn report_html(table: &Table) -> String {
     let summary = Summary::of(table);
@@ -38,7 +38,7 @@ pub fn report_html(table: &Table) -> String {
     html
 }
 
-/// What the page asks of the batch module (`src/bin/agora-batch.rs`), which it fetches when a batch
+/// What the page asks of the tools module (`src/bin/agora-tools.rs`), which it fetches when a batch
 /// starts or is shown, so the figures, the CSV writer and the report are not on the first page.
 pub mod page {
     use crate::batch::{fingerprint, row_of, Seeds, Table};

@@ -2,8 +2,11 @@
 // input shown next to its field and blocking Run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { appSession, eventually, nativeEvents, openApp, runPreset, screenshot, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appSession, eventually, nativeEvents, openApp, root, runPreset, screenshot, waitForCount, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -155,6 +158,10 @@ test('a finished run saves as JSON (the event log) and as a Markdown transcript'
   const text = readFileSync(await md.path(), 'utf8');
   assert.match(text, /^# Presidential debate: transcontinental high-speed rail/);
   assert.equal((text.match(/> Selected: \*\*/g) ?? []).length, 10);
+  // Written by the tools module, fetched for it: the transcript `agora run --markdown` writes.
+  const out = join(tmpdir(), `agora-e2e-md-${process.pid}.md`);
+  execFileSync(join(root, 'target', 'release', 'agora'), ['run', 'preset:rail-debate', '--markdown', out], { stdio: 'ignore' });
+  assert.equal(text, readFileSync(out, 'utf8'));
   assert.deepEqual(errors, []);
 });
 

@@ -1,7 +1,9 @@
-//! The page's batch module, its own small WebAssembly build fetched when a batch starts or is
-//! shown and never on the first page: it reads the seeds, writes each run's CSV row from its
-//! log, and draws the summary, charts and runs of the rows as HTML. The code is the core's
-//! (`agora::batch`), so the page writes the rows and shows the statistics `agora batch` does.
+//! The page's tools module, its own small WebAssembly build fetched the first time one of its
+//! tools is used and never on the first page: for a batch it reads the seeds, writes each run's
+//! CSV row from its log, and draws the summary, charts and runs of the rows as HTML; for a run it
+//! writes the Markdown transcript. The code is the core's (`agora::batch`, `agora::export`), so the
+//! page writes the rows and shows the statistics `agora batch` does, and the transcript
+//! `agora run --markdown` writes.
 
 #[cfg(target_arch = "wasm32")]
 mod exports {
@@ -24,6 +26,12 @@ mod exports {
     #[wasm_bindgen]
     pub fn row(scenario: &str, seeds: &str, seed: f64, run: &str, error: &str) -> Result<String, String> {
         page::row(scenario, seeds, seed as u64, run, error)
+    }
+
+    /// The Markdown transcript of a run file (see [`agora::export::to_markdown`]).
+    #[wasm_bindgen]
+    pub fn markdown(run: &str) -> Result<String, String> {
+        agora::export::from_json(run).map(|f| agora::export::to_markdown(&f.events))
     }
 
     /// The report of the batch `csv` holds (see [`agora::batch::report_html`]).
