@@ -1,0 +1,103 @@
+use std::rc::Rc;
+
+use super::*;
+use crate::clock::FrozenClock;
+use crate::engine::Run;
+use crate::events::Event;
+use crate::model::demo::DemoModel;
+
+fn preset(id: &str) -> Scenario {
+    crate::presets::find(id).unwrap().scenario()
+}
+
+fn play(scenario: &Scenario) -> Vec<Event> {
+    let model = Rc::new(DemoModel::new(scenario, Rc::new(FrozenClock)));
+    let mut run = Run::new(scenario.clone(), model, Rc::new(FrozenClock)).unwrap();
+    futures::executor::block_on(run.run_to_end());
+    run.events().to_vec()
+}
+
+#[test]
+fn columns_differ_in_the_method_and_nothing_else() {
+    let mut base = preset("rail-debate");
+    base.max_turns = 4;
+    let c = Comparison::new("method", "bidding, director ,round_robin").unwrap();
+    let columns = c.columns(&base).unwrap();
+    let labels: Vec<&str> = columns.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["method: bidding", "method: director", "method: round_robin"]);
+    for (column, id) in columns.iter().zip(["bidding", "director", "round_robin"]) {
+        assert_eq!(column.scenario.method.kind().id(), id);
+        let mut same = column.scenario.clone();
+        same.method = base.method.clone();
+        assert_eq!(same, base, "only the method differs");
+        // Each column plays on its own, to its turn limit or its director's stop.
+        let events = play(&column.scenario);
+        assert!(matches!(events.last(), Some(Event::RunFinished { .. })));
+    }
+    let err = Comparison::new("method", "bidding, negotiation").unwrap().columns(&base).unwrap_err();
+    assert!(err.starts_with("method: negotiation: "), "{err}");
+    let err = Comparison::new("method", "bidding, chaos").unwrap().columns(&base).unwrap_err();
+    assert!(err.contains("no method \"chaos\""), "{err}");
+}
+
+#[test]
+fn columns_differ_in_the_seed_the_model_or_one_setting() {
+    let base = preset("daily-show-director");
+    let seeds = Comparison::new("seed", "3, 9").unwrap().columns(&base).unwrap();
+    assert_eq!((seeds[0].scenario.seed, seeds[1].scenario.seed), (3, 9));
+    assert!(Comparison::new("seed", "3, x").unwrap().columns(&base).unwrap_err().contains("not a seed"));
+
+    let models = Comparison::new("model", "demo, openai/gpt-4o-mini").unwrap().columns(&base).unwrap();
+    assert!(models[0].scenario.model.is_demo());
+    assert_eq!(
+        (models[1].scenario.model.provider.as_str(), models[1].scenario.model.name.as_str()),
+        ("openai", "gpt-4o-mini")
+    );
+    assert!(Comparison::new("model", "demo, gpt")
+        .unwrap()
+        .columns(&base)
+        .unwrap_err()
+        .contains("provider/model"));
+
+    let stops = Comparison::new("method.stop_probability", "0.1, 0.9").unwrap().columns(&base).unwrap();
+    let json = |s: &Scenario| serde_json::to_value(s).unwrap();
+    assert_eq!(json(&stops[0].scenario)["method"]["stop_probability"], 0.1);
+    assert_eq!(json(&stops[1].scenario)["method"]["stop_probability"], 0.9);
+    let turns = Comparison::new("max_turns", "3, 5").unwrap().columns(&base).unwrap();
+    assert_eq!((turns[0].scenario.max_turns, turns[1].scenario.max_turns), (3, 5));
+    let err = Comparison::new("method.nonsense", "1, 2").unwrap().columns(&base).unwrap_err();
+    assert!(err.contains("no setting method.nonsense"), "{err}");
+    let err = Comparison::new("method.stop_probability", "0.5, 7").unwrap().columns(&base).unwrap_err();
+    assert!(err.starts_with("method.stop_probability: 7: "), "{err}");
+}
+
+#[test]
+fn a_comparison_has_two_to_four_columns() {
+    assert!(Comparison::new("seed", "1").unwrap_err().contains("2 to 4 columns"));
+    assert!(Comparison::new("seed", "1,2,3,4,5").unwrap_err().contains("(5 given)"));
+    assert!(Comparison::new("", "1,2").unwrap_err().contains("differ in"));
+    assert_eq!(Comparison::new("seed", "1,,2").unwrap().values, ["1", "2"]);
+}
+
+#[test]
+fn the_strip_as_csv_is_each_columns_batch_row() {
+    let mut base = preset("rail-debate");
+    base.max_turns = 3;
+    let columns = Comparison::new("method", "bidding, random").unwrap().columns(&base).unwrap();
+    let rows: Vec<(String, RunFigures)> = columns
+        .iter()
+        .map(|c| (c.label.clone(), RunFigures::of(c.scenario.seed, &play(&c.scenario))))
+        .collect();
+    let csv = to_csv(&base.agent_names(), 0, &rows);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].starts_with("column,seed,finish,error,turns,floor_share:Donald Trump,"), "{}", lines[0]);
+    assert_eq!(lines.len(), 3);
+    let table = crate::batch::Table::new(String::new(), String::new(), base.agent_names(), 0);
+    assert_eq!(
+        lines[1],
+        format!("method: bidding,{}", table.line(&rows[0].1).trim_end().trim_start_matches(",,"))
+    );
+    assert!(lines[2].starts_with("method: random,7,turn_limit,,3,"), "{}", lines[2]);
+    let quoted = to_csv(&base.agent_names(), 0, &[("a, b".into(), rows[0].1.clone())]);
+    assert!(quoted.lines().nth(1).unwrap().starts_with("\"a, b\",7,"));
+}
