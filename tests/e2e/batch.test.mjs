@@ -7,9 +7,14 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appSession, eventually, nativeEvents, openApp, root, runPreset, waitForStatus } from './helpers.mjs';
+import { before, after } from 'node:test';
+import { appSession, eventually, nativeEvents, openApp, openOnServer, root, runPreset, waitForStatus } from './helpers.mjs';
+import { startLlmServer } from './llm-server.mjs';
 
 const session = appSession();
+let llm;
+before(async () => { llm = await startLlmServer(); });
+after(async () => { await llm.close(); });
 
 /** `agora batch` for a preset: the CSV it writes and the summary it prints. */
 function nativeBatch(preset, seeds) {
@@ -80,6 +85,42 @@ test('Cancel keeps the finished runs, and the batch is kept with the past runs',
   await past.getByTestId('past-open').click();
   await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), n));
   assert.equal(await downloadCsv(page), csv);
+  assert.deepEqual(errors, []);
+});
+
+test('a batch on a provider shows its estimate first, shares one spending cap, and replays runs from their kept logs', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await openOnServer(page, llm.url, 'town-hall-selector', { key: 'sk-batch-test', turns: 2 });
+  await page.getByTestId('field-model.spending_cap.tokens').fill('2500');
+  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('batch-seeds').fill('1..6');
+  await eventually(async () => assert.match(await page.getByTestId('batch-estimate').textContent(), /^6 runs: about \d+ calls and \d+ tokens/));
+  const posts = () => llm.requests.filter((r) => r.method === 'POST');
+  const before = posts().length;
+  await page.getByTestId('batch-run').click();
+  await eventually(async () => assert.match(await page.getByTestId('batch-note').textContent(), /^Stopped at the spending cap/), { timeout: 60000 });
+  const n = await done(page);
+  // About 700 tokens a run: whole runs until the one that meets what the others left of the cap.
+  assert.ok(n >= 2 && n < 6, `${n} runs before the cap`);
+  const csv = (await downloadCsv(page)).trim().split('\n');
+  assert.equal(csv.length, n + 1);
+  // Every call the server answered is counted in a row, and the batch as a whole kept to its cap
+  // (the last run stops at the cap's step, as a single run does).
+  const header = csv[0].split(',');
+  const col = (row, name) => Number(row.split(',')[header.indexOf(name)]);
+  const calls = csv.slice(1).reduce((sum, row) => sum + col(row, 'calls'), 0);
+  assert.equal(posts().length - before, calls);
+  assert.equal(csv[n].split(',')[header.indexOf('finish')], 'spending_cap');
+  assert.ok(csv.slice(1, n).every((row) => row.split(',')[header.indexOf('finish')] === 'turn_limit'));
+  assert.ok(posts().slice(before).every((r) => r.body?.stream !== true), 'whole replies: nothing streams');
+  // A provider's run replays from the log kept with the batch: no call goes out again.
+  const sent = posts().length;
+  await page.locator('[data-testid=batch-row][data-seed="1"] [data-testid=batch-open]').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  assert.equal(posts().length, sent);
+  assert.ok(await page.getByTestId('message').count() > 0);
   assert.deepEqual(errors, []);
 });
 

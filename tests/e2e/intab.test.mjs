@@ -379,6 +379,34 @@ test('Stop during a run cancels the call the engine is writing, and the run can 
   await context.close();
 });
 
+test('a batch runs its seeds on the model in the tab, and a run replays from its kept log', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
+  await downloadAndLoad(page);
+  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('batch-seeds').fill('1..2');
+  await page.getByTestId('batch-run').click();
+  await eventually(async () => assert.equal(await page.getByTestId('batch-progress').getAttribute('data-done'), '2'), { timeout: 240000 });
+  await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), 2));
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('batch-csv').click()]);
+  const [header, ...rows] = readFileSync(await file.path(), 'utf8').trim().split('\n');
+  const col = (row, name) => row.split(',')[header.split(',').indexOf(name)];
+  assert.deepEqual(rows.map((r) => [col(r, 'seed'), col(r, 'finish'), col(r, 'turns')]), [['1', 'turn_limit', '2'], ['2', 'turn_limit', '2']]);
+  for (const r of rows) assert.ok(Number(col(r, 'calls')) >= 8 && Number(col(r, 'speech_tokens')) > 0, r);
+  // The run of seed 2 replays from the log the batch kept: the engine is not asked again.
+  await page.locator('[data-testid=batch-row][data-seed="2"] [data-testid=batch-open]').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await finish(page);
+  const events = await eventsOf(page);
+  assert.equal(events[0].seed, 2);
+  assert.equal(events.filter((e) => e.type === 'message').length, 2 + 1, 'the opening and two turns');
+  assert.equal(events.filter((e) => e.type === 'model_call').length, Number(col(rows[1], 'calls')), 'the run its row was read from');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a browser without what the engine needs is told so before anything is downloaded', async () => {
   const context = await ctx.browser.newContext();
   // As in a browser without JavaScript Promise Integration (Firefox and Safari today).
