@@ -31,7 +31,7 @@ pub fn bars(title: &str, rows: &[Bar], max: f64) -> String {
         let mid = top + ROW / 2;
         svg.push_str(&format!(
             "<text x=\"{}\" y=\"{mid}\" class=\"label\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\
-             <rect x=\"{LABEL}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"bar\"/>",
+             <rect x=\"{LABEL}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"mean\"/>",
             LABEL - 6,
             html_escape(&r.label),
             top + 4,
