@@ -356,6 +356,9 @@ test('a page served with a strict Content-Security-Policy starts and runs the in
   const calls = (await eventsOf(page)).filter((e) => e.type === 'model_call');
   assert.ok(calls.length >= 4, `${calls.length} calls`);
   assert.deepEqual(calls.filter((c) => !c.parse.ok).map((c) => c.raw), []);
+  // The tools module (the Markdown transcript, batches) is fetched and started under the policy too.
+  const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+  assert.match(readFileSync(await md.path(), 'utf8'), /^# Presidential debate/);
   assert.deepEqual(violations, []);
   assert.deepEqual(errors, []);
   await context.close();
