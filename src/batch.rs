@@ -7,7 +7,7 @@
 //! batch and the app agree on what a run did.
 
 pub mod charts;
-mod csv;
+pub(crate) mod csv;
 mod figures;
 pub mod report;
 mod seeds;

@@ -375,6 +375,29 @@ fn provider_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<crate::pr
     Ok(model)
 }
 
+/// The text of a `--model script:<file>`, read once (a batch makes a model of it for each run).
+fn read_script(choice: &ModelChoice) -> Result<Option<String>, String> {
+    let ModelChoice::Script(path) = choice else { return Ok(None) };
+    std::fs::read_to_string(path).map(Some).map_err(|e| format!("cannot read {path}: {e}"))
+}
+
+/// The model `--model` names for `scenario`: the demo model, the script (its text from
+/// [`read_script`]), or the scenario's provider with the key from AGORA_API_KEY.
+fn chat_model(
+    choice: &ModelChoice,
+    script: Option<&str>,
+    scenario: &Scenario,
+    clock: Rc<dyn Clock>,
+) -> Result<Rc<dyn ChatModel>, String> {
+    match (choice, script) {
+        (ModelChoice::Script(path), Some(text)) => ScriptedModel::from_json(text)
+            .map(|m| Rc::new(m) as Rc<dyn ChatModel>)
+            .map_err(|e| format!("{path}: {e}")),
+        (ModelChoice::Named(_), _) => http_model(scenario, clock),
+        _ => Ok(Rc::new(DemoModel::new(scenario, clock))),
+    }
+}
+
 fn run(args: &[String]) -> Result<i32, String> {
     let args = parse_run_args(args)?;
     let scenario = load_scenario(&args)?;
@@ -382,14 +405,8 @@ fn run(args: &[String]) -> Result<i32, String> {
     if args.check {
         return check(&args, &scenario, clock);
     }
-    let model: Rc<dyn ChatModel> = match &args.model {
-        ModelChoice::Demo => Rc::new(DemoModel::new(&scenario, clock.clone())),
-        ModelChoice::Script(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            Rc::new(ScriptedModel::from_json(&text).map_err(|e| format!("{path}: {e}"))?)
-        }
-        ModelChoice::Named(_) => http_model(&scenario, clock.clone())?,
-    };
+    let script = read_script(&args.model)?;
+    let model = chat_model(&args.model, script.as_deref(), &scenario, clock.clone())?;
     let model: Rc<dyn ChatModel> = if scenario.seats.is_empty() {
         model
     } else {
@@ -450,7 +467,8 @@ mod desk;
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
+    /// A command line from words (the batch tests use it too).
+    pub(super) fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
     }
 

@@ -134,17 +134,11 @@ impl Comparison {
 
 /// The comparison strip as CSV: one row per column, its label first, then a batch row's figures.
 pub fn to_csv(agents: &[String], games: u32, columns: &[(String, RunFigures)]) -> String {
+    use crate::batch::csv::line;
     let table = crate::batch::Table::new(String::new(), String::new(), agents.to_vec(), games);
-    // A batch's rows without its first two cells (the batch and its seeds), after the label.
-    let strip = |line: String| line.splitn(3, ',').nth(2).unwrap_or_default().to_string();
-    let mut out = format!("column,{}", strip(table.header()));
+    let mut out = line([vec!["column".to_string()], table.figure_columns()].concat());
     for (label, figures) in columns {
-        let label = if label.contains([',', '"', '\n']) {
-            format!("\"{}\"", label.replace('"', "\"\""))
-        } else {
-            label.clone()
-        };
-        out.push_str(&format!("{label},{}", strip(table.line(figures))));
+        out.push_str(&line([vec![label.clone()], table.figure_cells(figures)].concat()));
     }
     out
 }

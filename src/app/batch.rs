@@ -191,7 +191,7 @@ impl Controller {
                     }
                 };
                 let packed = match (&played, seeded.model.is_demo()) {
-                    (Ok(events), false) => super::storage::pack_events(events),
+                    (Ok(events), false) => super::storage::pack_run(events),
                     _ => None,
                 };
                 tokens += row["tokens"].as_u64().unwrap_or(0);
@@ -265,10 +265,10 @@ impl Controller {
         scenario.seed = seed;
         let this = *self;
         if let Some(packed) = packed {
-            match super::storage::unpack_events(&packed) {
-                Ok(events) => {
+            match super::storage::unpack_run(&packed) {
+                Ok(file) => {
                     editor.load(scenario);
-                    this.load_replay(events);
+                    this.load_replay(file.events);
                 }
                 Err(e) => this.notice.set(format!("Could not open the run of seed {seed}: {e}.")),
             }

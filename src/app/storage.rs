@@ -119,13 +119,15 @@ fn piece_key(i: usize) -> String {
     format!("{RUN_KEY}.{i}")
 }
 
-fn pack_run(events: &[Event]) -> Option<String> {
+/// A run's log packed as past runs and batches keep it.
+pub(super) fn pack_run(events: &[Event]) -> Option<String> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else { return None };
     // The fastest level: saving happens as the run goes, and storage is not a link.
     Some(link::pack_with(&export::to_json_compact(scenario, events), 1))
 }
 
-fn unpack_run(packed: &str) -> Result<RunFile, String> {
+/// A packed run read back.
+pub(super) fn unpack_run(packed: &str) -> Result<RunFile, String> {
     export::from_json(&link::unpack(packed)?)
 }
 
@@ -379,16 +381,6 @@ pub fn open_past_batch(id: &str) -> Result<(Scenario, String, usize, super::batc
         }
     }
     Ok((scenario, csv.to_string(), runs as usize, logs))
-}
-
-/// A run's log kept packed (in a batch), read back.
-pub fn unpack_events(packed: &str) -> Result<Vec<Event>, String> {
-    unpack_run(packed).map(|f| f.events)
-}
-
-/// Packs a run's log the way past runs keep it.
-pub fn pack_events(events: &[Event]) -> Option<String> {
-    pack_run(events)
 }
 
 /// A past run, read back.

@@ -19,7 +19,7 @@ pub struct Table {
     pub rows: Vec<RunFigures>,
 }
 
-const HEAD: [&str; 6] = ["batch", "seeds", "seed", "finish", "error", "turns"];
+const HEAD: [&str; 4] = ["seed", "finish", "error", "turns"];
 const MIDDLE: [&str; 15] = [
     "longest_run",
     "everyone_spoke_by",
@@ -44,6 +44,13 @@ impl Table {
     }
 
     fn columns(&self) -> Vec<String> {
+        let mut c = vec!["batch".to_string(), "seeds".to_string()];
+        c.extend(self.figure_columns());
+        c
+    }
+
+    /// The columns of a run's figures (a row without the batch's fingerprint and seeds).
+    pub(crate) fn figure_columns(&self) -> Vec<String> {
         let mut c: Vec<String> = HEAD.iter().map(|s| s.to_string()).collect();
         c.extend(self.agents.iter().map(|a| format!("floor_share:{a}")));
         c.extend(MIDDLE.iter().map(|s| s.to_string()));
@@ -61,15 +68,15 @@ impl Table {
 
     /// One run's line, with its line end.
     pub fn line(&self, r: &RunFigures) -> String {
+        let mut c = vec![self.batch.clone(), self.seeds.clone()];
+        c.extend(self.figure_cells(r));
+        line(c)
+    }
+
+    /// A run's figures, in the order of [`Table::figure_columns`].
+    pub(crate) fn figure_cells(&self, r: &RunFigures) -> Vec<String> {
         let opt = |v: Option<String>| v.unwrap_or_default();
-        let mut c = vec![
-            self.batch.clone(),
-            self.seeds.clone(),
-            r.seed.to_string(),
-            r.finish.clone(),
-            r.error.clone(),
-            r.turns.to_string(),
-        ];
+        let mut c = vec![r.seed.to_string(), r.finish.clone(), r.error.clone(), r.turns.to_string()];
         c.extend(
             self.agents
                 .iter()
@@ -96,7 +103,7 @@ impl Table {
             c.push(opt(r.optimum.map(|o| o.to_string())));
             c.extend((0..self.games as usize).map(|g| opt(r.overall.get(g).map(|o| o.to_string()))));
         }
-        line(c)
+        c
     }
 
     /// The whole file: header and rows, ordered by seed.
@@ -121,7 +128,8 @@ fn float(x: f64) -> String {
     serde_json::Number::from_f64(x).map_or_else(String::new, |n| n.to_string())
 }
 
-fn line(cells: Vec<String>) -> String {
+/// Cells as one CSV line, quoted where they need it, with its line end.
+pub(crate) fn line(cells: Vec<String>) -> String {
     let mut out = cells.into_iter().map(|c| quote(&c)).collect::<Vec<_>>().join(",");
     out.push('\n');
     out

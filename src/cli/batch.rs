@@ -8,15 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use super::{load_scenario, parse_run_args, say, ModelChoice, RunArgs};
+use super::{chat_model, load_scenario, parse_run_args, read_script, say, ModelChoice, RunArgs};
 use crate::batch::{
     fingerprint, merge, play_seed, read_csv, row_of, RunFigures, Seeds, Shard, Summary, Table,
 };
 use crate::clock::{Clock, SystemClock};
 use crate::events::to_json_lines;
-use crate::model::demo::DemoModel;
-use crate::model::scripted::ScriptedModel;
-use crate::model::ChatModel;
 use crate::scenario::Scenario;
 
 pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on.";
@@ -74,18 +71,10 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     }
     let args = parse_batch_args(args, |name| std::env::var(name).ok())?;
     let scenario = load_scenario(&args.run)?;
-    let script = match &args.run.model {
-        ModelChoice::Script(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            ScriptedModel::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-            Some(text)
-        }
-        _ => None,
-    };
-    if matches!(args.run.model, ModelChoice::Named(_)) {
-        // Named problems (no key, a model in a browser tab) once, before any run starts.
-        super::provider_model(&scenario, Rc::new(SystemClock::default()))?;
-    }
+    let script = read_script(&args.run.model)?;
+    // A model that cannot be made (a script that does not read, no key, a model in a browser tab)
+    // is named once, before any run starts.
+    chat_model(&args.run.model, script.as_deref(), &scenario, Rc::new(SystemClock::default()))?;
     let mine = args.seeds.shard(args.shard);
     let mut table = Table::new(
         fingerprint(&scenario),
@@ -164,13 +153,7 @@ fn run_one(
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
     let mut seeded = scenario.clone();
     seeded.seed = seed;
-    let model: Result<Rc<dyn ChatModel>, String> = match (choice, script) {
-        (ModelChoice::Script(_), Some(text)) => {
-            ScriptedModel::from_json(text).map(|m| Rc::new(m) as Rc<dyn ChatModel>)
-        }
-        (ModelChoice::Named(_), _) => super::http_model(&seeded, clock.clone()),
-        _ => Ok(Rc::new(DemoModel::new(&seeded, clock.clone()))),
-    };
+    let model = chat_model(choice, script, &seeded, clock.clone());
     let played = futures::executor::block_on(play_seed(scenario, seed, model, clock));
     (row_of(scenario, seed, &played), played.ok().map(|events| to_json_lines(&events)))
 }
@@ -252,10 +235,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
-    }
+    use crate::cli::tests::args;
 
     #[test]
     fn batch_flags_are_read_and_run_only_flags_refused() {
