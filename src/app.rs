@@ -5,6 +5,7 @@
 
 mod batch;
 mod browser;
+pub mod compare;
 mod driver;
 mod editor;
 mod fetch;
@@ -114,6 +115,7 @@ pub fn App() -> impl IntoView {
                 // Full width: its seven columns do not fit beside the transcript.
                 <inspector::Stats />
                 <batch::BatchPanel />
+                <compare::ComparePanel />
                 <inspector::Inspector />
             </section>
         </main>
@@ -122,7 +124,7 @@ pub fn App() -> impl IntoView {
 
 /// The panel for the method of the run on screen (or, before a run, of the scenario).
 #[component]
-fn MethodPanel() -> impl IntoView {
+pub(crate) fn MethodPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<form::EditorState>();
     let kind = Memo::new(move |_| {
@@ -336,9 +338,16 @@ fn OpenRun(message: RwSignal<String>) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let text =
                 wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
-            let opened = text
-                .ok_or_else(|| "the file could not be read as text".to_string())
-                .and_then(|t| crate::export::from_json(&t));
+            let Some(text) = text else {
+                message.set(format!("Could not open {name}: the file could not be read as text"));
+                return;
+            };
+            // A comparison saved from the page opens as its columns.
+            if text.contains("\"agora-comparison\"") {
+                controller.compare.open_file(&text);
+                return;
+            }
+            let opened = crate::export::from_json(&text);
             match opened {
                 Ok(run) => {
                     editor.load(run.scenario);

@@ -13,7 +13,7 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -291,6 +291,16 @@ pub fn main(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("compare") => match compare_figures(&args[1..]) {
+            Ok(csv) => {
+                say(csv.trim_end());
+                0
+            }
+            Err(e) => {
+                eprintln!("agora: {e}\nusage: agora compare <comparison.json>");
+                2
+            }
+        },
         Some("presets") => {
             for p in presets::PRESETS {
                 say(format_args!("preset:{:<22} {}", p.id, p.scenario().title));
@@ -311,6 +321,14 @@ pub fn main(args: Vec<String>) -> i32 {
             2
         }
     }
+}
+
+/// `agora compare <file>`: the figures of a comparison saved from the page, one CSV row per
+/// column, read from each column's log (what the page's strip shows).
+fn compare_figures(args: &[String]) -> Result<String, String> {
+    let [path] = args else { return Err("give one comparison file".into()) };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    crate::compare::from_json(&text).and_then(|f| f.to_csv()).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Prints a line of the dialogue. When the reader has gone (`agora run ... | head`), the runner

@@ -4,6 +4,7 @@
 //! ([`crate::batch::RunFigures`]), so a comparison and a batch measure runs the same way.
 
 use crate::batch::RunFigures;
+use crate::export::RunFile;
 use crate::scenario::{MethodKind, Scenario};
 
 /// Columns side by side, at most (a projector shows four).
@@ -71,12 +72,20 @@ impl Comparison {
     }
 
     /// The columns: `base` with each value applied, each checked; the error names the column.
+    /// Columns have no seats (one person cannot answer in every column at once), and the
+    /// spending cap is split evenly between them, so each column's run is the same however fast
+    /// the others go.
     pub fn columns(&self, base: &Scenario) -> Result<Vec<Column>, String> {
+        let share = self.values.len() as u64;
         self.values
             .iter()
             .map(|value| {
                 let label = format!("{}: {value}", self.vary_name());
-                let scenario = self.apply(base, value).map_err(|e| format!("{label}: {e}"))?;
+                let mut scenario = self.apply(base, value).map_err(|e| format!("{label}: {e}"))?;
+                scenario.seats.clear();
+                let cap = &mut scenario.model.spending_cap;
+                cap.tokens = cap.tokens.div_ceil(share);
+                cap.cost /= share as f64;
                 scenario
                     .validate()
                     .map_err(|e| format!("{label}: {}", crate::scenario::FieldError::join(&e)))?;
@@ -132,6 +141,107 @@ impl Comparison {
     }
 }
 
+/// The format name a comparison file carries.
+pub const FORMAT: &str = "agora-comparison";
+/// The comparison file format this build writes and reads.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// A comparison as a file, a link and a past run: the scenario its columns start from, what
+/// varies, and each column's recorded run (none when it has not run, or was left out of a link).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComparisonFile {
+    pub scenario: Scenario,
+    pub comparison: Comparison,
+    pub runs: Vec<Option<RunFile>>,
+}
+
+/// The comparison file: `runs` holds each column's run file (compact, as
+/// [`crate::export::to_json_compact`] writes it) or `None`.
+pub fn to_json(scenario: &Scenario, vary: &str, values: &[String], runs: &[Option<String>]) -> String {
+    let values: Vec<String> = values.iter().map(|v| json_text(v)).collect();
+    let runs: Vec<&str> = runs.iter().map(|r| r.as_deref().unwrap_or("null")).collect();
+    format!(
+        "{{\"format\":\"{FORMAT}\",\"version\":{FORMAT_VERSION},\"scenario\":{},\"vary\":{},\"values\":[{}],\"runs\":[{}]}}",
+        serde_json::to_string(scenario).unwrap_or_default(),
+        json_text(vary),
+        values.join(","),
+        runs.join(",")
+    )
+}
+
+fn json_text(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+/// Reads a comparison file; the error is one line saying what is wrong.
+pub fn from_json(text: &str) -> Result<ComparisonFile, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not a JSON file: {e}"))?;
+    match value["format"].as_str() {
+        Some(FORMAT) => {}
+        Some(other) => return Err(format!("not an Agora comparison (format \"{other}\")")),
+        None => return Err("not an Agora comparison (no \"format\" field)".into()),
+    }
+    match value["version"].as_u64() {
+        Some(FORMAT_VERSION) => {}
+        Some(v) => {
+            return Err(format!(
+                "comparison file version {v} is not supported (this build reads version {FORMAT_VERSION})"
+            ))
+        }
+        None => return Err("the comparison file has no version".into()),
+    }
+    let scenario =
+        Scenario::from_json(&value["scenario"].to_string()).map_err(|e| format!("its scenario: {e}"))?;
+    let values: Vec<&str> =
+        value["values"].as_array().into_iter().flatten().filter_map(|v| v.as_str()).collect();
+    let comparison = Comparison::new(value["vary"].as_str().unwrap_or_default(), &values.join(","))?;
+    let columns = comparison.columns(&scenario)?;
+    let mut runs = Vec::new();
+    match &value["runs"] {
+        serde_json::Value::Array(list) if list.len() == columns.len() => {
+            for (run, column) in list.iter().zip(&columns) {
+                runs.push(match run {
+                    serde_json::Value::Null => None,
+                    run => Some(
+                        crate::export::from_json(&run.to_string())
+                            .map_err(|e| format!("{}: its run: {e}", column.label))?,
+                    ),
+                });
+            }
+        }
+        serde_json::Value::Null => runs.resize(columns.len(), None),
+        _ => return Err(format!("the comparison has {} columns but not as many runs", columns.len())),
+    }
+    Ok(ComparisonFile { scenario, comparison, runs })
+}
+
+impl ComparisonFile {
+    /// Each column's label and the figures of its run (a run not yet played counts as empty).
+    pub fn figures(&self) -> Result<Vec<(String, RunFigures)>, String> {
+        let columns = self.comparison.columns(&self.scenario)?;
+        Ok(columns
+            .into_iter()
+            .zip(&self.runs)
+            .map(|(c, run)| {
+                let events = run.as_ref().map_or(&[][..], |r| &r.events[..]);
+                (c.label, RunFigures::of(c.scenario.seed, events))
+            })
+            .collect())
+    }
+
+    /// Scored games per column (the trading game's optimizer iterations), the most of any.
+    fn games(&self) -> u32 {
+        let columns = self.comparison.columns(&self.scenario).unwrap_or_default();
+        columns.iter().map(|c| c.scenario.method.games()).max().unwrap_or(0)
+    }
+
+    /// The comparison strip as CSV (see [`to_csv`]).
+    pub fn to_csv(&self) -> Result<String, String> {
+        Ok(to_csv(&self.scenario.agent_names(), self.games(), &self.figures()?))
+    }
+}
+
 /// The comparison strip as CSV: one row per column, its label first, then a batch row's figures.
 pub fn to_csv(agents: &[String], games: u32, columns: &[(String, RunFigures)]) -> String {
     use crate::batch::csv::line;
@@ -142,6 +252,9 @@ pub fn to_csv(agents: &[String], games: u32, columns: &[(String, RunFigures)]) -
     }
     out
 }
+
+mod strip;
+pub use strip::strip_html;
 
 #[cfg(test)]
 mod tests;

@@ -26,12 +26,16 @@ pub const MAX_UNPACKED_BYTES: usize = 16 * 1024 * 1024;
 
 const SCENARIO_PREFIX: &str = "s=";
 const RUN_PREFIX: &str = "run=";
+const COMPARISON_PREFIX: &str = "cmp=";
 
 /// What a link carries.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shared {
     Scenario(Scenario),
     Run(RunFile),
+    /// A comparison file's text, to read with [`crate::compare::from_json`] (the page has the
+    /// tools module read it).
+    Comparison(String),
 }
 
 /// Compresses `text` as small as it goes and writes it as URL-safe base64.
@@ -87,15 +91,27 @@ pub fn run_fragment(scenario: &Scenario, events: &[Event]) -> Result<String, Str
     Ok(fragment)
 }
 
+/// The fragment for a link to a comparison file (see [`crate::compare::to_json`]); an error when
+/// it would be too long.
+pub fn comparison_fragment(file: &str) -> Result<String, String> {
+    let fragment = format!("{COMPARISON_PREFIX}{LINK_VERSION}.{}", pack(file));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(format!("{} characters packed, at most {MAX_LINK_CHARS}", fragment.len()));
+    }
+    Ok(fragment)
+}
+
 /// Reads a fragment (with or without the leading `#`). `Ok(None)` when there is nothing to read
 /// (no fragment, or one that is not an Agora link, like an anchor); otherwise the scenario or run,
 /// or one line saying what is wrong.
 pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment).trim();
-    let (is_run, rest) = if let Some(rest) = fragment.strip_prefix(SCENARIO_PREFIX) {
-        (false, rest)
+    let (kind, rest) = if let Some(rest) = fragment.strip_prefix(SCENARIO_PREFIX) {
+        (SCENARIO_PREFIX, rest)
     } else if let Some(rest) = fragment.strip_prefix(RUN_PREFIX) {
-        (true, rest)
+        (RUN_PREFIX, rest)
+    } else if let Some(rest) = fragment.strip_prefix(COMPARISON_PREFIX) {
+        (COMPARISON_PREFIX, rest)
     } else {
         return Ok(None);
     };
@@ -110,10 +126,12 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
         _ => return Err(format!("the link has an unknown version \"{}\"", crate::text::clip(version, 20))),
     }
     let text = unpack(data).map_err(|e| format!("the link cannot be read: {e}"))?;
-    if is_run {
+    if kind == RUN_PREFIX {
         export::from_json(&text)
             .map(|file| Some(Shared::Run(file)))
             .map_err(|e| format!("the link's run: {e}"))
+    } else if kind == COMPARISON_PREFIX {
+        Ok(Some(Shared::Comparison(text)))
     } else {
         Scenario::from_json(&text)
             .map(|s| Some(Shared::Scenario(s)))
@@ -133,6 +151,24 @@ mod tests {
             assert_eq!(unpack(&packed).unwrap(), text);
         }
         assert!(pack(&"x".repeat(100_000)).len() < 1_000, "repetition compresses");
+    }
+
+    #[test]
+    fn a_comparison_link_carries_the_files_text() {
+        let text = "{\"format\":\"agora-comparison\"}";
+        let fragment = comparison_fragment(text).unwrap();
+        assert!(fragment.starts_with("cmp=1."), "{fragment}");
+        assert_eq!(decode(&format!("#{fragment}")), Ok(Some(Shared::Comparison(text.to_string()))));
+        // Letters in an order that does not repeat: they do not compress below the limit.
+        let mut x = 1u64;
+        let long: String = (0..120_000)
+            .map(|_| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                char::from(b'a' + (x >> 59) as u8 % 26)
+            })
+            .collect();
+        assert!(comparison_fragment(&long).unwrap_err().contains("at most 60000"));
+        assert!(decode("cmp=2.abc").unwrap_err().contains("newer Agora"));
     }
 
     #[test]

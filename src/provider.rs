@@ -276,6 +276,16 @@ impl Limiter {
     }
 }
 
+thread_local! {
+    static SHARED_LIMITER: RefCell<Option<Rc<Limiter>>> = const { RefCell::new(None) };
+}
+
+/// From now on, the models made in this thread count their calls in flight together: a
+/// comparison's columns share the provider's limit as one run's calls do.
+pub fn share_limits() {
+    SHARED_LIMITER.with(|l| *l.borrow_mut() = Some(Rc::default()));
+}
+
 /// Which endpoint and model answer, and with what key.
 #[derive(Clone, Debug, Default)]
 pub struct Endpoint {
@@ -324,7 +334,7 @@ pub struct HttpModel {
     transport: Rc<dyn Transport>,
     clock: Rc<dyn Clock>,
     cancel: Cancel,
-    limiter: Limiter,
+    limiter: Rc<Limiter>,
     on_text: Option<TextSink>,
     jitter_state: Cell<u64>,
     on_retry: Option<RetrySink>,
@@ -373,7 +383,7 @@ impl HttpModel {
             transport,
             clock,
             cancel: Cancel::default(),
-            limiter: Limiter::default(),
+            limiter: SHARED_LIMITER.with(|l| l.borrow().clone()).unwrap_or_default(),
             on_text: None,
             jitter_state: Cell::new(seed),
             on_retry: None,

@@ -311,3 +311,46 @@ fn shards_run_as_a_slurm_array_merge_into_the_one_machine_csv() {
     assert_eq!(std::fs::read_to_string(&merged).unwrap(), std::fs::read_to_string(&whole).unwrap());
     drop(cluster);
 }
+
+#[test]
+fn agora_compare_reads_each_columns_figures_from_a_saved_comparison() {
+    use agora::compare::{to_json, Comparison};
+    let d = dir("compare");
+    let base = agora::presets::find("rail-debate").unwrap().scenario();
+    let comparison = Comparison::new("seed", "3, 8").unwrap();
+    let mut runs = Vec::new();
+    for (i, column) in comparison.columns(&base).unwrap().iter().enumerate() {
+        let scenario = d.join(format!("column{i}.json"));
+        let events = d.join(format!("column{i}.jsonl"));
+        std::fs::write(&scenario, serde_json::to_string(&column.scenario).unwrap()).unwrap();
+        let (code, _, err) = agora(&["run", path(&scenario), "--events", path(&events)], &[]);
+        assert_eq!(code, 0, "{err}");
+        let events = from_json_lines(&std::fs::read_to_string(&events).unwrap()).unwrap();
+        runs.push(Some(agora::export::to_json_compact(&column.scenario, &events)));
+    }
+    let file = d.join("comparison.json");
+    std::fs::write(&file, to_json(&base, "seed", &comparison.values, &runs)).unwrap();
+    let (code, compared, err) = agora(&["compare", path(&file)], &[]);
+    assert_eq!(code, 0, "{err}");
+    // The same runs played by `agora batch`: each column's figures are its seed's row.
+    let out = d.join("batch.csv");
+    let (code, _, err) = agora(&["batch", "preset:rail-debate", "--seeds", "3,8", "--out", path(&out)], &[]);
+    assert_eq!(code, 0, "{err}");
+    let batch = std::fs::read_to_string(&out).unwrap();
+    let cells = |line: &str, skip: usize| line.split(',').skip(skip).map(String::from).collect::<Vec<_>>();
+    let compared: Vec<&str> = compared.lines().collect();
+    let batch: Vec<&str> = batch.lines().collect();
+    assert_eq!(compared.len(), 3);
+    assert!(compared[1].starts_with("seed: 3,3,turn_limit,"), "{}", compared[1]);
+    assert_eq!(cells(compared[0], 1), cells(batch[0], 2), "the header");
+    for i in 1..3 {
+        // Each batch row starts with the fingerprint and the seed list (quoted: it has a comma).
+        let row = batch[i].split_once(",\"3,8\",").unwrap().1;
+        assert_eq!(cells(compared[i], 1), cells(row, 0), "row {i}");
+    }
+    // A file that is not a comparison is refused with what is wrong, and the status says so.
+    std::fs::write(&file, "{\"format\":\"agora-run\",\"version\":1}").unwrap();
+    let (code, _, err) = agora(&["compare", path(&file)], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not an Agora comparison (format \"agora-run\")"), "{err}");
+}

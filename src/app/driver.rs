@@ -66,6 +66,8 @@ pub struct Controller {
     pub projector: RwSignal<bool>,
     /// The batch on screen (see `app::batch`).
     pub batch: crate::app::batch::BatchState,
+    /// The comparison on screen (see `app::compare`).
+    pub compare: crate::app::compare::CompareState,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
     demo: StoredValue<Option<Rc<DemoModel>>, LocalStorage>,
     http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
@@ -75,6 +77,9 @@ pub struct Controller {
     last_saved: StoredValue<f64>,
     /// Bumped for each replay step scheduled, so only the latest one plays.
     replay_ticket: StoredValue<u64>,
+    /// A column of a comparison (see `app::compare`): its run is kept with the comparison, not
+    /// saved as the run on screen nor added to the past runs on its own.
+    column: bool,
 }
 
 impl Controller {
@@ -96,6 +101,7 @@ impl Controller {
             projector: RwSignal::new(false),
             ending: RwSignal::new(false),
             batch: crate::app::batch::BatchState::new(),
+            compare: Default::default(),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),
@@ -103,6 +109,7 @@ impl Controller {
             save_scheduled: StoredValue::new(false),
             last_saved: StoredValue::new(0.0),
             replay_ticket: StoredValue::new(0),
+            column: false,
         };
         // A frame is asked for when a run records an event, and the frame shows all of them.
         let asked = Rc::new(Cell::new(false));
@@ -118,6 +125,21 @@ impl Controller {
             }))
         });
         this
+    }
+
+    /// A column of a comparison beside `page`: it shares the page's keys, demo speed, model in
+    /// the tab and projector view.
+    pub fn column(page: &Controller) -> Self {
+        // The frame callback `new` registers uses only the session and the view, which stay.
+        Self {
+            keys: page.keys,
+            latency_ms: page.latency_ms,
+            intab: page.intab,
+            projector: page.projector,
+            learned: page.learned,
+            column: true,
+            ..Self::new()
+        }
     }
 
     fn with_session<R>(&self, f: impl FnOnce(&mut Session) -> R) -> R {
@@ -285,6 +307,7 @@ impl Controller {
                     self.live_text.set(None);
                     self.view.set(view);
                 }
+                Effect::Save | Effect::SaveSoon | Effect::Forget | Effect::Archive(_) if self.column => {}
                 Effect::Save => self.save(),
                 Effect::SaveSoon => self.save_soon(),
                 Effect::Forget => storage::forget_run(),

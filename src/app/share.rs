@@ -57,6 +57,11 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>) {
                 controller.load_replay(file.events);
                 LinkNotice { text, error: false, replaced }
             }
+            Ok(Some(Shared::Comparison(_))) => {
+                controller.compare.open_fragment(hash.trim_start_matches('#'));
+                let text = "Opened a comparison from the link: its columns are below.".into();
+                LinkNotice { text, error: false, replaced: None }
+            }
             Err(e) => LinkNotice {
                 text: format!("This link could not be opened: {e}. Nothing was changed."),
                 error: true,
@@ -225,8 +230,11 @@ pub fn PastRuns() -> impl IntoView {
                         let delete_id = past.id.clone();
                         let title = past.title.clone();
                         let runs = past.runs;
+                        let columns = past.columns;
                         let what = if runs > 0 {
                             format!(" {} · a batch of {runs} runs · {}", past.method, past.saved)
+                        } else if columns > 0 {
+                            format!(" {} · {columns} columns · {}", past.method, past.saved)
                         } else {
                             format!(
                                 " {} · {} turns · {} · {}",
@@ -247,6 +255,11 @@ pub fn PastRuns() -> impl IntoView {
                                     on:click=move |_| {
                                         let opened = if runs > 0 {
                                             controller.open_past_batch(&id)
+                                        } else if columns > 0 {
+                                            {
+                                                controller.compare.open_past(&id);
+                                                Ok(())
+                                            }
                                         } else {
                                             controller.open_past(&id).map(|scenario| editor.load(scenario))
                                         };
@@ -255,7 +268,7 @@ pub fn PastRuns() -> impl IntoView {
                                         }
                                     }
                                 >
-                                    {if runs > 0 { "Open" } else { "Replay" }}
+                                    {if runs + columns > 0 { "Open" } else { "Replay" }}
                                 </button>
                                 <button
                                     data-testid="past-delete"

@@ -257,6 +257,9 @@ pub struct PastRun {
     /// For a batch: how many runs it holds (0 for a single run).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub runs: usize,
+    /// For a comparison: how many columns it has (0 otherwise).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub columns: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -327,6 +330,26 @@ pub fn archive_batch(
     add_past(scenario, 0, None, runs.max(1), &link::pack_with(&text, 1))
 }
 
+/// Adds a comparison (its file, see [`crate::compare::to_json`]) of `base` with `columns`,
+/// described as `how`, to the past runs; returns the updated list.
+pub fn archive_comparison(
+    file: &str,
+    base: &Scenario,
+    how: &str,
+    columns: usize,
+) -> Result<Vec<PastRun>, String> {
+    let mut list = add_past(base, 0, None, 0, &link::pack_with(file, 1))?;
+    list[0].columns = columns;
+    list[0].method = how.to_string();
+    set(HISTORY_KEY, &serde_json::to_string(&list).unwrap_or_default())?;
+    Ok(list)
+}
+
+/// A past comparison's file, read back.
+pub fn open_past_comparison(id: &str) -> Result<String, String> {
+    link::unpack(&get(&item_key(id))?.ok_or("this comparison is no longer saved")?)
+}
+
 fn json_string(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_default()
 }
@@ -352,6 +375,7 @@ fn add_past(
         ended,
         saved: now.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED).into(),
         runs,
+        columns: 0,
     };
     set(&item_key(&id), packed).map_err(|e| format!("the run could not be added to past runs: {e}"))?;
     list.insert(0, entry);

@@ -101,3 +101,95 @@ fn the_strip_as_csv_is_each_columns_batch_row() {
     let quoted = to_csv(&base.agent_names(), 0, &[("a, b".into(), rows[0].1.clone())]);
     assert!(quoted.lines().nth(1).unwrap().starts_with("\"a, b\",7,"));
 }
+
+fn recorded(base: &Scenario, vary: &str, values: &str) -> (Comparison, Vec<Option<String>>) {
+    let comparison = Comparison::new(vary, values).unwrap();
+    let runs = comparison
+        .columns(base)
+        .unwrap()
+        .iter()
+        .map(|c| Some(crate::export::to_json_compact(&c.scenario, &play(&c.scenario))))
+        .collect();
+    (comparison, runs)
+}
+
+#[test]
+fn a_comparison_file_reads_back_and_its_csv_is_each_logs_figures() {
+    let mut base = preset("rail-debate");
+    base.max_turns = 4;
+    let (comparison, mut runs) = recorded(&base, "method", "bidding, director");
+    runs[1] = None; // a column that has not run
+    let file = from_json(&to_json(&base, comparison.vary_name(), &comparison.values, &runs)).unwrap();
+    assert_eq!((&file.scenario, &file.comparison), (&base, &comparison));
+    assert!(file.runs[0].is_some() && file.runs[1].is_none());
+    let figures = file.figures().unwrap();
+    let events = &file.runs[0].as_ref().unwrap().events;
+    assert_eq!(figures[0].1, RunFigures::of(base.seed, events));
+    assert_eq!(figures[0].1.turns, 4);
+    assert_eq!(figures[1].1.turns, 0, "a column not yet played counts as empty");
+    assert_eq!(file.to_csv().unwrap(), to_csv(&base.agent_names(), 0, &figures));
+}
+
+#[test]
+fn a_broken_comparison_file_says_what_is_wrong() {
+    let base = preset("rail-debate");
+    let (comparison, runs) = recorded(&base, "seed", "1, 2");
+    let good = to_json(&base, comparison.vary_name(), &comparison.values, &runs);
+    let cases = [
+        ("{", "not a JSON file"),
+        ("{\"format\":\"agora-run\"}", "not an Agora comparison (format \"agora-run\")"),
+        ("{\"format\":\"agora-comparison\",\"version\":9}", "version 9 is not supported"),
+        (&good.replace("\"vary\":\"seed\"", "\"vary\":\"\""), "differ in"),
+        (&good.replace("\"values\":[\"1\",\"2\"]", "\"values\":[\"1\"]"), "2 to 4 columns"),
+        (&good.replace("\"values\":[\"1\",\"2\"]", "\"values\":[\"1\",\"2\",\"3\"]"), "not as many runs"),
+        (
+            &good.replace("\"runs\":[{\"format\":\"agora-run\"", "\"runs\":[{\"format\":\"x\""),
+            "seed: 1: its run",
+        ),
+    ];
+    for (text, expected) in cases {
+        let err = from_json(text).unwrap_err();
+        assert!(err.contains(expected), "{expected}: {err}");
+    }
+}
+
+#[test]
+fn the_strip_shows_each_columns_csv_cells() {
+    let mut base = preset("rail-debate");
+    base.max_turns = 5;
+    let (comparison, runs) = recorded(&base, "method", "bidding, round_robin");
+    let file = from_json(&to_json(&base, comparison.vary_name(), &comparison.values, &runs)).unwrap();
+    let html = strip_html(&file).unwrap();
+    let csv = file.to_csv().unwrap();
+    let lines: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    for (column, line) in lines[1..].iter().enumerate() {
+        for (name, cell) in lines[0].iter().zip(line).skip(1) {
+            let shown = format!("data-figure=\"{}\" data-value=\"{cell}\"", crate::text::html_escape(name));
+            let wanted =
+                ["turns", "floor_share:Donald Trump", "longest_run", "calls", "retries", "fallbacks"];
+            if wanted.contains(name) {
+                let nth = html.match_indices(&shown).count();
+                assert!(nth >= 1, "column {column}: {shown} in {html}");
+            }
+        }
+    }
+    // Round robin gives three agents the floor in turn: 5 turns are 2, 2 and 1.
+    assert!(html.contains("<th scope=\"col\">method: round_robin</th>"));
+    assert!(html.contains("data-value=\"5\">5</td>"));
+    assert!(html.contains("<rect width=\"40\" height=\"10\" class=\"mean\"/></svg> 40%"), "{html}");
+}
+
+#[test]
+fn columns_have_no_seats_and_share_the_spending_cap() {
+    let mut base = preset("rail-debate");
+    base.seats = vec!["Donald Trump".into()];
+    base.model.spending_cap.tokens = 1001;
+    base.model.spending_cap.cost = 0.3;
+    base.model.price = Some(crate::scenario::Price { input_per_million: 1.0, output_per_million: 2.0 });
+    let columns = Comparison::new("seed", "1, 2, 3").unwrap().columns(&base).unwrap();
+    for c in &columns {
+        assert!(c.scenario.seats.is_empty());
+        assert_eq!(c.scenario.model.spending_cap.tokens, 334);
+        assert!((c.scenario.model.spending_cap.cost - 0.1).abs() < 1e-12);
+    }
+}

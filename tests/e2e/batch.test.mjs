@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, after } from 'node:test';
-import { appSession, eventually, nativeEvents, openApp, openOnServer, root, runPreset, waitForStatus } from './helpers.mjs';
+import { appSession, cutOff, eventually, nativeEvents, openApp, openOnServer, root, runPreset, waitForStatus } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 const session = appSession();
@@ -145,11 +145,8 @@ for (const preset of ['rail-debate', 'daily-show-director', 'ai-morality-handoff
   test(`every panel of ${preset} fits its box at 1280 px`, async () => {
     const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
     await runPreset(page, preset);
-    // Text inputs scroll their own text; everything else shows its content within its box.
     const cut = await eventually(async () => {
-      const found = await page.evaluate(() => [...document.querySelectorAll('main *')]
-        .filter((el) => el.tagName !== 'INPUT' && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
-        .map((el) => `${el.tagName.toLowerCase()}.${el.className} [${el.dataset.testid ?? ''}] (${el.scrollWidth} > ${el.clientWidth})`));
+      const found = await cutOff(page);
       assert.ok(await page.getByTestId('message').count() > 0);
       return found;
     });

@@ -67,8 +67,12 @@ export function nativeEvents(presetId, extra = []) {
   return readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 }
 
-/** Opens a page on the app and collects its errors; `errors` must stay empty. */
-export async function openApp(browser, url, viewport = { width: 1400, height: 1000 }) {
+/**
+ * Opens a page on the app and collects its errors; `errors` must stay empty. The page is ready
+ * when the element `ready` names shows (the preset list; a link to a comparison shows its frame
+ * instead).
+ */
+export async function openApp(browser, url, viewport = { width: 1400, height: 1000 }, ready = 'preset-list') {
   // A fresh context per page: its own local storage, so tests do not see each other's drafts.
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
@@ -76,8 +80,18 @@ export async function openApp(browser, url, viewport = { width: 1400, height: 10
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(url);
-  await page.getByTestId('preset-list').waitFor();
+  await page.getByTestId(ready).waitFor();
   return { page, errors };
+}
+
+/**
+ * The elements of `target` (a page or a frame) whose content is wider than their box: what a
+ * reader would find cut off. Text inputs scroll their own text and are left out.
+ */
+export async function cutOff(target) {
+  return target.evaluate(() => [...document.querySelectorAll('main *')]
+    .filter((el) => el.tagName !== 'INPUT' && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+    .map((el) => `${el.tagName.toLowerCase()}.${el.className} [${el.dataset.testid ?? ''}] (${el.scrollWidth} > ${el.clientWidth})`));
 }
 
 /** Opens a preset, optionally sets the malformed share, runs it at full speed to the end. */

@@ -359,6 +359,13 @@ test('a page served with a strict Content-Security-Policy starts and runs the in
   // The tools module (the Markdown transcript, batches) is fetched and started under the policy too.
   const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
   assert.match(readFileSync(await md.path(), 'utf8'), /^# Presidential debate/);
+  // So is the comparison page, in its frame, with its own build.
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('compare-open').click();
+  const frame = page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.equal(await frame.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  await frame.getByTestId('compare-step').click();
+  await eventually(async () => assert.equal(await frame.getByTestId('message').count(), 2), { timeout: 15000 });
   assert.deepEqual(violations, []);
   assert.deepEqual(errors, []);
   await context.close();

@@ -1,0 +1,86 @@
+//! "Compare side by side" on the app's page: what the columns differ in, and the comparison page
+//! ([`columns`], its own WebAssembly build) in a frame across the run area while a comparison is
+//! open. The app hands the page its comparison in the frame's address (`compare.html#cmp=...`, the
+//! same packing as a share link, or `#past=ID`), so no comparison code is on the first page.
+
+use leptos::prelude::*;
+
+pub mod columns;
+
+/// The comparison page's address while one is open.
+#[derive(Clone, Copy, Default)]
+pub struct CompareState {
+    frame: RwSignal<Option<String>>,
+}
+
+impl CompareState {
+    /// Shows the comparison a fragment names: `cmp=1.DATA` (a comparison file, as a link
+    /// carries it), or `new=VARY&VALUES&s=1.DATA` (a new comparison of a scenario).
+    pub fn open_fragment(&self, fragment: &str) {
+        // A query of its own, so the frame loads the page afresh: an address that differs from
+        // the frame's only after `#` would not.
+        self.frame.set(Some(format!("compare.html?{}#{fragment}", js_sys::Date::now() as u64)));
+    }
+
+    /// Shows a comparison file's text (opened from disk).
+    pub fn open_file(&self, text: &str) {
+        self.open_fragment(&format!("cmp=1.{}", crate::link::pack_with(text, 1)));
+    }
+
+    /// Shows a comparison kept in the past runs.
+    pub fn open_past(&self, id: &str) {
+        self.open_fragment(&format!("past={id}"));
+    }
+}
+
+/// The panel's controls, drawn once as text: nothing in them changes (Close shows while a
+/// comparison is open, by the stylesheet), and the inputs are read when a button is pressed.
+const CONTROLS: &str = r#"<p class="row"><label>Columns differ in <input data-testid="compare-vary" name="compare-vary" value="method" title="method, seed, model, or a setting's path in the scenario file (max_turns, method.stop_probability)"></label> <label>Values <input data-testid="compare-values" name="compare-values" value="bidding, director"></label> <button data-testid="compare-open" data-act="open">Compare</button> <button class="when-open" data-testid="compare-close" data-act="close">Close the comparison</button></p><p class="muted">Two to four, with commas: methods (bidding, director, handoff, selector, round_robin, random), seeds, models (demo or provider/model) or a setting's values.</p>"#;
+
+/// What the columns differ in, Compare, and the comparison once open.
+#[component]
+pub fn ComparePanel() -> impl IntoView {
+    let page = expect_context::<super::Controller>();
+    let editor = expect_context::<super::form::EditorState>();
+    let state = page.compare;
+    let act = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let Some(button) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let input = |name: &str| {
+            let panel = button.closest(".compare").ok().flatten();
+            let found = panel.and_then(|p| p.query_selector(&format!("input[name={name}]")).ok().flatten());
+            found
+                .and_then(|i| i.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .map(|i| i.value())
+                .unwrap_or_default()
+        };
+        match button.get_attribute("data-act").as_deref() {
+            Some("open") => {
+                let scenario = crate::link::scenario_fragment(&editor.scenario.get_untracked());
+                let what = |text: String| String::from(js_sys::encode_uri_component(&text));
+                state.open_fragment(&format!(
+                    "new={}&{}&{scenario}",
+                    what(input("compare-vary")),
+                    what(input("compare-values"))
+                ));
+            }
+            Some("close") => {
+                state.frame.set(None);
+                // The comparison page may have added the comparison to the past runs.
+                if let Ok(list) = super::storage::history() {
+                    page.history.set(list);
+                }
+            }
+            _ => {}
+        }
+    };
+    view! {
+        <section class="panel compare" data-testid="compare" aria-label="Compare side by side">
+            <h2>"Compare side by side"</h2>
+            <div on:click=act inner_html=CONTROLS></div>
+            {move || state.frame.get().map(|src| view! {
+                <iframe class="comparison-frame" data-testid="compare-frame" title="Comparison" src=src></iframe>
+            })}
+        </section>
+    }
+}

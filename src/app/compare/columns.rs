@@ -1,0 +1,297 @@
+//! The comparison page (`compare.html`, its own WebAssembly build `src/bin/agora-compare.rs`,
+//! fetched only when a comparison opens, so none of it is on the first page): two to four columns
+//! of one cast and topic that differ in one thing ([`crate::compare`]), each a run of its own
+//! (its own [`Controller`], drawn by the app's transcript and method panel), stepped and played
+//! together, with the strip of figures above them. The app shows the page in a frame beside the
+//! run on screen; a comparison is one file, one link and one entry in the past runs.
+//!
+//! The columns share the provider's limit on calls in flight (every model on this page counts its
+//! calls together: [`crate::provider::share_limits`]); the scenario's spending cap is
+//! split evenly between them (by [`crate::compare::Comparison::columns`]), so each column's log
+//! is the same however fast the others went.
+
+use leptos::context::Provider;
+use leptos::prelude::*;
+
+use crate::app::form::EditorState;
+use crate::app::{browser, storage, Controller, MethodPanel};
+use crate::compare::{Comparison, ComparisonFile};
+use crate::export::RunFile;
+use crate::scenario::Scenario;
+
+/// Starts the comparison page: reads the comparison its address names and shows it.
+pub fn start() {
+    console_error_panic_hook::set_once();
+    // The columns' calls share the provider's limit on calls in flight.
+    crate::provider::share_limits();
+    leptos::mount::mount_to_body(ComparisonPage);
+}
+
+/// One column: what sets it apart, the scenario it runs, and its run.
+#[derive(Clone)]
+struct Column {
+    label: String,
+    scenario: Scenario,
+    controller: Controller,
+    /// The run the column opened with, until it is reset: a replay shows its steps one by one,
+    /// and the comparison's file, link and figures hold all of it meanwhile.
+    recorded: StoredValue<Option<RunFile>>,
+}
+
+/// The comparison on the page.
+#[derive(Clone)]
+struct Open {
+    base: Scenario,
+    comparison: Comparison,
+    columns: Vec<Column>,
+}
+
+impl Open {
+    /// The columns of `file`; recorded runs open as replays.
+    fn of(file: ComparisonFile, page: &Controller) -> Result<Open, String> {
+        let columns = file
+            .comparison
+            .columns(&file.scenario)?
+            .into_iter()
+            .zip(file.runs)
+            .map(|(c, run)| {
+                let controller = Controller::column(page);
+                if let Some(run) = &run {
+                    controller.load_replay(run.events.clone());
+                }
+                Column { label: c.label, scenario: c.scenario, controller, recorded: StoredValue::new(run) }
+            })
+            .collect();
+        Ok(Open { base: file.scenario, comparison: file.comparison, columns })
+    }
+
+    /// The comparison as its file, with each column's run so far.
+    fn file(&self) -> ComparisonFile {
+        let runs = self
+            .columns
+            .iter()
+            .map(|c| {
+                if let Some(run) = c.recorded.get_value() {
+                    return Some(run);
+                }
+                let scenario = c.controller.view.with_untracked(|v| v.scenario.clone())?;
+                let events = c.controller.with_events(<[_]>::to_vec);
+                Some(RunFile {
+                    format: crate::export::RUN_FORMAT.into(),
+                    version: crate::export::RUN_FORMAT_VERSION,
+                    scenario: (*scenario).clone(),
+                    events,
+                })
+            })
+            .collect();
+        ComparisonFile { scenario: self.base.clone(), comparison: self.comparison.clone(), runs }
+    }
+
+    /// The file as JSON; with the runs, or without them.
+    fn to_json(&self, runs: bool) -> String {
+        let file = self.file();
+        let runs: Vec<Option<String>> = file
+            .runs
+            .iter()
+            .map(|r| {
+                r.as_ref().filter(|_| runs).map(|r| crate::export::to_json_compact(&r.scenario, &r.events))
+            })
+            .collect();
+        crate::compare::to_json(&self.base, self.comparison.vary_name(), &self.comparison.values, &runs)
+    }
+
+    /// Every column's run has finished (on screen: a recorded comparison opened again is kept
+    /// already).
+    fn finished(&self) -> bool {
+        self.columns.iter().all(|c| c.controller.view.with_untracked(|v| v.finished.is_some()))
+    }
+}
+
+/// What the page's address asks for: `#cmp=1.DATA` (a comparison file, packed as links are),
+/// `#past=ID` (a comparison kept in the past runs), or `#new=VARY&VALUES&s=1.DATA` (a new
+/// comparison of a scenario, as its link carries it; what varies and the values URI-encoded).
+fn requested() -> Result<ComparisonFile, String> {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    if let Some(new) = hash.strip_prefix("#new=") {
+        let mut parts = new.splitn(3, '&');
+        let mut next = || -> String {
+            let part = parts.next().unwrap_or_default();
+            js_sys::decode_uri_component(part).map(String::from).unwrap_or_else(|_| part.to_string())
+        };
+        let (vary, values) = (next(), next());
+        let Some(crate::link::Shared::Scenario(scenario)) = crate::link::decode(&next())? else {
+            return Err("the scenario to compare did not come with the address".into());
+        };
+        let comparison = Comparison::new(&vary, &values)?;
+        let runs = vec![None; comparison.values.len()];
+        return Ok(ComparisonFile { scenario, comparison, runs });
+    }
+    let text = match hash.strip_prefix("#past=") {
+        Some(id) => storage::open_past_comparison(id)?,
+        None => match crate::link::decode(&hash)? {
+            Some(crate::link::Shared::Comparison(text)) => text,
+            _ => return Err("this page shows a comparison, and its address names none".into()),
+        },
+    };
+    crate::compare::from_json(&text)
+}
+
+#[component]
+fn ComparisonPage() -> impl IntoView {
+    // Holds what the columns share: the key store, the demo speed, the model in the tab.
+    let page = Controller::new();
+    provide_context(page);
+    let opened = requested().and_then(|file| Open::of(file, &page));
+    let error = opened.as_ref().err().cloned();
+    let open = StoredValue::new(opened.ok());
+    let note = RwSignal::new(String::new());
+    let strip = RwSignal::new(String::new());
+    // A comparison opened with its runs is kept already (it came from the past runs, a link or a
+    // file); one played here is kept when it finishes.
+    let recorded = open.with_value(|o| {
+        o.as_ref().is_some_and(|o| o.columns.iter().any(|c| c.recorded.with_value(Option::is_some)))
+    });
+    let kept = StoredValue::new(recorded);
+    let with_open = move |f: &dyn Fn(&Open)| open.with_value(|o| o.as_ref().map(f));
+    // Each step of a column draws the strip again, once a frame at most; once every column has
+    // finished, the comparison is kept in the past runs.
+    let drawn = StoredValue::new(false);
+    Effect::new(move |_| {
+        with_open(&|o| o.columns.iter().for_each(|c| c.controller.view.track()));
+        if drawn.get_value() {
+            return;
+        }
+        drawn.set_value(true);
+        request_animation_frame(move || {
+            drawn.set_value(false);
+            with_open(&|o| {
+                match crate::compare::strip_html(&o.file()) {
+                    Ok(html) => strip.set(html),
+                    Err(e) => note.set(format!("The figures could not be drawn: {e}.")),
+                }
+                if o.finished() && !kept.get_value() {
+                    kept.set_value(true);
+                    let how = format!("compared by {}", o.comparison.vary_name());
+                    if let Err(e) =
+                        storage::archive_comparison(&o.to_json(true), &o.base, &how, o.columns.len())
+                    {
+                        note.set(format!("This comparison is not in past runs: {e}."));
+                    }
+                }
+            });
+        });
+    });
+    let act = move |what: &'static str| {
+        with_open(&|o| {
+            let mut errors = Vec::new();
+            for c in &o.columns {
+                let done = match what {
+                    "step" => c.controller.step(&c.scenario),
+                    "play" => c.controller.play(&c.scenario),
+                    "pause" => {
+                        c.controller.pause();
+                        Ok(())
+                    }
+                    _ => {
+                        c.controller.reset();
+                        c.recorded.set_value(None);
+                        Ok(())
+                    }
+                };
+                if let Err(e) = done {
+                    errors.push(format!("{}: {e}", c.label));
+                }
+            }
+            if what == "reset" {
+                kept.set_value(false);
+            }
+            note.set(errors.join("; "));
+        });
+    };
+    let copy_link = move || {
+        with_open(&|o| {
+            let made = match crate::link::comparison_fragment(&o.to_json(true)) {
+                Ok(fragment) => Ok((fragment, "with its runs")),
+                Err(_) => crate::link::comparison_fragment(&o.to_json(false))
+                    .map(|f| (f, "without its runs (too long for a link: save the file for them)")),
+            };
+            note.set(match made {
+                Ok((fragment, what)) => {
+                    let window = web_sys::window();
+                    let href = window.as_ref().and_then(|w| w.location().href().ok()).unwrap_or_default();
+                    // The link opens the app, which shows the comparison.
+                    let app = href.split(['?', '#']).next().unwrap_or_default().replace("compare.html", "");
+                    let url = format!("{app}#{fragment}");
+                    if let Some(w) = window {
+                        let _ = w.navigator().clipboard().write_text(&url);
+                    }
+                    format!("Link {what} copied to the clipboard ({} characters): {url}", url.len())
+                }
+                Err(e) => format!("No link: {e}."),
+            });
+        });
+    };
+    let save = move |json: bool| {
+        with_open(&|o| {
+            let saved = if json {
+                browser::download(
+                    "agora-comparison.json",
+                    "application/json",
+                    &crate::json::indent(&o.to_json(true)),
+                )
+            } else {
+                o.file().to_csv().and_then(|csv| browser::download("agora-comparison.csv", "text/csv", &csv))
+            };
+            if let Err(e) = saved {
+                note.set(e);
+            }
+        });
+    };
+    let title = open.with_value(|o| {
+        o.as_ref().map(|o| format!("{}: compared by {}", o.base.title, o.comparison.vary_name()))
+    });
+    let columns = open.with_value(|o| o.as_ref().map(|o| o.columns.clone()).unwrap_or_default());
+    view! {
+        <main class="comparison" data-testid="comparison">
+            {error.map(|e| view! {
+                <p class="notice error" role="alert" data-testid="compare-error">
+                    {format!("The comparison could not be opened: {e}.")}
+                </p>
+            })}
+            <h2>{title}</h2>
+            <p class="row">
+                <button data-testid="compare-step" on:click=move |_| act("step")>"Step all"</button>
+                <button data-testid="compare-play" on:click=move |_| act("play")>"Play all"</button>
+                <button data-testid="compare-pause" on:click=move |_| act("pause")>"Pause all"</button>
+                <button data-testid="compare-reset" on:click=move |_| act("reset")>"Reset"</button>
+                <button data-testid="compare-link" on:click=move |_| copy_link()>"Copy link"</button>
+                <button data-testid="compare-json" on:click=move |_| save(true)>"Save (JSON)"</button>
+                <button data-testid="compare-csv" on:click=move |_| save(false)>"Figures (CSV)"</button>
+            </p>
+            <p class="notice" data-testid="compare-note" role="status" hidden=move || note.with(String::is_empty)>
+                {move || note.get()}
+            </p>
+            <div class="strip-box" inner_html=move || strip.get()></div>
+            <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
+        </main>
+    }
+}
+
+/// One column: its label, its transcript and its method's panel, reading its own run.
+fn column(c: Column) -> impl IntoView {
+    let editor = EditorState::new(RwSignal::new(c.scenario));
+    let label = c.label.clone();
+    view! {
+        <Provider value=c.controller>
+            <Provider value=editor>
+                <section class="column" data-testid="compare-column" aria-label=label>
+                    <h3>{c.label}</h3>
+                    <crate::app::transcript::Transcript />
+                    <aside class="decisions">
+                        <MethodPanel />
+                    </aside>
+                </section>
+            </Provider>
+        </Provider>
+    }
+}

@@ -1,0 +1,81 @@
+//! The comparison strip: one table above the columns with each column's figures side by side
+//! (share of the floor as bars, speaker runs, turns until everyone spoke, calls, tokens and cost
+//! spent choosing versus speaking, retries and fallbacks, trading scores against the optimum).
+//!
+//! Every figure cell carries the exact CSV value (`data-figure` names the CSV column,
+//! `data-value` holds the cell), so what the strip shows is what the comparison's CSV says.
+
+use super::ComparisonFile;
+use crate::batch::{RunFigures, Table};
+use crate::text::{fixed, html_escape};
+
+/// The strip of `file` as an HTML table, or what is wrong with the file.
+pub fn strip_html(file: &ComparisonFile) -> Result<String, String> {
+    let columns = file.figures()?;
+    let agents = file.scenario.agent_names();
+    let table = Table::new(String::new(), String::new(), agents.clone(), file.games());
+    let names = table.figure_columns();
+    let cells: Vec<Vec<String>> = columns.iter().map(|(_, f)| table.figure_cells(f)).collect();
+    let value = |column: usize, name: &str| -> String {
+        names.iter().position(|n| n == name).map(|i| cells[column][i].clone()).unwrap_or_default()
+    };
+    let mut html = String::from("<table class=\"strip\" data-testid=\"compare-strip\"><thead><tr><th></th>");
+    for (label, _) in &columns {
+        html.push_str(&format!("<th scope=\"col\">{}</th>", html_escape(label)));
+    }
+    html.push_str("</tr></thead><tbody>");
+    let mut row = |title: &str, figure: &str, text: &dyn Fn(usize, &RunFigures) -> String| {
+        html.push_str(&format!("<tr><th scope=\"row\">{}</th>", html_escape(title)));
+        for (i, (_, f)) in columns.iter().enumerate() {
+            html.push_str(&format!(
+                "<td data-figure=\"{}\" data-value=\"{}\">{}</td>",
+                html_escape(figure),
+                html_escape(&value(i, figure)),
+                text(i, f)
+            ));
+        }
+        html.push_str("</tr>");
+    };
+    row("Turns", "turns", &|_, f| f.turns.to_string());
+    for agent in &agents {
+        let share = |f: &RunFigures| f.floor.iter().find(|(n, _)| n == agent).map_or(0.0, |(_, s)| *s);
+        row(&format!("Floor: {agent}"), &format!("floor_share:{agent}"), &|_, f| {
+            let percent = (share(f) * 100.0).round() as i64;
+            format!(
+                "<svg class=\"share\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"{percent}\" height=\"10\" class=\"mean\"/></svg> {percent}%"
+            )
+        });
+    }
+    row("Longest run of one speaker", "longest_run", &|_, f| {
+        format!("{} turn{}", f.longest_run, if f.longest_run == 1 { "" } else { "s" })
+    });
+    row("Everyone had spoken by", "everyone_spoke_by", &|_, f| {
+        f.everyone_spoke_by.map_or("not yet".to_string(), |t| format!("turn {t}"))
+    });
+    row("Calls choosing / speaking", "calls", &|_, f| {
+        format!("{} / {}", f.orchestration_calls, f.speech_calls)
+    });
+    row("Tokens choosing / speaking", "orchestration_tokens", &|_, f| {
+        format!("{} / {}", f.orchestration_tokens, f.speech_tokens)
+    });
+    if columns.iter().any(|(_, f)| f.cost.is_some()) {
+        row("Cost choosing / all", "cost", &|_, f| match (f.orchestration_cost, f.cost) {
+            (Some(choosing), Some(all)) => format!("${} / ${}", fixed(choosing, 4), fixed(all, 4)),
+            _ => "not priced".into(),
+        });
+    }
+    row("Retries", "retries", &|_, f| f.retries.to_string());
+    row("Fallbacks", "fallbacks", &|_, f| f.fallbacks.to_string());
+    for game in 1..=table.games {
+        row(&format!("Game {game}: overall score"), &format!("overall:{game}"), &|_, f| match (
+            f.overall.get(game as usize - 1),
+            f.optimum,
+        ) {
+            (Some(overall), Some(optimum)) => format!("{overall} of {optimum}"),
+            (Some(overall), None) => overall.to_string(),
+            _ => "not played".into(),
+        });
+    }
+    html.push_str("</tbody></table>");
+    Ok(html)
+}

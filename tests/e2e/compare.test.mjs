@@ -1,0 +1,202 @@
+// Comparisons side by side: two methods stepped together with the strip checked against each
+// column's event log (through `agora compare` on the saved file), the link and the past runs
+// bringing a comparison back with its runs, what a bad comparison says, and every panel fitting
+// its column in a two-column comparison at 1280 px.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { appSession, cutOff, eventually, openApp, root } from './helpers.mjs';
+
+const session = appSession();
+
+/** Opens `preset` and compares it over `vary` with `values`; the comparison page's frame. */
+async function compare(page, preset, vary, values) {
+  await page.getByTestId(`open-${preset}`).click();
+  await page.getByTestId('compare-vary').fill(vary);
+  await page.getByTestId('compare-values').fill(values);
+  await page.getByTestId('compare-open').click();
+  const frame = page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.ok(await frame.getByTestId('compare-column').count() >= 2), { timeout: 30000 });
+  return frame;
+}
+
+/** Each column's message count, as its transcript's header shows it. */
+async function counts(frame) {
+  const texts = await frame.getByTestId('message-count').allTextContents();
+  return texts.map((t) => Number(t.match(/\d+/)[0]));
+}
+
+async function saveJson(page, frame) {
+  const [file] = await Promise.all([page.waitForEvent('download'), frame.getByTestId('compare-json').click()]);
+  return readFileSync(await file.path(), 'utf8');
+}
+
+/** The strip's cells: for each column, its figures by CSV column name. */
+async function stripCells(frame) {
+  return frame.getByTestId('compare-strip').evaluate((table) => {
+    const columns = [...table.querySelectorAll('thead th[scope=col]')].map(() => ({}));
+    for (const row of table.querySelectorAll('tbody tr')) {
+      [...row.querySelectorAll('td')].forEach((td, i) => { columns[i][td.dataset.figure] = td.dataset.value; });
+    }
+    return columns;
+  });
+}
+
+/** `agora compare` of a saved comparison: each column's figures by CSV column name. */
+function nativeFigures(json) {
+  const path = join(tmpdir(), `agora-e2e-compare-${process.pid}.json`);
+  writeFileSync(path, json);
+  const csv = execFileSync(join(root, 'target', 'release', 'agora'), ['compare', path], { encoding: 'utf8' }).trim().split('\n');
+  const header = csv[0].split(',');
+  return csv.slice(1).map((line) => Object.fromEntries(line.split(',').map((cell, i) => [header[i], cell])));
+}
+
+test('two methods step together, and the strip is what each column\'s event log says', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  const frame = await compare(page, 'rail-debate', 'method', 'bidding, round_robin');
+  assert.deepEqual(await frame.locator('[data-testid=compare-column] h3').allTextContents(), ['method: bidding', 'method: round_robin']);
+  // Each column shows its own method's panel.
+  await frame.getByTestId('compare-step').click();
+  await eventually(async () => assert.deepEqual(await counts(frame), [1, 1]), { timeout: 15000 });
+  for (let step = 2; step <= 4; step += 1) {
+    await frame.getByTestId('compare-step').click();
+    await eventually(async () => assert.deepEqual(await counts(frame), [step, step]), { timeout: 15000 });
+  }
+  const saved = JSON.parse(await saveJson(page, frame));
+  assert.equal(saved.format, 'agora-comparison');
+  assert.deepEqual(saved.values, ['bidding', 'round_robin']);
+  const turns = saved.runs.map((run) => Math.max(...run.events.map((e) => e.turn ?? 0)));
+  assert.deepEqual(turns, [3, 3], 'both columns stepped to turn 3 together');
+  assert.ok(saved.runs[0].events.some((e) => e.type === 'bid'), 'the bidding column bid');
+  assert.ok(!saved.runs[1].events.some((e) => e.type === 'bid'), 'round robin needs no bids');
+  // The strip, cell by cell, against the figures the terminal reads from the saved logs.
+  const native = nativeFigures(JSON.stringify(saved));
+  await eventually(async () => {
+    const shown = await stripCells(frame);
+    assert.equal(shown.length, 2);
+    for (const [i, column] of shown.entries()) {
+      assert.equal(native[i].column, `method: ${saved.values[i]}`);
+      for (const [figure, value] of Object.entries(column)) assert.equal(value, native[i][figure], `${figure} of column ${i}`);
+    }
+  });
+  // And the floor shares against the transcripts: each agent's share of the column's speeches.
+  for (const [i, run] of saved.runs.entries()) {
+    const speeches = run.events.filter((e) => e.type === 'message' && e.kind !== 'injected');
+    const agent = 'Donald Trump';
+    const share = speeches.filter((e) => e.speaker === agent).length / speeches.length;
+    assert.ok(Math.abs(Number(native[i][`floor_share:${agent}`]) - share) < 1e-3, `${agent}'s share in column ${i}`);
+  }
+  // The figures as CSV are the terminal's.
+  const [csv] = await Promise.all([page.waitForEvent('download'), frame.getByTestId('compare-csv').click()]);
+  const path = join(tmpdir(), `agora-e2e-compare-${process.pid}.json`);
+  writeFileSync(path, JSON.stringify(saved));
+  assert.equal(readFileSync(await csv.path(), 'utf8'), execFileSync(join(root, 'target', 'release', 'agora'), ['compare', path], { encoding: 'utf8' }));
+  assert.deepEqual(errors, []);
+});
+
+test('a comparison played to the end is kept with the past runs and travels as a link', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  const frame = await compare(page, 'rail-debate', 'seed', '3, 8');
+  await frame.getByTestId('compare-play').click();
+  // Both columns play to their turn limit.
+  await eventually(async () => {
+    const saved = JSON.parse(await saveJson(page, frame));
+    assert.deepEqual(saved.runs.map((r) => r.events.at(-1).type), ['run_finished', 'run_finished']);
+  }, { timeout: 60000 });
+  const finished = JSON.parse(await saveJson(page, frame));
+  assert.notDeepEqual(finished.runs[0].events.filter((e) => e.type === 'message').map((e) => e.speaker),
+    finished.runs[1].events.filter((e) => e.type === 'message').map((e) => e.speaker), 'two seeds, two debates');
+  await frame.getByTestId('compare-link').click();
+  const note = await eventually(async () => {
+    const text = await frame.getByTestId('compare-note').textContent();
+    assert.match(text, /Link with its runs copied/);
+    return text;
+  });
+  const url = note.match(/(http\S+)/)[1];
+  assert.match(url, /#cmp=1\./);
+  await page.getByTestId('compare-close').click();
+  await eventually(async () => assert.equal(await page.getByTestId('compare-frame').count(), 0));
+  // Kept: the past runs list it, and it opens with both runs recorded.
+  const past = page.getByTestId('past-run').filter({ hasText: 'compared by seed' });
+  await eventually(async () => assert.equal(await past.count(), 1));
+  assert.match(await past.textContent(), /2 columns/);
+  await past.getByTestId('past-open').click();
+  const reopened = page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.equal(await reopened.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  const kept = JSON.parse(await saveJson(page, reopened));
+  assert.deepEqual(kept.runs.map((r) => r.events.length), finished.runs.map((r) => r.events.length));
+  // The link, in a page of its own: the same runs, replayed from the recording.
+  const other = await openApp(session.browser, url, { width: 1280, height: 900 }, 'compare-frame');
+  const linked = other.page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.equal(await linked.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  await linked.getByTestId('compare-step').click();
+  await eventually(async () => assert.deepEqual(await counts(linked), [1, 1]));
+  const fromLink = JSON.parse(await saveJson(other.page, linked));
+  for (const i of [0, 1]) {
+    const first = fromLink.runs[i].events.filter((e) => e.type === 'message').map((e) => e.text);
+    const recorded = finished.runs[i].events.filter((e) => e.type === 'message').map((e) => e.text);
+    assert.deepEqual(first, recorded.slice(0, first.length), 'replayed from the recording');
+  }
+  assert.deepEqual(errors, []);
+  assert.deepEqual(other.errors, []);
+});
+
+test('a comparison that cannot be made says why, and a broken link changes nothing', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  const cases = [
+    ['method', 'bidding', /2 to 4 columns/],
+    ['method', 'bidding, chaos', /no method "chaos"/],
+    ['method.nonsense', '1, 2', /no setting method\.nonsense/],
+    ['', '1, 2', /differ in/],
+  ];
+  for (const [vary, values, expected] of cases) {
+    await page.getByTestId('compare-vary').fill(vary);
+    await page.getByTestId('compare-values').fill(values);
+    await page.getByTestId('compare-open').click();
+    const frame = page.frameLocator('[data-testid=compare-frame]');
+    await eventually(async () => assert.match(await frame.getByTestId('compare-error').textContent(), expected), { timeout: 30000 });
+    assert.equal(await frame.getByTestId('compare-column').count(), 0);
+  }
+  // A link whose data is damaged is refused by the app; one that unpacks to something other than
+  // a comparison is refused by the comparison page, which says what it found.
+  const broken = await openApp(session.browser, `${session.server.url}#cmp=1.not-a-comparison`);
+  await eventually(async () => assert.match(await broken.page.getByTestId('link-notice').textContent(), /could not be opened: .*(damaged|cut short)/));
+  assert.equal(await broken.page.getByTestId('compare-frame').count(), 0);
+  const packed = deflateSync(JSON.stringify({ format: 'agora-run', version: 1 })).toString('base64url');
+  const stray = await openApp(session.browser, `${session.server.url}#cmp=1.${packed}`, undefined, 'compare-frame');
+  const strayFrame = stray.page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.match(await strayFrame.getByTestId('compare-error').textContent(), /not an Agora comparison \(format "agora-run"\)/), { timeout: 30000 });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(broken.errors, []);
+  assert.deepEqual(stray.errors, []);
+});
+
+for (const [preset, vary, values] of [
+  ['rail-debate', 'method', 'bidding, director'],
+  ['town-hall-selector', 'method', 'handoff, selector'],
+  ['trading-game', 'seed', '1, 2'],
+]) {
+  test(`every panel of ${preset} compared by ${vary} (${values}) fits its column at 1280 px`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+    const frame = await compare(page, preset, vary, values);
+    await frame.getByTestId('compare-play').click();
+    const inner = page.frames().find((f) => f.url().includes('compare.html'));
+    await eventually(async () => {
+      const saved = JSON.parse(await saveJson(page, frame));
+      assert.ok(saved.runs.every((r) => r?.events.at(-1).type === 'run_finished'));
+    }, { timeout: 90000 });
+    const cut = await eventually(async () => {
+      const found = await cutOff(inner);
+      assert.ok(await frame.getByTestId('message').count() > 0);
+      return found;
+    });
+    assert.deepEqual(cut, []);
+    assert.ok(await inner.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 1280);
+    assert.deepEqual(errors, []);
+  });
+}
