@@ -46,6 +46,7 @@ pub fn App() -> impl IntoView {
     provide_context(controller);
     provide_context(editor);
     provide_context(controller.keys);
+    compare::hand_over_keys(controller.keys);
     let (run, problem) = storage::restore_run();
     if let Some(run) = run {
         controller.restore(run);

@@ -33,6 +33,32 @@ impl CompareState {
     }
 }
 
+/// Answers the comparison page's request for the key (`agora-key?`, posted by a page of this
+/// origin) with the key the app holds and the address it was entered for: from memory to memory,
+/// so a key kept only in memory (the default) reaches the columns without being stored.
+pub fn hand_over_keys(keys: super::models::KeyStore) {
+    use wasm_bindgen::{JsCast, JsValue};
+    let Some(window) = web_sys::window() else { return };
+    let own = window.location().origin().unwrap_or_default();
+    let answer = wasm_bindgen::closure::Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
+        let field = |name: &str| js_sys::Reflect::get(&e, &name.into()).unwrap_or_default();
+        if field("origin").as_string().as_deref() != Some(&own)
+            || field("data").as_string().as_deref() != Some("agora-key?")
+        {
+            return;
+        }
+        let source = field("source");
+        if let Ok(post) = js_sys::Reflect::get(&source, &"postMessage".into())
+            .and_then(|f| f.dyn_into::<js_sys::Function>())
+        {
+            let text = format!("agora-key\n{}\n{}", keys.origin.get_untracked(), keys.key.get_untracked());
+            let _ = post.call2(&source, &text.into(), &own.as_str().into());
+        }
+    });
+    let _ = window.add_event_listener_with_callback("message", answer.as_ref().unchecked_ref());
+    answer.forget(); // lives as long as the page
+}
+
 /// The panel's controls, drawn once as text: nothing in them changes (Close shows while a
 /// comparison is open, by the stylesheet), and the inputs are read when a button is pressed.
 const CONTROLS: &str = r#"<p class="row"><label>Columns differ in <input data-testid="compare-vary" name="compare-vary" value="method" title="method, seed, model, or a setting's path in the scenario file (max_turns, method.stop_probability)"></label> <label>Values <input data-testid="compare-values" name="compare-values" value="bidding, director"></label> <button data-testid="compare-open" data-act="open">Compare</button> <button class="when-open" data-testid="compare-close" data-act="close">Close the comparison</button></p><p class="muted">Two to four, with commas: methods (bidding, director, handoff, selector, round_robin, random), seeds, models (demo or provider/model) or a setting's values.</p>"#;

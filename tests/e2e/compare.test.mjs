@@ -2,20 +2,27 @@
 // column's event log (through `agora compare` on the saved file), the link and the past runs
 // bringing a comparison back with its runs, what a bad comparison says, and every panel fitting
 // its column in a two-column comparison at 1280 px.
-import { test } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { appSession, cutOff, eventually, openApp, root } from './helpers.mjs';
+import { appSession, cutOff, eventually, openApp, openOnServer, root } from './helpers.mjs';
+import { startLlmServer } from './llm-server.mjs';
 
 const session = appSession();
+let llm;
+before(async () => { llm = await startLlmServer(); });
+after(async () => { await llm.close(); });
 
-/** Opens `preset` and compares it over `vary` with `values`; the comparison page's frame. */
+/**
+ * Opens `preset` (unless null: the scenario being edited) and compares it over `vary` with
+ * `values`; the comparison page's frame.
+ */
 async function compare(page, preset, vary, values) {
-  await page.getByTestId(`open-${preset}`).click();
+  if (preset) await page.getByTestId(`open-${preset}`).click();
   await page.getByTestId('compare-vary').fill(vary);
   await page.getByTestId('compare-values').fill(values);
   await page.getByTestId('compare-open').click();
@@ -143,6 +150,34 @@ test('a comparison played to the end is kept with the past runs and travels as a
   }
   assert.deepEqual(errors, []);
   assert.deepEqual(other.errors, []);
+});
+
+test('columns on a provider use the key held in memory, share its limit on calls in flight and split the spending cap', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  await openOnServer(page, llm.url, 'rail-debate', { key: 'sk-compare-test', turns: 3 });
+  await page.getByTestId('field-model.network.concurrency').fill('1');
+  await page.getByTestId('field-model.spending_cap.tokens').fill('100000');
+  llm.reset();
+  llm.latency = 50;
+  const frame = await compare(page, null, 'seed', '1, 2');
+  await frame.getByTestId('compare-play').click();
+  const saved = await eventually(async () => {
+    const file = JSON.parse(await saveJson(page, frame));
+    assert.deepEqual(file.runs.map((r) => r?.events.at(-1).type), ['run_finished', 'run_finished']);
+    return file;
+  }, { timeout: 60000, interval: 500 });
+  const posts = llm.requests.filter((r) => r.method === 'POST');
+  const calls = saved.runs.map((r) => r.events.filter((e) => e.type === 'model_call').length);
+  assert.equal(posts.length, calls[0] + calls[1], 'every call of both columns reached the server');
+  assert.ok(calls.every((n) => n >= 3), `${calls} calls`);
+  assert.ok(posts.every((r) => r.headers.authorization === 'Bearer sk-compare-test'), 'the key typed in the app');
+  // Three bids a turn in two columns, and never more than one call at the server at a time.
+  assert.equal(llm.mostInFlight, 1);
+  // Each column may spend half of the cap: its log says so.
+  for (const run of saved.runs) {
+    assert.equal(run.scenario.model.spending_cap.tokens, 50000);
+  }
+  assert.deepEqual(errors, []);
 });
 
 test('a comparison that cannot be made says why, and a broken link changes nothing', async () => {

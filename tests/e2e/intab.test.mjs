@@ -371,6 +371,37 @@ test('a page served with a strict Content-Security-Policy starts and runs the in
   await context.close();
 });
 
+test('a comparison puts the model in the tab beside the demo model, each column on its own', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
+  await downloadAndLoad(page);
+  await page.getByTestId('compare-vary').fill('model');
+  await page.getByTestId('compare-values').fill('demo, browser/models/tiny.gguf');
+  await page.getByTestId('compare-open').click();
+  const frame = page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.equal(await frame.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  // The comparison page loads the copy this browser kept, and its columns play together.
+  const fetched = () => ctx.requests.filter((r) => r.path === '/models/tiny.gguf').length;
+  const before = fetched();
+  await frame.getByTestId('intab-load').click();
+  await frame.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+  assert.equal(fetched(), before, 'loaded from the kept copy');
+  await frame.getByTestId('compare-play').click();
+  const saved = await eventually(async () => {
+    const [json] = await Promise.all([page.waitForEvent('download'), frame.getByTestId('compare-json').click()]);
+    const file = JSON.parse(readFileSync(await json.path(), 'utf8'));
+    assert.deepEqual(file.runs.map((r) => r?.events.at(-1).type), ['run_finished', 'run_finished']);
+    return file;
+  }, { timeout: 240000, interval: 2000 });
+  const [demo, tab] = saved.runs.map((r) => r.events.filter((e) => e.type === 'model_call'));
+  assert.ok(demo.every((c) => c.engine === undefined), 'the demo column never reached the engine');
+  assert.ok(tab.length >= 4 && tab.every((c) => c.engine !== undefined), `${tab.length} calls on the engine`);
+  assert.deepEqual(tab.filter((c) => !c.parse.ok).map((c) => c.raw), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('Stop during a run cancels the call the engine is writing, and the run can start again', async () => {
   const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const { page, errors } = await openApp(context);

@@ -150,7 +150,7 @@ function certificate() {
  */
 export async function startLlmServer({ http2 = false, key = null, persona = null } = {}) {
   if (persona !== null && !PERSONAS.includes(persona)) throw new Error(`unknown persona ${persona}`);
-  const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0, persona };
+  const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0, persona, inFlight: 0, mostInFlight: 0 };
   const handler = (req, res) => {
     const cors = {
       'access-control-allow-origin': '*',
@@ -173,6 +173,13 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       try { body = JSON.parse(raw || '{}'); } catch { /* answered below */ }
       const entry = { path, method: req.method, headers: req.headers, body, raw };
       state.requests.push(entry);
+      // How many calls were being answered at once, at most (a limit on calls in flight is
+      // checked against it).
+      if (req.method === 'POST') {
+        state.inFlight += 1;
+        state.mostInFlight = Math.max(state.mostInFlight, state.inFlight);
+        res.on('close', () => { state.inFlight -= 1; });
+      }
       if (req.method === 'GET' && path.endsWith('/models')) {
         if (key !== null && receivedKey(req.headers) !== key) {
           return res.writeHead(401, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
@@ -319,11 +326,12 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       state.persona = p;
     },
     get aborted() { return state.aborted; },
+    get mostInFlight() { return state.mostInFlight; },
     fault(kind, times = 1) {
       if (!FAULTS.includes(kind)) throw new Error(`unknown fault ${kind}`);
       for (let i = 0; i < times; i++) state.faults.push(kind);
     },
-    reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0, persona: null }); },
+    reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0, persona: null, mostInFlight: 0 }); },
     close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); setTimeout(ok, 500); }),
   };
 }

@@ -107,6 +107,33 @@ impl Open {
     }
 }
 
+/// Asks the app this page is shown in for the key it holds (see
+/// `crate::app::compare::hand_over_keys`): a key kept only in memory is not in this page's storage.
+fn ask_for_keys(page: Controller) {
+    use wasm_bindgen::{JsCast, JsValue};
+    let Some(window) = web_sys::window() else { return };
+    let own = window.location().origin().unwrap_or_default();
+    let origin = own.clone();
+    let take = wasm_bindgen::closure::Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
+        let field = |name: &str| js_sys::Reflect::get(&e, &name.into()).unwrap_or_default();
+        if field("origin").as_string().as_deref() != Some(&own) {
+            return;
+        }
+        let text = field("data").as_string().unwrap_or_default();
+        let Some((origin, key)) = text.strip_prefix("agora-key\n").and_then(|t| t.split_once('\n')) else {
+            return;
+        };
+        if !key.is_empty() {
+            page.keys.set_key(key.to_string(), origin.to_string());
+        }
+    });
+    let _ = window.add_event_listener_with_callback("message", take.as_ref().unchecked_ref());
+    take.forget(); // lives as long as the page
+    if let Ok(Some(parent)) = window.parent() {
+        let _ = parent.post_message(&"agora-key?".into(), &origin);
+    }
+}
+
 /// What the page's address asks for: `#cmp=1.DATA` (a comparison file, packed as links are),
 /// `#past=ID` (a comparison kept in the past runs), or `#new=VARY&VALUES&s=1.DATA` (a new
 /// comparison of a scenario, as its link carries it; what varies and the values URI-encoded).
@@ -141,6 +168,7 @@ fn ComparisonPage() -> impl IntoView {
     // Holds what the columns share: the key store, the demo speed, the model in the tab.
     let page = Controller::new();
     provide_context(page);
+    ask_for_keys(page);
     let opened = requested().and_then(|file| Open::of(file, &page));
     let error = opened.as_ref().err().cloned();
     let open = StoredValue::new(opened.ok());
@@ -251,6 +279,16 @@ fn ComparisonPage() -> impl IntoView {
         o.as_ref().map(|o| format!("{}: compared by {}", o.base.title, o.comparison.vary_name()))
     });
     let columns = open.with_value(|o| o.as_ref().map(|o| o.columns.clone()).unwrap_or_default());
+    // Columns on the model in the tab share this page's engine: its settings (download, or load
+    // the copy kept in this browser) come first.
+    let in_tab = columns.iter().find(|c| c.scenario.model.is_in_tab()).map(|c| {
+        let editor = EditorState::new(RwSignal::new(c.scenario.clone()));
+        view! {
+            <Provider value=editor>
+                <crate::app::intab::InTabSettings />
+            </Provider>
+        }
+    });
     view! {
         <main class="comparison" data-testid="comparison">
             {error.map(|e| view! {
@@ -271,6 +309,7 @@ fn ComparisonPage() -> impl IntoView {
             <p class="notice" data-testid="compare-note" role="status" hidden=move || note.with(String::is_empty)>
                 {move || note.get()}
             </p>
+            {in_tab}
             <div class="strip-box" inner_html=move || strip.get()></div>
             <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
         </main>
