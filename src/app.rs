@@ -6,6 +6,7 @@
 mod batch;
 mod browser;
 pub mod compare;
+pub mod comparison;
 mod driver;
 mod editor;
 mod fetch;

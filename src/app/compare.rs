@@ -1,11 +1,9 @@
 //! "Compare side by side" on the app's page: what the columns differ in, and the comparison page
-//! ([`columns`], its own WebAssembly build) in a frame across the run area while a comparison is
-//! open. The app hands the page its comparison in the frame's address (`compare.html#cmp=...`, the
+//! ([`super::comparison`], its own WebAssembly build) in a frame across the run area while a
+//! comparison is open. The app hands the page its comparison in the frame's address (`compare.html#cmp=...`, the
 //! same packing as a share link, or `#past=ID`), so no comparison code is on the first page.
 
 use leptos::prelude::*;
-
-pub mod columns;
 
 /// The comparison page's address while one is open.
 #[derive(Clone, Copy, Default)]
