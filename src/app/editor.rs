@@ -95,11 +95,12 @@ pub fn Editor() -> impl IntoView {
                 </Show>
                 <OpeningSteps />
                 <MethodSettings />
-                <details class="templates" data-testid="templates">
-                    <summary>"Prompt templates (advanced)"</summary>
-                    <p class="hint">"The texts the models read, with the seeds' wording until you change it; {name} and the like are filled in for each call."</p>
-                    <Templates pick=|_, field| !field.starts_with("opening.") />
-                </details>
+                <Templates
+                    part="method"
+                    when=|_| true
+                    title="Prompt templates (advanced)"
+                    hint="The texts the models read, with the seeds' wording until you change it; {name} and the like are filled in for each call."
+                />
                 <Agents />
                 <super::models::ModelSettings />
             </fieldset>
@@ -119,67 +120,90 @@ fn OpeningSteps() -> impl IntoView {
                 |s| s.opening.specify_topic,
                 |s, v| s.opening.specify_topic = v,
             )}
-            <Templates pick=|s, field| s.opening.specify_topic && field.starts_with("opening.specifier") />
+            <Templates part="specifier" title="Its prompts" when=|s| s.opening.specify_topic />
             {check_field(
                 "A model writes each agent's description first",
                 "field-opening.describe_characters",
                 |s| s.opening.describe_characters,
                 |s, v| s.opening.describe_characters = v,
             )}
-            <Templates pick=|s, field| s.opening.describe_characters && field.starts_with("opening.describer") />
+            <Templates part="describer" title="Its prompts" when=|s| s.opening.describe_characters />
         </fieldset>
     }
 }
 
-/// The scenario's prompt templates that `pick` keeps, each with "Back to the seed's text".
+/// The prompt templates of one part of the editor (see `Scenario::templates_html`), each with
+/// "Back to the seed's text", in a closed `<details>` titled `title`. The rows are drawn and
+/// edits applied by the tools module, fetched when a list is first opened: none of the
+/// templates' code is on the first page.
 #[component]
-fn Templates(pick: fn(&Scenario, &str) -> bool) -> impl IntoView {
+fn Templates(
+    part: &'static str,
+    title: &'static str,
+    #[prop(optional)] hint: &'static str,
+    /// Whether the list shows (an opening step's, while the step is on).
+    when: fn(&Scenario) -> bool,
+) -> impl IntoView {
+    templates(part, title, hint, when)
+}
+
+// Not inlined: the editor draws three lists, and each inlined copy of the view code is one more
+// copy on the first page.
+#[inline(never)]
+fn templates(
+    part: &'static str,
+    title: &'static str,
+    hint: &'static str,
+    when: fn(&Scenario) -> bool,
+) -> AnyView {
     let s = expect_context::<EditorState>().scenario;
-    let picked = move |s: &Scenario| {
-        let mut list = s.templates();
-        list.retain(|(field, _)| pick(s, field));
-        list
+    let open = RwSignal::new(false);
+    let html = RwSignal::new(String::new());
+    // The scenario (as JSON) the rows were last drawn for or wrote themselves: the rows are drawn
+    // again only when the scenario changes otherwise (a preset, the method, an opening step), so
+    // the box being typed in keeps its caret.
+    let drawn = StoredValue::new(String::new());
+    let rows = move || {
+        if open.get() {
+            let json = s.with(|s| serde_json::to_string(s).unwrap_or_default());
+            if drawn.with_value(|d| *d != json) {
+                drawn.set_value(json.clone());
+                let show = move |out: Result<String, String>| {
+                    html.set(out.unwrap_or_else(|e| {
+                        format!(
+                            "<p class=\"notice error\" role=\"alert\">{}</p>",
+                            crate::text::html_escape(&e)
+                        )
+                    }))
+                };
+                super::tools::spawn_call("templates", vec![json.into(), part.into()], Box::new(show));
+            }
+        }
+        html.get()
     };
-    // Redrawn when which templates there are changes (the method, its mode, the opening steps),
-    // not when their text does: a key of the list's fields.
-    let shape = Memo::new(move |_| {
-        s.with(|s| {
-            picked(s).iter().flat_map(|(f, _)| f.bytes()).fold(7usize, |h, b| h.wrapping_mul(31) ^ b as usize)
-        })
-    });
-    move || {
-        let _ = shape.get();
-        s.with_untracked(picked)
-            .into_iter()
-            .map(|(field, label)| {
-                let at_seed = move || s.with(|s| s.template(field).is_none_or(|(text, seed)| text == seed));
-                view! {
-                    <div class="template">
-                        {text_field(
-                            label,
-                            field,
-                            move |s| s.template(field).map(|t| t.0).unwrap_or_default(),
-                            move |s, v| s.set_template(field, v),
-                            true,
-                        )}
-                        <button
-                            data-testid=format!("seed-{field}")
-                            disabled=at_seed
-                            on:click=move |_| {
-                                s.update(|s| {
-                                    if let Some((_, seed)) = s.template(field) {
-                                        s.set_template(field, seed)
-                                    }
-                                })
-                            }
-                        >
-                            "Back to the seed's text"
-                        </button>
-                    </div>
-                }
-            })
-            .collect_view()
+    // A box typed in or a seed button pressed: the module reads the row and sets the template
+    // (in the order the edits were made: once loaded, a call is a step of the microtask queue).
+    let edit = move |ev: leptos::ev::Event| {
+        let apply = move |out: Result<String, String>| {
+            if let Some(scenario) = out.ok().and_then(|out| Scenario::parse(&out).ok()) {
+                drawn.set_value(serde_json::to_string(&scenario).unwrap_or_default());
+                s.set(scenario);
+            }
+        };
+        let json = s.with_untracked(|s| serde_json::to_string(s).unwrap_or_default());
+        super::tools::spawn_call("template_edit", vec![json.into(), ev.into()], Box::new(apply));
+    };
+    view! {
+        <details class="templates" data-testid=format!("templates-{part}") hidden=move || !s.with(when) on:toggle=move |ev| {
+            let shown = ev.target().and_then(|t| js_sys::Reflect::get(&t, &"open".into()).ok());
+            open.set(shown.is_some_and(|v| v.is_truthy()))
+        }>
+            <summary>{title}</summary>
+            {(!hint.is_empty()).then(|| view! { <p class="hint">{hint}</p> })}
+            <div inner_html=rows on:input=edit on:click=move |ev| edit(ev.into())></div>
+        </details>
     }
+    .into_any()
 }
 
 #[component]

@@ -40,3 +40,20 @@ pub fn call(m: &wasm_bindgen::JsValue, name: &str, args: &[wasm_bindgen::JsValue
     let out = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
     Ok(out.as_string().unwrap_or_default())
 }
+
+/// Calls the tools module's `name` with `args` once the module is loaded, then `then` with its
+/// text or the error. One future serves every such caller (each `async` block awaiting
+/// [`module`] would carry a copy of its loading).
+pub fn spawn_call(
+    name: &'static str,
+    args: Vec<wasm_bindgen::JsValue>,
+    then: Box<dyn FnOnce(Result<String, String>)>,
+) {
+    leptos::task::spawn_local(async move {
+        let out = match module().await {
+            Ok(m) => call(&m, name, &args),
+            Err(e) => Err(e),
+        };
+        then(out);
+    });
+}

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { appSession, ofType, openApp, waitForStatus, waitForText } from './helpers.mjs';
+import { appSession, eventually, ofType, openApp, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -52,19 +52,26 @@ test('an opening step turned on shows its prompts, an edited template reaches th
   const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-town-hall-selector').click();
   assert.equal(await page.getByTestId('field-opening.specify_topic').isChecked(), false);
-  assert.equal(await page.getByTestId('field-opening.specifier_prompt').count(), 0, 'its prompts show only while it is on');
+  assert.ok(await page.getByTestId('templates-specifier').isHidden(), 'its prompts show only while it is on');
   await page.getByTestId('field-opening.specify_topic').check();
+  await page.getByTestId('templates-specifier').locator('summary').click();
   await page.getByTestId('field-opening.specifier_prompt').waitFor();
   await page.getByTestId('field-opening.describe_characters').check();
+  await page.getByTestId('templates-describer').locator('summary').click();
   await page.getByTestId('field-opening.describer_prompt').waitFor();
+  // The box holds the seed's bytes, the notebook's indents included.
+  assert.match(await page.getByTestId('field-opening.specifier_prompt').inputValue(), /^\{description_of_conversation\}\n\n {8}You are the debate moderator\.\n {8}Please/);
 
-  // Edit the selector's prompt in the advanced templates and run.
-  await page.getByTestId('templates').locator('summary').click();
+  // Edit the selector's prompt in the advanced templates, typing key by key (the box keeps its
+  // caret between keys), and run.
+  await page.getByTestId('templates-method').locator('summary').click();
   const box = page.getByTestId('field-method.prompt');
   const seed = await box.inputValue();
   const back = page.getByTestId('seed-method.prompt');
   assert.ok(await back.isDisabled(), 'nothing to put back yet');
-  await box.fill(`${seed}\nThe class asks: keep it short.`);
+  await box.press('ControlOrMeta+End');
+  await box.pressSequentially('\nThe class asks: keep it short.', { delay: 5 });
+  await eventually(async () => assert.equal(await box.inputValue(), `${seed}\nThe class asks: keep it short.`));
   assert.ok(await back.isEnabled());
   await page.getByTestId('field-max_turns').fill('2');
   await page.getByTestId('speed').selectOption('0');
@@ -84,5 +91,28 @@ test('an opening step turned on shows its prompts, an edited template reaches th
   await waitForText(page.getByTestId('status'), /^Ready/);
   assert.equal(await box.inputValue(), seed);
   assert.ok(await back.isDisabled());
+  assert.deepEqual(errors, []);
+});
+
+test('a template that starts with a newline keeps it after a reload, and the templates load only when opened', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  const tools = () => page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.includes('agora-tools')).length);
+  assert.equal(await tools(), 0, 'the tools module is not fetched before a list of templates opens');
+  await page.getByTestId('templates-method').locator('summary').click();
+  const box = page.getByTestId('field-method.template');
+  await box.waitFor();
+  assert.ok(await tools() > 0);
+  await box.fill('\nLeading line kept. {message_history}');
+  await eventually(async () => assert.ok(await page.getByTestId('seed-method.template').isEnabled()));
+  await page.reload();
+  await page.getByTestId('templates-method').locator('summary').click();
+  await eventually(async () => assert.equal(await page.getByTestId('field-method.template').inputValue(), '\nLeading line kept. {message_history}'));
+  // Back to the seed's text, and the scenario saved again has the seed's bytes.
+  await page.getByTestId('seed-method.template').click();
+  await eventually(async () => assert.ok(await page.getByTestId('seed-method.template').isDisabled()));
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem(Object.keys(localStorage).find((k) => k.endsWith('scenario')))));
+  assert.ok(!saved.method.template.startsWith('\n'));
+  assert.match(saved.method.template, /\{message_history\}/);
   assert.deepEqual(errors, []);
 });
