@@ -81,6 +81,26 @@ pub trait Desk {
 
     /// Takes the question back: the seat's time ran out before an answer came.
     fn withdraw(&self) {}
+
+    /// Whether the run is held (paused while the question is open): a seat's time limit does not
+    /// run meanwhile, so a class that pauses to talk it over does not lose the turn.
+    fn held(&self) -> bool {
+        false
+    }
+}
+
+/// A seat's time limit: resolves once the desk has waited `ms` milliseconds while not held,
+/// measured in slices of at most half a second.
+async fn time_limit(clock: &dyn Clock, desk: &dyn Desk, ms: u64) {
+    const SLICE_MS: u64 = 500;
+    let mut left = ms;
+    while left > 0 {
+        let slice = left.min(SLICE_MS);
+        clock.sleep(slice).await;
+        if !desk.held() {
+            left -= slice;
+        }
+    }
 }
 
 /// Asks each method's folder for the form of a call of its own.
@@ -242,7 +262,7 @@ impl ChatModel for Seated {
             // One wait for the question, however many answers the form turns back.
             let mut deadline = match self.timeout_s {
                 0 => futures::future::pending().boxed_local(),
-                s => self.clock.sleep(u64::from(s) * 1000),
+                s => time_limit(&*self.clock, &*self.desk, u64::from(s) * 1000).boxed_local(),
             };
             let mut problem: Option<String> = None;
             loop {

@@ -168,6 +168,7 @@ impl Controller {
 
     /// Run: starts a run of `scenario`, resumes a paused one, or plays a replay on.
     pub fn play(&self, scenario: &Scenario) -> Result<(), String> {
+        self.desk.hold(false);
         let fresh = self.fresh(scenario);
         let effects = self.with_session(|s| {
             s.set_cap(scenario.model.spending_cap);
@@ -178,13 +179,16 @@ impl Controller {
     }
 
     /// Pause: the step in flight finishes, then the run waits.
+    /// A seat's time limit stands still until the run goes on.
     pub fn pause(&self) {
+        self.desk.hold(true);
         self.with_session(Session::pause);
         self.sync();
     }
 
     /// Step: plays exactly one step, starting a run if there is none.
     pub fn step(&self, scenario: &Scenario) -> Result<(), String> {
+        self.desk.hold(false);
         let fresh = self.fresh(scenario);
         let effects = self.with_session(|s| {
             s.set_cap(scenario.model.spending_cap);

@@ -19,6 +19,8 @@ pub struct PageDesk {
     pub question: RwSignal<Option<Question>>,
     pub problem: RwSignal<Option<String>>,
     reply: StoredValue<Option<oneshot::Sender<Answer>>, LocalStorage>,
+    /// Pause was pressed and the run not resumed: a seat's time limit stands still.
+    held: RwSignal<bool>,
 }
 
 impl PageDesk {
@@ -27,7 +29,13 @@ impl PageDesk {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
             reply: StoredValue::new_local(None),
+            held: RwSignal::new(false),
         }
+    }
+
+    /// Holds a seat's time limit (Pause) or lets it run again (Run, Step).
+    pub fn hold(&self, held: bool) {
+        self.held.set(held);
     }
 
     /// Sends `answer` if the form takes it; otherwise shows why and keeps the question open.
@@ -69,6 +77,10 @@ impl Desk for PageDesk {
 
     fn withdraw(&self) {
         self.cancel();
+    }
+
+    fn held(&self) -> bool {
+        self.held.get_untracked()
     }
 }
 

@@ -414,3 +414,54 @@ fn without_a_time_limit_a_seat_waits_for_its_answer() {
     assert_eq!(*away.withdrawn.borrow(), 0);
     assert!(!events.iter().any(|e| matches!(e, Event::ModelCall { human: true, .. })));
 }
+
+/// A clock whose sleeps end at once and are added up.
+#[derive(Default)]
+struct Tally(RefCell<u64>);
+
+impl crate::clock::Clock for Tally {
+    fn now_ms(&self) -> f64 {
+        *self.0.borrow() as f64
+    }
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        *self.0.borrow_mut() += ms;
+        Box::pin(async {})
+    }
+}
+
+/// A person who has gone, in a run held (paused) for the first `held` times the limit looks.
+struct HeldAway {
+    held: RefCell<u32>,
+}
+
+impl Desk for HeldAway {
+    fn ask<'a>(
+        &'a self,
+        _q: &'a Question,
+        _p: Option<&'a str>,
+    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+        Box::pin(futures::future::pending())
+    }
+
+    fn held(&self) -> bool {
+        let mut left = self.held.borrow_mut();
+        *left = left.saturating_sub(1);
+        *left > 0
+    }
+}
+
+#[test]
+fn a_seats_time_limit_does_not_run_while_the_run_is_held() {
+    // Not held: the limit is the time slept.
+    let clock = Tally::default();
+    block_on(super::time_limit(&clock, &HeldAway { held: RefCell::new(0) }, 3_000));
+    assert_eq!(*clock.0.borrow(), 3_000);
+    // Held for the first four half-second looks: two more seconds pass before the limit ends.
+    let clock = Tally::default();
+    block_on(super::time_limit(&clock, &HeldAway { held: RefCell::new(5) }, 3_000));
+    assert_eq!(*clock.0.borrow(), 5_000);
+    // An odd limit ends on its own remainder.
+    let clock = Tally::default();
+    block_on(super::time_limit(&clock, &HeldAway { held: RefCell::new(0) }, 1_200));
+    assert_eq!(*clock.0.borrow(), 1_200);
+}

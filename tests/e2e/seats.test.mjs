@@ -341,6 +341,34 @@ test('continue-live plays through a seated recording without asking, then asks t
   assert.deepEqual(errors, []);
 });
 
+test('Pause holds a seat\'s time limit while the class talks it over; Run lets it run on', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('field-max_turns').fill('1');
+  await page.getByTestId('seat-2').check();
+  await page.getByTestId('field-seat_timeout_s').fill('2');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  const heading = page.locator('[data-testid=seat] h2');
+  await waitForText(heading, 'Your turn: Elizabeth Warren (bid)');
+  await page.getByTestId('pause').click();
+  await waitForStatus(page, 'Paused');
+  // Twice the limit later, the question is still open.
+  await page.waitForTimeout(4000);
+  assert.equal(await heading.textContent(), 'Your turn: Elizabeth Warren (bid)');
+  assert.equal(await page.getByTestId('seat').count(), 1);
+  // Run again: the limit runs out, the bid falls to its default and the turn is played.
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const events = await eventsOf(page);
+  const [bid] = ofType(events, 'bid').filter((b) => b.agent === 'Elizabeth Warren');
+  assert.ok(bid.defaulted, JSON.stringify(bid));
+  assert.ok(ofType(events, 'model_call').filter((c) => c.human).every((c) => c.refusal?.kind === 'unanswered'));
+  assert.deepEqual(errors, []);
+});
+
 test('a seat with a time limit takes its question back when nobody answers, and the method falls back', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-rail-debate').click();
