@@ -12,13 +12,18 @@ async function eventsOf(page) {
   return JSON.parse(readFileSync(await json.path(), 'utf8')).events;
 }
 
-/** Opens the rail debate without its opening steps, seats `seat`, and runs `turns` turns at full speed. */
-async function runSeated(page, seat, turns) {
+/**
+ * Opens the rail debate without its opening steps, seats `seat` (with a time limit of `limit`
+ * seconds, when given), and runs `turns` turns at full speed.
+ */
+async function runSeated(page, seat, turns, limit = null) {
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('field-opening.specify_topic').uncheck();
   await page.getByTestId('field-opening.describe_characters').uncheck();
   await page.getByTestId('field-max_turns').fill(String(turns));
+  if (limit !== null) assert.equal(await page.getByTestId('field-seat_timeout_s').count(), 0, 'offered only while a seat is taken');
   await page.getByTestId(seat).check();
+  if (limit !== null) await page.getByTestId('field-seat_timeout_s').fill(String(limit));
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
 }
@@ -343,14 +348,7 @@ test('continue-live plays through a seated recording without asking, then asks t
 
 test('Pause holds a seat\'s time limit while the class talks it over; Run lets it run on', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
-  await page.getByTestId('open-rail-debate').click();
-  await page.getByTestId('field-opening.specify_topic').uncheck();
-  await page.getByTestId('field-opening.describe_characters').uncheck();
-  await page.getByTestId('field-max_turns').fill('1');
-  await page.getByTestId('seat-2').check();
-  await page.getByTestId('field-seat_timeout_s').fill('2');
-  await page.getByTestId('speed').selectOption('0');
-  await page.getByTestId('run').click();
+  await runSeated(page, 'seat-2', 1, 2);
   const heading = page.locator('[data-testid=seat] h2');
   await waitForText(heading, 'Your turn: Elizabeth Warren (bid)');
   await page.getByTestId('pause').click();
@@ -371,15 +369,7 @@ test('Pause holds a seat\'s time limit while the class talks it over; Run lets i
 
 test('a seat with a time limit takes its question back when nobody answers, and the method falls back', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
-  await page.getByTestId('open-rail-debate').click();
-  await page.getByTestId('field-opening.specify_topic').uncheck();
-  await page.getByTestId('field-opening.describe_characters').uncheck();
-  await page.getByTestId('field-max_turns').fill('2');
-  assert.equal(await page.getByTestId('field-seat_timeout_s').count(), 0, 'offered only while a seat is taken');
-  await page.getByTestId('seat-2').check();
-  await page.getByTestId('field-seat_timeout_s').fill('1');
-  await page.getByTestId('speed').selectOption('0');
-  await page.getByTestId('run').click();
+  await runSeated(page, 'seat-2', 2, 1);
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
   // Nobody answers: the box goes by itself and the run finishes.
   await waitForStatus(page, 'Finished');
