@@ -307,5 +307,7 @@ pub fn check_seats(scenario: &crate::scenario::Scenario, wanted: &[String]) -> R
         .collect()
 }
 
+pub mod draw;
+
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! tools is used and never on the first page: for a batch it reads the seeds, writes each run's
 //! CSV row from its log, and draws the summary, charts and runs of the rows as HTML; for a run it
 //! writes the Markdown transcript; for the editor it draws a scenario's prompt templates and sets
-//! one. The code is the core's (`agora::batch`, `agora::export`, `agora::scenario`), so the
+//! one; for a seat it draws the box that asks the person and reads the answer from it. The code is the core's (`agora::batch`, `agora::export`, `agora::scenario`), so the
 //! page writes the rows and shows the statistics `agora batch` does, and the transcript
 //! `agora run --markdown` writes.
 
@@ -72,6 +72,67 @@ mod exports {
         let mut s = agora::scenario::Scenario::parse(scenario)?;
         s.set_template(&field, text);
         serde_json::to_string(&s).map_err(|e| e.to_string())
+    }
+
+    /// The box that asks a person in a seat, as HTML, for the question `question` holds as JSON
+    /// (see [`agora::seat::draw::draw`]).
+    #[wasm_bindgen]
+    pub fn seat_box(question: &str) -> Result<String, String> {
+        agora::seat::Question::from_json(question).map(|q| agora::seat::draw::draw(&q))
+    }
+
+    /// What a click, input or key in the seat's box (drawn by [`seat_box`]) answers, as
+    /// [`agora::seat::Answer::to_line`] writes it; an empty text when it answers nothing (typing
+    /// in the text box counts its words).
+    #[wasm_bindgen]
+    pub fn seat_event(question: &str, event: web_sys::Event) -> Result<String, String> {
+        use agora::seat::draw::{answer, button_answer, text_limit, word_note};
+        use agora::seat::{Answer, Form, Question};
+        use wasm_bindgen::JsCast;
+        let q = Question::from_json(question)?;
+        let Some(target) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+            return Ok(String::new());
+        };
+        let Some(root) = target.closest("[data-testid=seat]").ok().flatten() else {
+            return Ok(String::new());
+        };
+        let control = |id: &str| root.query_selector(&format!("[data-testid={id}]")).ok().flatten();
+        let value = |id: &str| {
+            control(id)
+                .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+                .and_then(|v| v.as_string())
+                .unwrap_or_default()
+        };
+        let answered = match event.type_().as_str() {
+            "click" => {
+                let id = target.get_attribute("data-testid").unwrap_or_default();
+                if let Some(i) = id.strip_prefix("seat-choice-").and_then(|i| i.parse::<usize>().ok()) {
+                    button_answer(&q.form, i)
+                } else if id == "seat-send" {
+                    let picks: Vec<usize> =
+                        (0..3).map(|i| value(&format!("seat-pick-{i}")).parse().unwrap_or(0)).collect();
+                    Some(answer(&q.form, value("seat-text"), &picks, &value("seat-quantity")))
+                } else {
+                    None
+                }
+            }
+            "input" => {
+                if let (Some(limit), Some(count)) = (text_limit(&q.form), control("seat-words")) {
+                    count.set_text_content(Some(&word_note(&value("seat-text"), limit)));
+                }
+                None
+            }
+            // Typing a digit gives the bid at once (0 for 10), as the buttons do.
+            "keydown" => {
+                let key = js_sys::Reflect::get(&event, &"key".into()).ok().and_then(|k| k.as_string());
+                match (&q.form, key.and_then(|k| k.parse::<u32>().ok())) {
+                    (Form::Number { .. }, Some(d)) => Some(Answer::Number(if d == 0 { 10 } else { d })),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        Ok(answered.map(|a| a.to_line()).unwrap_or_default())
     }
 
     /// The report of the batch `csv` holds (see [`agora::batch::report_html`]).

@@ -465,3 +465,95 @@ fn a_seats_time_limit_does_not_run_while_the_run_is_held() {
     block_on(super::time_limit(&clock, &HeldAway { held: RefCell::new(0) }, 1_200));
     assert_eq!(*clock.0.borrow(), 1_200);
 }
+
+#[test]
+fn the_box_draws_and_answers_the_question_it_is_handed_as_json() {
+    use crate::game::negotiation::{Action, Game};
+    let ask = |form: Form| Question {
+        agent: "Ann \"A\" O'Neil".into(),
+        purpose: Purpose::Handoff,
+        prompt: "Line one\n  <b>two</b> & three".into(),
+        form,
+    };
+    let cast: Vec<String> = vec!["Ann".into(), "Bo, Jr.".into(), "Cy".into()];
+    let game = Game::new(vec!["WOOD".into(), "STONE".into(), "GOLD".into()], [vec![5, 0, 1], vec![0, 4, 2]]);
+    let questions = [
+        ask(Form::Text { word_limit: Some(50) }),
+        ask(Form::Text { word_limit: None }),
+        ask(Form::Number { lo: 1, hi: 10 }),
+        ask(Form::Choice { options: cast.clone(), by_index: true }),
+        ask(Form::Choice { options: cast.clone(), by_index: false }),
+        ask(Form::Handoff {
+            agent: "Ann".into(),
+            options: cast.clone(),
+            word_limit: 40,
+            via: HandoffReply::Text,
+        }),
+        ask(Form::Handoff {
+            agent: "Ann".into(),
+            options: cast.clone(),
+            word_limit: 40,
+            via: HandoffReply::Json,
+        }),
+        ask(Form::Handoff {
+            agent: "Ann".into(),
+            options: cast.clone(),
+            word_limit: 40,
+            via: HandoffReply::Tool("handoff".into()),
+        }),
+        ask(Form::Trade { game: game.clone(), seat: 1, values: vec![1, 5, 10] }),
+    ];
+    for q in &questions {
+        let back = Question::from_json(&q.to_json()).unwrap_or_else(|e| panic!("{e}: {}", q.to_json()));
+        assert_eq!(draw::draw(&back), draw::draw(q), "{q:?}");
+        assert_eq!((&back.agent, back.purpose, &back.prompt), (&q.agent, q.purpose, &q.prompt));
+        // The same controls give the same answer, which the real form takes.
+        let typed = draw::answer(&back.form, "Over to you.".into(), &[2, 0, 2], "1");
+        assert_eq!(typed, draw::answer(&q.form, "Over to you.".into(), &[2, 0, 2], "1"));
+        if !matches!(q.form, Form::Number { .. } | Form::Choice { .. }) {
+            assert!(q.form.reply(&typed).is_ok(), "{q:?}: {typed:?}");
+        }
+        for i in 0..12 {
+            assert_eq!(draw::button_answer(&back.form, i), draw::button_answer(&q.form, i));
+        }
+    }
+    // The trade the box reads from its lists is the player's own: 1 STONE for 1 GOLD (seat 1
+    // holds 4 STONE), which the real game allows.
+    let Form::Trade { .. } = &questions[8].form else { unreachable!() };
+    let trade = draw::answer(&questions[8].form, String::new(), &[0, 1, 2], "1");
+    assert_eq!(
+        trade,
+        Answer::Trade(Action::Trade {
+            sell_resource: "STONE".into(),
+            buy_resource: "GOLD".into(),
+            quantity: 1
+        })
+    );
+    assert!(Question::from_json("{\"form\": {\"kind\": \"poem\"}}").is_err());
+    assert!(Question::from_json("not json").is_err());
+}
+
+#[test]
+fn an_answer_travels_as_one_line_and_back() {
+    use crate::game::negotiation::Action;
+    let answers = [
+        Answer::Text("Two lines\nand  spaces ".into()),
+        Answer::Text(String::new()),
+        Answer::Number(10),
+        Answer::Choice(2),
+        Answer::Handoff { speech: "I pass to Bo. Bo?".into(), to: 1 },
+        Answer::Trade(Action::Trade {
+            sell_resource: "WOOD".into(),
+            buy_resource: "GOLD".into(),
+            quantity: 3,
+        }),
+        Answer::Trade(Action::Accept),
+        Answer::Trade(Action::End),
+    ];
+    for a in answers {
+        assert_eq!(Answer::from_line(&a.to_line()), Some(a.clone()), "{}", a.to_line());
+    }
+    for bad in ["", "x 1", "n ten", "h speech", "a {not json"] {
+        assert_eq!(Answer::from_line(bad), None, "{bad}");
+    }
+}
