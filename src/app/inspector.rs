@@ -200,30 +200,21 @@ pub fn Stats() -> impl IntoView {
                         <th scope="col" title="turns where the model answered nothing">"Empty"</th>
                     </tr>
                 </thead>
-                <tbody>
-                    {move || {
-                        rows()
-                            .into_iter()
-                            .map(|(agent, t)| {
-                                let total = agent == "Total";
-                                let key = agent.clone();
-                                view! {
-                                    <tr class:total=total data-testid="stats-row" data-agent=key data-calls=t.calls data-retries=t.retries data-fallbacks=t.fallbacks data-refused=t.refused data-empty=t.empty>
-                                        <th scope="row">{agent}</th>
-                                        <td>{t.calls}</td>
-                                        <td>{t.orchestration_calls}</td>
-                                        <td>{t.speech_calls}</td>
-                                        <td>{t.tokens()}</td>
-                                        <td>{t.retries}</td>
-                                        <td>{t.fallbacks}</td>
-                                        <td>{t.refused}</td>
-                                        <td>{t.empty}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </tbody>
+                // Drawn as text: a typed view of a nine-cell row cost more on the first page.
+                <tbody inner_html=move || {
+                    rows()
+                        .into_iter()
+                        .map(|(agent, t)| {
+                            let class = if agent == "Total" { " class=\"total\"" } else { "" };
+                            let agent = crate::text::html_escape(&agent);
+                            format!(
+                                "<tr{class} data-testid=\"stats-row\" data-agent=\"{agent}\" data-calls=\"{}\" data-retries=\"{}\" data-fallbacks=\"{}\" data-refused=\"{}\" data-empty=\"{}\"><th scope=\"row\">{agent}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                                t.calls, t.retries, t.fallbacks, t.refused, t.empty,
+                                t.calls, t.orchestration_calls, t.speech_calls, t.tokens(), t.retries, t.fallbacks, t.refused, t.empty
+                            )
+                        })
+                        .collect::<String>()
+                }></tbody>
             </table>
         </div>
     }
