@@ -10,21 +10,25 @@ use crate::app::methods::{update_method, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::scenario::Method;
-use crate::text::fixed;
+use crate::text::{fixed, html_escape};
 use crate::view::{ActionRow, NegotiationView};
 
 /// The trading game: inventories, the pending proposal, every action, scores, the optimizer.
 #[component]
 fn NegotiationPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
-    let game = move || controller.view.with(|v| v.negotiation.clone());
     let count =
         Memo::new(move |_| controller.view.with(|v| v.negotiation.as_ref().map_or(0, |g| g.actions.len())));
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>"Trading game"</h2>
-            {move || game().map(|g| view! { <GameState game=g /> })}
-            <OptimizerChart />
+            <div inner_html=move || {
+                controller.view.with(|v| v.negotiation.as_ref().map(game_state)).unwrap_or_default()
+            }></div>
+            <div inner_html=move || {
+                controller.view.with(|v| v.negotiation.as_ref().map(|g| optimizer_chart(&g.optimizer, g.optimum)))
+                    .unwrap_or_default()
+            }></div>
             <h3>"Actions"</h3>
             <ol class="actions">
                 {chunked(
@@ -48,26 +52,31 @@ fn NegotiationPanel() -> impl IntoView {
     }
 }
 
-#[component]
-fn GameState(game: NegotiationView) -> impl IntoView {
+/// The game on screen: the inventories, the overall score against the optimum, the proposal
+/// pending and the games played, as HTML (drawn as text: typed views of the table's rows and cells
+/// cost more on the first page).
+fn game_state(game: &NegotiationView) -> String {
     let overall = game.overall();
     let pct = if game.optimum > 0 { (overall * 100 / game.optimum).clamp(0, 100) } else { 0 };
-    let header = game.resources.iter().map(|r| view! { <th scope="col">{r.clone()}</th> }).collect_view();
-    let rows = game
-        .inventories
-        .iter()
-        .map(|(player, inv)| {
-            let cells = inv.iter().map(|q| view! { <td>{*q}</td> }).collect_view();
-            let value = game.values.get(player).copied().unwrap_or(0);
-            view! {
-                <tr data-testid="inventory" data-player=player.clone() data-quantities=format!("{inv:?}") data-value=value>
-                    <th scope="row">{player.clone()}</th>
-                    {cells}
-                    <td class="value">{value}</td>
-                </tr>
-            }
-        })
-        .collect_view();
+    let mut h = format!(
+        "<p class=\"muted\">Game {}</p><table class=\"inventories\"><thead><tr><th></th>",
+        game.iteration
+    );
+    for r in &game.resources {
+        h.push_str(&format!("<th scope=\"col\">{}</th>", html_escape(r)));
+    }
+    h.push_str("<th scope=\"col\">value</th></tr></thead><tbody>");
+    for (player, inv) in &game.inventories {
+        let value = game.values.get(player).copied().unwrap_or(0);
+        let player = html_escape(player);
+        h.push_str(&format!(
+            "<tr data-testid=\"inventory\" data-player=\"{player}\" data-quantities=\"{inv:?}\" data-value=\"{value}\"><th scope=\"row\">{player}</th>"
+        ));
+        for q in inv {
+            h.push_str(&format!("<td>{q}</td>"));
+        }
+        h.push_str(&format!("<td class=\"value\">{value}</td></tr>"));
+    }
     let pending = match (&game.pending, &game.end_requested_by) {
         (Some(p), _) => format!(
             "{} offers {} {} for {} {}, waiting for an answer",
@@ -78,39 +87,29 @@ fn GameState(game: NegotiationView) -> impl IntoView {
         }
         (None, None) => "No proposal pending".to_string(),
     };
-    let results = game
-        .games
-        .iter()
-        .map(|r| {
-            let scores: Vec<String> = r.scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
-            view! {
-                <li data-testid="game-result" data-iteration=r.iteration data-overall=r.overall>
-                    {format!("Game {}: {} · overall {} of {} ({})", r.iteration, scores.join(", "), r.overall, r.optimum, r.reason.replace('_', " "))}
-                </li>
-            }
-        })
-        .collect_view();
-    view! {
-        <p class="muted">{format!("Game {}", game.iteration)}</p>
-        <table class="inventories">
-            <thead>
-                <tr>
-                    <th></th>
-                    {header}
-                    <th scope="col">"value"</th>
-                </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-        </table>
-        <div class="score" data-testid="overall" data-overall=overall data-optimum=game.optimum>
-            <span>{format!("Overall {overall} of the optimum {}", game.optimum)}</span>
-            <span class="meter">
-                <span class="fill" style:width=format!("{pct}%")></span>
-            </span>
-        </div>
-        <p class="pending" data-testid="pending">{pending}</p>
-        <ol class="results">{results}</ol>
+    h.push_str(&format!(
+        "</tbody></table><div class=\"score\" data-testid=\"overall\" data-overall=\"{overall}\" data-optimum=\"{0}\"><span>Overall {overall} of the optimum {0}</span><span class=\"meter\"><span class=\"fill\" style=\"width:{pct}%\"></span></span></div><p class=\"pending\" data-testid=\"pending\">{1}</p><ol class=\"results\">",
+        game.optimum,
+        html_escape(&pending)
+    ));
+    for r in &game.games {
+        let scores: Vec<String> = r.scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
+        h.push_str(&format!(
+            "<li data-testid=\"game-result\" data-iteration=\"{}\" data-overall=\"{}\">{}</li>",
+            r.iteration,
+            r.overall,
+            html_escape(&format!(
+                "Game {}: {} · overall {} of {} ({})",
+                r.iteration,
+                scores.join(", "),
+                r.overall,
+                r.optimum,
+                r.reason.replace('_', " ")
+            ))
+        ));
     }
+    h.push_str("</ol>");
+    h
 }
 
 #[component]
@@ -129,65 +128,55 @@ fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
     }
 }
 
-/// The overall score per game, against the optimum, with each game's prompts.
-#[component]
-fn OptimizerChart() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    move || {
-        let rows =
-            controller.view.with(|v| v.negotiation.as_ref().map(|g| (g.optimizer.clone(), g.optimum)))?;
-        let (rows, optimum) = rows;
-        if rows.is_empty() {
-            return None;
-        }
-        let top = rows.iter().map(|r| r.overall).max().unwrap_or(0).max(optimum).max(1) as f64;
-        let (w, h) = (300.0, 100.0);
-        let bw = w / rows.len() as f64;
-        let bars = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let bh = (h - 16.0) * r.overall as f64 / top;
-                view! {
-                    <g data-testid="optimizer-bar" data-iteration=r.iteration data-overall=r.overall>
-                        <rect x=fixed(i as f64 * bw + 4.0, 1) y=fixed(h - bh, 1) width=fixed(bw - 8.0, 1) height=fixed(bh, 1) fill="#0b5cad"></rect>
-                        <text x=fixed(i as f64 * bw + bw / 2.0, 1) y=fixed(h - bh - 3.0, 1) text-anchor="middle">
-                            {r.overall.to_string()}
-                        </text>
-                    </g>
-                }
-            })
-            .collect_view();
-        let oy = h - (h - 16.0) * optimum as f64 / top;
-        let prompts = rows
-            .iter()
-            .map(|r| {
-                let lines = r
-                    .prompts
-                    .iter()
-                    .map(|(p, text)| view! { <li>{format!("{p}: {text}")}</li> })
-                    .collect_view();
-                view! {
-                    <details class="iteration" data-testid="optimizer-iteration">
-                        <summary>{format!("Game {} · overall {}", r.iteration, r.overall)}</summary>
-                        <ul>{lines}</ul>
-                        {r.note.clone().map(|n| view! { <p class="muted">{n}</p> })}
-                    </details>
-                }
-            })
-            .collect_view();
-        Some(view! {
-            <h3>"Prompt optimization"</h3>
-            <figure class="chart" data-testid="optimizer-chart">
-                <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label="Overall score per game against the optimum">
-                    {bars}
-                    <line x1="0" x2=fixed(w, 0) y1=fixed(oy, 1) y2=fixed(oy, 1) stroke="#b3261e" stroke-dasharray="4 3"></line>
-                </svg>
-                <figcaption class="muted">{format!("Dashed line: the optimum, {optimum}")}</figcaption>
-            </figure>
-            {prompts}
-        })
+/// The overall score per game, against the optimum, with each game's prompts, as HTML (drawn as
+/// text, as the game above).
+fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> String {
+    if rows.is_empty() {
+        return String::new();
     }
+    let top = rows.iter().map(|r| r.overall).max().unwrap_or(0).max(optimum).max(1) as f64;
+    let (w, h) = (300.0, 100.0);
+    let bw = w / rows.len() as f64;
+    let mut out = format!(
+        "<h3>Prompt optimization</h3><figure class=\"chart\" data-testid=\"optimizer-chart\"><svg viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"Overall score per game against the optimum\">",
+        fixed(w, 0),
+        fixed(h, 0)
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let bh = (h - 16.0) * r.overall as f64 / top;
+        out.push_str(&format!(
+            "<g data-testid=\"optimizer-bar\" data-iteration=\"{}\" data-overall=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#0b5cad\"></rect><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            r.iteration,
+            r.overall,
+            fixed(i as f64 * bw + 4.0, 1),
+            fixed(h - bh, 1),
+            fixed(bw - 8.0, 1),
+            fixed(bh, 1),
+            fixed(i as f64 * bw + bw / 2.0, 1),
+            fixed(h - bh - 3.0, 1),
+            r.overall
+        ));
+    }
+    let oy = fixed(h - (h - 16.0) * optimum as f64 / top, 1);
+    out.push_str(&format!(
+        "<line x1=\"0\" x2=\"{}\" y1=\"{oy}\" y2=\"{oy}\" stroke=\"#b3261e\" stroke-dasharray=\"4 3\"></line></svg><figcaption class=\"muted\">Dashed line: the optimum, {optimum}</figcaption></figure>",
+        fixed(w, 0)
+    ));
+    for r in rows {
+        out.push_str(&format!(
+            "<details class=\"iteration\" data-testid=\"optimizer-iteration\"><summary>Game {} · overall {}</summary><ul>",
+            r.iteration, r.overall
+        ));
+        for (p, text) in &r.prompts {
+            out.push_str(&format!("<li>{}</li>", html_escape(&format!("{p}: {text}"))));
+        }
+        out.push_str("</ul>");
+        if let Some(n) = &r.note {
+            out.push_str(&format!("<p class=\"muted\">{}</p>", html_escape(n)));
+        }
+        out.push_str("</details>");
+    }
+    out
 }
 
 pub fn panel() -> AnyView {
