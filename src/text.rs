@@ -27,6 +27,11 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     }
 }
 
+/// A message drawn as an alert in HTML drawn as text (a panel's error).
+pub fn alert_html(message: &str) -> String {
+    format!("<p class=\"notice error\" role=\"alert\">{}</p>", html_escape(message))
+}
+
 /// Text made safe to put in HTML (what a scenario or a model wrote, drawn as HTML).
 pub fn html_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

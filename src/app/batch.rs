@@ -351,7 +351,7 @@ pub fn BatchPanel() -> impl IntoView {
             let alert = if error.is_empty() {
                 String::new()
             } else {
-                format!("<p class=\"notice error\" role=\"alert\">{}</p>", html_escape(&error))
+                crate::text::alert_html(&error)
             };
             format!(
                 "<p class=\"muted\" data-testid=\"batch-estimate\">{}</p>{alert}\

@@ -144,18 +144,6 @@ fn Templates(
     /// Whether the list shows (an opening step's, while the step is on).
     when: fn(&Scenario) -> bool,
 ) -> impl IntoView {
-    templates(part, title, hint, when)
-}
-
-// Not inlined: the editor draws three lists, and each inlined copy of the view code is one more
-// copy on the first page.
-#[inline(never)]
-fn templates(
-    part: &'static str,
-    title: &'static str,
-    hint: &'static str,
-    when: fn(&Scenario) -> bool,
-) -> AnyView {
     let s = expect_context::<EditorState>().scenario;
     let open = RwSignal::new(false);
     let html = RwSignal::new(String::new());
@@ -169,12 +157,7 @@ fn templates(
             if drawn.with_value(|d| *d != json) {
                 drawn.set_value(json.clone());
                 let show = move |out: Result<String, String>| {
-                    html.set(out.unwrap_or_else(|e| {
-                        format!(
-                            "<p class=\"notice error\" role=\"alert\">{}</p>",
-                            crate::text::html_escape(&e)
-                        )
-                    }))
+                    html.set(out.unwrap_or_else(|e| crate::text::alert_html(&e)))
                 };
                 super::tools::spawn_call("templates", vec![json.into(), part.into()], Box::new(show));
             }
@@ -203,7 +186,6 @@ fn templates(
             <div inner_html=rows on:input=edit on:click=move |ev| edit(ev.into())></div>
         </details>
     }
-    .into_any()
 }
 
 #[component]

@@ -10,7 +10,6 @@ use leptos::prelude::*;
 
 use crate::model::ModelError;
 use crate::seat::{Answer, Desk, Question};
-use crate::text::html_escape;
 
 /// The page's desk: what is being asked, why the last answer could not be sent, and where the
 /// answer goes.
@@ -101,9 +100,7 @@ pub fn SeatBox() -> impl IntoView {
         }
         let args = vec![json.clone().into()];
         let show = move |out: Result<String, String>| {
-            let html = out.unwrap_or_else(|e| {
-                format!("<p class=\"notice error\" role=\"alert\">{}</p>", html_escape(&e))
-            });
+            let html = out.unwrap_or_else(|e| crate::text::alert_html(&e));
             drawn.set((json, html));
         };
         crate::app::tools::spawn_call("seat_box", args, Box::new(show));

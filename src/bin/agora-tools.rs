@@ -2,8 +2,9 @@
 //! tools is used and never on the first page: for a batch it reads the seeds, writes each run's
 //! CSV row from its log, and draws the summary, charts and runs of the rows as HTML; for a run it
 //! writes the Markdown transcript; for the editor it draws a scenario's prompt templates and sets
-//! one; for a seat it draws the box that asks the person and reads the answer from it. The code is the core's (`agora::batch`, `agora::export`, `agora::scenario`), so the
-//! page writes the rows and shows the statistics `agora batch` does, and the transcript
+//! one; for a seat it draws the box that asks the person and reads the answer from it. The code is
+//! the core's (`agora::batch`, `agora::export`, `agora::scenario`, `agora::seat`), so the page
+//! writes the rows and shows the statistics `agora batch` does, and the transcript
 //! `agora run --markdown` writes.
 
 #[cfg(target_arch = "wasm32")]
