@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::failure::Adaptation;
 use crate::game::negotiation::Action;
-use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, ToolCall, ToolSpec, Usage};
+use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, Sampling, ToolCall, ToolSpec, Usage};
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
@@ -265,6 +265,8 @@ events! {
         refusal: Option<Refusal> = any_or_default unless empty,
         /// A person in the seat answered, not a model (`crate::seat`).
         human: bool = bool_or_false unless empty,
+        /// How the model in the tab was told to write a free-text reply.
+        sampling: Option<Sampling> = any_or_default unless empty,
     },
     Bid "bid" {
         turn: u32 = u32,
@@ -710,6 +712,7 @@ mod tests {
             engine: None,
             refusal: None,
             human: false,
+            sampling: None,
         }
     }
 

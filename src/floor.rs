@@ -294,6 +294,7 @@ impl Floor {
             engine: reply.response.engine,
             refusal: reply.response.refusal.clone(),
             human: reply.response.human,
+            sampling: reply.response.sampling.clone(),
         });
     }
 

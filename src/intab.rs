@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use crate::json::Fields;
-use crate::model::{ChatRequest, ChatResponse, Cue, EngineTime, ToolCall, Usage};
+use crate::model::{ChatRequest, ChatResponse, Cue, EngineTime, Sampling, ToolCall, Usage};
 
 /// The provider id a scenario names to run on the in-tab model.
 pub const PROVIDER: &str = "browser";
@@ -251,6 +251,72 @@ fn speech_tokens(word_limit: u32) -> u32 {
     (word_limit.saturating_mul(2) + 24).clamp(32, 1024)
 }
 
+crate::json::settings! {
+    /// How the model in the tab writes free text (speeches, comments, descriptions). A small
+    /// model left to itself repeats a line over and over, and goes on to write the other
+    /// speakers' lines after its own; these stop both. Replies held by a grammar (bids, choices)
+    /// and every hosted provider's request are untouched.
+    #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+    pub struct Writing {
+        /// llama.cpp's repetition penalty over the last 64 tokens (1 is none).
+        pub repeat_penalty: f64 = set_f64,
+        /// llama.cpp's DRY ("don't repeat yourself") multiplier, which grows the penalty with
+        /// the length of a repeated run of tokens (0 is none).
+        pub dry_multiplier: f64 = set_f64,
+        /// End a reply where the model starts another speaker's line ("\nName:").
+        pub stop_at_names: bool = set_bool,
+        /// Take a leading "own name:" off a reply (the seeds' prompts end with it, and a small
+        /// model often writes it again).
+        pub strip_name: bool = set_bool,
+    }
+}
+
+impl Default for Writing {
+    fn default() -> Self {
+        Writing { repeat_penalty: 1.1, dry_multiplier: 0.8, stop_at_names: true, strip_name: true }
+    }
+}
+
+impl Writing {
+    pub fn is_default(&self) -> bool {
+        *self == Writing::default()
+    }
+
+    pub(crate) fn read(mut f: Fields) -> Result<Writing, String> {
+        use crate::json::ReadPresent;
+        let mut w = Writing::default();
+        w.read_present(&mut f)?;
+        if !(1.0..=2.0).contains(&w.repeat_penalty) || !(0.0..=4.0).contains(&w.dry_multiplier) {
+            return Err(
+                "model.writing: repeat_penalty goes from 1 to 2 and dry_multiplier from 0 to 4".into()
+            );
+        }
+        Ok(w)
+    }
+
+    /// How `request` is written on the model in the tab, given the names of the cast: `None`
+    /// for a reply a grammar holds.
+    pub fn sampling(&self, request: &ChatRequest, cast: &[String]) -> Option<Sampling> {
+        if !matches!(Reply::of(request), Reply::Text { .. }) {
+            return None;
+        }
+        let stop = if self.stop_at_names {
+            cast.iter().filter(|n| **n != request.agent).map(|n| format!("\n{n}:")).collect()
+        } else {
+            Vec::new()
+        };
+        Some(Sampling {
+            repeat_penalty: self.repeat_penalty,
+            dry_multiplier: self.dry_multiplier,
+            stop,
+            strip_name: self.strip_name,
+            stripped: String::new(),
+        })
+    }
+}
+
+crate::json::deserialize_with_fields!(Writing, "model.writing");
+
 /// The shape of `request`'s call (see the module's documentation).
 pub fn shape(request: &ChatRequest) -> Shape {
     Reply::of(request).shape(request.max_tokens)
@@ -259,7 +325,7 @@ pub fn shape(request: &ChatRequest) -> Shape {
 /// The call the page hands the engine's module: the messages, the call's `seed`, the request's
 /// own token limit and temperature if it sets them, and the [`Reply`] the module builds the
 /// grammar from. Written by hand: a `json!` tree here costs the first page kilobytes.
-pub fn call_body(request: &ChatRequest, seed: u32) -> String {
+pub fn call_body(request: &ChatRequest, seed: u32, sampling: Option<&Sampling>) -> String {
     let mut body = format!(
         "{{\"messages\":{},\"seed\":{seed},\"reply\":{}",
         serde_json::to_string(&request.messages).unwrap_or_default(),
@@ -270,6 +336,9 @@ pub fn call_body(request: &ChatRequest, seed: u32) -> String {
     }
     if let Some(t) = request.temperature {
         body.push_str(&format!(",\"temperature\":{}", crate::json::temperature(t)));
+    }
+    if let Some(s) = sampling {
+        body.push_str(&format!(",\"writing\":{}", serde_json::to_string(s).unwrap_or_default()));
     }
     body.push('}');
     body
@@ -311,8 +380,16 @@ impl EngineAnswer {
     }
 
     /// The reply as a run records it: the text is the arguments of the tool call when `request`
-    /// asked for one (a handoff by tool), and the reasoning is taken apart from the answer.
-    pub fn into_response(self, request: &ChatRequest) -> ChatResponse {
+    /// asked for one (a handoff by tool), the reasoning is taken apart from the answer, and a
+    /// leading "own name:" comes off when `sampling` says so (and is recorded there).
+    pub fn into_response(mut self, request: &ChatRequest, mut sampling: Option<Sampling>) -> ChatResponse {
+        if let Some(s) = sampling.as_mut().filter(|s| s.strip_name) {
+            let text = self.content.trim_start();
+            if let Some(rest) = text.strip_prefix(request.agent.as_str()).and_then(|r| r.strip_prefix(':')) {
+                s.stripped = format!("{}:", request.agent);
+                self.content = rest.trim_start().to_string();
+            }
+        }
         let mut response = ChatResponse {
             usage: Usage {
                 prompt_tokens: self.prompt_tokens,
@@ -321,6 +398,7 @@ impl EngineAnswer {
             },
             truncated: self.finish_reason == "length",
             engine: self.timings,
+            sampling,
             ..ChatResponse::default()
         };
         match Reply::of(request).tool() {

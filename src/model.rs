@@ -379,6 +379,74 @@ pub struct ChatResponse {
     /// A person in the agent's seat gave this answer (see `crate::seat`), not a model.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub human: bool,
+    /// How the model in the tab was told to write this free-text reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Sampling>,
+}
+
+/// How the model in the tab was told to write one free-text reply (a speech, a description):
+/// what `crate::intab::Writing` made of the scenario's settings for this call. Hosted providers
+/// never get these.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Sampling {
+    /// llama.cpp's repetition penalty (1 is none).
+    pub repeat_penalty: f64,
+    /// llama.cpp's DRY multiplier (0 is none).
+    pub dry_multiplier: f64,
+    /// Where the reply was to end: another speaker's line starting ("\nName:").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stop: Vec<String>,
+    /// A leading "own name:" is taken off the reply.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strip_name: bool,
+    /// What was taken off the front of the reply ("Alice:"), when it started so.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stripped: String,
+}
+
+// Read by hand from the JSON value, and leniently (a value of the wrong kind reads as none): it
+// only describes the call, and serde's derived reader costs the first page about a kilobyte.
+impl<'de> Deserialize<'de> for Sampling {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(deserializer)?;
+        let text = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+        Ok(Sampling {
+            repeat_penalty: v["repeat_penalty"].as_f64().unwrap_or(1.0),
+            dry_multiplier: v["dry_multiplier"].as_f64().unwrap_or_default(),
+            stop: v["stop"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+                .unwrap_or_default(),
+            strip_name: v["strip_name"].as_bool().unwrap_or_default(),
+            stripped: text("stripped"),
+        })
+    }
+}
+
+impl Sampling {
+    /// The settings in words, for the call inspector (a line break in a stop shown as `\n`).
+    pub fn describe(&self) -> String {
+        let quote = |s: &str| format!("\"{}\"", s.replace('\n', "\\n"));
+        let mut out = format!(
+            "Written with repetition penalty {} and DRY {}",
+            crate::text::fixed(self.repeat_penalty, 2),
+            crate::text::fixed(self.dry_multiplier, 2)
+        );
+        if !self.stop.is_empty() {
+            let stops: Vec<String> = self.stop.iter().map(|s| quote(s)).collect();
+            out.push_str("; stops at ");
+            out.push_str(&stops.join(", "));
+        }
+        if self.strip_name {
+            out.push_str("; ");
+            out.push_str(&match self.stripped.as_str() {
+                "" => "a leading own name is taken off".to_string(),
+                s => quote(s) + " was taken off its start",
+            });
+        }
+        out.push('.');
+        out
+    }
 }
 
 /// The tags local reasoning models put their thinking in, before the answer.

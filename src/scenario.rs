@@ -329,6 +329,9 @@ crate::json::settings! {
         /// Where a run pauses before spending more; none by default.
         #[serde(skip_serializing_if = "SpendingCap::is_none")]
         pub spending_cap: SpendingCap = set_any,
+        /// How the model in the tab writes free text (no other model reads these).
+        #[serde(skip_serializing_if = "crate::intab::Writing::is_default")]
+        pub writing: crate::intab::Writing = set_any,
     }
 }
 
@@ -387,6 +390,7 @@ impl Default for ModelSettings {
             price: None,
             network: Default::default(),
             spending_cap: SpendingCap::default(),
+            writing: Default::default(),
         }
     }
 }

@@ -101,6 +101,7 @@ pub struct CallRow {
     pub truncated: bool,
     pub adapted: Vec<Adaptation>,
     pub refusal: Option<Refusal>,
+    pub sampling: Option<crate::model::Sampling>,
 }
 
 /// Counts for one agent, or for the whole run.
@@ -270,6 +271,7 @@ impl RunView {
                 adapted,
                 engine,
                 refusal,
+                sampling,
                 ..
             } => {
                 if let Some(t) = engine {
@@ -309,6 +311,7 @@ impl RunView {
                     truncated: *truncated,
                     adapted: adapted.clone(),
                     refusal: refusal.clone(),
+                    sampling: sampling.clone(),
                 }));
             }
             Event::Bid { turn, agent, raw, value, attempts, defaulted } => {

@@ -11,7 +11,9 @@ use agora::engine::Run;
 use agora::events::{from_json_lines, to_json_lines, Event, MessageKind, ParseOutcome, Request};
 use agora::failure::Adaptation;
 use agora::model::demo::DemoModel;
-use agora::model::{ChatMessage, EngineTime, Purpose, Refusal, RefusalKind, ToolCall, ToolSpec, Usage};
+use agora::model::{
+    ChatMessage, EngineTime, Purpose, Refusal, RefusalKind, Sampling, ToolCall, ToolSpec, Usage,
+};
 use agora::presets::{find, PRESETS};
 use common::*;
 
@@ -112,6 +114,13 @@ fn every_kind_of_event() -> Vec<Event> {
         }),
         refusal: Some(Refusal::new(RefusalKind::Refused, "I can't help with that.")),
         human: true,
+        sampling: Some(Sampling {
+            repeat_penalty: 1.1,
+            dry_multiplier: 0.8,
+            stop: vec!["\nB:".into()],
+            strip_name: true,
+            stripped: "A:".into(),
+        }),
     });
     for kind in [MessageKind::Refused, MessageKind::Filtered, MessageKind::Empty, MessageKind::Unanswered] {
         let refusal = if kind == MessageKind::Refused { "I can't help with that." } else { "" };
@@ -168,7 +177,9 @@ fn every_kind_of_event_is_written_reads_back_and_is_documented_field_by_field() 
             }
             // The fields of the small objects inside events are named in the row too.
             let inner: Vec<&serde_json::Value> = match (key.as_str(), value) {
-                ("usage" | "cap" | "pending" | "refusal", serde_json::Value::Object(_)) => vec![value],
+                ("usage" | "cap" | "pending" | "refusal" | "sampling", serde_json::Value::Object(_)) => {
+                    vec![value]
+                }
                 ("adapted", serde_json::Value::Array(items)) => items.iter().collect(),
                 _ => Vec::new(),
             };

@@ -97,9 +97,10 @@ export function shapes() {
 }
 
 /**
- * One chat completion: `req` is { messages, temperature?, seed, max_tokens, reply? } where
- * `reply` is the form the reply must take (Rust's `intab::Reply`), from which the grammar, the
- * token budget and streaming follow; without it, `stream` says whether to stream.
+ * One chat completion: `req` is { messages, temperature?, seed, max_tokens, reply?, writing? }
+ * where `reply` is the form the reply must take (Rust's `intab::Reply`), from which the grammar,
+ * the token budget and streaming follow (without it, `stream` says whether to stream), and
+ * `writing` how free text is written (Rust's `model::Sampling`).
  * `onText(textSoFar)` is called as a streamed reply grows. Resolves to
  * { content, prompt_tokens, completion_tokens, finish_reason, ms, timings }.
  */
@@ -130,6 +131,14 @@ async function completeNow(req, onText, signal) {
   };
   if (req.temperature != null) options.temperature = req.temperature;
   if (shape.grammar) options.grammar = shape.grammar;
+  // Free text only (Rust's intab::Writing): a reply held by a grammar cannot loop or run on.
+  const writing = req.writing;
+  if (writing) {
+    options.repeat_penalty = writing.repeat_penalty;
+    options.repeat_last_n = 64;
+    options.dry_multiplier = writing.dry_multiplier;
+    if (writing.stop?.length) options.stop = writing.stop;
+  }
   let content = '';
   let finish = null;
   let usage = null;

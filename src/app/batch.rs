@@ -162,7 +162,7 @@ impl Controller {
                 let model: Result<Rc<dyn ChatModel>, String> = match &http {
                     Some(h) => Ok(h.clone()),
                     None if seeded.model.is_in_tab() => {
-                        this.intab.model(&seeded.model.name, seed, Rc::new(|_: &str, _: &str| {}))
+                        this.intab.model(&seeded, Rc::new(|_: &str, _: &str| {}))
                     }
                     None => Ok(Rc::new(DemoModel::new(&seeded, clock.clone()))),
                 };

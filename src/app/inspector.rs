@@ -123,18 +123,14 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                         }).collect_view()}
                     </ul>
                 })}
-                {(!call.reasoning.is_empty()).then(|| view! {
-                    <h4>"Reasoning"</h4>
-                    <pre class="reasoning" data-testid="call-reasoning">{call.reasoning.clone()}</pre>
-                })}
+                // The notes below are always there, and hidden while empty: a conditional view
+                // per note costs the first page more than the element.
+                <pre class="reasoning" data-testid="call-reasoning">{call.reasoning.clone()}</pre>
                 <h4>"Reply"</h4>
-                {call.refusal.as_ref().map(|r| view! {
-                    <p class="note refusal" data-testid="call-refusal">{r.describe()}</p>
-                })}
+                <p class="note refusal" data-testid="call-refusal">{call.refusal.as_ref().map(|r| r.describe())}</p>
                 <pre class="reply" data-testid="call-raw">{call.raw.clone()}</pre>
-                {call.truncated.then(|| view! {
-                    <p class="note" data-testid="call-truncated">"The reply stopped at its token limit."</p>
-                })}
+                <p class="note" data-testid="call-sampling">{call.sampling.as_ref().map(crate::model::Sampling::describe)}</p>
+                <p class="note" data-testid="call-truncated">{call.truncated.then_some("The reply stopped at its token limit.")}</p>
             </details>
         </li>
     }

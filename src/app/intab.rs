@@ -19,6 +19,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::intab::EngineAnswer;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use crate::provider::TextSink;
+use crate::scenario::Scenario;
 
 thread_local! {
     static ENGINE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
@@ -107,13 +108,19 @@ impl InTab {
     }
 
     /// The model a run of a scenario naming `name` asks, if the engine holds it.
-    pub fn model(&self, name: &str, seed: u64, on_text: TextSink) -> Result<Rc<dyn ChatModel>, String> {
+    pub fn model(&self, scenario: &Scenario, on_text: TextSink) -> Result<Rc<dyn ChatModel>, String> {
+        let name = &scenario.model.name;
         let wanted = crate::intab::source(name)
             .ok_or_else(|| format!("\"{name}\" is not a model the tab can fetch"))?;
         match self.loaded.get_untracked() {
-            Some(l) if l.picked || l.source == crate::intab::label(&wanted) => {
-                Ok(Rc::new(InTabModel { seed, calls: Cell::new(0), on_text, state: *self }))
-            }
+            Some(l) if l.picked || l.source == crate::intab::label(&wanted) => Ok(Rc::new(InTabModel {
+                seed: scenario.seed,
+                calls: Cell::new(0),
+                on_text,
+                state: *self,
+                writing: scenario.model.writing.clone(),
+                cast: scenario.agents.iter().map(|a| a.name.clone()).collect(),
+            })),
             Some(l) => Err(format!(
                 "the scenario names {} but the tab holds {}: load the scenario's model in Model settings",
                 crate::intab::label(&wanted),
@@ -191,6 +198,9 @@ struct InTabModel {
     calls: Cell<u64>,
     on_text: TextSink,
     state: InTab,
+    writing: crate::intab::Writing,
+    /// The agents' names, whose lines a speech must not go on to write.
+    cast: Vec<String>,
 }
 
 impl ChatModel for InTabModel {
@@ -204,7 +214,8 @@ impl ChatModel for InTabModel {
         self.calls.set(n + 1);
         Box::pin(async move {
             let seed = (self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(n) >> 33) as u32;
-            let body = crate::intab::call_body(request, seed);
+            let sampling = self.writing.sampling(request, &self.cast);
+            let body = crate::intab::call_body(request, seed, sampling.as_ref());
             let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
             self.state.calls.update_value(|c| c.push(abort.clone()));
             let (agent, on_text) = (request.agent.clone(), self.on_text.clone());
@@ -222,7 +233,7 @@ impl ChatModel for InTabModel {
                 Err(e) => return Err(ModelError::Unavailable(e)),
             };
             let answer = EngineAnswer::read(out).map_err(ModelError::Unavailable)?;
-            let response = answer.into_response(request);
+            let response = answer.into_response(request, sampling);
             Ok(response)
         })
     }

@@ -186,7 +186,7 @@ fn draw(
 /// engine's module reads it, through the module's WebAssembly entry point. It must be the shape
 /// the core builds from the request directly.
 fn shaped(request: &ChatRequest) -> Shape {
-    let body: Value = serde_json::from_str(&call_body(request, 7)).expect("the body is JSON");
+    let body: Value = serde_json::from_str(&call_body(request, 7, None)).expect("the body is JSON");
     let call = json!({"max_tokens": body.get("max_tokens"), "reply": body["reply"]}).to_string();
     let out: Shape = serde_json::from_str(&shape_json(&call).expect("a shape")).expect("a Shape");
     assert_eq!(out, shape(request), "the module's shape is the core's");
@@ -396,7 +396,7 @@ fn a_scenario_on_the_in_tab_model_needs_no_address_but_a_model_it_can_fetch() {
 fn the_page_sends_the_messages_seed_and_limits_and_the_module_refuses_what_it_cannot_read() {
     let mut req = request(Purpose::Bid, Cue::None);
     req.temperature = Some(0.7);
-    let body: Value = serde_json::from_str(&call_body(&req, 42)).expect("JSON");
+    let body: Value = serde_json::from_str(&call_body(&req, 42, None)).expect("JSON");
     assert_eq!(body["seed"], 42);
     assert_eq!(body["temperature"], 0.7);
     assert_eq!(body["messages"], json!([{"role": "user", "content": "go"}]));
@@ -432,7 +432,7 @@ fn the_engine_answer_is_read_whole_or_refused_with_the_field_it_lacks() {
             written_ms: 10.5
         })
     );
-    let bid = answer.into_response(&request(Purpose::Bid, Cue::None));
+    let bid = answer.into_response(&request(Purpose::Bid, Cue::None), None);
     assert_eq!((bid.content.as_str(), bid.reasoning.as_str()), ("<7>", "hmm"));
     assert_eq!((bid.usage.prompt_tokens, bid.usage.completion_tokens, bid.truncated), (330, 4, false));
     assert_eq!(bid.engine.map(|e| e.read_tokens), Some(330));
@@ -443,7 +443,7 @@ fn the_engine_answer_is_read_whole_or_refused_with_the_field_it_lacks() {
     untimed["finish_reason"] = json!("length");
     let answer = EngineAnswer::read(untimed).unwrap();
     assert_eq!(answer.timings, None);
-    assert!(answer.into_response(&request(Purpose::Speak, Cue::None)).truncated);
+    assert!(answer.into_response(&request(Purpose::Speak, Cue::None), None).truncated);
 
     // A handoff by tool comes back as the tool's call.
     let mut by_tool = request(Purpose::Handoff, handoff_cue());
@@ -454,7 +454,7 @@ fn the_engine_answer_is_read_whole_or_refused_with_the_field_it_lacks() {
     });
     let mut args = full.clone();
     args["content"] = json!(r#"{"response": "Hi", "next_agent_name": "Opponent"}"#);
-    let call = EngineAnswer::read(args).unwrap().into_response(&by_tool);
+    let call = EngineAnswer::read(args).unwrap().into_response(&by_tool, None);
     assert_eq!((call.content.as_str(), call.tool_calls.len()), ("", 1));
     assert_eq!(call.tool_calls[0].name, "handoff");
     assert!(call.tool_calls[0].arguments.contains("Opponent"));
@@ -470,4 +470,75 @@ fn the_engine_answer_is_read_whole_or_refused_with_the_field_it_lacks() {
     negative["prompt_tokens"] = json!(-1);
     assert!(EngineAnswer::read(negative).unwrap_err().contains("`prompt_tokens`"));
     assert!(EngineAnswer::read(Value::Null).unwrap_err().contains("must be a JSON object"));
+}
+
+#[test]
+fn free_text_is_written_with_the_scenario_settings_and_held_replies_are_not() {
+    let writing = Writing::default();
+    let cast = names(&["Ada", "Bo", "Cy"]);
+    let speak =
+        Cue::Speak { topic: "rail".into(), word_limit: 40, last_speaker: None, last_text: String::new() };
+    let speech = request(Purpose::Speak, speak);
+    let s = writing.sampling(&speech, &cast).expect("a speech is free text");
+    assert_eq!((s.repeat_penalty, s.dry_multiplier, s.strip_name), (1.1, 0.8, true));
+    // Every other speaker's line ends it; the speaker's own name does not.
+    assert_eq!(s.stop, names(&["\nBo:", "\nCy:"]));
+    let body: Value = serde_json::from_str(&call_body(&speech, 3, Some(&s))).unwrap();
+    assert_eq!(body["writing"]["stop"], json!(["\nBo:", "\nCy:"]));
+    assert_eq!(body["writing"]["repeat_penalty"], json!(1.1));
+
+    // A bid is held by its grammar: no writing settings go with it.
+    let bid = request(
+        Purpose::Bid,
+        Cue::Bid { last_speaker: None, last_text: String::new(), turns_since_spoke: None },
+    );
+    assert_eq!(writing.sampling(&bid, &cast), None);
+    assert!(serde_json::from_str::<Value>(&call_body(&bid, 3, None)).unwrap().get("writing").is_none());
+
+    let off = Writing { stop_at_names: false, ..Writing::default() };
+    assert!(off.sampling(&speech, &cast).unwrap().stop.is_empty());
+}
+
+#[test]
+fn a_leading_own_name_comes_off_and_is_recorded() {
+    let speech = request(Purpose::Speak, Cue::None);
+    let answer = |content: &str| EngineAnswer {
+        content: content.into(),
+        prompt_tokens: 1,
+        completion_tokens: 1,
+        finish_reason: "stop".into(),
+        timings: None,
+    };
+    let sampling = Writing::default().sampling(&speech, &names(&["Ada", "Bo"]));
+    let r = answer("  Ada: Trains are good.").into_response(&speech, sampling.clone());
+    assert_eq!(r.content, "Trains are good.");
+    assert_eq!(r.sampling.as_ref().map(|s| s.stripped.as_str()), Some("Ada:"));
+    assert!(r.sampling.unwrap().describe().contains("\"Ada:\" was taken off its start"));
+
+    // Another name, or the name inside the text, stays.
+    let r = answer("Adam said no.").into_response(&speech, sampling.clone());
+    assert_eq!((r.content.as_str(), r.sampling.unwrap().stripped.as_str()), ("Adam said no.", ""));
+    // With the setting off, the reply stays as written.
+    let keep = Writing { strip_name: false, ..Writing::default() }.sampling(&speech, &[]);
+    assert_eq!(answer("Ada: hi").into_response(&speech, keep).content, "Ada: hi");
+}
+
+#[test]
+fn writing_settings_are_read_from_a_scenario_and_written_back_only_when_changed() {
+    let mut scenario = crate::presets::find("rail-debate").expect("preset").scenario();
+    let plain = serde_json::to_value(&scenario).unwrap();
+    assert!(plain["model"].get("writing").is_none(), "the defaults are not written");
+    scenario.model.writing.repeat_penalty = 1.3;
+    scenario.model.writing.stop_at_names = false;
+    let text = serde_json::to_string(&scenario).unwrap();
+    let back: crate::scenario::Scenario = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        back.model.writing,
+        Writing { repeat_penalty: 1.3, stop_at_names: false, ..Writing::default() }
+    );
+    let bad = text.replace("1.3", "7.0");
+    assert!(serde_json::from_str::<crate::scenario::Scenario>(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("repeat_penalty"));
 }

@@ -183,6 +183,12 @@ pub(crate) mod tests {
                 stream: false,
             },
             spending_cap: super::super::SpendingCap { tokens: 7, cost: 0.5 },
+            writing: crate::intab::Writing {
+                repeat_penalty: 1.25,
+                dry_multiplier: 0.5,
+                stop_at_names: false,
+                strip_name: false,
+            },
         };
         s
     }

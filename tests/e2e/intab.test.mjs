@@ -200,6 +200,28 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
     assert.equal(c.usage.completion_tokens, c.engine.written_tokens, JSON.stringify(c));
   }
   console.log(`# bids after turn 1 read ${later.map((c) => c.engine.read_tokens).join(', ')} tokens, kept ${later.map((c) => c.engine.reused_tokens).join(', ')}`);
+  // What a seat keeps is its own history, which grows: each of its bids keeps more than its
+  // bid before did, and reads only what was said since, so what it reads does not grow with the
+  // conversation (at most half as much again at the last turn as at the second).
+  for (const agent of new Set(bids.map((c) => c.agent))) {
+    const own = bids.filter((c) => c.agent === agent && c.turn >= 2);
+    const seen = JSON.stringify(own.map((c) => c.engine));
+    for (let i = 1; i < own.length; i++) assert.ok(own[i].engine.reused_tokens > own[i - 1].engine.reused_tokens, `${agent}: ${seen}`);
+    assert.ok(own.at(-1).engine.read_tokens <= 1.5 * own[0].engine.read_tokens, `${agent}: ${seen}`);
+  }
+  // Speech is written with the scenario's writing settings, recorded per call: it stops where
+  // another agent's line would start, and a leading own name comes off; bids are held by their
+  // grammar and carry none.
+  const names = events[0].scenario.agents.map((a) => a.name);
+  for (const c of calls.filter((c) => c.purpose === 'speak')) {
+    assert.deepEqual(c.sampling.stop, names.filter((n) => n !== c.agent).map((n) => `\n${n}:`));
+    assert.deepEqual([c.sampling.repeat_penalty, c.sampling.dry_multiplier, c.sampling.strip_name], [1.1, 0.8, true]);
+  }
+  for (const c of bids) assert.equal(c.sampling, undefined);
+  await page.getByTestId('inspector').locator('summary').first().click();
+  const firstSpeech = page.locator('[data-testid="call"][data-purpose="speak"]').first();
+  await firstSpeech.locator('summary').click();
+  await waitForText(firstSpeech.getByTestId('call-sampling'), /Written with repetition penalty 1\.10 and DRY 0\.80; stops at "\\n[\w ]+:", "\\n[\w ]+:"; a leading own name is taken off\./);
   // Every call carries the engine's own timing, so the statistics come from the log.
   assert.deepEqual(calls.filter((c) => !(c.engine?.written_ms > 0 && c.engine.written_tokens > 0)), [], 'each call timed by the engine');
   console.log(`# ${await waitForText(page.getByTestId('cost'), /In-tab engine: [\d.]+ tokens a second written/)}`);

@@ -1,7 +1,8 @@
 """Writes a tiny llama-architecture model in GGUF with random weights, for tests only.
 
 No model weights may be fetched in tests, so the browser tests make this one: 2 layers of width
-32 over a vocabulary of the 256 byte tokens and a few pieces (any text tokenizes, byte by byte),
+32 over a vocabulary of the 256 byte tokens and a few pieces (any text tokenizes, byte by byte;
+only ASCII comes out),
 with a ChatML template. It answers nonsense, but a grammar can hold it to any format, and the
 same seed gives the same tokens. About 165 KB.
 
@@ -19,7 +20,10 @@ N_EMBD, N_LAYER, N_HEAD, N_FF, N_CTX = 32, 2, 4, 64, 4096
 def vocabulary():
     tokens = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)]
     types = [gguf.TokenType.UNKNOWN, gguf.TokenType.CONTROL, gguf.TokenType.CONTROL]
-    types += [gguf.TokenType.BYTE] * 256
+    # Bytes from 0x80 are ordinary pieces that read as their own names ("<0xC1>"): text still
+    # tokenizes byte by byte, but random weights cannot write a byte sequence that is not
+    # UTF-8, which llama.cpp's server fails on when it writes the reply as JSON.
+    types += [gguf.TokenType.BYTE] * 128 + [gguf.TokenType.NORMAL] * 128
     pieces = ["\u2581"] + [chr(c) for c in range(ord("a"), ord("z") + 1)] + ["\u2581the", "\u2581a"]
     tokens += pieces + ["<|im_start|>", "<|im_end|>"]
     types += [gguf.TokenType.NORMAL] * len(pieces) + [gguf.TokenType.CONTROL] * 2

@@ -70,7 +70,7 @@ impl Controller {
             let on_text = Rc::new(move |agent: &str, text: &str| {
                 this.live_text.set(Some((agent.to_string(), text.to_string())))
             });
-            return self.intab.model(&scenario.model.name, scenario.seed, on_text);
+            return self.intab.model(scenario, on_text);
         }
         let model = self.http_model(scenario, clock)?;
         self.http.set_value(Some(model.clone()));
