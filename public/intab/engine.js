@@ -2,7 +2,7 @@
 // what this browser offers it, loading a model, and the calls a run makes, answered one at a time
 // in the order asked, each held to the grammar Agora's own small WebAssembly build makes for it.
 import { Wllama } from './wllama/index.min.js';
-import { check, open } from './store.js';
+import { check, forEngine, open } from './store.js';
 
 const WASM = new URL('wllama/wllama.wasm', import.meta.url).href;
 
@@ -35,7 +35,8 @@ export function environment() {
 
 /**
  * Loads a model into the engine: `source` is the address of a downloaded model or a File the
- * user picked. Resolves to what the statistics show: { threads, multithread, architecture }.
+ * user picked. Resolves to what the statistics show: { threads, multithread, architecture,
+ * repacked } (repacked: Q4_1 tensors the engine reads as Q5_1, see store.js).
  */
 export async function load(source, nCtx) {
   const env = environment();
@@ -49,9 +50,10 @@ export async function load(source, nCtx) {
     throw new Error(`the file cannot be used: ${e.message}`);
   }
   await unload();
+  const { model, repacked } = await forEngine(file, info);
   const w = new Wllama({ default: WASM }, { suppressNativeLog: true });
   try {
-    await w.loadModel([file], {
+    await w.loadModel([model], {
       n_ctx: nCtx, n_threads: env.threads, n_gpu_layers: 0,
       // One sequence at a time: calls queue, and a run's calls never share the context, which
       // also keeps a seeded run repeatable.
@@ -72,7 +74,7 @@ export async function load(source, nCtx) {
     throw new Error(`the engine could not load the model: ${text}`);
   }
   engine = { w, source: typeof source === 'string' ? source : source.name, multithread: w.isMultithread() };
-  return { threads: env.threads, multithread: engine.multithread, architecture: info.architecture, bytes: file.size };
+  return { threads: env.threads, multithread: engine.multithread, architecture: info.architecture, bytes: file.size, repacked };
 }
 
 /** Frees the engine and its memory. */

@@ -22,7 +22,7 @@ const panel = {
   error: '',
   cached: 0,
   used: 0,
-  loaded: null, // { source, picked, threads, multithread, prompt_per_s, tokens_per_s }
+  loaded: null, // { source, picked, threads, multithread, repacked, prompt_per_s, tokens_per_s }
   abort: null,
 };
 
@@ -44,7 +44,7 @@ async function loadInto(source, label, picked) {
   try {
     const info = await load(source, panel.info.context);
     const speed = await warmUp().catch(() => ({ prompt_per_s: 0, tokens_per_s: 0 }));
-    const loaded = { source: label, picked, threads: info.threads, multithread: info.multithread, ...speed };
+    const loaded = { source: label, picked, threads: info.threads, multithread: info.multithread, repacked: info.repacked, ...speed };
     set({ stage: 'idle', loaded });
     panel.hooks.loaded(label, picked, speed.prompt_per_s, speed.tokens_per_s);
   } catch (e) {
@@ -138,7 +138,10 @@ function drawEngine() {
       : '1 thread (this page is not cross-origin isolated: docs/intab.md says how to host it with COOP and COEP)';
   const speed = loaded?.tokens_per_s > 0 ? ` · ${loaded.tokens_per_s.toFixed(1)} tokens a second measured here` : '';
   const what = loaded ? `Loaded: ${loaded.source} · ` : '';
-  return el('p', { className: 'muted', textContent: `${what}The engine runs in a worker on ${threads}${speed}.`, dataset: { testid: 'intab-engine' } });
+  const repacked = loaded?.repacked
+    ? ` Its ${loaded.repacked} Q4_1 weight tensors are read as Q5_1, which holds the same values and which the engine computes with SIMD (it has no SIMD code for Q4_1).`
+    : '';
+  return el('p', { className: 'muted', textContent: `${what}The engine runs in a worker on ${threads}${speed}.${repacked}`, dataset: { testid: 'intab-engine' } });
 }
 
 // The parts that change as the engine works, redrawn in place; the model choice is drawn only

@@ -203,22 +203,73 @@ function readHeader(bytes, size) {
     else skip(type);
   }
   let end = 0;
+  const list = [];
   for (let i = 0; i < tensors; i++) {
     str();
     const dims = u32();
     if (dims > 8) throw new Error('its header is damaged (a tensor with more than 8 dimensions)');
     let count = 1;
     for (let d = 0; d < dims; d++) count *= u64();
+    const typeAt = at;
     const type = u32();
+    const offsetAt = at;
     const offset = u64();
     const block = BLOCKS[type];
-    end = Math.max(end, offset + (block ? Math.ceil(count / block[0]) * block[1] : 0));
+    const bytes = block ? Math.ceil(count / block[0]) * block[1] : 0;
+    list.push({ type, typeAt, offsetAt, offset, bytes });
+    end = Math.max(end, offset + bytes);
   }
   const start = Math.ceil(at / alignment) * alignment;
   if (start + end > size) {
     throw new Error(`it is cut short: its weights need ${mb(start + end)} but the file has ${mb(size)} (a download cut off?)`);
   }
-  return { version, tensors, architecture };
+  return { version, tensors, architecture, list, start, alignment };
+}
+
+const Q4_1 = 3;
+const Q5_1 = 7;
+
+/**
+ * The model as the engine should read it: `file` itself, or, when it holds Q4_1 weights, a copy
+ * with them as Q5_1. llama.cpp's WebAssembly build has no SIMD kernel for Q4_1 (it falls back
+ * to plain code), and Q5_1 holds the same values: a Q4_1 block (scale, minimum, sixteen bytes of
+ * 4-bit values) is a Q5_1 block whose fifth bits are all zero. Read about a sixth faster on
+ * SmolLM2-135M (docs/benchmarks.md). Resolves to { model, repacked } (tensors rewritten).
+ */
+export async function forEngine(file, info) {
+  const q41 = info.list.filter((t) => t.type === Q4_1);
+  if (!q41.length) return { model: file, repacked: 0 };
+  const head = new Uint8Array(await file.slice(0, info.start).arrayBuffer());
+  const view = new DataView(head.buffer);
+  const parts = [head];
+  let at = 0;
+  // Tensors keep their order in the file; each starts aligned as before.
+  for (const t of [...info.list].sort((a, b) => a.offset - b.offset)) {
+    const pad = (info.alignment - (at % info.alignment)) % info.alignment;
+    if (pad) parts.push(new Uint8Array(pad));
+    at += pad;
+    view.setBigUint64(t.offsetAt, BigInt(at), true);
+    const data = file.slice(info.start + t.offset, info.start + t.offset + t.bytes);
+    if (t.type !== Q4_1) {
+      parts.push(data);
+      at += t.bytes;
+      continue;
+    }
+    view.setUint32(t.typeAt, Q5_1, true);
+    const blocks = t.bytes / 20;
+    const from = new Uint32Array(await data.arrayBuffer());
+    const to = new Uint32Array(blocks * 6);
+    for (let b = 0, i = 0, o = 0; b < blocks; b++, i += 5, o += 6) {
+      to[o] = from[i]; // scale and minimum; to[o + 1], the fifth bits, stays 0
+      to[o + 2] = from[i + 1];
+      to[o + 3] = from[i + 2];
+      to[o + 4] = from[i + 3];
+      to[o + 5] = from[i + 4];
+    }
+    parts.push(to);
+    at += to.byteLength;
+  }
+  return { model: new File(parts, file.name ?? 'model.gguf'), repacked: q41.length };
 }
 
 /** Checks that `file` (a Blob) is a whole GGUF model; says what is wrong in words if not. */

@@ -10,9 +10,10 @@ use crate::scenario::{Method, MethodKind, Scenario};
 /// Reads a field of the scenario's method settings, or `$default` under another method.
 macro_rules! with_method {
     ($s:expr, $variant:ident, |$m:ident| $body:expr, $default:expr) => {
-        match &$s.method {
-            Method::$variant($m) => $body,
-            _ => $default,
+        if let Method::$variant($m) = &$s.method {
+            $body
+        } else {
+            $default
         }
     };
 }

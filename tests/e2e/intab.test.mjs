@@ -7,13 +7,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually, launch, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'agora-intab-'));
 const tiny = join(dir, 'tiny.gguf');
+const tinyQ41 = join(dir, 'tiny-q4_1.gguf');
 const ctx = { requests: [] };
 const CSP = "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:";
 
@@ -33,10 +34,13 @@ function sendModel(req, res, body, { cutAt } = {}) {
 
 before(async () => {
   execFileSync('python3', [join(root, 'tests', 'tiny-model', 'make_tiny_gguf.py'), tiny]);
+  execFileSync('python3', [join(root, 'tests', 'tiny-model', 'make_tiny_gguf.py'), tinyQ41, '--q4_1']);
   const model = readFileSync(tiny);
+  const modelQ41 = readFileSync(tinyQ41);
   let cutServed = false;
   const routes = {
     '/models/tiny.gguf': (req, res) => sendModel(req, res, model),
+    '/models/tiny-q4_1.gguf': (req, res) => sendModel(req, res, modelQ41),
     // The first download breaks off after 60 KB; the server then honours Range requests.
     '/models/flaky.gguf': (req, res) => {
       const cut = !cutServed;
@@ -345,6 +349,56 @@ test('on a cross-origin isolated page the engine runs on several threads', async
   await finish(page);
   const calls = (await eventsOf(page)).filter((e) => e.type === 'model_call');
   assert.deepEqual(calls.filter((c) => !c.parse.ok).map((c) => c.raw), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// gguf's own reader compares every tensor of two files value by value, and counts the Q4_1
+// tensors of the first that are Q5_1 in the second.
+const SAME_VALUES = `
+import sys, numpy as np, gguf
+from gguf import quants
+a, b = gguf.GGUFReader(sys.argv[1]), gguf.GGUFReader(sys.argv[2])
+assert len(a.tensors) == len(b.tensors)
+n = 0
+for x, y in zip(a.tensors, b.tensors):
+    assert x.name == y.name, (x.name, y.name)
+    assert np.array_equal(quants.dequantize(x.data, x.tensor_type), quants.dequantize(y.data, y.tensor_type)), x.name
+    if x.tensor_type.name == 'Q4_1':
+        assert y.tensor_type.name == 'Q5_1', y.tensor_type.name
+        n += 1
+    else:
+        assert x.tensor_type == y.tensor_type, x.name
+print(n)
+`;
+
+test('a model with Q4_1 weights is read as Q5_1 holding the same values, and runs', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context);
+  // The file the engine gets, made in this browser, against the downloaded one.
+  const made = await page.evaluate(async () => {
+    const { check, forEngine } = await import('/intab/store.js');
+    const file = await (await fetch('/models/tiny-q4_1.gguf')).blob();
+    const { model, repacked } = await forEngine(file, await check(file));
+    const bytes = new Uint8Array(await model.arrayBuffer());
+    let text = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { repacked, data: btoa(text) };
+  });
+  const out = join(dir, 'as-read.gguf');
+  writeFileSync(out, Buffer.from(made.data, 'base64'));
+  const tensors = Number(execFileSync('python3', ['-c', SAME_VALUES, tinyQ41, out]).toString().trim());
+  assert.equal(tensors, 14, 'every layer matrix was Q4_1 and is Q5_1');
+  assert.equal(made.repacked, tensors);
+  // Loaded through the app, the settings say so, and a debate runs with every bid read.
+  await onTab(page, 'rail-debate', 'models/tiny-q4_1.gguf', 2);
+  await downloadAndLoad(page);
+  await waitForText(page.getByTestId('intab-engine'), /Its 14 Q4_1 weight tensors are read as Q5_1, which holds the same values/);
+  await page.getByTestId('run').click();
+  await finish(page);
+  const bids = (await eventsOf(page)).filter((e) => e.type === 'bid');
+  assert.ok(bids.length >= 3);
+  assert.deepEqual(bids.filter((b) => b.defaulted), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -6,7 +6,9 @@ only ASCII comes out),
 with a ChatML template. It answers nonsense, but a grammar can hold it to any format, and the
 same seed gives the same tokens. About 165 KB.
 
-    python3 tests/tiny-model/make_tiny_gguf.py OUT.gguf [--seed N]
+    python3 tests/tiny-model/make_tiny_gguf.py OUT.gguf [--seed N] [--q4_1]
+
+With --q4_1 the layers' matrices are stored as Q4_1, the type the in-tab engine reads as Q5_1.
 """
 
 import argparse
@@ -30,7 +32,7 @@ def vocabulary():
     return tokens, types
 
 
-def write(path, seed):
+def write(path, seed, q4_1=False):
     rng = np.random.default_rng(seed)
     tokens, types = vocabulary()
     n_vocab = len(tokens)
@@ -65,6 +67,14 @@ def write(path, seed):
     def weights(*shape):
         return (rng.standard_normal(shape) * 0.2).astype(np.float32)
 
+    def matrix(name, *shape):
+        data = weights(*shape)
+        if q4_1:
+            w.add_tensor(name, gguf.quants.quantize(data, gguf.GGMLQuantizationType.Q4_1),
+                         raw_dtype=gguf.GGMLQuantizationType.Q4_1)
+        else:
+            w.add_tensor(name, data)
+
     ones = np.ones(N_EMBD, dtype=np.float32)
     # Shapes in numpy order (rows, columns): GGUF stores them the other way round.
     w.add_tensor("token_embd.weight", weights(n_vocab, N_EMBD))
@@ -73,11 +83,11 @@ def write(path, seed):
     for i in range(N_LAYER):
         w.add_tensor(f"blk.{i}.attn_norm.weight", ones)
         for part in ("q", "k", "v", "output"):
-            w.add_tensor(f"blk.{i}.attn_{part}.weight", weights(N_EMBD, N_EMBD))
+            matrix(f"blk.{i}.attn_{part}.weight", N_EMBD, N_EMBD)
         w.add_tensor(f"blk.{i}.ffn_norm.weight", ones)
-        w.add_tensor(f"blk.{i}.ffn_gate.weight", weights(N_FF, N_EMBD))
-        w.add_tensor(f"blk.{i}.ffn_up.weight", weights(N_FF, N_EMBD))
-        w.add_tensor(f"blk.{i}.ffn_down.weight", weights(N_EMBD, N_FF))
+        matrix(f"blk.{i}.ffn_gate.weight", N_FF, N_EMBD)
+        matrix(f"blk.{i}.ffn_up.weight", N_FF, N_EMBD)
+        matrix(f"blk.{i}.ffn_down.weight", N_EMBD, N_FF)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
@@ -88,5 +98,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Write a tiny random GGUF model for tests.")
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--q4_1", action="store_true")
     args = parser.parse_args()
-    write(args.out, args.seed)
+    write(args.out, args.seed, args.q4_1)
