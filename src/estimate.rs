@@ -13,9 +13,14 @@ use futures::FutureExt;
 
 use crate::clock::FrozenClock;
 use crate::engine::Run;
-use crate::events::Event;
+use crate::events::{request_messages, Event};
 use crate::model::demo::DemoModel;
 use crate::scenario::Scenario;
+
+/// The length in bytes of the start `a` and `b` share.
+fn shared_start(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
 
 /// The expected size of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -23,6 +28,9 @@ pub struct Estimate {
     pub turns: u32,
     pub calls: u32,
     pub prompt_tokens: u64,
+    /// The prompt tokens an engine that keeps earlier prompts (the model in the tab) still
+    /// reads: each call's prompt less the longest start it shares with an earlier call's.
+    pub read_tokens: u64,
     pub completion_tokens: u64,
     /// At the scenario's prices, when it has them.
     pub cost: Option<f64>,
@@ -42,12 +50,23 @@ impl Estimate {
         // Nothing in a demo run at zero latency waits, so it completes in one poll.
         run.run_to_end().now_or_never()?;
         let mut estimate = Estimate::default();
-        for e in run.events() {
+        let events = run.events();
+        let mut prompts: Vec<String> = Vec::new();
+        for (i, e) in events.iter().enumerate() {
             match e {
                 Event::ModelCall { usage, .. } => {
                     estimate.calls += 1;
                     estimate.prompt_tokens += usage.prompt_tokens as u64;
                     estimate.completion_tokens += usage.completion_tokens as u64;
+                    let prompt: String = request_messages(events, i)
+                        .unwrap_or_default()
+                        .iter()
+                        .flat_map(|m| [m.content.as_str(), "\u{1}"])
+                        .collect();
+                    let kept = prompts.iter().map(|p| shared_start(p, &prompt)).max().unwrap_or(0);
+                    let new = 1.0 - kept as f64 / prompt.len().max(1) as f64;
+                    estimate.read_tokens += (usage.prompt_tokens as f64 * new).round() as u64;
+                    prompts.push(prompt);
                 }
                 e => estimate.turns = estimate.turns.max(e.turn().unwrap_or(0)),
             }
@@ -57,14 +76,15 @@ impl Estimate {
         Some(estimate)
     }
 
-    /// How long the run takes on an engine that answers one call at a time, reading prompts at
-    /// `read_per_s` tokens a second and writing at `write_per_s` (measured on this machine):
-    /// (seconds in all, seconds a turn). `None` without both speeds.
+    /// How long the run takes on an engine that answers one call at a time and keeps what it
+    /// read before, reading new prompt tokens at `read_per_s` tokens a second and writing at
+    /// `write_per_s` (measured on this machine): (seconds in all, seconds a turn). `None`
+    /// without both speeds.
     pub fn duration(&self, read_per_s: f64, write_per_s: f64) -> Option<(f64, f64)> {
         if read_per_s <= 0.0 || write_per_s <= 0.0 {
             return None;
         }
-        let all = self.prompt_tokens as f64 / read_per_s + self.completion_tokens as f64 / write_per_s;
+        let all = self.read_tokens as f64 / read_per_s + self.completion_tokens as f64 / write_per_s;
         Some((all, all / f64::from(self.turns.max(1))))
     }
 
@@ -86,8 +106,16 @@ mod tests {
 
     #[test]
     fn an_engine_that_answers_one_call_at_a_time_takes_the_sum_of_its_reading_and_writing() {
-        let e = Estimate { turns: 4, calls: 20, prompt_tokens: 8000, completion_tokens: 600, cost: None };
-        // 8000 / 400 + 600 / 20 = 20 + 30 s; a quarter of it a turn.
+        let e = Estimate {
+            turns: 4,
+            calls: 20,
+            prompt_tokens: 30000,
+            read_tokens: 8000,
+            completion_tokens: 600,
+            cost: None,
+        };
+        // Only the tokens not kept from earlier calls are read: 8000 / 400 + 600 / 20 = 20 + 30
+        // s; a quarter of it a turn.
         assert_eq!(e.duration(400.0, 20.0), Some((50.0, 12.5)));
         assert_eq!(e.duration(0.0, 20.0), None, "no measurement, no estimate");
     }
@@ -105,6 +133,13 @@ mod tests {
         // The history grows, so later prompts are longer: more than 4 times the first turn's.
         let first = Estimate::of(&crate::scenario::Scenario { max_turns: 1, ..s.clone() }).unwrap();
         assert!(e.prompt_tokens > 4 * first.prompt_tokens, "{e:?} {first:?}");
+        // Each bid and speech shares the start of its prompt with an earlier call (the system
+        // message and the history), so far fewer tokens are new than are sent.
+        assert!(e.read_tokens > first.prompt_tokens && e.read_tokens * 5 < e.prompt_tokens * 3, "{e:?}");
+        // The longer the conversation, the larger the kept share.
+        let long = Estimate::of(&crate::scenario::Scenario { max_turns: 10, ..s.clone() }).unwrap();
+        let share = |e: &Estimate| e.read_tokens as f64 / e.prompt_tokens as f64;
+        assert!(share(&long) < share(&e) - 0.1, "{long:?} {e:?}");
         let cost = (e.prompt_tokens as f64 * 2.0 + e.completion_tokens as f64 * 10.0) / 1e6;
         assert!((e.cost.unwrap() - cost).abs() < 1e-12);
         assert!(e.describe().starts_with("about 16 calls, "), "{}", e.describe());

@@ -62,6 +62,17 @@ pub(crate) fn color(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
+/// [`why`] as HTML text, for panels drawn as text.
+pub(crate) fn why_html(reasoning: &str) -> String {
+    if reasoning.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<details class=\"why\" data-testid=\"why\"><summary>why</summary><p class=\"reasoning\">{}</p></details>",
+        crate::text::html_escape(reasoning)
+    )
+}
+
 /// The model's reasoning behind a decision, one click away; nothing when it did not reason.
 pub(crate) fn why(reasoning: &str) -> Option<AnyView> {
     (!reasoning.is_empty()).then(|| {

@@ -82,6 +82,10 @@ for (const preset of PRESETS) {
   console.log(`${preset}: ${turns.length} turns, ${fmt(mean(turns), 1)} s a turn (whole run ${fmt(wall)} s, opening ${fmt(steps[0] ?? NaN, 1)} s)${error ? `; ERROR ${error.message}` : ''}`);
   console.log(`  ${engineLine.trim()}`);
   console.log(`  estimate before Run: ${estimate.trim()}`);
+  // The estimate spreads the whole run (opening steps included) over its turns; so is this.
+  const guess = Number(/roughly (\d+) s a turn/.exec(estimate)?.[1] ?? NaN);
+  const measured = wall / Math.max(1, turns.length);
+  console.log(`  estimate ${fmt(guess)} s a turn against ${fmt(measured, 1)} s measured the same way (whole run / turns): ${fmt(100 * (guess / measured - 1))} %`);
   console.log(`  tokens read per call: turn 2 ${fmt(at(2, 'read_tokens'))}, turn 8 ${fmt(at(8, 'read_tokens'))}; kept from before: turn 2 ${fmt(at(2, 'reused_tokens'))}, turn 8 ${fmt(at(8, 'reused_tokens'))}`);
   const read = calls.filter((c) => c.engine?.read_ms > 0);
   const write = calls.filter((c) => c.engine?.written_ms > 0);

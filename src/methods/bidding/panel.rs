@@ -6,11 +6,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::app::form::number_field;
-use crate::app::methods::{color, update_method, why, with_method};
+use crate::app::methods::{color, update_method, why_html, with_method};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
 use crate::scenario::Method;
-use crate::text::fixed;
+use crate::text::{fixed, html_escape};
 use crate::view::BidTurn;
 
 /// Bids per turn, newest first, with a small chart of every agent's bids across turns.
@@ -59,55 +59,53 @@ fn BidBoard() -> impl IntoView {
 
 #[component]
 fn Board(board: Arc<BidTurn>) -> impl IntoView {
-    let winner = board.winner.clone();
-    let tie_note = board
-        .tie
-        .then(|| crate::events::draw_note(&board.tied));
     view! {
-        <li class="board" data-testid="bid-turn" data-turn=board.turn data-winner=winner.clone().unwrap_or_default()>
-            <h3>
-                {format!("Turn {}", board.turn)}
-                {winner.clone().map(|w| view! { <span class="winner-name">{format!(" · {w} speaks")}</span> })}
-            </h3>
-            <ul class="bids">
-                {board
-                    .bids
-                    .iter()
-                    .enumerate()
-                    .map(|(i, b)| {
-                        let won = winner.as_deref() == Some(b.agent.as_str());
-                        let width = format!("{}%", (b.value.clamp(0, 10) * 10).max(2));
-                        let note = super::words::bid_note(b.value, b.attempts, b.defaulted);
-                        view! {
-                            <li
-                                class="bid"
-                                class:winner=won
-                                class:defaulted=b.defaulted
-                                data-testid="bid"
-                                data-agent=b.agent.clone()
-                                data-value=b.value
-                                title=format!("Raw reply: {}", b.raw)
-                            >
-                                <span class="agent">{b.agent.clone()}</span>
-                                <span class="bar-track">
-                                    <span class="bar" style:width=width style:background=color(i)></span>
-                                </span>
-                                <span class="value" data-testid="bid-value">{b.value}</span>
-                                <details class="raw">
-                                    <summary>"reply"</summary>
-                                    <code>{if b.raw.is_empty() { "(empty)".to_string() } else { b.raw.clone() }}</code>
-                                </details>
-                                {why(&b.why)}
-                                {note.map(|note| view! { <span class="note" data-testid="bid-note">{note}</span> })}
-                            </li>
-                        }
-                    })
-                    .collect_view()}
-            </ul>
-            {tie_note.map(|t| view! { <p class="tie" data-testid="tie-note">{t}</p> })}
-            {board.given.clone().map(|t| view! { <p class="tie" data-testid="board-given">{t}</p> })}
-        </li>
+        <li
+            class="board"
+            data-testid="bid-turn"
+            data-turn=board.turn
+            data-winner=board.winner.clone().unwrap_or_default()
+            inner_html=board_html(&board)
+        ></li>
     }
+}
+
+/// A turn's bids as HTML text (a typed view per bid cost the first page more): each bid's
+/// agent, bar, value, the raw reply one click away, the reasoning and its note; then the
+/// tie-break and a floor given by the class.
+fn board_html(board: &BidTurn) -> String {
+    let esc = html_escape;
+    let winner = board.winner.as_deref();
+    let mut out = format!(
+        "<h3>Turn {}{}</h3><ul class=\"bids\">",
+        board.turn,
+        winner.map(|w| format!("<span class=\"winner-name\"> · {} speaks</span>", esc(w))).unwrap_or_default()
+    );
+    for (i, b) in board.bids.iter().enumerate() {
+        let won = if winner == Some(b.agent.as_str()) { " winner" } else { "" };
+        let defaulted = if b.defaulted { " defaulted" } else { "" };
+        let raw = esc(&b.raw);
+        let note = super::words::bid_note(b.value, b.attempts, b.defaulted)
+            .map(|n| format!("<span class=\"note\" data-testid=\"bid-note\">{}</span>", esc(&n)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "<li class=\"bid{won}{defaulted}\" data-testid=\"bid\" data-agent=\"{agent}\" data-value=\"{value}\" title=\"Raw reply: {raw}\"><span class=\"agent\">{agent}</span><span class=\"bar-track\"><span class=\"bar\" style=\"width:{width}%;background:{color}\"></span></span><span class=\"value\" data-testid=\"bid-value\">{value}</span><details class=\"raw\"><summary>reply</summary><code>{shown}</code></details>{why}{note}</li>",
+            agent = esc(&b.agent),
+            value = b.value,
+            width = (b.value.clamp(0, 10) * 10).max(2),
+            color = color(i),
+            shown = if raw.is_empty() { "(empty)" } else { &raw },
+            why = why_html(&b.why),
+        ));
+    }
+    out.push_str("</ul>");
+    let tie = board.tie.then(|| crate::events::draw_note(&board.tied));
+    for (text, id) in [(tie, "tie-note"), (board.given.clone(), "board-given")] {
+        if let Some(t) = text {
+            out.push_str(&format!("<p class=\"tie\" data-testid=\"{id}\">{}</p>", esc(&t)));
+        }
+    }
+    out
 }
 
 /// How many recent turns the bid chart shows.
