@@ -33,28 +33,32 @@ export function environment() {
 }
 
 
-/**
- * Loads a model into the engine: `source` is the address of a downloaded model or a File the
- * user picked. Resolves to what the statistics show: { threads, multithread, architecture,
- * repacked } (repacked: Q4_1 tensors the engine reads as Q5_1, see store.js).
- */
-export async function load(source, nCtx) {
-  const env = environment();
-  if (!env.supported) throw new Error(`this browser lacks ${env.missing}, which the in-tab engine needs; use a recent Chrome or Edge`);
-  const file = typeof source === 'string' ? await open(source) : source;
-  if (!file) throw new Error('the model is not downloaded yet');
-  let info;
+/** Whether this browser offers a WebGPU adapter at all. */
+async function hasGpu() {
   try {
-    info = await check(file);
-  } catch (e) {
-    throw new Error(`the file cannot be used: ${e.message}`);
+    return !!(await navigator.gpu?.requestAdapter());
+  } catch {
+    return false;
   }
-  await unload();
-  const { model, repacked } = await forEngine(file, info);
-  const w = new Wllama({ default: WASM }, { suppressNativeLog: true });
+}
+
+/**
+ * Starts wllama on `file`, on the GPU when `gpu` (all layers offered to WebGPU). Resolves to
+ * { w, onGpu }: onGpu says whether llama.cpp put any layer there (it falls back to the CPU by
+ * itself when it finds no device it can use, and says so only in its log).
+ */
+async function start(file, nCtx, threads, gpu) {
+  const native = [];
+  const keep = (...a) => native.push(a.join(' '));
+  const quiet = () => {};
+  // The GPU's load is read from llama.cpp's own log; otherwise the log is left off.
+  const config = gpu
+    ? { logger: { debug: quiet, log: keep, info: keep, warn: keep, error: console.error } }
+    : { suppressNativeLog: true };
+  const w = new Wllama({ default: WASM }, config);
   try {
-    await w.loadModel([model], {
-      n_ctx: nCtx, n_threads: env.threads, n_gpu_layers: 0,
+    await w.loadModel([file], {
+      n_ctx: nCtx, n_threads: threads, n_gpu_layers: gpu ? 99999 : 0,
       // One sequence at a time: calls queue, and a run's calls never share the context, which
       // also keeps a seeded run repeatable.
       n_parallel: 1,
@@ -73,8 +77,70 @@ export async function load(source, nCtx) {
     }
     throw new Error(`the engine could not load the model: ${text}`);
   }
-  engine = { w, source: typeof source === 'string' ? source : source.name, multithread: w.isMultithread() };
-  return { threads: env.threads, multithread: engine.multithread, architecture: info.architecture, bytes: file.size, repacked };
+  const offloaded = /offloaded (\d+)\/\d+ layers to GPU/.exec(native.join('\n'));
+  return { w, onGpu: !!offloaded && Number(offloaded[1]) > 0 };
+}
+
+/**
+ * Loads a model into the engine: `source` is the address of a downloaded model or a File the
+ * user picked; `device` is 'auto' (the GPU when a short warm-up says it is faster than the CPU)
+ * or 'cpu'. Resolves to what the settings and statistics show: { threads, multithread,
+ * architecture, bytes, repacked (Q4_1 tensors read as Q5_1, see store.js), gpu (whether it runs
+ * on the GPU), why (where it runs and why, in words), prompt_per_s, tokens_per_s (the warm-up's
+ * speeds on the device it runs on) }.
+ */
+export async function load(source, nCtx, device = 'auto') {
+  const env = environment();
+  if (!env.supported) throw new Error(`this browser lacks ${env.missing}, which the in-tab engine needs; use a recent Chrome or Edge`);
+  const file = typeof source === 'string' ? await open(source) : source;
+  if (!file) throw new Error('the model is not downloaded yet');
+  let info;
+  try {
+    info = await check(file);
+  } catch (e) {
+    throw new Error(`the file cannot be used: ${e.message}`);
+  }
+  await unload();
+  const { model, repacked } = await forEngine(file, info);
+  const name = typeof source === 'string' ? source : source.name;
+  const run = async (gpu) => {
+    const { w, onGpu } = await start(model, nCtx, env.threads, gpu);
+    engine = { w, source: name, multithread: w.isMultithread() };
+    return { onGpu, speed: await warmUp().catch(() => ({ prompt_per_s: 0, tokens_per_s: 0, ms: Infinity })) };
+  };
+  const cpu = await run(false);
+  let chosen = { gpu: false, speed: cpu.speed };
+  let why;
+  const rate = (s) => `${s.tokens_per_s.toFixed(1)} tokens a second`;
+  if (device === 'cpu') {
+    why = 'the CPU, as chosen: the same seed repeats a run exactly';
+  } else if (!(await hasGpu())) {
+    why = 'the CPU: this browser offers no WebGPU';
+  } else {
+    // One engine at a time, so a model never takes its memory twice.
+    await unload();
+    const gpu = await run(true).catch((e) => ({ error: e.message }));
+    if (gpu.error || !gpu.onGpu) {
+      why = gpu.error
+        ? `the CPU: on the GPU, ${gpu.error}`
+        : 'the CPU: the engine found no WebGPU device it can use';
+    } else if (gpu.speed.ms < cpu.speed.ms) {
+      chosen = { gpu: true, speed: gpu.speed };
+      why = `the GPU (WebGPU): in the warm-up it wrote ${rate(gpu.speed)}, the CPU ${rate(cpu.speed)}`;
+    } else {
+      why = `the CPU: in the warm-up it wrote ${rate(cpu.speed)}, the GPU ${rate(gpu.speed)}`;
+    }
+    if (!chosen.gpu) {
+      await unload();
+      await start(model, nCtx, env.threads, false).then(({ w }) => {
+        engine = { w, source: name, multithread: w.isMultithread() };
+      });
+    }
+  }
+  return {
+    threads: env.threads, multithread: engine.multithread, architecture: info.architecture, bytes: file.size, repacked,
+    gpu: chosen.gpu, why, prompt_per_s: chosen.speed.prompt_per_s, tokens_per_s: chosen.speed.tokens_per_s,
+  };
 }
 
 /** Frees the engine and its memory. */
@@ -182,11 +248,11 @@ async function completeNow(req, onText, signal) {
   };
 }
 
-/** A short generation, timed: the speeds the estimate before a run is made from. */
-export async function warmUp() {
+/** A short generation, timed: the speeds the estimate before a run is made from, and its time. */
+async function warmUp() {
   const out = await complete({
     messages: [{ role: 'user', content: 'The quick brown fox jumps over the lazy dog. '.repeat(6) }],
     max_tokens: 16, seed: 1, temperature: 1, stream: false,
   });
-  return { prompt_per_s: out.timings?.prompt_per_second ?? 0, tokens_per_s: out.timings?.predicted_per_second ?? 0 };
+  return { prompt_per_s: out.timings?.prompt_per_second ?? 0, tokens_per_s: out.timings?.predicted_per_second ?? 0, ms: out.ms };
 }

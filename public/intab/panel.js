@@ -1,7 +1,7 @@
 // The model settings of a scenario on the in-tab model, drawn here rather than in the app so the
 // first page carries none of it: which model, its download (asked first, with progress and
 // Cancel), what is kept in this browser, and how the engine runs here.
-import { environment, load, shapes, unload, warmUp } from './engine.js';
+import { environment, load, shapes, unload } from './engine.js';
 import { cached, download, mb, remove, stored } from './store.js';
 
 const el = (tag, { dataset = {}, ...props } = {}, ...children) => {
@@ -22,7 +22,7 @@ const panel = {
   error: '',
   cached: 0,
   used: 0,
-  loaded: null, // { source, picked, threads, multithread, repacked, prompt_per_s, tokens_per_s }
+  loaded: null, // { source, picked, threads, multithread, repacked, gpu, why, prompt_per_s, tokens_per_s }
   abort: null,
 };
 
@@ -42,11 +42,9 @@ async function loadInto(source, label, picked) {
   set({ stage: 'loading', error: '', loaded: null });
   panel.hooks.loaded('', false, 0, 0);
   try {
-    const info = await load(source, panel.info.context);
-    const speed = await warmUp().catch(() => ({ prompt_per_s: 0, tokens_per_s: 0 }));
-    const loaded = { source: label, picked, threads: info.threads, multithread: info.multithread, repacked: info.repacked, ...speed };
-    set({ stage: 'idle', loaded });
-    panel.hooks.loaded(label, picked, speed.prompt_per_s, speed.tokens_per_s);
+    const info = await load(source, panel.info.context, device());
+    set({ stage: 'idle', loaded: { ...info, source: label, picked } });
+    panel.hooks.loaded(label, picked, info.prompt_per_s, info.tokens_per_s);
   } catch (e) {
     set({ stage: 'failed', error: e.message });
   }
@@ -129,6 +127,24 @@ function drawState() {
   return el('div', { className: 'row intab-actions', role: 'status', dataset: { testid: 'intab-state' } }, ...parts);
 }
 
+// Where the engine runs: 'auto' (the GPU when its warm-up beats the CPU's) or 'cpu'.
+const DEVICE = 'agora.intab.device';
+const device = () => (localStorage.getItem(DEVICE) === 'cpu' ? 'cpu' : 'auto');
+
+function drawDevice() {
+  const select = el('select', { dataset: { testid: 'intab-device' } },
+    el('option', { value: 'auto', textContent: 'The faster of GPU and CPU, measured when the model loads', selected: device() === 'auto' }),
+    el('option', { value: 'cpu', textContent: 'The CPU only: a seed repeats a run exactly', selected: device() === 'cpu' }));
+  select.addEventListener('change', () => {
+    localStorage.setItem(DEVICE, select.value);
+    // The choice is made when a model loads: load the one in the engine again.
+    const { loaded, info } = panel;
+    if (loaded && !loaded.picked && loaded.source === info.label) loadInto(info.url, info.label, false);
+    else draw();
+  });
+  return el('label', { className: 'field' }, el('span', { textContent: 'Where the engine runs' }), select);
+}
+
 function drawEngine() {
   const { loaded, env } = panel;
   const threads = loaded?.multithread
@@ -141,7 +157,9 @@ function drawEngine() {
   const repacked = loaded?.repacked
     ? ` Its ${loaded.repacked} Q4_1 weight tensors are read as Q5_1, which holds the same values and which the engine computes with SIMD (it has no SIMD code for Q4_1).`
     : '';
-  return el('p', { className: 'muted', textContent: `${what}The engine runs in a worker on ${threads}${speed}.${repacked}`, dataset: { testid: 'intab-engine' } });
+  const where = loaded?.why ? ` It runs on ${loaded.why}.` : '';
+  const seeds = loaded?.gpu ? ' On the GPU the same seed may not repeat a run exactly: choose the CPU only for that.' : '';
+  return el('p', { className: 'muted', textContent: `${what}The engine runs in a worker on ${threads}${speed}.${where}${seeds}${repacked}`, dataset: { testid: 'intab-engine' } });
 }
 
 // The parts that change as the engine works, redrawn in place; the model choice is drawn only
@@ -168,6 +186,7 @@ function build() {
     slots.state,
     slots.error,
     el('label', { className: 'field' }, el('span', { textContent: 'Or open a GGUF file from this computer' }), picker),
+    drawDevice(),
     slots.engine,
     el('div', { className: 'row' }, slots.used, slots.forget),
   );

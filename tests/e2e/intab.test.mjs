@@ -353,6 +353,47 @@ test('on a cross-origin isolated page the engine runs on several threads', async
   await context.close();
 });
 
+test('the engine runs on the GPU only when a warm-up says it is faster, says why, and the CPU can be chosen', async () => {
+  // This machine's browser without WebGPU: the CPU, for that reason.
+  const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
+  await downloadAndLoad(page);
+  await waitForText(page.getByTestId('intab-engine'), /It runs on the CPU: this browser offers no WebGPU\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // A browser that offers WebGPU (here SwiftShader's, on the CPU): the engine is tried on it,
+  // and the settings say what came of it.
+  const gpuBrowser = await launch({ args: ['--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'] });
+  try {
+    const gpuContext = await gpuBrowser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const { page: p, errors: e } = await openApp(gpuContext);
+    assert.equal(await p.evaluate(async () => !!(await navigator.gpu?.requestAdapter())), true, 'the page has a WebGPU adapter');
+    await onTab(p, 'rail-debate', 'models/tiny.gguf', 2);
+    await downloadAndLoad(p);
+    const line = await waitForText(p.getByTestId('intab-engine'), /It runs on (the CPU: the engine found no WebGPU device it can use|the CPU: in the warm-up it wrote [\d.]+ tokens a second, the GPU [\d.]+ tokens a second|the GPU \(WebGPU\): in the warm-up it wrote [\d.]+ tokens a second, the CPU [\d.]+ tokens a second\. On the GPU the same seed may not repeat a run exactly)/, 30000);
+    console.log(`# with WebGPU offered: ${line}`);
+    // The CPU only, chosen: the model loads again there, and a seed repeats the run.
+    await p.getByTestId('intab-device').selectOption('cpu');
+    await waitForText(p.getByTestId('intab-engine'), /It runs on the CPU, as chosen: the same seed repeats a run exactly\./, 30000);
+    await p.getByTestId('run').click();
+    await finish(p);
+    const first = strip(await eventsOf(p));
+    await p.getByTestId('reset').click();
+    await p.getByTestId('run').click();
+    await finish(p);
+    assert.deepEqual(strip(await eventsOf(p)), first, 'the same seed gives the same log');
+    // The choice is kept for the next visit.
+    await p.reload();
+    await p.getByTestId('intab-device').waitFor();
+    assert.equal(await p.getByTestId('intab-device').inputValue(), 'cpu');
+    assert.deepEqual(e, []);
+  } finally {
+    await gpuBrowser.close();
+  }
+});
+
 // gguf's own reader compares every tensor of two files value by value, and counts the Q4_1
 // tensors of the first that are Q5_1 in the second.
 const SAME_VALUES = `
