@@ -1,8 +1,9 @@
 // wllama itself, without the app, on SmolLM2-135M (smollm2.mjs fetches it once into
 // target/bench/): how fast it reads a prompt under different load settings, whether calls of
 // several seats run together are faster than one after another, and how much of a seat's prompt
-// the engine keeps from that seat's earlier call. Each seat's prompt is its own system message
-// and a history that grows by a turn; the calls write 4 tokens, so the time is reading.
+// the engine keeps from that seat's earlier call, and the Q4_1 file against the same weights read
+// as Q5_1. Each seat's prompt is its own system message and a history that grows by a turn; the
+// calls write 4 tokens (32 where writing is timed too), so the time is mostly reading.
 //
 //   node tests/bench/intab-engine.mjs                        # the figures in docs/benchmarks.md
 //   BENCH_ISOLATED=0 node tests/bench/intab-engine.mjs       # one thread: a page without COOP/COEP
@@ -14,6 +15,8 @@ const model = smollm2();
 const THREADS = ISOLATED ? 2 : 1;
 const CASES = JSON.parse(process.env.BENCH_CASES ?? JSON.stringify([
   { label: 'four seats in turn (A, B, C, D twice): what each keeps', plan: [['A', 1], ['B', 1], ['C', 1], ['D', 1], ['A', 2], ['B', 2], ['C', 2], ['D', 2]] },
+  { label: 'the file as it is (Q4_1: no SIMD code in llama.cpp\'s WebAssembly build)', plan: [['A', 3]], write: 32 },
+  { label: 'Q4_1 read as Q5_1, as the app loads it (store.js forEngine)', repack: true, plan: [['A', 3]], write: 32 },
   { label: 'n_batch and n_ubatch 8', load: { n_batch: 8, n_ubatch: 8 }, plan: [['A', 2]] },
   { label: 'n_batch and n_ubatch 64', load: { n_batch: 64, n_ubatch: 64 }, plan: [['A', 2]] },
   { label: 'n_batch 2048, n_ubatch 512 (llama.cpp\'s defaults)', plan: [['A', 2]] },
@@ -35,7 +38,11 @@ for (const c of CASES) {
   const out = await page.evaluate(async ({ c, threads }) => {
     const { Wllama } = await import('/intab/wllama/index.min.js');
     const w = new Wllama({ default: '/intab/wllama/wllama.wasm' }, { suppressNativeLog: true });
-    const file = new File([await (await fetch('/bench/model.gguf')).blob()], 'model.gguf');
+    let file = new File([await (await fetch('/bench/model.gguf')).blob()], 'model.gguf');
+    if (c.repack) {
+      const { check, forEngine } = await import('/intab/store.js');
+      file = (await forEngine(file, await check(file))).model;
+    }
     await w.loadModel([file], {
       n_ctx: 2048, n_threads: threads, n_gpu_layers: 0, n_parallel: 1,
       skip_chat_parsing: true, reasoning_format: 'none', prefill_assistant: false, ...c.load,
@@ -46,8 +53,9 @@ for (const c of CASES) {
       { role: 'user', content: `${Array.from({ length: turns }, (_, i) => `Turn ${i}: ${line.repeat(2)}`).join('\n')} Now, ${who}, bid 1 to 10.` },
     ];
     const call = async ([who, turns]) => {
-      const r = await w.createChatCompletion({ messages: prompt(who, turns), max_tokens: 4, seed: 1, temperature: 1, stream: false });
-      return { who, turns, read: r.timings.prompt_n, kept: r.timings.cache_n, ms: r.timings.prompt_ms };
+      const r = await w.createChatCompletion({ messages: prompt(who, turns), max_tokens: c.write ?? 4, seed: 1, temperature: 1, stream: false });
+      const t = r.timings;
+      return { who, turns, read: t.prompt_n, kept: t.cache_n, ms: t.prompt_ms, written: t.predicted_n, writeMs: t.predicted_ms };
     };
     const t0 = performance.now();
     const calls = c.together ? await Promise.all(c.together.map(call)) : [];
@@ -58,7 +66,10 @@ for (const c of CASES) {
   }, { c, threads: THREADS });
   const read = out.calls.reduce((a, x) => a + x.read, 0);
   const ms = out.calls.reduce((a, x) => a + x.ms, 0);
-  console.log(`${c.label}: ${(out.wall / 1000).toFixed(1)} s in all; ${(read / (ms / 1000)).toFixed(1)} tokens a second read`);
+  const written = out.calls.reduce((a, x) => a + x.written, 0);
+  const writeMs = out.calls.reduce((a, x) => a + x.writeMs, 0);
+  const writing = c.write ? `, ${(written / (writeMs / 1000)).toFixed(1)} written` : '';
+  console.log(`${c.label}: ${(out.wall / 1000).toFixed(1)} s in all; ${(read / (ms / 1000)).toFixed(1)} tokens a second read${writing}`);
   for (const x of out.calls) console.log(`  ${x.who}, ${x.turns} turn(s): read ${x.read}, kept ${x.kept}, ${(x.ms / 1000).toFixed(1)} s`);
 }
 await browser.close();
