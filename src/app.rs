@@ -177,17 +177,32 @@ fn Controls() -> impl IntoView {
     // What a run on a real provider will cost, before it starts (a demo run of the scenario).
     let estimate = Memo::new(move |_| {
         let loaded = controller.intab.loaded.get();
+        // The engine's own speeds over the run on screen, when it ran in the tab (a run's long
+        // prompts read and write slower than the short warm-up); read again when the run stops
+        // or starts, not at every event.
+        controller.mode.get();
+        let measured = controller.view.with_untracked(|v| {
+            let model = &v.scenario.as_ref()?.model;
+            let (r, w, _) = v.stats.engine.rates().filter(|_| model.is_in_tab())?;
+            Some((model.name.clone(), r, w))
+        });
         editor.scenario.with(|s| {
             let e = (!s.model.is_demo() && s.validate().is_ok())
                 .then(|| crate::estimate::Estimate::of(s))
                 .flatten()?;
-            // In the tab, how long too: from the warm-up measured when the model loaded.
-            let time = loaded
+            // In the tab, how long too: at the speeds of the last run on this model, else of the
+            // warm-up measured when the model loaded.
+            let speeds = match (measured, loaded) {
+                (Some((name, r, w)), Some(_)) if name == s.model.name => Some((r, w, "the last run")),
+                (_, Some(l)) => Some((l.prompt_per_s, l.tokens_per_s, "the warm-up")),
+                _ => None,
+            };
+            let time = speeds
                 .filter(|_| s.model.is_in_tab())
-                .and_then(|l| e.duration(l.prompt_per_s, l.tokens_per_s))
-                .map(|(_, per_turn)| {
+                .and_then(|(r, w, from)| Some((e.duration(r, w)?.1, from)))
+                .map(|(per_turn, from)| {
                     format!(
-                        ", roughly {} s a turn with this model on this machine",
+                        ", roughly {} s a turn with this model on this machine (at the speeds of {from})",
                         crate::text::fixed(per_turn, 0)
                     )
                 });

@@ -263,7 +263,7 @@ crate::json::settings! {
         /// llama.cpp's DRY ("don't repeat yourself") multiplier, which grows the penalty with
         /// the length of a repeated run of tokens (0 is none).
         pub dry_multiplier: f64 = set_f64,
-        /// End a reply where the model starts another speaker's line ("\nName:").
+        /// End a reply where the model starts another speaker's line ("Name:").
         pub stop_at_names: bool = set_bool,
         /// Take a leading "own name:" off a reply (the seeds' prompts end with it, and a small
         /// model often writes it again).
@@ -294,14 +294,20 @@ impl Writing {
         Ok(w)
     }
 
-    /// How `request` is written on the model in the tab, given the names of the cast: `None`
-    /// for a reply a grammar holds.
+    /// How `request` is written on the model in the tab, given the names of the cast. Free text
+    /// gets every setting; the free text inside a grammar's form (a text or JSON handoff, the
+    /// optimizer's prompts) only the penalties, since the grammar says where it ends; a reply
+    /// of a fixed form (a bid, a choice, a trading action) none.
     pub fn sampling(&self, request: &ChatRequest, cast: &[String]) -> Option<Sampling> {
-        if !matches!(Reply::of(request), Reply::Text { .. }) {
-            return None;
-        }
-        let stop = if self.stop_at_names {
-            cast.iter().filter(|n| **n != request.agent).map(|n| format!("\n{n}:")).collect()
+        let free = match Reply::of(request) {
+            Reply::Text { .. } => true,
+            Reply::Handoff { .. } | Reply::Object { .. } | Reply::Prompts { .. } => false,
+            Reply::Number { .. } | Reply::Name { .. } | Reply::Action { .. } => return None,
+        };
+        // "Name:" anywhere, not only after a line break: a small model also opens its reply
+        // with another speaker's name.
+        let stop = if free && self.stop_at_names {
+            cast.iter().filter(|n| **n != request.agent).map(|n| format!("{n}:")).collect()
         } else {
             Vec::new()
         };
@@ -309,7 +315,7 @@ impl Writing {
             repeat_penalty: self.repeat_penalty,
             dry_multiplier: self.dry_multiplier,
             stop,
-            strip_name: self.strip_name,
+            strip_name: free && self.strip_name,
             stripped: String::new(),
         })
     }

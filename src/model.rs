@@ -393,7 +393,7 @@ pub struct Sampling {
     pub repeat_penalty: f64,
     /// llama.cpp's DRY multiplier (0 is none).
     pub dry_multiplier: f64,
-    /// Where the reply was to end: another speaker's line starting ("\nName:").
+    /// Where the reply was to end: another speaker's line starting ("Name:").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stop: Vec<String>,
     /// A leading "own name:" is taken off the reply.
@@ -424,9 +424,9 @@ impl<'de> Deserialize<'de> for Sampling {
 }
 
 impl Sampling {
-    /// The settings in words, for the call inspector (a line break in a stop shown as `\n`).
+    /// The settings in words, for the call inspector.
     pub fn describe(&self) -> String {
-        let quote = |s: &str| format!("\"{}\"", s.replace('\n', "\\n"));
+        let quote = |s: &str| format!("\"{s}\"");
         let mut out = format!(
             "Written with repetition penalty {} and DRY {}",
             crate::text::fixed(self.repeat_penalty, 2),

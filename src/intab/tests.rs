@@ -482,10 +482,15 @@ fn free_text_is_written_with_the_scenario_settings_and_held_replies_are_not() {
     let s = writing.sampling(&speech, &cast).expect("a speech is free text");
     assert_eq!((s.repeat_penalty, s.dry_multiplier, s.strip_name), (1.1, 0.8, true));
     // Every other speaker's line ends it; the speaker's own name does not.
-    assert_eq!(s.stop, names(&["\nBo:", "\nCy:"]));
+    assert_eq!(s.stop, names(&["Bo:", "Cy:"]));
     let body: Value = serde_json::from_str(&call_body(&speech, 3, Some(&s))).unwrap();
-    assert_eq!(body["writing"]["stop"], json!(["\nBo:", "\nCy:"]));
+    assert_eq!(body["writing"]["stop"], json!(["Bo:", "Cy:"]));
     assert_eq!(body["writing"]["repeat_penalty"], json!(1.1));
+
+    // A handoff's text is held by its grammar, which says where it ends: the penalties only.
+    let handoff = writing.sampling(&request(Purpose::Handoff, handoff_cue()), &cast).unwrap();
+    assert_eq!((handoff.repeat_penalty, handoff.stop.len(), handoff.strip_name), (1.1, 0, false));
+    assert_eq!(handoff.describe(), "Written with repetition penalty 1.10 and DRY 0.80.");
 
     // A bid is held by its grammar: no writing settings go with it.
     let bid = request(

@@ -91,7 +91,8 @@ for (const preset of PRESETS) {
   const write = calls.filter((c) => c.engine?.written_ms > 0);
   const speed = (cs, t, ms) => cs.reduce((a, c) => a + c.engine[t], 0) / (cs.reduce((a, c) => a + c.engine[ms], 0) / 1000);
   console.log(`  engine: reads ${fmt(speed(read, 'read_tokens', 'read_ms'))} tokens/s, writes ${fmt(speed(write, 'written_tokens', 'written_ms'), 1)} tokens/s over ${calls.length} calls`);
-  console.log(`  speeches: ${speeches.length}, with a line said 3+ times ${looping.length}, with another speaker's "Name:" ${named.length}`);
+  const empty = speeches.filter((m) => !m.text.trim());
+  console.log(`  speeches: ${speeches.length}, with a line said 3+ times ${looping.length}, with another speaker's "Name:" ${named.length}, empty ${empty.length}`);
   if (Object.keys(bids).length) console.log(`  bids: ${JSON.stringify(bids)}`);
   for (const m of [...looping, ...named].slice(0, 2)) console.log(`  e.g. ${m.speaker}: ${JSON.stringify(m.text.slice(0, 160))}`);
   await page.getByTestId('reset').click();

@@ -161,7 +161,7 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   await downloadAndLoad(page);
   const engine = await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf .*tokens a second measured here/);
   console.log(`# ${engine}`);
-  await waitForText(page.getByTestId('estimate'), /^Estimate: about \d+ calls, [\d K]+ tokens for \d+ turns, roughly \d+ s a turn with this model on this machine\.$/);
+  await waitForText(page.getByTestId('estimate'), /^Estimate: about \d+ calls, [\d K]+ tokens for \d+ turns, roughly \d+ s a turn with this model on this machine \(at the speeds of the warm-up\)\.$/);
   // From here on, the longest task the main thread runs is the run's (page load aside).
   const t0 = await page.evaluate(() => { window.longest = 0; window.longTasks = []; return performance.now(); });
   // Every state of the text being written, as the transcript shows it while a speech streams.
@@ -220,17 +220,19 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   // grammar and carry none.
   const names = events[0].scenario.agents.map((a) => a.name);
   for (const c of calls.filter((c) => c.purpose === 'speak')) {
-    assert.deepEqual(c.sampling.stop, names.filter((n) => n !== c.agent).map((n) => `\n${n}:`));
+    assert.deepEqual(c.sampling.stop, names.filter((n) => n !== c.agent).map((n) => `${n}:`));
     assert.deepEqual([c.sampling.repeat_penalty, c.sampling.dry_multiplier, c.sampling.strip_name], [1.1, 0.8, true]);
   }
   for (const c of bids) assert.equal(c.sampling, undefined);
   await page.getByTestId('inspector').locator('summary').first().click();
   const firstSpeech = page.locator('[data-testid="call"][data-purpose="speak"]').first();
   await firstSpeech.locator('summary').click();
-  await waitForText(firstSpeech.getByTestId('call-sampling'), /Written with repetition penalty 1\.10 and DRY 0\.80; stops at "\\n[\w ]+:", "\\n[\w ]+:"; a leading own name is taken off\./);
+  await waitForText(firstSpeech.getByTestId('call-sampling'), /Written with repetition penalty 1\.10 and DRY 0\.80; stops at "[\w ]+:", "[\w ]+:"; a leading own name is taken off\./);
   // Every call carries the engine's own timing, so the statistics come from the log.
   assert.deepEqual(calls.filter((c) => !(c.engine?.written_ms > 0 && c.engine.written_tokens > 0)), [], 'each call timed by the engine');
   console.log(`# ${await waitForText(page.getByTestId('cost'), /In-tab engine: [\d.]+ tokens a second written/)}`);
+  // The next estimate is made at the speeds this run measured.
+  await waitForText(page.getByTestId('estimate'), /roughly \d+ s a turn with this model on this machine \(at the speeds of the last run\)\.$/);
 
   // The same scenario, seed and model: the same run, call for call.
   await page.getByTestId('reset').click();

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::app::form::{choice_field, number_field};
-use crate::app::methods::{agent_select, update_method, why, with_method};
+use crate::app::methods::{agent_select, update_method, why_html, with_method};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
 use crate::scenario::{ChoiceFallback, Method};
-use crate::text::fixed;
+use crate::text::{fixed, html_escape};
 use crate::view::DirectorTurn;
 
 /// The director's turns: the stop draw against the probability, the reflection, the index chosen.
@@ -50,39 +50,44 @@ fn DirectorPanel() -> impl IntoView {
 
 #[component]
 fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
-    let sample_pct = format!("{}%", fixed(turn.sample * 100.0, 1));
-    let threshold_pct = format!("{}%", fixed(turn.probability * 100.0, 1));
-    view! {
-        <li class="director-turn" data-testid="director-turn" data-turn=turn.turn>
-            <h3>{format!("Turn {}", turn.turn)}</h3>
-            <div class="draw" data-testid="stop-draw" data-stop=turn.stop.to_string()>
-                <span class="draw-track" title=format!("stop if the draw is below {}", fixed(turn.probability, 2))>
-                    <span class="threshold" style:width=threshold_pct></span>
-                    <span class="sample" style:left=sample_pct></span>
-                </span>
-                <span>
-                    {format!("{}: ", super::words::drawn(turn.sample, turn.probability))}
-                    <strong>{super::words::verdict(turn.stop, turn.ended_by_class)}</strong>
-                </span>
-            </div>
-            {turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> })}
-            {turn
-                .choice
-                .clone()
-                .map(|c| {
-                    let index = c.index.map_or("none".to_string(), |i| i.to_string());
-                    view! {
-                        <p class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
-                            {format!("Chose index {index} ({}) → ", c.raw.trim())}
-                            <strong>{c.agent.clone()}</strong>
-                            {super::words::attempts_note(c.attempts).map(|n| format!(" {n}"))}
-                            {c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", super::words::FALLBACK)}</span> })}
-                            {why(&c.why)}
-                        </p>
-                    }
-                })}
-        </li>
+    view! { <li class="director-turn" data-testid="director-turn" data-turn=turn.turn inner_html=entry_html(&turn)></li> }
+}
+
+/// A director's turn as HTML text (a typed view of it cost the first page more): the stop draw
+/// against the probability, the reflection, and the index chosen with who that is.
+fn entry_html(turn: &DirectorTurn) -> String {
+    let esc = html_escape;
+    let mut out = format!(
+        "<h3>Turn {}</h3><div class=\"draw\" data-testid=\"stop-draw\" data-stop=\"{}\"><span class=\"draw-track\" title=\"stop if the draw is below {}\"><span class=\"threshold\" style=\"width:{}%\"></span><span class=\"sample\" style=\"left:{}%\"></span></span><span>{}: <strong>{}</strong></span></div>",
+        turn.turn,
+        turn.stop,
+        fixed(turn.probability, 2),
+        fixed(turn.probability * 100.0, 1),
+        fixed(turn.sample * 100.0, 1),
+        esc(&super::words::drawn(turn.sample, turn.probability)),
+        esc(super::words::verdict(turn.stop, turn.ended_by_class)),
+    );
+    if let Some(r) = &turn.reflection {
+        out.push_str(&format!("<p class=\"reflection\">{}</p>", esc(r)));
     }
+    if let Some(c) = &turn.choice {
+        let index = c.index.map_or("none".to_string(), |i| i.to_string());
+        let attempts = super::words::attempts_note(c.attempts).map(|n| format!(" {}", esc(&n))).unwrap_or_default();
+        let fallback = if c.fallback {
+            format!("<span class=\"fallback\"> · {}</span>", super::words::FALLBACK)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            // A block, not a paragraph: the reasoning's <details> cannot sit in a <p> as HTML.
+            "<div class=\"choice\" data-testid=\"director-choice\" data-agent=\"{agent}\" data-fallback=\"{}\">Chose index {index} ({}) → <strong>{agent}</strong>{attempts}{fallback}{}</div>",
+            c.fallback,
+            esc(c.raw.trim()),
+            why_html(&c.why),
+            agent = esc(&c.agent),
+        ));
+    }
+    out
 }
 
 pub fn panel() -> AnyView {
