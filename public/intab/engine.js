@@ -248,11 +248,23 @@ async function completeNow(req, onText, signal) {
   };
 }
 
-/** A short generation, timed: the speeds the estimate before a run is made from, and its time. */
+// The warm-up's prompt: about as long as what a turn's call reads anew (a speech or two and a
+// question), so its speeds are a run's. A short prompt reads and writes about half again as
+// fast as a run's calls do, and the estimate came out a third to a half short.
+const WARM_UP = [
+  'Here is the conversation so far.',
+  'Moderator: The question tonight is whether the city should build the new rail line, and who should pay for it.',
+  'First speaker: The line would carry thousands of people to work every day, and every one of them would be off the roads. The cost is large, but so is the cost of doing nothing, and the city has waited long enough.',
+  'Second speaker: Nobody doubts that trains are useful. What I doubt is the price, the years of building, and the promise that the riders will come. We have heard such promises before, and we paid for them.',
+  'Third speaker: Both of you talk about money as if it were the only thing at stake. The line would change which neighbourhoods grow and which are left behind, and that deserves a word too.',
+  'On the scale of 1 to 10, how much does the last message contradict your ideas? Answer with a number, then say in two sentences what you would reply.',
+].join('\n');
+
+/** A generation timed like a turn's call: the speeds the estimate before a run is made from. */
 async function warmUp() {
   const out = await complete({
-    messages: [{ role: 'user', content: 'The quick brown fox jumps over the lazy dog. '.repeat(6) }],
-    max_tokens: 16, seed: 1, temperature: 1, stream: false,
+    messages: [{ role: 'user', content: WARM_UP }],
+    max_tokens: 32, seed: 1, temperature: 1, stream: false,
   });
   return { prompt_per_s: out.timings?.prompt_per_second ?? 0, tokens_per_s: out.timings?.predicted_per_second ?? 0, ms: out.ms };
 }
