@@ -28,8 +28,9 @@ pub struct Estimate {
     pub turns: u32,
     pub calls: u32,
     pub prompt_tokens: u64,
-    /// The prompt tokens an engine that keeps earlier prompts (the model in the tab) still
-    /// reads: each call's prompt less the longest start it shares with an earlier call's.
+    /// The prompt tokens the engine reads: for the model in the tab, which keeps earlier
+    /// prompts, each call's prompt less the longest start it shares with an earlier call's;
+    /// for any other model, every prompt token.
     pub read_tokens: u64,
     pub completion_tokens: u64,
     /// At the scenario's prices, when it has them.
@@ -51,6 +52,10 @@ impl Estimate {
         run.run_to_end().now_or_never()?;
         let mut estimate = Estimate::default();
         let events = run.events();
+        // Comparing every prompt with the earlier ones costs milliseconds a run, and the page
+        // makes an estimate at each edit: only the model in the tab keeps prompts, so only its
+        // estimate needs them.
+        let keeps_prompts = scenario.model.is_in_tab();
         let mut prompts: Vec<String> = Vec::new();
         for (i, e) in events.iter().enumerate() {
             match e {
@@ -58,6 +63,10 @@ impl Estimate {
                     estimate.calls += 1;
                     estimate.prompt_tokens += usage.prompt_tokens as u64;
                     estimate.completion_tokens += usage.completion_tokens as u64;
+                    if !keeps_prompts {
+                        estimate.read_tokens += usage.prompt_tokens as u64;
+                        continue;
+                    }
                     let prompt: String = request_messages(events, i)
                         .unwrap_or_default()
                         .iter()
@@ -128,7 +137,15 @@ mod tests {
         s.opening.specify_topic = false;
         s.opening.describe_characters = false;
         s.model.price = Some(Price { input_per_million: 2.0, output_per_million: 10.0 });
+        // A hosted model reads every prompt token.
+        let hosted = Estimate::of(&s).unwrap();
+        assert_eq!(hosted.read_tokens, hosted.prompt_tokens);
+        s.model.provider = crate::intab::PROVIDER.into();
         let e = Estimate::of(&s).unwrap();
+        assert_eq!(
+            (e.calls, e.prompt_tokens, e.completion_tokens),
+            (hosted.calls, hosted.prompt_tokens, hosted.completion_tokens)
+        );
         assert_eq!((e.turns, e.calls), (4, 4 * (3 + 1)));
         // The history grows, so later prompts are longer: more than 4 times the first turn's.
         let first = Estimate::of(&crate::scenario::Scenario { max_turns: 1, ..s.clone() }).unwrap();

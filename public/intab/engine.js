@@ -103,9 +103,11 @@ export async function load(source, nCtx, device = 'auto') {
   await unload();
   const { model, repacked } = await forEngine(file, info);
   const name = typeof source === 'string' ? source : source.name;
-  const run = async (gpu) => {
+  // Starts the engine on a device; `timed` warms it up and measures it there.
+  const run = async (gpu, timed = true) => {
     const { w, onGpu } = await start(model, nCtx, env.threads, gpu);
     engine = { w, source: name, multithread: w.isMultithread() };
+    if (!timed) return null;
     return { onGpu, speed: await warmUp().catch(() => ({ prompt_per_s: 0, tokens_per_s: 0, ms: Infinity })) };
   };
   const cpu = await run(false);
@@ -132,9 +134,7 @@ export async function load(source, nCtx, device = 'auto') {
     }
     if (!chosen.gpu) {
       await unload();
-      await start(model, nCtx, env.threads, false).then(({ w }) => {
-        engine = { w, source: name, multithread: w.isMultithread() };
-      });
+      await run(false, false);
     }
   }
   return {
