@@ -62,7 +62,8 @@ pub(crate) fn color(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
-/// [`why`] as HTML text, for panels drawn as text.
+/// The model's reasoning behind a decision as HTML text, one click away; nothing when it did
+/// not reason.
 pub(crate) fn why_html(reasoning: &str) -> String {
     if reasoning.is_empty() {
         return String::new();
@@ -71,19 +72,6 @@ pub(crate) fn why_html(reasoning: &str) -> String {
         "<details class=\"why\" data-testid=\"why\"><summary>why</summary><p class=\"reasoning\">{}</p></details>",
         crate::text::html_escape(reasoning)
     )
-}
-
-/// The model's reasoning behind a decision, one click away; nothing when it did not reason.
-pub(crate) fn why(reasoning: &str) -> Option<AnyView> {
-    (!reasoning.is_empty()).then(|| {
-        view! {
-            <details class="why" data-testid="why">
-                <summary>"why"</summary>
-                <p class="reasoning">{reasoning.to_string()}</p>
-            </details>
-        }
-        .into_any()
-    })
 }
 
 pub(crate) fn agent_select(

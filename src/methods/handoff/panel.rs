@@ -1,16 +1,17 @@
 //! Handoff: each handoff with its method, reply and fallback, a graph of who handed to whom;
 //! and the handoff settings.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use crate::app::form::{choice_field, number_field};
-use crate::app::methods::{agent_select, color, update_method, why, with_method};
+use crate::app::methods::{agent_select, color, update_method, why_html, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::scenario::{HandoffVia, Method};
-use crate::text::fixed;
+use crate::text::{fixed, html_escape};
 use crate::view::HandoffRow;
 
 /// Handoffs, with a graph of who handed to whom.
@@ -42,27 +43,28 @@ fn HandoffPanel() -> impl IntoView {
 #[component]
 fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
     view! {
-        <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string()>
-            <span class="muted">{format!("Turn {} · {} · ", row.turn, row.method)}</span>
-            <strong>{row.from.clone()}</strong>
-            " → "
-            <strong>{row.to.clone()}</strong>
-            {row
-                .fallback
-                .then(|| {
-                    view! {
-                        <span class="fallback">
-                            {format!(" · {}", super::words::fallback_note(row.reason.as_deref()))}
-                        </span>
-                    }
-                })}
-            <details class="raw">
-                <summary>"reply"</summary>
-                <code>{row.raw.clone()}</code>
-            </details>
-            {why(&row.why)}
-        </li>
+        <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string() inner_html=entry_html(&row)></li>
     }
+}
+
+/// A handoff as HTML text (a typed view of it cost the first page more): who handed to whom and
+/// how it was read, any fallback, the reply and the reasoning behind it.
+fn entry_html(row: &HandoffRow) -> String {
+    let esc = html_escape;
+    let fallback = if row.fallback {
+        format!("<span class=\"fallback\"> · {}</span>", esc(&super::words::fallback_note(row.reason.as_deref())))
+    } else {
+        String::new()
+    };
+    format!(
+        "<span class=\"muted\">Turn {} · {} · </span><strong>{}</strong> → <strong>{}</strong>{fallback}<details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}",
+        row.turn,
+        esc(&row.method),
+        esc(&row.from),
+        esc(&row.to),
+        esc(&row.raw),
+        why_html(&row.why),
+    )
 }
 
 #[component]
@@ -70,70 +72,59 @@ fn HandoffGraph() -> impl IntoView {
     let controller = expect_context::<Controller>();
     move || {
         let (agents, counts) = controller.view.with(|v| (v.agents(), v.handoff_counts.clone()));
-        if agents.is_empty() || counts.is_empty() {
-            return None;
-        }
-        let n = agents.len();
-        let (cx, cy, r) = (150.0, 95.0, 70.0);
-        let pos = |i: usize| {
-            let (x, y) = circle_point(i, n);
-            (cx + r * x, cy + r * y)
-        };
-        let index = |name: &str| agents.iter().position(|a| a == name);
-        let edges = counts
-            .iter()
-            .filter_map(|((from, to), count)| {
-                let (a, b) = (pos(index(from)?), pos(index(to)?));
-                // Bend each edge to one side so a→b and b→a stay apart.
-                let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-                let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-                let len = (dx * dx + dy * dy).sqrt().max(1.0);
-                let (qx, qy) = (mx - dy / len * 18.0, my + dx / len * 18.0);
-                Some(view! {
-                    <g class="edge" data-testid="handoff-edge" data-from=from.clone() data-to=to.clone() data-count=*count>
-                        <path
-                            d=format!("M{},{} Q{},{} {},{}", fixed(a.0, 1), fixed(a.1, 1), fixed(qx, 1), fixed(qy, 1), fixed(b.0, 1), fixed(b.1, 1))
-                            fill="none"
-                            stroke="#6b6b70"
-                            stroke-width=(1 + *count).min(6).to_string()
-                            marker-end="url(#arrow)"
-                        ></path>
-                        <text x=fixed(qx, 1) y=fixed(qy, 1) class="edge-count">
-                            {count.to_string()}
-                        </text>
-                    </g>
-                })
-            })
-            .collect_view();
-        let nodes = agents
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let (x, y) = pos(i);
-                view! {
-                    <g class="node">
-                        <circle cx=fixed(x, 1) cy=fixed(y, 1) r="6" fill=color(i)></circle>
-                        <text x=fixed(x, 1) y=fixed(y - 10.0, 1) text-anchor="middle">
-                            {a.clone()}
-                        </text>
-                    </g>
-                }
-            })
-            .collect_view();
-        Some(view! {
-            <figure class="chart graph" data-testid="handoff-graph">
-                <svg viewBox="0 0 300 190" role="img" aria-label="Who handed off to whom, with counts">
-                    <defs>
-                        <marker id="arrow" viewBox="0 0 10 10" refX="14" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
-                            <path d="M 0 0 L 10 5 L 0 10 z" fill="#6b6b70"></path>
-                        </marker>
-                    </defs>
-                    {edges}
-                    {nodes}
-                </svg>
-            </figure>
-        })
+        let svg = graph_svg(&agents, &counts)?;
+        Some(view! { <figure class="chart graph" data-testid="handoff-graph" inner_html=svg></figure> })
     }
+}
+
+/// Who handed to whom as SVG text: the agents on a circle, an arrow for each pair with its count;
+/// `None` before the first handoff.
+fn graph_svg(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Option<String> {
+    if agents.is_empty() || counts.is_empty() {
+        return None;
+    }
+    let esc = html_escape;
+    let n = agents.len();
+    let (cx, cy, r) = (150.0, 95.0, 70.0);
+    let pos = |i: usize| {
+        let (x, y) = circle_point(i, n);
+        (cx + r * x, cy + r * y)
+    };
+    let index = |name: &str| agents.iter().position(|a| a == name);
+    let mut out = String::from(
+        "<svg viewBox=\"0 0 300 190\" role=\"img\" aria-label=\"Who handed off to whom, with counts\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"14\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#6b6b70\"></path></marker></defs>",
+    );
+    for ((from, to), count) in counts {
+        let (Some(a), Some(b)) = (index(from).map(pos), index(to).map(pos)) else { continue };
+        // Bend each edge to one side so a→b and b→a stay apart.
+        let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let (qx, qy) = (fixed(mx - dy / len * 18.0, 1), fixed(my + dx / len * 18.0, 1));
+        out.push_str(&format!(
+            "<g class=\"edge\" data-testid=\"handoff-edge\" data-from=\"{}\" data-to=\"{}\" data-count=\"{count}\"><path d=\"M{},{} Q{qx},{qy} {},{}\" fill=\"none\" stroke=\"#6b6b70\" stroke-width=\"{}\" marker-end=\"url(#arrow)\"></path><text x=\"{qx}\" y=\"{qy}\" class=\"edge-count\">{count}</text></g>",
+            esc(from),
+            esc(to),
+            fixed(a.0, 1),
+            fixed(a.1, 1),
+            fixed(b.0, 1),
+            fixed(b.1, 1),
+            (1 + count).min(6),
+        ));
+    }
+    for (i, a) in agents.iter().enumerate() {
+        let (x, y) = pos(i);
+        out.push_str(&format!(
+            "<g class=\"node\"><circle cx=\"{x}\" cy=\"{y}\" r=\"6\" fill=\"{}\"></circle><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            color(i),
+            fixed(y - 10.0, 1),
+            esc(a),
+            x = fixed(x, 1),
+            y = fixed(y, 1),
+        ));
+    }
+    out.push_str("</svg>");
+    Some(out)
 }
 
 /// The point `i` of `n` spread evenly on the unit circle, the first at the top. Computed by series

@@ -9,6 +9,7 @@ use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::app::form::check_field;
 use crate::scenario::Method;
+use crate::text::html_escape;
 
 /// The draws, newest first.
 #[component]
@@ -32,15 +33,16 @@ fn Draws() -> impl IntoView {
                         } else {
                             "the only one who could speak".to_string()
                         };
+                        // As HTML text: a typed view of it cost the first page more.
+                        let html = format!(
+                            "<span class=\"muted\">Turn {} · </span><strong>{}</strong><div class=\"muted candidates\" data-testid=\"draw-candidates\">{}</div>",
+                            pick.turn,
+                            html_escape(&pick.agent),
+                            html_escape(&among)
+                        );
                         Some(
-                            view! {
-                                <li class="selection" data-testid="draw" data-agent=pick.agent.clone()>
-                                    <span class="muted">{format!("Turn {} · ", pick.turn)}</span>
-                                    <strong>{pick.agent.clone()}</strong>
-                                    <div class="muted candidates" data-testid="draw-candidates">{among}</div>
-                                </li>
-                            }
-                            .into_any(),
+                            view! { <li class="selection" data-testid="draw" data-agent=pick.agent.clone() inner_html=html></li> }
+                                .into_any(),
                         )
                     }),
                     true,

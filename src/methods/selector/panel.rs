@@ -6,11 +6,12 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::app::form::{check_field, choice_field, number_field};
-use crate::app::methods::{update_method, why, with_method};
+use crate::app::methods::{update_method, why_html, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::events::SelectorMatch;
 use crate::scenario::{Method, PromptRole, SelectorFallback};
+use crate::text::html_escape;
 use crate::view::SelectorRow;
 
 /// The selector's choices: who could be named, who was, and how the reply was read.
@@ -41,29 +42,32 @@ fn SelectorPanel() -> impl IntoView {
 
 #[component]
 fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
-    let how = super::words::how_named(row.matched, row.attempts);
-    let attempts = super::words::attempt_note(row.matched, row.attempts).map(|n| format!(" · {n}"));
     let fallback = row.matched == SelectorMatch::Fallback;
     view! {
-        <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string()>
-            <span class="muted">{format!("Turn {} · ", row.turn)}</span>
-            <strong>{row.agent.clone()}</strong>
-            <span class=if fallback { "fallback" } else { "muted" }>{format!(" · {how}")}{attempts}</span>
-            <div class="muted candidates" data-testid="selection-candidates">
-                {format!("Candidates: {}", row.candidates.join(", "))}
-            </div>
-            {(!row.raw.is_empty())
-                .then(|| {
-                    view! {
-                        <details class="raw">
-                            <summary>"reply"</summary>
-                            <code>{row.raw.clone()}</code>
-                        </details>
-                    }
-                })}
-            {why(&row.why)}
-        </li>
+        <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string() inner_html=entry_html(&row, fallback)></li>
     }
+}
+
+/// A selector's choice as HTML text (a typed view of it cost the first page more): who was
+/// named and how the reply was read, the candidates, the reply and the reasoning behind it.
+fn entry_html(row: &SelectorRow, fallback: bool) -> String {
+    let esc = html_escape;
+    let how = super::words::how_named(row.matched, row.attempts);
+    let attempts = super::words::attempt_note(row.matched, row.attempts).map(|n| format!(" · {n}")).unwrap_or_default();
+    let raw = if row.raw.is_empty() {
+        String::new()
+    } else {
+        format!("<details class=\"raw\"><summary>reply</summary><code>{}</code></details>", esc(&row.raw))
+    };
+    format!(
+        "<span class=\"muted\">Turn {} · </span><strong>{}</strong><span class=\"{}\"> · {}</span><div class=\"muted candidates\" data-testid=\"selection-candidates\">Candidates: {}</div>{raw}{}",
+        row.turn,
+        esc(&row.agent),
+        if fallback { "fallback" } else { "muted" },
+        esc(&format!("{how}{attempts}")),
+        esc(&row.candidates.join(", ")),
+        why_html(&row.why),
+    )
 }
 
 pub fn panel() -> AnyView {
