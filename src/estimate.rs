@@ -2,19 +2,24 @@
 //!
 //! The scenario is played once on the offline demo model (no latency, no malformed replies),
 //! which asks the same calls with the same prompts a real model would be asked, and answers
-//! within the word limit as a real model should. So the call count follows the method (N + 1 a
+//! within the word limit as a hosted model does (for the model in the tab, whose small models
+//! write to their token budget, it writes to that budget). So the call count follows the method (N + 1 a
 //! bidding turn, the director's three calls, the games and the optimizer), and prompt tokens
 //! follow the history as it grows. A real model's replies differ in length, the director's stop
 //! draw and the games may end sooner or later, and retries cost more: it is an estimate.
 
 use std::rc::Rc;
 
+use futures::future::LocalBoxFuture;
 use futures::FutureExt;
+use serde_json::Value;
 
 use crate::clock::FrozenClock;
 use crate::engine::Run;
 use crate::events::{request_messages, Event};
+use crate::intab::Reply;
 use crate::model::demo::DemoModel;
+use crate::model::{estimate_tokens, ChatModel, ChatRequest, ChatResponse, Cue, ModelError};
 use crate::scenario::Scenario;
 
 /// The length in bytes of the start `a` and `b` share.
@@ -46,16 +51,17 @@ impl Estimate {
         // The whole run, not the part under a cap.
         scenario.model.spending_cap = Default::default();
         let clock = Rc::new(FrozenClock);
-        let model = Rc::new(DemoModel::new(&scenario, clock.clone()));
+        let demo = DemoModel::new(&scenario, clock.clone());
+        // Comparing every prompt with the earlier ones costs milliseconds a run, and the page
+        // makes an estimate at each edit: only the model in the tab keeps prompts, so only its
+        // estimate needs them.
+        let keeps_prompts = scenario.model.is_in_tab();
+        let model: Rc<dyn ChatModel> = if keeps_prompts { Rc::new(ToBudget(demo)) } else { Rc::new(demo) };
         let mut run = Run::new(scenario.clone(), model, clock).ok()?;
         // Nothing in a demo run at zero latency waits, so it completes in one poll.
         run.run_to_end().now_or_never()?;
         let mut estimate = Estimate::default();
         let events = run.events();
-        // Comparing every prompt with the earlier ones costs milliseconds a run, and the page
-        // makes an estimate at each edit: only the model in the tab keeps prompts, so only its
-        // estimate needs them.
-        let keeps_prompts = scenario.model.is_in_tab();
         let mut prompts: Vec<String> = Vec::new();
         for (i, e) in events.iter().enumerate() {
             match e {
@@ -108,6 +114,77 @@ impl Estimate {
     }
 }
 
+/// The demo model writing each text to its token budget, as the small models that run in the
+/// tab do (the word limit the seeds ask for is a request they seldom keep): measured on
+/// SmolLM2-135M, most speeches and every director text stopped at the budget. Every later
+/// prompt holds the longer texts too, so what is read again grows with them.
+struct ToBudget(DemoModel);
+
+impl ChatModel for ToBudget {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        let reply = Reply::of(request);
+        // A held reply's free text is bounded in characters (one a token, so that its form
+        // always closes); free text in tokens, about four characters each. The opening's
+        // descriptions are the exception: short by nature, they end well inside the budget.
+        let bytes = match (&reply, &request.cue) {
+            (_, Cue::Describe { .. }) => None,
+            (Reply::Text { .. }, _) => reply.text_tokens(request.max_tokens).map(|t| t as usize * 4),
+            _ => reply.text_tokens(request.max_tokens).map(|t| t as usize),
+        };
+        Box::pin(self.0.complete(request).map(move |answer| {
+            let mut answer = answer?;
+            if let Some(bytes) = bytes {
+                lengthen(&mut answer, &reply, bytes);
+            }
+            Ok(answer)
+        }))
+    }
+}
+
+/// Makes `answer`'s text about `bytes` long (four to a token, as the demo counts) by saying its
+/// words again, where the form of `reply` holds free text: the whole of a text, a handoff's
+/// speech before its transition, an object's longest text.
+fn lengthen(answer: &mut ChatResponse, reply: &Reply, bytes: usize) {
+    let object = |json: &mut String| {
+        let Ok(Value::Object(mut fields)) = serde_json::from_str::<Value>(json) else { return };
+        let room = bytes.saturating_sub(json.len());
+        if let Some(Value::String(text)) =
+            fields.values_mut().filter(|v| v.is_string()).max_by_key(|v| v.as_str().map_or(0, str::len))
+        {
+            *text = said_again(text, text.len() + room);
+        }
+        *json = Value::Object(fields).to_string();
+    };
+    match (reply, answer.tool_calls.first_mut()) {
+        (Reply::Text { .. }, _) => answer.content = said_again(&answer.content, bytes),
+        (Reply::Handoff { .. }, _) => {
+            let at = answer.content.rfind(" Transition to ").unwrap_or(answer.content.len());
+            let (speech, transition) = answer.content.split_at(at);
+            answer.content = said_again(speech, bytes.saturating_sub(transition.len())) + transition;
+        }
+        (_, Some(call)) => object(&mut call.arguments),
+        _ => object(&mut answer.content),
+    }
+    answer.usage.completion_tokens = estimate_tokens(&answer.content)
+        + answer.tool_calls.iter().map(|c| estimate_tokens(&c.arguments)).sum::<u32>();
+}
+
+/// `text`, then its words again from the start, up to `bytes`.
+fn said_again(text: &str, bytes: usize) -> String {
+    let mut out = text.to_string();
+    for word in text.split_whitespace().cycle() {
+        if out.len() + 1 + word.len() > bytes {
+            break;
+        }
+        out.push(' ');
+        out.push_str(word);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,11 +219,17 @@ mod tests {
         assert_eq!(hosted.read_tokens, hosted.prompt_tokens);
         s.model.provider = crate::intab::PROVIDER.into();
         let e = Estimate::of(&s).unwrap();
-        assert_eq!(
-            (e.calls, e.prompt_tokens, e.completion_tokens),
-            (hosted.calls, hosted.prompt_tokens, hosted.completion_tokens)
-        );
         assert_eq!((e.turns, e.calls), (4, 4 * (3 + 1)));
+        // The model in the tab writes its speeches to their budget (two tokens a word of the
+        // limit, and room to finish); the twelve bids are a token each either way. A hosted
+        // model is taken to keep the word limit, as the demo does.
+        let budget = u64::from(
+            Reply::Text { word_limit: Some(s.word_limit), streams: true }.text_tokens(None).unwrap(),
+        );
+        assert!((4 * (budget - 3) + 12..=4 * budget + 12).contains(&e.completion_tokens), "{budget} {e:?}");
+        assert!(hosted.completion_tokens < 4 * budget / 2 + 12, "{hosted:?}");
+        // And every later prompt holds the longer speeches.
+        assert!(e.prompt_tokens > hosted.prompt_tokens + 4 * budget, "{e:?} {hosted:?}");
         // The history grows, so later prompts are longer: more than 4 times the first turn's.
         let first = Estimate::of(&crate::scenario::Scenario { max_turns: 1, ..s.clone() }).unwrap();
         assert!(e.prompt_tokens > 4 * first.prompt_tokens, "{e:?} {first:?}");
@@ -161,6 +244,33 @@ mod tests {
         assert!((e.cost.unwrap() - cost).abs() < 1e-12);
         assert!(e.describe().starts_with("about 16 calls, "), "{}", e.describe());
         assert!(e.describe().ends_with(&format!(", ${} for 4 turns", crate::text::fixed(cost, 4))));
+    }
+
+    #[test]
+    fn a_reply_is_lengthened_only_where_its_form_holds_free_text() {
+        let handoff = Reply::Handoff { agent: "Ada".into(), options: vec!["Bo".into()], word_limit: 40 };
+        let mut a = ChatResponse::text("Ada: Trains are fast. Transition to Bo.");
+        lengthen(&mut a, &handoff, 400);
+        assert!(a.content.starts_with("Ada: Trains are fast. Ada: Trains are fast. Ada:"), "{}", a.content);
+        assert!(a.content.ends_with(" Transition to Bo."));
+        assert!((390..=400).contains(&a.content.len()), "{}", a.content.len());
+        assert_eq!(a.usage.completion_tokens, estimate_tokens(&a.content));
+        // A handoff by tool: the speech grows inside the call's arguments, the choice stays.
+        let tool = Reply::Object { schema: Value::Null, tool: Some("handoff".into()), word_limit: 40 };
+        let args = r#"{"next_agent_name":"Bo","response":"Ada: Trains are fast."}"#;
+        let mut a = ChatResponse {
+            tool_calls: vec![crate::model::ToolCall { name: "handoff".into(), arguments: args.into() }],
+            ..ChatResponse::default()
+        };
+        lengthen(&mut a, &tool, 400);
+        let fields: Value = serde_json::from_str(&a.tool_calls[0].arguments).unwrap();
+        assert_eq!(fields["next_agent_name"], "Bo");
+        assert!(fields["response"].as_str().unwrap().starts_with("Ada: Trains are fast. Ada: Trains"));
+        assert!((390..=400).contains(&a.tool_calls[0].arguments.len()), "{}", a.tool_calls[0].arguments);
+        assert_eq!(a.usage.completion_tokens, estimate_tokens(&a.tool_calls[0].arguments));
+        // A bid, a choice or a trading action has no free text to lengthen.
+        assert_eq!(Reply::Number { lo: 1, hi: 10 }.text_tokens(Some(50)), None);
+        assert_eq!(Reply::Text { word_limit: None, streams: false }.text_tokens(Some(50)), Some(50));
     }
 
     #[test]

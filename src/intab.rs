@@ -156,6 +156,19 @@ impl Reply {
         }
     }
 
+    /// The most tokens of text a reply of this form may be written in, for a request that sets
+    /// `limit` (if any): free text, a handoff's speech, an object's texts; `None` for a reply of
+    /// a fixed form (a bid, a choice, a trading action).
+    pub fn text_tokens(&self, limit: Option<u32>) -> Option<u32> {
+        let words = |w: &u32| limit.unwrap_or(speech_tokens(*w));
+        match self {
+            Reply::Text { word_limit, .. } => Some(limit.unwrap_or(word_limit.map_or(256, speech_tokens))),
+            Reply::Handoff { word_limit, .. } | Reply::Object { word_limit, .. } => Some(words(word_limit)),
+            Reply::Prompts { .. } => Some(limit.unwrap_or(600)),
+            Reply::Number { .. } | Reply::Name { .. } | Reply::Action { .. } => None,
+        }
+    }
+
     /// How the call is made, for a request that sets `limit` as its most tokens (if any).
     pub fn shape(&self, limit: Option<u32>) -> Shape {
         let held = |grammar: String, budget: u32| Shape {
@@ -166,20 +179,20 @@ impl Reply {
             streams: false,
         };
         match self {
-            Reply::Text { word_limit, streams } => Shape {
+            Reply::Text { streams, .. } => Shape {
                 grammar: None,
-                max_tokens: limit.unwrap_or(word_limit.map_or(256, speech_tokens)),
+                max_tokens: self.text_tokens(limit).unwrap_or(256),
                 tool: None,
                 streams: *streams,
             },
             Reply::Number { lo, hi } => held(format!("root ::= \"<\" ({}) \">\"", numbers(*lo, *hi)), 8),
             Reply::Name { options } => held(format!("root ::= {}", one_of(options)), 24),
-            Reply::Object { schema, tool, word_limit } => {
-                let budget = limit.unwrap_or(speech_tokens(*word_limit));
+            Reply::Object { schema, tool, .. } => {
+                let budget = self.text_tokens(limit).unwrap_or(256);
                 Shape { tool: tool.clone(), ..held(object_grammar(schema, budget), budget) }
             }
-            Reply::Handoff { agent, options, word_limit } => {
-                let budget = limit.unwrap_or(speech_tokens(*word_limit));
+            Reply::Handoff { agent, options, .. } => {
+                let budget = self.text_tokens(limit).unwrap_or(256);
                 // The seed's text form: the speaker's name, a sentence or two, then the
                 // transition the handoff pattern reads.
                 let prefix = format!("{agent}: ");
@@ -206,7 +219,7 @@ impl Reply {
                 Shape { streams: true, ..held(grammar, 72 + 2 * longest) }
             }
             Reply::Prompts { players } => {
-                let budget = limit.unwrap_or(600);
+                let budget = self.text_tokens(limit).unwrap_or(600);
                 let count = players.len().max(1) as u32;
                 let each = text_budget(budget, 16 * count + 8) / count;
                 let fields: Vec<String> =

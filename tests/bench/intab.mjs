@@ -7,6 +7,7 @@
 //
 //   node tests/bench/intab.mjs                  # the five presets, 8 turns each
 //   BENCH_PRESETS=rail-debate BENCH_TURNS=3 node tests/bench/intab.mjs
+//   BENCH_SHOW=1 ...                            # and every speech
 import { readFileSync } from 'node:fs';
 import { launch } from '../e2e/helpers.mjs';
 import { serveBench, smollm2 } from './smollm2.mjs';
@@ -91,9 +92,26 @@ for (const preset of PRESETS) {
   const write = calls.filter((c) => c.engine?.written_ms > 0);
   const speed = (cs, t, ms) => cs.reduce((a, c) => a + c.engine[t], 0) / (cs.reduce((a, c) => a + c.engine[ms], 0) / 1000);
   console.log(`  engine: reads ${fmt(speed(read, 'read_tokens', 'read_ms'))} tokens/s, writes ${fmt(speed(write, 'written_tokens', 'written_ms'), 1)} tokens/s over ${calls.length} calls`);
+  // Where the time goes: each purpose's calls, what they wrote, and how many stopped at their
+  // budget; the engine's own reading and writing against the whole run (the rest is waiting).
+  const purposes = {};
+  for (const c of calls) {
+    const p = (purposes[c.purpose] ??= { calls: 0, read: 0, written: 0, truncated: 0, ms: 0 });
+    p.calls += 1;
+    p.read += c.engine?.read_tokens ?? 0;
+    p.written += c.engine?.written_tokens ?? 0;
+    p.truncated += c.truncated ? 1 : 0;
+    p.ms += (c.engine?.read_ms ?? 0) + (c.engine?.written_ms ?? 0);
+  }
+  for (const [name, p] of Object.entries(purposes)) {
+    console.log(`  ${name}: ${p.calls} calls, ${fmt(p.read / p.calls)} tokens read and ${fmt(p.written / p.calls)} written a call, ${p.truncated} at their budget, ${fmt(p.ms / 1000, 1)} s of engine time`);
+  }
+  const busy = calls.reduce((a, c) => a + (c.engine?.read_ms ?? 0) + (c.engine?.written_ms ?? 0), 0) / 1000;
+  console.log(`  the engine read or wrote for ${fmt(busy)} s of the run's ${fmt(wall)} s`);
   const empty = speeches.filter((m) => !m.text.trim());
   console.log(`  speeches: ${speeches.length}, with a line said 3+ times ${looping.length}, with another speaker's "Name:" ${named.length}, empty ${empty.length}`);
   if (Object.keys(bids).length) console.log(`  bids: ${JSON.stringify(bids)}`);
+  if (process.env.BENCH_SHOW) for (const m of speeches) console.log(`  ${m.speaker}: ${JSON.stringify(m.text)}`);
   for (const m of [...looping, ...named].slice(0, 2)) console.log(`  e.g. ${m.speaker}: ${JSON.stringify(m.text.slice(0, 160))}`);
   // The finished run stays on screen, so the next preset's estimate is made at the speeds it
   // measured (the first preset's, at the warm-up's).
