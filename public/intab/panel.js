@@ -15,7 +15,7 @@ const sizeText = (bytes) => (bytes >= 1e9 ? `${(bytes / 1073741824).toFixed(1)} 
 const panel = {
   root: null,
   info: null, // { name, url, label, context, models: [...] }: the scenario's model, and the list
-  hooks: null, // { setName(name), loaded(source, picked, promptPerSecond, tokensPerSecond) }
+  hooks: null, // { setName(name), loaded(source, picked, promptPerSecond, tokensPerSecond, onGpu) }
   env: null,
   stage: 'idle', // idle | asking | downloading | loading | failed
   progress: [0, 0],
@@ -40,11 +40,11 @@ async function refresh() {
 
 async function loadInto(source, label, picked) {
   set({ stage: 'loading', error: '', loaded: null });
-  panel.hooks.loaded('', false, 0, 0);
+  panel.hooks.loaded('', false, 0, 0, false);
   try {
     const info = await load(source, panel.info.context, device());
     set({ stage: 'idle', loaded: { ...info, source: label, picked } });
-    panel.hooks.loaded(label, picked, info.prompt_per_s, info.tokens_per_s);
+    panel.hooks.loaded(label, picked, info.prompt_per_s, info.tokens_per_s, !!info.gpu);
   } catch (e) {
     set({ stage: 'failed', error: e.message });
   }
@@ -70,7 +70,7 @@ async function forget() {
   if (panel.loaded && !panel.loaded.picked && panel.loaded.source === label) {
     await unload();
     set({ loaded: null });
-    panel.hooks.loaded('', false, 0, 0);
+    panel.hooks.loaded('', false, 0, 0, false);
   }
   await remove(url).catch((e) => set({ stage: 'failed', error: e.message }));
   await refresh();
@@ -209,7 +209,7 @@ function draw() {
 /**
  * Draws the settings into `root` (again, when the app mounts them anew) for the model the
  * scenario names (`name`); `hooks` are the app's { setName(name), loaded(source, picked,
- * promptPerSecond, tokensPerSecond) } (an empty source: nothing loaded).
+ * promptPerSecond, tokensPerSecond, onGpu) } (an empty source: nothing loaded).
  */
 export async function settings(root, name, hooks) {
   // The app tells the panel of every edit to the scenario; only a new mount or name matters.

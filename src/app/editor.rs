@@ -73,6 +73,17 @@ pub fn Editor() -> impl IntoView {
                     {number_field("Turn limit", "max_turns", |s| s.max_turns, |s, v| s.max_turns = v)}
                     {number_field("Seed", "seed", |s| s.seed, |s, v| s.seed = v)}
                 </div>
+                {move || {
+                    let gpu = controller.intab.loaded.with(|l| l.as_ref().is_some_and(|l| l.gpu));
+                    (gpu && s.with(|s| s.model.is_in_tab()))
+                        .then_some(
+                            view! {
+                                <p class="muted" data-testid="seed-gpu">
+                                    "The model in the tab runs on the GPU, where the same seed may not repeat a run exactly: choose \"The CPU only\" in its settings for that."
+                                </p>
+                            },
+                        )
+                }}
                 <Show when=move || {
                     s.with(|s| s.method.kind().injects_opening())
                 }>

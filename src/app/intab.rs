@@ -87,6 +87,8 @@ pub struct Loaded {
     pub picked: bool,
     pub prompt_per_s: f64,
     pub tokens_per_s: f64,
+    /// It runs on the GPU, where a seed may not repeat a run exactly.
+    pub gpu: bool,
 }
 
 /// The engine as the app sees it (one per page: one engine answers one call at a time). Its
@@ -169,15 +171,16 @@ fn hooks(s: RwSignal<crate::scenario::Scenario>, tab: InTab) -> JsValue {
             .get_or_insert_with(|| {
                 let set_name =
                     Closure::<dyn Fn(String)>::new(move |name: String| s.update(|s| s.model.name = name));
-                // (source, picked, prompt tokens a second, written tokens a second); an empty
-                // source when nothing is loaded.
-                let loaded = Closure::<dyn Fn(String, bool, f64, f64)>::new(
-                    move |source: String, picked: bool, prompt_per_s: f64, tokens_per_s: f64| {
+                // (source, picked, prompt tokens a second, written tokens a second, on the GPU);
+                // an empty source when nothing is loaded.
+                let loaded = Closure::<dyn Fn(String, bool, f64, f64, bool)>::new(
+                    move |source: String, picked: bool, prompt_per_s: f64, tokens_per_s: f64, gpu: bool| {
                         tab.loaded.set((!source.is_empty()).then_some(Loaded {
                             source,
                             picked,
                             prompt_per_s,
                             tokens_per_s,
+                            gpu,
                         }))
                     },
                 );

@@ -396,9 +396,13 @@ test('the engine runs on the GPU only when a warm-up says it is faster, says why
     await downloadAndLoad(p);
     const line = await waitForText(p.getByTestId('intab-engine'), /It runs on (the CPU: the engine found no WebGPU device it can use|the CPU: in the warm-up it wrote [\d.]+ tokens a second, the GPU [\d.]+ tokens a second|the GPU \(WebGPU\): in the warm-up it wrote [\d.]+ tokens a second, the CPU [\d.]+ tokens a second\. On the GPU the same seed may not repeat a run exactly)/, 30000);
     console.log(`# with WebGPU offered: ${line}`);
+    // Beside the seed, the editor says when a seed may not repeat the run: only on the GPU.
+    const onGpu = /It runs on the GPU/.test(line) ? 1 : 0;
+    await eventually(async () => assert.equal(await p.getByTestId('seed-gpu').count(), onGpu));
     // The CPU only, chosen: the model loads again there, and a seed repeats the run.
     await p.getByTestId('intab-device').selectOption('cpu');
     await waitForText(p.getByTestId('intab-engine'), /It runs on the CPU, as chosen: the same seed repeats a run exactly\./, 30000);
+    await eventually(async () => assert.equal(await p.getByTestId('seed-gpu').count(), 0));
     await p.getByTestId('run').click();
     await finish(p);
     const first = strip(await eventsOf(p));
