@@ -3,9 +3,9 @@
 //! The scenario is played once on the offline demo model (no latency, no malformed replies),
 //! which asks the same calls with the same prompts a real model would be asked, and answers
 //! within the word limit as a hosted model does (for the model in the tab, whose small models
-//! write most of their token budget, it writes three quarters of it). So the call count follows the method (N + 1 a
-//! bidding turn, the director's three calls, the games and the optimizer), and prompt tokens
-//! follow the history as it grows. A real model's replies differ in length, the director's stop
+//! write most of their token budget, it writes three quarters of it). So the call count follows
+//! the method (N + 1 a bidding turn, the director's three calls, the games and the optimizer),
+//! and prompt tokens follow the history as it grows. A real model's replies differ in length, the director's stop
 //! draw and the games may end sooner or later, and retries cost more: it is an estimate.
 
 use std::rc::Rc;
