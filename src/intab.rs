@@ -160,10 +160,12 @@ impl Reply {
     /// `limit` (if any): free text, a handoff's speech, an object's texts; `None` for a reply of
     /// a fixed form (a bid, a choice, a trading action).
     pub fn text_tokens(&self, limit: Option<u32>) -> Option<u32> {
-        let words = |w: &u32| limit.unwrap_or(speech_tokens(*w));
+        let of_words = |w: Option<u32>| limit.unwrap_or(w.map_or(256, speech_tokens));
         match self {
-            Reply::Text { word_limit, .. } => Some(limit.unwrap_or(word_limit.map_or(256, speech_tokens))),
-            Reply::Handoff { word_limit, .. } | Reply::Object { word_limit, .. } => Some(words(word_limit)),
+            Reply::Text { word_limit, .. } => Some(of_words(*word_limit)),
+            Reply::Handoff { word_limit, .. } | Reply::Object { word_limit, .. } => {
+                Some(of_words(Some(*word_limit)))
+            }
             Reply::Prompts { .. } => Some(limit.unwrap_or(600)),
             Reply::Number { .. } | Reply::Name { .. } | Reply::Action { .. } => None,
         }

@@ -106,7 +106,7 @@ for (const preset of PRESETS) {
   for (const [name, p] of Object.entries(purposes)) {
     console.log(`  ${name}: ${p.calls} calls, ${fmt(p.read / p.calls)} tokens read and ${fmt(p.written / p.calls)} written a call, ${p.truncated} at their budget, ${fmt(p.ms / 1000, 1)} s of engine time`);
   }
-  const busy = calls.reduce((a, c) => a + (c.engine?.read_ms ?? 0) + (c.engine?.written_ms ?? 0), 0) / 1000;
+  const busy = Object.values(purposes).reduce((a, p) => a + p.ms, 0) / 1000;
   console.log(`  the engine read or wrote for ${fmt(busy)} s of the run's ${fmt(wall)} s`);
   const empty = speeches.filter((m) => !m.text.trim());
   console.log(`  speeches: ${speeches.length}, with a line said 3+ times ${looping.length}, with another speaker's "Name:" ${named.length}, empty ${empty.length}`);
