@@ -16,6 +16,38 @@ use crate::events::Event;
 use crate::export::{self, RunFile};
 use crate::scenario::Scenario;
 
+/// Where copied links open: `chosen` (the page's "links open at" setting) when it is an http or
+/// https address, else `built` (the address the build was given, e.g. its GitHub Pages address)
+/// when it is one, else `own` (the address of the page that copies the link; the comparison
+/// page's own address names the app beside it). The query and fragment are dropped, and an
+/// address that names a folder without its last slash gets one, so a fragment never lands on a
+/// redirect. The flag says that `chosen` was given and passed over.
+pub fn base(chosen: &str, built: Option<&str>, own: &str) -> (String, bool) {
+    // Byte-wise on purpose: this runs on the first page, where each kind of string search costs.
+    let after_scheme = |address: &str| -> Option<usize> {
+        let rest = address.strip_prefix("https://").or_else(|| address.strip_prefix("http://"))?;
+        Some(address.len() - rest.len())
+    };
+    let usable = |address: &&str| {
+        after_scheme(address).is_some_and(|at| {
+            let host = &address.as_bytes()[at..];
+            !host.is_empty() && host[0] != b'/' && host.iter().all(|&b| b > b' ')
+        })
+    };
+    let chosen = chosen.trim();
+    let picked = Some(chosen).filter(usable).or(built.map(str::trim).filter(usable)).unwrap_or(own);
+    let end = picked.bytes().position(|b| b == b'#' || b == b'?').unwrap_or(picked.len());
+    let picked = &picked[..end];
+    let mut at = picked.strip_suffix("compare.html").unwrap_or(picked).to_string();
+    let path_from =
+        after_scheme(&at).map_or(0, |start| at[start..].find('/').map_or(at.len(), |p| start + p));
+    let last = at[path_from..].rsplit('/').next().unwrap_or_default();
+    if !at.ends_with('/') && !last.contains('.') {
+        at.push('/');
+    }
+    (at, !chosen.is_empty() && !usable(&chosen))
+}
+
 /// The link format this build writes and reads.
 pub const LINK_VERSION: u32 = 1;
 /// The longest fragment Agora writes. Browsers accept far longer URLs, but chat apps, mail and
@@ -142,6 +174,28 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn links_open_at_the_chosen_address_else_the_builds_else_the_pages_own() {
+        let own = "http://127.0.0.1:8080/agora/index.html?x=1#s=1.abc";
+        assert_eq!(base("", None, own).0, "http://127.0.0.1:8080/agora/index.html");
+        let pages = Some("https://someone.github.io/agora");
+        assert_eq!(base("", pages, own), ("https://someone.github.io/agora/".to_string(), false));
+        assert_eq!(base(" https://class.example.org/x/ ", pages, own).0, "https://class.example.org/x/");
+        assert_eq!(
+            base("class.example.org", pages, own),
+            ("https://someone.github.io/agora/".to_string(), true)
+        );
+        assert_eq!(base("https://", None, own).0, "http://127.0.0.1:8080/agora/index.html");
+        assert_eq!(base("", Some("ftp://x"), own).0, "http://127.0.0.1:8080/agora/index.html");
+    }
+
+    #[test]
+    fn the_comparison_pages_address_names_the_app_beside_it() {
+        let own = "http://127.0.0.1:9/agora/compare.html?1700000000#cmp=1.abc";
+        assert_eq!(base("", None, own).0, "http://127.0.0.1:9/agora/");
+        assert_eq!(base("", None, "https://host.example/").0, "https://host.example/");
+        assert_eq!(base("", None, "https://host.example").0, "https://host.example/");
+    }
 
     #[test]
     fn packing_round_trips_and_is_url_safe() {

@@ -145,13 +145,23 @@ function drawDevice() {
   return el('label', { className: 'field' }, el('span', { textContent: 'Where the engine runs' }), select);
 }
 
+/** Why the page is not cross-origin isolated, from what its service worker's side (boot/offline.js) saw. */
+function unisolated(why) {
+  if (why === 'none') return 'this browser offers the page no service worker (a private window may turn them off) to add the COOP and COEP headers its host does not send';
+  if (why === 'next') return 'the page becomes cross-origin isolated at its next load, once its service worker has started';
+  if (why === 'reload') return 'its service worker is now installed: reload the page for threads';
+  if (why === 'refused') return 'the browser did not isolate the page even with the headers its service worker adds';
+  if (why.startsWith('failed: ')) return `its service worker could not start (${why.slice(8)})`;
+  return 'this page is not cross-origin isolated: docs/intab.md says how to host it with COOP and COEP';
+}
+
 function drawEngine() {
   const { loaded, env } = panel;
   const threads = loaded?.multithread
     ? `${loaded.threads} threads`
     : env?.isolated
       ? `${env.threads} threads`
-      : '1 thread (this page is not cross-origin isolated: docs/intab.md says how to host it with COOP and COEP)';
+      : `1 thread (${unisolated(globalThis.agoraOffline?.why ?? '')})`;
   const speed = loaded?.tokens_per_s > 0 ? ` · ${loaded.tokens_per_s.toFixed(1)} tokens a second measured here` : '';
   const what = loaded ? `Loaded: ${loaded.source} · ` : '';
   const repacked = loaded?.repacked

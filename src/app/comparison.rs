@@ -246,9 +246,8 @@ fn ComparisonPage() -> impl IntoView {
             note.set(match made {
                 Ok((fragment, what)) => {
                     let window = web_sys::window();
-                    let href = window.as_ref().and_then(|w| w.location().href().ok()).unwrap_or_default();
                     // The link opens the app, which shows the comparison.
-                    let app = href.split(['?', '#']).next().unwrap_or_default().replace("compare.html", "");
+                    let (app, _) = super::browser::link_base(&super::browser::links_at_setting());
                     let url = format!("{app}#{fragment}");
                     if let Some(w) = window {
                         let _ = w.navigator().clipboard().write_text(&url);

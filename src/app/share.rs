@@ -118,6 +118,7 @@ pub fn ShareLinks() -> impl IntoView {
     let editor = expect_context::<EditorState>();
     let url = RwSignal::new(String::new());
     let message = RwSignal::new(String::new());
+    let links_at = RwSignal::new(super::browser::links_at_setting());
     let share = move |with_run: bool| {
         let fragment = if with_run {
             let Some(scenario) =
@@ -137,8 +138,7 @@ pub fn ShareLinks() -> impl IntoView {
                 return;
             }
         };
-        let href = location().and_then(|l| l.href().ok()).unwrap_or_default();
-        let base = href.split('#').next().unwrap_or_default();
+        let (base, _) = super::browser::link_base(&links_at.get_untracked());
         let full = format!("{base}#{fragment}");
         url.set(full.clone());
         message.set(format!("Link ready ({} characters). It holds no key. Copying…", full.len()));
@@ -175,6 +175,7 @@ pub fn ShareLinks() -> impl IntoView {
             >
                 "Copy link with run"
             </button>
+            <LinksAt links_at />
             {move || (!message.get().is_empty()).then(|| view! {
                 <p class="muted share-message" data-testid="share-message" role="status">
                     {move || message.get()}
@@ -283,5 +284,29 @@ pub fn PastRuns() -> impl IntoView {
                 </For>
             </ul>
         </section>
+    }
+}
+
+/// The "links open at" setting: a teacher preparing on a copy of their own shares links that
+/// open on the published page. Empty, links open at the address its placeholder shows.
+#[component]
+fn LinksAt(links_at: RwSignal<String>) -> impl IntoView {
+    view! {
+        <label class="field links-at">
+            <span>"Links open at"</span>
+            <input
+                type="url"
+                data-testid="links-at-input"
+                placeholder=super::browser::link_base("").0
+                title="The published page's address, when you prepare on a copy of your own; an address that is not http or https is not used"
+                class:error=move || super::browser::link_base(&links_at.get()).1
+                prop:value=move || links_at.get()
+                on:change=move |ev| {
+                    let text = event_target_value(&ev);
+                    super::browser::set_links_at(&text);
+                    links_at.set(text);
+                }
+            />
+        </label>
     }
 }

@@ -15,8 +15,47 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = join(root, 'dist');
 const types = {
   '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.json': 'application/json', '.png': 'image/png',
+  '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
+  '.webmanifest': 'application/manifest+json',
 };
+
+/**
+ * Serves a built folder under `prefix` on a free loopback port as a plain static host does
+ * (GitHub Pages, say): no COOP or COEP headers, no compression unless `brotli` (then a file's
+ * precompressed `.br` beside it is sent to a browser that accepts it). `site.dir` may be changed
+ * while it runs, as a deploy would; `site.requests` lists the paths asked for, with the status.
+ */
+export async function serveSite(dir, { prefix = '/agora/', brotli = false } = {}) {
+  const site = { dir, requests: [] };
+  const server = createServer(async (req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const rest = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : null;
+    let status = 404;
+    if (rest !== null) {
+      const inside = normalize(rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest).replace(/^(\.\.[/\\])+/, '');
+      const file = join(site.dir, inside);
+      try {
+        const headers = { 'content-type': types[extname(file)] ?? 'application/octet-stream' };
+        let body;
+        if (brotli && /\bbr\b/.test(req.headers['accept-encoding'] ?? '')) {
+          body = await readFile(`${file}.br`).catch(() => null);
+          if (body) headers['content-encoding'] = 'br';
+        }
+        body ??= await readFile(file);
+        status = 200;
+        res.writeHead(200, headers);
+        res.end(body);
+      } catch {}
+    }
+    site.requests.push({ path: pathname, status });
+    if (status === 404) res.writeHead(404).end('not found');
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  site.origin = `http://127.0.0.1:${server.address().port}`;
+  site.url = site.origin + prefix;
+  site.close = () => new Promise((ok) => { server.closeAllConnections(); server.close(ok); });
+  return site;
+}
 
 /**
  * Serves dist/ on a free loopback port; resolves to { url, close }. `route(req, res, path)` may
@@ -42,14 +81,27 @@ export async function serveDist(route = () => undefined) {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
 
-/** Launches headless Chromium; every page it opens fails the test on a console error. */
+/**
+ * Launches headless Chromium. Its contexts keep the app's service worker off unless a test asks
+ * for it (`serviceWorkers: 'allow'`, as publish.test.mjs does): on a first visit the worker reloads
+ * the page once, which must not land in the middle of a test of something else.
+ */
 export async function launch({ ignoreCertificateErrors = false, args = [] } = {}) {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       ...(ignoreCertificateErrors ? ['--ignore-certificate-errors'] : []), ...args],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  browser.newPage = async (options = {}) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.once('close', () => context.close().catch(() => {}));
+    return page;
+  };
+  return browser;
 }
 
 /** Saves a screenshot under tests/artifacts/. */

@@ -1,0 +1,47 @@
+// Writes the service worker into a build: publish/sw.js with the list of the build's files, each
+// with a revision (the start of its SHA-256), and a version made of the crate's version and a hash
+// of that list, so the worker's bytes change exactly when a file does and browsers then offer the
+// new version. Trunk runs it after every build on its staging folder (Trunk.toml); run it by hand
+// on a built folder with `node publish/precache.mjs dist`.
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
+if (!dir) {
+  console.error('usage: node publish/precache.mjs <built folder>');
+  process.exit(2);
+}
+
+// Files the worker itself, a host or the release archive add, and none of the app's.
+const skipped = (path) => path === 'sw.js' || path === '_headers' || /\.(br|gz|map)$/.test(path);
+// The in-tab engine's runtime (about 9 MB) is cached when a scenario first runs in the tab, not on
+// every first visit: most visitors never use it, and on a phone it would cost minutes.
+const onUse = (path) => path.startsWith('intab/wllama/');
+
+function walk(folder) {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const sha = (data) => createHash('sha256').update(data).digest('hex');
+const files = walk(dir)
+  .map((path) => relative(dir, path).split(sep).join('/'))
+  .filter((path) => !skipped(path))
+  .sort()
+  .map((path) => {
+    const entry = [path, sha(readFileSync(join(dir, path))).slice(0, 16)];
+    if (onUse(path)) entry.push(1);
+    return entry;
+  });
+const crate = readFileSync(join(here, '..', 'Cargo.toml'), 'utf8').match(/^version\s*=\s*"([^"]+)"/m)[1];
+const version = `${crate}-${sha(JSON.stringify(files)).slice(0, 10)}`;
+const template = readFileSync(join(here, 'sw.js'), 'utf8');
+const marker = "{ version: 'unbuilt', files: [] }";
+if (!template.includes(marker)) throw new Error('publish/sw.js lost its PRECACHE marker');
+writeFileSync(join(dir, 'sw.js'), template.replace(marker, JSON.stringify({ version, files })));
+console.log(`sw.js: version ${version}, ${files.length} files`);

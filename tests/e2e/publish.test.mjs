@@ -1,0 +1,263 @@
+// The published app: the release build served under a subpath by a plain static server that sends
+// no COOP or COEP headers and no compression, as GitHub Pages does. Its service worker makes the
+// page cross-origin isolated after the first load, keeps it working offline, and offers a new
+// deploy without breaking the run on screen; the release archive serves the same way.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { eventually, launch, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
+
+const dist = join(root, 'dist');
+const work = mkdtempSync(join(tmpdir(), 'agora-publish-'));
+const tiny = join(work, 'tiny.gguf');
+const ctx = {};
+/** Every built-in preset's id, as `agora presets` lists them. */
+const presets = () => execFileSync(join(root, 'target', 'release', 'agora'), ['presets']).toString()
+  .split('\n').filter((l) => l.startsWith('preset:')).map((l) => l.slice(7).split(' ')[0]);
+
+before(async () => {
+  execFileSync('python3', [join(root, 'tests', 'tiny-model', 'make_tiny_gguf.py'), tiny]);
+  ctx.browser = await launch();
+});
+after(async () => {
+  await ctx.browser?.close();
+});
+
+/** A copy of dist/ with the tiny model beside the app, as a model host would serve it. */
+function site(from = dist) {
+  const dir = mkdtempSync(join(work, 'site-'));
+  cpSync(from, dir, { recursive: true });
+  cpSync(tiny, join(dir, 'models', 'tiny.gguf'));
+  return dir;
+}
+
+/**
+ * Opens the app at `url` in a context with its service worker allowed, and waits for the page
+ * the worker reloads once: cross-origin isolated, the gallery showing. Requests that failed and
+ * errors the page logged are collected.
+ */
+async function openPublished(url, context) {
+  context ??= await ctx.browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && !/ERR_INTERNET_DISCONNECTED/.test(m.text()) && errors.push(m.text()));
+  await page.goto(url);
+  await page.waitForFunction(() => crossOriginIsolated && navigator.serviceWorker.controller, null, { timeout: 30000 });
+  await page.getByTestId('preset-list').waitFor();
+  return { context, page, errors };
+}
+
+async function runEach(page, ids) {
+  for (const id of ids) {
+    await page.getByTestId(`open-${id}`).click();
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await waitForStatus(page, 'Finished', 90000);
+    assert.ok(await page.getByTestId('message').count() > 0, `${id} said something`);
+  }
+}
+
+/** Opens the tiny model in the tab for a 2-turn rail debate and loads it (downloaded if needed). */
+async function onTinyModel(page, { download = true } = {}) {
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('field-model.provider').selectOption('browser');
+  const field = page.getByTestId('field-model.name');
+  await field.fill('models/tiny.gguf');
+  await field.press('Enter');
+  await field.blur();
+  await page.getByTestId('field-max_turns').fill('2');
+  if (download) {
+    await page.getByTestId('intab-download').click();
+    await page.getByTestId('intab-download-confirm').click();
+  } else {
+    await page.getByTestId('intab-load').click();
+  }
+  await page.getByTestId('intab-ready').waitFor({ timeout: 60000 });
+}
+
+/** Presses a "Copy link" button and waits for the link it shows to start with `start`. */
+async function copiedLink(page, id, start) {
+  await page.getByTestId(id).click();
+  return eventually(async () => {
+    const url = await page.getByTestId('share-url').inputValue();
+    assert.ok(url.startsWith(start), `${url} starts with ${start}`);
+    return url;
+  });
+}
+
+test('under a subpath on a plain host: every preset runs, links open there, and the page is isolated with threads for the model in the tab', async () => {
+  const served = await serveSite(site());
+  const { context, page, errors } = await openPublished(served.url);
+  // The worker reloaded the page once, and the reload made it cross-origin isolated.
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('agora.isolating')), '1');
+  await runEach(page, presets());
+
+  // Links carry the subpath.
+  await page.getByTestId('open-rail-debate').click();
+  const scenarioLink = await copiedLink(page, 'share-scenario', `${served.url}#s=1.`);
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const runLink = await copiedLink(page, 'share-run', `${served.url}#run=1.`);
+  // "Links open at": empty, the page's own address; a teacher's published address once set; an
+  // address that is not http(s) is marked and not used.
+  const setting = page.getByTestId('links-at-input');
+  assert.equal(await setting.getAttribute('placeholder'), served.url);
+  await setting.fill('https://class.example.org/agora');
+  await setting.dispatchEvent('change');
+  await copiedLink(page, 'share-scenario', 'https://class.example.org/agora/#s=1.');
+  await setting.fill('class.example.org');
+  await setting.dispatchEvent('change');
+  await eventually(async () => assert.match(await setting.getAttribute('class'), /error/));
+  await copiedLink(page, 'share-scenario', `${served.url}#s=1.`);
+  await setting.fill('');
+  await setting.dispatchEvent('change');
+  // The tools module (a Markdown transcript) loads from under the subpath.
+  const [markdown] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+  assert.match(readFileSync(await markdown.path(), 'utf8'), /^# /);
+
+  // A comparison opens in its frame under the subpath, and its link opens the app there.
+  await page.getByTestId('compare-vary').fill('seed');
+  await page.getByTestId('compare-values').fill('3, 8');
+  await page.getByTestId('compare-open').click();
+  const frame = page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.equal(await frame.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  await frame.getByTestId('compare-link').click();
+  const note = await waitForText(frame.getByTestId('compare-note'), /copied/);
+  const compareLink = note.match(/(http\S+)/)[1];
+  assert.ok(compareLink.startsWith(`${served.url}#cmp=1.`), compareLink);
+  await page.getByTestId('compare-close').click();
+
+  for (const [link, shows] of [[scenarioLink, /Opened "/], [runLink, /Opened a recorded run/], [compareLink, /Opened a comparison/]]) {
+    const opened = await context.newPage();
+    await opened.goto(link);
+    await waitForText(opened.getByTestId('link-notice'), shows);
+    await opened.close();
+  }
+
+  // The model in the tab loads its engine from under the subpath and runs on more than one thread.
+  await onTinyModel(page);
+  await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf · The engine runs in a worker on [2-8] threads/);
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 120000);
+
+  const missing = served.requests.filter((r) => r.status !== 200);
+  assert.deepEqual(missing, [], 'every file was found under the subpath');
+  assert.ok(served.requests.some((r) => r.path === '/agora/sw.js'));
+  assert.ok(served.requests.some((r) => /^\/agora\/tools\/agora-tools/.test(r.path)));
+  assert.ok(served.requests.some((r) => /^\/agora\/compare\/agora-compare/.test(r.path)));
+  assert.ok(served.requests.some((r) => r.path === '/agora/intab/wllama/wllama.wasm'));
+  assert.deepEqual(errors, []);
+  await context.close();
+  await served.close();
+});
+
+test('offline after one visit: the gallery, every preset, a past run, a replay link and the model in the tab', async () => {
+  const served = await serveSite(site());
+  const { context, page, errors } = await openPublished(served.url);
+  // The visit: one run kept in the past runs, a replay link, and the tiny model downloaded.
+  await page.getByTestId('open-arms-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const runLink = await copiedLink(page, 'share-run', `${served.url}#run=1.`);
+  await onTinyModel(page);
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  await runEach(page, presets());
+  const past = page.getByTestId('past-run').filter({ hasText: 'Should the US send weapons to Israel' });
+  await eventually(async () => assert.ok(await past.count() >= 1));
+  await past.first().getByTestId('past-open').click();
+  await waitForText(page.getByTestId('status'), /replay|Replay|Step/);
+
+  const replay = await context.newPage();
+  await replay.goto(runLink);
+  await waitForText(replay.getByTestId('link-notice'), /Opened a recorded run/);
+  await replay.getByTestId('run').click();
+  await waitForStatus(replay, 'Finished');
+  await replay.close();
+
+  await onTinyModel(page, { download: false });
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 120000);
+  assert.deepEqual(errors, []);
+  await context.close();
+  await served.close();
+});
+
+test('a new deploy is offered while a run goes on, and after the reload the new version opens the saved run', async () => {
+  const a = site();
+  // Build B: the same app with one more line in its page, its worker written anew as a build does.
+  const b = site();
+  const page = readFileSync(join(b, 'index.html'), 'utf8');
+  writeFileSync(join(b, 'index.html'), page.replace('<head>', '<head>\n    <meta name="agora-build" content="B" />'));
+  execFileSync('node', [join(root, 'publish', 'precache.mjs'), b]);
+  assert.notEqual(readFileSync(join(a, 'sw.js'), 'utf8'), readFileSync(join(b, 'sw.js'), 'utf8'));
+
+  const served = await serveSite(a);
+  const { context, page: tab, errors } = await openPublished(served.url);
+  await tab.getByTestId('open-rail-debate').click();
+  await tab.getByTestId('field-max_turns').fill('40');
+  await tab.getByTestId('speed').selectOption({ index: 1 });
+  await tab.getByTestId('run').click();
+  await waitForStatus(tab, 'Running');
+  served.dir = b;
+  // What the page does on its own every half hour and when it is shown again.
+  await tab.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r.update()));
+  await waitForText(tab.getByTestId('update'), /A new version of Agora is ready/, 30000);
+  // The run was not interrupted: it is still running and still speaking.
+  const before = await tab.getByTestId('message').count();
+  await eventually(async () => assert.ok(await tab.getByTestId('message').count() > before), { timeout: 30000 });
+  await waitForStatus(tab, 'Running');
+  assert.equal(await tab.locator('meta[name=agora-build]').count(), 0);
+  const spoken = await tab.getByTestId('message').count();
+
+  await tab.getByTestId('update-reload').click();
+  await tab.locator('meta[name=agora-build]').waitFor({ state: 'attached', timeout: 30000 });
+  await tab.getByTestId('preset-list').waitFor();
+  // Build B opened the run build A kept: paused where it was.
+  await waitForStatus(tab, 'Paused');
+  assert.ok(await tab.getByTestId('message').count() >= spoken - 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+  await served.close();
+});
+
+test('the release archive unpacks, serves and opens the gallery; its .br and .gz files are the originals', async () => {
+  const out = mkdtempSync(join(work, 'release-'));
+  execFileSync('bash', [join(root, '.ci', 'release'), '--no-build'], { env: { ...process.env, AGORA_RELEASE_DIR: out, AGORA_VERSION: 'v9.8.7' } });
+  const unpacked = mkdtempSync(join(work, 'unpacked-'));
+  execFileSync('tar', ['-xzf', join(out, 'agora-web-9.8.7.tar.gz'), '-C', unpacked]);
+  const folder = join(unpacked, 'agora-web-9.8.7');
+  const walk = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
+  const files = walk(folder).map((f) => relative(folder, f));
+  const compressed = files.filter((f) => f.endsWith('.br'));
+  assert.ok(compressed.length > 10 && compressed.some((f) => f.endsWith('.wasm.br')));
+  for (const f of compressed) {
+    const original = readFileSync(join(folder, f.slice(0, -3)));
+    assert.ok(brotliDecompressSync(readFileSync(join(folder, f))).equals(original), f);
+    assert.ok(gunzipSync(readFileSync(join(folder, `${f.slice(0, -3)}.gz`))).equals(original), `${f} (gzip)`);
+  }
+  const headers = readFileSync(join(folder, '_headers'), 'utf8');
+  assert.match(headers, /^\/\*\n {2}Cross-Origin-Opener-Policy: same-origin\n {2}Cross-Origin-Embedder-Policy: require-corp\n/);
+  assert.match(headers, /\n\/index\.html\n {2}Cache-Control: no-cache\n/);
+  assert.match(headers, /\n\/agora-[0-9a-f]{16}_bg\.wasm\n {2}Cache-Control: public, max-age=31536000, immutable\n/);
+
+  const served = await serveSite(folder, { prefix: '/', brotli: true });
+  const context = await ctx.browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(served.url);
+  await tab.getByTestId('open-rail-debate').waitFor();
+  assert.deepEqual(served.requests.filter((r) => r.status !== 200), []);
+  await context.close();
+  await served.close();
+});
