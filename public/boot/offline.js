@@ -45,6 +45,8 @@ if (!sw || !isSecureContext) {
   }
   try {
     const reg = await sw.register(new URL('sw.js', base), { scope: base.href, updateViaCache: 'none' });
+    // A browser whose policy blocks service workers may resolve with none.
+    if (!reg) throw new Error('refused');
     const watch = (worker) => worker?.addEventListener('statechange', () => {
       if (worker.state === 'installed' && sw.controller) offer(worker);
     });
@@ -55,6 +57,6 @@ if (!sw || !isSecureContext) {
     document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && check());
     setInterval(check, 30 * 60 * 1000);
   } catch (e) {
-    state.why = `failed: ${e.message}`;
+    state.why = e.message === 'refused' ? 'none' : `failed: ${e.message}`;
   }
 }

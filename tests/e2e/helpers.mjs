@@ -22,12 +22,15 @@ const types = {
 /**
  * Serves a built folder under `prefix` on a free loopback port as a plain static host does
  * (GitHub Pages, say): no COOP or COEP headers, no compression unless `brotli` (then a file's
- * precompressed `.br` beside it is sent to a browser that accepts it). `site.dir` may be changed
+ * precompressed `.br` beside it is sent to a browser that accepts it; with `cors`, to any origin,
+ * as a model host does). `site.dir` may be changed
  * while it runs, as a deploy would; `site.requests` lists the paths asked for, with the status.
  */
-export async function serveSite(dir, { prefix = '/agora/', brotli = false } = {}) {
+export async function serveSite(dir, { prefix = '/agora/', brotli = false, cors = false } = {}) {
   const site = { dir, requests: [] };
   const server = createServer(async (req, res) => {
+    // A model host (Hugging Face) answers any origin.
+    if (cors) res.setHeader('access-control-allow-origin', '*');
     const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     const rest = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : null;
     let status = 404;

@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { eventually, launch, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
+import { eventually, launch, openOnServer, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
+import { startLlmServer } from './llm-server.mjs';
 
 const dist = join(root, 'dist');
 const work = mkdtempSync(join(tmpdir(), 'agora-publish-'));
@@ -63,13 +64,13 @@ async function runEach(page, ids) {
 }
 
 /** Opens the tiny model in the tab for a 2-turn rail debate and loads it (downloaded if needed). */
-async function onTinyModel(page, { download = true } = {}) {
+async function onTinyModel(page, { download = true, address = 'models/tiny.gguf' } = {}) {
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('field-opening.specify_topic').uncheck();
   await page.getByTestId('field-opening.describe_characters').uncheck();
   await page.getByTestId('field-model.provider').selectOption('browser');
   const field = page.getByTestId('field-model.name');
-  await field.fill('models/tiny.gguf');
+  await field.fill(address);
   await field.press('Enter');
   await field.blur();
   await page.getByTestId('field-max_turns').fill('2');
@@ -142,11 +143,22 @@ test('under a subpath on a plain host: every preset runs, links open there, and 
     await opened.close();
   }
 
-  // The model in the tab loads its engine from under the subpath and runs on more than one thread.
-  await onTinyModel(page);
-  await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf · The engine runs in a worker on [2-8] threads/);
+  // Calls to a provider on another origin still go through on the isolated page.
+  const llm = await startLlmServer();
+  await openOnServer(page, llm.url, 'rail-debate', { key: 'sk-test', turns: 2 });
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 60000);
+  assert.ok(await page.getByTestId('message').count() >= 2);
+  await llm.close();
+
+  // The model in the tab loads its engine from under the subpath, downloads its model from
+  // another origin (as from Hugging Face), and runs on more than one thread.
+  const host = await serveSite(work, { prefix: '/models/', cors: true });
+  await onTinyModel(page, { address: `${host.url}tiny.gguf` });
+  await waitForText(page.getByTestId('intab-engine'), /Loaded: .*tiny\.gguf · The engine runs in a worker on [2-8] threads/);
   await page.getByTestId('run').click();
   await waitForStatus(page, 'Finished', 120000);
+  await host.close();
 
   const missing = served.requests.filter((r) => r.status !== 200);
   assert.deepEqual(missing, [], 'every file was found under the subpath');
@@ -258,6 +270,21 @@ test('the release archive unpacks, serves and opens the gallery; its .br and .gz
   await tab.goto(served.url);
   await tab.getByTestId('open-rail-debate').waitFor();
   assert.deepEqual(served.requests.filter((r) => r.status !== 200), []);
+  await context.close();
+  await served.close();
+});
+
+test('where the browser allows no service worker, the model in the tab says why it has one thread', async () => {
+  const served = await serveSite(site());
+  const context = await ctx.browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.goto(served.url);
+  await page.getByTestId('preset-list').waitFor();
+  assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-model.provider').selectOption('browser');
+  // Playwright's blocking answers the registration with no worker, as a browser's policy may.
+  await waitForText(page.getByTestId('intab-engine'), 'on 1 thread (this browser offers the page no service worker (a private window may turn them off) to add the COOP and COEP headers its host does not send)');
   await context.close();
   await served.close();
 });
