@@ -18,7 +18,10 @@ function offer(worker) {
     const button = Object.assign(document.createElement('button'), { textContent: 'Reload' });
     button.dataset.testid = 'update-reload';
     button.onclick = () => worker.postMessage('take-over');
-    bar.append(text, button);
+    // Later: out of sight until the page is next loaded, which offers the waiting version again.
+    const later = Object.assign(document.createElement('button'), { textContent: 'Later', onclick: () => bar.remove() });
+    later.dataset.testid = 'update-later';
+    bar.append(text, button, later);
     document.body.append(bar);
     sw.addEventListener('message', ({ data }) => {
       if (data?.others) text.textContent = `A new version of Agora is ready. Close Agora's ${data.others} other tab${data.others > 1 ? 's' : ''} first, then press Reload.`;

@@ -175,7 +175,6 @@ pub fn ShareLinks() -> impl IntoView {
             >
                 "Copy link with run"
             </button>
-            <LinksAt links_at />
             {move || (!message.get().is_empty()).then(|| view! {
                 <p class="muted share-message" data-testid="share-message" role="status">
                     {move || message.get()}
@@ -195,6 +194,7 @@ pub fn ShareLinks() -> impl IntoView {
                     }
                 />
             })}
+            <LinksAt links_at />
         </div>
     }
 }
@@ -291,6 +291,7 @@ pub fn PastRuns() -> impl IntoView {
 /// open on the published page. Empty, links open at the address its placeholder shows.
 #[component]
 fn LinksAt(links_at: RwSignal<String>) -> impl IntoView {
+    let passed_over = move || super::browser::link_base(&links_at.get()).1;
     view! {
         <label class="field links-at">
             <span>"Links open at"</span>
@@ -299,7 +300,7 @@ fn LinksAt(links_at: RwSignal<String>) -> impl IntoView {
                 data-testid="links-at-input"
                 placeholder=super::browser::link_base("").0
                 title="The published page's address, when you prepare on a copy of your own; an address that is not http or https is not used"
-                class:error=move || super::browser::link_base(&links_at.get()).1
+                class:error=passed_over
                 prop:value=move || links_at.get()
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
@@ -307,6 +308,9 @@ fn LinksAt(links_at: RwSignal<String>) -> impl IntoView {
                     links_at.set(text);
                 }
             />
+            <Show when=passed_over>
+                <span class="error">"Not an http or https address, so not used."</span>
+            </Show>
         </label>
     }
 }

@@ -231,14 +231,23 @@ test('a new deploy is offered while a run goes on, and after the reload the new 
   await eventually(async () => assert.ok(await tab.getByTestId('message').count() > before), { timeout: 30000 });
   await waitForStatus(tab, 'Running');
   assert.equal(await tab.locator('meta[name=agora-build]').count(), 0);
-  const spoken = await tab.getByTestId('message').count();
-
+  // "Later" puts the offer away; the next load offers it again.
+  await tab.getByTestId('update-later').click();
+  await eventually(async () => assert.equal(await tab.getByTestId('update').count(), 0));
+  await tab.getByTestId('pause').click();
+  await waitForStatus(tab, 'Paused');
+  const spokenBefore = await tab.getByTestId('message').count();
+  await tab.reload();
+  await waitForText(tab.getByTestId('update'), /A new version of Agora is ready/, 30000);
+  assert.equal(await tab.locator('meta[name=agora-build]').count(), 0, 'a reload alone keeps the version that is running');
+  await waitForStatus(tab, 'Paused');
+  assert.ok(await tab.getByTestId('message').count() >= spokenBefore - 1);
   await tab.getByTestId('update-reload').click();
   await tab.locator('meta[name=agora-build]').waitFor({ state: 'attached', timeout: 30000 });
   await tab.getByTestId('preset-list').waitFor();
   // Build B opened the run build A kept: paused where it was.
   await waitForStatus(tab, 'Paused');
-  assert.ok(await tab.getByTestId('message').count() >= spoken - 1);
+  assert.ok(await tab.getByTestId('message').count() >= spokenBefore - 1);
   assert.deepEqual(errors, []);
   await context.close();
   await served.close();
