@@ -14,9 +14,14 @@ addEventListener('keydown', (e) => {
   else if (!document.querySelector('main.projector')) return;
   else if (k === 'Escape') done = press('projector');
   else if (typing && !(k === 'Enter' && t.closest('.seat'))) return;
+  // Space and Enter press the focused button or link first, as everywhere else.
+  else if ((k === ' ' || k === 'Enter') && /^(BUTTON|A|SUMMARY)$/.test(tag)) return;
   else if (k === 'ArrowRight') done = press('step');
   else if (k === 'ArrowLeft') done = press('step-back');
   else if (k === ' ') done = press('pause') || press('run');
-  else if (k === 'Enter' && !e.shiftKey && tag !== 'BUTTON') done = press('seat-send');
+  else if (k === 'Enter' && !e.shiftKey) done = press('seat-send');
   if (done) e.preventDefault();
 });
+// The projector toggle gives the focus back to the page once pressed, so that Space then plays
+// instead of pressing the toggle again.
+addEventListener('click', (e) => e.target.closest?.('[data-testid=projector]')?.blur());

@@ -123,9 +123,15 @@ mod exports {
                 }
                 None
             }
-            // Typing a digit gives the bid at once (0 for 10), as the buttons do.
+            // Typing a digit gives the bid at once (0 for 10), as the buttons do; a digit with
+            // Ctrl, Alt or Meta is the browser's (Ctrl+1 picks a tab).
             "keydown" => {
-                let key = js_sys::Reflect::get(&event, &"key".into()).ok().and_then(|k| k.as_string());
+                let held =
+                    |name: &str| js_sys::Reflect::get(&event, &name.into()).is_ok_and(|v| v.is_truthy());
+                let key = js_sys::Reflect::get(&event, &"key".into())
+                    .ok()
+                    .and_then(|k| k.as_string())
+                    .filter(|_| !["ctrlKey", "altKey", "metaKey"].iter().any(|m| held(m)));
                 match (&q.form, key.and_then(|k| k.parse::<u32>().ok())) {
                     (Form::Number { .. }, Some(d)) => Some(Answer::Number(if d == 0 { 10 } else { d })),
                     _ => None,

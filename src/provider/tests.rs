@@ -287,6 +287,16 @@ fn refusals_and_filters_are_read_whole_and_streamed_from_every_protocol() {
         wire::parse_reply(Protocol::OpenAi, r#"{"choices":[{"message":{"content":"<4>","refusal":null}}]}"#)
             .unwrap();
     assert_eq!((r.said(), &r.refusal), ("<4>", &None));
+    // Some compatible servers send an empty refusal with every reply, whole and streamed: only
+    // refusal words refuse.
+    let r =
+        wire::parse_reply(Protocol::OpenAi, r#"{"choices":[{"message":{"content":"<4>","refusal":""}}]}"#)
+            .unwrap();
+    assert_eq!((r.said(), &r.refusal), ("<4>", &None));
+    let empty =
+        "data: {\"choices\":[{\"delta\":{\"content\":\"<4>\",\"refusal\":\"\"}}]}\n\ndata: [DONE]\n\n";
+    let r = stream(Protocol::OpenAi, empty).1.finish();
+    assert_eq!((r.said(), &r.refusal), ("<4>", &None));
     // A content filter: little or no content, and the finish reason.
     let r = wire::parse_reply(
         Protocol::OpenAi,

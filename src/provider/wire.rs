@@ -163,9 +163,10 @@ fn reasoning_of(message: &Value) -> &str {
 
 /// Reads the refusal and filter signals of an OpenAI-compatible choice (a whole message or a
 /// stream delta): the model's `refusal` words, and `finish_reason: "content_filter"` (Azure,
-/// Gemini's compatible endpoint).
+/// Gemini's compatible endpoint). Some compatible servers send `"refusal": ""` with every reply:
+/// only words refuse.
 fn openai_refusal(response: &mut ChatResponse, choice: &Value, message: &Value) {
-    if let Some(words) = message.get("refusal").and_then(Value::as_str) {
+    if let Some(words) = message.get("refusal").and_then(Value::as_str).filter(|w| !w.is_empty()) {
         response.refuse(RefusalKind::Refused, words);
     }
     if choice.get("finish_reason").and_then(Value::as_str) == Some("content_filter") {

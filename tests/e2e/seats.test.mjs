@@ -383,3 +383,28 @@ test('a seat with a time limit takes its question back when nobody answers, and 
   assert.ok(calls.every((c) => /did not answer in time/.test(c.parse.error)));
   assert.deepEqual(errors, []);
 });
+
+test('in the projector view, Space on a focused bid button presses it; a digit with Ctrl, Alt or Meta is no bid', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  await runSeated(page, 'seat-2', 3);
+  await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+  await page.getByTestId('projector').click();
+  await page.locator('main.projector').waitFor();
+  // Digits with a modifier belong to the browser (Ctrl+1 picks a tab): the question stays open.
+  // Had one counted, the bid below would be that digit: the first answer closes the question.
+  for (const chord of ['Control+1', 'Alt+2', 'Meta+3']) await page.getByTestId('seat').press(chord);
+  // Space on the focused button for 7 gives 7, and neither pauses the run nor cancels the press.
+  await page.getByTestId('seat-choice-6').focus();
+  await page.keyboard.press(' ');
+  await waitForText(page.getByTestId('status'), /^(Waiting for you|Running)/);
+  // Turn 0's bid is in: she speaks next (a speech is asked), or turn 1 has begun.
+  await page.waitForFunction(() => /\(speak\)$/.test(document.querySelector('[data-testid=seat] h2')?.textContent)
+    || /turn [1-9]/.test(document.querySelector('[data-testid=status]').textContent));
+  assert.doesNotMatch(await page.getByTestId('status').textContent(), /^Paused/);
+  await page.getByTestId('stop').click();
+  await waitForStatus(page, 'Finished');
+  await page.keyboard.press('Escape');
+  const events = await eventsOf(page);
+  assert.equal(ofType(events, 'bid').find((b) => b.agent === 'Elizabeth Warren').value, 7);
+  assert.deepEqual(errors, []);
+});
