@@ -106,7 +106,8 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
-    /// Slurm (`SLURM_ARRAY_TASK_ID` from `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_COUNT`),
+    /// Slurm (`SLURM_ARRAY_TASK_ID` from `SLURM_ARRAY_TASK_MIN` in steps of
+    /// `SLURM_ARRAY_TASK_STEP`, `SLURM_ARRAY_TASK_COUNT`),
     /// a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`) or AWS Batch
     /// (`AWS_BATCH_JOB_ARRAY_INDEX`); the last two do not say how many shards there are, so
     /// `auto/N` gives it.
@@ -121,12 +122,20 @@ impl Shard {
         };
         if let Some(id) = read("SLURM_ARRAY_TASK_ID")? {
             let min = read("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let step = read("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
             let count = match (given, read("SLURM_ARRAY_TASK_COUNT")?) {
                 (Some(n), _) | (None, Some(n)) => n,
                 (None, None) => return Err("SLURM_ARRAY_TASK_COUNT is not set: use --shard auto/N".into()),
             };
-            let index = id.checked_sub(min).ok_or("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN")?;
-            return Shard::checked(index, count);
+            // `--array=0-6:2` runs tasks 0, 2, 4 and 6: shards 0 to 3.
+            return match id.checked_sub(min).filter(|d| d % step == 0) {
+                Some(offset) => Shard::checked(offset / step, count),
+                None => Err(format!(
+                    "SLURM_ARRAY_TASK_ID={id}, SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_STEP={step} and \
+                     SLURM_ARRAY_TASK_COUNT={count} make no shard: {id} is not {min} plus a whole number of \
+                     steps of {step} (for an array listed by hand, give each task --shard K/N)"
+                )),
+            };
         }
         for name in ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
             if let Some(index) = read(name)? {

@@ -63,6 +63,37 @@ fn a_shard_is_read_from_the_flag_or_the_schedulers_array_variables() {
     let slurm =
         env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "4")]);
     assert_eq!(Shard::parse("auto", slurm), Ok(Shard { index: 2, count: 4 }));
+    // A stepped array (`--array=0-6:2`: tasks 0, 2, 4 and 6) is four shards.
+    let stepped = |id: &'static str| {
+        env(match id {
+            "4" => &[
+                ("SLURM_ARRAY_TASK_ID", "4"),
+                ("SLURM_ARRAY_TASK_MIN", "0"),
+                ("SLURM_ARRAY_TASK_STEP", "2"),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ],
+            "6" => &[
+                ("SLURM_ARRAY_TASK_ID", "6"),
+                ("SLURM_ARRAY_TASK_MIN", "0"),
+                ("SLURM_ARRAY_TASK_STEP", "2"),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ],
+            _ => &[
+                ("SLURM_ARRAY_TASK_ID", "5"),
+                ("SLURM_ARRAY_TASK_MIN", "0"),
+                ("SLURM_ARRAY_TASK_STEP", "2"),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ],
+        })
+    };
+    assert_eq!(Shard::parse("auto", stepped("4")), Ok(Shard { index: 2, count: 4 }));
+    assert_eq!(Shard::parse("auto", stepped("6")), Ok(Shard { index: 3, count: 4 }));
+    assert_eq!(
+        Shard::parse("auto", stepped("5")).unwrap_err(),
+        "SLURM_ARRAY_TASK_ID=5, SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_STEP=2 and SLURM_ARRAY_TASK_COUNT=4 \
+         make no shard: 5 is not 0 plus a whole number of steps of 2 (for an array listed by hand, \
+         give each task --shard K/N)"
+    );
     let k8s = env(&[("JOB_COMPLETION_INDEX", "1")]);
     assert!(Shard::parse("auto", k8s).unwrap_err().contains("auto/N"));
     assert_eq!(Shard::parse("auto/3", k8s), Ok(Shard { index: 1, count: 3 }));
