@@ -4,11 +4,12 @@
 //! explained and asked again. Input can be piped.
 
 use std::io::BufRead;
+use std::time::Instant;
 
-use futures::channel::mpsc::{unbounded, UnboundedReceiver};
+use futures::channel::mpsc::{channel, Receiver};
 use futures::future::LocalBoxFuture;
 use futures::lock::Mutex;
-use futures::StreamExt;
+use futures::{SinkExt, StreamExt};
 
 use super::say;
 use crate::game::negotiation::{inventory_value, Action};
@@ -19,53 +20,95 @@ use crate::seat::{words, Answer, Desk, Form, Question};
 /// the terminal waits; the lock asks one question at a time when two seats are asked at once.
 pub struct TerminalDesk {
     lines: Mutex<Lines>,
+    /// When a question was last taken back (its time ran out), until the next one is asked.
+    withdrawn: std::sync::Mutex<Option<Instant>>,
 }
 
-/// Each line typed, or why the terminal could not be read.
-type Lines = UnboundedReceiver<Result<String, String>>;
+/// What the reader thread hands over, in the order typed.
+enum Typed {
+    Line(Instant, String),
+    /// A line that is not UTF-8 text.
+    NotText,
+    /// The terminal cannot be read any more; the thread has stopped.
+    Failed(String),
+}
+
+/// The lines typed; after a question was taken back, a line read before the next question was
+/// asked was meant for the one that is gone.
+struct Lines {
+    typed: Receiver<Typed>,
+    late_before: Option<Instant>,
+}
+
+/// Lines read ahead of the questions: a few, so piped input waits in the pipe rather than in
+/// memory.
+const READ_AHEAD: usize = 16;
 
 impl TerminalDesk {
     pub fn new(mut input: Box<dyn BufRead + Send>) -> Self {
-        let (tx, rx) = unbounded();
+        let (mut tx, rx) = channel(READ_AHEAD);
         std::thread::spawn(move || loop {
             let mut line = String::new();
-            let read = match input.read_line(&mut line) {
+            let typed = match input.read_line(&mut line) {
                 Ok(0) => return,
-                Ok(_) => Ok(line.trim_end_matches(['\r', '\n']).to_string()),
-                Err(e) => Err(format!("cannot read the terminal: {e}")),
+                Ok(_) => Typed::Line(Instant::now(), line.trim_end_matches(['\r', '\n']).to_string()),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Typed::NotText,
+                // Any other error would come back at every read: say it once and stop.
+                Err(e) => Typed::Failed(format!("cannot read the terminal: {e}")),
             };
-            if tx.unbounded_send(read).is_err() {
+            let failed = matches!(typed, Typed::Failed(_));
+            if futures::executor::block_on(tx.send(typed)).is_err() || failed {
                 return;
             }
         });
-        Self { lines: Mutex::new(rx) }
+        Self {
+            lines: Mutex::new(Lines { typed: rx, late_before: None }),
+            withdrawn: std::sync::Mutex::new(None),
+        }
     }
 }
 
-/// The next line typed, without its line ending; the input's end is an error naming whose
-/// answer was missing.
+fn prompt(ask: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "{ask} ");
+    let _ = out.flush();
+}
+
+/// The next line typed for this question, without its line ending; a line meant for a question
+/// that was taken back is said to be too late and not used. The input's end is an error naming
+/// whose answer was missing.
 async fn line(lines: &mut Lines, question: &Question, ask: &str) -> Result<String, ModelError> {
-    {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        let _ = write!(out, "{ask} ");
-        let _ = out.flush();
-    }
-    match lines.next().await {
-        Some(Ok(line)) => {
-            // Piped answers are not echoed by a terminal: show them, so the output reads as
-            // the conversation it was.
-            if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-                say(&line);
+    prompt(ask);
+    loop {
+        match lines.typed.next().await {
+            Some(Typed::Line(at, line)) => {
+                if lines.late_before.is_some_and(|asked| at < asked) {
+                    say(format_args!("(\"{line}\": that answer came too late and was not used.)"));
+                    prompt(ask);
+                    continue;
+                }
+                // Piped answers are not echoed by a terminal: show them, so the output reads as
+                // the conversation it was.
+                if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                    say(&line);
+                }
+                return Ok(line);
             }
-            Ok(line)
+            Some(Typed::NotText) => {
+                say("That line is not text this terminal could read: type it again.");
+                prompt(ask);
+            }
+            Some(Typed::Failed(e)) => return Err(ModelError::Unavailable(e)),
+            None => {
+                return Err(ModelError::Unavailable(format!(
+                    "the terminal's input ended before {}'s {} was answered",
+                    question.agent,
+                    question.purpose.label()
+                )))
+            }
         }
-        None => Err(ModelError::Unavailable(format!(
-            "the terminal's input ended before {}'s {} was answered",
-            question.agent,
-            question.purpose.label()
-        ))),
-        Some(Err(e)) => Err(ModelError::Unavailable(e)),
     }
 }
 
@@ -166,6 +209,9 @@ impl Desk for TerminalDesk {
     ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
         Box::pin(async move {
             let mut lines = self.lines.lock().await;
+            if self.withdrawn.lock().map(|mut w| w.take()).unwrap_or_default().is_some() {
+                lines.late_before = Some(Instant::now());
+            }
             match problem {
                 Some(why) => say(format_args!("That cannot be sent: {why}.")),
                 None => {
@@ -183,6 +229,9 @@ impl Desk for TerminalDesk {
 
     fn withdraw(&self) {
         say("\n(No answer in time: the seat's turn passes, as for a reply that cannot be read.)");
+        if let Ok(mut withdrawn) = self.withdrawn.lock() {
+            *withdrawn = Some(Instant::now());
+        }
     }
 }
 
@@ -213,6 +262,74 @@ pub fn read_action(typed: &str) -> Result<Action, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Purpose;
+    use std::io::Write;
+
+    fn bid_question() -> Question {
+        let form = Form::Number { lo: 1, hi: 10 };
+        Question { agent: "Donald Trump".into(), purpose: Purpose::Bid, prompt: "Your bid?".into(), form }
+    }
+
+    /// Gives the reader thread time to read what was written: a thread blocked on a pipe wakes
+    /// at once, so half a second is far more than it takes.
+    fn settle() {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+
+    #[test]
+    fn a_line_typed_after_a_question_was_taken_back_does_not_answer_the_next() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let desk = TerminalDesk::new(Box::new(std::io::BufReader::new(reader)));
+        let question = bid_question();
+        // The first question is asked, its time runs out, and the person types 7 too late.
+        let mut asked = desk.ask(&question, None);
+        assert!(futures::FutureExt::now_or_never(&mut asked).is_none());
+        drop(asked);
+        desk.withdraw();
+        writeln!(writer, "7").unwrap();
+        settle();
+        // The next question gets the next line, not the late one.
+        let next = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            writeln!(writer, "3").unwrap();
+            writer
+        });
+        let answer = futures::executor::block_on(desk.ask(&question, None));
+        assert_eq!(answer.unwrap(), Answer::Number(3));
+        drop(next.join().unwrap());
+    }
+
+    #[test]
+    fn piped_lines_answer_questions_in_order_and_the_end_names_the_missing_answer() {
+        let desk = TerminalDesk::new(Box::new(std::io::Cursor::new(b"5\nnot a number\n9\n".to_vec())));
+        let question = bid_question();
+        assert_eq!(futures::executor::block_on(desk.ask(&question, None)).unwrap(), Answer::Number(5));
+        assert_eq!(futures::executor::block_on(desk.ask(&question, None)).unwrap(), Answer::Number(9));
+        let end = futures::executor::block_on(desk.ask(&question, None)).unwrap_err();
+        assert!(format!("{end:?}").contains("ended before Donald Trump's"), "{end:?}");
+    }
+
+    /// A reader that fails at every read, as a closed terminal can.
+    struct Broken(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Err(std::io::Error::other("device gone"))
+        }
+    }
+
+    #[test]
+    fn a_terminal_that_cannot_be_read_is_said_once_and_not_read_again() {
+        let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let desk = TerminalDesk::new(Box::new(std::io::BufReader::new(Broken(reads.clone()))));
+        let error = futures::executor::block_on(desk.ask(&bid_question(), None)).unwrap_err();
+        assert!(format!("{error:?}").contains("cannot read the terminal: device gone"));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert_eq!(reads.load(std::sync::atomic::Ordering::SeqCst), 1, "the reader stopped after the error");
+        let after = futures::executor::block_on(desk.ask(&bid_question(), None)).unwrap_err();
+        assert!(format!("{after:?}").contains("input ended"), "{after:?}");
+    }
 
     #[test]
     fn typed_actions_are_read_in_any_case() {
