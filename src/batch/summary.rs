@@ -5,15 +5,36 @@ use std::collections::BTreeMap;
 use super::{RunFigures, Table};
 use crate::text::fixed;
 
-/// Mean, standard deviation (of the runs, not of the mean) and range of one figure over runs.
+/// Mean, sample standard deviation (of the runs, dividing by n − 1), the 95 % confidence interval
+/// of the mean and the range of one figure over runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Spread {
     /// How many runs had the figure.
     pub n: usize,
     pub mean: f64,
+    /// Zero for a single run, which has no spread to estimate.
     pub sd: f64,
+    /// Half the width of the 95 % confidence interval of the mean (Student's t with n − 1
+    /// degrees of freedom); zero for a single run.
+    pub ci: f64,
     pub min: f64,
     pub max: f64,
+}
+
+/// Student's t at 0.975 for 1 to 30 degrees of freedom.
+const T_975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+    2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/// Student's t at 0.975 for `df` degrees of freedom: the table up to 30, then the Cornish-Fisher
+/// expansion around the normal quantile (within 0.001 of the exact value from 30 on).
+fn t_975(df: usize) -> f64 {
+    if let Some(t) = df.checked_sub(1).and_then(|i| T_975.get(i)) {
+        return *t;
+    }
+    let (z, d) = (1.959_964_f64, df as f64);
+    z + (z.powi(3) + z) / (4.0 * d) + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * d * d)
 }
 
 impl Spread {
@@ -24,22 +45,34 @@ impl Spread {
         }
         let n = values.len() as f64;
         let mean = values.iter().sum::<f64>() / n;
-        let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+        let sd = if values.len() > 1 {
+            (values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)).sqrt()
+        } else {
+            0.0
+        };
+        let ci = if values.len() > 1 { t_975(values.len() - 1) * sd / n.sqrt() } else { 0.0 };
         Spread {
             n: values.len(),
             mean,
-            sd: var.sqrt(),
+            sd,
+            ci,
             min: values.iter().copied().fold(f64::INFINITY, f64::min),
             max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         }
     }
 
-    /// "2.35 ± 0.40 (1 to 4)", with `decimals` after the point.
+    /// "3.00 ± 2.16 [−0.44, 6.44] (1.00 to 6.00)": mean ± sample sd, the 95 % confidence interval
+    /// of the mean, and the range, with `decimals` after the point. A single run has no spread.
     pub fn describe(&self, decimals: u32) -> String {
+        if self.n == 1 {
+            return format!("{} (one run)", fixed(self.mean, decimals));
+        }
         format!(
-            "{} ± {} ({} to {})",
+            "{} ± {} [{}, {}] ({} to {})",
             fixed(self.mean, decimals),
             fixed(self.sd, decimals),
+            fixed(self.mean - self.ci, decimals),
+            fixed(self.mean + self.ci, decimals),
             fixed(self.min, decimals),
             fixed(self.max, decimals)
         )
@@ -121,7 +154,10 @@ impl Summary {
         if self.runs == 0 {
             return out;
         }
-        out.push("Share of the floor (mean ± sd, min to max over runs):".into());
+        out.push(
+            "Share of the floor (mean ± sample sd [95 % confidence interval of the mean] (min to max over runs)):"
+                .into(),
+        );
         let width = self.floor.iter().map(|(a, _)| a.chars().count()).max().unwrap_or(0);
         for (agent, s) in &self.floor {
             out.push(format!("  {agent:<width$}  {}", s.describe(3)));

@@ -211,8 +211,15 @@ fn shards_merge_into_the_whole_batch_and_strays_are_refused() {
 fn the_summary_is_the_spread_over_runs() {
     let s = Spread::of([1.0, 2.0, 3.0, 6.0]);
     assert_eq!((s.n, s.mean, s.min, s.max), (4, 3.0, 1.0, 6.0));
-    assert!((s.sd - 3.5f64.sqrt()).abs() < 1e-12);
-    assert_eq!(s.describe(2), "3.00 ± 1.87 (1.00 to 6.00)");
+    // The sample standard deviation divides by n − 1: sqrt(14 / 3); the interval is Student's t
+    // with 3 degrees of freedom (3.182) times sd / sqrt(4).
+    assert!((s.sd - (14.0f64 / 3.0).sqrt()).abs() < 1e-12);
+    assert!((s.ci - 3.182 * (14.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+    assert_eq!(s.describe(2), "3.00 ± 2.16 [-0.44, 6.44] (1.00 to 6.00)");
+    assert_eq!(Spread::of([0.25]).describe(2), "0.25 (one run)");
+    // Past the table, the expansion is within 0.001 of t: 40 degrees of freedom give 2.021.
+    let wide = Spread::of((0..41).map(f64::from));
+    assert!((wide.ci / (wide.sd / 41f64.sqrt()) - 2.021).abs() < 1e-3, "{}", wide.ci);
     let table = table_of("rail-debate", &[1, 2, 3], 6);
     let summary = Summary::of(&table);
     assert_eq!(summary.runs, 3);
