@@ -111,8 +111,12 @@ pub fn to_markdown(events: &[Event]) -> String {
                     note.map(|n| format!(" ({n})")).unwrap_or_default()
                 ));
             }
-            Event::SpeakerSelected { agent, tie, tied, .. } if !bids.is_empty() => {
-                out.push_str(&format!("> Bids: {}  \n", bids.join(" · ")));
+            // A selection made by bids, or drawn (a tie, or the random method's draw); round
+            // robin's plain turns add nothing the next message does not show.
+            Event::SpeakerSelected { agent, tie, tied, .. } if !bids.is_empty() || *tie => {
+                if !bids.is_empty() {
+                    out.push_str(&format!("> Bids: {}  \n", bids.join(" · ")));
+                }
                 let tie = if *tie {
                     let names: Vec<String> = tied.iter().map(|t| inert(t)).collect();
                     format!(" ({})", crate::events::draw_note(&names))

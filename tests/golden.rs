@@ -80,3 +80,37 @@ fn every_preset_logs_what_it_logged_before() {
     }
     assert!(differ.is_empty(), "event logs changed:\n{}", differ.join("\n"));
 }
+
+/// The terminal and the Markdown export say the same selections for every golden log: every
+/// "Selected" line the terminal prints (a tie drawn among bids, round robin's and random's draws)
+/// is in the Markdown too, in order.
+#[test]
+fn the_terminal_and_the_markdown_say_the_same_selections() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() > 20);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let events: Vec<agora::events::Event> =
+            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let terminal: Vec<String> = events
+            .iter()
+            .filter_map(|e| agora::cli::render_event(e, &[]))
+            .filter_map(|l| l.strip_prefix("Selected: ").map(|s| s.trim_end().to_string()))
+            .collect();
+        let markdown: Vec<String> = agora::export::to_markdown(&events)
+            .lines()
+            .filter_map(|l| l.strip_prefix("> Selected: "))
+            .map(|s| s.replacen("**", "", 2).trim_end().to_string())
+            .collect();
+        let mut rest = markdown.iter();
+        for line in &terminal {
+            assert!(
+                rest.any(|m| m == line),
+                "{}: the terminal says \"Selected: {line}\", the Markdown does not (it says {markdown:?})",
+                path.display()
+            );
+        }
+    }
+}
