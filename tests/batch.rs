@@ -371,3 +371,66 @@ fn agora_compare_reads_each_columns_figures_from_a_saved_comparison() {
     assert_eq!(code, 2);
     assert!(err.contains("not an Agora comparison (format \"agora-run\")"), "{err}");
 }
+
+/// Ctrl-C in the middle of a batch, then the same command again: without --resume the file is
+/// refused (both ways out named); with it, the whole rows are kept, the rest played, and the
+/// file equals an uninterrupted batch's byte for byte.
+#[test]
+fn an_interrupted_batch_resumes_into_the_file_an_uninterrupted_one_writes() {
+    let d = dir("resume");
+    let (whole, cut) = (d.join("whole.csv"), d.join("cut.csv"));
+    let batch = ["batch", "preset:rail-debate", "--seeds", "1..24", "--turns", "6", "--latency-ms", "15"];
+    let with_out = |out: &Path, more: &[&'static str]| {
+        let mut a: Vec<String> = batch.iter().map(|s| s.to_string()).collect();
+        a.extend(["--out".to_string(), path(out).to_string()]);
+        a.extend(more.iter().map(|s| s.to_string()));
+        a
+    };
+    let run = |a: &[String]| agora(&a.iter().map(String::as_str).collect::<Vec<_>>(), &[]);
+    assert_eq!(run(&with_out(&whole, &[])).0, 0);
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args(with_out(&cut, &[]))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let rows = || std::fs::read_to_string(&cut).map(|t| t.lines().count().saturating_sub(1)).unwrap_or(0);
+    let waited = std::time::Instant::now();
+    while rows() < 4 {
+        assert!(waited.elapsed().as_secs() < 60, "the batch wrote no rows");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    child.wait().unwrap();
+    let left = rows();
+    assert!((4..24).contains(&left), "interrupted after {left} rows");
+
+    let (code, _, err) = run(&with_out(&cut, &[]));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("already holds rows: add --resume") && err.contains("or give another --out"),
+        "{err}"
+    );
+    assert_eq!(rows(), left, "a refused batch leaves the file as it was");
+
+    let (code, _, err) = run(&with_out(&cut, &["--resume"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("{} runs in", 24 - left)) && err.contains(&format!("{left} kept from before")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap(), "byte for byte");
+
+    // A row cut short by the interruption is played again; a file of another batch is refused.
+    let text = std::fs::read_to_string(&whole).unwrap();
+    std::fs::write(&cut, &text[..text.len() - 7]).unwrap();
+    assert_eq!(run(&with_out(&cut, &["--resume"])).0, 0);
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());
+    let mut other = with_out(&cut, &["--resume"]);
+    other[3] = "1..30".into();
+    let (code, _, err) = run(&other);
+    assert_eq!(code, 2);
+    assert!(err.contains("its rows are of another batch"), "{err}");
+}

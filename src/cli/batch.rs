@@ -16,7 +16,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::events::to_json_lines;
 use crate::scenario::Scenario;
 
-pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on.";
+pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--resume] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on.";
 
 /// What `batch` was asked to do.
 #[derive(Debug)]
@@ -27,10 +27,13 @@ struct BatchArgs {
     jobs: usize,
     out: PathBuf,
     events_dir: Option<PathBuf>,
+    /// Keep the rows already in `out` and play only the seeds they lack.
+    resume: bool,
 }
 
 fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<BatchArgs, String> {
     let (mut seeds, mut shard, mut jobs, mut out, mut events_dir) = (None, Shard::WHOLE, 1, None, None);
+    let mut resume = false;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -47,6 +50,7 @@ fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Re
             }
             "--out" => out = Some(PathBuf::from(value("--out")?)),
             "--events-dir" => events_dir = Some(PathBuf::from(value("--events-dir")?)),
+            "--resume" => resume = true,
             "--seed" | "--events" | "--markdown" | "--check" | "--seat" => {
                 return Err(format!(
                     "{arg} is for `agora run`; a batch takes --seeds, --out and --events-dir"
@@ -57,7 +61,7 @@ fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Re
     }
     let seeds = seeds.ok_or("--seeds is needed (for example --seeds 1..100)")?;
     let out = out.ok_or("--out is needed: the CSV file to write (for example --out results.csv)")?;
-    Ok(BatchArgs { run: parse_run_args(&rest)?, seeds, shard, jobs, out, events_dir })
+    Ok(BatchArgs { run: parse_run_args(&rest)?, seeds, shard, jobs, out, events_dir, resume })
 }
 
 /// Runs `agora batch ...`; returns the exit code.
@@ -85,21 +89,26 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     if let Some(dir) = &args.events_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
+    table.rows = kept_rows(&args, &table, &mine)?;
+    let todo: Vec<u64> =
+        mine.list().iter().copied().filter(|s| !table.rows.iter().any(|r| r.seed == *s)).collect();
     let mut file =
         std::fs::File::create(&args.out).map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     let write_err = |e: std::io::Error| format!("cannot write {}: {e}", args.out.display());
-    file.write_all(table.header().as_bytes()).map_err(write_err)?;
+    let kept = table.rows.len();
+    // The kept rows first, whole, so a second interruption loses none of them either.
+    file.write_all(table.to_csv().as_bytes()).map_err(write_err)?;
 
     let started = Instant::now();
-    let progress = Progress::new(mine.list().len());
+    let progress = Progress::new(todo.len());
     let next = AtomicUsize::new(0);
     let (done_tx, done_rx) = mpsc::channel::<(RunFigures, Option<String>)>();
     let failed = std::thread::scope(|s| -> Result<usize, String> {
-        for _ in 0..args.jobs.min(mine.list().len()) {
+        for _ in 0..args.jobs.min(todo.len()) {
             let done_tx = done_tx.clone();
-            let (next, mine, scenario, args, script) = (&next, &mine, &scenario, &args, &script);
+            let (next, todo, scenario, args, script) = (&next, &todo, &scenario, &args, &script);
             s.spawn(move || {
-                while let Some(&seed) = mine.list().get(next.fetch_add(1, Ordering::Relaxed)) {
+                while let Some(&seed) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
                     if done_tx.send(run_one(scenario, &args.run.model, script.as_deref(), seed)).is_err() {
                         break;
                     }
@@ -116,7 +125,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
             file.write_all(table.line(&figures).as_bytes()).map_err(write_err)?;
             failed += usize::from(figures.finish == "error");
             table.rows.push(figures);
-            progress.show(table.rows.len(), started);
+            progress.show(table.rows.len() - kept, started);
         }
         Ok(failed)
     })?;
@@ -125,22 +134,56 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     progress.finish();
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "{} runs in {} s ({} runs a second, {} at a time){}; rows in {}",
-        table.rows.len(),
+        "{} runs in {} s ({} runs a second, {} at a time){}{}; rows in {}",
+        table.rows.len() - kept,
         crate::text::fixed(secs, 1),
-        crate::text::fixed(table.rows.len() as f64 / secs.max(1e-9), 2),
+        crate::text::fixed((table.rows.len() - kept) as f64 / secs.max(1e-9), 2),
         args.jobs,
         if args.shard == Shard::WHOLE {
             String::new()
         } else {
             format!(", shard {} of {}", args.shard.index, args.shard.count)
         },
+        if kept > 0 { format!(", {kept} kept from before") } else { String::new() },
         args.out.display()
     );
     for line in Summary::of(&table).lines() {
         say(line);
     }
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// The rows a batch keeps from the file it writes to: none for a new file; with `--resume`, every
+/// whole row of an earlier run of this same batch (a line cut short by an interruption is
+/// dropped and played again); without it, an existing file is refused rather than overwritten.
+fn kept_rows(args: &BatchArgs, table: &Table, mine: &Seeds) -> Result<Vec<RunFigures>, String> {
+    let out = args.out.display();
+    let text = match std::fs::read_to_string(&args.out) {
+        Ok(text) if !text.trim().is_empty() => text,
+        Ok(_) => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {out}: {e}")),
+    };
+    if !args.resume {
+        return Err(format!(
+            "{out} already holds rows: add --resume to keep them and play only the seeds it lacks, \
+             or give another --out"
+        ));
+    }
+    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let earlier = crate::batch::read_csv(whole).map_err(|e| format!("cannot resume from {out}: {e}"))?;
+    if !earlier.rows.is_empty() && (earlier.batch != table.batch || earlier.seeds != table.seeds) {
+        return Err(format!(
+            "cannot resume from {out}: its rows are of another batch (another scenario, model or --seeds)"
+        ));
+    }
+    if let Some(stray) = earlier.rows.iter().find(|r| !mine.list().contains(&r.seed)) {
+        return Err(format!(
+            "cannot resume from {out}: it holds seed {}, which this batch does not play",
+            stray.seed
+        ));
+    }
+    Ok(earlier.rows)
 }
 
 /// Plays one seed on a model of its own; the log as JSON Lines, when the run started.
