@@ -18,6 +18,7 @@ trap 'kill $server_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 batch() { # label, then agora batch arguments
   local label=$1; shift
   printf '%-52s ' "$label"
+  rm -f "$work/out.csv" # a batch refuses a file that holds rows unless it is resumed
   "$agora" batch "$@" --out "$work/out.csv" 2>&1 >/dev/null | grep ' runs in '
 }
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, after } from 'node:test';
@@ -19,6 +19,7 @@ after(async () => { await llm.close(); });
 /** `agora batch` for a preset: the CSV it writes and the summary it prints. */
 function nativeBatch(preset, seeds) {
   const out = join(tmpdir(), `agora-e2e-batch-${process.pid}-${preset}.csv`);
+  rmSync(out, { force: true }); // agora batch keeps an existing file's rows only with --resume
   const summary = execFileSync(join(root, 'target', 'release', 'agora'), ['batch', `preset:${preset}`, '--seeds', seeds, '--out', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   return { csv: readFileSync(out, 'utf8'), summary: summary.trim() };
 }
