@@ -434,3 +434,37 @@ fn an_interrupted_batch_resumes_into_the_file_an_uninterrupted_one_writes() {
     assert_eq!(code, 2);
     assert!(err.contains("its rows are of another batch"), "{err}");
 }
+
+/// `--resume` on the local LLM server: a file cut after three rows and part of a fourth ends as
+/// the uninterrupted batch's, byte for byte.
+#[test]
+fn a_batch_on_the_llm_server_resumes_into_the_uninterrupted_file() {
+    let server = Server::start(&[]);
+    let d = dir("resume-llm");
+    let (whole, cut, events) = (d.join("whole.csv"), d.join("cut.csv"), d.join("events"));
+    let (code, _, err) = batch_on(&server, "rail-debate", "1..8", "2", &whole, &events);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let fourth = text.match_indices('\n').nth(4).unwrap().0;
+    std::fs::write(&cut, &text[..fourth - 5]).unwrap();
+    let (code, _, err) = batch_on(&server, "rail-debate", "1..8", "2", &cut, &events);
+    assert_eq!(code, 2, "refused without --resume: {err}");
+    let preset = "preset:rail-debate".to_string();
+    let mut args = vec!["batch", preset.as_str(), "--base-url", &server.url, "--out", path(&cut), "--resume"];
+    args.extend([
+        "--seeds",
+        "1..8",
+        "--turns",
+        "2",
+        "--jobs",
+        "2",
+        "--provider",
+        "custom",
+        "--model",
+        "test-model",
+    ]);
+    let (code, _, err) = agora(&args, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("5 runs in") && err.contains("3 kept from before"), "{err}");
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap(), "byte for byte");
+}
