@@ -239,3 +239,20 @@ export async function openOnServer(page, url, preset, { provider = 'openai', mod
   await page.getByTestId('api-key').dispatchEvent('change');
   if (turns !== undefined) await page.getByTestId('field-max_turns').fill(String(turns));
 }
+
+/** Opens a preset on the in-tab model at `address`, with a turn limit; `opening` keeps seed 000's
+ * opening steps (the topic made specific, a description of each agent), which the tests leave
+ * off unless they are what is tested, to keep runs short. */
+export async function onTab(page, preset, address, turns, { opening = false } = {}) {
+  await page.getByTestId(`open-${preset}`).click();
+  if (!opening) {
+    await page.getByTestId('field-opening.specify_topic').uncheck();
+    await page.getByTestId('field-opening.describe_characters').uncheck();
+  }
+  await page.getByTestId('field-model.provider').selectOption('browser');
+  const field = page.getByTestId('field-model.name');
+  await field.fill(address);
+  await field.press('Enter');
+  await field.blur();
+  if (turns !== undefined) await page.getByTestId('field-max_turns').fill(String(turns));
+}

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, launch, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
+import { eventually, launch, onTab, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'agora-intab-'));
 const tiny = join(dir, 'tiny.gguf');
@@ -104,23 +104,6 @@ async function openApp(context, at = '') {
   await page.goto(ctx.url + at);
   await page.getByTestId('preset-list').waitFor();
   return { page, errors };
-}
-
-/** Opens a preset on the in-tab model at `address`, with a turn limit; `opening` keeps seed 000's
- * opening steps (the topic made specific, a description of each agent), which the tests leave
- * off unless they are what is tested, to keep runs short. */
-async function onTab(page, preset, address, turns, { opening = false } = {}) {
-  await page.getByTestId(`open-${preset}`).click();
-  if (!opening) {
-    await page.getByTestId('field-opening.specify_topic').uncheck();
-    await page.getByTestId('field-opening.describe_characters').uncheck();
-  }
-  await page.getByTestId('field-model.provider').selectOption('browser');
-  const field = page.getByTestId('field-model.name');
-  await field.fill(address);
-  await field.press('Enter');
-  await field.blur();
-  if (turns !== undefined) await page.getByTestId('field-max_turns').fill(String(turns));
 }
 
 /** Presses Download, checks what it asks, and confirms. */

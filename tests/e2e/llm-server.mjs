@@ -178,7 +178,13 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       if (req.method === 'POST') {
         state.inFlight += 1;
         state.mostInFlight = Math.max(state.mostInFlight, state.inFlight);
-        res.on('close', () => { state.inFlight -= 1; });
+        // A call ends when its response is written ('finish'), or when it is aborted ('close'):
+        // 'close' alone can come after the client, which has read the whole reply, sent its next
+        // call, and then counts two calls at once that never were (seen on a loaded machine).
+        let open = true;
+        const ended = () => { if (open) { open = false; state.inFlight -= 1; } };
+        res.on('finish', ended);
+        res.on('close', ended);
       }
       if (req.method === 'GET' && path.endsWith('/models')) {
         if (key !== null && receivedKey(req.headers) !== key) {

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { eventually, launch, openOnServer, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
+import { eventually, launch, onTab, openOnServer, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 const dist = join(root, 'dist');
@@ -65,15 +65,7 @@ async function runEach(page, ids) {
 
 /** Opens the tiny model in the tab for a 2-turn rail debate and loads it (downloaded if needed). */
 async function onTinyModel(page, { download = true, address = 'models/tiny.gguf' } = {}) {
-  await page.getByTestId('open-rail-debate').click();
-  await page.getByTestId('field-opening.specify_topic').uncheck();
-  await page.getByTestId('field-opening.describe_characters').uncheck();
-  await page.getByTestId('field-model.provider').selectOption('browser');
-  const field = page.getByTestId('field-model.name');
-  await field.fill(address);
-  await field.press('Enter');
-  await field.blur();
-  await page.getByTestId('field-max_turns').fill('2');
+  await onTab(page, 'rail-debate', address, 2);
   if (download) {
     await page.getByTestId('intab-download').click();
     await page.getByTestId('intab-download-confirm').click();
