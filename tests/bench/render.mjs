@@ -13,7 +13,9 @@ const browser = await launch();
 try {
   const { page, errors } = await openApp(browser, server.url);
   await page.getByTestId('open-rail-debate').click();
-  await page.getByTestId('field-max_turns').fill(String(TARGET + STEPS + 10));
+  // Room past the steps: the pause lands some turns after TARGET at full speed (up to 17 seen),
+  // and a Step after the turn limit starts a new run, which replaces every row.
+  await page.getByTestId('field-max_turns').fill(String(TARGET + STEPS + 1000));
   await page.getByTestId('speed').selectOption('0');
 
   // Pause as soon as the transcript holds TARGET messages.
@@ -69,6 +71,10 @@ try {
     }));
     clickToRow.push(ms);
     await page.waitForFunction(() => !document.querySelector('[data-testid=step]').disabled, null, { polling: 'raf' });
+  }
+  const status = await page.getByTestId('status').textContent();
+  if (!status.startsWith('Paused') || (await page.getByTestId('message').count()) < TARGET) {
+    throw new Error(`the run did not stay paused past ${TARGET} messages while stepping: "${status}"`);
   }
   const result = await page.evaluate(() => ({
     appends: window.__bench.appends,
