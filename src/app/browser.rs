@@ -1,5 +1,5 @@
 //! The browser's services the app uses beyond the DOM: its clock and timers, file downloads, and
-//! where copied links open.
+//! where copied links open (the setting itself is kept by `storage`).
 
 use futures::future::LocalBoxFuture;
 use wasm_bindgen::JsCast;
@@ -47,25 +47,6 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     anchor.click();
     let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
-}
-
-const LINKS_AT_KEY: &str = "agora.linksAt";
-
-/// The "links open at" setting as the user typed it (empty when unset), kept on this device.
-pub fn links_at_setting() -> String {
-    let store = web_sys::window().and_then(|w| w.local_storage().ok().flatten());
-    store.and_then(|s| s.get_item(LINKS_AT_KEY).ok().flatten()).unwrap_or_default()
-}
-
-/// Keeps the "links open at" setting (empty forgets it).
-pub fn set_links_at(text: &str) {
-    if let Some(store) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-        let _ = if text.trim().is_empty() {
-            store.remove_item(LINKS_AT_KEY)
-        } else {
-            store.set_item(LINKS_AT_KEY, text)
-        };
-    }
 }
 
 /// Where copied links open (see [`crate::link::base`]): the setting, else the address this build

@@ -247,7 +247,7 @@ fn ComparisonPage() -> impl IntoView {
                 Ok((fragment, what)) => {
                     let window = web_sys::window();
                     // The link opens the app, which shows the comparison.
-                    let (app, _) = super::browser::link_base(&super::browser::links_at_setting());
+                    let (app, _) = super::browser::link_base(&super::storage::links_at());
                     let url = format!("{app}#{fragment}");
                     if let Some(w) = window {
                         let _ = w.navigator().clipboard().write_text(&url);

@@ -118,7 +118,7 @@ pub fn ShareLinks() -> impl IntoView {
     let editor = expect_context::<EditorState>();
     let url = RwSignal::new(String::new());
     let message = RwSignal::new(String::new());
-    let links_at = RwSignal::new(super::browser::links_at_setting());
+    let links_at = RwSignal::new(super::storage::links_at());
     let share = move |with_run: bool| {
         let fragment = if with_run {
             let Some(scenario) =
@@ -304,7 +304,7 @@ fn LinksAt(links_at: RwSignal<String>) -> impl IntoView {
                 prop:value=move || links_at.get()
                 on:change=move |ev| {
                     let text = event_target_value(&ev);
-                    super::browser::set_links_at(&text);
+                    super::storage::keep_links_at(&text);
                     links_at.set(text);
                 }
             />

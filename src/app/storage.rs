@@ -17,6 +17,7 @@ use crate::scenario::Scenario;
 const SCENARIO_KEY: &str = "agora.scenario";
 const RUN_KEY: &str = "agora.run";
 const HISTORY_KEY: &str = "agora.history";
+const LINKS_AT_KEY: &str = "agora.linksAt";
 /// Past runs kept; saving one more drops the oldest.
 pub const HISTORY_LIMIT: usize = 30;
 
@@ -72,6 +73,22 @@ pub fn keep_saved(scenario: RwSignal<Scenario>, notice: RwSignal<Option<String>>
             warn(notice, &format!("Your scenario could not be saved ({e}): it is kept in memory only."));
         }
     });
+}
+
+/// The "links open at" setting as the user typed it (empty when unset, or when storage cannot be
+/// read: links then open at the page's own address).
+pub fn links_at() -> String {
+    get(LINKS_AT_KEY).ok().flatten().unwrap_or_default()
+}
+
+/// Keeps the "links open at" setting on this device (empty forgets it).
+pub fn keep_links_at(text: &str) {
+    if text.trim().is_empty() {
+        remove(LINKS_AT_KEY);
+    } else {
+        // Where storage is full or disabled the setting lasts as long as the page.
+        let _ = set(LINKS_AT_KEY, text);
+    }
 }
 
 fn warn(notice: RwSignal<Option<String>>, message: &str) {
