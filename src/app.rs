@@ -55,6 +55,11 @@ pub fn App() -> impl IntoView {
     if let Some(problem) = problem {
         controller.notice.set(problem);
     }
+    controller.restore_batch();
+    // A comparison that was open comes back in its frame, each column where it had reached.
+    if storage::comparison_shown() {
+        controller.compare.open_fragment("open");
+    }
     // Whatever a running run recorded since it was last saved, kept when the page goes away.
     let leaving = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || controller.save_before_leaving());
     if let Some(w) = web_sys::window() {

@@ -18,6 +18,7 @@ pub mod game;
 pub mod intab;
 pub mod json;
 pub mod link;
+pub mod markup;
 pub mod methods;
 pub mod model;
 pub mod parse;
@@ -37,3 +38,6 @@ pub mod cli;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

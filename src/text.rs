@@ -27,25 +27,9 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     }
 }
 
-/// A message drawn as an alert in HTML drawn as text (a panel's error).
-pub fn alert_html(message: &str) -> String {
-    format!("<p class=\"notice error\" role=\"alert\">{}</p>", html_escape(message))
-}
-
-/// Text made safe to put in HTML (what a scenario or a model wrote, drawn as HTML).
-pub fn html_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
+/// A message drawn as an alert in markup (a panel's error).
+pub fn alert_html(message: &str) -> crate::markup::Markup {
+    crate::markup!("<p class=\"notice error\" role=\"alert\">{}</p>", message)
 }
 
 /// Sorts `items` so that none comes before one it should follow (`before(a, b)`: a goes first),
@@ -65,15 +49,6 @@ pub fn sort_small<T>(items: &mut [T], before: impl Fn(&T, &T) -> bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn html_escape_leaves_no_markup() {
-        assert_eq!(
-            html_escape(r#"<img src=x onerror="a('b')"> & co"#),
-            "&lt;img src=x onerror=&quot;a(&#39;b&#39;)&quot;&gt; &amp; co"
-        );
-        assert_eq!(html_escape("Zoë says hi"), "Zoë says hi");
-    }
 
     #[test]
     fn sort_small_sorts_as_the_stable_sort_does() {

@@ -15,10 +15,13 @@ use super::tools::{call, module};
 use super::Controller;
 use crate::batch::play_seed;
 use crate::clock::Clock;
+use crate::markup;
+use crate::markup::Markup;
 use crate::model::demo::DemoModel;
 use crate::model::ChatModel;
 use crate::provider::HttpModel;
 use crate::scenario::Scenario;
+use crate::ui::MarkupAttribute;
 
 /// Each kept run's log, packed, by seed (a list, not a map: the page has no map of this type).
 pub type Logs = Vec<(u64, String)>;
@@ -28,13 +31,25 @@ pub type Logs = Vec<(u64, String)>;
 struct Batch {
     /// The scenario the batch plays, as it was when it started.
     scenario: Option<Scenario>,
+    /// The seeds as the user wrote them.
+    spec: String,
     /// The rows so far, as CSV, in seed order: the file `agora batch` writes for these seeds.
     csv: String,
     /// Runs finished, and asked for.
     done: usize,
     total: usize,
     started: f64,
+    /// Runs that were done when this stretch of the batch started (a resumed batch's).
+    first: usize,
+    /// What the finished runs spent, for the shared spending cap.
+    tokens: u64,
+    cost: f64,
     running: bool,
+    /// The page is being left: the run in flight is not a finished run (its calls fail as the
+    /// page goes), and the batch stays in local storage to be resumed.
+    leaving: bool,
+    /// Brought back after a reload, not yet resumed or ended.
+    interrupted: bool,
     cancelled: bool,
     note: String,
     /// Each run's log, packed, for models whose runs cannot be played again the same way (the
@@ -79,12 +94,41 @@ impl BatchState {
         leptos::task::spawn_local(async move {
             report.set(match report_of(&csv).await {
                 Ok(html) => html,
-                Err(e) => format!(
-                    "<p class=\"notice error\">The batch's report could not be drawn: {}.</p>",
-                    crate::text::html_escape(&e)
-                ),
+                Err(e) => {
+                    markup!("<p class=\"notice error\">The batch's report could not be drawn: {}.</p>", e)
+                        .into_string()
+                }
             });
         });
+    }
+
+    /// Keeps the batch as it stands in local storage, with a finished run's log when it has one.
+    fn keep_open(&self, log: Option<(u64, &str)>) -> Result<(), String> {
+        self.data.with_value(|d| {
+            let Some(scenario) = d.scenario.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default())
+            else {
+                return Ok(());
+            };
+            let mut logged: Vec<u64> = d.logs.iter().map(|(s, _)| *s).collect();
+            logged.extend(log.map(|(s, _)| s));
+            let open = super::storage::OpenBatch {
+                scenario,
+                spec: d.spec.clone(),
+                csv: d.csv.clone(),
+                done: d.done,
+                total: d.total,
+                tokens: d.tokens,
+                cost: d.cost,
+                logged,
+            };
+            super::storage::keep_open_batch(&open, log)
+        })
+    }
+
+    /// The page is going: what the batch has finished is kept already, and what is in flight
+    /// must not be recorded as a run that failed.
+    pub fn leave(&self) {
+        self.data.update_value(|d| d.leaving = d.running);
     }
 
     /// Reads the batch, and redraws the reader when it changes.
@@ -113,22 +157,17 @@ impl Controller {
         scenario.validate().map_err(|e| crate::scenario::FieldError::join(&e))?;
         let json = serde_json::to_string(&scenario).unwrap_or_default();
         let m = module().await?;
-        let seeds: Vec<u64> = serde_json::from_str::<serde_json::Value>(&call(&m, "seeds", &[spec.into()])?)
-            .ok()
-            .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
-            .unwrap_or_default();
+        let seeds = seeds_of(&m, spec)?;
         let header = call(&m, "header", &[json.as_str().into(), spec.into()])?;
-        let http = if scenario.model.is_demo() || scenario.model.is_in_tab() {
-            None
-        } else {
-            // Whole replies: nothing of a batch streams into the transcript of the run on screen.
-            let mut quiet = scenario.clone();
-            quiet.model.network.stream = false;
-            Some(self.http_model(&quiet, Rc::new(BrowserClock))?)
-        };
+        let http = self.batch_http(&scenario)?;
+        // A batch left unfinished by a reload is kept with the past runs before this one starts.
+        if b.data.with_value(|d| d.interrupted) {
+            self.end_interrupted_batch();
+        }
         b.change(|d| {
             *d = Batch {
                 scenario: Some(scenario.clone()),
+                spec: spec.to_string(),
                 csv: header,
                 total: seeds.len(),
                 started: BrowserClock.now_ms(),
@@ -137,19 +176,70 @@ impl Controller {
                 ..Batch::default()
             }
         });
+        self.play_batch(m, json, seeds);
+        Ok(())
+    }
+
+    /// Resumes the batch a reload interrupted, from the first seed not done: the rows it ends
+    /// with are those the batch would have written without the reload.
+    pub async fn resume_batch(&self) -> Result<(), String> {
+        let b = self.batch;
+        let Some((scenario, spec, done)) = b
+            .data
+            .with_value(|d| Some((d.scenario.clone()?, d.spec.clone(), d.done)).filter(|_| d.interrupted))
+        else {
+            return Err("there is no interrupted batch to resume".into());
+        };
+        let json = serde_json::to_string(&scenario).unwrap_or_default();
+        let m = module().await?;
+        let seeds = seeds_of(&m, &spec)?;
+        let http = self.batch_http(&scenario)?;
+        b.change(|d| {
+            d.interrupted = false;
+            d.running = true;
+            d.cancelled = false;
+            d.note.clear();
+            d.total = seeds.len();
+            d.started = BrowserClock.now_ms();
+            d.first = done;
+            d.http = http;
+        });
+        self.play_batch(m, json, seeds.into_iter().skip(done).collect());
+        Ok(())
+    }
+
+    /// The model a batch of `scenario` calls over the network, if it calls one.
+    fn batch_http(&self, scenario: &Scenario) -> Result<Option<Rc<HttpModel>>, String> {
+        if scenario.model.is_demo() || scenario.model.is_in_tab() {
+            return Ok(None);
+        }
+        // Whole replies: nothing of a batch streams into the transcript of the run on screen.
+        let mut quiet = scenario.clone();
+        quiet.model.network.stream = false;
+        Ok(Some(self.http_model(&quiet, Rc::new(BrowserClock))?))
+    }
+
+    /// Plays `seeds` one after another after the rows the batch already has, keeping each
+    /// finished run in local storage as it ends.
+    fn play_batch(&self, m: wasm_bindgen::JsValue, json: String, seeds: Vec<u64>) {
+        let b = self.batch;
         b.redraw();
         let this = *self;
-        let spec = spec.to_string();
+        let Some((scenario, spec, http)) =
+            b.data.with_value(|d| Some((d.scenario.clone()?, d.spec.clone(), d.http.clone())))
+        else {
+            return;
+        };
         leptos::task::spawn_local(async move {
             let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
             let cap = scenario.model.spending_cap;
-            let (mut tokens, mut cost) = (0u64, 0.0);
             let mut drawn = 0.0;
-            let cancelled = || b.data.with_value(|d| d.cancelled);
+            let cancelled = || b.data.with_value(|d| d.cancelled || d.leaving);
             for seed in seeds {
                 if cancelled() {
                     break;
                 }
+                let (tokens, cost) = b.data.with_value(|d| (d.tokens, d.cost));
                 // The batch's spending cap is shared: each run may spend what the others left.
                 let mut seeded = scenario.clone();
                 seeded.seed = seed;
@@ -194,17 +284,22 @@ impl Controller {
                     (Ok(events), false) => super::storage::pack_run(events),
                     _ => None,
                 };
-                tokens += row["tokens"].as_u64().unwrap_or(0);
-                cost += row["cost"].as_f64().unwrap_or(0.0);
                 let capped = row["capped"].as_bool().unwrap_or(false);
                 b.change(|d| {
-                    if let Some(packed) = packed {
-                        d.logs.push((seed, packed));
-                    }
+                    d.tokens += row["tokens"].as_u64().unwrap_or(0);
+                    d.cost += row["cost"].as_f64().unwrap_or(0.0);
                     d.csv.push_str(row["line"].as_str().unwrap_or_default());
                     d.done += 1;
                     if capped {
                         d.note = "Stopped at the spending cap: the finished runs are below.".into();
+                    }
+                });
+                if let Err(e) = b.keep_open(packed.as_deref().map(|p| (seed, p))) {
+                    b.change(|d| d.note = format!("The finished runs could not be saved as they went ({e}): a reload would lose them."));
+                }
+                b.change(|d| {
+                    if let Some(packed) = packed {
+                        d.logs.push((seed, packed));
                     }
                 });
                 // The report (and its Replay buttons) is drawn again at most twice a second while
@@ -219,6 +314,13 @@ impl Controller {
                 // Lets the page show the progress between runs.
                 clock.sleep(0).await;
             }
+            if b.data.with_value(|d| d.leaving) {
+                // Should the page stay after all (kept in the back-forward cache), the batch is
+                // offered to resume, as after a reload.
+                return b.change(|d| {
+                    (d.running, d.leaving, d.interrupted, d.http) = (false, false, true, None);
+                });
+            }
             b.change(|d| {
                 if d.cancelled {
                     d.note = "Cancelled: the finished runs are below.".into();
@@ -229,7 +331,45 @@ impl Controller {
             b.redraw();
             this.keep_batch();
         });
-        Ok(())
+    }
+
+    /// Shows the batch a reload interrupted, with its finished runs, to resume or end.
+    pub fn restore_batch(&self) {
+        match super::storage::restore_open_batch() {
+            Ok(Some((open, logs))) => {
+                let scenario = match Scenario::parse(&open.scenario) {
+                    Ok(scenario) => scenario,
+                    Err(e) => {
+                        self.notice.set(format!("The batch that was running could not be read ({e})."));
+                        return;
+                    }
+                };
+                self.batch.change(|d| {
+                    *d = Batch {
+                        scenario: Some(scenario),
+                        spec: open.spec,
+                        csv: open.csv,
+                        done: open.done,
+                        total: open.total,
+                        tokens: open.tokens,
+                        cost: open.cost,
+                        interrupted: true,
+                        logs,
+                        ..Batch::default()
+                    }
+                });
+                self.batch.redraw();
+                self.batch.open.set(true);
+            }
+            Ok(None) => {}
+            Err(e) => self.notice.set(e),
+        }
+    }
+
+    /// "End it here": the interrupted batch's finished runs go to the past runs as they are.
+    pub fn end_interrupted_batch(&self) {
+        self.batch.change(|d| d.interrupted = false);
+        self.keep_batch();
     }
 
     /// Cancel: the run in flight is dropped, the finished ones stay.
@@ -250,10 +390,12 @@ impl Controller {
             Some(super::storage::archive_batch(scenario, &d.csv, d.done, &d.logs))
         });
         match kept {
+            // Not in the past runs: the rows stay where a reload finds them.
+            Some(Err(e)) => return self.notice.set(format!("This batch is not in past runs: {e}.")),
             Some(Ok(list)) => self.history.set(list),
-            Some(Err(e)) => self.notice.set(format!("This batch is not in past runs: {e}.")),
             None => {}
         }
+        self.batch.data.with_value(|d| super::storage::forget_open_batch(d.logs.iter().map(|(s, _)| *s)));
     }
 
     /// Opens one run of the batch on screen as a replay, and its scenario in the editor.
@@ -300,6 +442,9 @@ impl Controller {
         if self.batch.data.with_value(|d| d.running) {
             return Err("a batch is running: cancel it first".into());
         }
+        if self.batch.data.with_value(|d| d.interrupted) {
+            self.end_interrupted_batch();
+        }
         let (scenario, csv, runs, logs) = super::storage::open_past_batch(id)?;
         self.batch.change(|d| {
             *d = Batch { scenario: Some(scenario), csv, done: runs, total: runs, logs, ..Batch::default() }
@@ -340,28 +485,47 @@ pub fn BatchPanel() -> impl IntoView {
     let status = move || {
         let (estimate, error, report) = (estimate.get().unwrap_or_default(), error.get(), b.report.get());
         b.read(|d| {
-            use crate::text::html_escape;
-            let left = if d.running && d.done > 0 {
+            let left = if d.running && d.done > d.first {
                 let elapsed = BrowserClock.now_ms() - d.started;
-                let secs = elapsed / d.done as f64 * (d.total - d.done) as f64 / 1000.0;
+                let secs = elapsed / (d.done - d.first) as f64 * (d.total - d.done) as f64 / 1000.0;
                 format!(" · about {} s left", crate::text::fixed(secs, 0))
             } else {
                 String::new()
             };
-            let alert = if error.is_empty() {
-                String::new()
+            let alert = if error.is_empty() { Markup::new() } else { crate::text::alert_html(&error) };
+            let interrupted = if d.interrupted {
+                let title = d.scenario.as_ref().map(|s| s.title.as_str()).unwrap_or_default();
+                markup!(
+                    "<div class=\"notice\" role=\"status\" data-testid=\"batch-interrupted\"><p>The batch of \
+                     {} (seeds {}) stopped after {} of {} runs when the page was left. Resume plays the \
+                     {} runs left; the finished ones are below.</p><p class=\"row\">\
+                     <button class=\"primary\" data-act=\"resume\" data-testid=\"batch-resume\">Resume the batch</button> \
+                     <button data-act=\"end\" data-testid=\"batch-end\">End it here</button></p></div>",
+                    title,
+                    d.spec,
+                    d.done,
+                    d.total,
+                    d.total.saturating_sub(d.done)
+                )
             } else {
-                crate::text::alert_html(&error)
+                Markup::new()
             };
-            format!(
-                "<p class=\"muted\" data-testid=\"batch-estimate\">{}</p>{alert}\
-                 <p class=\"batch-progress\"><progress max=\"{total}\" value=\"{done}\"></progress> \
-                 <span data-testid=\"batch-progress\" data-done=\"{done}\">{done} of {total} runs{left}</span></p>\
-                 <p data-testid=\"batch-note\">{}</p>{report}",
-                html_escape(&estimate),
-                html_escape(&d.note),
-                done = d.done,
-                total = d.total,
+            markup!(
+                "<p class=\"muted\" data-testid=\"batch-estimate\">{}</p>{}\
+                 <p class=\"batch-progress\"><progress max=\"{}\" value=\"{}\"></progress> \
+                 <span data-testid=\"batch-progress\" data-done=\"{}\">{} of {} runs{}</span></p>\
+                 <p data-testid=\"batch-note\">{}</p>{}{}",
+                estimate,
+                alert,
+                d.total,
+                d.done,
+                d.done,
+                d.done,
+                d.total,
+                left,
+                d.note,
+                interrupted,
+                Markup::from_tools_module(report),
             )
         })
     };
@@ -384,6 +548,12 @@ pub fn BatchPanel() -> impl IntoView {
                     error.set(result.err().unwrap_or_default());
                 });
             }
+            (Some("resume"), _) => {
+                leptos::task::spawn_local(async move {
+                    error.set(controller.resume_batch().await.err().unwrap_or_default());
+                });
+            }
+            (Some("end"), _) => controller.end_interrupted_batch(),
             (Some("cancel"), _) => controller.cancel_batch(),
             (Some("csv"), _) => {
                 if let Err(e) =
@@ -413,7 +583,7 @@ pub fn BatchPanel() -> impl IntoView {
                     <button data-testid="batch-cancel" data-act="cancel" disabled=move || b.read(|d| !d.running)>"Cancel"</button>
                     <button data-testid="batch-csv" data-act="csv" disabled=move || b.read(|d| d.done == 0)>"Download CSV"</button>
                 </p>
-                <div inner_html=status></div>
+                <div markup=status></div>
             </div>
         </details>
     }
@@ -427,6 +597,14 @@ fn seed_count(spec: &str) -> Option<usize> {
         let (a, b): (u64, u64) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
         Some(n + usize::try_from(b.checked_sub(a)? + 1).ok()?)
     })
+}
+
+/// The seeds `spec` names, read by the tools module (which says what is wrong with it).
+fn seeds_of(m: &wasm_bindgen::JsValue, spec: &str) -> Result<Vec<u64>, String> {
+    Ok(serde_json::from_str::<serde_json::Value>(&call(m, "seeds", &[spec.into()])?)
+        .ok()
+        .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
+        .unwrap_or_default())
 }
 
 /// The report of a batch's rows, drawn by the tools module.

@@ -5,6 +5,9 @@
 
 use leptos::prelude::*;
 
+use crate::markup::Markup;
+use crate::ui::MarkupAttribute;
+
 /// The comparison page's address while one is open.
 #[derive(Clone, Copy, Default)]
 pub struct CompareState {
@@ -15,6 +18,8 @@ impl CompareState {
     /// Shows the comparison a fragment names: `cmp=1.DATA` (a comparison file, as a link
     /// carries it), or `new=VARY&VALUES&s=1.DATA` (a new comparison of a scenario).
     pub fn open_fragment(&self, fragment: &str) {
+        // Another comparison replaces the one kept until now: a reload must not bring that back.
+        super::storage::show_comparison(true, fragment != "open");
         // A query of its own, so the frame loads the page afresh: an address that differs from
         // the frame's only after `#` would not.
         self.frame.set(Some(format!("compare.html?{}#{fragment}", js_sys::Date::now() as u64)));
@@ -89,6 +94,8 @@ pub fn ComparePanel() -> impl IntoView {
                 ));
             }
             Some("close") => {
+                // Before the frame goes: what it saves as it closes is not kept.
+                super::storage::show_comparison(false, false);
                 state.frame.set(None);
                 // The comparison page may have added the comparison to the past runs.
                 if let Ok(list) = super::storage::history() {
@@ -101,7 +108,7 @@ pub fn ComparePanel() -> impl IntoView {
     view! {
         <section class="panel compare" data-testid="compare" aria-label="Compare side by side">
             <h2>"Compare side by side"</h2>
-            <div on:click=act inner_html=CONTROLS></div>
+            <div on:click=act markup=Markup::from_static(CONTROLS)></div>
             {move || state.frame.get().map(|src| view! {
                 <iframe class="comparison-frame" data-testid="compare-frame" title="Comparison" src=src></iframe>
             })}

@@ -17,7 +17,9 @@ use crate::app::form::EditorState;
 use crate::app::{browser, storage, Controller, MethodPanel};
 use crate::compare::{Comparison, ComparisonFile};
 use crate::export::RunFile;
+use crate::markup::Markup;
 use crate::scenario::Scenario;
+use crate::ui::MarkupAttribute;
 
 /// Starts the comparison page: reads the comparison its address names and shows it.
 pub fn start() {
@@ -100,6 +102,50 @@ impl Open {
         crate::compare::to_json(&self.base, self.comparison.vary_name(), &self.comparison.values, &runs)
     }
 
+    /// The comparison as it stands, kept for a reload: its file without runs, whether it is in
+    /// the past runs already, and each column's run as a save keeps the run on screen.
+    fn to_saved(&self, kept: bool) -> String {
+        let columns: Vec<serde_json::Value> = self
+            .columns
+            .iter()
+            .map(|c| {
+                let (Some((events, replay, position)), Some(scenario)) =
+                    (c.controller.snapshot(), c.controller.view.with_untracked(|v| v.scenario.clone()))
+                else {
+                    return serde_json::Value::Null;
+                };
+                serde_json::json!({
+                    "replay": replay,
+                    "position": position,
+                    "run": crate::export::to_json_compact(&scenario, &events),
+                })
+            })
+            .collect();
+        serde_json::json!({ "file": self.to_json(false), "kept": kept, "columns": columns }).to_string()
+    }
+
+    /// The comparison kept by [`Open::to_saved`], each column at the step it had reached (a run
+    /// that was playing comes back paused); and whether it is in the past runs already.
+    fn reopened(page: &Controller) -> Result<(Open, bool), String> {
+        let text = storage::open_comparison()?.ok_or("no comparison was open")?;
+        let damaged = |e: String| format!("the comparison that was open is damaged ({e})");
+        let saved: serde_json::Value = serde_json::from_str(&text).map_err(|e| damaged(e.to_string()))?;
+        let file = crate::compare::from_json(saved["file"].as_str().unwrap_or_default()).map_err(damaged)?;
+        let open = Open::of(file, page)?;
+        let columns = saved["columns"].as_array().cloned().unwrap_or_default();
+        for (c, column) in open.columns.iter().zip(columns) {
+            let Some(run) = column["run"].as_str() else { continue };
+            let file = crate::export::from_json(run).map_err(damaged)?;
+            let replay = column["replay"].as_bool().unwrap_or(false);
+            if replay {
+                c.recorded.set_value(Some(file.clone()));
+            }
+            let position = column["position"].as_u64().unwrap_or(0) as usize;
+            c.controller.restore(storage::Restored { file, replay, position });
+        }
+        Ok((open, saved["kept"].as_bool().unwrap_or(false)))
+    }
+
     /// Every column's run has finished (on screen: a recorded comparison opened again is kept
     /// already).
     fn finished(&self) -> bool {
@@ -169,17 +215,23 @@ fn ComparisonPage() -> impl IntoView {
     let page = Controller::new();
     provide_context(page);
     ask_for_keys(page);
-    let opened = requested().and_then(|file| Open::of(file, &page));
+    let reopening = web_sys::window().and_then(|w| w.location().hash().ok()).as_deref() == Some("#open");
+    let opened = if reopening {
+        Open::reopened(&page)
+    } else {
+        requested().and_then(|file| Open::of(file, &page)).map(|o| (o, false))
+    };
     let error = opened.as_ref().err().cloned();
-    let open = StoredValue::new(opened.ok());
+    let (opened, was_kept) = opened.map_or((None, false), |(o, kept)| (Some(o), kept));
+    let open = StoredValue::new(opened);
     let note = RwSignal::new(String::new());
-    let strip = RwSignal::new(String::new());
+    let strip = RwSignal::new(Markup::new());
     // A comparison opened with its runs is kept already (it came from the past runs, a link or a
     // file); one played here is kept when it finishes.
     let recorded = open.with_value(|o| {
         o.as_ref().is_some_and(|o| o.columns.iter().any(|c| c.recorded.with_value(Option::is_some)))
     });
-    let kept = StoredValue::new(recorded);
+    let kept = StoredValue::new(recorded || was_kept);
     let with_open = move |f: &dyn Fn(&Open)| open.with_value(|o| o.as_ref().map(f));
     // Each step of a column draws the strip again, once a frame at most; once every column has
     // finished, the comparison is kept in the past runs.
@@ -209,6 +261,37 @@ fn ComparisonPage() -> impl IntoView {
             });
         });
     });
+    // Kept in local storage as it goes (a second after a change at most, and when the page is
+    // left), so a reload reopens every column at the step it had reached.
+    let keep = move || {
+        with_open(&|o| {
+            if let Err(e) = storage::keep_open_comparison(&o.to_saved(kept.get_value())) {
+                note.set(format!(
+                    "This comparison could not be saved as it goes ({e}): a reload would lose it."
+                ));
+            }
+        });
+    };
+    let keep_scheduled = StoredValue::new(false);
+    Effect::new(move |_| {
+        with_open(&|o| o.columns.iter().for_each(|c| c.controller.view.track()));
+        if !keep_scheduled.get_value() {
+            keep_scheduled.set_value(true);
+            set_timeout(
+                move || {
+                    keep_scheduled.set_value(false);
+                    keep();
+                },
+                std::time::Duration::from_millis(1000),
+            );
+        }
+    });
+    let leaving = wasm_bindgen::closure::Closure::<dyn Fn()>::new(keep);
+    if let Some(w) = web_sys::window() {
+        use wasm_bindgen::JsCast;
+        let _ = w.add_event_listener_with_callback("pagehide", leaving.as_ref().unchecked_ref());
+    }
+    leaving.forget(); // lives as long as the page
     let act = move |what: &'static str| {
         with_open(&|o| {
             let mut errors = Vec::new();
@@ -309,7 +392,7 @@ fn ComparisonPage() -> impl IntoView {
                 {move || note.get()}
             </p>
             {in_tab}
-            <div class="strip-box" inner_html=move || strip.get()></div>
+            <div class="strip-box" markup=move || strip.get()></div>
             <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
         </main>
     }

@@ -156,6 +156,12 @@ impl Controller {
         f(&events)
     }
 
+    /// What a save keeps of the run on screen: its events, whether it is a replay, and how many
+    /// of a replay's events are shown.
+    pub fn snapshot(&self) -> Option<(Vec<Event>, bool, usize)> {
+        self.with_session(|s| s.snapshot().map(|snap| (snap.events.into_owned(), snap.replay, snap.position)))
+    }
+
     /// Changes the demo model's speed, mid-run too.
     pub fn set_speed(&self, ms: u64) {
         self.latency_ms.set(ms);
@@ -291,6 +297,7 @@ impl Controller {
     /// Saves the session now, whatever it is doing: for a page being closed or reloaded. A replay
     /// is saved too (a step taken just before a reload would otherwise come back one step short).
     pub fn save_before_leaving(&self) {
+        self.batch.leave();
         if self.replaying.get_untracked() || self.mode.get_untracked() != Mode::Idle {
             self.save();
         }

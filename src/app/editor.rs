@@ -6,8 +6,10 @@ use leptos::prelude::*;
 
 use super::form::{check_field, number_field, text_field, EditorState, FieldMessage};
 use super::{Controller, Mode};
+use crate::markup::Markup;
 use crate::presets::PRESETS;
 use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance};
+use crate::ui::MarkupAttribute;
 
 /// The presets, as cards to open.
 #[component]
@@ -168,12 +170,12 @@ fn Templates(
             if drawn.with_value(|d| *d != json) {
                 drawn.set_value(json.clone());
                 let show = move |out: Result<String, String>| {
-                    html.set(out.unwrap_or_else(|e| crate::text::alert_html(&e)))
+                    html.set(out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string()))
                 };
                 super::tools::spawn_call("templates", vec![json.into(), part.into()], Box::new(show));
             }
         }
-        html.get()
+        Markup::from_tools_module(html.get())
     };
     // A box typed in or a seed button pressed: the module reads the row and sets the template
     // (in the order the edits were made: once loaded, a call is a step of the microtask queue).
@@ -194,7 +196,7 @@ fn Templates(
         }>
             <summary>{title}</summary>
             {(!hint.is_empty()).then(|| view! { <p class="hint">{hint}</p> })}
-            <div inner_html=rows on:input=edit on:click=move |ev| edit(ev.into())></div>
+            <div markup=rows on:input=edit on:click=move |ev| edit(ev.into())></div>
         </details>
     }
 }

@@ -8,8 +8,11 @@ use leptos::prelude::*;
 use super::rows::chunked;
 use super::Controller;
 use crate::events::request_messages;
+use crate::markup;
+use crate::markup::Markup;
 use crate::model::Role;
 use crate::text::fixed;
+use crate::ui::MarkupAttribute;
 use crate::view::{CallRow, Tally};
 
 /// A toggle handler that keeps `open` equal to whether its `<details>` is open, so content can
@@ -197,19 +200,18 @@ pub fn Stats() -> impl IntoView {
                     </tr>
                 </thead>
                 // Drawn as text: a typed view of a nine-cell row cost more on the first page.
-                <tbody inner_html=move || {
+                <tbody markup=move || {
                     rows()
                         .into_iter()
                         .map(|(agent, t)| {
-                            let class = if agent == "Total" { " class=\"total\"" } else { "" };
-                            let agent = crate::text::html_escape(&agent);
-                            format!(
-                                "<tr{class} data-testid=\"stats-row\" data-agent=\"{agent}\" data-calls=\"{}\" data-retries=\"{}\" data-fallbacks=\"{}\" data-refused=\"{}\" data-empty=\"{}\"><th scope=\"row\">{agent}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                                t.calls, t.retries, t.fallbacks, t.refused, t.empty,
+                            let class = if agent == "Total" { Markup::from_static(" class=\"total\"") } else { Markup::new() };
+                            markup!(
+                                "<tr{} data-testid=\"stats-row\" data-agent=\"{}\" data-calls=\"{}\" data-retries=\"{}\" data-fallbacks=\"{}\" data-refused=\"{}\" data-empty=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                                class, agent, t.calls, t.retries, t.fallbacks, t.refused, t.empty, agent,
                                 t.calls, t.orchestration_calls, t.speech_calls, t.tokens(), t.retries, t.fallbacks, t.refused, t.empty
                             )
                         })
-                        .collect::<String>()
+                        .collect::<Markup>()
                 }></tbody>
             </table>
         </div>

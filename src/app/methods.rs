@@ -5,6 +5,8 @@
 use leptos::prelude::*;
 
 use super::form::{EditorState, FieldMessage};
+use crate::markup;
+use crate::markup::Markup;
 use crate::scenario::{Method, MethodKind, Scenario};
 
 /// Reads a field of the scenario's method settings, or `$default` under another method.
@@ -64,13 +66,13 @@ pub(crate) fn color(i: usize) -> &'static str {
 
 /// The model's reasoning behind a decision as HTML text, one click away; nothing when it did
 /// not reason.
-pub(crate) fn why_html(reasoning: &str) -> String {
+pub(crate) fn why_html(reasoning: &str) -> Markup {
     if reasoning.is_empty() {
-        return String::new();
+        return Markup::new();
     }
-    format!(
+    markup!(
         "<details class=\"why\" data-testid=\"why\"><summary>why</summary><p class=\"reasoning\">{}</p></details>",
-        crate::text::html_escape(reasoning)
+        reasoning
     )
 }
 

@@ -8,8 +8,10 @@ use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 
+use crate::markup::Markup;
 use crate::model::ModelError;
 use crate::seat::{Answer, Desk, Question};
+use crate::ui::MarkupAttribute;
 
 /// The page's desk: what is being asked, why the last answer could not be sent, and where the
 /// answer goes.
@@ -96,15 +98,15 @@ pub fn SeatBox() -> impl IntoView {
         let json = asked();
         let (for_json, html) = drawn.get();
         if for_json == json {
-            return html;
+            return Markup::from_tools_module(html);
         }
         let args = vec![json.clone().into()];
         let show = move |out: Result<String, String>| {
-            let html = out.unwrap_or_else(|e| crate::text::alert_html(&e));
+            let html = out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string());
             drawn.set((json, html));
         };
         crate::app::tools::spawn_call("seat_box", args, Box::new(show));
-        String::new()
+        Markup::new()
     };
     let act = move |ev: web_sys::Event| {
         let json = desk.question.with_untracked(|q| q.as_ref().map(Question::to_json)).unwrap_or_default();
@@ -117,7 +119,7 @@ pub fn SeatBox() -> impl IntoView {
     };
     view! {
         {move || desk.question.with(Option::is_some).then(|| view! {
-            <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" inner_html=html
+            <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" markup=html
                 on:click=move |ev| act(ev.into()) on:input=act on:keydown=move |ev| act(ev.into())></section>
         })}
         {move || desk.problem.get().map(|p| view! {

@@ -18,6 +18,12 @@ const SCENARIO_KEY: &str = "agora.scenario";
 const RUN_KEY: &str = "agora.run";
 const HISTORY_KEY: &str = "agora.history";
 const LINKS_AT_KEY: &str = "agora.linksAt";
+/// The comparison open in the frame, as it stands (see [`keep_open_comparison`]).
+const OPEN_COMPARISON_KEY: &str = "agora.comparison";
+/// Set while the app shows a comparison's frame.
+const COMPARISON_SHOWN_KEY: &str = "agora.comparison.shown";
+/// The batch that has not ended yet: its rows so far, kept as each run finishes.
+const OPEN_BATCH_KEY: &str = "agora.batch";
 /// Past runs kept; saving one more drops the oldest.
 pub const HISTORY_LIMIT: usize = 30;
 
@@ -362,6 +368,38 @@ pub fn archive_comparison(
     Ok(list)
 }
 
+/// Keeps the comparison on screen (its file without runs, and each column's run as a save
+/// keeps a run on screen), so a reload reopens it at the step each column had reached; not once
+/// the app has closed its frame (a closing frame saves as it goes).
+pub fn keep_open_comparison(text: &str) -> Result<(), String> {
+    if !matches!(get(COMPARISON_SHOWN_KEY), Ok(Some(_))) {
+        return Ok(());
+    }
+    set(OPEN_COMPARISON_KEY, &link::pack_with(text, 1))
+}
+
+/// The comparison that was on screen when the page was left, if any.
+pub fn open_comparison() -> Result<Option<String>, String> {
+    get(OPEN_COMPARISON_KEY)?.map(|packed| link::unpack(&packed)).transpose()
+}
+
+/// Whether a comparison's frame was open when the page was left.
+pub fn comparison_shown() -> bool {
+    matches!(get(COMPARISON_SHOWN_KEY), Ok(Some(_))) && matches!(get(OPEN_COMPARISON_KEY), Ok(Some(_)))
+}
+
+/// A comparison's frame opens (`new`: another comparison than the one kept), or closes.
+pub fn show_comparison(shown: bool, new: bool) {
+    if shown {
+        let _ = set(COMPARISON_SHOWN_KEY, "1");
+    } else {
+        remove(COMPARISON_SHOWN_KEY);
+    }
+    if new || !shown {
+        remove(OPEN_COMPARISON_KEY);
+    }
+}
+
 /// A past comparison's file, read back.
 pub fn open_past_comparison(id: &str) -> Result<String, String> {
     link::unpack(&get(&item_key(id))?.ok_or("this comparison is no longer saved")?)
@@ -422,6 +460,100 @@ pub fn open_past_batch(id: &str) -> Result<(Scenario, String, usize, super::batc
         }
     }
     Ok((scenario, csv.to_string(), runs as usize, logs))
+}
+
+/// A batch that had not ended when it was last kept: what it plays and the rows it has.
+pub struct OpenBatch {
+    /// The scenario as JSON: read by `Scenario::parse`, as every saved scenario is.
+    pub scenario: String,
+    /// The seeds as the user wrote them.
+    pub spec: String,
+    /// The header and one line per finished run, in seed order.
+    pub csv: String,
+    pub done: usize,
+    pub total: usize,
+    /// What the finished runs spent, for the batch's shared spending cap.
+    pub tokens: u64,
+    pub cost: f64,
+    /// The seeds whose logs are kept, each under its own key (written once, as the run ends).
+    pub logged: Vec<u64>,
+}
+
+impl OpenBatch {
+    // Written and read by hand, through the JSON value the page reads everything with: derived
+    // code for one more type cost the first page more than these lines.
+    fn to_json(&self) -> String {
+        let logged: Vec<String> = self.logged.iter().map(u64::to_string).collect();
+        format!(
+            "{{\"scenario\":{},\"spec\":{},\"csv\":{},\"done\":{},\"total\":{},\"tokens\":{},\"cost\":{},\"logged\":[{}]}}",
+            json_string(&self.scenario),
+            json_string(&self.spec),
+            json_string(&self.csv),
+            self.done,
+            self.total,
+            self.tokens,
+            serde_json::Value::from(self.cost),
+            logged.join(",")
+        )
+    }
+
+    fn from_json(text: &str) -> Option<Self> {
+        let v: serde_json::Value = serde_json::from_str(text).ok()?;
+        let number = |name: &str| v[name].as_u64().unwrap_or(0);
+        Some(Self {
+            scenario: v["scenario"].as_str()?.to_string(),
+            spec: v["spec"].as_str()?.to_string(),
+            csv: v["csv"].as_str()?.to_string(),
+            done: number("done") as usize,
+            total: number("total") as usize,
+            tokens: number("tokens"),
+            cost: v["cost"].as_f64().unwrap_or(0.0),
+            logged: v["logged"].as_array()?.iter().filter_map(serde_json::Value::as_u64).collect(),
+        })
+    }
+}
+
+fn open_batch_log_key(seed: u64) -> String {
+    format!("{OPEN_BATCH_KEY}.log.{seed}")
+}
+
+/// Keeps a finished run of the batch that is running: its log (packed) first, then the rows.
+pub fn keep_open_batch(batch: &OpenBatch, log: Option<(u64, &str)>) -> Result<(), String> {
+    if let Some((seed, packed)) = log {
+        set(&open_batch_log_key(seed), packed)?;
+    }
+    set(OPEN_BATCH_KEY, &batch.to_json())
+}
+
+/// Forgets the batch that was running, with the logs it kept of `seeds` (it ended, and is in
+/// the past runs).
+pub fn forget_open_batch(seeds: impl Iterator<Item = u64>) {
+    for seed in seeds {
+        remove(&open_batch_log_key(seed));
+    }
+    remove(OPEN_BATCH_KEY);
+}
+
+/// The batch that was running when the page was left, with the logs it kept; a message when it
+/// could not be read (it is then kept aside).
+pub fn restore_open_batch() -> Result<Option<(OpenBatch, super::batch::Logs)>, String> {
+    let Ok(Some(text)) = get(OPEN_BATCH_KEY) else { return Ok(None) };
+    match OpenBatch::from_json(&text) {
+        Some(open) => {
+            // A log that is missing only means that run cannot be replayed from it.
+            let logs = open
+                .logged
+                .iter()
+                .filter_map(|&seed| Some((seed, get(&open_batch_log_key(seed)).ok().flatten()?)))
+                .collect();
+            Ok(Some((open, logs)))
+        }
+        None => {
+            let message = keep_aside(OPEN_BATCH_KEY, &text, "The batch that was running", "it is damaged");
+            remove(OPEN_BATCH_KEY);
+            Err(message)
+        }
+    }
 }
 
 /// A past run, read back.

@@ -9,7 +9,8 @@ use leptos::prelude::*;
 
 use super::rows::chunked;
 use super::Controller;
-use crate::text::html_escape;
+use crate::markup;
+use crate::ui::MarkupAttribute;
 use crate::view::{Segment, TranscriptRow};
 
 #[component]
@@ -47,17 +48,13 @@ pub fn Transcript() -> impl IntoView {
                 let count = described.get();
                 (count > 0).then(|| {
                     // Drawn as text: a typed view of the list cost about 1 KB more on the first page.
-                    let mut html = format!("<summary>Character descriptions ({count})</summary>");
+                    let mut html = markup!("<summary>Character descriptions ({})</summary>", count);
                     controller.view.with_untracked(|v| {
                         for (agent, text) in &v.descriptions {
-                            html.push_str(&format!(
-                                "<p data-testid=\"description\">{}: {}</p>",
-                                html_escape(agent),
-                                html_escape(text)
-                            ));
+                            html.push(markup!("<p data-testid=\"description\">{}: {}</p>", agent, text));
                         }
                     });
-                    view! { <details class="descriptions" data-testid="descriptions" inner_html=html></details> }
+                    view! { <details class="descriptions" data-testid="descriptions" markup=html></details> }
                 })
             }}
             <ol

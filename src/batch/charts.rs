@@ -2,7 +2,9 @@
 //! their range, each with a text alternative, readable on a projector.
 
 use super::{Spread, Summary, Table};
-use crate::text::{fixed, html_escape};
+use crate::markup;
+use crate::markup::Markup;
+use crate::text::fixed;
 
 /// One bar: its label, its length, the range drawn over it, and the figure written beside it.
 pub struct Bar {
@@ -14,7 +16,7 @@ pub struct Bar {
 
 /// Bars from 0 to `max`, one per row, as an SVG that scales to its box; its title and every
 /// row's label and figure are its text alternative.
-pub fn bars(title: &str, rows: &[Bar], max: f64) -> String {
+pub fn bars(title: &str, rows: &[Bar], max: f64) -> Markup {
     // Whole pixels of a 560-wide drawing: written as integers, so no float formatting is needed.
     const ROW: i32 = 26;
     const LABEL: i32 = 140;
@@ -22,36 +24,43 @@ pub fn bars(title: &str, rows: &[Bar], max: f64) -> String {
     let height = ROW * rows.len() as i32 + 4;
     let x = |v: f64| LABEL + if max > 0.0 { ((v / max).clamp(0.0, 1.0) * WIDTH).round() as i32 } else { 0 };
     let alt: Vec<String> = rows.iter().map(|r| format!("{}: {}", r.label, r.text)).collect();
-    let mut svg = format!(
-        "<svg class=\"bars\" role=\"img\" viewBox=\"0 0 560 {height}\"><title>{}</title>",
-        html_escape(&format!("{title}. {}", alt.join("; ")))
+    let mut svg = markup!(
+        "<svg class=\"bars\" role=\"img\" viewBox=\"0 0 560 {}\"><title>{}. {}</title>",
+        height,
+        title,
+        alt.join("; ")
     );
     for (i, r) in rows.iter().enumerate() {
         let top = i as i32 * ROW + 2;
         let mid = top + ROW / 2;
-        svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{mid}\" class=\"label\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\
-             <rect x=\"{LABEL}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"mean\"/>",
+        svg.push(markup!(
+            "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\
+             <rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"mean\"/>",
             LABEL - 6,
-            html_escape(&r.label),
+            mid,
+            r.label,
+            LABEL,
             top + 4,
             x(r.value) - LABEL,
             ROW - 8
         ));
         if let Some((lo, hi)) = r.range {
-            svg.push_str(&format!(
-                "<line x1=\"{}\" x2=\"{}\" y1=\"{mid}\" y2=\"{mid}\" class=\"range\"/>",
+            svg.push(markup!(
+                "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"range\"/>",
                 x(lo),
-                x(hi)
+                x(hi),
+                mid,
+                mid
             ));
         }
-        svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{mid}\" class=\"figure\" dominant-baseline=\"middle\">{}</text>",
+        svg.push(markup!(
+            "<text x=\"{}\" y=\"{}\" class=\"figure\" dominant-baseline=\"middle\">{}</text>",
             LABEL + WIDTH as i32 + 6,
-            html_escape(&r.text)
+            mid,
+            r.text
         ));
     }
-    svg.push_str("</svg>");
+    svg.push_static("</svg>");
     svg
 }
 
@@ -84,7 +93,7 @@ fn spread_bar(label: String, s: &Spread, text: String) -> Bar {
 }
 
 /// The batch's charts, each as (caption, SVG).
-pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, String)> {
+pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
     let mut out = Vec::new();
     if summary.runs == 0 {
         return out;

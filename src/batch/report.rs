@@ -2,39 +2,44 @@
 
 use super::charts::charts;
 use super::{Summary, Table};
-use crate::text::{fixed, html_escape};
+use crate::markup;
+use crate::markup::Markup;
+use crate::text::fixed;
 
 /// The summary, charts and runs of a batch, as HTML: what the page shows of a batch (through
 /// `src/bin/agora-tools.rs`, loaded when a batch is shown, so none of this is on the first
 /// page). Each run's Replay button carries its seed.
-pub fn report_html(table: &Table) -> String {
+pub fn report_html(table: &Table) -> Markup {
     let summary = Summary::of(table);
-    let mut html = String::from("<ul class=\"batch-summary\" data-testid=\"batch-summary\">");
+    let mut html = Markup::from_static("<ul class=\"batch-summary\" data-testid=\"batch-summary\">");
     for line in summary.lines() {
-        html.push_str(&format!("<li>{}</li>", html_escape(&line)));
+        html.push(markup!("<li>{}</li>", line));
     }
-    html.push_str("</ul><div class=\"batch-charts\">");
+    html.push_static("</ul><div class=\"batch-charts\">");
     for (caption, svg) in charts(table, &summary) {
-        html.push_str(&format!(
-            "<figure class=\"chart\" data-testid=\"batch-chart\">{svg}<figcaption class=\"muted\">{}</figcaption></figure>",
-            html_escape(&caption)
+        html.push(markup!(
+            "<figure class=\"chart\" data-testid=\"batch-chart\">{}<figcaption class=\"muted\">{}</figcaption></figure>",
+            svg,
+            caption
         ));
     }
-    html.push_str("</div><div class=\"batch-runs\"><table><tbody>");
+    html.push_static("</div><div class=\"batch-runs\"><table><tbody>");
     for r in &table.rows {
         let shares: Vec<String> =
             r.floor.iter().map(|(a, s)| format!("{a} {}%", fixed(s * 100.0, 0))).collect();
         let finish = if r.error.is_empty() { r.finish.clone() } else { format!("{}: {}", r.finish, r.error) };
-        html.push_str(&format!(
-            "<tr data-testid=\"batch-row\" data-seed=\"{seed}\"><th scope=\"row\">seed {seed}</th><td>{}</td><td>{} turns</td>\
-             <td>{}</td><td><button data-testid=\"batch-open\" data-seed=\"{seed}\">Replay</button></td></tr>",
-            html_escape(&finish),
+        html.push(markup!(
+            "<tr data-testid=\"batch-row\" data-seed=\"{}\"><th scope=\"row\">seed {}</th><td>{}</td><td>{} turns</td>\
+             <td>{}</td><td><button data-testid=\"batch-open\" data-seed=\"{}\">Replay</button></td></tr>",
+            r.seed,
+            r.seed,
+            finish,
             r.turns,
-            html_escape(&shares.join(", ")),
-            seed = r.seed
+            shares.join(", "),
+            r.seed
         ));
     }
-    html.push_str("</tbody></table></div>");
+    html.push_static("</tbody></table></div>");
     html
 }
 

@@ -40,7 +40,7 @@ mod exports {
     /// [`agora::scenario::Scenario::templates_html`]) of the scenario `scenario` holds as JSON.
     #[wasm_bindgen]
     pub fn templates(scenario: &str, part: &str) -> Result<String, String> {
-        agora::scenario::Scenario::parse(scenario).map(|s| s.templates_html(part))
+        agora::scenario::Scenario::parse(scenario).map(|s| s.templates_html(part).into_string())
     }
 
     /// What an input or click in the editor's template rows (drawn by [`templates`]) does to the
@@ -79,7 +79,7 @@ mod exports {
     /// (see [`agora::seat::draw::draw`]).
     #[wasm_bindgen]
     pub fn seat_box(question: &str) -> Result<String, String> {
-        agora::seat::Question::from_json(question).map(|q| agora::seat::draw::draw(&q))
+        agora::seat::Question::from_json(question).map(|q| agora::seat::draw::draw(&q).into_string())
     }
 
     /// What a click, input or key in the seat's box (drawn by [`seat_box`]) answers, as
@@ -145,7 +145,7 @@ mod exports {
     /// The report of the batch `csv` holds (see [`agora::batch::report_html`]).
     #[wasm_bindgen]
     pub fn report(csv: &str) -> Result<String, String> {
-        agora::batch::read_csv(csv).map(|t| agora::batch::report_html(&t))
+        agora::batch::read_csv(csv).map(|t| agora::batch::report_html(&t).into_string())
     }
 }
 

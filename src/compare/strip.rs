@@ -7,10 +7,12 @@
 
 use super::ComparisonFile;
 use crate::batch::{RunFigures, Table};
-use crate::text::{fixed, html_escape};
+use crate::markup;
+use crate::markup::Markup;
+use crate::text::fixed;
 
 /// The strip of `file` as an HTML table, or what is wrong with the file.
-pub fn strip_html(file: &ComparisonFile) -> Result<String, String> {
+pub fn strip_html(file: &ComparisonFile) -> Result<Markup, String> {
     let columns = file.figures()?;
     let agents = file.scenario.agent_names();
     let table = Table::new(String::new(), String::new(), agents.clone(), file.games());
@@ -19,63 +21,67 @@ pub fn strip_html(file: &ComparisonFile) -> Result<String, String> {
     let value = |column: usize, name: &str| -> String {
         names.iter().position(|n| n == name).map(|i| cells[column][i].clone()).unwrap_or_default()
     };
-    let mut html = String::from("<table class=\"strip\" data-testid=\"compare-strip\"><thead><tr><th></th>");
+    let mut html =
+        Markup::from_static("<table class=\"strip\" data-testid=\"compare-strip\"><thead><tr><th></th>");
     for (label, _) in &columns {
-        html.push_str(&format!("<th scope=\"col\">{}</th>", html_escape(label)));
+        html.push(markup!("<th scope=\"col\">{}</th>", label));
     }
-    html.push_str("</tr></thead><tbody>");
-    let mut row = |title: &str, figure: &str, text: &dyn Fn(usize, &RunFigures) -> String| {
-        html.push_str(&format!("<tr><th scope=\"row\">{}</th>", html_escape(title)));
+    html.push_static("</tr></thead><tbody>");
+    let mut row = |title: &str, figure: &str, text: &dyn Fn(usize, &RunFigures) -> Markup| {
+        html.push(markup!("<tr><th scope=\"row\">{}</th>", title));
         for (i, (_, f)) in columns.iter().enumerate() {
-            html.push_str(&format!(
+            html.push(markup!(
                 "<td data-figure=\"{}\" data-value=\"{}\">{}</td>",
-                html_escape(figure),
-                html_escape(&value(i, figure)),
+                figure,
+                value(i, figure),
                 text(i, f)
             ));
         }
-        html.push_str("</tr>");
+        html.push_static("</tr>");
     };
-    row("Turns", "turns", &|_, f| f.turns.to_string());
+    row("Turns", "turns", &|_, f| Markup::text(&f.turns.to_string()));
     for agent in &agents {
         let share = |f: &RunFigures| f.floor.iter().find(|(n, _)| n == agent).map_or(0.0, |(_, s)| *s);
         row(&format!("Floor: {agent}"), &format!("floor_share:{agent}"), &|_, f| {
             let percent = (share(f) * 100.0).round() as i64;
-            format!(
-                "<svg class=\"share\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"{percent}\" height=\"10\" class=\"mean\"/></svg> {percent}%"
+            markup!(
+                "<svg class=\"share\" viewBox=\"0 0 100 10\" aria-hidden=\"true\"><rect width=\"{}\" height=\"10\" class=\"mean\"/></svg> {}%",
+                percent,
+                percent
             )
         });
     }
     row("Longest run of one speaker", "longest_run", &|_, f| {
-        format!("{} turn{}", f.longest_run, if f.longest_run == 1 { "" } else { "s" })
+        Markup::text(&format!("{} turn{}", f.longest_run, if f.longest_run == 1 { "" } else { "s" }))
     });
     row("Everyone had spoken by", "everyone_spoke_by", &|_, f| {
-        f.everyone_spoke_by.map_or("not yet".to_string(), |t| format!("turn {t}"))
+        Markup::text(&f.everyone_spoke_by.map_or("not yet".to_string(), |t| format!("turn {t}")))
     });
     row("Calls choosing / speaking", "calls", &|_, f| {
-        format!("{} / {}", f.orchestration_calls, f.speech_calls)
+        Markup::text(&format!("{} / {}", f.orchestration_calls, f.speech_calls))
     });
     row("Tokens choosing / speaking", "orchestration_tokens", &|_, f| {
-        format!("{} / {}", f.orchestration_tokens, f.speech_tokens)
+        Markup::text(&format!("{} / {}", f.orchestration_tokens, f.speech_tokens))
     });
     if columns.iter().any(|(_, f)| f.cost.is_some()) {
-        row("Cost choosing / all", "cost", &|_, f| match (f.orchestration_cost, f.cost) {
-            (Some(choosing), Some(all)) => format!("${} / ${}", fixed(choosing, 4), fixed(all, 4)),
-            _ => "not priced".into(),
+        row("Cost choosing / all", "cost", &|_, f| {
+            Markup::text(&match (f.orchestration_cost, f.cost) {
+                (Some(choosing), Some(all)) => format!("${} / ${}", fixed(choosing, 4), fixed(all, 4)),
+                _ => "not priced".into(),
+            })
         });
     }
-    row("Retries", "retries", &|_, f| f.retries.to_string());
-    row("Fallbacks", "fallbacks", &|_, f| f.fallbacks.to_string());
+    row("Retries", "retries", &|_, f| Markup::text(&f.retries.to_string()));
+    row("Fallbacks", "fallbacks", &|_, f| Markup::text(&f.fallbacks.to_string()));
     for game in 1..=table.games {
-        row(&format!("Game {game}: overall score"), &format!("overall:{game}"), &|_, f| match (
-            f.overall.get(game as usize - 1),
-            f.optimum,
-        ) {
-            (Some(overall), Some(optimum)) => format!("{overall} of {optimum}"),
-            (Some(overall), None) => overall.to_string(),
-            _ => "not played".into(),
+        row(&format!("Game {game}: overall score"), &format!("overall:{game}"), &|_, f| {
+            Markup::text(&match (f.overall.get(game as usize - 1), f.optimum) {
+                (Some(overall), Some(optimum)) => format!("{overall} of {optimum}"),
+                (Some(overall), None) => overall.to_string(),
+                _ => "not played".into(),
+            })
         });
     }
-    html.push_str("</tbody></table>");
+    html.push_static("</tbody></table>");
     Ok(html)
 }

@@ -159,12 +159,15 @@ fn the_strip_shows_each_columns_csv_cells() {
     base.max_turns = 5;
     let (comparison, runs) = recorded(&base, "method", "bidding, round_robin");
     let file = from_json(&to_json(&base, comparison.vary_name(), &comparison.values, &runs)).unwrap();
-    let html = strip_html(&file).unwrap();
+    let html = strip_html(&file).unwrap().into_string();
     let csv = file.to_csv().unwrap();
     let lines: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
     for (column, line) in lines[1..].iter().enumerate() {
         for (name, cell) in lines[0].iter().zip(line).skip(1) {
-            let shown = format!("data-figure=\"{}\" data-value=\"{cell}\"", crate::text::html_escape(name));
+            let shown = format!(
+                "data-figure=\"{}\" data-value=\"{cell}\"",
+                crate::markup::Markup::text(name).as_str()
+            );
             let wanted =
                 ["turns", "floor_share:Donald Trump", "longest_run", "calls", "retries", "fallbacks"];
             if wanted.contains(name) {

@@ -6,7 +6,8 @@
 use serde::Serialize;
 
 use super::{Opening, PromptKind, Prompts, Scenario};
-use crate::text::html_escape;
+use crate::markup;
+use crate::markup::Markup;
 
 /// `value` as a JSON value, through the text writer the scenario's files and links use (serde's
 /// value serializer would be one more copy of every settings writer on the first page).
@@ -107,23 +108,28 @@ impl Scenario {
     /// "describer", an opening step's own; "method", the rest), as HTML: a text box per template
     /// (`data-field` names it) and a "Back to the seed's text" button holding the seed's text
     /// (`data-seed`), disabled while the text is the seed's.
-    pub fn templates_html(&self, part: &str) -> String {
+    pub fn templates_html(&self, part: &str) -> Markup {
         let picked = |field: &str| match part {
             "specifier" => field.starts_with("opening.specifier"),
             "describer" => field.starts_with("opening.describer"),
             _ => !field.starts_with("opening."),
         };
-        let mut html = String::new();
+        let mut html = Markup::new();
         for (field, label) in self.templates() {
             let Some((text, seed)) = self.template(field).filter(|_| picked(field)) else { continue };
+            let disabled = if text == seed { Markup::from_static(" disabled") } else { Markup::new() };
             // The HTML parser drops one newline right after <textarea>: the one written here, so
             // a template that starts with a newline keeps it.
-            html.push_str(&format!(
-                "<div class=\"template\"><label class=\"field\"><span>{}</span><textarea data-testid=\"field-{field}\" data-field=\"{field}\" rows=\"3\">\n{}</textarea></label><button data-testid=\"seed-{field}\" data-field=\"{field}\" data-seed=\"{}\"{}>Back to the seed's text</button></div>",
-                html_escape(label),
-                html_escape(&text),
-                html_escape(&seed),
-                if text == seed { " disabled" } else { "" },
+            html.push(markup!(
+                "<div class=\"template\"><label class=\"field\"><span>{}</span><textarea data-testid=\"field-{}\" data-field=\"{}\" rows=\"3\">\n{}</textarea></label><button data-testid=\"seed-{}\" data-field=\"{}\" data-seed=\"{}\"{}>Back to the seed's text</button></div>",
+                label,
+                field,
+                field,
+                text,
+                field,
+                field,
+                seed,
+                disabled,
             ));
         }
         html

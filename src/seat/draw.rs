@@ -9,8 +9,9 @@ use serde_json::Value;
 
 use super::{words, Answer, Form, HandoffReply, Question};
 use crate::game::negotiation::{inventory_value, resource_value, Action, Game};
+use crate::markup;
+use crate::markup::Markup;
 use crate::model::Purpose;
-use crate::text::html_escape;
 
 /// What the box shows for a form: every form is the same few parts, so one drawing serves them
 /// all (a Leptos view per form cost about 13 KB gzipped on the first page).
@@ -92,52 +93,54 @@ pub fn word_note(text: &str, limit: Option<u32>) -> String {
     }
 }
 
-/// The box's contents for a question, as HTML (test ids name each control; the answer is read
+/// The box's contents for a question, as markup (test ids name each control; the answer is read
 /// back from them).
-pub fn draw(q: &Question) -> String {
+pub fn draw(q: &Question) -> Markup {
     let l = layout(&q.form);
-    let mut h = format!(
+    let mut h = markup!(
         "<h2>Your turn: {} ({})</h2><details class=\"seat-prompt\"><summary>The prompt a model would read</summary><pre data-testid=\"seat-prompt\">{}</pre></details>",
-        html_escape(&q.agent),
+        q.agent,
         q.purpose.label(),
-        html_escape(&q.prompt)
+        q.prompt
     );
     if !l.holdings.is_empty() {
-        h.push_str("<table class=\"seat-inventory\" data-testid=\"seat-inventory\"><tr><th>Resource</th><th>You hold</th><th>Worth</th></tr>");
+        h.push_static("<table class=\"seat-inventory\" data-testid=\"seat-inventory\"><tr><th>Resource</th><th>You hold</th><th>Worth</th></tr>");
         for (r, n, w) in &l.holdings {
-            h.push_str(&format!("<tr><td>{}</td><td>{n}</td><td>{w}</td></tr>", html_escape(r)));
+            h.push(markup!("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", r, n, w));
         }
-        h.push_str("</table>");
+        h.push_static("</table>");
     }
-    h.push_str("<div class=\"seat-choices\" role=\"group\" aria-label=\"Answers\">");
+    h.push_static("<div class=\"seat-choices\" role=\"group\" aria-label=\"Answers\">");
     for (i, (label, _)) in l.buttons.iter().enumerate() {
-        h.push_str(&format!("<button data-testid=\"seat-choice-{i}\">{}</button>", html_escape(label)));
+        h.push(markup!("<button data-testid=\"seat-choice-{}\">{}</button>", i, label));
     }
-    h.push_str("</div>");
+    h.push_static("</div>");
     if let Some(limit) = l.text {
-        h.push_str(&format!(
+        h.push(markup!(
             "<textarea data-testid=\"seat-text\" aria-label=\"Your words\" rows=\"4\"></textarea><p class=\"hint\" data-testid=\"seat-words\">{}</p>",
             word_note("", limit)
         ));
     }
-    h.push_str("<div class=\"row\">");
+    h.push_static("<div class=\"row\">");
     for (i, (label, options)) in l.picks.iter().enumerate() {
-        h.push_str(&format!(
-            "<label class=\"field\"><span>{label}</span><select data-testid=\"seat-pick-{i}\">"
+        h.push(markup!(
+            "<label class=\"field\"><span>{}</span><select data-testid=\"seat-pick-{}\">",
+            label,
+            i
         ));
         for (j, o) in options.iter().enumerate() {
             // A trade's second list starts on a different resource from the first.
-            let selected = if i == 2 && j == 1 { " selected" } else { "" };
-            h.push_str(&format!("<option value=\"{j}\"{selected}>{}</option>", html_escape(o)));
+            let selected = if i == 2 && j == 1 { Markup::from_static(" selected") } else { Markup::new() };
+            h.push(markup!("<option value=\"{}\"{}>{}</option>", j, selected, o));
         }
-        h.push_str("</select></label>");
+        h.push_static("</select></label>");
     }
     if l.quantity {
-        h.push_str("<label class=\"field\"><span>Quantity (TRADE)</span><input data-testid=\"seat-quantity\" inputmode=\"numeric\" value=\"1\"></label>");
+        h.push_static("<label class=\"field\"><span>Quantity (TRADE)</span><input data-testid=\"seat-quantity\" inputmode=\"numeric\" value=\"1\"></label>");
     }
-    h.push_str("</div>");
+    h.push_static("</div>");
     if l.text.is_some() || !l.picks.is_empty() {
-        h.push_str("<button class=\"primary\" data-testid=\"seat-send\">Send</button>");
+        h.push_static("<button class=\"primary\" data-testid=\"seat-send\">Send</button>");
     }
     h
 }

@@ -97,6 +97,83 @@ test('Cancel keeps the finished runs, and the batch is kept with the past runs',
   assert.deepEqual(errors, []);
 });
 
+test('a batch interrupted by a reload resumes from the first seed not done and ends with an uninterrupted batch\'s rows', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await startBatch(page, 'daily-show-director', '1..150');
+  await eventually(async () => assert.ok(await done(page) >= 5), { timeout: 60000 });
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  // Every run that finished before the reload is back, with the offer to resume.
+  const offer = page.getByTestId('batch-interrupted');
+  await offer.waitFor();
+  const kept = await done(page);
+  assert.ok(kept >= 5 && kept < 150, `${kept} runs kept`);
+  assert.match(await offer.textContent(), new RegExp(`stopped after ${kept} of 150 runs`));
+  await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), kept));
+  const native = nativeBatch('daily-show-director', '1..150');
+  assert.equal(await downloadCsv(page), `${native.csv.split('\n').slice(0, kept + 1).join('\n')}\n`);
+  // Another scenario in the editor does not change what the batch plays.
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('batch-resume').click();
+  await eventually(async () => assert.equal(await done(page), 150), { timeout: 120000 });
+  await eventually(async () => assert.equal(await page.getByTestId('batch-run').isEnabled(), true));
+  assert.equal(await page.getByTestId('batch-interrupted').count(), 0);
+  assert.equal(await downloadCsv(page), native.csv, 'the rows of an uninterrupted batch, byte for byte');
+  const lines = page.locator('[data-testid=batch-summary] li');
+  await eventually(async () => assert.deepEqual(await lines.allTextContents(), native.summary.split('\n')));
+  // Kept once with the past runs, and not offered again.
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  await eventually(async () => assert.equal(await page.getByTestId('past-run').filter({ hasText: 'a batch of 150 runs' }).count(), 1));
+  assert.equal(await page.getByTestId('batch-interrupted').count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('an interrupted batch on a provider resumes with the key given again, byte for byte, and its runs replay from kept logs', async () => {
+  const key = 'sk-batch-resume';
+  const play = async (reloadAt) => {
+    const { page, errors } = await openApp(session.browser, session.server.url);
+    await openOnServer(page, llm.url, 'town-hall-selector', { key, turns: 2 });
+    await page.locator('[data-testid=batch] > summary').click();
+    await page.getByTestId('batch-seeds').fill('1..8');
+    await page.getByTestId('batch-run').click();
+    if (reloadAt) {
+      await eventually(async () => assert.ok(await done(page) >= reloadAt), { timeout: 60000 });
+      await page.reload();
+      await page.getByTestId('batch-interrupted').waitFor();
+      const kept = await done(page);
+      assert.ok(kept >= reloadAt && kept < 8, `${kept} runs kept`);
+      // The key lives in memory only: resuming without it says so, and nothing is lost.
+      await page.getByTestId('batch-resume').click();
+      await eventually(async () => assert.match(await page.locator('[data-testid=batch] [role=alert]').textContent(), /key/i));
+      assert.equal(await done(page), kept);
+      await page.getByTestId('api-key').fill(key);
+      await page.getByTestId('api-key').dispatchEvent('change');
+      await page.getByTestId('batch-resume').click();
+    }
+    await eventually(async () => assert.equal(await done(page), 8), { timeout: 60000 });
+    await eventually(async () => assert.equal(await page.getByTestId('batch-run').isEnabled(), true));
+    return { page, errors, csv: await downloadCsv(page) };
+  };
+  llm.latency = 150;
+  try {
+    const whole = await play(0);
+    const resumed = await play(2);
+    assert.equal(resumed.csv, whole.csv, 'the rows of an uninterrupted batch, byte for byte');
+    // A run finished before the reload replays from its kept log: no call goes out.
+    const posts = () => llm.requests.filter((r) => r.method === 'POST').length;
+    const sent = posts();
+    await resumed.page.locator('[data-testid=batch-row][data-seed="1"] [data-testid=batch-open]').click();
+    await resumed.page.getByTestId('speed').selectOption('0');
+    await resumed.page.getByTestId('run').click();
+    await waitForStatus(resumed.page, 'Finished');
+    assert.equal(posts(), sent);
+    assert.deepEqual([...whole.errors, ...resumed.errors], []);
+  } finally {
+    llm.latency = 0;
+  }
+});
+
 test('a batch on a provider shows its estimate first, shares one spending cap, and replays runs from their kept logs', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await openOnServer(page, llm.url, 'town-hall-selector', { key: 'sk-batch-test', turns: 2 });

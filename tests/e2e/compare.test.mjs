@@ -105,6 +105,39 @@ test('two methods step together, and the strip is what each column\'s event log 
   assert.deepEqual(errors, []);
 });
 
+test('a comparison being stepped comes back after a reload with each column where it was, and steps on as if never left', async () => {
+  const speakers = (file) => file.runs.map((r) => r.events.filter((e) => e.type === 'message').map((e) => `${e.speaker}: ${e.text}`));
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  const frame = await compare(page, 'rail-debate', 'method', 'bidding, round_robin');
+  for (let step = 1; step <= 3; step += 1) {
+    await frame.getByTestId('compare-step').click();
+    await eventually(async () => assert.deepEqual(await counts(frame), [step, step]), { timeout: 15000 });
+  }
+  const before = JSON.parse(await saveJson(page, frame));
+  // Reloaded at once: what the page keeps as it leaves is enough.
+  await page.reload();
+  const again = page.frameLocator('[data-testid=compare-frame]');
+  await eventually(async () => assert.deepEqual(await counts(again), [3, 3]), { timeout: 30000 });
+  assert.deepEqual(speakers(JSON.parse(await saveJson(page, again))), speakers(before));
+  // Paused where it was; the next step is the one an uninterrupted comparison takes.
+  await again.getByTestId('compare-step').click();
+  await eventually(async () => assert.deepEqual(await counts(again), [4, 4]), { timeout: 15000 });
+  const resumed = JSON.parse(await saveJson(page, again));
+  const other = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  const whole = await compare(other.page, 'rail-debate', 'method', 'bidding, round_robin');
+  for (let step = 1; step <= 4; step += 1) {
+    await whole.getByTestId('compare-step').click();
+    await eventually(async () => assert.deepEqual(await counts(whole), [step, step]), { timeout: 15000 });
+  }
+  assert.deepEqual(speakers(resumed), speakers(JSON.parse(await saveJson(other.page, whole))));
+  // Closed, it is not brought back.
+  await page.getByTestId('compare-close').click();
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  assert.equal(await page.getByTestId('compare-frame').count(), 0);
+  assert.deepEqual([...errors, ...other.errors], []);
+});
+
 test('a comparison played to the end is kept with the past runs and travels as a link', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
   const frame = await compare(page, 'rail-debate', 'seed', '3, 8');

@@ -10,7 +10,10 @@ use crate::app::methods::{color, update_method, why_html, with_method};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
 use crate::scenario::Method;
-use crate::text::{fixed, html_escape};
+use crate::markup;
+use crate::markup::Markup;
+use crate::text::fixed;
+use crate::ui::MarkupAttribute;
 use crate::view::BidTurn;
 
 /// Bids per turn, newest first, with a small chart of every agent's bids across turns.
@@ -65,7 +68,7 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
             data-testid="bid-turn"
             data-turn=board.turn
             data-winner=board.winner.clone().unwrap_or_default()
-            inner_html=board_html(&board)
+            markup=board_html(&board)
         ></li>
     }
 }
@@ -73,36 +76,40 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
 /// A turn's bids as HTML text (a typed view per bid cost the first page more): each bid's
 /// agent, bar, value, the raw reply one click away, the reasoning and its note; then the
 /// tie-break and a floor given by the class.
-fn board_html(board: &BidTurn) -> String {
-    let esc = html_escape;
+fn board_html(board: &BidTurn) -> Markup {
     let winner = board.winner.as_deref();
-    let mut out = format!(
+    let mut out = markup!(
         "<h3>Turn {}{}</h3><ul class=\"bids\">",
         board.turn,
-        winner.map(|w| format!("<span class=\"winner-name\"> · {} speaks</span>", esc(w))).unwrap_or_default()
+        winner.map(|w| markup!("<span class=\"winner-name\"> · {} speaks</span>", w)).unwrap_or_default()
     );
     for (i, b) in board.bids.iter().enumerate() {
         let won = if winner == Some(b.agent.as_str()) { " winner" } else { "" };
         let defaulted = if b.defaulted { " defaulted" } else { "" };
-        let raw = esc(&b.raw);
         let note = super::words::bid_note(b.value, b.attempts, b.defaulted)
-            .map(|n| format!("<span class=\"note\" data-testid=\"bid-note\">{}</span>", esc(&n)))
+            .map(|n| markup!("<span class=\"note\" data-testid=\"bid-note\">{}</span>", n))
             .unwrap_or_default();
-        out.push_str(&format!(
-            "<li class=\"bid{won}{defaulted}\" data-testid=\"bid\" data-agent=\"{agent}\" data-value=\"{value}\" title=\"Raw reply: {raw}\"><span class=\"agent\">{agent}</span><span class=\"bar-track\"><span class=\"bar\" style=\"width:{width}%;background:{color}\"></span></span><span class=\"value\" data-testid=\"bid-value\">{value}</span><details class=\"raw\"><summary>reply</summary><code>{shown}</code></details>{why}{note}</li>",
-            agent = esc(&b.agent),
-            value = b.value,
-            width = (b.value.clamp(0, 10) * 10).max(2),
-            color = color(i),
-            shown = if raw.is_empty() { "(empty)" } else { &raw },
-            why = why_html(&b.why),
+        out.push(markup!(
+            "<li class=\"bid{}{}\" data-testid=\"bid\" data-agent=\"{}\" data-value=\"{}\" title=\"Raw reply: {}\"><span class=\"agent\">{}</span><span class=\"bar-track\"><span class=\"bar\" style=\"width:{}%;background:{}\"></span></span><span class=\"value\" data-testid=\"bid-value\">{}</span><details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}{}</li>",
+            won,
+            defaulted,
+            b.agent,
+            b.value,
+            b.raw,
+            b.agent,
+            (b.value.clamp(0, 10) * 10).max(2),
+            color(i),
+            b.value,
+            if b.raw.is_empty() { "(empty)" } else { &b.raw },
+            why_html(&b.why),
+            note,
         ));
     }
-    out.push_str("</ul>");
+    out.push_static("</ul>");
     let tie = board.tie.then(|| crate::events::draw_note(&board.tied));
     for (text, id) in [(tie, "tie-note"), (board.given.clone(), "board-given")] {
         if let Some(t) = text {
-            out.push_str(&format!("<p class=\"tie\" data-testid=\"{id}\">{}</p>", esc(&t)));
+            out.push(markup!("<p class=\"tie\" data-testid=\"{}\">{}</p>", id, t));
         }
     }
     out

@@ -10,7 +10,10 @@ use crate::app::methods::{agent_select, update_method, why_html, with_method};
 use crate::app::rows::{chunked, key};
 use crate::app::Controller;
 use crate::scenario::{ChoiceFallback, Method};
-use crate::text::{fixed, html_escape};
+use crate::markup;
+use crate::markup::Markup;
+use crate::text::fixed;
+use crate::ui::MarkupAttribute;
 use crate::view::DirectorTurn;
 
 /// The director's turns: the stop draw against the probability, the reflection, the index chosen.
@@ -50,41 +53,44 @@ fn DirectorPanel() -> impl IntoView {
 
 #[component]
 fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
-    view! { <li class="director-turn" data-testid="director-turn" data-turn=turn.turn inner_html=entry_html(&turn)></li> }
+    view! { <li class="director-turn" data-testid="director-turn" data-turn=turn.turn markup=entry_html(&turn)></li> }
 }
 
 /// A director's turn as HTML text (a typed view of it cost the first page more): the stop draw
 /// against the probability, the reflection, and the index chosen with who that is.
-fn entry_html(turn: &DirectorTurn) -> String {
-    let esc = html_escape;
-    let mut out = format!(
+fn entry_html(turn: &DirectorTurn) -> Markup {
+    let mut out = markup!(
         "<h3>Turn {}</h3><div class=\"draw\" data-testid=\"stop-draw\" data-stop=\"{}\"><span class=\"draw-track\" title=\"stop if the draw is below {}\"><span class=\"threshold\" style=\"width:{}%\"></span><span class=\"sample\" style=\"left:{}%\"></span></span><span>{}: <strong>{}</strong></span></div>",
         turn.turn,
-        turn.stop,
+        turn.stop.to_string(),
         fixed(turn.probability, 2),
         fixed(turn.probability * 100.0, 1),
         fixed(turn.sample * 100.0, 1),
-        esc(&super::words::drawn(turn.sample, turn.probability)),
-        esc(super::words::verdict(turn.stop, turn.ended_by_class)),
+        super::words::drawn(turn.sample, turn.probability),
+        super::words::verdict(turn.stop, turn.ended_by_class),
     );
     if let Some(r) = &turn.reflection {
-        out.push_str(&format!("<p class=\"reflection\">{}</p>", esc(r)));
+        out.push(markup!("<p class=\"reflection\">{}</p>", r));
     }
     if let Some(c) = &turn.choice {
         let index = c.index.map_or("none".to_string(), |i| i.to_string());
-        let attempts = super::words::attempts_note(c.attempts).map(|n| format!(" {}", esc(&n))).unwrap_or_default();
+        let attempts = super::words::attempts_note(c.attempts).map(|n| format!(" {n}")).unwrap_or_default();
         let fallback = if c.fallback {
-            format!("<span class=\"fallback\"> · {}</span>", super::words::FALLBACK)
+            markup!("<span class=\"fallback\"> · {}</span>", super::words::FALLBACK)
         } else {
-            String::new()
+            Markup::new()
         };
-        out.push_str(&format!(
+        out.push(markup!(
             // A block, not a paragraph: the reasoning's <details> cannot sit in a <p> as HTML.
-            "<div class=\"choice\" data-testid=\"director-choice\" data-agent=\"{agent}\" data-fallback=\"{}\">Chose index {index} ({}) → <strong>{agent}</strong>{attempts}{fallback}{}</div>",
-            c.fallback,
-            esc(c.raw.trim()),
+            "<div class=\"choice\" data-testid=\"director-choice\" data-agent=\"{}\" data-fallback=\"{}\">Chose index {} ({}) → <strong>{}</strong>{}{}{}</div>",
+            c.agent,
+            c.fallback.to_string(),
+            index,
+            c.raw.trim(),
+            c.agent,
+            attempts,
+            fallback,
             why_html(&c.why),
-            agent = esc(&c.agent),
         ));
     }
     out

@@ -11,7 +11,10 @@ use crate::app::methods::{agent_select, color, update_method, why_html, with_met
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::scenario::{HandoffVia, Method};
-use crate::text::{fixed, html_escape};
+use crate::markup;
+use crate::markup::Markup;
+use crate::text::fixed;
+use crate::ui::MarkupAttribute;
 use crate::view::HandoffRow;
 
 /// Handoffs, with a graph of who handed to whom.
@@ -43,26 +46,26 @@ fn HandoffPanel() -> impl IntoView {
 #[component]
 fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
     view! {
-        <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string() inner_html=entry_html(&row)></li>
+        <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string() markup=entry_html(&row)></li>
     }
 }
 
 /// A handoff as HTML text (a typed view of it cost the first page more): who handed to whom and
 /// how it was read, any fallback, the reply and the reasoning behind it.
-fn entry_html(row: &HandoffRow) -> String {
-    let esc = html_escape;
+fn entry_html(row: &HandoffRow) -> Markup {
     let fallback = if row.fallback {
-        format!("<span class=\"fallback\"> · {}</span>", esc(&super::words::fallback_note(row.reason.as_deref())))
+        markup!("<span class=\"fallback\"> · {}</span>", super::words::fallback_note(row.reason.as_deref()))
     } else {
-        String::new()
+        Markup::new()
     };
-    format!(
-        "<span class=\"muted\">Turn {} · {} · </span><strong>{}</strong> → <strong>{}</strong>{fallback}<details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}",
+    markup!(
+        "<span class=\"muted\">Turn {} · {} · </span><strong>{}</strong> → <strong>{}</strong>{}<details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}",
         row.turn,
-        esc(&row.method),
-        esc(&row.from),
-        esc(&row.to),
-        esc(&row.raw),
+        row.method,
+        row.from,
+        row.to,
+        fallback,
+        row.raw,
         why_html(&row.why),
     )
 }
@@ -73,17 +76,16 @@ fn HandoffGraph() -> impl IntoView {
     move || {
         let (agents, counts) = controller.view.with(|v| (v.agents(), v.handoff_counts.clone()));
         let svg = graph_svg(&agents, &counts)?;
-        Some(view! { <figure class="chart graph" data-testid="handoff-graph" inner_html=svg></figure> })
+        Some(view! { <figure class="chart graph" data-testid="handoff-graph" markup=svg></figure> })
     }
 }
 
 /// Who handed to whom as SVG text: the agents on a circle, an arrow for each pair with its count;
 /// `None` before the first handoff.
-fn graph_svg(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Option<String> {
+fn graph_svg(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Option<Markup> {
     if agents.is_empty() || counts.is_empty() {
         return None;
     }
-    let esc = html_escape;
     let n = agents.len();
     let (cx, cy, r) = (150.0, 95.0, 70.0);
     let pos = |i: usize| {
@@ -91,7 +93,7 @@ fn graph_svg(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Opt
         (cx + r * x, cy + r * y)
     };
     let index = |name: &str| agents.iter().position(|a| a == name);
-    let mut out = String::from(
+    let mut out = Markup::from_static(
         "<svg viewBox=\"0 0 300 190\" role=\"img\" aria-label=\"Who handed off to whom, with counts\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"14\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#6b6b70\"></path></marker></defs>",
     );
     for ((from, to), count) in counts {
@@ -101,29 +103,37 @@ fn graph_svg(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Opt
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let len = (dx * dx + dy * dy).sqrt().max(1.0);
         let (qx, qy) = (fixed(mx - dy / len * 18.0, 1), fixed(my + dx / len * 18.0, 1));
-        out.push_str(&format!(
-            "<g class=\"edge\" data-testid=\"handoff-edge\" data-from=\"{}\" data-to=\"{}\" data-count=\"{count}\"><path d=\"M{},{} Q{qx},{qy} {},{}\" fill=\"none\" stroke=\"#6b6b70\" stroke-width=\"{}\" marker-end=\"url(#arrow)\"></path><text x=\"{qx}\" y=\"{qy}\" class=\"edge-count\">{count}</text></g>",
-            esc(from),
-            esc(to),
+        out.push(markup!(
+            "<g class=\"edge\" data-testid=\"handoff-edge\" data-from=\"{}\" data-to=\"{}\" data-count=\"{}\"><path d=\"M{},{} Q{},{} {},{}\" fill=\"none\" stroke=\"#6b6b70\" stroke-width=\"{}\" marker-end=\"url(#arrow)\"></path><text x=\"{}\" y=\"{}\" class=\"edge-count\">{}</text></g>",
+            from,
+            to,
+            *count,
             fixed(a.0, 1),
             fixed(a.1, 1),
+            qx,
+            qy,
             fixed(b.0, 1),
             fixed(b.1, 1),
             (1 + count).min(6),
+            qx,
+            qy,
+            *count,
         ));
     }
     for (i, a) in agents.iter().enumerate() {
         let (x, y) = pos(i);
-        out.push_str(&format!(
-            "<g class=\"node\"><circle cx=\"{x}\" cy=\"{y}\" r=\"6\" fill=\"{}\"></circle><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+        let (x, text_y, y) = (fixed(x, 1), fixed(y - 10.0, 1), fixed(y, 1));
+        out.push(markup!(
+            "<g class=\"node\"><circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"{}\"></circle><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
+            x,
+            y,
             color(i),
-            fixed(y - 10.0, 1),
-            esc(a),
-            x = fixed(x, 1),
-            y = fixed(y, 1),
+            x,
+            text_y,
+            a,
         ));
     }
-    out.push_str("</svg>");
+    out.push_static("</svg>");
     Some(out)
 }
 

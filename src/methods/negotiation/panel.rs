@@ -10,7 +10,10 @@ use crate::app::methods::{update_method, with_method};
 use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::scenario::Method;
-use crate::text::{fixed, html_escape};
+use crate::markup;
+use crate::markup::Markup;
+use crate::text::fixed;
+use crate::ui::MarkupAttribute;
 use crate::view::{ActionRow, NegotiationView};
 
 /// The trading game: inventories, the pending proposal, every action, scores, the optimizer.
@@ -22,10 +25,10 @@ fn NegotiationPanel() -> impl IntoView {
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>"Trading game"</h2>
-            <div inner_html=move || {
+            <div markup=move || {
                 controller.view.with(|v| v.negotiation.as_ref().map(game_state)).unwrap_or_default()
             }></div>
-            <div inner_html=move || {
+            <div markup=move || {
                 controller.view.with(|v| v.negotiation.as_ref().map(|g| optimizer_chart(&g.optimizer, g.optimum)))
                     .unwrap_or_default()
             }></div>
@@ -55,27 +58,30 @@ fn NegotiationPanel() -> impl IntoView {
 /// The game on screen: the inventories, the overall score against the optimum, the proposal
 /// pending and the games played, as HTML (drawn as text: typed views of the table's rows and cells
 /// cost more on the first page).
-fn game_state(game: &NegotiationView) -> String {
+fn game_state(game: &NegotiationView) -> Markup {
     let overall = game.overall();
     let pct = if game.optimum > 0 { (overall * 100 / game.optimum).clamp(0, 100) } else { 0 };
-    let mut h = format!(
+    let mut h = markup!(
         "<p class=\"muted\">Game {}</p><table class=\"inventories\"><thead><tr><th></th>",
         game.iteration
     );
     for r in &game.resources {
-        h.push_str(&format!("<th scope=\"col\">{}</th>", html_escape(r)));
+        h.push(markup!("<th scope=\"col\">{}</th>", r));
     }
-    h.push_str("<th scope=\"col\">value</th></tr></thead><tbody>");
+    h.push_static("<th scope=\"col\">value</th></tr></thead><tbody>");
     for (player, inv) in &game.inventories {
         let value = game.values.get(player).copied().unwrap_or(0);
-        let player = html_escape(player);
-        h.push_str(&format!(
-            "<tr data-testid=\"inventory\" data-player=\"{player}\" data-quantities=\"{inv:?}\" data-value=\"{value}\"><th scope=\"row\">{player}</th>"
+        h.push(markup!(
+            "<tr data-testid=\"inventory\" data-player=\"{}\" data-quantities=\"{}\" data-value=\"{}\"><th scope=\"row\">{}</th>",
+            player,
+            format!("{inv:?}"),
+            value,
+            player
         ));
         for q in inv {
-            h.push_str(&format!("<td>{q}</td>"));
+            h.push(markup!("<td>{}</td>", *q));
         }
-        h.push_str(&format!("<td class=\"value\">{value}</td></tr>"));
+        h.push(markup!("<td class=\"value\">{}</td></tr>", value));
     }
     let pending = match (&game.pending, &game.end_requested_by) {
         (Some(p), _) => format!(
@@ -87,28 +93,32 @@ fn game_state(game: &NegotiationView) -> String {
         }
         (None, None) => "No proposal pending".to_string(),
     };
-    h.push_str(&format!(
-        "</tbody></table><div class=\"score\" data-testid=\"overall\" data-overall=\"{overall}\" data-optimum=\"{0}\"><span>Overall {overall} of the optimum {0}</span><span class=\"meter\"><span class=\"fill\" style=\"width:{pct}%\"></span></span></div><p class=\"pending\" data-testid=\"pending\">{1}</p><ol class=\"results\">",
+    h.push(markup!(
+        "</tbody></table><div class=\"score\" data-testid=\"overall\" data-overall=\"{}\" data-optimum=\"{}\"><span>Overall {} of the optimum {}</span><span class=\"meter\"><span class=\"fill\" style=\"width:{}%\"></span></span></div><p class=\"pending\" data-testid=\"pending\">{}</p><ol class=\"results\">",
+        overall,
         game.optimum,
-        html_escape(&pending)
+        overall,
+        game.optimum,
+        pct,
+        pending
     ));
     for r in &game.games {
         let scores: Vec<String> = r.scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
-        h.push_str(&format!(
+        h.push(markup!(
             "<li data-testid=\"game-result\" data-iteration=\"{}\" data-overall=\"{}\">{}</li>",
             r.iteration,
             r.overall,
-            html_escape(&format!(
+            format!(
                 "Game {}: {} · overall {} of {} ({})",
                 r.iteration,
                 scores.join(", "),
                 r.overall,
                 r.optimum,
                 r.reason.replace('_', " ")
-            ))
+            )
         ));
     }
-    h.push_str("</ol>");
+    h.push_static("</ol>");
     h
 }
 
@@ -130,21 +140,21 @@ fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
 
 /// The overall score per game, against the optimum, with each game's prompts, as HTML (drawn as
 /// text, as the game above).
-fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> String {
+fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Markup {
     if rows.is_empty() {
-        return String::new();
+        return Markup::new();
     }
     let top = rows.iter().map(|r| r.overall).max().unwrap_or(0).max(optimum).max(1) as f64;
     let (w, h) = (300.0, 100.0);
     let bw = w / rows.len() as f64;
-    let mut out = format!(
+    let mut out = markup!(
         "<h3>Prompt optimization</h3><figure class=\"chart\" data-testid=\"optimizer-chart\"><svg viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"Overall score per game against the optimum\">",
         fixed(w, 0),
         fixed(h, 0)
     );
     for (i, r) in rows.iter().enumerate() {
         let bh = (h - 16.0) * r.overall as f64 / top;
-        out.push_str(&format!(
+        out.push(markup!(
             "<g data-testid=\"optimizer-bar\" data-iteration=\"{}\" data-overall=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#0b5cad\"></rect><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
             r.iteration,
             r.overall,
@@ -158,23 +168,27 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> String {
         ));
     }
     let oy = fixed(h - (h - 16.0) * optimum as f64 / top, 1);
-    out.push_str(&format!(
-        "<line x1=\"0\" x2=\"{}\" y1=\"{oy}\" y2=\"{oy}\" stroke=\"#b3261e\" stroke-dasharray=\"4 3\"></line></svg><figcaption class=\"muted\">Dashed line: the optimum, {optimum}</figcaption></figure>",
-        fixed(w, 0)
+    out.push(markup!(
+        "<line x1=\"0\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"#b3261e\" stroke-dasharray=\"4 3\"></line></svg><figcaption class=\"muted\">Dashed line: the optimum, {}</figcaption></figure>",
+        fixed(w, 0),
+        oy,
+        oy,
+        optimum
     ));
     for r in rows {
-        out.push_str(&format!(
+        out.push(markup!(
             "<details class=\"iteration\" data-testid=\"optimizer-iteration\"><summary>Game {} · overall {}</summary><ul>",
-            r.iteration, r.overall
+            r.iteration,
+            r.overall
         ));
         for (p, text) in &r.prompts {
-            out.push_str(&format!("<li>{}</li>", html_escape(&format!("{p}: {text}"))));
+            out.push(markup!("<li>{}: {}</li>", p, text));
         }
-        out.push_str("</ul>");
+        out.push_static("</ul>");
         if let Some(n) = &r.note {
-            out.push_str(&format!("<p class=\"muted\">{}</p>", html_escape(n)));
+            out.push(markup!("<p class=\"muted\">{}</p>", n));
         }
-        out.push_str("</details>");
+        out.push_static("</details>");
     }
     out
 }

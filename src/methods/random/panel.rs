@@ -9,7 +9,8 @@ use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::app::form::check_field;
 use crate::scenario::Method;
-use crate::text::html_escape;
+use crate::markup;
+use crate::ui::MarkupAttribute;
 
 /// The draws, newest first.
 #[component]
@@ -34,14 +35,14 @@ fn Draws() -> impl IntoView {
                             "the only one who could speak".to_string()
                         };
                         // As HTML text: a typed view of it cost the first page more.
-                        let html = format!(
+                        let html = markup!(
                             "<span class=\"muted\">Turn {} · </span><strong>{}</strong><div class=\"muted candidates\" data-testid=\"draw-candidates\">{}</div>",
                             pick.turn,
-                            html_escape(&pick.agent),
-                            html_escape(&among)
+                            pick.agent,
+                            among
                         );
                         Some(
-                            view! { <li class="selection" data-testid="draw" data-agent=pick.agent.clone() inner_html=html></li> }
+                            view! { <li class="selection" data-testid="draw" data-agent=pick.agent.clone() markup=html></li> }
                                 .into_any(),
                         )
                     }),

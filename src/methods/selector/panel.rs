@@ -11,7 +11,9 @@ use crate::app::rows::chunked;
 use crate::app::Controller;
 use crate::events::SelectorMatch;
 use crate::scenario::{Method, PromptRole, SelectorFallback};
-use crate::text::html_escape;
+use crate::markup;
+use crate::markup::Markup;
+use crate::ui::MarkupAttribute;
 use crate::view::SelectorRow;
 
 /// The selector's choices: who could be named, who was, and how the reply was read.
@@ -44,28 +46,28 @@ fn SelectorPanel() -> impl IntoView {
 fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
     let fallback = row.matched == SelectorMatch::Fallback;
     view! {
-        <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string() inner_html=entry_html(&row, fallback)></li>
+        <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string() markup=entry_html(&row, fallback)></li>
     }
 }
 
 /// A selector's choice as HTML text (a typed view of it cost the first page more): who was
 /// named and how the reply was read, the candidates, the reply and the reasoning behind it.
-fn entry_html(row: &SelectorRow, fallback: bool) -> String {
-    let esc = html_escape;
+fn entry_html(row: &SelectorRow, fallback: bool) -> Markup {
     let how = super::words::how_named(row.matched, row.attempts);
     let attempts = super::words::attempt_note(row.matched, row.attempts).map(|n| format!(" · {n}")).unwrap_or_default();
     let raw = if row.raw.is_empty() {
-        String::new()
+        Markup::new()
     } else {
-        format!("<details class=\"raw\"><summary>reply</summary><code>{}</code></details>", esc(&row.raw))
+        markup!("<details class=\"raw\"><summary>reply</summary><code>{}</code></details>", row.raw)
     };
-    format!(
-        "<span class=\"muted\">Turn {} · </span><strong>{}</strong><span class=\"{}\"> · {}</span><div class=\"muted candidates\" data-testid=\"selection-candidates\">Candidates: {}</div>{raw}{}",
+    markup!(
+        "<span class=\"muted\">Turn {} · </span><strong>{}</strong><span class=\"{}\"> · {}</span><div class=\"muted candidates\" data-testid=\"selection-candidates\">Candidates: {}</div>{}{}",
         row.turn,
-        esc(&row.agent),
+        row.agent,
         if fallback { "fallback" } else { "muted" },
-        esc(&format!("{how}{attempts}")),
-        esc(&row.candidates.join(", ")),
+        format!("{how}{attempts}"),
+        row.candidates.join(", "),
+        raw,
         why_html(&row.why),
     )
 }
