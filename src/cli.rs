@@ -5,8 +5,7 @@ use std::rc::Rc;
 
 use crate::clock::{Clock, SystemClock};
 use crate::engine::{Run, StepOutcome};
-use crate::events::{to_json_lines, Event, FinishReason, SelectorMatch};
-use crate::methods::{bidding, director, handoff, selector};
+use crate::events::{to_json_lines, Event, FinishReason};
 use crate::model::demo::DemoModel;
 use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
@@ -201,55 +200,10 @@ pub fn render_event(event: &Event, seats: &[String]) -> Option<String> {
                 None => format!("({speaker}{you}): {text}\n"),
             }
         }
-        Event::Bid { agent, value, defaulted, attempts, .. } => {
-            let note = bidding::words::bid_note(*value, *attempts, *defaulted);
-            format!("\t{agent} bid: {value}{}", note.map(|n| format!(" ({n})")).unwrap_or_default())
-        }
-        Event::SpeakerSelected { agent, tie: true, tied, .. } => {
-            format!("Selected: {agent} ({})\n", crate::events::draw_note(tied))
-        }
-        Event::SpeakerSelected { .. } => return None,
-        Event::StopDraw { stop, sample, probability, ended_by_class, .. } => {
-            format!(
-                "\tStop draw: {}: {}",
-                director::words::drawn(*sample, *probability),
-                director::words::verdict(*stop, *ended_by_class)
-            )
-        }
-        Event::DirectorChoice { agent, fallback, raw, .. } => {
-            let note = if *fallback {
-                format!(" ({}; the reply was {raw:?})", director::words::FALLBACK)
-            } else {
-                String::new()
-            };
-            format!("\tNext speaker: {agent}{note}")
-        }
-        Event::SelectorChoice { agent, candidates, matched, attempts, raw, .. } => {
-            let how = selector::words::how_named(*matched, *attempts);
-            let more = match (matched, selector::words::attempt_note(*matched, *attempts)) {
-                (SelectorMatch::Fallback, _) => format!("; last reply {raw:?}"),
-                (_, Some(n)) => format!("; {n}"),
-                _ => String::new(),
-            };
-            format!("\tSelector named: {agent} (from {}) ({how}{more})", candidates.join(", "))
-        }
-        Event::Handoff { from, to, method, fallback, reason, .. } => {
-            let note = if *fallback {
-                format!(" ({})", handoff::words::fallback_note(reason.as_deref()))
-            } else {
-                String::new()
-            };
-            format!("[{method} handoff] {from} -> {to}{note}\n")
-        }
-        Event::FloorGiven { agent, instead_of, .. } => {
-            format!("== {}", crate::events::floor_note(agent, instead_of))
-        }
         Event::GameStarted { iteration, prompts, .. } => {
             let lines: Vec<String> = prompts.iter().map(|(p, s)| format!("{p} {s}")).collect();
             format!("ITERATION {iteration}\n{}", lines.join("\n"))
         }
-        Event::Action { valid: false, reason, .. } => format!("\t(invalid: {reason})"),
-        Event::Action { .. } => return None,
         Event::Inventory { inventories, resources, .. } => {
             let lines: Vec<String> = inventories
                 .iter()
@@ -260,18 +214,66 @@ pub fn render_event(event: &Event, seats: &[String]) -> Option<String> {
             lines.join("\n")
         }
         Event::GameEnd { feedback, optimum, .. } => format!("{feedback}\n(optimum: {optimum})\n"),
-        Event::OptimizerIteration { note: Some(note), .. } => format!("Optimizer: {note}\n"),
-        Event::OptimizerIteration { .. } => return None,
-        Event::ModelCall { .. } => format!("\t[{}]", event.refused_call_note()?),
         Event::Error { message, .. } => format!("error: {message}"),
-        Event::SpendingCapReached { tokens, cost, cap, .. } => {
-            format!("== {} (--cap-tokens N, --cap-cost X)", crate::view::cap_note(*tokens, *cost, cap))
-        }
-        Event::SpendingCapSet { cap, .. } => {
-            format!("== spending cap set to {} tokens, ${}", cap.tokens, crate::text::fixed(cap.cost, 4))
-        }
         Event::RunFinished { reason } => format!("== finished: {reason}"),
+        // Every decision in the words the Markdown transcript uses too (`crate::decisions`).
+        event => {
+            let line = crate::decisions::decision(event)?;
+            match event {
+                // After bids, the runner prints it once the turn's bids are shown.
+                Event::SpeakerSelected { tie: false, .. } => return None,
+                Event::SpeakerSelected { .. } | Event::Handoff { .. } | Event::OptimizerIteration { .. } => {
+                    format!("{line}\n")
+                }
+                Event::FloorGiven { .. } | Event::SpendingCapSet { .. } => format!("== {line}"),
+                Event::SpendingCapReached { .. } => format!("== {line} (--cap-tokens N, --cap-cost X)"),
+                Event::ModelCall { .. } => format!("\t[{line}]"),
+                _ => format!("\t{line}"),
+            }
+        }
     })
+}
+
+/// What the terminal prints of a run as its events are recorded: each event's text
+/// ([`render_event`]), a turn's bids introduced once, and the selection after them.
+pub struct Printer {
+    seats: Vec<String>,
+    bids_open: bool,
+}
+
+impl Printer {
+    /// A printer for a run with people in `seats`.
+    pub fn new(seats: Vec<String>) -> Self {
+        Self { seats, bids_open: false }
+    }
+
+    /// The lines to print for `e`, in order.
+    pub fn lines(&mut self, e: &Event) -> Vec<String> {
+        let mut out = Vec::new();
+        if matches!(e, Event::Bid { .. }) && !self.bids_open {
+            out.push("Bids:".to_string());
+            self.bids_open = true;
+        }
+        out.extend(render_event(e, &self.seats));
+        if let Event::SpeakerSelected { tie: false, .. } = e {
+            out.extend(crate::decisions::decision(e).filter(|_| self.bids_open).map(|l| format!("{l}\n")));
+        }
+        // Each turn's bids are introduced once.
+        if matches!(e, Event::Message { .. } | Event::Error { .. }) {
+            self.bids_open = false;
+        }
+        out
+    }
+}
+
+/// A recorded run as the terminal prints it while it runs.
+pub fn render_log(events: &[Event]) -> String {
+    let seats = match events.first() {
+        Some(Event::RunStarted { scenario, .. }) => scenario.seats.clone(),
+        _ => Vec::new(),
+    };
+    let mut printer = Printer::new(seats);
+    events.iter().flat_map(|e| printer.lines(e)).map(|l| l + "\n").collect()
 }
 
 /// Runs the command line; returns the process exit code.
@@ -437,28 +439,14 @@ fn run(args: &[String]) -> Result<i32, String> {
     }
     let mut run = Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))?;
     // Printed as recorded, so a seated person has read everything said before being asked.
-    let mut bids_open = false;
-    let seats = run.scenario().seats.clone();
+    let mut printer = Printer::new(run.scenario().seats.clone());
     run.set_listener(move |e| {
-        if matches!(e, Event::Bid { .. }) && !bids_open {
-            say("Bids:");
-            bids_open = true;
-        }
-        if let Some(text) = render_event(e, &seats) {
+        for line in printer.lines(e) {
             if matches!(e, Event::Error { .. }) {
-                eprintln!("{text}");
+                eprintln!("{line}");
             } else {
-                say(&text);
+                say(&line);
             }
-        }
-        if let Event::SpeakerSelected { agent, tie: false, .. } = e {
-            if bids_open {
-                say(format_args!("Selected: {agent}\n"));
-            }
-        }
-        // Each turn's bids are introduced once.
-        if matches!(e, Event::Message { .. } | Event::Error { .. }) {
-            bids_open = false;
         }
     });
     loop {

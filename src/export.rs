@@ -5,7 +5,6 @@
 use serde::Deserialize;
 
 use crate::events::Event;
-use crate::methods::{bidding, director, handoff, negotiation, selector};
 use crate::scenario::Scenario;
 
 /// What a run file says it is.
@@ -82,7 +81,7 @@ fn inert(text: &str) -> String {
 /// The run as a Markdown transcript.
 pub fn to_markdown(events: &[Event]) -> String {
     let mut out = String::new();
-    let mut bids: Vec<String> = Vec::new();
+    let mut after_bids = false;
     let mut seats: &[String] = &[];
     for event in events {
         match event {
@@ -103,67 +102,10 @@ pub fn to_markdown(events: &[Event]) -> String {
             Event::CharacterDescribed { agent, description } => {
                 out.push_str(&format!("**{} description:** {}\n\n", inert(agent), inert(description)))
             }
-            Event::Bid { agent, value, defaulted, attempts, .. } => {
-                let note = bidding::words::bid_note(*value, *attempts, *defaulted);
-                bids.push(format!(
-                    "{} {value}{}",
-                    inert(agent),
-                    note.map(|n| format!(" ({n})")).unwrap_or_default()
-                ));
-            }
-            // A selection made by bids, or drawn (a tie, or the random method's draw); round
-            // robin's plain turns add nothing the next message does not show.
-            Event::SpeakerSelected { agent, tie, tied, .. } if !bids.is_empty() || *tie => {
-                if !bids.is_empty() {
-                    out.push_str(&format!("> Bids: {}  \n", bids.join(" · ")));
-                }
-                let tie = if *tie {
-                    let names: Vec<String> = tied.iter().map(|t| inert(t)).collect();
-                    format!(" ({})", crate::events::draw_note(&names))
-                } else {
-                    String::new()
-                };
-                out.push_str(&format!("> Selected: **{}**{tie}\n\n", inert(agent)));
-                bids.clear();
-            }
-            Event::StopDraw { sample, probability, stop, ended_by_class, .. } => out.push_str(&format!(
-                "> Stop draw: {}: {}\n\n",
-                director::words::drawn(*sample, *probability),
-                director::words::verdict(*stop, *ended_by_class)
-            )),
-            Event::DirectorChoice { agent, fallback, .. } => {
-                let note =
-                    if *fallback { format!(" ({})", director::words::FALLBACK) } else { String::new() };
-                out.push_str(&format!("> Next speaker: **{}**{note}\n\n", inert(agent)));
-            }
             Event::Message { speaker, text, kind, refusal, .. } => {
                 let note = kind.note(refusal).map(|n| format!(" _({})_", inert(&n))).unwrap_or_default();
                 let you = if crate::seat::said_by_person(seats, speaker, *kind) { ", you" } else { "" };
                 out.push_str(&format!("**({}{you}):** {}{note}\n\n", inert(speaker), inert(text)))
-            }
-            Event::FloorGiven { agent, instead_of, .. } => {
-                out.push_str(&format!("> *{}*\n\n", inert(&crate::events::floor_note(agent, instead_of))))
-            }
-            Event::Handoff { from, to, method, fallback, reason, .. } => {
-                let note = if *fallback {
-                    format!(" ({})", inert(&handoff::words::fallback_note(reason.as_deref())))
-                } else {
-                    String::new()
-                };
-                out.push_str(&format!("> Handoff ({method}): {} → **{}**{note}\n\n", inert(from), inert(to)));
-            }
-            Event::SelectorChoice { agent, candidates, matched, attempts, .. } => {
-                let names: Vec<String> = candidates.iter().map(|c| inert(c)).collect();
-                let how = selector::words::how_named(*matched, *attempts);
-                let note = match selector::words::attempt_note(*matched, *attempts) {
-                    Some(n) => format!(" ({how}; {n})"),
-                    None => format!(" ({how})"),
-                };
-                out.push_str(&format!(
-                    "> Selector: **{}** from {}{note}\n\n",
-                    inert(agent),
-                    names.join(", ")
-                ));
             }
             Event::GameStarted { iteration, prompts, .. } => {
                 out.push_str(&format!("## Game {iteration}\n\n"));
@@ -171,10 +113,6 @@ pub fn to_markdown(events: &[Event]) -> String {
                     out.push_str(&format!("- {}: {}\n", inert(player), inert(prompt)));
                 }
                 out.push('\n');
-            }
-            Event::Action { player, action, valid, reason, .. } => {
-                let line = negotiation::words::move_line(player, action.as_ref(), *valid, reason);
-                out.push_str(&format!("> {}\n\n", inert(&line)));
             }
             Event::Inventory { resources, inventories, values, .. } => {
                 for (player, quantities) in inventories {
@@ -190,25 +128,35 @@ pub fn to_markdown(events: &[Event]) -> String {
                 }
                 out.push_str(&format!("(optimum: {optimum})\n\n"));
             }
-            Event::OptimizerIteration { next_prompts: Some(next), iteration, .. } => {
-                out.push_str(&format!("Optimizer after game {iteration}:\n\n"));
-                for (player, prompt) in next {
-                    out.push_str(&format!("- {}: {}\n", inert(player), inert(prompt)));
+            Event::OptimizerIteration { next_prompts, iteration, .. } => {
+                if let Some(line) = crate::decisions::decision(event) {
+                    out.push_str(&format!("> {}\n\n", inert(&line)));
                 }
-                out.push('\n');
+                if let Some(next) = next_prompts {
+                    out.push_str(&format!("Optimizer after game {iteration}:\n\n"));
+                    for (player, prompt) in next {
+                        out.push_str(&format!("- {}: {}\n", inert(player), inert(prompt)));
+                    }
+                    out.push('\n');
+                }
             }
             Event::Error { message, .. } => out.push_str(&format!("**Error:** {}\n\n", inert(message))),
             Event::RunFinished { reason } => {
                 out.push_str(&format!("*Finished: {}*\n", reason.as_str().replace('_', " ")))
             }
-            // Calls are in the JSON export (a refused speech shows in its message, a refused
-            // bid or choice as its default or fallback); round robin's selections, an optimizer pass that
-            // changed nothing and the spending cap add nothing a reader of the dialogue needs.
-            Event::ModelCall { .. }
-            | Event::SpeakerSelected { .. }
-            | Event::OptimizerIteration { .. }
-            | Event::SpendingCapReached { .. }
-            | Event::SpendingCapSet { .. } => {}
+            // Every decision in the words the terminal prints (`crate::decisions`); a turn's bids
+            // are one quoted block with the selection that follows them.
+            event => {
+                let Some(line) = crate::decisions::decision(event) else { continue };
+                if !crate::decisions::shown(event, after_bids) {
+                    continue;
+                }
+                let bid = matches!(event, Event::Bid { .. });
+                out.push_str(&format!("> {}{}", inert(&line), if bid { "  \n" } else { "\n\n" }));
+                if bid || matches!(event, Event::SpeakerSelected { .. }) {
+                    after_bids = bid;
+                }
+            }
         }
     }
     out
@@ -263,8 +211,9 @@ mod tests {
         assert!(md.contains("**Donald Trump description:** Donald Trump, you are "));
         let specified = md.split("**Detailed topic:** ").nth(1).unwrap().split("\n\n").next().unwrap();
         assert!(md.contains(&format!("**(Debate Moderator):** {specified}\n")));
-        assert_eq!(md.matches("> Bids: Donald Trump ").count(), 10);
-        assert_eq!(md.matches("> Selected: **").count(), 10);
+        // Each turn's bids as one quoted block, ending with the selection they made.
+        assert_eq!(md.matches("> Donald Trump bid: ").count(), 10);
+        assert_eq!(md.matches("  \n> Selected: ").count(), 10);
         let (_, events) = run("trading-game");
         let md = to_markdown(&events);
         assert_eq!(md.matches("## Game ").count(), 5);

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod catalog;
 pub mod clock;
 pub mod compare;
+pub mod decisions;
 pub mod engine;
 pub mod estimate;
 pub mod events;

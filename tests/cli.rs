@@ -72,8 +72,8 @@ fn a_script_replays_and_running_out_is_a_clear_error() {
     let model = format!("script:{}", script.display());
     let (code, out, err) = agora(&["run", "preset:ai-morality-handoff", "--model", &model, "--turns", "3"]);
     assert_eq!(code, 1);
-    assert!(out.contains("[text handoff] Proponent -> Opponent"));
-    assert!(out.contains("[text handoff] Opponent -> Neutral"));
+    assert!(out.contains("Handoff (text): Proponent → Opponent"));
+    assert!(out.contains("Handoff (text): Opponent → Neutral"));
     assert!(err.contains("no response left for agent \"Neutral\" and purpose \"handoff\""), "{err}");
 }
 

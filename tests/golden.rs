@@ -81,36 +81,62 @@ fn every_preset_logs_what_it_logged_before() {
     assert!(differ.is_empty(), "event logs changed:\n{}", differ.join("\n"));
 }
 
-/// The terminal and the Markdown export say the same selections for every golden log: every
-/// "Selected" line the terminal prints (a tie drawn among bids, round robin's and random's draws)
-/// is in the Markdown too, in order.
+/// The terminal and the Markdown export say the same thing for every decision of every golden
+/// log: bids, selections (drawn or after bids), stop draws, director and selector choices,
+/// handoffs, floors given, trading moves, refused calls, the optimizer's notes and the spending
+/// cap. The terminal's text (through the runner's own printing, a `Selected` line after bids
+/// included) and the Markdown's quoted lines hold each decision's words, in order.
 #[test]
-fn the_terminal_and_the_markdown_say_the_same_selections() {
+fn the_terminal_and_the_markdown_say_the_same_decisions() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     assert!(files.len() > 20);
+    let mut kinds = std::collections::BTreeSet::new();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let events: Vec<agora::events::Event> =
             text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-        let terminal: Vec<String> = events
-            .iter()
-            .filter_map(|e| agora::cli::render_event(e, &[]))
-            .filter_map(|l| l.strip_prefix("Selected: ").map(|s| s.trim_end().to_string()))
-            .collect();
-        let markdown: Vec<String> = agora::export::to_markdown(&events)
+        let types: Vec<String> = text
             .lines()
-            .filter_map(|l| l.strip_prefix("> Selected: "))
-            .map(|s| s.replacen("**", "", 2).trim_end().to_string())
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["type"].as_str().unwrap().to_string()
+            })
             .collect();
-        let mut rest = markdown.iter();
-        for line in &terminal {
+        let terminal = agora::cli::render_log(&events);
+        let markdown = agora::export::to_markdown(&events);
+        let quoted: Vec<&str> = markdown.lines().filter_map(|l| l.strip_prefix("> ")).collect();
+        let (mut in_terminal, mut in_markdown) = (terminal.lines(), quoted.iter());
+        let mut after_bids = false;
+        for (event, kind) in events.iter().zip(&types) {
+            let Some(words) = agora::decisions::decision(event) else { continue };
+            if !agora::decisions::shown(event, after_bids) {
+                continue;
+            }
+            if matches!(
+                event,
+                agora::events::Event::Bid { .. } | agora::events::Event::SpeakerSelected { .. }
+            ) {
+                after_bids = matches!(event, agora::events::Event::Bid { .. });
+            }
+            kinds.insert(kind.clone());
             assert!(
-                rest.any(|m| m == line),
-                "{}: the terminal says \"Selected: {line}\", the Markdown does not (it says {markdown:?})",
+                in_terminal.any(|l| l.contains(&words)),
+                "{}: the terminal does not say {words:?} where it should",
+                path.display()
+            );
+            let escaped = words.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+            assert!(
+                in_markdown.any(|l| l.trim_end() == escaped),
+                "{}: the Markdown does not say {words:?} where it should",
                 path.display()
             );
         }
+    }
+    // The golden logs hold every kind of decision the methods make.
+    for kind in
+        ["bid", "speaker_selected", "stop_draw", "director_choice", "selector_choice", "handoff", "action"]
+    {
+        assert!(kinds.contains(kind), "no golden log has a {kind}: {kinds:?}");
     }
 }

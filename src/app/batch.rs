@@ -105,23 +105,9 @@ impl BatchState {
     /// Keeps the batch as it stands in local storage, with a finished run's log when it has one.
     fn keep_open(&self, log: Option<(u64, &str)>) -> Result<(), String> {
         self.data.with_value(|d| {
-            let Some(scenario) = d.scenario.as_ref().map(|s| serde_json::to_string(s).unwrap_or_default())
-            else {
-                return Ok(());
-            };
-            let mut logged: Vec<u64> = d.logs.iter().map(|(s, _)| *s).collect();
-            logged.extend(log.map(|(s, _)| s));
-            let open = super::storage::OpenBatch {
-                scenario,
-                spec: d.spec.clone(),
-                csv: d.csv.clone(),
-                done: d.done,
-                total: d.total,
-                tokens: d.tokens,
-                cost: d.cost,
-                logged,
-            };
-            super::storage::keep_open_batch(&open, log)
+            let mut progress = vec![d.done as u64, d.total as u64, d.tokens, d.cost.to_bits()];
+            progress.extend(d.logs.iter().map(|(s, _)| *s).chain(log.map(|(s, _)| s)));
+            super::storage::keep_open_batch(&d.csv, &progress, log)
         })
     }
 
@@ -146,96 +132,77 @@ fn batch_scenario(scenario: &Scenario) -> Scenario {
 }
 
 impl Controller {
-    /// Starts a batch of `scenario` over `seeds` (once the tools module is fetched); an error
-    /// says why it cannot start.
-    pub async fn run_batch(&self, scenario: &Scenario, spec: &str) -> Result<(), String> {
+    /// Starts a batch of a scenario over the seeds a text names (once the tools module is
+    /// fetched), or with `None` resumes the batch a reload interrupted from its first seed not
+    /// done, so that it ends with the rows it would have had without the reload; an error says
+    /// why it cannot start.
+    pub async fn run_batch(&self, new: Option<(&Scenario, &str)>) -> Result<(), String> {
         let b = self.batch;
         if b.data.with_value(|d| d.running) {
             return Err("a batch is already running".into());
         }
-        let scenario = batch_scenario(scenario);
-        scenario.validate().map_err(|e| crate::scenario::FieldError::join(&e))?;
-        let json = serde_json::to_string(&scenario).unwrap_or_default();
-        let m = module().await?;
-        let seeds = seeds_of(&m, spec)?;
-        let header = call(&m, "header", &[json.as_str().into(), spec.into()])?;
-        let http = self.batch_http(&scenario)?;
-        // A batch left unfinished by a reload is kept with the past runs before this one starts.
-        if b.data.with_value(|d| d.interrupted) {
-            self.end_interrupted_batch();
-        }
-        b.change(|d| {
-            *d = Batch {
-                scenario: Some(scenario.clone()),
-                spec: spec.to_string(),
-                csv: header,
-                total: seeds.len(),
-                started: BrowserClock.now_ms(),
-                running: true,
-                http: http.clone(),
-                ..Batch::default()
+        let (scenario, spec, done) = match new {
+            Some((scenario, spec)) => {
+                let scenario = batch_scenario(scenario);
+                scenario.validate().map_err(|e| crate::scenario::FieldError::join(&e))?;
+                (scenario, spec.to_string(), 0)
             }
-        });
-        self.play_batch(m, json, seeds);
-        Ok(())
-    }
-
-    /// Resumes the batch a reload interrupted, from the first seed not done: the rows it ends
-    /// with are those the batch would have written without the reload.
-    pub async fn resume_batch(&self) -> Result<(), String> {
-        let b = self.batch;
-        let Some((scenario, spec, done)) = b
-            .data
-            .with_value(|d| Some((d.scenario.clone()?, d.spec.clone(), d.done)).filter(|_| d.interrupted))
-        else {
-            return Err("there is no interrupted batch to resume".into());
+            None => b
+                .data
+                .with_value(|d| Some((d.scenario.clone()?, d.spec.clone(), d.done)).filter(|_| d.interrupted))
+                .ok_or("there is no interrupted batch to resume")?,
         };
         let json = serde_json::to_string(&scenario).unwrap_or_default();
         let m = module().await?;
-        let seeds = seeds_of(&m, &spec)?;
-        let http = self.batch_http(&scenario)?;
+        let seeds: Vec<u64> =
+            serde_json::from_str::<serde_json::Value>(&call(&m, "seeds", &[spec.as_str().into()])?)
+                .ok()
+                .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
+                .unwrap_or_default();
+        let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into()])?;
+        let http = if scenario.model.is_demo() || scenario.model.is_in_tab() {
+            None
+        } else {
+            // Whole replies: nothing of a batch streams into the transcript of the run on screen.
+            let mut quiet = scenario.clone();
+            quiet.model.network.stream = false;
+            Some(self.http_model(&quiet, Rc::new(BrowserClock))?)
+        };
+        if new.is_some() {
+            // A batch left unfinished by a reload is kept with the past runs before this one starts.
+            if b.data.with_value(|d| d.interrupted) {
+                self.end_interrupted_batch();
+            }
+            if let Err(e) = super::storage::keep_open_batch_start(&scenario, &spec) {
+                self.notice.set(format!(
+                    "The batch's runs cannot be saved as they finish ({e}): a reload would lose them."
+                ));
+            }
+            b.change(|d| {
+                *d = Batch {
+                    scenario: Some(scenario.clone()),
+                    spec: spec.clone(),
+                    csv: header,
+                    ..Batch::default()
+                }
+            });
+        }
         b.change(|d| {
             d.interrupted = false;
             d.running = true;
-            d.cancelled = false;
-            d.note.clear();
             d.total = seeds.len();
             d.started = BrowserClock.now_ms();
             d.first = done;
-            d.http = http;
+            d.http = http.clone();
         });
-        self.play_batch(m, json, seeds.into_iter().skip(done).collect());
-        Ok(())
-    }
-
-    /// The model a batch of `scenario` calls over the network, if it calls one.
-    fn batch_http(&self, scenario: &Scenario) -> Result<Option<Rc<HttpModel>>, String> {
-        if scenario.model.is_demo() || scenario.model.is_in_tab() {
-            return Ok(None);
-        }
-        // Whole replies: nothing of a batch streams into the transcript of the run on screen.
-        let mut quiet = scenario.clone();
-        quiet.model.network.stream = false;
-        Ok(Some(self.http_model(&quiet, Rc::new(BrowserClock))?))
-    }
-
-    /// Plays `seeds` one after another after the rows the batch already has, keeping each
-    /// finished run in local storage as it ends.
-    fn play_batch(&self, m: wasm_bindgen::JsValue, json: String, seeds: Vec<u64>) {
-        let b = self.batch;
         b.redraw();
         let this = *self;
-        let Some((scenario, spec, http)) =
-            b.data.with_value(|d| Some((d.scenario.clone()?, d.spec.clone(), d.http.clone())))
-        else {
-            return;
-        };
         leptos::task::spawn_local(async move {
             let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
             let cap = scenario.model.spending_cap;
             let mut drawn = 0.0;
             let cancelled = || b.data.with_value(|d| d.cancelled || d.leaving);
-            for seed in seeds {
+            for seed in seeds.into_iter().skip(done) {
                 if cancelled() {
                     break;
                 }
@@ -258,7 +225,7 @@ impl Controller {
                 };
                 let played = play_seed(&seeded, seed, model, clock.clone()).await;
                 if cancelled() {
-                    break; // cut short by Cancel: not one of the finished runs
+                    break; // cut short by Cancel or by leaving the page: not one of the finished runs
                 }
                 let (run, error) = match &played {
                     Ok(events) => (crate::export::to_json_compact(&seeded, events), String::new()),
@@ -295,13 +262,13 @@ impl Controller {
                     }
                 });
                 if let Err(e) = b.keep_open(packed.as_deref().map(|p| (seed, p))) {
-                    b.change(|d| d.note = format!("The finished runs could not be saved as they went ({e}): a reload would lose them."));
+                    b.change(|d| {
+                        d.note = format!("The finished runs could not be saved as they went ({e}): a reload would lose them.")
+                    });
                 }
-                b.change(|d| {
-                    if let Some(packed) = packed {
-                        d.logs.push((seed, packed));
-                    }
-                });
+                if let Some(packed) = packed {
+                    b.change(|d| d.logs.push((seed, packed)));
+                }
                 // The report (and its Replay buttons) is drawn again at most twice a second while
                 // the batch runs, and once at its end.
                 if clock.now_ms() - drawn > 500.0 {
@@ -331,22 +298,16 @@ impl Controller {
             b.redraw();
             this.keep_batch();
         });
+        Ok(())
     }
 
     /// Shows the batch a reload interrupted, with its finished runs, to resume or end.
     pub fn restore_batch(&self) {
         match super::storage::restore_open_batch() {
-            Ok(Some((open, logs))) => {
-                let scenario = match Scenario::parse(&open.scenario) {
-                    Ok(scenario) => scenario,
-                    Err(e) => {
-                        self.notice.set(format!("The batch that was running could not be read ({e})."));
-                        return;
-                    }
-                };
+            Ok(Some(open)) => {
                 self.batch.change(|d| {
                     *d = Batch {
-                        scenario: Some(scenario),
+                        scenario: Some(open.scenario),
                         spec: open.spec,
                         csv: open.csv,
                         done: open.done,
@@ -354,7 +315,7 @@ impl Controller {
                         tokens: open.tokens,
                         cost: open.cost,
                         interrupted: true,
-                        logs,
+                        logs: open.logs,
                         ..Batch::default()
                     }
                 });
@@ -544,13 +505,13 @@ pub fn BatchPanel() -> impl IntoView {
             (Some("run"), _) => {
                 let scenario = editor.scenario.get_untracked();
                 leptos::task::spawn_local(async move {
-                    let result = controller.run_batch(&scenario, &seeds.get_untracked()).await;
+                    let result = controller.run_batch(Some((&scenario, &seeds.get_untracked()))).await;
                     error.set(result.err().unwrap_or_default());
                 });
             }
             (Some("resume"), _) => {
                 leptos::task::spawn_local(async move {
-                    error.set(controller.resume_batch().await.err().unwrap_or_default());
+                    error.set(controller.run_batch(None).await.err().unwrap_or_default());
                 });
             }
             (Some("end"), _) => controller.end_interrupted_batch(),
@@ -597,14 +558,6 @@ fn seed_count(spec: &str) -> Option<usize> {
         let (a, b): (u64, u64) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
         Some(n + usize::try_from(b.checked_sub(a)? + 1).ok()?)
     })
-}
-
-/// The seeds `spec` names, read by the tools module (which says what is wrong with it).
-fn seeds_of(m: &wasm_bindgen::JsValue, spec: &str) -> Result<Vec<u64>, String> {
-    Ok(serde_json::from_str::<serde_json::Value>(&call(m, "seeds", &[spec.into()])?)
-        .ok()
-        .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
-        .unwrap_or_default())
 }
 
 /// The report of a batch's rows, drawn by the tools module.

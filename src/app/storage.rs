@@ -462,10 +462,12 @@ pub fn open_past_batch(id: &str) -> Result<(Scenario, String, usize, super::batc
     Ok((scenario, csv.to_string(), runs as usize, logs))
 }
 
-/// A batch that had not ended when it was last kept: what it plays and the rows it has.
+/// A batch that had not ended when it was last kept. Its parts sit under keys of their own
+/// (`agora.batch.scenario`, `.spec`, `.csv`, `.log.<seed>`, and its progress under
+/// `agora.batch`), so a finished run rewrites only the rows and the progress, and reading it back
+/// needs no reader of its own.
 pub struct OpenBatch {
-    /// The scenario as JSON: read by `Scenario::parse`, as every saved scenario is.
-    pub scenario: String,
+    pub scenario: Scenario,
     /// The seeds as the user wrote them.
     pub spec: String,
     /// The header and one line per finished run, in seed order.
@@ -475,85 +477,69 @@ pub struct OpenBatch {
     /// What the finished runs spent, for the batch's shared spending cap.
     pub tokens: u64,
     pub cost: f64,
-    /// The seeds whose logs are kept, each under its own key (written once, as the run ends).
-    pub logged: Vec<u64>,
+    /// The kept logs (packed) by seed.
+    pub logs: super::batch::Logs,
 }
 
-impl OpenBatch {
-    // Written and read by hand, through the JSON value the page reads everything with: derived
-    // code for one more type cost the first page more than these lines.
-    fn to_json(&self) -> String {
-        let logged: Vec<String> = self.logged.iter().map(u64::to_string).collect();
-        format!(
-            "{{\"scenario\":{},\"spec\":{},\"csv\":{},\"done\":{},\"total\":{},\"tokens\":{},\"cost\":{},\"logged\":[{}]}}",
-            json_string(&self.scenario),
-            json_string(&self.spec),
-            json_string(&self.csv),
-            self.done,
-            self.total,
-            self.tokens,
-            serde_json::Value::from(self.cost),
-            logged.join(",")
-        )
-    }
-
-    fn from_json(text: &str) -> Option<Self> {
-        let v: serde_json::Value = serde_json::from_str(text).ok()?;
-        let number = |name: &str| v[name].as_u64().unwrap_or(0);
-        Some(Self {
-            scenario: v["scenario"].as_str()?.to_string(),
-            spec: v["spec"].as_str()?.to_string(),
-            csv: v["csv"].as_str()?.to_string(),
-            done: number("done") as usize,
-            total: number("total") as usize,
-            tokens: number("tokens"),
-            cost: v["cost"].as_f64().unwrap_or(0.0),
-            logged: v["logged"].as_array()?.iter().filter_map(serde_json::Value::as_u64).collect(),
-        })
-    }
+fn open_batch_key(part: &str) -> String {
+    format!("{OPEN_BATCH_KEY}.{part}")
 }
 
-fn open_batch_log_key(seed: u64) -> String {
-    format!("{OPEN_BATCH_KEY}.log.{seed}")
+/// Starts keeping a batch: what it plays.
+pub fn keep_open_batch_start(scenario: &Scenario, spec: &str) -> Result<(), String> {
+    set(&open_batch_key("scenario"), &serde_json::to_string(scenario).unwrap_or_default())?;
+    set(&open_batch_key("spec"), spec)
 }
 
-/// Keeps a finished run of the batch that is running: its log (packed) first, then the rows.
-pub fn keep_open_batch(batch: &OpenBatch, log: Option<(u64, &str)>) -> Result<(), String> {
+/// Keeps a finished run of the batch that is running: its log (packed) first, then the rows and
+/// the progress (`done total tokens cost` and the seeds whose logs are kept; the cost as the
+/// bits of its float, so a resumed batch shares out its cap exactly as before).
+pub fn keep_open_batch(csv: &str, progress: &[u64], log: Option<(u64, &str)>) -> Result<(), String> {
     if let Some((seed, packed)) = log {
-        set(&open_batch_log_key(seed), packed)?;
+        set(&open_batch_key(&format!("log.{seed}")), packed)?;
     }
-    set(OPEN_BATCH_KEY, &batch.to_json())
+    set(&open_batch_key("csv"), csv)?;
+    let progress: Vec<String> = progress.iter().map(u64::to_string).collect();
+    set(OPEN_BATCH_KEY, &progress.join(" "))
 }
 
 /// Forgets the batch that was running, with the logs it kept of `seeds` (it ended, and is in
 /// the past runs).
 pub fn forget_open_batch(seeds: impl Iterator<Item = u64>) {
     for seed in seeds {
-        remove(&open_batch_log_key(seed));
+        remove(&open_batch_key(&format!("log.{seed}")));
+    }
+    for part in ["scenario", "spec", "csv"] {
+        remove(&open_batch_key(part));
     }
     remove(OPEN_BATCH_KEY);
 }
 
-/// The batch that was running when the page was left, with the logs it kept; a message when it
-/// could not be read (it is then kept aside).
-pub fn restore_open_batch() -> Result<Option<(OpenBatch, super::batch::Logs)>, String> {
-    let Ok(Some(text)) = get(OPEN_BATCH_KEY) else { return Ok(None) };
-    match OpenBatch::from_json(&text) {
-        Some(open) => {
-            // A log that is missing only means that run cannot be replayed from it.
-            let logs = open
-                .logged
-                .iter()
-                .filter_map(|&seed| Some((seed, get(&open_batch_log_key(seed)).ok().flatten()?)))
-                .collect();
-            Ok(Some((open, logs)))
-        }
-        None => {
-            let message = keep_aside(OPEN_BATCH_KEY, &text, "The batch that was running", "it is damaged");
-            remove(OPEN_BATCH_KEY);
-            Err(message)
-        }
-    }
+/// The batch that was running when the page was left; a message when it could not be read (its
+/// parts then stay where they are).
+pub fn restore_open_batch() -> Result<Option<OpenBatch>, String> {
+    let Ok(Some(progress)) = get(OPEN_BATCH_KEY) else { return Ok(None) };
+    let numbers: Vec<u64> = progress.split(' ').filter_map(|n| n.parse().ok()).collect();
+    let part = |name: &str| get(&open_batch_key(name)).ok().flatten();
+    let (Some(scenario), Some(spec), Some(csv), [done, total, tokens, cost, logged @ ..]) =
+        (part("scenario"), part("spec"), part("csv"), numbers.as_slice())
+    else {
+        return Err("The batch that was running could not be read: a part of it is missing.".into());
+    };
+    let scenario = Scenario::parse(&scenario)
+        .map_err(|e| format!("The batch that was running could not be read ({e})."))?;
+    // A log that is missing only means that run cannot be replayed from it.
+    let logs = logged.iter().filter_map(|&seed| Some((seed, part(&format!("log.{seed}"))?))).collect();
+    Ok(Some(OpenBatch {
+        scenario,
+        spec,
+        csv,
+        done: *done as usize,
+        total: *total as usize,
+        tokens: *tokens,
+        cost: f64::from_bits(*cost),
+        logs,
+    }))
 }
 
 /// A past run, read back.

@@ -36,9 +36,19 @@ const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-q
  * chunks; over Anthropic, `stop_reason: "refusal"` with `stop_details` and the text it had begun);
  * `content-filter` (`finish_reason: "content_filter"` with no content, as Azure and Gemini's
  * OpenAI-compatible endpoint send; over Anthropic, a refusal with no words); null for a plain
- * OpenAI-compatible server.
+ * OpenAI-compatible server; `hostile` (every reply and reasoning carries {@link PAYLOAD}).
  */
-export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking', 'refusal', 'content-filter'];
+export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking', 'refusal', 'content-filter', 'hostile'];
+
+/**
+ * What the `hostile` persona (a prompt-injected model) puts into every field it can: a speech,
+ * a bid's or choice's reply, its reasoning, a tool call's arguments, a trading action's fields,
+ * the optimizer's prompts. Run as markup, it would set `window.__pwned`; shown as text, it is
+ * these characters.
+ */
+export const PAYLOAD = '<img src=x onerror="window.__pwned=(window.__pwned||0)+1"><script>window.__pwned=1</script>'
+  + '<svg onload="window.__pwned=1"><b data-hostile="svg">x</b></svg><a href="javascript:window.__pwned=1" data-hostile="a">click me</a>'
+  + '"\'><iframe data-hostile="frame" src="javascript:parent.__pwned=1"></iframe>';
 
 /** The words the `refusal` persona declines with; `n` tells calls apart. */
 export const refusalWords = (n) => `I'm sorry, but I can't help with that (${n}).`;
@@ -229,6 +239,19 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       if (fault === '404') return err(404, `The model ${body.model} does not exist`);
       if (fault === 'unreadable-200') return res.writeHead(200, { ...cors, 'content-type': 'text/html' }).end('<html>Gateway says hello</html>');
       const out = reply(body, protocol);
+      if (state.persona === 'hostile') {
+        if (out.tool) {
+          const args = JSON.parse(out.tool.arguments);
+          out.tool.arguments = JSON.stringify({ ...args, response: `${PAYLOAD} ${args.response}` });
+        } else if (/^\{"action"/.test(out.text)) {
+          out.text = JSON.stringify({ action: 'TRADE', sell_resource: PAYLOAD, buy_resource: `WOOD ${PAYLOAD}`, quantity: 1 });
+        } else if (/^\{/.test(out.text)) {
+          const prompts = JSON.parse(out.text);
+          out.text = JSON.stringify(Object.fromEntries(Object.entries(prompts).map(([k, v]) => [k, `${PAYLOAD} ${v}`])));
+        } else {
+          out.text = `${PAYLOAD} ${out.text}`;
+        }
+      }
       if (fault === 'echo-key-reply') {
         const echo = ` My key is ${sent}, or ${sent.slice(0, 16)} for short.`;
         if (out.tool) {
@@ -246,8 +269,8 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       if ((persona === 'think-tags' || cut) && !out.tool) out.text = cut ? `<think>\n${thinking} Still weighing` : `<think>\n${thinking}\n</think>\n\n${out.text}`;
       const text = out.text ?? '';
       // Reasoning sent apart: DeepSeek's and vLLM's field, Ollama's and OpenRouter's, Anthropic's blocks.
-      const field = { 'reasoning-field': 'reasoning_content', 'ollama-reasoning': 'reasoning' }[persona];
-      const reasoning = field || persona === 'anthropic-thinking' ? thinking : '';
+      const field = { 'reasoning-field': 'reasoning_content', 'ollama-reasoning': 'reasoning', hostile: 'reasoning_content' }[persona];
+      const reasoning = persona === 'hostile' && !out.tool ? `${PAYLOAD} I thought it over.` : field || persona === 'anthropic-thinking' ? thinking : '';
       const u = usage(body, text + reasoning);
       const reasoningTokens = persona === 'openai-reasoning' ? 64 : reasoning.length >> 2;
       entry.usage = { ...u, out: u.out + (persona === 'openai-reasoning' ? 64 : 0) };
