@@ -4,9 +4,11 @@
 //!
 //! The check reads the source as text: every `crate::…`, `super::…` and child-module path in a
 //! file's code (comments and the file's tests left out) is an edge to the deepest module the path
-//! names. Strongly connected groups of modules that span more than one folder fail the test with
-//! the files and the lines that close the cycle. Paths that the method registry's macros complete
-//! (`crate::methods::$module::…`) are not followed: they name every method's folder at once.
+//! names; each item of a grouped import (`use crate::methods::{bidding, director::words}`) is a
+//! path of its own, and a segment the method registry's macros complete
+//! (`crate::methods::$module::panel`) stands for every method's folder. Strongly connected groups
+//! of modules that span more than one folder fail the test with the files and the lines that
+//! close the cycle, unless they lie within a cycle listed as not yet untied.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -120,39 +122,131 @@ fn is_ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// Every module path a file's code names, with the line it is on.
-fn references(module: &[String], code: &str, children: &BTreeSet<String>) -> Vec<(Vec<String>, usize)> {
-    let mut out = Vec::new();
-    for (n, line) in code.lines().enumerate() {
-        let bytes: Vec<char> = line.chars().collect();
-        let mut i = 0;
-        while i < bytes.len() {
-            if !is_ident(bytes[i]) || (i > 0 && (is_ident(bytes[i - 1]) || bytes[i - 1] == ':')) {
+/// A path as written: its segments (a `$name` segment is one the registry's macros complete) and
+/// the character it starts at.
+struct Written {
+    segments: Vec<String>,
+    at: usize,
+}
+
+/// Reads the paths written from `i` on: one path (identifiers joined by `::`), or, where a path
+/// goes on into a group (`a::{b, c::{d, e}}`), one path per item of the group. Returns where the
+/// path ends.
+fn read_paths(chars: &[char], mut i: usize, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+    let skip_space = |mut i: usize| {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let mut segments = prefix.to_vec();
+    loop {
+        i = skip_space(i);
+        let start = i;
+        if i < chars.len() && chars[i] == '$' {
+            i += 1;
+        }
+        while i < chars.len() && is_ident(chars[i]) {
+            i += 1;
+        }
+        if i == start {
+            break;
+        }
+        segments.push(chars[start..i].iter().collect());
+        let after = skip_space(i);
+        if after + 1 < chars.len() && chars[after] == ':' && chars[after + 1] == ':' {
+            i = skip_space(after + 2);
+            if i < chars.len() && chars[i] == '{' {
+                // A group: each item is a path of its own under what came before.
                 i += 1;
-                continue;
-            }
-            // A path: identifiers joined by `::`.
-            let mut segments = Vec::new();
-            let mut j = i;
-            loop {
-                let start = j;
-                while j < bytes.len() && is_ident(bytes[j]) {
-                    j += 1;
+                loop {
+                    i = skip_space(i);
+                    if i >= chars.len() || chars[i] == '}' {
+                        return i + 1;
+                    }
+                    if chars[i] == ',' || chars[i] == '*' {
+                        i += 1;
+                        continue;
+                    }
+                    let before = i;
+                    i = read_paths(chars, i, &segments, out);
+                    // `x as y`: the name after `as` is not a path.
+                    let next = skip_space(i);
+                    if chars[next..].starts_with(&['a', 's'])
+                        && chars.get(next + 2).is_some_and(|c| c.is_whitespace())
+                    {
+                        i = skip_space(next + 2);
+                        while i < chars.len() && is_ident(chars[i]) {
+                            i += 1;
+                        }
+                    }
+                    if i == before {
+                        i += 1;
+                    }
                 }
-                segments.push(bytes[start..j].iter().collect::<String>());
-                if j + 2 < bytes.len() && bytes[j] == ':' && bytes[j + 1] == ':' && is_ident(bytes[j + 2]) {
-                    j += 2;
-                } else {
-                    break;
-                }
             }
-            let next =
-                |c: char| j + 2 < bytes.len() && bytes[j] == ':' && bytes[j + 1] == ':' && bytes[j + 2] == c;
-            let grouped = next('{');
-            i = j.max(i + 1);
-            // A path a macro completes from the registry (`crate::methods::$module::Settings`)
-            // names each method's folder, not the module written before the `$`.
-            if next('$') || (segments.len() < 2 && !grouped) {
+            continue;
+        }
+        break;
+    }
+    // `self` inside a group names the group's own path.
+    if segments.last().is_some_and(|s| s == "self") {
+        segments.pop();
+    }
+    if segments.len() > prefix.len() || !prefix.is_empty() {
+        out.push(segments);
+    }
+    i
+}
+
+/// Every path in a file's code, with the character it starts at.
+fn written_paths(code: &str) -> Vec<Written> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = (is_ident(chars[i]) || chars[i] == '$')
+            && !(i > 0 && (is_ident(chars[i - 1]) || chars[i - 1] == ':' || chars[i - 1] == '$'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut paths = Vec::new();
+        let end = read_paths(&chars, i, &[], &mut paths);
+        out.extend(paths.into_iter().map(|segments| Written { segments, at: i }));
+        i = end.max(i + 1);
+    }
+    out
+}
+
+/// Every module path a file's code names, with the line it is on. A segment the method
+/// registry's macros complete (`crate::methods::$module::panel`) names every method's folder.
+fn references(
+    module: &[String],
+    code: &str,
+    children: &BTreeSet<String>,
+    methods: &[String],
+) -> Vec<(Vec<String>, usize)> {
+    let line_of = |at: usize| code.chars().take(at).filter(|&c| c == '\n').count() + 1;
+    let mut out = Vec::new();
+    for written in written_paths(code) {
+        // Each method's folder in turn where the macro completes a segment.
+        let mut expanded = vec![Vec::new()];
+        for segment in &written.segments {
+            if segment.starts_with('$') {
+                expanded = expanded
+                    .into_iter()
+                    .flat_map(|p: Vec<String>| {
+                        methods.iter().map(move |m| p.iter().cloned().chain([m.clone()]).collect())
+                    })
+                    .collect();
+            } else {
+                expanded.iter_mut().for_each(|p| p.push(segment.clone()));
+            }
+        }
+        for segments in expanded {
+            // A single name is an item of this module, unless it is a child module.
+            if segments.len() < 2 && !segments.first().is_some_and(|s| children.contains(s)) {
                 continue;
             }
             let absolute: Vec<String> = match segments[0].as_str() {
@@ -171,10 +265,39 @@ fn references(module: &[String], code: &str, children: &BTreeSet<String>) -> Vec
                 first if children.contains(first) => module.iter().chain(&segments).cloned().collect(),
                 _ => continue,
             };
-            out.push((absolute, n + 1));
+            out.push((absolute, line_of(written.at)));
         }
     }
     out
+}
+
+/// The methods' modules, as the registry lists them (`Variant module "kind" "Name"` lines).
+fn method_modules() -> Vec<String> {
+    let registry =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/methods/registry.rs"))
+            .unwrap();
+    let list: Vec<String> = registry
+        .lines()
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            match words.as_slice() {
+                [variant, module, kind, ..]
+                    if variant.starts_with(char::is_uppercase)
+                        && kind.starts_with('"')
+                        && is_module(module) =>
+                {
+                    Some(module.to_string())
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    assert!(list.len() >= 7, "the registry's methods were not found: {list:?}");
+    list
+}
+
+fn is_module(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c == '_')
 }
 
 /// The folder a module belongs to: its own path when it has child modules (it is the folder's
@@ -257,7 +380,7 @@ fn components(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<V
 /// The edges between modules, each with where it is written (file:line).
 type Edges = BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>>;
 
-fn edges(modules: &BTreeMap<Vec<String>, Module>) -> Edges {
+fn edges(modules: &BTreeMap<Vec<String>, Module>, methods: &[String]) -> Edges {
     let mut edges = Edges::new();
     for (path, module) in modules {
         let children: BTreeSet<String> = modules
@@ -266,7 +389,7 @@ fn edges(modules: &BTreeMap<Vec<String>, Module>) -> Edges {
             .map(|k| k.last().unwrap().clone())
             .collect();
         let from = edges.entry(path.clone()).or_default();
-        for (target, line) in references(path, &module.code, &children) {
+        for (target, line) in references(path, &module.code, &children, methods) {
             let Some(to) = resolve(modules, &target) else { continue };
             // A module's own items, and the crate root (which only declares modules), are not
             // dependencies.
@@ -279,8 +402,8 @@ fn edges(modules: &BTreeMap<Vec<String>, Module>) -> Edges {
     edges
 }
 
-fn cycles_across_folders(modules: &BTreeMap<Vec<String>, Module>) -> Vec<String> {
-    let edges = edges(modules);
+fn cycles_across_folders(modules: &BTreeMap<Vec<String>, Module>, methods: &[String]) -> Vec<String> {
+    let edges = edges(modules, methods);
     let plain = edges.iter().map(|(k, v)| (k.clone(), v.keys().cloned().collect())).collect();
     let mut report = Vec::new();
     for group in components(&plain) {
@@ -303,49 +426,147 @@ fn cycles_across_folders(modules: &BTreeMap<Vec<String>, Module>) -> Vec<String>
     report
 }
 
+/// Cycles this check found when it first read grouped imports and the registry's macro paths,
+/// not yet untied, each as the folders it spans. A cycle found must lie within one of these
+/// (none may appear or grow); one that is gone must leave this list, so it only shrinks.
+const NOT_YET_UNTIED: &[&[&str]] = &[
+    &["src/events", "src/methods/negotiation", "src/model", "src/model/demo"],
+    &[
+        "src/intab",
+        "src/methods/bidding",
+        "src/methods/director",
+        "src/methods/handoff",
+        "src/methods/negotiation",
+        "src/methods/random",
+        "src/methods/round_robin",
+        "src/methods/selector",
+    ],
+    &[
+        "src/app",
+        "src/app/driver",
+        "src/batch",
+        "src/compare",
+        "src/decisions",
+        "src/engine",
+        "src/estimate",
+        "src/export",
+        "src/link",
+        "src/methods",
+        "src/methods/bidding",
+        "src/methods/director",
+        "src/methods/handoff",
+        "src/methods/negotiation",
+        "src/methods/random",
+        "src/methods/round_robin",
+        "src/methods/selector",
+        "src/replay",
+        "src/seat",
+        "src/session",
+        "src/view",
+    ],
+];
+
 #[test]
 fn no_module_cycle_crosses_a_folder() {
     let modules = modules();
     assert!(modules.len() > 40, "the source was not found: {} modules", modules.len());
-    let cycles = cycles_across_folders(&modules);
-    assert!(cycles.is_empty(), "{}", cycles.join("\n\n"));
+    let cycles = cycles_across_folders(&modules, &method_modules());
+    let spans = |report: &str| -> BTreeSet<String> {
+        let first = report.lines().next().unwrap_or_default();
+        let list = first.trim_start_matches("a cycle across ").trim_end_matches(':');
+        list.split(", ").map(String::from).collect()
+    };
+    let known: Vec<BTreeSet<String>> =
+        NOT_YET_UNTIED.iter().map(|k| k.iter().map(|f| f.to_string()).collect()).collect();
+    let new: Vec<&String> = cycles.iter().filter(|c| !known.iter().any(|k| spans(c).is_subset(k))).collect();
+    assert!(new.is_empty(), "{}", new.iter().map(|c| c.as_str()).collect::<Vec<_>>().join("\n\n"));
+    for k in &known {
+        assert!(
+            cycles.iter().any(|c| spans(c).iter().filter(|f| k.contains(*f)).count() >= 2),
+            "the cycle across {k:?} is untied: take it out of NOT_YET_UNTIED"
+        );
+    }
 }
 
 /// The check finds a cycle when one is there: two files in different folders naming each other,
-/// through `crate::`, `super::` and a child module, and not when the same names sit in comments,
+/// through `crate::`, `super::` and a child module, through an item of a grouped import, and
+/// through a path the registry's macros complete; and not when the same names sit in comments,
 /// strings or tests.
 #[test]
 fn the_check_finds_a_planted_cycle() {
     let module = |file: &str, code: &str| Module { file: file.into(), code: code_of(code) };
-    let mut modules = BTreeMap::new();
     let path = |p: &str| p.split('/').filter(|s| !s.is_empty()).map(String::from).collect::<Vec<_>>();
+    let methods = vec!["bidding".to_string(), "director".to_string()];
+    let base = || {
+        let mut modules = BTreeMap::new();
+        modules.insert(path("methods"), module("methods.rs", "pub mod bidding; pub mod director;"));
+        modules.insert(path("methods/bidding"), module("methods/bidding.rs", "use crate::text::words;"));
+        modules.insert(path("methods/director"), module("methods/director.rs", "use crate::text::words;"));
+        modules.insert(path("methods/director/words"), module("methods/director/words.rs", ""));
+        modules.insert(path("text"), module("text.rs", "pub fn words() {}"));
+        modules
+    };
+
+    // Through crate:: and super::super::.
+    let mut modules = base();
     modules.insert(path("engine"), module("engine.rs", "use crate::methods::bidding::Bidding;"));
-    modules.insert(path("methods"), module("methods.rs", "pub mod bidding;"));
     modules.insert(
         path("methods/bidding"),
         module("methods/bidding.rs", "fn f(x: &super::super::engine::Floor) {}"),
     );
-    modules.insert(
-        path("text"),
-        module("text.rs", "// crate::engine::Run\nconst S: &str = \"crate::engine\"; crate::engine::$m::X"),
-    );
-    modules.insert(path("clock"), module("clock.rs", "#[cfg(test)]\nmod tests { use crate::text; }"));
-    modules.insert(
-        path("estimate"),
-        module(
-            "estimate.rs",
-            "use crate::clock::Clock; fn g() { '\"'; '\\''; '\\u{22}'; } use crate::engine::X;",
-        ),
-    );
-    let found = cycles_across_folders(&modules);
+    let found = cycles_across_folders(&modules, &methods);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("engine -> methods::bidding (engine.rs:1)"), "{}", found[0]);
     assert!(found[0].contains("methods::bidding -> engine (methods/bidding.rs:1)"), "{}", found[0]);
 
-    // Cut the cycle and nothing is reported; the comment, the string and the test add no edge.
-    modules.insert(path("methods/bidding"), module("methods/bidding.rs", "use crate::text::words;"));
-    assert!(cycles_across_folders(&modules).is_empty());
-    let plain = edges(&modules);
-    assert!(plain[&path("text")].is_empty() && plain[&path("clock")].is_empty());
-    assert_eq!(plain[&path("estimate")].keys().collect::<Vec<_>>(), [&path("clock"), &path("engine")]);
+    // Through one item of a grouped import over two lines, nested, renamed.
+    let mut modules = base();
+    modules.insert(
+        path("app"),
+        module("app.rs", "use crate::{text::words,\n    methods::{bidding as b, director::words::{self}}};"),
+    );
+    modules.insert(
+        path("methods/director/words"),
+        module("methods/director/words.rs", "use crate::app::Controller;"),
+    );
+    let found = cycles_across_folders(&modules, &methods);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("app -> methods::director::words (app.rs:1)"), "{}", found[0]);
+    let plain = edges(&modules, &methods);
+    let from_app: Vec<_> = plain[&path("app")].keys().cloned().collect();
+    assert_eq!(from_app, [path("methods/bidding"), path("methods/director/words"), path("text")]);
+
+    // Through a path the registry's macros complete: every method's folder.
+    let mut modules = base();
+    modules.insert(
+        path("scenario"),
+        module("scenario.rs", "$(Method::$kind(crate::methods::$module::Settings),)*"),
+    );
+    modules.insert(path("methods/director"), module("methods/director.rs", "use crate::scenario::Scenario;"));
+    let found = cycles_across_folders(&modules, &methods);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("scenario -> methods::director (scenario.rs:1)"), "{}", found[0]);
+    let plain = edges(&modules, &methods);
+    assert_eq!(
+        plain[&path("scenario")].keys().cloned().collect::<Vec<_>>(),
+        [path("methods/bidding"), path("methods/director")]
+    );
+
+    // Comments, strings and tests add no edge; a cut cycle is not reported.
+    let mut modules = base();
+    modules.insert(
+        path("clock"),
+        module("clock.rs", "// crate::engine::Run\nconst S: &str = \"crate::engine\";\n#[cfg(test)]\nmod tests { use crate::text; }"),
+    );
+    modules.insert(
+        path("estimate"),
+        module(
+            "estimate.rs",
+            "use crate::clock::Clock; fn g() { '\"'; '\\''; '\\u{22}'; } use crate::text::X;",
+        ),
+    );
+    assert!(cycles_across_folders(&modules, &methods).is_empty());
+    let plain = edges(&modules, &methods);
+    assert!(plain[&path("clock")].is_empty());
+    assert_eq!(plain[&path("estimate")].keys().collect::<Vec<_>>(), [&path("clock"), &path("text")]);
 }
