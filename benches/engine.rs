@@ -12,8 +12,8 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use agora::clock::SystemClock;
+use agora::demo::DemoModel;
 use agora::engine::Run;
-use agora::model::demo::DemoModel;
 use agora::scenario::{AgentSpec, BiddingSettings, Method, Scenario, Stance};
 
 /// A bidding turn may cost at most this many call latencies (bids at once, then the speech).

@@ -4,13 +4,13 @@
 use std::rc::Rc;
 
 use crate::clock::{Clock, SystemClock};
+use crate::demo::DemoModel;
 use crate::engine::{Run, StepOutcome};
 use crate::events::{to_json_lines, Event, FinishReason};
-use crate::model::demo::DemoModel;
-use crate::model::scripted::ScriptedModel;
 use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::{FieldError, Scenario};
+use crate::scripted::ScriptedModel;
 
 const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 

@@ -347,7 +347,7 @@ impl Run {
 #[cfg(test)]
 pub(crate) fn demo_events(scenario: &Scenario) -> Vec<Event> {
     let clock = Rc::new(crate::clock::FrozenClock);
-    let model = Rc::new(crate::model::demo::DemoModel::new(scenario, clock.clone()));
+    let model = Rc::new(crate::demo::DemoModel::new(scenario, clock.clone()));
     let mut run = Run::new(scenario.clone(), model, clock).expect("the test scenario is valid");
     futures::executor::block_on(run.run_to_end());
     run.events().to_vec()

@@ -15,10 +15,10 @@ use futures::FutureExt;
 use serde_json::Value;
 
 use crate::clock::FrozenClock;
+use crate::demo::DemoModel;
 use crate::engine::Run;
 use crate::events::{request_messages, Event};
 use crate::intab::Reply;
-use crate::model::demo::DemoModel;
 use crate::model::{estimate_tokens, ChatModel, ChatRequest, ChatResponse, Cue, ModelError};
 use crate::scenario::Scenario;
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::json::Fields;
 use crate::model::{ChatRequest, ChatResponse, Cue, EngineTime, Sampling, ToolCall, Usage};
+pub use crate::reply::{Reply, BID_RANGE};
 
 /// The provider id a scenario names to run on the in-tab model.
 pub const PROVIDER: &str = "browser";
@@ -106,30 +107,6 @@ macro_rules! method_replies {
 }
 
 crate::methods::registry::each_method!(method_replies);
-
-/// What a call's reply must look like, read off the request by the page (small: no grammar
-/// text), and sent with the call to the engine's module, whose own small WebAssembly build
-/// (`src/bin/agora-shape.rs`) turns it into a [`Shape`]. The split keeps the grammar builder
-/// off the first page.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Reply {
-    /// Free text: a speech within a budget from its word limit (256 tokens without one).
-    Text { word_limit: Option<u32>, streams: bool },
-    /// `<n>`, n from `lo` to `hi`: a bid, or the director's index.
-    Number { lo: u32, hi: u32 },
-    /// Exactly one of `options`: the selector's choice.
-    Name { options: Vec<String> },
-    /// The seed's text handoff: `agent`'s name, a sentence or two, then the transition to one
-    /// of `options`.
-    Handoff { agent: String, options: Vec<String>, word_limit: u32 },
-    /// A flat JSON object following `schema`: a handoff by JSON, or by the tool `tool`.
-    Object { schema: Value, tool: Option<String>, word_limit: u32 },
-    /// A trading action over the game's resources.
-    Action { resources: Vec<String> },
-    /// The optimizer's object: a prompt for each player.
-    Prompts { players: Vec<String> },
-}
 
 impl Reply {
     /// The reply `request` asks for: the form its method holds it to (each method's folder says,
@@ -251,9 +228,6 @@ pub struct Shape {
     /// Text the reply streams into the transcript as it is written.
     pub streams: bool,
 }
-
-/// The scale a bid is asked on (the seed's prompt: "On the scale of 1 to 10").
-pub const BID_RANGE: (u32, u32) = (1, 10);
 
 /// Characters of free text inside a structured reply: each is at least one token, so the reply
 /// always closes within its budget.

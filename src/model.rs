@@ -5,9 +5,6 @@
 //! who is asking and why ([`Purpose`]), so logs, statistics and the scripted model can tell calls
 //! apart, and a [`Cue`] that only the offline demo model reads.
 
-pub mod demo;
-pub mod scripted;
-
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 

@@ -15,8 +15,8 @@ use futures::future::LocalBoxFuture;
 use crate::clock::Clock;
 use crate::engine::{Run, StepOutcome};
 use crate::events::{Event, FinishReason, MessageKind};
-use crate::model::scripted::ScriptedModel;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
+use crate::scripted::ScriptedModel;
 
 pub struct Replay {
     events: Vec<Event>,

@@ -8,9 +8,9 @@ use std::rc::Rc;
 use agora::clock::FrozenClock;
 use agora::engine::Run;
 use agora::events::Event;
-use agora::model::scripted::ScriptedModel;
 use agora::presets::PRESETS;
 use agora::replay::{continue_live, resumable, step_starts};
+use agora::scripted::ScriptedModel;
 use futures::executor::block_on;
 
 fn strip(events: &[Event]) -> Vec<Event> {
@@ -95,7 +95,7 @@ fn recordings_that_cannot_go_on_say_why() {
 }
 
 /// The demo model, but every speech comes back cut off, as a broken stream leaves it.
-struct CutOff(agora::model::demo::DemoModel);
+struct CutOff(agora::demo::DemoModel);
 
 impl agora::model::ChatModel for CutOff {
     fn complete<'a>(
@@ -116,7 +116,7 @@ impl agora::model::ChatModel for CutOff {
 #[test]
 fn a_recording_with_cut_off_replies_continues_too() {
     let scenario = PRESETS[0].scenario();
-    let model = Rc::new(CutOff(agora::model::demo::DemoModel::new(&scenario, Rc::new(FrozenClock))));
+    let model = Rc::new(CutOff(agora::demo::DemoModel::new(&scenario, Rc::new(FrozenClock))));
     let mut run = Run::new(scenario, model, Rc::new(FrozenClock)).unwrap();
     block_on(run.run_to_end());
     let recorded = run.events().to_vec();

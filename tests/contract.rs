@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use agora::clock::FrozenClock;
+use agora::demo::DemoModel;
 use agora::engine::Run;
 use agora::events::{from_json_lines, to_json_lines, Event, MessageKind, ParseOutcome, Request};
 use agora::failure::Adaptation;
-use agora::model::demo::DemoModel;
 use agora::model::{
     ChatMessage, EngineTime, Purpose, Refusal, RefusalKind, Sampling, ToolCall, ToolSpec, Usage,
 };

@@ -7,13 +7,13 @@ mod common;
 use std::rc::Rc;
 
 use agora::clock::FrozenClock;
+use agora::demo::DemoModel;
 use agora::engine::Run;
 use agora::events::Event;
-use agora::model::demo::DemoModel;
-use agora::model::scripted::ScriptedModel;
 use agora::presets::PRESETS;
 use agora::replay::continue_live;
 use agora::scenario::MethodKind;
+use agora::scripted::ScriptedModel;
 use futures::executor::block_on;
 
 /// Plays the opening and two turns, then gives `agent` the floor and plays to the end.

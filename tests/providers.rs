@@ -667,7 +667,7 @@ fn a_recorded_run_with_reasoning_and_adaptations_continues_live_to_the_same_log(
         // Cut after turn 2, as a saved run would be, and continue with a model that is never asked.
         let cut = agora::replay::step_starts(&recorded)[3];
         let live: Rc<dyn agora::model::ChatModel> =
-            Rc::new(agora::model::scripted::ScriptedModel::from_json("[]").unwrap());
+            Rc::new(agora::scripted::ScriptedModel::from_json("[]").unwrap());
         let run = futures::executor::block_on(agora::replay::continue_live(
             &recorded[..cut],
             live,

@@ -8,8 +8,8 @@ use agora::presets::PRESETS;
 use std::rc::Rc;
 
 use agora::clock::FrozenClock;
+use agora::demo::DemoModel;
 use agora::engine::{Run, StepOutcome};
-use agora::model::demo::DemoModel;
 use common::*;
 
 fn trading(iterations: u32, turns: u32) -> agora::scenario::Scenario {
@@ -311,7 +311,7 @@ fn event_logs_round_trip_through_json_lines() {
 
 /// A model that answers like the demo and keeps a copy of every request it was sent.
 struct Recording {
-    inner: agora::model::demo::DemoModel,
+    inner: agora::demo::DemoModel,
     seen: std::cell::RefCell<Vec<Vec<agora::model::ChatMessage>>>,
 }
 
@@ -333,7 +333,7 @@ fn the_log_rebuilds_every_request_exactly_as_sent() {
         s.model.demo.malformed_rate = 0.2;
         let clock = std::rc::Rc::new(agora::clock::FrozenClock);
         let model = std::rc::Rc::new(Recording {
-            inner: agora::model::demo::DemoModel::new(&s, clock.clone()),
+            inner: agora::demo::DemoModel::new(&s, clock.clone()),
             seen: Default::default(),
         });
         let mut run = agora::engine::Run::new(s, model.clone(), clock).unwrap();
@@ -367,7 +367,7 @@ fn a_recorded_run_replays_to_the_same_log() {
         let mut s = preset.scenario();
         s.model.demo.malformed_rate = 0.2;
         let events = run_demo(s.clone());
-        let model = std::rc::Rc::new(agora::model::scripted::ScriptedModel::from_events(&events));
+        let model = std::rc::Rc::new(agora::scripted::ScriptedModel::from_events(&events));
         let mut run =
             agora::engine::Run::new(s, model.clone(), std::rc::Rc::new(agora::clock::FrozenClock)).unwrap();
         futures::executor::block_on(run.run_to_end());

@@ -5,8 +5,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use agora::clock::FrozenClock;
+use agora::demo::DemoModel;
 use agora::engine::Run;
-use agora::model::demo::DemoModel;
 use agora::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use agora::presets::PRESETS;
 use agora::scenario::{HandoffVia, Method, Scenario};

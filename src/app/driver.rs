@@ -11,9 +11,9 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::clock::Clock;
+use crate::demo::DemoModel;
 use crate::engine::Run;
 use crate::events::Event;
-use crate::model::demo::DemoModel;
 use crate::provider::HttpModel;
 use crate::replay::continue_live;
 use crate::scenario::{FieldError, Scenario};

@@ -2,9 +2,9 @@ use std::rc::Rc;
 
 use super::*;
 use crate::clock::FrozenClock;
+use crate::demo::DemoModel;
 use crate::engine::Run;
 use crate::events::Event;
-use crate::model::demo::DemoModel;
 use crate::scenario::Scenario;
 
 fn demo_run(preset: &str, seed: u64, turns: u32) -> (Scenario, Vec<Event>) {

@@ -2,9 +2,9 @@ use std::rc::Rc;
 
 use super::*;
 use crate::clock::FrozenClock;
+use crate::demo::DemoModel;
 use crate::engine::Run;
 use crate::events::Event;
-use crate::model::demo::DemoModel;
 
 fn preset(id: &str) -> Scenario {
     crate::presets::find(id).unwrap().scenario()

@@ -9,9 +9,9 @@ use futures::future::LocalBoxFuture;
 
 use super::*;
 use crate::clock::FrozenClock;
+use crate::demo::DemoModel;
 use crate::engine::Run;
 use crate::events::Event;
-use crate::model::demo::DemoModel;
 use crate::scenario::{HandoffVia, Method, Scenario};
 
 /// A person who answers with `pick`, and remembers every question and every problem shown.
@@ -274,7 +274,7 @@ fn a_recorded_seat_replays_as_it_was_answered() {
         _ => Answer::Text("Hear me out.".into()),
     });
     // Answered from the recording alone, the run comes out the same, the seat still marked.
-    let script: Rc<dyn ChatModel> = Rc::new(crate::model::scripted::ScriptedModel::from_events(&events));
+    let script: Rc<dyn ChatModel> = Rc::new(crate::scripted::ScriptedModel::from_events(&events));
     let Some(Event::RunStarted { scenario: recorded, .. }) = events.first() else { panic!("a run starts") };
     assert_eq!(recorded.seats, vec![me.clone()]);
     let mut again = Run::new((**recorded).clone(), script, Rc::new(FrozenClock)).unwrap();

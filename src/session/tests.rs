@@ -9,7 +9,7 @@ use futures::future::LocalBoxFuture;
 
 use super::*;
 use crate::clock::FrozenClock;
-use crate::model::demo::DemoModel;
+use crate::demo::DemoModel;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use crate::presets::find;
 
@@ -66,7 +66,7 @@ impl Bench {
     /// The model that goes on from `recording`: it answers as the reference run did after it.
     fn model_after(&self, recording: &[Event]) -> Rc<dyn ChatModel> {
         let cut = crate::replay::resumable(recording).len().min(self.reference.len());
-        let inner = Rc::new(crate::model::scripted::ScriptedModel::from_events(&self.reference[cut..]));
+        let inner = Rc::new(crate::scripted::ScriptedModel::from_events(&self.reference[cut..]));
         Rc::new(Flaky { inner, down: self.down.clone() })
     }
 

@@ -6,11 +6,11 @@ use std::process::{Child, Command, Stdio};
 use std::rc::Rc;
 
 use agora::clock::FrozenClock;
+use agora::demo::DemoModel;
 use agora::engine::Run;
 use agora::events::Event;
-use agora::model::demo::DemoModel;
-use agora::model::scripted::ScriptedModel;
 use agora::scenario::Scenario;
+use agora::scripted::ScriptedModel;
 
 pub fn scenario(json: &str) -> Scenario {
     Scenario::from_json(json).expect("test scenario is valid")

@@ -10,7 +10,7 @@ use super::Controller;
 use crate::app::browser::BrowserClock;
 use crate::app::fetch::BrowserTransport;
 use crate::clock::Clock;
-use crate::model::demo::DemoModel;
+use crate::demo::DemoModel;
 use crate::model::ChatModel;
 use crate::provider::{Endpoint, HttpModel};
 use crate::scenario::Scenario;

@@ -4,7 +4,7 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::demo::cast::{Cast, Person};
+use crate::demo::cast::{Cast, Person};
 
 impl Cast {
     /// Seed 000's bid: how contradictory the last message is to this agent's ideas.

@@ -1,6 +1,6 @@
 //! The form the model inside the tab holds a bid to: `<n>` on the seed's scale.
 
-use crate::intab::{Reply, BID_RANGE};
+use crate::reply::{Reply, BID_RANGE};
 use crate::model::{ChatRequest, Purpose};
 
 pub fn reply(request: &ChatRequest) -> Option<Reply> {

@@ -1,6 +1,6 @@
 //! A person's bid: a whole number on the seed's scale, written `<n>` as the bid prompt asks.
 
-use crate::intab::BID_RANGE;
+use crate::reply::BID_RANGE;
 use crate::model::{ChatRequest, Purpose};
 use crate::seat::Form;
 

@@ -4,7 +4,7 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::demo::cast::{limit_words, Cast, Person};
+use crate::demo::cast::{limit_words, Cast, Person};
 use crate::model::{ChatRequest, Cue, Purpose};
 
 impl Cast {

@@ -1,7 +1,7 @@
 //! The form the model inside the tab holds the director's choice to: `<n>`, an index within the
 //! speakers. (Its reflection, prompt and summary are free text.)
 
-use crate::intab::Reply;
+use crate::reply::Reply;
 use crate::model::{ChatRequest, Cue, Purpose};
 
 pub fn reply(request: &ChatRequest) -> Option<Reply> {

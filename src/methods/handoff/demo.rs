@@ -4,7 +4,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use crate::model::demo::cast::{chance, Cast, Person};
+use crate::demo::cast::{chance, Cast, Person};
 use crate::model::{ChatRequest, ChatResponse, Cue, ResponseFormat, ToolCall};
 
 impl Cast {

@@ -1,7 +1,7 @@
 //! The form the model inside the tab holds a handoff to, in the scenario's mode: the seed's text
 //! ending "Transition to" another agent, or the tool's or the JSON schema's object.
 
-use crate::intab::Reply;
+use crate::reply::Reply;
 use crate::model::{ChatRequest, Cue, Purpose, ResponseFormat};
 
 pub fn reply(request: &ChatRequest) -> Option<Reply> {

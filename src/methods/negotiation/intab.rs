@@ -1,7 +1,7 @@
 //! The forms the model inside the tab holds the trading game's replies to: an action over the
 //! game's resources, and the optimizer's object with a prompt for each player.
 
-use crate::intab::Reply;
+use crate::reply::Reply;
 use crate::model::{ChatRequest, Cue, Purpose};
 
 pub fn reply(request: &ChatRequest) -> Option<Reply> {

@@ -1,6 +1,6 @@
 //! The random method asks the model nothing but speech, which is free text.
 
-use crate::intab::Reply;
+use crate::reply::Reply;
 use crate::model::ChatRequest;
 
 pub fn reply(_request: &ChatRequest) -> Option<Reply> {

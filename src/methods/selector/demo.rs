@@ -4,7 +4,7 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::model::demo::cast::{chance, Cast};
+use crate::demo::cast::{chance, Cast};
 
 impl Cast {
     /// The selector names whoever disagrees most with the last speaker (now and then the

@@ -1,6 +1,6 @@
 //! The form the model inside the tab holds the selector's reply to: one candidate's name.
 
-use crate::intab::Reply;
+use crate::reply::Reply;
 use crate::model::{ChatRequest, Cue, Purpose};
 
 pub fn reply(request: &ChatRequest) -> Option<Reply> {

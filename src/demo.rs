@@ -20,9 +20,9 @@ use futures::future::LocalBoxFuture;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{estimate_tokens, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, Usage};
 use crate::clock::Clock;
 use crate::methods::negotiation::demo::{negotiate, optimize};
+use crate::model::{estimate_tokens, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, Usage};
 use crate::scenario::Scenario;
 
 pub(crate) mod cast;

@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, VecDeque};
 use futures::future::LocalBoxFuture;
 use serde::Deserialize;
 
-use super::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, RefusalKind, ToolCall, Usage};
 use crate::events::Event;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, RefusalKind, ToolCall, Usage};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
