@@ -16,6 +16,7 @@ pub mod events;
 pub mod export;
 pub mod failure;
 pub mod floor;
+pub mod form;
 pub mod game;
 pub mod intab;
 pub mod json;

@@ -8,6 +8,7 @@
 //! Which form a call takes is each method's to say (`methods/<method>/seat.rs`, one registry
 //! line); a call no method claims is free text, with its word limit when it has one.
 
+pub use crate::form::{Form, HandoffReply};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -16,7 +17,7 @@ use serde_json::json;
 
 use crate::clock::Clock;
 use crate::events::MessageKind;
-use crate::game::negotiation::{Action, Game};
+use crate::game::negotiation::Action;
 use crate::model::{
     ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose, Refusal, RefusalKind, ToolCall,
 };
@@ -29,31 +30,6 @@ pub struct Question {
     /// The last message of the request: the question the method puts.
     pub prompt: String,
     pub form: Form,
-}
-
-/// How a method wants a call answered, and how a person's answer is written for it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Form {
-    /// Free text; the word limit, when the call has one, is shown and counted, not enforced.
-    Text { word_limit: Option<u32> },
-    /// A whole number from `lo` to `hi`, written `<n>` (a bid).
-    Number { lo: u32, hi: u32 },
-    /// One of `options`, written as its index in `<n>` (`by_index`, the director's choice) or as
-    /// the name itself (the selector's).
-    Choice { options: Vec<String>, by_index: bool },
-    /// A speech and the next speaker among `options`, written as the handoff mode asks.
-    Handoff { agent: String, options: Vec<String>, word_limit: u32, via: HandoffReply },
-    /// A trading action, checked against the game's rules before it is written as JSON.
-    Trade { game: Game, seat: usize, values: Vec<i64> },
-}
-
-/// How a handoff's reply is written: the seed's text transition, a call to the named tool, or
-/// a JSON reply.
-#[derive(Clone, Debug, PartialEq)]
-pub enum HandoffReply {
-    Text,
-    Tool(String),
-    Json,
 }
 
 /// A person's answer, before it is checked against the form.

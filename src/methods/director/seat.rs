@@ -3,7 +3,7 @@
 //! text within the word limit; the stop draw stays the run's seeded coin.
 
 use crate::model::{ChatRequest, Cue, Purpose};
-use crate::seat::Form;
+use crate::form::Form;
 
 pub fn form(request: &ChatRequest) -> Option<Form> {
     match (&request.purpose, &request.cue) {

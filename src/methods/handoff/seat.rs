@@ -3,7 +3,7 @@
 //! model would send.
 
 use crate::model::{ChatRequest, Cue, Purpose, ResponseFormat};
-use crate::seat::{Form, HandoffReply};
+use crate::form::{Form, HandoffReply};
 
 pub fn form(request: &ChatRequest) -> Option<Form> {
     let (Purpose::Handoff, Cue::Handoff { options, word_limit, .. }) = (&request.purpose, &request.cue) else {

@@ -2,7 +2,7 @@
 //! stands before it is sent. (The optimizer is not a seat: it answers for no agent.)
 
 use crate::model::{ChatRequest, Cue, Purpose};
-use crate::seat::Form;
+use crate::form::Form;
 
 pub fn form(request: &ChatRequest) -> Option<Form> {
     match (&request.purpose, &request.cue) {

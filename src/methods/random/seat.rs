@@ -2,7 +2,7 @@
 //! speech's free-text form serves.
 
 use crate::model::ChatRequest;
-use crate::seat::Form;
+use crate::form::Form;
 
 pub fn form(_request: &ChatRequest) -> Option<Form> {
     None

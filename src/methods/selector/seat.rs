@@ -1,7 +1,7 @@
 //! The selector played by a person: one of the candidates, written as the name.
 
 use crate::model::{ChatRequest, Cue, Purpose};
-use crate::seat::Form;
+use crate::form::Form;
 
 pub fn form(request: &ChatRequest) -> Option<Form> {
     match (&request.purpose, &request.cue) {
