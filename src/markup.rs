@@ -36,6 +36,9 @@ impl Markup {
 
     /// HTML that the tools module made as [`Markup`] and handed over as a string: the module is
     /// this program too, built from the same code, and JavaScript between the two carries text.
+    /// The page's signals that hold its answers hold them as strings (a signal of one more type
+    /// costs the first page its own copy of the signal code), with, where the module could not
+    /// answer, the page's own alert ([`crate::text::alert_html`]) in its place.
     pub fn from_tools_module(html: String) -> Self {
         Self(html)
     }
