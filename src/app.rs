@@ -40,6 +40,7 @@ pub fn start() {
 pub fn App() -> impl IntoView {
     let controller = Controller::new();
     let (saved, problem) = storage::restore();
+    let had_own = saved.is_some();
     let scenario = RwSignal::new(saved.unwrap_or_else(|| PRESETS[0].scenario()));
     let storage_notice = RwSignal::new(problem);
     storage::keep_saved(scenario, storage_notice);
@@ -68,7 +69,7 @@ pub fn App() -> impl IntoView {
     }
     leaving.forget(); // lives as long as the page
     let link_notice = RwSignal::new(None);
-    share::open_links(link_notice);
+    share::open_links(link_notice, had_own);
 
     view! {
         <header class="top">

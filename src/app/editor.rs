@@ -112,7 +112,7 @@ pub fn Editor() -> impl IntoView {
                     part="method"
                     when=|_| true
                     title="Prompt templates (advanced)"
-                    hint="The texts the models read, with the seeds' wording until you change it; {name} and the like are filled in for each call."
+                    hint="The texts the models read, with the default wording until you change it; {name} and the like are filled in for each call."
                 />
                 <Agents />
                 <super::models::ModelSettings />
@@ -126,7 +126,7 @@ pub fn Editor() -> impl IntoView {
 fn OpeningSteps() -> impl IntoView {
     view! {
         <fieldset class="opening">
-            <legend>"Opening steps (seeds 000 and 002; in the word limit above)"</legend>
+            <legend>"Opening steps (before the first turn; within the word limit above)"</legend>
             {check_field(
                 "A model makes the topic more specific first",
                 "field-opening.specify_topic",
@@ -146,7 +146,7 @@ fn OpeningSteps() -> impl IntoView {
 }
 
 /// The prompt templates of one part of the editor (see `Scenario::templates_html`), each with
-/// "Back to the seed's text", in a closed `<details>` titled `title`. The rows are drawn and
+/// "Back to the default text", in a closed `<details>` titled `title`. The rows are drawn and
 /// edits applied by the tools module, fetched when a list is first opened: none of the
 /// templates' code is on the first page.
 #[component]

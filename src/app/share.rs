@@ -26,9 +26,12 @@ fn location() -> Option<web_sys::Location> {
 }
 
 /// Reads the link the page was opened with, and every link pasted in later.
-pub fn open_links(notice: RwSignal<Option<LinkNotice>>) {
+pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<EditorState>();
+    // A browser that had no scenario of its own has nothing to put back: the first preset it
+    // showed was only the page's default.
+    let own = StoredValue::new(had_own);
     let open = move || {
         let Some(hash) = location().and_then(|l| l.hash().ok()) else { return };
         let opened = link::decode(&hash);
@@ -40,12 +43,14 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>) {
             let clean = format!("{}{}", l.pathname().unwrap_or_default(), l.search().unwrap_or_default());
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&clean));
         }
-        let replaced = Some(editor.scenario.get_untracked());
+        let replaced = own.get_value().then(|| editor.scenario.get_untracked());
         let message = match opened {
             Ok(Some(Shared::Scenario(scenario))) => {
                 let text = format!("Opened \"{}\" from the link: ready to run.", scenario.title);
+                let replaced = replaced.filter(|r| *r != scenario);
                 controller.reset();
                 editor.load(scenario);
+                own.set_value(true);
                 LinkNotice { text, error: false, replaced }
             }
             Ok(Some(Shared::Run(file))) => {
@@ -55,6 +60,7 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>) {
                 );
                 editor.load(file.scenario);
                 controller.load_replay(file.events);
+                own.set_value(true);
                 LinkNotice { text, error: false, replaced }
             }
             Ok(Some(Shared::Comparison(_))) => {

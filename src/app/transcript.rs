@@ -39,7 +39,10 @@ pub fn Transcript() -> impl IntoView {
         <div class="panel transcript-panel">
             <h2>
                 "Transcript " <span class="muted count" data-testid="message-count">
-                    {move || format!("({} messages)", count.get())}
+                    {move || match count.get() {
+                        1 => "(1 message)".to_string(),
+                        n => format!("({n} messages)"),
+                    }}
                 </span>
             </h2>
             {move || {
@@ -107,7 +110,13 @@ pub fn Transcript() -> impl IntoView {
                     })
             }}
             {move || (count.get() == 0).then(|| view! {
-                <p class="muted empty">"Press Run or Step to start the conversation."</p>
+                <p class="muted empty">
+                    {move || if controller.replaying.get() {
+                        "Press Play or Step to watch the recorded conversation."
+                    } else {
+                        "Press Run or Step to start the conversation."
+                    }}
+                </p>
             })}
         </div>
     }

@@ -106,7 +106,7 @@ impl Scenario {
 
     /// The editor's rows for the templates of one part of the editor (`part`: "specifier" and
     /// "describer", an opening step's own; "method", the rest), as HTML: a text box per template
-    /// (`data-field` names it) and a "Back to the seed's text" button holding the seed's text
+    /// (`data-field` names it) and a "Back to the default text" button holding the seed's text
     /// (`data-seed`), disabled while the text is the seed's.
     pub fn templates_html(&self, part: &str) -> Markup {
         let picked = |field: &str| match part {
@@ -121,7 +121,7 @@ impl Scenario {
             // The HTML parser drops one newline right after <textarea>: the one written here, so
             // a template that starts with a newline keeps it.
             html.push(markup!(
-                "<div class=\"template\"><label class=\"field\"><span>{}</span><textarea data-testid=\"field-{}\" data-field=\"{}\" rows=\"3\">\n{}</textarea></label><button data-testid=\"seed-{}\" data-field=\"{}\" data-seed=\"{}\"{}>Back to the seed's text</button></div>",
+                "<div class=\"template\"><label class=\"field\"><span>{}</span><textarea data-testid=\"field-{}\" data-field=\"{}\" rows=\"3\">\n{}</textarea></label><button data-testid=\"seed-{}\" data-field=\"{}\" data-seed=\"{}\"{}>Back to the default text</button></div>",
                 label,
                 field,
                 field,

@@ -38,11 +38,20 @@ test('a scenario link opens the scenario, ready to run, and leaves the address b
   await waitForStatus(other.page, 'Finished');
   assert.ok((await count(other.page, 'director-turn')) > 0);
 
-  // The scenario the link replaced can be put back.
-  await other.page.getByTestId('link-undo').click();
-  // A fresh browser had the first preset open before the link replaced it.
-  await eventually(async () => assert.equal(await title(other.page), 'Presidential debate: transcontinental high-speed rail'));
-  assert.deepEqual([...errors, ...other.errors], []);
+  // A fresh browser had no scenario of its own (only the page's default): nothing to put back.
+  assert.equal(await other.page.getByTestId('link-undo').count(), 0);
+
+  // A browser with a scenario of its own is offered it back, and gets it.
+  const third = await openApp(session.browser, session.server.url);
+  await third.page.getByTestId('open-trading-game').click();
+  await third.page.getByTestId('field-title').fill('My own trading lesson');
+  await third.page.reload();
+  await third.page.getByTestId('preset-list').waitFor();
+  await third.page.goto(link);
+  await waitForText(third.page.getByTestId('link-notice'), 'Opened "Edited show <b>bold</b>" from the link');
+  await third.page.getByTestId('link-undo').click();
+  await eventually(async () => assert.equal(await title(third.page), 'My own trading lesson'));
+  assert.deepEqual([...errors, ...other.errors, ...third.errors], []);
 });
 
 test('a run link replays in another browser and continues live from any step', async () => {

@@ -124,7 +124,7 @@ pub fn settings() -> AnyView {
             {choice_field(
                 "When no valid index comes",
                 "method.fallback",
-                &[("first", "the first speaker (seed)", ChoiceFallback::First), ("random", "a random speaker", ChoiceFallback::Random)],
+                &[("first", "the first speaker", ChoiceFallback::First), ("random", "a random speaker", ChoiceFallback::Random)],
                 |s| with_method!(s, Director, |m| m.fallback, ChoiceFallback::First),
                 |s, v| update_method!(s, Director, |m| m.fallback = v),
             )}
