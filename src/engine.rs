@@ -91,7 +91,16 @@ impl Run {
             }
             return StepOutcome::Capped;
         }
-        let result = if self.started { self.play_turn().await } else { self.open().await };
+        let opened = if self.started { None } else { Some(self.open().await) };
+        // An opening that shows nothing (a method with no opening message, such as the trading
+        // game, and no opening steps) is no step of its own: the first turn follows at once, so
+        // the first Step shows the run begin. (One await of the turn: its future is the largest
+        // the page has.)
+        let opened = opened.filter(|o| !(matches!(o, Ok(None)) && self.floor.events.len() == 1));
+        let result = match opened {
+            Some(opened) => opened,
+            None => self.play_turn().await,
+        };
         match result {
             Ok(None) => StepOutcome::Continue,
             Ok(Some(reason)) => self.finish(reason),

@@ -72,6 +72,8 @@ pub struct TranscriptRow {
     pub given: Option<String>,
     /// A trading move as a sentence (the text is the JSON the player sent).
     pub action: Option<String>,
+    /// The trading game this message opens, when it is a game's first.
+    pub game: Option<u32>,
 }
 
 /// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
@@ -205,6 +207,8 @@ pub struct RunView {
     pub finished: Option<FinishReason>,
     /// The note of a `floor_given` event, until the message it is about.
     given: Option<String>,
+    /// The trading game just started, until its first message.
+    game_opening: Option<u32>,
 }
 
 impl RunView {
@@ -358,6 +362,7 @@ impl RunView {
                         .is_some_and(|s| crate::seat::said_by_person(&s.seats, speaker, *kind)),
                     given: if *kind == MessageKind::Injected { None } else { self.given.take() },
                     action: None,
+                    game: self.game_opening.take(),
                 }));
             }
             Event::StopDraw { turn, sample, probability, stop, ended_by_class } => {
@@ -425,6 +430,7 @@ impl RunView {
                 }));
             }
             Event::GameStarted { iteration, prompts, optimum } => {
+                self.game_opening = Some(*iteration);
                 let game = self.negotiation.get_or_insert_with(NegotiationView::default);
                 game.start_game(*iteration, *optimum, prompts);
             }

@@ -135,6 +135,7 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
     let note = row.kind.note(&row.refusal);
     view! {
         <li class="message" class:injected=row.injected data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn data-kind=row.kind.tag()>
+            {row.game.map(|g| view! { <p class="game-start" data-testid="game-start">{format!("Game {g}")}</p> })}
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
                 {row.kind.tag().map(|tag| view! { <span class="tag">{tag}</span> })}

@@ -47,3 +47,40 @@ test('no text on the page names a seed notebook: each step says what it does', a
   }
   assert.deepEqual(errors, []);
 });
+
+for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+  test(`the trading game at ${viewport.width} px: whole words in the inventory's headers, moves as sentences, each game marked`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, viewport);
+    await page.getByTestId('open-trading-game').click();
+    // The first Step already shows the game: its first move and the inventories.
+    await page.getByTestId('step').click();
+    await eventually(async () => assert.ok(await page.getByTestId('message').count() >= 1, 'a message after the first Step'));
+    await eventually(async () => assert.ok(await page.getByTestId('inventory').count() >= 2, 'the inventories after the first Step'));
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await waitForStatus(page, 'Finished');
+    // Every header on one line: no "WOO/D", "STO/NE" or "valu/e".
+    const broken = await page.locator('.inventories thead th').evaluateAll((ths) => ths
+      .filter((th) => th.textContent.trim())
+      .filter((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      })
+      .map((th) => th.textContent));
+    assert.deepEqual(broken, []);
+    // The side panel says each move as the transcript does (newest first there), the JSON one
+    // click away.
+    const panel = await page.getByTestId('action-line').allTextContents();
+    const transcript = await page.getByTestId('message-move').allTextContents();
+    assert.ok(panel.length > 0);
+    assert.deepEqual(panel, [...transcript].reverse());
+    assert.equal(await page.locator('[data-testid=action] details.raw code').count(), panel.length);
+    // Where each game begins, in the transcript.
+    const games = await page.getByTestId('game-result').count();
+    assert.ok(games >= 2, `${games} games`);
+    const marks = await page.getByTestId('game-start').allTextContents();
+    assert.deepEqual(marks, Array.from({ length: games }, (_, i) => `Game ${i + 1}`));
+    assert.deepEqual(errors, []);
+  });
+}

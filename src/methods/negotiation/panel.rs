@@ -124,17 +124,17 @@ fn game_state(game: &NegotiationView) -> Markup {
 
 #[component]
 fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
-    let parsed = action.action.as_ref().map(|a| a.to_json());
+    // The move in the words the transcript uses, with what the player sent one click away.
+    let line = super::words::move_line(&action.player, action.action.as_ref(), action.valid, &action.reason);
+    let sent = action.action.as_ref().map_or_else(|| action.raw.clone(), |a| a.to_json());
+    let html = markup!(
+        "<span class=\"muted\">Turn {} · </span><span data-testid=\"action-line\">{}</span><details class=\"raw\"><summary>sent</summary><code>{}</code></details>",
+        action.turn,
+        line,
+        sent
+    );
     view! {
-        <li class="action" class:invalid=!action.valid data-testid="action" data-player=action.player.clone() data-valid=action.valid.to_string()>
-            <span class="muted">{format!("Turn {} · ", action.turn)}</span>
-            <strong>{action.player.clone()}</strong>
-            ": "
-            <code>{parsed.unwrap_or_else(|| action.raw.clone())}</code>
-            <span class="reason">
-                {if action.valid { format!(" · {}", action.reason) } else { format!(" · invalid: {}", action.reason) }}
-            </span>
-        </li>
+        <li class="action" class:invalid=!action.valid data-testid="action" data-player=action.player.clone() data-valid=action.valid.to_string() markup=html></li>
     }
 }
 
