@@ -225,6 +225,8 @@ fn ComparisonPage() -> impl IntoView {
     let (opened, was_kept) = opened.map_or((None, false), |(o, kept)| (Some(o), kept));
     let open = StoredValue::new(opened);
     let note = RwSignal::new(String::new());
+    // The last link copied, in a box of its own (the note would run past the frame's edge).
+    let link = RwSignal::new(String::new());
     let strip = RwSignal::new(Markup::new());
     // A comparison opened with its runs is kept already (it came from the past runs, a link or a
     // file); one played here is kept when it finishes.
@@ -335,7 +337,8 @@ fn ComparisonPage() -> impl IntoView {
                     if let Some(w) = window {
                         let _ = w.navigator().clipboard().write_text(&url);
                     }
-                    format!("Link {what} copied to the clipboard ({} characters): {url}", url.len())
+                    link.set(url.clone());
+                    format!("Link {what} copied to the clipboard ({} characters).", url.len())
                 }
                 Err(e) => format!("No link: {e}."),
             });
@@ -391,6 +394,8 @@ fn ComparisonPage() -> impl IntoView {
             <p class="notice" data-testid="compare-note" role="status" hidden=move || note.with(String::is_empty)>
                 {move || note.get()}
             </p>
+            <input class="link-box" data-testid="compare-url" readonly aria-label="The link copied"
+                hidden=move || link.with(String::is_empty) prop:value=move || link.get() />
             {in_tab}
             <div class="strip-box" markup=move || strip.get()></div>
             <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
@@ -407,6 +412,12 @@ fn column(c: Column) -> impl IntoView {
             <Provider value=editor>
                 <section class="column" data-testid="compare-column" aria-label=label>
                     <h3>{c.label}</h3>
+                    // A column that has finished says so and why, so it does not look stuck.
+                    {move || c.controller.view.with(|v| v.finished).map(|reason| view! {
+                        <p class="notice column-finished" data-testid="column-finished" data-reason=reason.as_str()>
+                            {format!("Finished: {}.", crate::app::finish_label(reason))}
+                        </p>
+                    })}
                     <crate::app::transcript::Transcript />
                     <aside class="decisions">
                         <MethodPanel />

@@ -150,13 +150,14 @@ test('a comparison played to the end is kept with the past runs and travels as a
   const finished = JSON.parse(await saveJson(page, frame));
   assert.notDeepEqual(finished.runs[0].events.filter((e) => e.type === 'message').map((e) => e.speaker),
     finished.runs[1].events.filter((e) => e.type === 'message').map((e) => e.speaker), 'two seeds, two debates');
+  // Each finished column says so, and why.
+  await eventually(async () => assert.deepEqual(await frame.getByTestId('column-finished').allTextContents(), ['Finished: turn limit reached.', 'Finished: turn limit reached.']));
   await frame.getByTestId('compare-link').click();
-  const note = await eventually(async () => {
-    const text = await frame.getByTestId('compare-note').textContent();
-    assert.match(text, /Link with its runs copied/);
-    return text;
-  });
-  const url = note.match(/(http\S+)/)[1];
+  await eventually(async () => assert.match(await frame.getByTestId('compare-note').textContent(), /^Link with its runs copied to the clipboard \(\d+ characters\)\.$/));
+  // The link in a box of its own, inside the frame's width (not printed into the note).
+  const url = await frame.getByTestId('compare-url').inputValue();
+  const [box, page0] = await Promise.all([frame.getByTestId('compare-url').boundingBox(), frame.locator('main').boundingBox()]);
+  assert.ok(box.x + box.width <= page0.x + page0.width + 1, 'the link box stays inside the comparison');
   assert.match(url, /#cmp=1\./);
   await page.getByTestId('compare-close').click();
   await eventually(async () => assert.equal(await page.getByTestId('compare-frame').count(), 0));
