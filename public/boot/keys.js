@@ -25,3 +25,14 @@ addEventListener('keydown', (e) => {
 // The projector toggle gives the focus back to the page once pressed, so that Space then plays
 // instead of pressing the toggle again.
 addEventListener('click', (e) => e.target.closest?.('[data-testid=projector]')?.blur());
+// A question that opens takes the keys (a digit bids, Enter sends), its text box when it has one,
+// unless the teacher is typing in a field elsewhere on the page. Each question is drawn afresh.
+let asked = null;
+new MutationObserver(() => {
+  const heading = document.querySelector('[data-testid=seat] h2');
+  if (!heading || heading === asked) return;
+  asked = heading;
+  const a = document.activeElement;
+  if (a && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName) && !a.closest('[data-testid=seat]')) return;
+  (document.querySelector('[data-testid=seat-text]') || heading.closest('[data-testid=seat]')).focus();
+}).observe(document.body, { childList: true, subtree: true });

@@ -103,6 +103,7 @@ pub fn SeatBox() -> impl IntoView {
         let args = vec![json.clone().into()];
         let show = move |out: Result<String, String>| {
             let html = out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string());
+            // Once drawn, the question takes the keys (public/boot/keys.js).
             drawn.set((json, html));
         };
         crate::app::tools::spawn_call("seat_box", args, Box::new(show));

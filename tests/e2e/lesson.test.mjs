@@ -69,6 +69,11 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768
       })
       .map((th) => th.textContent));
     assert.deepEqual(broken, []);
+    // And the table fits the panel: nothing in it is cut off.
+    const cut = await page.getByTestId('negotiation-panel').evaluate((panel) => [panel, ...panel.querySelectorAll('*')]
+      .filter((el) => el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.tagName} (${el.scrollWidth} > ${el.clientWidth})`));
+    assert.deepEqual(cut, []);
     // The side panel says each move as the transcript does (newest first there), the JSON one
     // click away.
     const panel = await page.getByTestId('action-line').allTextContents();

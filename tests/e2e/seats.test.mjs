@@ -408,3 +408,54 @@ test('in the projector view, Space on a focused bid button presses it; a digit w
   assert.equal(ofType(events, 'bid').find((b) => b.agent === 'Elizabeth Warren').value, 7);
   assert.deepEqual(errors, []);
 });
+
+/** Opens `preset` without its opening steps, seats `seat`, turns the projector view on and runs. */
+async function runOnProjector(page, preset, seat, turns) {
+  await page.getByTestId(`open-${preset}`).click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('field-max_turns').fill(String(turns));
+  await page.getByTestId(seat).check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('projector').click();
+  await page.locator('main.projector').waitFor();
+  await page.getByTestId('run').click();
+}
+
+for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+  test(`at ${viewport.width} by ${viewport.height} in the projector view, a bid's question takes the digit typed without a click`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, viewport);
+    await runOnProjector(page, 'rail-debate', 'seat-2', 2);
+    await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid=seat]'));
+    await page.keyboard.press('7');
+    // Turn 0's bid is in: she speaks next (a speech is asked), or turn 1 has begun.
+    await page.waitForFunction(() => /\(speak\)$/.test(document.querySelector('[data-testid=seat] h2')?.textContent)
+      || /turn [1-9]/.test(document.querySelector('[data-testid=status]').textContent));
+    await page.getByTestId('stop').click();
+    await waitForStatus(page, 'Finished');
+    await page.keyboard.press('Escape');
+    const events = await eventsOf(page);
+    assert.equal(ofType(events, 'bid').find((b) => b.agent === 'Elizabeth Warren').value, 7);
+    assert.deepEqual(errors, []);
+  });
+
+  test(`at ${viewport.width} by ${viewport.height} in the projector view, a speech's box has the focus as it opens, in the projector's type`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, viewport);
+    await runOnProjector(page, 'rail-debate-random', 'seat-2', 6);
+    await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (speak)', 30000);
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'seat-text');
+    await page.keyboard.type('We build it on time.');
+    assert.equal(await page.getByTestId('seat-text').inputValue(), 'We build it on time.');
+    const size = (id) => page.getByTestId(id).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    assert.ok(await size('seat-text') >= 24, `the text box's type is ${await size('seat-text')} px`);
+    assert.ok(await size('seat-words') >= 20, `the word count's type is ${await size('seat-words')} px`);
+    await page.getByTestId('seat-send').click();
+    // Her later turns, if any, answered until the run ends.
+    await playSeat(page, debater(6, () => 'And on budget.'));
+    await page.keyboard.press('Escape');
+    const events = await eventsOf(page);
+    assert.ok(ofType(events, 'message').some((m) => m.speaker === 'Elizabeth Warren' && m.text === 'We build it on time.'));
+    assert.deepEqual(errors, []);
+  });
+}
