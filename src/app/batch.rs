@@ -454,6 +454,22 @@ pub fn BatchPanel() -> impl IntoView {
                 String::new()
             };
             let alert = if error.is_empty() { Markup::new() } else { crate::text::alert_html(&error) };
+            // Whose batch this is: another scenario's is set apart from the one being edited.
+            let whose = match &d.scenario {
+                Some(s) if !d.interrupted => {
+                    let other = editor.scenario.with(|e| batch_scenario(e) != *s);
+                    markup!(
+                        "<p class=\"batch-of{}\" data-testid=\"batch-of\" data-other=\"{}\">{} “{}”, seeds {}{}</p>",
+                        if other { " other" } else { "" },
+                        other.to_string(),
+                        if other { "The batch on screen is of another scenario:" } else { "The batch of" },
+                        s.title,
+                        d.spec,
+                        if other { " (not the one being edited)." } else { "." }
+                    )
+                }
+                _ => Markup::new(),
+            };
             let interrupted = if d.interrupted {
                 let title = d.scenario.as_ref().map(|s| s.title.as_str()).unwrap_or_default();
                 markup!(
@@ -472,10 +488,11 @@ pub fn BatchPanel() -> impl IntoView {
                 Markup::new()
             };
             markup!(
-                "<p class=\"muted\" data-testid=\"batch-estimate\">{}</p>{}\
+                "{}<p class=\"muted\" data-testid=\"batch-estimate\">{}</p>{}\
                  <p class=\"batch-progress\"><progress max=\"{}\" value=\"{}\"></progress> \
                  <span data-testid=\"batch-progress\" data-done=\"{}\">{} of {} runs{}</span></p>\
                  <p data-testid=\"batch-note\">{}</p>{}{}",
+                whose,
                 estimate,
                 alert,
                 d.total,

@@ -163,6 +163,20 @@ pub fn ShareLinks() -> impl IntoView {
         });
     };
     let has_run = move || controller.view.with(|v| v.scenario.is_some());
+    // A link belongs to what was on screen when it was made: another scenario in the editor,
+    // another run (a new one, a replay, Reset) takes it away.
+    let run = Memo::new(move |_| {
+        controller.view.with(|v| v.scenario.as_ref().map_or(0, |s| std::sync::Arc::as_ptr(s) as usize))
+    });
+    Effect::new(move |made: Option<()>| {
+        editor.scenario.track();
+        // Read, not only tracked: a memo nobody has read does not pass its changes on.
+        run.get();
+        if made.is_some() {
+            url.set(String::new());
+            message.set(String::new());
+        }
+    });
     view! {
         <div class="share" data-testid="share">
             <button

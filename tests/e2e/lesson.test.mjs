@@ -89,3 +89,34 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768
     assert.deepEqual(errors, []);
   });
 }
+
+test('what is on screen belongs to what is on screen: a link goes with its run or scenario, a batch names its scenario', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  await runPreset(page, 'rail-debate');
+  await page.getByTestId('share-run').click();
+  await page.getByTestId('share-url').waitFor();
+  await eventually(async () => assert.match(await page.getByTestId('share-message').textContent(), /^Link ready \(\d+ characters\)/));
+  // Reset: the run's link goes with the run.
+  await page.getByTestId('reset').click();
+  await eventually(async () => assert.equal(await page.getByTestId('share-url').count(), 0));
+  assert.equal(await page.getByTestId('share-message').count(), 0);
+  // A scenario's link goes when another scenario is opened.
+  await page.getByTestId('share-scenario').click();
+  await page.getByTestId('share-url').waitFor();
+  await page.getByTestId('open-trading-game').click();
+  await eventually(async () => assert.equal(await page.getByTestId('share-url').count(), 0));
+
+  // A batch says whose it is, and is set apart once another scenario is being edited.
+  await page.getByTestId('open-rail-debate').click();
+  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('batch-seeds').fill('1..3');
+  await page.getByTestId('batch-run').click();
+  await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), 3), { timeout: 60000 });
+  const of = page.getByTestId('batch-of');
+  await eventually(async () => assert.equal(await of.getAttribute('data-other'), 'false'));
+  assert.match(await of.textContent(), /^The batch of “Presidential debate: transcontinental high-speed rail”, seeds 1\.\.3\.$/);
+  await page.getByTestId('open-trading-game').click();
+  await eventually(async () => assert.equal(await of.getAttribute('data-other'), 'true'));
+  assert.match(await of.textContent(), /another scenario: “Presidential debate: transcontinental high-speed rail”/);
+  assert.deepEqual(errors, []);
+});
