@@ -2,28 +2,13 @@
 // malformed replies, so retries, defaults, fallbacks and invalid actions are on screen too).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, eventually, openApp, runPreset, waitForCount, waitForStatus } from './helpers.mjs';
+import { appSession, eventually, openAllSections, openApp, runPreset, waitForCount, waitForStatus } from './helpers.mjs';
 
 const session = appSession();
 
-/**
- * Opens every collapsed section, so what is inside it is checked too. Sections render their
- * content when opened (the inspector's calls, then each call's messages), so this opens what
- * appears until a pass finds nothing closed and nothing new, then waits for the sent messages.
- */
+/** Opens every collapsed section, then waits for the inspector's calls and their sent messages. */
 async function openAll(page) {
-  let seen = -1;
-  await eventually(async () => {
-    const { closed, total } = await page.evaluate(() => {
-      const all = [...document.querySelectorAll('details')];
-      const shut = all.filter((d) => !d.open);
-      shut.forEach((d) => { d.open = true; });
-      return { closed: shut.length, total: all.length };
-    });
-    const settled = closed === 0 && total === seen;
-    seen = total;
-    assert.ok(settled, `${closed} of ${total} sections were still closed`);
-  }, { timeout: 20000, interval: 100 });
+  await openAllSections(page);
   const calls = await page.getByTestId('call').count();
   assert.ok(calls >= 10, `the inspector lists the calls of all ten turns (${calls})`);
   await waitForCount(page, 'call-raw', calls);

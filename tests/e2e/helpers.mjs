@@ -256,3 +256,23 @@ export async function onTab(page, preset, address, turns, { opening = false } = 
   await field.blur();
   if (turns !== undefined) await page.getByTestId('field-max_turns').fill(String(turns));
 }
+
+/**
+ * Opens every collapsed section of `target` (a page or a frame), so what is inside it is drawn
+ * and checked too. Sections draw their content when opened (the inspector's calls, then each
+ * call's messages), so this opens what appears until a pass finds nothing closed and nothing new.
+ */
+export async function openAllSections(target) {
+  let seen = -1;
+  await eventually(async () => {
+    const { closed, total } = await target.evaluate(() => {
+      const all = [...document.querySelectorAll('details')];
+      const shut = all.filter((d) => !d.open);
+      shut.forEach((d) => { d.open = true; });
+      return { closed: shut.length, total: all.length };
+    });
+    const settled = closed === 0 && total === seen;
+    seen = total;
+    assert.ok(settled, `${closed} of ${total} sections were still closed`);
+  }, { timeout: 20000, interval: 100 });
+}

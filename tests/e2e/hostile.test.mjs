@@ -6,7 +6,7 @@
 // it is shown as text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, eventually, openApp, openOnServer, waitForStatus } from './helpers.mjs';
+import { appSession, eventually, openAllSections as openAll, openApp, openOnServer, waitForStatus } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 const session = appSession();
@@ -15,22 +15,6 @@ before(async () => { llm = await startLlmServer({ persona: 'hostile' }); });
 after(async () => { await llm.close(); });
 
 const PRESETS = ['rail-debate', 'arms-debate', 'ai-morality-handoff', 'daily-show-director', 'town-hall-selector', 'trading-game', 'rail-debate-random'];
-
-/** Opens every <details> until none is closed and no new one appears (sections draw when opened). */
-async function openAll(target) {
-  let seen = -1;
-  await eventually(async () => {
-    const { closed, total } = await target.evaluate(() => {
-      const all = [...document.querySelectorAll('details')];
-      const shut = all.filter((d) => !d.open);
-      shut.forEach((d) => { d.open = true; });
-      return { closed: shut.length, total: all.length };
-    });
-    const settled = closed === 0 && total === seen;
-    seen = total;
-    assert.ok(settled, `${closed} of ${total} sections were still closed`);
-  }, { timeout: 20000, interval: 100 });
-}
 
 /** What of the payload a page or frame holds: elements it would have made, and whether it ran. */
 function payloadIn(target) {
