@@ -123,8 +123,8 @@ test('under a subpath on a plain host: every preset runs, links open there, and 
   const frame = page.frameLocator('[data-testid=compare-frame]');
   await eventually(async () => assert.equal(await frame.getByTestId('compare-column').count(), 2), { timeout: 30000 });
   await frame.getByTestId('compare-link').click();
-  const note = await waitForText(frame.getByTestId('compare-note'), /copied/);
-  const compareLink = note.match(/(http\S+)/)[1];
+  await waitForText(frame.getByTestId('compare-note'), /copied/);
+  const compareLink = await frame.getByTestId('compare-url').inputValue();
   assert.ok(compareLink.startsWith(`${served.url}#cmp=1.`), compareLink);
   await page.getByTestId('compare-close').click();
 
