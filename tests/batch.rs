@@ -423,8 +423,20 @@ fn an_interrupted_batch_resumes_into_the_file_an_uninterrupted_one_writes() {
     );
     assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap(), "byte for byte");
 
-    // A row cut short by the interruption is played again; a file of another batch is refused.
+    // A file a batch left with its header alone is named as such, and resumes into the whole.
     let text = std::fs::read_to_string(&whole).unwrap();
+    std::fs::write(&cut, &text[..text.find('\n').unwrap() + 1]).unwrap();
+    let (code, _, err) = run(&with_out(&cut, &[]));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("holds a batch's header and no rows yet: add --resume")
+            && err.contains("or give another --out"),
+        "{err}"
+    );
+    assert_eq!(run(&with_out(&cut, &["--resume"])).0, 0);
+    assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap(), "byte for byte");
+
+    // A row cut short by the interruption is played again; a file of another batch is refused.
     std::fs::write(&cut, &text[..text.len() - 7]).unwrap();
     assert_eq!(run(&with_out(&cut, &["--resume"])).0, 0);
     assert_eq!(std::fs::read(&cut).unwrap(), std::fs::read(&whole).unwrap());

@@ -165,10 +165,13 @@ fn kept_rows(args: &BatchArgs, table: &Table, mine: &Seeds) -> Result<Vec<RunFig
         Err(e) => return Err(format!("cannot read {out}: {e}")),
     };
     if !args.resume {
-        return Err(format!(
-            "{out} already holds rows: add --resume to keep them and play only the seeds it lacks, \
-             or give another --out"
-        ));
+        // A batch stopped before its first run left its header alone.
+        let holds = if text.trim_end().lines().count() <= 1 {
+            "holds a batch's header and no rows yet: add --resume to play its seeds into it"
+        } else {
+            "already holds rows: add --resume to keep them and play only the seeds it lacks"
+        };
+        return Err(format!("{out} {holds}, or give another --out"));
     }
     let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
     let earlier = crate::batch::read_csv(whole).map_err(|e| format!("cannot resume from {out}: {e}"))?;
