@@ -159,7 +159,6 @@ impl Controller {
                 .ok()
                 .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
                 .unwrap_or_default();
-        let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into()])?;
         let http = if scenario.model.is_demo() || scenario.model.is_in_tab() {
             None
         } else {
@@ -169,6 +168,8 @@ impl Controller {
             Some(self.http_model(&quiet, Rc::new(BrowserClock))?)
         };
         if new.is_some() {
+            // A resumed batch has its header already.
+            let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into()])?;
             // A batch left unfinished by a reload is kept with the past runs before this one starts.
             if b.data.with_value(|d| d.interrupted) {
                 self.end_interrupted_batch();

@@ -13,11 +13,12 @@ async function eventsOf(page) {
 }
 
 /**
- * Opens the rail debate without its opening steps, seats `seat` (with a time limit of `limit`
- * seconds, when given), and runs `turns` turns at full speed.
+ * Opens `preset` (the rail debate unless named) without its opening steps, seats `seat` (with a
+ * time limit of `limit` seconds, when given), turns the projector view on when asked, and runs
+ * `turns` turns at full speed.
  */
-async function runSeated(page, seat, turns, limit = null) {
-  await page.getByTestId('open-rail-debate').click();
+async function runSeated(page, seat, turns, limit = null, { preset = 'rail-debate', projector = false } = {}) {
+  await page.getByTestId(`open-${preset}`).click();
   await page.getByTestId('field-opening.specify_topic').uncheck();
   await page.getByTestId('field-opening.describe_characters').uncheck();
   await page.getByTestId('field-max_turns').fill(String(turns));
@@ -25,6 +26,10 @@ async function runSeated(page, seat, turns, limit = null) {
   await page.getByTestId(seat).check();
   if (limit !== null) await page.getByTestId('field-seat_timeout_s').fill(String(limit));
   await page.getByTestId('speed').selectOption('0');
+  if (projector) {
+    await page.getByTestId('projector').click();
+    await page.locator('main.projector').waitFor();
+  }
   await page.getByTestId('run').click();
 }
 
@@ -409,23 +414,10 @@ test('in the projector view, Space on a focused bid button presses it; a digit w
   assert.deepEqual(errors, []);
 });
 
-/** Opens `preset` without its opening steps, seats `seat`, turns the projector view on and runs. */
-async function runOnProjector(page, preset, seat, turns) {
-  await page.getByTestId(`open-${preset}`).click();
-  await page.getByTestId('field-opening.specify_topic').uncheck();
-  await page.getByTestId('field-opening.describe_characters').uncheck();
-  await page.getByTestId('field-max_turns').fill(String(turns));
-  await page.getByTestId(seat).check();
-  await page.getByTestId('speed').selectOption('0');
-  await page.getByTestId('projector').click();
-  await page.locator('main.projector').waitFor();
-  await page.getByTestId('run').click();
-}
-
 for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
   test(`at ${viewport.width} by ${viewport.height} in the projector view, a bid's question takes the digit typed without a click`, async () => {
     const { page, errors } = await openApp(session.browser, session.server.url, viewport);
-    await runOnProjector(page, 'rail-debate', 'seat-2', 2);
+    await runSeated(page, 'seat-2', 2, null, { projector: true });
     await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
     await page.waitForFunction(() => document.activeElement?.closest('[data-testid=seat]'));
     await page.keyboard.press('7');
@@ -442,7 +434,7 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768
 
   test(`at ${viewport.width} by ${viewport.height} in the projector view, a speech's box has the focus as it opens, in the projector's type`, async () => {
     const { page, errors } = await openApp(session.browser, session.server.url, viewport);
-    await runOnProjector(page, 'rail-debate-random', 'seat-2', 6);
+    await runSeated(page, 'seat-2', 6, null, { preset: 'rail-debate-random', projector: true });
     await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (speak)', 30000);
     await page.waitForFunction(() => document.activeElement?.dataset.testid === 'seat-text');
     await page.keyboard.type('We build it on time.');
