@@ -485,6 +485,7 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
                 />
             </label>
             <button data-testid="interject" on:click=move |_| send()>"Interject"</button>
+            <span class="muted" data-testid="interject-later" role="status">{move || controller.heard_later.get()}</span>
         </div>
         <GiveFloor message=message />
     }
@@ -523,7 +524,7 @@ fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
                     </button>
                 })}
                 <span class="muted" data-testid="floor-given" role="status">
-                    {move || controller.given.get().map(|a| format!("{a} speaks next (the method still chooses, and both are recorded)"))}
+                    {move || controller.given.get()}
                     {move || controller.ending.get().then_some(" The show ends at the director's next turn.")}
                 </span>
             </div>

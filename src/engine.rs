@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::clock::Clock;
 use crate::events::{Event, FinishReason, MessageKind, ParseOutcome};
-use crate::floor::Floor;
+use crate::floor::{Floor, GivenFloor};
 use crate::methods::MethodState;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, Cue, ModelError, Purpose};
 use crate::prompts::fill;
@@ -29,6 +29,34 @@ pub enum StepOutcome {
 
 /// A run: its [`Floor`] and the speaker-selection method playing on it, and the control around
 /// them (the opening, finishing, the spending cap).
+/// Gives the class's floor to a run's next choice of speaker, from outside the run: a floor
+/// given while a step is under way reaches that step's choice if it is still to be made.
+#[derive(Clone, Debug)]
+pub struct FloorDesk {
+    given: GivenFloor,
+    scenario: Rc<Scenario>,
+}
+
+impl FloorDesk {
+    /// Gives `agent` the floor once (see [`Run::give_floor`]).
+    pub fn give(&self, agent: &str) -> Result<(), String> {
+        if let Some(why) = self.scenario.method.kind().fixed_floor() {
+            return Err(why.into());
+        }
+        let index =
+            self.scenario.agent_index(agent).ok_or_else(|| format!("\"{agent}\" is not in the cast"))?;
+        self.given.give(index);
+        Ok(())
+    }
+
+    /// The agent given the floor whose turn has not come yet, and whether the step under way
+    /// has chosen its speaker already (then that agent speaks in the next turn, not this one).
+    pub fn given(&self) -> Option<(&str, bool)> {
+        let agent = self.given.agent()?;
+        Some((self.scenario.agents[agent].name.as_str(), self.given.chosen()))
+    }
+}
+
 pub struct Run {
     floor: Floor,
     /// The method's own state, from the end of the opening on.
@@ -81,6 +109,7 @@ impl Run {
         if let Some(reason) = self.finished {
             return StepOutcome::Finished(reason);
         }
+        self.floor.given.begin_step();
         let (tokens, spent) = self.floor.spent();
         if self.started && self.cap.reached(tokens, spent) {
             if !self.cap_noted {
@@ -291,19 +320,15 @@ impl Run {
     /// Gives `agent` the floor once: the method's next choice of speaker is still made and
     /// recorded, and `agent` speaks instead (a `floor_given` event beside the choice).
     pub fn give_floor(&mut self, agent: &str) -> Result<(), String> {
-        if let Some(why) = self.floor.scenario.method.kind().fixed_floor() {
-            return Err(why.into());
-        }
         if self.finished.is_some() {
             return Err("the run has finished".into());
         }
-        let index = self
-            .floor
-            .scenario
-            .agent_index(agent)
-            .ok_or_else(|| format!("\"{agent}\" is not in the cast"))?;
-        self.floor.given = Some(index);
-        Ok(())
+        self.floor_desk().give(agent)
+    }
+
+    /// The floor the class gives, for the holder of the run to give while a step has the run.
+    pub fn floor_desk(&self) -> FloorDesk {
+        FloorDesk { given: self.floor.given.clone(), scenario: self.floor.scenario.clone() }
     }
 
     /// "End the show": the director's next stop draw stops the run, whatever it draws (the draw
@@ -328,6 +353,7 @@ impl Run {
     pub fn floor_given(&self) -> Option<&str> {
         self.floor
             .given
+            .agent()
             .filter(|_| self.finished.is_none())
             .map(|i| self.floor.scenario.agents[i].name.as_str())
     }

@@ -46,6 +46,46 @@ impl<T> Asked<T> {
     }
 }
 
+/// The floor the class gave, held by the run's [`Floor`] and by whoever holds the run, so that
+/// it can be given while a turn is under way: the turn's choice of speaker reads it when it is
+/// made. Also tells whether the turn under way has chosen its speaker (then a floor given now
+/// waits for the next turn).
+#[derive(Clone, Debug, Default)]
+pub struct GivenFloor(Rc<GivenCell>);
+
+#[derive(Debug, Default)]
+struct GivenCell {
+    agent: std::cell::Cell<Option<usize>>,
+    chosen: std::cell::Cell<bool>,
+}
+
+impl GivenFloor {
+    /// The agent (its index in the scenario) given the floor whose turn has not come yet.
+    pub fn agent(&self) -> Option<usize> {
+        self.0.agent.get()
+    }
+
+    pub(crate) fn give(&self, agent: usize) {
+        self.0.agent.set(Some(agent));
+    }
+
+    /// Whether the turn under way has chosen its speaker already.
+    pub fn chosen(&self) -> bool {
+        self.0.chosen.get()
+    }
+
+    /// A step begins: its speaker is not chosen yet.
+    pub(crate) fn begin_step(&self) {
+        self.0.chosen.set(false);
+    }
+
+    /// The turn's speaker is chosen now: the floor given, if any, is used up.
+    fn choose(&self) -> Option<usize> {
+        self.0.chosen.set(true);
+        self.0.agent.take()
+    }
+}
+
 /// Told of each event as it is recorded.
 pub(crate) type Listener = Box<dyn FnMut(&Event)>;
 
@@ -68,8 +108,9 @@ pub struct Floor {
     /// such call is recorded against.
     last_calls: std::collections::BTreeMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
     /// The agent the class gave the floor to, until a method's next choice of speaker takes it
-    /// (see [`Floor::floor_for`]).
-    pub(crate) given: Option<usize>,
+    /// (see [`Floor::floor_for`]); shared with the session, so a floor given while the turn is
+    /// under way (a seat's bid awaited) reaches that turn's choice.
+    pub(crate) given: GivenFloor,
     /// The class pressed "End the show": the director's next stop draw stops.
     pub(crate) end_requested: bool,
     /// Told of every event as it is recorded, so a view can follow a turn as it happens.
@@ -92,7 +133,7 @@ impl Floor {
             turn: 0,
             cast: Vec::new(),
             last_calls: Default::default(),
-            given: None,
+            given: GivenFloor::default(),
             end_requested: false,
             listener: None,
             spent_tokens: 0,
@@ -330,7 +371,7 @@ impl Floor {
     /// Who speaks after the method chose `chosen`: the agent the class gave the floor to, if it
     /// did (recorded beside the method's choice, and used once), or `chosen`.
     pub(crate) fn floor_for(&mut self, chosen: usize) -> usize {
-        let Some(given) = self.given.take() else {
+        let Some(given) = self.given.choose() else {
             return chosen;
         };
         let (agent, instead_of) = (self.cast[given].name.clone(), self.cast[chosen].name.clone());

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::engine::{Run, StepOutcome};
+use crate::engine::{FloorDesk, Run, StepOutcome};
 use crate::events::{Event, FinishReason};
 use crate::replay::Replay;
 use crate::scenario::{Scenario, SpendingCap};
@@ -118,8 +118,9 @@ pub struct Session {
     cap: SpendingCap,
     /// What the class asked while the run was away on a step, carried out when it is back.
     pending: Vec<ClassRequest>,
-    /// The floor given and the show ending as the run had them when its step went away.
-    away: (Option<String>, bool),
+    /// The run's floor (given from here while its step is away), and whether the show was
+    /// ending when the step went away.
+    away: (Option<FloorDesk>, bool),
     /// Called whenever a live run records an event, so the shell can schedule a redraw.
     on_event: Option<Rc<dyn Fn()>>,
 }
@@ -255,9 +256,15 @@ impl Session {
     }
 
     /// Give the floor: `agent` speaks next, whatever the method chooses (its choice is still
-    /// made and recorded). While a step is in flight it takes effect from the next one.
+    /// made and recorded). While a step is in flight it reaches that step's choice of speaker if
+    /// the choice is still to be made (a seat's bid awaited), else the next turn's
+    /// ([`Session::floor_given`] says which).
     pub fn give_floor(&mut self, agent: &str) -> Result<(), String> {
-        self.ask(ClassRequest::GiveFloor(agent.to_string()), "giving the floor").map(|_| ())
+        match (&mut self.source, &self.away.0) {
+            (Source::Live(Some(run)), _) => run.give_floor(agent),
+            (Source::Live(None), Some(desk)) => desk.give(agent),
+            _ => Err("giving the floor needs a live run: press Run or Step first".into()),
+        }
     }
 
     /// "End the show": the director's next turn stops the run (recorded on its stop draw).
@@ -278,19 +285,19 @@ impl Session {
         }
     }
 
-    /// The agent given the floor whose turn has not come yet.
-    pub fn floor_given(&self) -> Option<&str> {
-        match &self.source {
-            Source::Live(Some(run)) => run.floor_given(),
-            Source::Live(None) => {
-                let asked = self.pending.iter().rev().find_map(|r| match r {
-                    ClassRequest::GiveFloor(agent) => Some(agent.as_str()),
-                    _ => None,
-                });
-                asked.or(self.away.0.as_deref())
-            }
+    /// The agent given the floor whose turn has not come yet, and whether a speech comes first
+    /// (the step under way chose its speaker before the floor was given).
+    pub fn floor_given(&self) -> Option<(&str, bool)> {
+        match (&self.source, &self.away.0) {
+            (Source::Live(Some(run)), _) => run.floor_given().map(|agent| (agent, false)),
+            (Source::Live(None), Some(desk)) => desk.given(),
             _ => None,
         }
+    }
+
+    /// The interjections made while a step is away, recorded (and heard) once it is back.
+    pub fn interjections_waiting(&self) -> usize {
+        self.pending.iter().filter(|r| matches!(r, ClassRequest::Interject(..))).count()
     }
 
     /// Whether "End the show" waits for the director's next turn.
@@ -394,7 +401,7 @@ impl Session {
         match std::mem::replace(&mut self.source, Source::Live(None)) {
             Source::Live(Some(mut run)) => {
                 run.set_spending_cap(self.cap);
-                self.away = (run.floor_given().map(String::from), run.show_ending());
+                self.away = (Some(run.floor_desk()), run.show_ending());
                 Some(Job::Step(StepJob { generation, run }))
             }
             Source::Recording => {
@@ -652,7 +659,6 @@ impl Session {
 enum ClassRequest {
     /// A message from outside the cast: (speaker, text).
     Interject(String, String),
-    GiveFloor(String),
     EndShow,
 }
 
@@ -666,7 +672,6 @@ impl ClassRequest {
                 run.inject(&speaker, &text);
                 Ok(())
             }
-            ClassRequest::GiveFloor(agent) => run.give_floor(&agent),
             ClassRequest::EndShow => run.end_show(),
         }
     }

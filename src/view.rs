@@ -340,7 +340,7 @@ impl RunView {
             }
             Event::FloorGiven { turn, agent, instead_of } => {
                 let note = crate::events::floor_note(agent, instead_of);
-                bidding::view::mark_given(&mut self.bid_turns, *turn, note.clone());
+                bidding::view::mark_given(&mut self.bid_turns, *turn, agent, note.clone());
                 self.given = Some(note);
             }
             Event::Message { turn, speaker, text, kind, refusal } => {

@@ -58,8 +58,10 @@ pub struct Controller {
     pub intab: crate::app::intab::InTab,
     /// Where a seated person is asked.
     pub desk: crate::app::seat::PageDesk,
-    /// The agent the class gave the floor to, until their turn.
+    /// Whom the class gave the floor to, until their turn, and when that is.
     pub given: RwSignal<Option<String>>,
+    /// Interjections made while a turn is under way, heard once it is over.
+    pub heard_later: RwSignal<Option<String>>,
     /// "End the show" waits for the director's next turn.
     pub ending: RwSignal<bool>,
     /// The projector view is on (see `app::projector`).
@@ -98,6 +100,7 @@ impl Controller {
             intab: crate::app::intab::InTab::new(),
             desk: crate::app::seat::PageDesk::new(),
             given: RwSignal::new(None),
+            heard_later: RwSignal::new(None),
             projector: RwSignal::new(false),
             ending: RwSignal::new(false),
             batch: crate::app::batch::BatchState::new(),
@@ -344,9 +347,23 @@ impl Controller {
 
     /// The controls follow the session.
     fn sync(&self) {
-        let (status, working, replaying, given, ending) = self.with_session(|s| {
-            (s.status(), s.is_working(), s.is_replaying(), s.floor_given().map(String::from), s.show_ending())
+        let (status, working, replaying, given, ending, waiting) = self.with_session(|s| {
+            let given = s.floor_given().map(|(agent, after)| {
+                let when = if after { "after this speech" } else { "next" };
+                format!("{agent} speaks {when}: given by the class (the method still chooses, and both are recorded).")
+            });
+            (s.status(), s.is_working(), s.is_replaying(), given, s.show_ending(), s.interjections_waiting())
         });
+        let heard = (waiting > 0).then(|| match waiting {
+            1 => "Heard after this speech: the interjection is recorded when the turn under way ends."
+                .to_string(),
+            n => format!(
+                "Heard after this speech: {n} interjections are recorded when the turn under way ends."
+            ),
+        });
+        if self.heard_later.get_untracked() != heard {
+            self.heard_later.set(heard);
+        }
         if self.ending.get_untracked() != ending {
             self.ending.set(ending);
         }
@@ -380,6 +397,10 @@ impl Controller {
         }
         if batch.iter().any(|e| matches!(e, Event::Message { .. })) {
             self.live_text.set(None);
+        }
+        // A floor given while the turn was under way has just been used.
+        if batch.iter().any(|e| matches!(e, Event::FloorGiven { .. })) {
+            self.sync();
         }
         self.view.update(|v| {
             for e in &batch {

@@ -557,3 +557,81 @@ fn an_answer_travels_as_one_line_and_back() {
         assert_eq!(Answer::from_line(bad), None, "{bad}");
     }
 }
+
+#[test]
+fn the_floor_given_while_a_seat_answers_reaches_the_turn_whose_speaker_is_not_chosen_yet() {
+    let mut scenario = preset("rail-debate", 4);
+    scenario.opening.specify_topic = false;
+    scenario.opening.describe_characters = false;
+    let me = scenario.agents[0].name.clone();
+    let other = scenario.agents.last().unwrap().name.clone();
+    scenario.seats = check_seats(&scenario, std::slice::from_ref(&me)).unwrap();
+    // The class gives the floor to `other` while the seat's first bid is awaited (turn 1's
+    // speaker not chosen yet), and again while the seat's first speech is awaited (chosen).
+    let desk: Rc<RefCell<Option<crate::engine::FloorDesk>>> = Rc::default();
+    // What the floor row said after each floor given: (agent, after the speech under way).
+    type Notes = RefCell<Vec<Option<(String, bool)>>>;
+    let seen: Rc<Notes> = Rc::default();
+    let (d, s, to) = (desk.clone(), seen.clone(), other.clone());
+    let bids = std::cell::Cell::new(0);
+    let person = Rc::new(Person {
+        pick: Box::new(move |q| {
+            let desk = d.borrow();
+            let desk = desk.as_ref().unwrap();
+            let note = |s: &RefCell<Vec<_>>| {
+                s.borrow_mut().push(desk.given().map(|(a, after)| (a.to_string(), after)))
+            };
+            match q.form {
+                Form::Number { .. } => {
+                    bids.set(bids.get() + 1);
+                    if bids.get() == 1 {
+                        desk.give(&to).unwrap();
+                        note(&s);
+                    }
+                    Answer::Number(10)
+                }
+                _ => {
+                    if s.borrow().len() == 1 {
+                        desk.give(&to).unwrap();
+                        note(&s);
+                    }
+                    Answer::Text("On time and on budget.".into())
+                }
+            }
+        }),
+        asked: RefCell::default(),
+        problems: RefCell::default(),
+    });
+    let mut run = seated(scenario, person);
+    *desk.borrow_mut() = Some(run.floor_desk());
+    block_on(run.run_to_end());
+    let events = run.events();
+    // Both notes as the class saw them: this turn, then after the speech under way.
+    assert_eq!(*seen.borrow(), [Some((other.clone(), false)), Some((other.clone(), true))]);
+    let given: Vec<(u32, &str)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::FloorGiven { turn, agent, .. } => Some((*turn, agent.as_str())),
+            _ => None,
+        })
+        .collect();
+    let spoke = |turn: u32| {
+        events.iter().find_map(|e| match e {
+            Event::Message { turn: t, speaker, .. } if *t == turn => Some(speaker.as_str()),
+            _ => None,
+        })
+    };
+    assert_eq!(given[0], (1, other.as_str()), "the first floor reaches the turn whose bid was awaited");
+    assert_eq!(spoke(1), Some(other.as_str()));
+    // The seat's first speech is in the first turn it won after that; the floor given during it
+    // is the next turn's.
+    let first_speech = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Message { turn, speaker, .. } if *speaker == me => Some(*turn),
+            _ => None,
+        })
+        .expect("the seat spoke");
+    assert_eq!(given[1], (first_speech + 1, other.as_str()));
+    assert_eq!(spoke(first_speech + 1), Some(other.as_str()));
+}

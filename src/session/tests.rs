@@ -448,7 +448,7 @@ fn an_interjection_is_recorded_heard_by_the_next_call_and_kept_when_continued_li
 }
 
 #[test]
-fn the_floor_given_while_a_step_is_away_is_taken_by_the_next_turn() {
+fn the_floor_given_while_a_step_is_away_reaches_that_steps_choice() {
     let mut b = Bench::new("rail-debate", 4);
     assert!(b.session.give_floor("Kanye West").unwrap_err().contains("needs a live run"));
     b.step(); // the opening
@@ -458,25 +458,25 @@ fn the_floor_given_while_a_step_is_away_is_taken_by_the_next_turn() {
     let Some(Job::Step(mut job)) = b.session.next_job() else { panic!("a step job") };
     let agents = b.scenario.agent_names();
     let given = agents.last().unwrap().clone();
+    assert!(b.session.give_floor("Nobody").unwrap_err().contains("not in the cast"), "checked at once");
     b.session.give_floor(&given).unwrap();
-    assert_eq!(b.session.floor_given(), Some(given.as_str()), "shown while the step is away");
+    assert_eq!(b.session.floor_given(), Some((given.as_str(), false)), "shown while the step is away");
     assert_eq!(b.session.interject("Moderator", "Time is short.").unwrap(), [], "kept for later");
+    assert_eq!(b.session.interjections_waiting(), 1);
     let outcome = block_on(job.run.step());
     b.effects.extend(b.session.stepped(job, outcome));
-    assert_eq!(b.session.floor_given(), Some(given.as_str()), "waiting for the next turn");
+    assert_eq!(b.session.floor_given(), None, "used by the step that was away");
+    assert_eq!(b.session.interjections_waiting(), 0);
+    let events = b.session.events().clone();
     assert!(
-        matches!(b.session.events().last(), Some(Event::Message { text, .. }) if text == "Time is short."),
+        matches!(events.last(), Some(Event::Message { text, .. }) if text == "Time is short."),
         "the interjection is recorded when the step is back"
     );
-    assert!(!b.session.events().iter().any(|e| matches!(e, Event::FloorGiven { .. })));
-    b.step();
-    assert_eq!(b.session.floor_given(), None, "used");
-    let events = b.session.events().clone();
     let at = events.iter().position(|e| matches!(e, Event::FloorGiven { .. })).expect("recorded");
-    assert!(matches!(&events[at], Event::FloorGiven { turn: 2, agent, .. } if *agent == given));
+    assert!(matches!(&events[at], Event::FloorGiven { turn: 1, agent, .. } if *agent == given));
     assert!(events[at..]
         .iter()
-        .any(|e| matches!(e, Event::Message { turn: 2, speaker, .. } if *speaker == given)));
+        .any(|e| matches!(e, Event::Message { turn: 1, speaker, .. } if *speaker == given)));
 }
 
 #[test]

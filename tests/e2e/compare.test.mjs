@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { appSession, cutOff, eventually, openApp, openOnServer, root } from './helpers.mjs';
+import { appSession, comparisonColumns, cutOff, eventually, openApp, openOnServer, root } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 const session = appSession();
@@ -26,9 +26,7 @@ async function compare(page, preset, vary, values) {
   await page.getByTestId('compare-vary').fill(vary);
   await page.getByTestId('compare-values').fill(values);
   await page.getByTestId('compare-open').click();
-  const frame = page.frameLocator('[data-testid=compare-frame]');
-  await eventually(async () => assert.ok(await frame.getByTestId('compare-column').count() >= 2), { timeout: 30000 });
-  return frame;
+  return comparisonColumns(page, 2, { atLeast: true });
 }
 
 /** Each column's message count, as its transcript's header shows it. */
@@ -166,14 +164,12 @@ test('a comparison played to the end is kept with the past runs and travels as a
   await eventually(async () => assert.equal(await past.count(), 1));
   assert.match(await past.textContent(), /2 columns/);
   await past.getByTestId('past-open').click();
-  const reopened = page.frameLocator('[data-testid=compare-frame]');
-  await eventually(async () => assert.equal(await reopened.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  const reopened = await comparisonColumns(page, 2);
   const kept = JSON.parse(await saveJson(page, reopened));
   assert.deepEqual(kept.runs.map((r) => r.events.length), finished.runs.map((r) => r.events.length));
   // The link, in a page of its own: the same runs, replayed from the recording.
   const other = await openApp(session.browser, url, { width: 1280, height: 900 }, 'compare-frame');
-  const linked = other.page.frameLocator('[data-testid=compare-frame]');
-  await eventually(async () => assert.equal(await linked.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  const linked = await comparisonColumns(other.page, 2);
   await linked.getByTestId('compare-step').click();
   await eventually(async () => assert.deepEqual(await counts(linked), [1, 1]));
   const fromLink = JSON.parse(await saveJson(other.page, linked));

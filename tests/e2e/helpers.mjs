@@ -206,6 +206,28 @@ export async function eventually(check, { timeout = 10000, interval = 50 } = {})
   }
 }
 
+/**
+ * Waits until the comparison frame on `page` shows `n` columns (at least `n` with `atLeast`) and
+ * returns the frame. If it never does, the failure says what the frame showed instead: its
+ * address, its text and the page's note, so a failure on another machine can be read from the log.
+ */
+export async function comparisonColumns(page, n, { atLeast = false, timeout = 30000 } = {}) {
+  const frame = page.frameLocator('[data-testid=compare-frame]');
+  try {
+    await eventually(async () => {
+      const count = await frame.getByTestId('compare-column').count();
+      if (atLeast) assert.ok(count >= n, `${count} columns, at least ${n} expected`);
+      else assert.equal(count, n);
+    }, { timeout });
+  } catch (e) {
+    const src = await page.getByTestId('compare-frame').getAttribute('src', { timeout: 1000 }).catch(() => '(no frame)');
+    const shown = await frame.locator('body').innerText({ timeout: 1000 }).catch((err) => `(unreadable: ${err.message.split('\n')[0]})`);
+    e.message += `\nThe frame's address: ${src}\nWhat it showed: ${shown.slice(0, 800)}`;
+    throw e;
+  }
+  return frame;
+}
+
 /** Waits until the element's text matches `pattern` (a RegExp or a substring); returns the text. */
 export async function waitForText(locator, pattern, timeout = 10000) {
   return eventually(async () => {

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, launch, onTab, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
+import { comparisonColumns, eventually, launch, onTab, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'agora-intab-'));
 const tiny = join(dir, 'tiny.gguf');
@@ -488,8 +488,7 @@ test('a page served with a strict Content-Security-Policy starts and runs the in
   // So is the comparison page, in its frame, with its own build.
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('compare-open').click();
-  const frame = page.frameLocator('[data-testid=compare-frame]');
-  await eventually(async () => assert.equal(await frame.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  const frame = await comparisonColumns(page, 2);
   await frame.getByTestId('compare-step').click();
   await eventually(async () => assert.equal(await frame.getByTestId('message').count(), 2), { timeout: 15000 });
   assert.deepEqual(violations, []);
@@ -505,8 +504,7 @@ test('a comparison puts the model in the tab beside the demo model, each column 
   await page.getByTestId('compare-vary').fill('model');
   await page.getByTestId('compare-values').fill('demo, browser/models/tiny.gguf');
   await page.getByTestId('compare-open').click();
-  const frame = page.frameLocator('[data-testid=compare-frame]');
-  await eventually(async () => assert.equal(await frame.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  const frame = await comparisonColumns(page, 2);
   // The comparison page loads the copy this browser kept, and its columns play together.
   const fetched = () => ctx.requests.filter((r) => r.path === '/models/tiny.gguf').length;
   const before = fetched();

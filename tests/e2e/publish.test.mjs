@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { eventually, launch, onTab, openOnServer, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
+import { comparisonColumns, eventually, launch, onTab, openOnServer, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 const dist = join(root, 'dist');
@@ -120,8 +120,7 @@ test('under a subpath on a plain host: every preset runs, links open there, and 
   await page.getByTestId('compare-vary').fill('seed');
   await page.getByTestId('compare-values').fill('3, 8');
   await page.getByTestId('compare-open').click();
-  const frame = page.frameLocator('[data-testid=compare-frame]');
-  await eventually(async () => assert.equal(await frame.getByTestId('compare-column').count(), 2), { timeout: 30000 });
+  const frame = await comparisonColumns(page, 2);
   await frame.getByTestId('compare-link').click();
   await waitForText(frame.getByTestId('compare-note'), /copied/);
   const compareLink = await frame.getByTestId('compare-url').inputValue();

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { appSession, ofType, openApp, waitForStatus, waitForText } from './helpers.mjs';
+import { appSession, eventually, ofType, openApp, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -451,3 +451,58 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768
     assert.deepEqual(errors, []);
   });
 }
+
+test('in the projector view, the floor given while a seat bids reaches that turn, and what must wait says so', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  await runSeated(page, 'seat-2', 8, null, { projector: true });
+  const heading = page.locator('[data-testid=seat] h2');
+  await waitForText(heading, 'Your turn: Elizabeth Warren (bid)');
+  // Before this turn's speaker is chosen: the floor reaches this turn.
+  await page.getByTestId('give-floor').getByText('Kanye West', { exact: true }).click();
+  await waitForText(page.getByTestId('floor-given'), 'Kanye West speaks next: given by the class');
+  await page.getByTestId('interject-text').fill('Keep it short, please.');
+  await page.getByTestId('interject').click();
+  await waitForText(page.getByTestId('interject-later'), 'Heard after this speech');
+  await page.getByTestId('seat-choice-9').click();
+  // The turn's board names who spoke, and notes the floor the class gave.
+  const board = page.getByTestId('bid-turn').first();
+  await waitForText(board.getByTestId('board-given'), 'floor given to Kanye West by the class');
+  assert.match(await board.locator('h3').textContent(), /^Turn \d+ · Kanye West speaks$/);
+  await eventually(async () => assert.equal(await page.getByTestId('floor-given').textContent(), ''));
+  await eventually(async () => assert.equal(await page.getByTestId('interject-later').textContent(), ''));
+  // Once her speech is asked for, the turn's speaker is chosen: a floor given now waits for it.
+  for (;;) {
+    await page.waitForFunction(() => /\((bid|speak)\)$/.test(document.querySelector('[data-testid=seat] h2')?.textContent ?? ''), null, { timeout: 30000 });
+    const asked = await heading.textContent();
+    if (asked.endsWith('(speak)')) break;
+    const prompt = await page.getByTestId('seat-prompt').textContent();
+    await page.getByTestId('seat-choice-9').click();
+    await page.waitForFunction((p) => document.querySelector('[data-testid=seat-prompt]')?.textContent !== p, prompt);
+  }
+  await page.getByTestId('give-floor').getByText('Kanye West', { exact: true }).click();
+  await waitForText(page.getByTestId('floor-given'), 'Kanye West speaks after this speech: given by the class');
+  await page.getByTestId('seat-text').fill('On time and on budget.');
+  await page.getByTestId('seat-send').click();
+  // Her speech is over: the next turn is Kanye West's, once her bid in it is in.
+  await waitForText(heading, 'Your turn: Elizabeth Warren (bid)');
+  await waitForText(page.getByTestId('floor-given'), 'Kanye West speaks next: given by the class');
+  await page.getByTestId('seat-choice-0').click();
+  await eventually(async () => assert.equal(await page.getByTestId('floor-given').textContent(), ''), { timeout: 15000 });
+  await page.getByTestId('stop').click();
+  await waitForStatus(page, 'Finished');
+  await page.keyboard.press('Escape');
+  const events = await eventsOf(page);
+  const given = ofType(events, 'floor_given');
+  const spoke = (turn) => ofType(events, 'message').find((m) => m.turn === turn && m.kind !== 'injected')?.speaker;
+  assert.equal(given.length, 2);
+  assert.equal(given[0].turn, Math.min(...ofType(events, 'bid').map((b) => b.turn)), 'the turn whose bid was awaited');
+  assert.equal(spoke(given[0].turn), 'Kanye West');
+  // The interjection was recorded after that turn's speech, and heard from the next turn.
+  const messages = ofType(events, 'message');
+  const at = messages.findIndex((m) => m.text === 'Keep it short, please.');
+  assert.equal(messages[at - 1].speaker, 'Kanye West');
+  const hers = messages.find((m) => m.speaker === 'Elizabeth Warren' && m.text === 'On time and on budget.');
+  assert.equal(given[1].turn, hers.turn + 1);
+  assert.equal(spoke(hers.turn + 1), 'Kanye West');
+  assert.deepEqual(errors, []);
+});

@@ -78,10 +78,12 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
 /// tie-break and a floor given by the class.
 fn board_html(board: &BidTurn) -> Markup {
     let winner = board.winner.as_deref();
+    // Who spoke: the class's choice where it gave the floor, else the highest bid.
+    let speaker = board.given.as_ref().map(|(agent, _)| agent.as_str()).or(winner);
     let mut out = markup!(
         "<h3>Turn {}{}</h3><ul class=\"bids\">",
         board.turn,
-        winner.map(|w| markup!("<span class=\"winner-name\"> · {} speaks</span>", w)).unwrap_or_default()
+        speaker.map(|w| markup!("<span class=\"winner-name\"> · {} speaks</span>", w)).unwrap_or_default()
     );
     for (i, b) in board.bids.iter().enumerate() {
         let won = if winner == Some(b.agent.as_str()) { " winner" } else { "" };
@@ -107,7 +109,7 @@ fn board_html(board: &BidTurn) -> Markup {
     }
     out.push_static("</ul>");
     let tie = board.tie.then(|| crate::events::draw_note(&board.tied));
-    for (text, id) in [(tie, "tie-note"), (board.given.clone(), "board-given")] {
+    for (text, id) in [(tie, "tie-note"), (board.given.as_ref().map(|(_, note)| note.clone()), "board-given")] {
         if let Some(t) = text {
             out.push(markup!("<p class=\"tie\" data-testid=\"{}\">{}</p>", id, t));
         }

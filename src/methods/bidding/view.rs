@@ -21,8 +21,8 @@ pub struct BidTurn {
     pub winner: Option<String>,
     pub tie: bool,
     pub tied: Vec<String>,
-    /// The note of the floor the class gave instead of the winner.
-    pub given: Option<String>,
+    /// The agent the class gave the floor to instead of the winner (who spoke), and its note.
+    pub given: Option<(String, String)>,
 }
 
 /// Adds a bid to its turn's board (the turn's first bid opens the board).
@@ -45,9 +45,9 @@ pub fn mark_winner(boards: &mut [Arc<BidTurn>], turn: u32, agent: &str, tie: boo
 }
 
 /// Marks that the class gave the turn's floor to someone (the bids and the winner stay shown).
-pub fn mark_given(boards: &mut [Arc<BidTurn>], turn: u32, note: String) {
+pub fn mark_given(boards: &mut [Arc<BidTurn>], turn: u32, agent: &str, note: String) {
     if let Some(board) = boards.last_mut().filter(|b| b.turn == turn) {
-        Arc::make_mut(board).given = Some(note);
+        Arc::make_mut(board).given = Some((agent.to_string(), note));
     }
 }
 
