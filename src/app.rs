@@ -475,6 +475,7 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
                 <span>"Message (heard from the next call)"</span>
                 <input
                     data-testid="interject-text"
+                    placeholder="What the class says"
                     prop:value=move || text.get()
                     on:input=move |ev| text.set(event_target_value(&ev))
                     on:keydown=move |ev| {

@@ -118,5 +118,16 @@ test('what is on screen belongs to what is on screen: a link goes with its run o
   await page.getByTestId('open-trading-game').click();
   await eventually(async () => assert.equal(await of.getAttribute('data-other'), 'true'));
   assert.match(await of.textContent(), /another scenario: “Presidential debate: transcontinental high-speed rail”/);
+  // The projector view shows the class this scenario, not the other one's batch and charts.
+  await page.getByTestId('projector').click();
+  await page.locator('main.projector').waitFor();
+  assert.equal(await page.getByTestId('batch').isVisible(), false);
+  await page.keyboard.press('Escape');
+  await page.locator('main.projector').waitFor({ state: 'detached' });
+  await page.getByTestId('open-rail-debate').click();
+  await eventually(async () => assert.equal(await of.getAttribute('data-other'), 'false'));
+  await page.getByTestId('projector').click();
+  await page.locator('main.projector').waitFor();
+  assert.equal(await page.getByTestId('batch').isVisible(), true, "this scenario's open batch stays on the class's screen");
   assert.deepEqual(errors, []);
 });

@@ -506,3 +506,57 @@ test('in the projector view, the floor given while a seat bids reaches that turn
   assert.equal(spoke(hers.turn + 1), 'Kanye West');
   assert.deepEqual(errors, []);
 });
+
+/**
+ * Whether the seat's question and the last two messages are wholly on screen: inside the window,
+ * inside the transcript's scrolled box, and the window not scrolled to show them.
+ */
+async function questionAndLastTwoInView(page) {
+  return page.evaluate(() => {
+    const inside = (r, box) => r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.left >= box.left - 1 && r.right <= box.right + 1;
+    const screen = { top: 0, left: 0, bottom: innerHeight, right: innerWidth };
+    const list = document.querySelector('.transcript').getBoundingClientRect();
+    const seat = document.querySelector('[data-testid=seat]').getBoundingClientRect();
+    const last = [...document.querySelectorAll('[data-testid=message]')].slice(-2).map((m) => m.getBoundingClientRect());
+    const out = [];
+    if (!inside(seat, screen)) out.push(`the question (${Math.round(seat.top)} to ${Math.round(seat.bottom)})`);
+    last.forEach((r, i) => {
+      if (!inside(r, screen) || !inside(r, list)) out.push(`message ${i + 1} of the last two (${Math.round(r.top)} to ${Math.round(r.bottom)}, list ${Math.round(list.top)} to ${Math.round(list.bottom)})`);
+    });
+    if (scrollY > 0) out.push(`the window scrolled by ${scrollY}`);
+    return out;
+  });
+}
+
+for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+  test(`at ${viewport.width} by ${viewport.height} in the projector view, a waiting seat's question and the last two messages are in view`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, viewport);
+    await runSeated(page, 'seat-2', 14, null, { projector: true });
+    const heading = page.locator('[data-testid=seat] h2');
+    const seen = new Set();
+    // Bids of 1 until the conversation has some length, then of 10 until she is asked to speak;
+    // at the first bid and the first speech asked after that, both are checked.
+    for (;;) {
+      await page.waitForFunction(() => /\((bid|speak)\)$/.test(document.querySelector('[data-testid=seat] h2')?.textContent ?? ''), null, { timeout: 30000 });
+      const asked = await heading.textContent();
+      const kind = asked.endsWith('(bid)') ? 'bid' : 'speak';
+      const long = await page.getByTestId('message').count() >= 5;
+      if (long && !seen.has(kind)) {
+        seen.add(kind);
+        // The newest message is shown (the transcript follows it) before it is measured.
+        await eventually(async () => assert.deepEqual(await questionAndLastTwoInView(page), [], `${kind}: what is out of view`));
+      }
+      if (seen.size === 2) break;
+      const prompt = await page.getByTestId('seat-prompt').textContent();
+      if (kind === 'bid') await page.getByTestId(long ? 'seat-choice-9' : 'seat-choice-0').click();
+      else {
+        await page.getByTestId('seat-text').fill('On time.');
+        await page.getByTestId('seat-send').click();
+      }
+      await page.waitForFunction((p) => document.querySelector('[data-testid=seat-prompt]')?.textContent !== p, prompt);
+    }
+    await page.getByTestId('stop').click();
+    await waitForStatus(page, 'Finished');
+    assert.deepEqual(errors, []);
+  });
+}
