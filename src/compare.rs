@@ -102,7 +102,7 @@ impl Comparison {
                     let ids: Vec<&str> = MethodKind::ALL.iter().map(|k| k.id()).collect();
                     format!("no method \"{value}\" (one of {})", ids.join(", "))
                 })?;
-                s.method = kind.default_method();
+                s.switch_method(kind);
             }
             Vary::Seed => {
                 s.seed = value.parse().map_err(|_| format!("\"{value}\" is not a seed (a whole number)"))?

@@ -125,6 +125,14 @@ pub const DIRECTOR_PROMPT: &str = "{message_history}\n\nThe next speaker is {nex
 /// Seed 004: the director's closing summary when the stop draw says stop.
 pub const DIRECTOR_SUMMARY: &str = "{message_history}\n\nProvide a final witty summary that:\nRecaps the key satirical points about '{topic}'\nEnds with a memorable punchline\nAvoids introducing new topics\n*Use asterisks for physical gestures*\n{prefix}";
 
+/// Not a seed's: the closing summary of a director put over a conversation that is not seed
+/// 004's satirical show (a debate switched to the director method), in the summary's place.
+pub const MODERATOR_SUMMARY: &str = "{message_history}\n\nProvide a short closing summary that:\nRecaps the main point each participant made about '{topic}'\nThanks the participants\nAvoids introducing new topics\n{prefix}";
+
+/// Not a seed's: the role of the moderator added to direct a conversation switched to the
+/// director method when none of its cast hosts it.
+pub const MODERATOR_ROLE: &str = "moderator";
+
 /// Seed 003: a debater's instructions when handing off by saying "Transition to X".
 /// The seed writes three Python strings side by side, which join with no space between them
 /// ("...{topic}.Start your response..."); that is what it sends, so that is the default.

@@ -490,6 +490,70 @@ impl Scenario {
         self.agents.iter().position(|a| a.name == name)
     }
 
+    /// Switches to `kind`'s method with its seed's settings, fitted to the conversation the
+    /// scenario is: the shared templates it was reading stay (a debate switched to the director
+    /// stays a debate, not seed 004's show), and a director is not one of the speakers. The
+    /// director is an agent whose role hosts or moderates; else a moderator is added to the cast
+    /// (named as the scenario's opening speaker, "Debate Moderator" in the debates), who sums up
+    /// as a moderator rather than as seed 004's satirist. Switching away from the director takes
+    /// that added moderator out again.
+    pub fn switch_method(&mut self, kind: MethodKind) {
+        const SHARED: [PromptKind; 3] =
+            [PromptKind::ConversationDescription, PromptKind::Header, PromptKind::System];
+        let reading = SHARED.map(|k| self.prompt(k).to_string());
+        let was_show = reading[0] == prompts::SHOW_DESCRIPTION;
+        if let Method::Director(d) = &self.method {
+            let director = d.director.clone();
+            if kind != MethodKind::Director && self.agents.len() > 2 {
+                self.agents.retain(|a| !(a.name == director && a.role == prompts::MODERATOR_ROLE));
+            }
+        }
+        self.method = kind.default_method();
+        // Each kept as the scenario's own text only where the new method's seed text differs.
+        for (k, text) in SHARED.into_iter().zip(reading) {
+            fn own(p: &mut Prompts, k: PromptKind) -> &mut Option<String> {
+                match k {
+                    PromptKind::ConversationDescription => &mut p.conversation_description,
+                    PromptKind::Header => &mut p.header,
+                    _ => &mut p.system,
+                }
+            }
+            *own(&mut self.prompts, k) = None;
+            if self.prompt(k) != text {
+                *own(&mut self.prompts, k) = Some(text);
+            }
+        }
+        let Method::Director(d) = &mut self.method else { return };
+        let hosts = |a: &&AgentSpec| {
+            let role = a.role.to_ascii_lowercase();
+            role.contains("host") || role.contains("moderator")
+        };
+        if let Some(host) = self.agents.iter().find(hosts) {
+            d.director = host.name.clone();
+        } else if self.agents.len() < MAX_AGENTS {
+            let speaker = self.opening.speaker.trim();
+            let taken = |name: &str| self.agents.iter().any(|a| a.name == name);
+            let name =
+                if speaker.is_empty() || speaker.eq_ignore_ascii_case("audience member") || taken(speaker) {
+                    "Moderator".to_string()
+                } else {
+                    speaker.to_string()
+                };
+            if !taken(&name) {
+                self.agents.push(AgentSpec {
+                    description: "Keeps the conversation moving with a sharp question to each participant, and takes no side.".into(),
+                    name: name.clone(),
+                    role: prompts::MODERATOR_ROLE.into(),
+                    ..AgentSpec::default()
+                });
+                d.director = name;
+            }
+        }
+        if !was_show {
+            d.summary = prompts::MODERATOR_SUMMARY.into();
+        }
+    }
+
     /// A shared template: the scenario's text, or the seed's text for this method.
     pub fn prompt(&self, kind: PromptKind) -> &str {
         let show = self.method.kind().show_templates();
@@ -761,5 +825,38 @@ mod tests {
         let mut s = minimal();
         s.method = Method::Bidding(BiddingSettings { pattern: "<\\d+>".into(), ..Default::default() });
         assert_eq!(s.validate().unwrap_err()[0].field, "method.pattern");
+    }
+
+    #[test]
+    fn a_debate_switched_to_the_director_gets_its_moderator_and_stays_a_debate() {
+        let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+        let debaters = s.agent_names();
+        s.switch_method(MethodKind::Director);
+        let Method::Director(d) = &s.method else { panic!("director expected") };
+        assert_eq!(d.director, "Debate Moderator", "the scenario's moderator, not a debater");
+        assert_eq!(s.agents.len(), debaters.len() + 1);
+        assert_eq!(s.agents.last().unwrap().role, prompts::MODERATOR_ROLE);
+        assert_eq!(d.summary, prompts::MODERATOR_SUMMARY, "a moderator's closing, not the show's");
+        assert_eq!(s.prompt(PromptKind::ConversationDescription), prompts::DEBATE_DESCRIPTION);
+        assert_eq!(s.prompt(PromptKind::System), prompts::DEBATE_SYSTEM);
+        assert!(s.validate().is_ok());
+        // Back to bidding: the moderator leaves the cast and nothing is left set by hand.
+        s.switch_method(MethodKind::Bidding);
+        assert_eq!(s.agent_names(), debaters);
+        assert_eq!(s.prompts, Prompts::default());
+    }
+
+    #[test]
+    fn a_show_keeps_its_host_as_director_and_its_framing_in_other_methods() {
+        let mut s = crate::presets::find("daily-show-director").unwrap().scenario();
+        let cast = s.agent_names();
+        s.switch_method(MethodKind::Bidding);
+        assert_eq!(s.prompt(PromptKind::ConversationDescription), prompts::SHOW_DESCRIPTION);
+        s.switch_method(MethodKind::Director);
+        let Method::Director(d) = &s.method else { panic!("director expected") };
+        assert_eq!(d.director, cast[0], "the host");
+        assert_eq!(s.agent_names(), cast);
+        assert_eq!(d.summary, prompts::DIRECTOR_SUMMARY, "the show's own summary");
+        assert_eq!(s.prompts, Prompts::default());
     }
 }

@@ -442,3 +442,37 @@ fn a_think_block_is_never_read_as_the_bid_and_an_answer_of_only_thoughts_is_retr
         |e| !matches!(e, Event::Message { text, .. } if text.contains("think") || text.contains("Plan"))
     ));
 }
+
+#[test]
+fn a_debate_switched_to_the_director_is_moderated_and_closed_as_a_debate() {
+    use agora::scenario::MethodKind;
+    let (mut closings, mut picks) = (0, 0);
+    for seed in 1..30 {
+        let mut s = agora::presets::find("rail-debate").unwrap().scenario();
+        s.switch_method(MethodKind::Director);
+        s.seed = seed;
+        s.max_turns = 12;
+        let events = run_demo(s);
+        let chosen = choices(&events);
+        picks += chosen.len();
+        for (_, _, agent, _) in chosen {
+            assert_ne!(agent, "Debate Moderator", "seed {seed}: the moderator directs, and is never chosen");
+        }
+        // The moderator is the one who reflects on each speech: every other turn is theirs.
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, Event::SpeakerSelected { agent, .. } if agent == "Debate Moderator")));
+        closings += events
+            .iter()
+            .filter(|e| matches!(e, Event::ModelCall { purpose: Purpose::DirectorSummary, .. }))
+            .count();
+        for (speaker, text) in messages(&events) {
+            assert!(
+                !text.contains("America") && !text.contains("correspondents"),
+                "seed {seed}: {speaker}: {text}"
+            );
+        }
+    }
+    assert!(closings > 0, "some seeds' stop draws closed the debate");
+    assert!(picks > 20, "the moderator chose speakers");
+}

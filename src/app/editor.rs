@@ -217,7 +217,7 @@ fn MethodSettings() -> impl IntoView {
                         // The options are the known kinds, so an unknown value cannot come.
                         if let Some(k) = MethodKind::from_id(&event_target_value(&ev)) {
                             s.update(|s| {
-                                s.method = k.default_method();
+                                s.switch_method(k);
                                 keep_seats(s);
                             });
                         }

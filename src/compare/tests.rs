@@ -29,6 +29,16 @@ fn columns_differ_in_the_method_and_nothing_else() {
         assert_eq!(column.scenario.method.kind().id(), id);
         let mut same = column.scenario.clone();
         same.method = base.method.clone();
+        if id == "director" {
+            // The debate's moderator directs (added to the cast, never a speaker), and the
+            // conversation keeps the debate's own templates rather than the show's.
+            assert_eq!(same.agents.pop().map(|a| a.name).as_deref(), Some("Debate Moderator"));
+            assert_eq!(
+                same.prompts.conversation_description.as_deref(),
+                Some(crate::prompts::DEBATE_DESCRIPTION)
+            );
+            same.prompts = base.prompts.clone();
+        }
         assert_eq!(same, base, "only the method differs");
         // Each column plays on its own, to its turn limit or its director's stop.
         let events = play(&column.scenario);

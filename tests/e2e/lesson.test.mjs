@@ -131,3 +131,34 @@ test('what is on screen belongs to what is on screen: a link goes with its run o
   assert.equal(await page.getByTestId('batch').isVisible(), true, "this scenario's open batch stays on the class's screen");
   assert.deepEqual(errors, []);
 });
+
+test('a debate switched to the director method is directed by its moderator, who closes it as a debate', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  const debaters = ['Donald Trump', 'Kanye West', 'Elizabeth Warren'];
+  await page.getByTestId('field-method').selectOption('director');
+  await eventually(async () => assert.equal(await page.getByTestId('field-method.director').inputValue(), 'Debate Moderator'));
+  assert.equal(await page.getByTestId('field-agents[3].name').inputValue(), 'Debate Moderator');
+  await page.getByTestId('field-max_turns').fill('12');
+  await page.getByTestId('speed').selectOption('0');
+  // The first seed whose show chooses a speaker and ends by the director's stop draw.
+  let chosen = [];
+  for (let seed = 1; seed <= 12; seed += 1) {
+    await page.getByTestId('field-seed').fill(String(seed));
+    await page.getByTestId('run').click();
+    await waitForStatus(page, 'Finished');
+    chosen = await page.getByTestId('director-choice').evaluateAll((els) => els.map((e) => e.dataset.agent));
+    if (chosen.length > 0 && /the director ended the show/.test(await page.getByTestId('status').textContent())) break;
+  }
+  assert.ok(chosen.length > 0);
+  await waitForStatus(page, 'Finished after turn');
+  assert.match(await page.getByTestId('status').textContent(), /the director ended the show/);
+  for (const agent of chosen) assert.ok(debaters.includes(agent), `the moderator chose ${agent}`);
+  const said = await page.getByTestId('message').allTextContents();
+  assert.ok(said.some((t) => t.startsWith('Debate Moderator')), 'the moderator speaks between the speeches');
+  for (const t of said) assert.doesNotMatch(t, /America|correspondents|the show/);
+  // Back to bidding: the moderator leaves the cast.
+  await page.getByTestId('field-method').selectOption('bidding');
+  await eventually(async () => assert.equal(await page.getByTestId('field-agents[3].name').count(), 0));
+  assert.deepEqual(errors, []);
+});

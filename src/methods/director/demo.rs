@@ -57,6 +57,10 @@ impl Cast {
                 ];
                 questions.choose(rng).cloned().unwrap_or_default()
             }
+            // A moderator put over a debate closes it as a moderator, not as the show's host.
+            Purpose::DirectorSummary if me.is_some_and(|p| p.role.to_ascii_lowercase().contains("moderator")) => {
+                format!("{gesture} We have heard the case for and against {topic}; the decision is yours. Thank you all, and good night.")
+            }
             Purpose::DirectorSummary => {
                 let lines = [
                     format!("{gesture} So there you have it: {topic}, explained by people who should know better. Thank you all, and remember: if you sat through this whole show, you're already in training. Good night!"),
