@@ -14,24 +14,74 @@ pub struct Bar {
     pub text: String,
 }
 
-/// Bars from 0 to `max`, one per row, as an SVG that scales to its box; its title and every
-/// row's label and figure are its text alternative.
-pub fn bars(title: &str, rows: &[Bar], max: f64) -> Markup {
+/// A chart's axes: what the rows are (above their labels), what the bars measure (under the
+/// scale), and the scale's ticks as (value, label).
+pub struct Axes<'a> {
+    pub rows: &'a str,
+    pub measure: &'a str,
+    pub ticks: Vec<(f64, String)>,
+}
+
+/// Ticks at 0, the middle and `max`, labelled by `label`; for a count (`whole`), the middle only
+/// where it is a whole number (a count of runs has no half run).
+fn ticks(max: f64, whole: bool, label: impl Fn(f64) -> String) -> Vec<(f64, String)> {
+    let mid = max / 2.0;
+    let mut out = vec![(0.0, label(0.0))];
+    if mid > 0.0 && !(whole && mid.fract() != 0.0) {
+        out.push((mid, label(mid)));
+    }
+    if max > 0.0 {
+        out.push((max, label(max)));
+    }
+    out
+}
+
+/// Bars from 0 to `max`, one per row, on labelled axes, as an SVG that scales to its box; its
+/// title and every row's label and figure are its text alternative.
+pub fn bars(title: &str, rows: &[Bar], max: f64, axes: &Axes) -> Markup {
     // Whole pixels of a 560-wide drawing: written as integers, so no float formatting is needed.
     const ROW: i32 = 26;
     const LABEL: i32 = 140;
     const WIDTH: f64 = 220.0;
-    let height = ROW * rows.len() as i32 + 4;
+    // Room above the rows for their heading, and below them for the scale and its name.
+    const HEAD: i32 = 18;
+    const FOOT: i32 = 40;
+    let bottom = HEAD + ROW * rows.len() as i32 + 4;
+    let height = bottom + FOOT;
     let x = |v: f64| LABEL + if max > 0.0 { ((v / max).clamp(0.0, 1.0) * WIDTH).round() as i32 } else { 0 };
     let alt: Vec<String> = rows.iter().map(|r| format!("{}: {}", r.label, r.text)).collect();
     let mut svg = markup!(
-        "<svg class=\"bars\" role=\"img\" viewBox=\"0 0 560 {}\"><title>{}. {}</title>",
+        "<svg class=\"bars\" role=\"img\" viewBox=\"0 0 560 {}\"><title>{}. {}</title>\
+         <text x=\"{}\" y=\"12\" class=\"axis-name\" text-anchor=\"end\" data-axis=\"rows\">{}</text>\
+         <line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"axis\"/>\
+         <text x=\"{}\" y=\"{}\" class=\"axis-name\" text-anchor=\"middle\" data-axis=\"measure\">{}</text>",
         height,
         title,
-        alt.join("; ")
+        alt.join("; "),
+        LABEL - 6,
+        axes.rows,
+        LABEL,
+        LABEL + WIDTH as i32,
+        bottom,
+        bottom,
+        LABEL + WIDTH as i32 / 2,
+        bottom + 34,
+        axes.measure
     );
+    for (value, label) in &axes.ticks {
+        svg.push(markup!(
+            "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"axis\"/><text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
+            x(*value),
+            x(*value),
+            bottom,
+            bottom + 4,
+            x(*value),
+            bottom + 16,
+            label
+        ));
+    }
     for (i, r) in rows.iter().enumerate() {
-        let top = i as i32 * ROW + 2;
+        let top = HEAD + i as i32 * ROW + 2;
         let mid = top + ROW / 2;
         svg.push(markup!(
             "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\
@@ -105,13 +155,17 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
         .map(|(a, s)| spread_bar(a.clone(), s, format!("{} ({} to {})", pct(s.mean), pct(s.min), pct(s.max))))
         .collect();
     let caption = "Share of the floor per agent: mean over runs, the line from the least to the most";
-    out.push((caption.to_string(), bars(caption, &floor, 1.0)));
+    let axes = Axes { rows: "agent", measure: "share of the turns", ticks: ticks(1.0, false, pct) };
+    out.push((caption.to_string(), bars(caption, &floor, 1.0, &axes)));
+    let count = |v: f64| fixed(v, 0);
     let (runs, max) = histogram(table.rows.iter().map(|r| Some(r.longest_run)), "in a row", "");
     let caption = "Longest run of one speaker: how many runs had each";
-    out.push((caption.to_string(), bars(caption, &runs, max)));
+    let axes = Axes { rows: "longest stretch", measure: "number of runs", ticks: ticks(max, true, count) };
+    out.push((caption.to_string(), bars(caption, &runs, max, &axes)));
     let (spoke, max) = histogram(table.rows.iter().map(|r| r.everyone_spoke_by), "turns", "never");
     let caption = "Turns until everyone had spoken: how many runs took each";
-    out.push((caption.to_string(), bars(caption, &spoke, max)));
+    let axes = Axes { rows: "all had spoken by", measure: "number of runs", ticks: ticks(max, true, count) };
+    out.push((caption.to_string(), bars(caption, &spoke, max, &axes)));
     let optimum = table.rows.iter().find_map(|r| r.optimum).unwrap_or(0);
     let games: Vec<Bar> = summary
         .overall_by_game
@@ -126,7 +180,13 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
         .collect();
     if !games.is_empty() {
         let caption = "Overall score per game (each an optimizer iteration): mean, and the range over runs";
-        out.push((caption.to_string(), bars(caption, &games, optimum.max(1) as f64)));
+        let top = optimum.max(1) as f64;
+        let axes = Axes {
+            rows: "game",
+            measure: "overall score (the right end is the optimum)",
+            ticks: ticks(top, true, count),
+        };
+        out.push((caption.to_string(), bars(caption, &games, top, &axes)));
     }
     if summary.cost.n > 0 {
         let cost: Vec<Bar> = table
@@ -141,7 +201,12 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
             })
             .collect();
         let caption = "Cost per run";
-        out.push((caption.to_string(), bars(caption, &cost, summary.cost.max)));
+        let axes = Axes {
+            rows: "run",
+            measure: "cost in dollars",
+            ticks: ticks(summary.cost.max, false, |v| format!("${}", fixed(v, 4))),
+        };
+        out.push((caption.to_string(), bars(caption, &cost, summary.cost.max, &axes)));
     }
     out
 }

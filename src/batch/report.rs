@@ -12,10 +12,15 @@ use crate::text::fixed;
 pub fn report_html(table: &Table) -> Markup {
     let summary = Summary::of(table);
     let mut html = Markup::from_static("<ul class=\"batch-summary\" data-testid=\"batch-summary\">");
-    for line in summary.lines() {
-        html.push(markup!("<li>{}</li>", line));
+    for sentence in summary.sentences() {
+        html.push(markup!("<li>{}</li>", sentence));
     }
-    html.push_static("</ul><div class=\"batch-charts\">");
+    // The same figures as the terminal prints them, for whoever wants the intervals.
+    html.push_static(
+        "</ul><details class=\"batch-figures\"><summary>The figures in full (as <code>agora batch</code> prints them)</summary><pre data-testid=\"batch-figures\">",
+    );
+    html.push(markup!("{}", summary.lines().join("\n")));
+    html.push_static("</pre></details><div class=\"batch-charts\">");
     for (caption, svg) in charts(table, &summary) {
         html.push(markup!(
             "<figure class=\"chart\" data-testid=\"batch-chart\">{}<figcaption class=\"muted\">{}</figcaption></figure>",
@@ -27,7 +32,8 @@ pub fn report_html(table: &Table) -> Markup {
     for r in &table.rows {
         let shares: Vec<String> =
             r.floor.iter().map(|(a, s)| format!("{a} {}%", fixed(s * 100.0, 0))).collect();
-        let finish = if r.error.is_empty() { r.finish.clone() } else { format!("{}: {}", r.finish, r.error) };
+        let said = super::summary::ending(&r.finish);
+        let finish = if r.error.is_empty() { said.to_string() } else { format!("{said}: {}", r.error) };
         html.push(markup!(
             "<tr data-testid=\"batch-row\" data-seed=\"{}\"><th scope=\"row\">seed {}</th><td>{}</td><td>{} turns</td>\
              <td>{}</td><td><button data-testid=\"batch-open\" data-seed=\"{}\">Replay</button></td></tr>",

@@ -79,6 +79,20 @@ impl Spread {
     }
 }
 
+/// How a run ended (as its CSV row names it: `turn_limit`, `error`, ...), in words.
+pub fn ending(how: &str) -> &str {
+    match how {
+        "turn_limit" => "reached the turn limit",
+        "director_stopped" => "ended by the director's stop draw",
+        "game_over" => "played all their games",
+        "stopped" => "stopped by hand",
+        "error" => "ended on an error",
+        "spending_cap" => "stopped at the spending cap",
+        "unfinished" | "" => "did not finish",
+        other => other,
+    }
+}
+
 /// What a batch's runs add up to.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
@@ -199,6 +213,102 @@ impl Summary {
         }
         for (g, s) in self.overall_by_game.iter().enumerate().filter(|(_, s)| s.n > 0) {
             out.push(format!("  game {} overall score: {} over {} runs", g + 1, s.describe(2), s.n));
+        }
+        out
+    }
+
+    /// The summary in sentences, for the page: what a teacher reads aloud ("All 20 runs reached
+    /// the turn limit."; "Donald Trump held the floor in 46 % of turns on average, 30 to 60 %
+    /// across runs."). The same figures as [`Summary::lines`], which the terminal prints.
+    pub fn sentences(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let runs = |n: usize| if n == 1 { "1 run".to_string() } else { format!("{n} runs") };
+        if self.runs == 0 {
+            out.push("No run has finished yet.".into());
+            return out;
+        }
+        let ended: Vec<String> = self
+            .finished
+            .iter()
+            .map(|(how, n)| {
+                let what = ending(how);
+                match (*n == self.runs, self.runs) {
+                    (true, 1) => format!("The run {what}"),
+                    (true, 2) => format!("Both runs {what}"),
+                    (true, _) => format!("All {} runs {what}", self.runs),
+                    (false, _) => format!("{n} of {} {what}", self.runs),
+                }
+            })
+            .collect();
+        out.push(format!("{}.", ended.join("; ")));
+        // A figure and, after what it counts, how it spread: ("12.3", " on average, 10 to 15
+        // across runs"); for one run, or runs that agree, the figure alone.
+        // Whole numbers without decimals: a range of turns is "3 to 9", not "3.0 to 9.0".
+        let number = |v: f64, decimals: u32| fixed(v, if v.fract() == 0.0 { 0 } else { decimals });
+        let spread = |s: &Spread, decimals: u32, unit: &str| {
+            let head = format!("{}{unit}", number(s.mean, decimals));
+            if s.n == 1 || s.min == s.max {
+                return (head, String::new());
+            }
+            let tail = format!(
+                " on average, {} to {}{unit} across runs",
+                number(s.min, decimals),
+                number(s.max, decimals)
+            );
+            (head, tail)
+        };
+        let percent =
+            |s: &Spread| Spread { mean: s.mean * 100.0, min: s.min * 100.0, max: s.max * 100.0, ..*s };
+        for (agent, s) in &self.floor {
+            let (head, tail) = spread(&percent(s), 0, " %");
+            out.push(format!("{agent} held the floor in {head} of turns{tail}."));
+        }
+        let (head, tail) = spread(&self.longest_run, 1, "");
+        let turns = if head == "1" { "turn" } else { "turns" };
+        out.push(format!("The longest stretch of one speaker was {head} {turns}{tail}."));
+        let (head, tail) = spread(&self.everyone_spoke_by, 1, "");
+        out.push(match self.everyone_spoke_by.n {
+            0 => "In no run did everyone get to speak.".into(),
+            n if n == self.runs => format!("Everyone had spoken by turn {head}{tail}."),
+            n => format!("Everyone spoke in {n} of {}, by turn {head}{tail}.", runs(self.runs)),
+        });
+        let (head, tail) = spread(&self.calls, 0, "");
+        out.push(format!("Each run made {head} calls to the model{tail}."));
+        let (head, tail) = spread(&self.orchestration_tokens, 0, "");
+        out.push(format!("Choosing the speakers took {head} tokens a run{tail}."));
+        let (head, tail) = spread(&self.speech_tokens, 0, "");
+        out.push(format!("The speeches and the rest took {head} tokens a run{tail}."));
+        if self.cost.n > 0 {
+            let (head, tail) = spread(&self.cost, 4, "");
+            out.push(format!("Each run cost ${head}{tail}."));
+        }
+        if self.retries.max > 0.0 || self.fallback_rate.max > 0.0 {
+            let (head, tail) = spread(&self.retries, 1, "");
+            out.push(format!("Unreadable replies were asked again {head} times a run{tail}."));
+            let (head, tail) = spread(&percent(&self.fallback_rate), 1, " %");
+            out.push(format!("A method fell back to its default choice in {head} of turns{tail}."));
+        } else {
+            out.push("Every reply was read the first time: no retries and no fallbacks.".into());
+        }
+        if let Some(rate) = self.default_bid_rate.filter(|r| *r > 0.0) {
+            out.push(format!(
+                "{} % of bids were unreadable and took the default bid.",
+                fixed(rate * 100.0, 1)
+            ));
+        }
+        if self.refused + self.empty > 0 {
+            out.push(format!(
+                "{} calls were refused or went unanswered, and {} speeches came back empty.",
+                self.refused, self.empty
+            ));
+        }
+        if self.efficiency.n > 0 {
+            let (head, tail) = spread(&percent(&self.efficiency), 0, " %");
+            out.push(format!("The last game's overall score reached {head} of the best possible{tail}."));
+        }
+        for (g, s) in self.overall_by_game.iter().enumerate().filter(|(_, s)| s.n > 0) {
+            let (head, tail) = spread(s, 1, "");
+            out.push(format!("Game {} scored {head} overall{tail} ({}).", g + 1, runs(s.n)));
         }
         out
     }

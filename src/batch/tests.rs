@@ -270,7 +270,9 @@ fn the_charts_draw_the_summarys_figures_with_text_alternatives() {
     let charts = charts::charts(&trading, &Summary::of(&trading));
     let games = &charts.iter().find(|(c, _)| c.starts_with("Overall score per game")).unwrap().1;
     assert!(games.as_str().contains("game 1: 33.0 (33 to 33) of 73"), "{games:?}");
-    assert!(charts::bars("x<y", &[], 1.0).as_str().contains("<title>x&lt;y. </title>"));
+    assert!(charts::bars("x<y", &[], 1.0, &charts::Axes { rows: "", measure: "", ticks: Vec::new() })
+        .as_str()
+        .contains("<title>x&lt;y. </title>"));
 }
 
 #[test]
@@ -291,4 +293,64 @@ fn the_page_writes_the_rows_the_terminal_writes() {
     assert!(failed["line"].as_str().unwrap().contains(",8,error,no key,"), "{failed}");
     assert_eq!(report::page::seeds("3..5,9").unwrap(), "[3,4,5,9]");
     assert!(report::page::seeds("x").is_err());
+}
+
+#[test]
+fn the_page_says_the_summary_in_sentences_with_the_terminals_figures() {
+    let table = table_of("rail-debate", &[1, 2, 3], 6);
+    let summary = Summary::of(&table);
+    let said = summary.sentences();
+    assert_eq!(said[0], "All 3 runs reached the turn limit.");
+    // Each agent's share as a percentage, with its range over the runs.
+    for (agent, s) in &summary.floor {
+        let (mean, lo, hi) = (s.mean * 100.0, s.min * 100.0, s.max * 100.0);
+        let fixed = |v: f64| crate::text::fixed(v, 0);
+        let expected = if s.min == s.max {
+            format!("{agent} held the floor in {} % of turns.", fixed(mean))
+        } else {
+            format!(
+                "{agent} held the floor in {} % of turns on average, {} to {} % across runs.",
+                fixed(mean),
+                fixed(lo),
+                fixed(hi)
+            )
+        };
+        assert!(said.contains(&expected), "{expected} in {said:#?}");
+    }
+    assert!(said.iter().all(|s| !s.contains('±') && !s.contains("turn_limit")), "{said:#?}");
+    // Mixed endings and one run are said as such.
+    let mut mixed = table.clone();
+    mixed.rows[1].finish = "director_stopped".into();
+    let said = Summary::of(&mixed).sentences();
+    assert_eq!(said[0], "1 of 3 ended by the director's stop draw; 2 of 3 reached the turn limit.");
+    let mut one = table.clone();
+    one.rows.truncate(1);
+    assert_eq!(Summary::of(&one).sentences()[0], "The run reached the turn limit.");
+}
+
+#[test]
+fn every_chart_names_its_axes_and_marks_its_scale() {
+    let table = table_of("rail-debate", &[1, 2, 3, 4], 6);
+    let charts = charts::charts(&table, &Summary::of(&table));
+    for (caption, svg) in &charts {
+        let svg = svg.as_str();
+        assert!(svg.contains("data-axis=\"rows\">") && svg.contains("data-axis=\"measure\">"), "{caption}");
+        assert!(svg.matches("class=\"tick\"").count() >= 2, "{caption}: {svg}");
+    }
+    let floor = charts[0].1.as_str();
+    assert!(floor.contains(">share of the turns</text>") && floor.contains(">agent</text>"));
+    for tick in [">0%</text>", ">50%</text>", ">100%</text>"] {
+        assert!(floor.contains(tick), "{tick}");
+    }
+    // A count of runs has no half-run tick: 4 runs at most gives 0, 2 and 4; 3 gives 0 and 3.
+    let ticks = |svg: &str| -> Vec<String> {
+        svg.split("class=\"tick\" text-anchor=\"middle\">")
+            .skip(1)
+            .map(|t| t.split('<').next().unwrap().to_string())
+            .collect()
+    };
+    for (_, svg) in &charts[1..] {
+        let t = ticks(svg.as_str());
+        assert!(t.iter().all(|v| v.parse::<u32>().is_ok()), "{t:?}");
+    }
 }

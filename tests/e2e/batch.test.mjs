@@ -44,10 +44,25 @@ test('a 20-seed batch shows the statistics agora batch prints for the same seeds
   await eventually(async () => assert.equal(await done(page), 20), { timeout: 60000 });
   await eventually(async () => assert.equal(await page.getByTestId('batch-run').isEnabled(), true));
   const native = nativeBatch('rail-debate', '1..20');
-  // Drawn by the report module once it is fetched: every line of the terminal's summary.
-  const lines = page.locator('[data-testid=batch-summary] li');
-  await eventually(async () => assert.equal(await lines.count(), native.summary.split('\n').length));
-  assert.deepEqual(await lines.allTextContents(), native.summary.split('\n'));
+  // Drawn by the report module once it is fetched: the terminal's summary in full, one click
+  // away, and before it the same figures in sentences.
+  const figures = page.getByTestId('batch-figures');
+  await eventually(async () => assert.equal(await figures.textContent(), native.summary));
+  const said = await page.locator('[data-testid=batch-summary] li').allTextContents();
+  assert.equal(said[0], 'All 20 runs reached the turn limit.');
+  const share = native.summary.split('\n').find((l) => l.trim().startsWith('Donald Trump')).trim().split(/\s+/);
+  // "Donald Trump  0.460 ± 0.066 [...] (0.300 to 0.600)" in the terminal is said in percent.
+  const pct = (x) => String(Math.round(Number(x.replace(/[()]/g, '')) * 100));
+  const [mean, lo, hi] = [share[2], share[7], share[9]].map(pct);
+  assert.ok(said.includes(`Donald Trump held the floor in ${mean} % of turns on average, ${lo} to ${hi} % across runs.`), said.join('\n'));
+  for (const s of said) assert.doesNotMatch(s, /±|turn_limit/);
+  // Every chart names what its rows are and what its bars measure, and marks its scale.
+  for (const svg of await page.locator('[data-testid=batch-chart] svg').all()) {
+    assert.ok((await svg.locator('[data-axis=rows]').textContent()).length > 0);
+    assert.ok((await svg.locator('[data-axis=measure]').textContent()).length > 0);
+    assert.ok(await svg.locator('.tick').count() >= 2);
+  }
+  assert.equal(await page.locator('[data-testid=batch-chart] svg [data-axis=measure]').first().textContent(), 'share of the turns');
   assert.equal(await downloadCsv(page), native.csv, 'the same rows, figure by figure');
   assert.equal(await page.getByTestId('batch-row').count(), 20);
   assert.equal(await page.getByTestId('batch-chart').count(), 3);
@@ -119,8 +134,7 @@ test('a batch interrupted by a reload resumes from the first seed not done and e
   await eventually(async () => assert.equal(await page.getByTestId('batch-run').isEnabled(), true));
   assert.equal(await page.getByTestId('batch-interrupted').count(), 0);
   assert.equal(await downloadCsv(page), native.csv, 'the rows of an uninterrupted batch, byte for byte');
-  const lines = page.locator('[data-testid=batch-summary] li');
-  await eventually(async () => assert.deepEqual(await lines.allTextContents(), native.summary.split('\n')));
+  await eventually(async () => assert.equal(await page.getByTestId('batch-figures').textContent(), native.summary));
   // Kept once with the past runs, and not offered again.
   await page.reload();
   await page.getByTestId('preset-list').waitFor();
