@@ -309,6 +309,7 @@ fn Controls() -> impl IntoView {
                 {status}
             </span>
         </div>
+        <editor::ClassSeats />
         <ExportButtons message=message />
         {move || {
             let live = matches!(controller.mode.get(), Mode::Running | Mode::Paused) && !controller.replaying.get();

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::form::{check_field, number_field, text_field, EditorState, FieldMessage};
 use super::{Controller, Mode};
+use crate::markup;
 use crate::markup::Markup;
 use crate::presets::PRESETS;
 use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance};
@@ -259,8 +260,6 @@ fn Agents() -> impl IntoView {
             s.agents.push(AgentSpec { name, role: "participant".into(), ..Default::default() });
         })
     };
-    // A memo, so typing in the field does not draw it again (the field would lose its focus).
-    let seated = Memo::new(move |_| s.with(|s| !s.seats.is_empty()));
     view! {
         <fieldset class="agents">
             <legend>"Agents"</legend>
@@ -273,21 +272,6 @@ fn Agents() -> impl IntoView {
             <button data-testid="add-agent" on:click=add>
                 "Add agent"
             </button>
-            {move || seated.get().then(|| number_field(
-                "A seat waits at most (seconds, 0: no limit)",
-                "seat_timeout_s",
-                |s| s.seat_timeout_s,
-                |s, v| s.seat_timeout_s = v,
-            ))}
-            {move || s.with(|s| matches!(s.method, crate::scenario::Method::Selector(_))).then(|| {
-                crate::app::form::check_field(
-                    "The selector is played by you",
-                    "seat-selector",
-                    |s| s.seats.iter().any(|n| n == crate::methods::selector::SELECTOR),
-                    |s, on| take_seat(s, crate::methods::selector::SELECTOR.to_string(), on),
-                )
-            })}
-
         </fieldset>
     }
 }
@@ -335,22 +319,6 @@ fn AgentRow(index: usize) -> impl IntoView {
                         }
                     />
                     <FieldMessage field=name_field.clone() />
-                </label>
-                <label class="check seat-toggle">
-                    <input
-                        type="checkbox"
-                        data-testid=format!("seat-{index}")
-                        prop:checked=move || s.with(|s| s.agents.get(index).is_some_and(|a| s.seats.contains(&a.name)))
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            s.update(|s| {
-                                if let Some(name) = s.agents.get(index).map(|a| a.name.clone()) {
-                                    take_seat(s, name, on)
-                                }
-                            })
-                        }
-                    />
-                    <span>"Played by you"</span>
                 </label>
                 <label class="field">
                     <span>"Role"</span>
@@ -442,6 +410,65 @@ fn AgentRow(index: usize) -> impl IntoView {
                 </button>
             </div>
         </li>
+    }
+}
+
+/// Who the class plays, where a teacher starts a run (under the run controls): a box per agent,
+/// the selector in its method, and how long a seat waits once one is taken. Changes the scenario
+/// in the editor, as its other fields do.
+#[component]
+pub fn ClassSeats() -> impl IntoView {
+    let s = expect_context::<EditorState>().scenario;
+    // Memos, so typing in the time limit does not draw the row again (the field would lose its
+    // focus). The boxes are one text-drawn list with one handler (a typed view per agent cost the
+    // first page 1.5 KB more), drawn again when the cast or its seats change.
+    let boxes = move || {
+        s.with(|s| {
+            s.agents
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    markup!(
+                        "<label class=\"check\"><input type=\"checkbox\" data-testid=\"seat-{}\" data-seat=\"{}\"{}> <span>{}</span></label>",
+                        i,
+                        a.name,
+                        if s.seats.contains(&a.name) { " checked" } else { "" },
+                        a.name
+                    )
+                })
+                .collect::<Markup>()
+        })
+    };
+    let seated = Memo::new(move |_| s.with(|s| !s.seats.is_empty()));
+    let selector = Memo::new(move |_| s.with(|s| matches!(s.method, crate::scenario::Method::Selector(_))));
+    let toggle = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
+        if let Some(name) = input.get_attribute("data-seat") {
+            s.update(|s| take_seat(s, name, input.checked()));
+        }
+    };
+    view! {
+        <div class="row class-seats" role="group" aria-label="Played by you" data-testid="class-seats">
+            <span>"Played by you (the class answers for them):"</span>
+            <span class="row" markup=boxes on:change=toggle></span>
+            {move || selector.get().then(|| {
+                crate::app::form::check_field(
+                    "the selector",
+                    "seat-selector",
+                    |s| s.seats.iter().any(|n| n == crate::methods::selector::SELECTOR),
+                    |s, on| take_seat(s, crate::methods::selector::SELECTOR.to_string(), on),
+                )
+            })}
+            {move || seated.get().then(|| number_field(
+                "A seat waits at most (seconds, 0: no limit)",
+                "seat_timeout_s",
+                |s| s.seat_timeout_s,
+                |s, v| s.seat_timeout_s = v,
+            ))}
+        </div>
     }
 }
 

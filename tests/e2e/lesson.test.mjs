@@ -2,7 +2,7 @@
 // English, and an interface that says what a step does rather than which seed it came from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, eventually, openApp, runPreset, waitForStatus } from './helpers.mjs';
+import { appSession, eventually, openApp, runPreset, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -162,3 +162,29 @@ test('a debate switched to the director method is directed by its moderator, who
   await eventually(async () => assert.equal(await page.getByTestId('field-agents[3].name').count(), 0));
   assert.deepEqual(errors, []);
 });
+
+for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+  test(`at ${viewport.width} by ${viewport.height}, who the class plays is chosen beside the run controls`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, viewport);
+    await page.getByTestId('open-rail-debate').click();
+    await page.getByTestId('run').scrollIntoViewIfNeeded();
+    const where = async (locator) => locator.evaluate((el) => el.getBoundingClientRect().top + scrollY);
+    const run = await where(page.getByTestId('run'));
+    const seat = page.getByTestId('seat-2');
+    assert.ok(Math.abs(await where(seat) - run) < 150, `the seat's box ${await where(seat) - run} px from Run`);
+    assert.equal(await seat.locator('xpath=..').textContent(), ' Elizabeth Warren');
+    // Taking a seat offers its time limit there too, and the scenario carries it.
+    await seat.check();
+    const limit = page.getByTestId('field-seat_timeout_s');
+    assert.ok(Math.abs(await where(limit) - run) < 200, `the time limit ${await where(limit) - run} px from Run`);
+    await limit.fill('30');
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren');
+    await page.getByTestId('stop').click();
+    await waitForStatus(page, 'Finished');
+    await seat.uncheck();
+    await eventually(async () => assert.equal(await limit.count(), 0));
+    assert.deepEqual(errors, []);
+  });
+}
