@@ -1,0 +1,90 @@
+// The README's "A class demo, step by step", followed word for word at 1280 by 720 on the demo
+// model: each step's screenshot is saved under tests/artifacts/class-demo/ (the folder the README
+// names), and the run ends with the class's seat, interjection and floor as the README says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appSession, eventually, openApp, root, waitForStatus, waitForText } from './helpers.mjs';
+
+const session = appSession();
+const shots = join(root, 'tests', 'artifacts', 'class-demo');
+
+test("the README's class demo, step by step, ends with the class's seat, interjection and floor on screen", async () => {
+  mkdirSync(shots, { recursive: true });
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`) });
+  const heading = page.locator('[data-testid=seat] h2');
+  const asked = async (what) => {
+    await waitForText(heading, `Your turn: Elizabeth Warren (${what})`, 30000);
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid=seat]'));
+  };
+
+  // 1. Open the "Presidential debate" preset: the topic is specified and each candidate described.
+  await page.getByTestId('open-rail-debate').click();
+  assert.equal(await page.getByTestId('field-opening.specify_topic').isChecked(), true);
+  assert.equal(await page.getByTestId('field-opening.describe_characters').isChecked(), true);
+  await shot('1-preset');
+
+  // 2. Under the run controls, tick one candidate in "Played by you"; press Run. The run asks for
+  // the candidate's description, then a bid (a digit, no click needed), and the speech when the
+  // bid wins (its box has the focus; its words counted against the limit).
+  await page.getByTestId('class-seats').getByText('Elizabeth Warren', { exact: true }).click();
+  assert.equal(await page.getByTestId('seat-2').isChecked(), true);
+  await page.getByTestId('run').click();
+  await asked('character description');
+  await page.keyboard.type('A senator who has read every page of the rail bill.');
+  await page.getByTestId('seat-send').click();
+  await asked('bid');
+  await shot('2-seat');
+
+  // 3. Interject as the "Audience member" from the row under the controls.
+  assert.equal(await page.getByTestId('interject-as').inputValue(), 'Audience member');
+  await page.getByTestId('interject-text').fill('Who pays for the tracks?');
+  await page.getByTestId('interject').click();
+  await waitForText(page.getByTestId('interject-later'), 'Heard after this speech');
+  await shot('3-interject');
+
+  // 4. Give the floor: a click on a name makes them speak next.
+  await page.getByTestId('give-floor').getByText('Kanye West', { exact: true }).click();
+  await waitForText(page.getByTestId('floor-given'), 'Kanye West speaks next: given by the class');
+  await shot('4-floor');
+  await page.getByTestId('seat-choice-8').click();
+
+  // 5. Press P: large type, the transcript beside the bids; Enter sends the class's answer.
+  await page.keyboard.press('p');
+  await page.locator('main.projector').waitFor();
+  for (;;) {
+    await page.waitForFunction(() => /\((bid|speak)\)$/.test(document.querySelector('[data-testid=seat] h2')?.textContent ?? ''), null, { timeout: 60000 });
+    if ((await heading.textContent()).endsWith('(speak)')) break;
+    const prompt = await page.getByTestId('seat-prompt').textContent();
+    await page.keyboard.press('0');
+    await page.waitForFunction((p) => document.querySelector('[data-testid=seat-prompt]')?.textContent !== p, prompt, { timeout: 60000 });
+  }
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'seat-text');
+  await page.keyboard.type('The tracks pay for themselves: every city on the line grows.');
+  await eventually(async () => assert.match(await page.getByTestId('seat-words').textContent(), /^11 \/ 50 words/));
+  await shot('5-projector');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  await page.locator('main.projector').waitFor({ state: 'detached' });
+
+  // 6. Afterwards, share the run ("Copy link with run"), or export it as Markdown.
+  await page.getByTestId('stop').click();
+  await waitForStatus(page, 'Finished');
+  await page.getByTestId('share-run').click();
+  await waitForText(page.getByTestId('share-message'), /^Link ready/);
+  const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+  const markdown = readFileSync(await md.path(), 'utf8');
+  await shot('6-share');
+
+  // As the README describes: the class's speech marked "you", the interjection heard, the floor
+  // the class gave noted on the bid board; the same in the Markdown.
+  const mine = page.getByTestId('message').filter({ hasText: 'The tracks pay for themselves' });
+  assert.equal(await mine.getByTestId('you').count(), 1);
+  assert.equal(await page.getByTestId('message').filter({ hasText: 'Who pays for the tracks?' }).count(), 1);
+  await eventually(async () => assert.match(await page.getByTestId('board-given').first().textContent(), /floor given to Kanye West by the class/));
+  assert.match(markdown, /\*\*\(Elizabeth Warren, you\):\*\* The tracks pay for themselves/);
+  assert.match(markdown, /Who pays for the tracks\?/);
+  assert.deepEqual(errors, []);
+});
