@@ -4,5 +4,7 @@
 import './keys.js';
 const t = document.querySelector('script[data-glue]');
 const at = (path) => new URL(path, document.baseURI).href;
+// How the app imports a module of its own (the model in the tab's engine, the tools module).
+globalThis.agoraImport = (path) => import(at(path));
 await (await import(at(t.dataset.glue))).default({ module_or_path: at(t.dataset.wasm) });
 import('./offline.js').catch(() => {});

@@ -25,14 +25,14 @@ thread_local! {
     static ENGINE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
 }
 
-// The engine's module (and the batch report's, see `app::batch`) is imported from a small module of its own that wasm-bindgen writes next to
-// the page's glue, not from a function built out of a string, so a page whose
-// Content-Security-Policy forbids `eval` still loads it.
-#[wasm_bindgen::prelude::wasm_bindgen(
-    inline_js = "export function importEngine(path) { return import(new URL(path, document.baseURI).href); }"
-)]
+// The engine's module (and the tools module, see `app::tools`) is imported by `agoraImport`,
+// which the page's start file defines (public/boot/start.js, compare.js): not a function built
+// out of a string, so a page whose Content-Security-Policy forbids `eval` still loads it, and
+// not a wasm-bindgen snippet, whose file every build of the crate writes at the same path while
+// Trunk builds them side by side (a page once got another build's empty copy and never started).
+#[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(js_name = importEngine)]
+    #[wasm_bindgen(js_name = agoraImport)]
     pub(super) fn import_module(path: &str) -> js_sys::Promise;
 }
 
