@@ -265,3 +265,24 @@ for (const [preset, vary, values] of [
     assert.deepEqual(errors, []);
   });
 }
+
+for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+  test(`at ${viewport.width} by ${viewport.height}, an open comparison scrolls in one place, its columns' transcripts in view`, async () => {
+    const { page, errors } = await openApp(session.browser, session.server.url, viewport);
+    const frame = await compare(page, 'rail-debate', 'method', 'bidding, director');
+    await frame.getByTestId('compare-step').click();
+    await eventually(async () => assert.deepEqual(await counts(frame), [1, 1]), { timeout: 15000 });
+    // The page around the frame fits the window: only the frame scrolls.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight + 1), 'the page scrolls too');
+    const box = await page.getByTestId('compare-frame').boundingBox();
+    assert.ok(box.y + box.height <= viewport.height + 1, `the frame ends at ${box.y + box.height}`);
+    // Inside it, each column's transcript starts in view, before the strip of figures.
+    const tops = await frame.locator('[data-testid=compare-column] .transcript').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+    const inner = await frame.locator('body').evaluate(() => innerHeight);
+    assert.equal(tops.length, 2);
+    for (const top of tops) assert.ok(top < inner / 2, `a transcript starts at ${top} of ${inner}`);
+    const strip = await frame.getByTestId('compare-strip').evaluate((e) => e.getBoundingClientRect().top);
+    assert.ok(strip > Math.max(...tops));
+    assert.deepEqual(errors, []);
+  });
+}
