@@ -35,6 +35,7 @@ pub mod scripted;
 pub mod seat;
 pub mod session;
 pub mod text;
+pub mod textstats;
 pub mod transcript;
 pub mod view;
 
