@@ -445,6 +445,31 @@ fn an_interrupted_batch_resumes_into_the_file_an_uninterrupted_one_writes() {
     let (code, _, err) = run(&other);
     assert_eq!(code, 2);
     assert!(err.contains("its rows are of another batch"), "{err}");
+
+    // A file written before the text statistics resumes in its own columns: the whole batch
+    // without them, byte for byte.
+    let without_text = |csv: &str| -> String {
+        let text_column = |c: &str| {
+            ["repetition:", "responsiveness:", "coverage:", "length:"].iter().any(|p| c.starts_with(p))
+        };
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        csv.lines()
+            .map(|l| {
+                let cells: Vec<&str> = l.split(',').collect();
+                assert_eq!(cells.len(), header.len(), "no quoted commas in these rows");
+                let kept: Vec<&str> =
+                    cells.iter().zip(&header).filter(|(_, h)| !text_column(h)).map(|(c, _)| *c).collect();
+                kept.join(",") + "\n"
+            })
+            .collect()
+    };
+    let old_whole = without_text(&text);
+    assert!(old_whole.len() < text.len() && !old_whole.contains("repetition:"));
+    let cut_at = old_whole.match_indices('\n').nth(5).unwrap().0 + 1;
+    std::fs::write(&cut, &old_whole[..cut_at]).unwrap();
+    let (code, _, err) = run(&with_out(&cut, &["--resume"]));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), old_whole);
 }
 
 /// `--resume` on the local LLM server: a file cut after three rows and part of a fourth ends as

@@ -238,6 +238,9 @@ impl Controller {
                     (seed as f64).into(),
                     run.as_str().into(),
                     error.into(),
+                    b.data
+                        .with_value(|d| d.csv.lines().next().map(wasm_bindgen::JsValue::from))
+                        .unwrap_or_default(),
                 ];
                 let row = match call(&m, "row", &args) {
                     Ok(row) => serde_json::from_str::<serde_json::Value>(&row).unwrap_or_default(),

@@ -16,8 +16,14 @@ pub struct Table {
     pub agents: Vec<String>,
     /// Scored games per run (trading game), 0 for conversations.
     pub games: u32,
+    /// Whether the rows carry each agent's text statistics (a file written before they existed
+    /// does not, and is read, resumed and merged as it was written).
+    pub text: bool,
     pub rows: Vec<RunFigures>,
 }
+
+/// The text statistics' columns, each once per agent (`repetition:<name>`, ...), in this order.
+const TEXT: [&str; 4] = ["repetition", "responsiveness", "coverage", "length"];
 
 const HEAD: [&str; 4] = ["seed", "finish", "error", "turns"];
 const MIDDLE: [&str; 15] = [
@@ -40,7 +46,7 @@ const MIDDLE: [&str; 15] = [
 
 impl Table {
     pub fn new(batch: String, seeds: String, agents: Vec<String>, games: u32) -> Table {
-        Table { batch, seeds, agents, games, rows: Vec::new() }
+        Table { batch, seeds, agents, games, text: true, rows: Vec::new() }
     }
 
     fn columns(&self) -> Vec<String> {
@@ -54,6 +60,9 @@ impl Table {
         let mut c: Vec<String> = HEAD.iter().map(|s| s.to_string()).collect();
         c.extend(self.agents.iter().map(|a| format!("floor_share:{a}")));
         c.extend(MIDDLE.iter().map(|s| s.to_string()));
+        if self.text {
+            c.extend(TEXT.iter().flat_map(|m| self.agents.iter().map(move |a| format!("{m}:{a}"))));
+        }
         if self.games > 0 {
             c.push("optimum".into());
             c.extend((1..=self.games).map(|g| format!("overall:{g}")));
@@ -99,6 +108,15 @@ impl Table {
             r.bids.to_string(),
             r.default_bids.to_string(),
         ]);
+        if self.text {
+            for m in 0..TEXT.len() {
+                c.extend(
+                    self.agents
+                        .iter()
+                        .map(|a| opt(r.text.iter().find(|(n, _)| n == a).and_then(|(_, f)| f[m]).map(float))),
+                );
+            }
+        }
         if self.games > 0 {
             c.push(opt(r.optimum.map(|o| o.to_string())));
             c.extend((0..self.games as usize).map(|g| opt(r.overall.get(g).map(|o| o.to_string()))));
@@ -192,6 +210,7 @@ pub fn read_csv(text: &str) -> Result<Table, String> {
         header.iter().filter_map(|c| c.strip_prefix("floor_share:")).map(str::to_string).collect();
     let games = header.iter().filter(|c| c.starts_with("overall:")).count() as u32;
     let mut table = Table::new(String::new(), String::new(), agents, games);
+    table.text = header.iter().any(|c| c.starts_with("repetition:"));
     if header != table.columns() {
         return Err("the header is not that of a batch written by `agora batch`".into());
     }
@@ -306,6 +325,16 @@ fn read_row(table: &Table, columns: &[String], cells: &[String]) -> Result<RunFi
     r.empty = c.u32()?;
     r.bids = c.u32()?;
     r.default_bids = c.u32()?;
+    if table.text {
+        let mut text: Vec<(String, [Option<f64>; 4])> =
+            table.agents.iter().map(|a| (a.clone(), [None; 4])).collect();
+        for m in 0..TEXT.len() {
+            for (_, figures) in text.iter_mut() {
+                figures[m] = c.opt_f64()?;
+            }
+        }
+        r.text = text.into_iter().filter(|(_, figures)| figures.iter().any(Option::is_some)).collect();
+    }
     if table.games > 0 {
         r.optimum = c.opt_i64()?;
         for _ in 0..table.games {
@@ -343,7 +372,7 @@ pub fn merge(parts: Vec<(String, Table)>) -> Result<Table, String> {
                 part.batch, part.seeds, all.batch, all.seeds
             ));
         }
-        if (&part.agents, part.games) != (&all.agents, all.games) {
+        if (&part.agents, part.games, part.text) != (&all.agents, all.games, all.text) {
             return Err(format!("{name} has other columns than {first_name}"));
         }
         for row in part.rows {

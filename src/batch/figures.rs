@@ -41,6 +41,9 @@ pub struct RunFigures {
     pub optimum: Option<i64>,
     /// The overall score of each game played, in order.
     pub overall: Vec<i64>,
+    /// Each agent's text statistics (see `crate::textstats`: repetition, responsiveness,
+    /// coverage, length; four decimals), in the cast's order, for the agents with any.
+    pub text: Vec<(String, [Option<f64>; 4])>,
 }
 
 impl RunFigures {
@@ -51,6 +54,14 @@ impl RunFigures {
         let total = &view.stats.total;
         let mut f = RunFigures {
             seed,
+            text: crate::textstats::of(events)
+                .into_iter()
+                .map(|t| {
+                    let four = |v: Option<f64>| v.map(|v| (v * 10_000.0).round() / 10_000.0);
+                    (t.agent, [t.repetition, t.responsiveness, t.coverage, t.length].map(four))
+                })
+                .filter(|(_, figures)| figures.iter().any(Option::is_some))
+                .collect(),
             turns: view.turn,
             calls: total.calls,
             orchestration_calls: total.orchestration_calls,

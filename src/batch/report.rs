@@ -97,9 +97,19 @@ pub mod page {
     }
 
     /// One run's row, from its run file (`export::to_json_compact`), or from why it could not start
-    /// (`run` empty): `{"line": <CSV line>, "tokens": n, "cost": x, "capped": bool}`.
-    pub fn row(scenario: &str, seeds: &str, seed: u64, run: &str, error: &str) -> Result<String, String> {
-        let (scenario, table) = table(scenario, seeds)?;
+    /// (`run` empty): `{"line": <CSV line>, "tokens": n, "cost": x, "capped": bool}`. The row is
+    /// written in the columns of `csv`, the batch's file so far: one begun by an earlier version,
+    /// before the text statistics, goes on without them.
+    pub fn row(
+        scenario: &str,
+        seeds: &str,
+        seed: u64,
+        run: &str,
+        error: &str,
+        csv: &str,
+    ) -> Result<String, String> {
+        let (scenario, mut table) = table(scenario, seeds)?;
+        table.text = csv.lines().next().is_none_or(|header| header.contains(",repetition:"));
         let played = if run.is_empty() {
             Err(error.to_string())
         } else {

@@ -283,14 +283,22 @@ fn the_page_writes_the_rows_the_terminal_writes() {
     assert_eq!(report::page::header(&json, "1..9").unwrap(), table.header());
     let run = crate::export::to_json_compact(&scenario, &events);
     let row: serde_json::Value =
-        serde_json::from_str(&report::page::row(&json, "1..9", 7, &run, "").unwrap()).unwrap();
+        serde_json::from_str(&report::page::row(&json, "1..9", 7, &run, "", "").unwrap()).unwrap();
     let figures = RunFigures::of(7, &events);
     assert_eq!(row["line"], table.line(&figures));
     assert_eq!(row["tokens"], figures.orchestration_tokens + figures.speech_tokens);
     assert_eq!(row["capped"], false);
     let failed: serde_json::Value =
-        serde_json::from_str(&report::page::row(&json, "1..9", 8, "", "no key").unwrap()).unwrap();
+        serde_json::from_str(&report::page::row(&json, "1..9", 8, "", "no key", "").unwrap()).unwrap();
     assert!(failed["line"].as_str().unwrap().contains(",8,error,no key,"), "{failed}");
+    // A batch the page began before the text statistics goes on in its own columns.
+    let mut old = table.clone();
+    old.text = false;
+    let row: serde_json::Value =
+        serde_json::from_str(&report::page::row(&json, "1..9", 7, &run, "", &old.header()).unwrap()).unwrap();
+    let mut figures = figures.clone();
+    figures.text.clear();
+    assert_eq!(row["line"], old.line(&figures));
     assert_eq!(report::page::seeds("3..5,9").unwrap(), "[3,4,5,9]");
     assert!(report::page::seeds("x").is_err());
 }
@@ -353,4 +361,39 @@ fn every_chart_names_its_axes_and_marks_its_scale() {
         let t = ticks(svg.as_str());
         assert!(t.iter().all(|v| v.parse::<u32>().is_ok()), "{t:?}");
     }
+}
+
+#[test]
+fn each_row_carries_the_text_statistics_and_a_file_from_before_them_reads_as_written() {
+    let table = table_of("rail-debate", &[1, 2], 6);
+    let csv = table.to_csv();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    for m in ["repetition", "responsiveness", "coverage", "length"] {
+        for a in &table.agents {
+            assert!(header.contains(&format!("{m}:{a}").as_str()), "{m}:{a}");
+        }
+    }
+    // The row's figures are the run's, to four decimals.
+    let (_, events) = demo_run("rail-debate", 1, 6);
+    let stats = crate::textstats::of(&events);
+    let at = header.iter().position(|c| *c == format!("coverage:{}", table.agents[0])).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let expected = (stats[0].coverage.unwrap() * 10_000.0).round() / 10_000.0;
+    assert_eq!(row[at].parse::<f64>().unwrap(), expected);
+    // A file written before the text statistics (their columns absent) is read, written and
+    // merged as it was, and not merged with one that has them.
+    let mut old = table.clone();
+    old.text = false;
+    for r in &mut old.rows {
+        r.text.clear();
+    }
+    let old_csv = old.to_csv();
+    assert!(!old_csv.contains("repetition:"));
+    let read = read_csv(&old_csv).unwrap();
+    assert_eq!((read.text, read.to_csv()), (false, old_csv.clone()));
+    let mut halves = (read.clone(), read_csv(&csv).unwrap());
+    halves.0.rows.truncate(1);
+    halves.1.rows.remove(0);
+    let err = merge(vec![("old.csv".into(), halves.0), ("new.csv".into(), halves.1)]).unwrap_err();
+    assert!(err.contains("new.csv has other columns than old.csv"), "{err}");
 }

@@ -26,8 +26,15 @@ mod exports {
 
     /// One run's row (see [`page::row`]).
     #[wasm_bindgen]
-    pub fn row(scenario: &str, seeds: &str, seed: f64, run: &str, error: &str) -> Result<String, String> {
-        page::row(scenario, seeds, seed as u64, run, error)
+    pub fn row(
+        scenario: &str,
+        seeds: &str,
+        seed: f64,
+        run: &str,
+        error: &str,
+        csv: &str,
+    ) -> Result<String, String> {
+        page::row(scenario, seeds, seed as u64, run, error, csv)
     }
 
     /// The Markdown transcript of a run file (see [`agora::export::to_markdown`]).

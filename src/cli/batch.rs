@@ -89,7 +89,11 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     if let Some(dir) = &args.events_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
-    table.rows = kept_rows(&args, &table, &mine)?;
+    let (rows, text) = kept_rows(&args, &table, &mine)?;
+    // A file resumed is written on in its own columns (one from before the text statistics
+    // stays without them).
+    table.rows = rows;
+    table.text = text.unwrap_or(table.text);
     let todo: Vec<u64> =
         mine.list().iter().copied().filter(|s| !table.rows.iter().any(|r| r.seed == *s)).collect();
     let mut file =
@@ -156,12 +160,17 @@ pub fn main(args: &[String]) -> Result<i32, String> {
 /// The rows a batch keeps from the file it writes to: none for a new file; with `--resume`, every
 /// whole row of an earlier run of this same batch (a line cut short by an interruption is
 /// dropped and played again); without it, an existing file is refused rather than overwritten.
-fn kept_rows(args: &BatchArgs, table: &Table, mine: &Seeds) -> Result<Vec<RunFigures>, String> {
+/// With them, whether that file carries the text statistics' columns.
+fn kept_rows(
+    args: &BatchArgs,
+    table: &Table,
+    mine: &Seeds,
+) -> Result<(Vec<RunFigures>, Option<bool>), String> {
     let out = args.out.display();
     let text = match std::fs::read_to_string(&args.out) {
         Ok(text) if !text.trim().is_empty() => text,
-        Ok(_) => return Ok(Vec::new()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Ok(_) => return Ok((Vec::new(), None)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
         Err(e) => return Err(format!("cannot read {out}: {e}")),
     };
     if !args.resume {
@@ -186,7 +195,7 @@ fn kept_rows(args: &BatchArgs, table: &Table, mine: &Seeds) -> Result<Vec<RunFig
             stray.seed
         ));
     }
-    Ok(earlier.rows)
+    Ok((earlier.rows, Some(earlier.text)))
 }
 
 /// Plays one seed on a model of its own; the log as JSON Lines, when the run started.
