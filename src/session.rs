@@ -263,6 +263,9 @@ impl Session {
         match (&mut self.source, &self.away.0) {
             (Source::Live(Some(run)), _) => run.give_floor(agent),
             (Source::Live(None), Some(desk)) => desk.give(agent),
+            (Source::Live(None), None) => {
+                Err("the run is catching up with its recording: give the floor once it plays".into())
+            }
             _ => Err("giving the floor needs a live run: press Run or Step first".into()),
         }
     }
@@ -405,6 +408,8 @@ impl Session {
                 Some(Job::Step(StepJob { generation, run }))
             }
             Source::Recording => {
+                // No run holds a floor while the recording is caught up with.
+                self.away.0 = None;
                 let recording = self.log.borrow().clone();
                 let Some(Event::RunStarted { scenario, .. }) = recording.first() else {
                     self.source = Source::Nothing;

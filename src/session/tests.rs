@@ -536,3 +536,20 @@ fn undoing_an_answer_goes_back_to_its_step_keeps_the_run_and_plays_on() {
     let strip = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
     assert_eq!(strip(&b.session.events()), strip(&b.reference));
 }
+
+#[test]
+fn a_floor_given_while_a_recording_is_caught_up_with_says_to_wait() {
+    let mut b = Bench::new("rail-debate", 4);
+    b.step();
+    b.step();
+    let events = b.session.events().clone();
+    let mut again = Bench::new("rail-debate", 4);
+    again.act(|s| s.restore(events, false, 0));
+    let effects = again.session.step(again.fresh()).unwrap();
+    again.effects.extend(effects);
+    let Some(Job::CatchUp(_)) = again.session.next_job() else { panic!("a catch-up job") };
+    let agent = again.scenario.agent_names()[0].clone();
+    let err = again.session.give_floor(&agent).unwrap_err();
+    assert!(err.contains("catching up"), "{err}");
+    assert_eq!(again.session.floor_given(), None);
+}
