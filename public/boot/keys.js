@@ -36,3 +36,10 @@ new MutationObserver(() => {
   if (a && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName) && !a.closest('[data-testid=seat]')) return;
   (document.querySelector('[data-testid=seat-text]') || heading.closest('[data-testid=seat]')).focus();
 }).observe(document.body, { childList: true, subtree: true });
+// The class's seat boxes (under the run controls, each with its data-seat) are drawn again when
+// one is ticked, and the box ticked is gone by the time the event gets here: the keys go to the
+// box drawn in its place.
+addEventListener('change', (e) => {
+  const id = e.target.dataset?.seat && e.target.dataset.testid;
+  if (id) requestAnimationFrame(() => document.querySelector(`[data-testid="${id}"]`)?.focus());
+});

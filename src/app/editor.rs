@@ -447,6 +447,7 @@ pub fn ClassSeats() -> impl IntoView {
             return;
         };
         if let Some(name) = input.get_attribute("data-seat") {
+            // The boxes are drawn again; public/boot/keys.js keeps the keyboard on this one.
             s.update(|s| take_seat(s, name, input.checked()));
         }
     };

@@ -173,6 +173,14 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768
     const seat = page.getByTestId('seat-2');
     assert.ok(Math.abs(await where(seat) - run) < 150, `the seat's box ${await where(seat) - run} px from Run`);
     assert.equal(await seat.locator('xpath=..').textContent(), ' Elizabeth Warren');
+    // By keyboard: Space ticks a box, and the keys stay on it as the row is drawn again.
+    const first = page.getByTestId('seat-0');
+    await first.focus();
+    await page.keyboard.press('Space');
+    await eventually(async () => assert.equal(await first.isChecked(), true));
+    await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'seat-0'));
+    await page.keyboard.press('Space');
+    await eventually(async () => assert.equal(await first.isChecked(), false));
     // Taking a seat offers its time limit there too, and the scenario carries it.
     await seat.check();
     const limit = page.getByTestId('field-seat_timeout_s');
