@@ -188,12 +188,14 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       if (req.method === 'POST') {
         state.inFlight += 1;
         state.mostInFlight = Math.max(state.mostInFlight, state.inFlight);
-        // A call ends when its response is written ('finish'), or when it is aborted ('close'):
-        // 'close' alone can come after the client, which has read the whole reply, sent its next
-        // call, and then counts two calls at once that never were (seen on a loaded machine).
+        // A call ends as its response is ended (before a byte of its end can reach the client),
+        // or when it is aborted ('close'): 'finish' and 'close' can both come after the client,
+        // which has read the whole reply, sent its next call, and then count two calls at once
+        // that never were (seen on loaded machines, 'close' first, then 'finish' in a CI run).
         let open = true;
         const ended = () => { if (open) { open = false; state.inFlight -= 1; } };
-        res.on('finish', ended);
+        const end = res.end.bind(res);
+        res.end = (...args) => { ended(); return end(...args); };
         res.on('close', ended);
       }
       if (req.method === 'GET' && path.endsWith('/models')) {
