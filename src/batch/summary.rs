@@ -285,8 +285,9 @@ impl Summary {
         if self.retries.max > 0.0 || self.fallback_rate.max > 0.0 {
             let (head, tail) = spread(&self.retries, 1, "");
             out.push(format!("Unreadable replies were asked again {head} times a run{tail}."));
-            let (head, tail) = spread(&percent(&self.fallback_rate), 1, " %");
-            out.push(format!("A method fell back to its default choice in {head} of turns{tail}."));
+            // Per turn, not a share of turns: a bidding turn can default several bids.
+            let (head, tail) = spread(&self.fallback_rate, 1, "");
+            out.push(format!("A default stood in for an unreadable reply {head} times a turn{tail}."));
         } else {
             out.push("Every reply was read the first time: no retries and no fallbacks.".into());
         }

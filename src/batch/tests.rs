@@ -334,6 +334,19 @@ fn the_page_says_the_summary_in_sentences_with_the_terminals_figures() {
     let mut one = table.clone();
     one.rows.truncate(1);
     assert_eq!(Summary::of(&one).sentences()[0], "The run reached the turn limit.");
+    // Fallbacks are counted per turn (a bidding turn can default several bids), not as a share.
+    let mut fell = table.clone();
+    for r in &mut fell.rows {
+        r.retries = 0;
+        r.fallbacks = 0;
+    }
+    fell.rows[0].fallbacks = 9;
+    let said = Summary::of(&fell).sentences();
+    let expected = format!(
+        "A default stood in for an unreadable reply 0.5 times a turn on average, 0 to {} across runs.",
+        crate::text::fixed(9.0 / f64::from(fell.rows[0].turns), 1)
+    );
+    assert!(said.contains(&expected), "{expected} in {said:#?}");
 }
 
 #[test]
