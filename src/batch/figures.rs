@@ -57,7 +57,7 @@ impl RunFigures {
             text: crate::textstats::of(events)
                 .into_iter()
                 .map(|t| {
-                    let four = |v: Option<f64>| v.map(|v| (v * 10_000.0).round() / 10_000.0);
+                    let four = |v: Option<f64>| v.map(|v| round(v, 1e4));
                     (t.agent, [t.repetition, t.responsiveness, t.coverage, t.length].map(four))
                 })
                 .filter(|(_, figures)| figures.iter().any(Option::is_some))
