@@ -500,11 +500,13 @@ fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
     // Drawn again when a run starts, not at every event it records (a button redrawn under the
     // pointer would lose the click).
-    let scenario = Memo::new(move |_| controller.view.with(|v| v.scenario.clone()));
+    let scenario = Memo::new(move |_| {
+        controller.view.with(|v| v.scenario.as_ref().map(|s| (s.method.kind(), s.agent_names())))
+    });
     move || {
-        let s = scenario.get()?;
-        let fixed = s.method.kind().fixed_floor();
-        let names = if fixed.is_some() { Vec::new() } else { s.agent_names() };
+        let (kind, names) = scenario.get()?;
+        let fixed = kind.fixed_floor();
+        let names = if fixed.is_some() { Vec::new() } else { names };
         Some(view! {
             <div class="row interject" role="group" aria-label="Give the floor" data-testid="floor">
                 <span>{fixed.map_or("Give the floor to".to_string(), |why| format!("Give the floor: {why}."))}</span>
@@ -516,7 +518,7 @@ fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
                         }>{name}</button>
                     }
                 }).collect_view()}
-                {s.method.kind().ends_on_request().then(|| view! {
+                {kind.ends_on_request().then(|| view! {
                     <button
                         data-testid="end-show"
                         title="The director's next turn closes the show (its stop draw is still made and recorded)"

@@ -31,7 +31,8 @@ pub struct Comparison {
 }
 
 /// One column: what sets it apart ("method: director"), and its scenario.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub struct Column {
     pub label: String,
     pub scenario: Scenario,
@@ -148,7 +149,8 @@ pub const FORMAT_VERSION: u64 = 1;
 
 /// A comparison as a file, a link and a past run: the scenario its columns start from, what
 /// varies, and each column's recorded run (none when it has not run, or was left out of a link).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub struct ComparisonFile {
     pub scenario: Scenario,
     pub comparison: Comparison,

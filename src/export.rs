@@ -14,7 +14,8 @@ pub const RUN_FORMAT_VERSION: u32 = 1;
 pub const MAX_RUN_FILE_BYTES: usize = 64 * 1024 * 1024;
 
 /// A recorded run as a file.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub struct RunFile {
     pub format: String,
     pub version: u32,
@@ -66,7 +67,7 @@ pub fn from_json(text: &str) -> Result<RunFile, String> {
         format!("the run's scenario is invalid: {}", list.join("; "))
     })?;
     match file.events.first() {
-        Some(Event::RunStarted { scenario, .. }) if **scenario == file.scenario => {}
+        Some(Event::RunStarted { scenario, .. }) if scenario.same_as(&file.scenario) => {}
         Some(Event::RunStarted { .. }) => return Err("the event log belongs to another scenario".into()),
         _ => return Err("the event log does not start with run_started".into()),
     }

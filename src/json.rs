@@ -137,10 +137,6 @@ impl Fields {
         self.plain(name, "a number", |v| v.as_f64())
     }
 
-    pub fn maybe_f32(&mut self, name: &str) -> Result<Option<f32>, String> {
-        self.plain(name, "a number", |v| v.as_f64().map(|x| x as f32))
-    }
-
     pub fn maybe_bool(&mut self, name: &str) -> Result<Option<bool>, String> {
         self.plain(name, "true or false", |v| v.as_bool())
     }
@@ -247,13 +243,6 @@ impl Fields {
         Ok(())
     }
 
-    pub fn set_f32(&mut self, name: &str, target: &mut f32) -> Result<(), String> {
-        if let Some(v) = self.maybe_f32(name)? {
-            *target = v;
-        }
-        Ok(())
-    }
-
     pub fn set_bool(&mut self, name: &str, target: &mut bool) -> Result<(), String> {
         if let Some(v) = self.maybe_bool(name)? {
             *target = v;
@@ -352,13 +341,10 @@ pub trait ReadPresent {
     fn read_present(&mut self, f: &mut Fields) -> Result<(), String>;
 }
 
-/// A temperature as the user wrote it: 0.2, not the 0.20000000298023224 an f32 widens to.
-/// Rounded to six decimals (beyond what anyone types for a temperature) rather than printed and
-/// read back, since printing an f32 pulls about 3 KB gzipped of float formatting into the page.
-pub fn temperature(t: f32) -> serde_json::Value {
-    let x = (f64::from(t) * 1e6).round() / 1e6;
-    if x.is_finite() {
-        serde_json::json!(x)
+/// A temperature for a request: a number, or null when it is not one (JSON has no NaN).
+pub fn temperature(t: f64) -> serde_json::Value {
+    if t.is_finite() {
+        serde_json::json!(t)
     } else {
         serde_json::Value::Null
     }
@@ -386,10 +372,10 @@ mod tests {
 
     #[test]
     fn a_temperature_goes_out_as_written_not_as_an_f32_widens() {
-        for (t, sent) in [(0.2f32, "0.2"), (0.7, "0.7"), (1.0, "1.0"), (0.0, "0.0"), (1.35, "1.35")] {
+        for (t, sent) in [(0.2, "0.2"), (0.7, "0.7"), (1.0, "1.0"), (0.0, "0.0"), (1.35, "1.35")] {
             assert_eq!(temperature(t).to_string(), sent);
         }
-        assert_eq!(temperature(f32::NAN), serde_json::Value::Null);
+        assert_eq!(temperature(f64::NAN), serde_json::Value::Null);
     }
 
     #[test]
@@ -426,7 +412,7 @@ mod tests {
         assert_eq!(f.u32("n"), Ok(3));
         assert_eq!(f.u32("big").unwrap_err(), "`big` of the test must be a whole number from 0");
         assert_eq!(f.maybe_i64("neg"), Ok(Some(-2)));
-        assert_eq!(f.maybe_f32("x"), Ok(Some(0.5)));
+        assert_eq!(f.maybe_f64("x"), Ok(Some(0.5)));
         assert_eq!(f.string("t").as_deref(), Ok("hi"));
         assert_eq!(f.maybe_bool("b"), Ok(Some(true)));
         assert_eq!(f.opt_string("none"), Ok(None));

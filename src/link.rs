@@ -61,7 +61,8 @@ const RUN_PREFIX: &str = "run=";
 const COMPARISON_PREFIX: &str = "cmp=";
 
 /// What a link carries.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub enum Shared {
     Scenario(Scenario),
     Run(RunFile),

@@ -176,12 +176,7 @@ pub async fn continue_live(
         }
     }
     if !run.adopt_recorded_log(prefix) {
-        let at = run
-            .events()
-            .iter()
-            .zip(prefix)
-            .take_while(|(a, b)| a.without_timings() == b.without_timings())
-            .count();
+        let at = run.events().iter().zip(prefix).take_while(|(a, b)| a.same_but_timings(b)).count();
         return Err(format!(
             "this build does not reproduce the recording (they differ from event {}), so it can only be replayed",
             at + 1

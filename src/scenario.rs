@@ -26,7 +26,8 @@ pub const MAX_NAME_CHARS: usize = 80;
 pub const MAX_TEXT_CHARS: usize = 20_000;
 pub const MAX_TURNS: u32 = 10_000;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub struct Scenario {
     pub version: u32,
     pub title: String,
@@ -320,7 +321,7 @@ crate::json::settings! {
         pub demo: DemoSettings = set_any,
         /// Seed 000: 0.2 for speech. `None` (written as `null`, since a left-out field means the
         /// default) sends no temperature at all.
-        pub temperature: Option<f32> = set_any,
+        pub temperature: Option<f64> = set_any,
         /// Prices per million tokens, to show what a run costs.
         #[serde(skip_serializing_if = "Option::is_none")]
         pub price: Option<Price> = set_any,
@@ -451,6 +452,12 @@ impl std::fmt::Display for FieldError {
 }
 
 impl Scenario {
+    /// Whether two scenarios are the same, compared by what they write (the browser build
+    /// compares scenarios this way: a derived equality is 1 KB of the first page).
+    pub fn same_as(&self, other: &Scenario) -> bool {
+        serde_json::to_string(self).ok() == serde_json::to_string(other).ok()
+    }
+
     /// Reads a scenario from JSON and validates it; the error is one line naming the problem.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
         let scenario = Scenario::parse(text)?;

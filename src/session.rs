@@ -30,7 +30,8 @@ pub enum Status {
 }
 
 /// What the shell does after a command.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub enum Effect {
     /// Work has started: take [`Session::next_job`] until it gives none, handing each result
     /// back.

@@ -52,7 +52,7 @@ struct Settings {
     provider: usize,
     model: String,
     agent_model: Option<String>,
-    temperature: Option<f32>,
+    temperature: Option<f64>,
     price: Option<(f64, f64)>,
     network: (u32, u64, u64, u64, u32, bool),
     attempts: u32,
@@ -69,7 +69,7 @@ fn settings() -> impl Strategy<Value = Settings> {
             "[a-z0-9./:-]{1,30}",
             proptest::option::of("[a-z0-9-]{1,20}"),
         ),
-        (proptest::option::of(0.0f32..=2.0), proptest::option::of((0.0f64..100.0, 0.0f64..100.0))),
+        (proptest::option::of(0.0f64..=2.0), proptest::option::of((0.0f64..100.0, 0.0f64..100.0))),
         (0u32..10, 0u64..5000, 0u64..60_000, 1u64..120_000, 1u32..16, any::<bool>()),
         (1u32..6, 1u32..2000, 0.0f64..=1.0, any::<bool>(), "\\PC{1,40}"),
     )
@@ -158,7 +158,7 @@ impl Settings {
             Method::Negotiation(n) => {
                 n.iterations = self.attempts;
                 n.max_tokens = self.number;
-                n.temperature = self.probability as f32;
+                n.temperature = self.probability;
                 n.feedback.push_str(&self.text);
             }
             // Round robin has nothing to set; a method not listed keeps its seed settings.

@@ -461,7 +461,7 @@ pub fn BatchPanel() -> impl IntoView {
             // Whose batch this is: another scenario's is set apart from the one being edited.
             let whose = match &d.scenario {
                 Some(s) if !d.interrupted => {
-                    let other = editor.scenario.with(|e| batch_scenario(e) != *s);
+                    let other = editor.scenario.with(|e| !batch_scenario(e).same_as(s));
                     markup!(
                         "<p class=\"batch-of{}\" data-testid=\"batch-of\" data-other=\"{}\">{} “{}”, seeds {}{}</p>",
                         if other { " other" } else { "" },

@@ -47,7 +47,7 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
         let message = match opened {
             Ok(Some(Shared::Scenario(scenario))) => {
                 let text = format!("Opened \"{}\" from the link: ready to run.", scenario.title);
-                let replaced = replaced.filter(|r| *r != scenario);
+                let replaced = replaced.filter(|r| !r.same_as(&scenario));
                 controller.reset();
                 editor.load(scenario);
                 own.set_value(true);

@@ -125,11 +125,11 @@ pub struct Restored {
     pub position: usize,
 }
 
-/// What the stored pieces hold: the run they belong to (its first event), how many events in all
+/// What the stored pieces hold: the run they belong to (its first event, as JSON), how many events in all
 /// and in each piece.
 #[derive(Default)]
 struct Written {
-    first: Option<Event>,
+    first: Option<String>,
     total: usize,
     pieces: Vec<usize>,
 }
@@ -172,7 +172,8 @@ pub fn save_run(events: &[Event], replay: bool, position: usize) -> Result<(), S
     WRITTEN.with(|written| {
         let mut w = written.borrow_mut();
         // Logs only grow, except when a failed turn is dropped to be played again.
-        if w.first.as_ref() != events.first() || events.len() < w.total {
+        let first = events.first().map(Event::to_json);
+        if w.first != first || events.len() < w.total {
             *w = Written { pieces: vec![usize::MAX; saved_pieces()], ..Written::default() };
         }
         let pieces: Vec<&[Event]> = events.chunks(PIECE_EVENTS).collect();
@@ -195,7 +196,7 @@ pub fn save_run(events: &[Event], replay: bool, position: usize) -> Result<(), S
             remove(&piece_key(i));
         }
         w.pieces.truncate(pieces.len());
-        w.first = events.first().cloned();
+        w.first = first;
         w.total = events.len();
         let saved = SavedRun { replay, position, pieces: w.pieces.clone() };
         set(RUN_KEY, &serde_json::to_string(&saved).unwrap_or_default())
@@ -242,7 +243,7 @@ pub fn restore_run() -> (Option<Restored>, Option<String>) {
         let file = read_pieces(&saved)?;
         WRITTEN.with(|w| {
             *w.borrow_mut() = Written {
-                first: file.events.first().cloned(),
+                first: file.events.first().map(Event::to_json),
                 total: file.events.len(),
                 pieces: saved.pieces.clone(),
             }

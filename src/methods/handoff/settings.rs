@@ -48,7 +48,7 @@ settings! {
         /// Seed 003: 500.
         pub max_tokens: u32 = set_u32,
         /// Seed 003 sends none (the provider's default); written as `null` then.
-        pub temperature: Option<f32> = set_any,
+        pub temperature: Option<f64> = set_any,
     }
 }
 

@@ -31,7 +31,7 @@ settings! {
         pub optimizer_system: String = set_string,
         pub optimizer_prompt: String = set_string,
         /// Seed: temperature 0, 200 tokens, JSON replies.
-        pub temperature: f32 = set_f32,
+        pub temperature: f64 = set_f64,
         pub max_tokens: u32 = set_u32,
     }
 }

@@ -47,7 +47,7 @@ settings! {
         pub many_names_feedback: String = set_string,
         pub repeated_feedback: String = set_string,
         /// SelectorGroupChat sends none (the provider's defaults); written as `null` then.
-        pub temperature: Option<f32> = set_any,
+        pub temperature: Option<f64> = set_any,
         pub max_tokens: Option<u32> = set_any,
     }
 }
