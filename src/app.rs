@@ -10,13 +10,11 @@ pub mod comparison;
 mod driver;
 mod editor;
 mod fetch;
-pub(crate) mod form;
 mod inspector;
 mod intab;
 pub(crate) mod methods;
 mod models;
 mod projector;
-pub(crate) mod rows;
 mod seat;
 mod share;
 mod storage;
@@ -44,7 +42,7 @@ pub fn App() -> impl IntoView {
     let scenario = RwSignal::new(saved.unwrap_or_else(|| PRESETS[0].scenario()));
     let storage_notice = RwSignal::new(problem);
     storage::keep_saved(scenario, storage_notice);
-    let editor = form::EditorState::new(scenario);
+    let editor = crate::ui::form::EditorState::new(scenario);
     provide_context(controller);
     provide_context(editor);
     provide_context(controller.keys);
@@ -134,19 +132,19 @@ pub fn App() -> impl IntoView {
 #[component]
 pub(crate) fn MethodPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
-    let editor = expect_context::<form::EditorState>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
     let kind = Memo::new(move |_| {
         let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.method.kind()));
         from_run.unwrap_or_else(|| editor.scenario.with(|s| s.method.kind()))
     });
-    move || methods::panel(kind.get())
+    move || methods::panel(kind.get(), controller.view)
 }
 
 /// Run, Pause, Step, Stop, Reset and the demo speed.
 #[component]
 fn Controls() -> impl IntoView {
     let controller = expect_context::<Controller>();
-    let editor = expect_context::<form::EditorState>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
     let message = RwSignal::new(String::new());
     let blocked = move || editor.has_errors();
     let act = move |result: Result<(), String>| match result {
@@ -350,7 +348,7 @@ fn Controls() -> impl IntoView {
 #[component]
 fn OpenRun(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
-    let editor = expect_context::<form::EditorState>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
     let on_change = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {

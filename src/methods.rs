@@ -4,6 +4,8 @@
 //! implements [`SpeakerSelection`].
 
 pub mod registry;
+pub mod selection;
+pub mod shown;
 
 macro_rules! method_folders {
     ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
@@ -19,20 +21,7 @@ use crate::floor::Floor;
 use crate::model::ModelError;
 use crate::scenario::Method;
 use registry::each_method;
-
-/// What every method's state does. The futures stay on one thread (the browser has one), so the
-/// trait's async function promises nothing about `Send`.
-#[allow(async_fn_in_trait)]
-pub trait SpeakerSelection {
-    /// The method's settings in the scenario.
-    type Settings;
-
-    /// The state at the end of the opening, before the first turn.
-    fn start(floor: &Floor, settings: &Self::Settings) -> Self;
-
-    /// Plays one turn. `Ok(Some(reason))` ends the run.
-    async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError>;
-}
+pub use selection::SpeakerSelection;
 
 macro_rules! method_state {
     ($($kind:ident $module:ident $id:literal $label:literal,)*) => {

@@ -1,5 +1,10 @@
 //! The small kit of page pieces that the app and the methods' panels both draw with, below
-//! both of them: setting an element's inner HTML from [`Markup`] and nothing else.
+//! both of them: setting an element's inner HTML from [`Markup`] and nothing else (here), the
+//! editor's form ([`form`]), long lists ([`rows`]) and what the panels share ([`kit`]).
+
+pub mod form;
+pub mod kit;
+pub mod rows;
 
 use leptos::tachys::html::attribute::AttributeValue;
 use std::sync::{Arc, Mutex};

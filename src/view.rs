@@ -21,6 +21,7 @@ pub use crate::methods::director::view::{DirectorPick, DirectorTurn};
 pub use crate::methods::handoff::view::HandoffRow;
 pub use crate::methods::negotiation::view::{ActionRow, GameResult, NegotiationView, OptimizerRow};
 pub use crate::methods::selector::view::SelectorRow;
+pub use crate::methods::shown::{Pick, Shown};
 
 /// A piece of a message: said aloud, or a body movement written between `*`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,16 +75,6 @@ pub struct TranscriptRow {
     pub action: Option<String>,
     /// The trading game this message opens, when it is a game's first.
     pub game: Option<u32>,
-}
-
-/// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
-/// chose (a tie, or a random draw), `tied` lists whom it chose among.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pick {
-    pub turn: u32,
-    pub agent: String,
-    pub tie: bool,
-    pub tied: Vec<String>,
 }
 
 /// One model call for the inspector. The messages are rebuilt from the log on demand.
@@ -490,11 +481,32 @@ impl RunView {
             Event::RunFinished { reason } => self.finished = Some(*reason),
         }
     }
+}
 
-    /// Bids per agent across the last `turns` turns, for the small history chart: for each agent,
-    /// its bid in each of those turns, oldest first.
-    pub fn bid_history(&self, turns: usize) -> Vec<(String, Vec<i64>)> {
-        bidding::view::bid_history(&self.bid_turns, self.agents(), turns)
+impl Shown for RunView {
+    fn agents(&self) -> Vec<String> {
+        RunView::agents(self)
+    }
+    fn picks(&self) -> &[Arc<Pick>] {
+        &self.picks
+    }
+    fn bid_turns(&self) -> &[Arc<BidTurn>] {
+        &self.bid_turns
+    }
+    fn director(&self) -> &[Arc<DirectorTurn>] {
+        &self.director
+    }
+    fn handoffs(&self) -> &[Arc<HandoffRow>] {
+        &self.handoffs
+    }
+    fn handoff_counts(&self) -> &BTreeMap<(String, String), u32> {
+        &self.handoff_counts
+    }
+    fn selections(&self) -> &[Arc<SelectorRow>] {
+        &self.selections
+    }
+    fn negotiation(&self) -> Option<&NegotiationView> {
+        self.negotiation.as_ref()
     }
 }
 

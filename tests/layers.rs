@@ -8,7 +8,7 @@
 //! path of its own, and a segment the method registry's macros complete
 //! (`crate::methods::$module::panel`) stands for every method's folder. Strongly connected groups
 //! of modules that span more than one folder fail the test with the files and the lines that
-//! close the cycle, unless they lie within a cycle listed as not yet untied.
+//! close the cycle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -426,58 +426,12 @@ fn cycles_across_folders(modules: &BTreeMap<Vec<String>, Module>, methods: &[Str
     report
 }
 
-/// Cycles this check found when it first read grouped imports and the registry's macro paths,
-/// not yet untied, each as the folders it spans. A cycle found must lie within one of these
-/// (none may appear or grow), and each must be found as it is written (one untied or smaller is
-/// written anew), so the list only shrinks.
-const NOT_YET_UNTIED: &[&[&str]] = &[&[
-    "src/app",
-    "src/app/driver",
-    "src/batch",
-    "src/compare",
-    "src/decisions",
-    "src/engine",
-    "src/estimate",
-    "src/export",
-    "src/link",
-    "src/methods",
-    "src/methods/bidding",
-    "src/methods/director",
-    "src/methods/handoff",
-    "src/methods/negotiation",
-    "src/methods/random",
-    "src/methods/round_robin",
-    "src/methods/selector",
-    "src/replay",
-    "src/seat",
-    "src/session",
-    "src/view",
-]];
-
 #[test]
 fn no_module_cycle_crosses_a_folder() {
     let modules = modules();
     assert!(modules.len() > 40, "the source was not found: {} modules", modules.len());
     let cycles = cycles_across_folders(&modules, &method_modules());
-    let spans = |report: &str| -> BTreeSet<String> {
-        let first = report.lines().next().unwrap_or_default();
-        let list = first.trim_start_matches("a cycle across ").trim_end_matches(':');
-        list.split(", ").map(String::from).collect()
-    };
-    let known: Vec<BTreeSet<String>> =
-        NOT_YET_UNTIED.iter().map(|k| k.iter().map(|f| f.to_string()).collect()).collect();
-    let new: Vec<&String> = cycles.iter().filter(|c| !known.iter().any(|k| spans(c).is_subset(k))).collect();
-    if std::env::var("LAYERS_SHOW").is_ok() {
-        println!("{}", cycles.join("\n\n"));
-    }
-    assert!(new.is_empty(), "{}", new.iter().map(|c| c.as_str()).collect::<Vec<_>>().join("\n\n"));
-    for k in &known {
-        assert!(
-            cycles.iter().any(|c| &spans(c) == k),
-            "the cycle across {k:?} is untied or smaller now: write what is left of it in NOT_YET_UNTIED ({})",
-            cycles.iter().map(|c| c.lines().next().unwrap_or_default()).collect::<Vec<_>>().join("; ")
-        );
-    }
+    assert!(cycles.is_empty(), "{}", cycles.join("\n\n"));
 }
 
 /// The check finds a cycle when one is there: two files in different folders naming each other,

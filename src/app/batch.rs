@@ -10,7 +10,6 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use super::browser::BrowserClock;
-use super::form::EditorState;
 use super::tools::{call, module};
 use super::Controller;
 use crate::batch::play_seed;
@@ -21,6 +20,7 @@ use crate::markup::Markup;
 use crate::model::ChatModel;
 use crate::provider::HttpModel;
 use crate::scenario::Scenario;
+use crate::ui::form::EditorState;
 use crate::ui::MarkupAttribute;
 
 /// Each kept run's log, packed, by seed (a list, not a map: the page has no map of this type).

@@ -70,7 +70,7 @@ const CONTROLS: &str = r#"<p class="row"><label>Columns differ in <input data-te
 #[component]
 pub fn ComparePanel() -> impl IntoView {
     let page = expect_context::<super::Controller>();
-    let editor = expect_context::<super::form::EditorState>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
     let state = page.compare;
     let act = move |ev: leptos::ev::MouseEvent| {
         use wasm_bindgen::JsCast;

@@ -13,12 +13,12 @@
 use leptos::context::Provider;
 use leptos::prelude::*;
 
-use crate::app::form::EditorState;
 use crate::app::{browser, storage, Controller, MethodPanel};
 use crate::compare::{Comparison, ComparisonFile};
 use crate::export::RunFile;
 use crate::markup::Markup;
 use crate::scenario::Scenario;
+use crate::ui::form::EditorState;
 use crate::ui::MarkupAttribute;
 
 /// Starts the comparison page: reads the comparison its address names and shows it.

@@ -4,12 +4,12 @@
 
 use leptos::prelude::*;
 
-use super::form::{check_field, number_field, text_field, EditorState, FieldMessage};
 use super::{Controller, Mode};
 use crate::markup;
 use crate::markup::Markup;
 use crate::presets::PRESETS;
 use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance};
+use crate::ui::form::{check_field, number_field, text_field, EditorState, FieldMessage};
 use crate::ui::MarkupAttribute;
 
 /// The presets, as cards to open.
@@ -457,7 +457,7 @@ pub fn ClassSeats() -> impl IntoView {
             <span>"Played by you (the class answers for them):"</span>
             <span class="row" markup=boxes on:change=toggle></span>
             {move || selector.get().then(|| {
-                crate::app::form::check_field(
+                crate::ui::form::check_field(
                     "the selector",
                     "seat-selector",
                     |s| s.seats.iter().any(|n| n == crate::methods::selector::SELECTOR),

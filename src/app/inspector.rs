@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::rows::chunked;
 use super::Controller;
 use crate::events::request_messages;
 use crate::markup;
 use crate::markup::Markup;
 use crate::model::Role;
 use crate::text::fixed;
+use crate::ui::rows::chunked;
 use crate::ui::MarkupAttribute;
 use crate::view::{CallRow, Tally};
 

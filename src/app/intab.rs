@@ -137,7 +137,7 @@ impl InTab {
 /// when they first show), told which model the scenario names, and telling back what it loads.
 #[component]
 pub fn InTabSettings() -> impl IntoView {
-    let s = expect_context::<crate::app::form::EditorState>().scenario;
+    let s = expect_context::<crate::ui::form::EditorState>().scenario;
     let tab = expect_context::<crate::app::Controller>().intab;
     let node = NodeRef::<leptos::html::Div>::new();
     let failed = RwSignal::new(String::new());
@@ -152,7 +152,7 @@ pub fn InTabSettings() -> impl IntoView {
     });
     view! {
         <div node_ref=node class="intab" data-testid="intab-settings"></div>
-        <crate::app::form::FieldMessage field="model.name" />
+        <crate::ui::form::FieldMessage field="model.name" />
         {move || {
             let e = failed.get();
             (!e.is_empty()).then(|| view! { <p class="notice error" role="alert" data-testid="intab-failed">{e}</p> })

@@ -1,43 +1,18 @@
 //! Each speaker-selection method's part of the app: its name, its decision panel and its
 //! settings in the editor, in each method's folder (`methods/<method>/panel.rs`), listed once in
-//! the registry; and what those panels share.
+//! the registry. What those panels share is below both, in [`crate::ui::kit`].
 
 use leptos::prelude::*;
 
-use super::form::{EditorState, FieldMessage};
-use crate::markup;
-use crate::markup::Markup;
-use crate::scenario::{Method, MethodKind, Scenario};
-
-/// Reads a field of the scenario's method settings, or `$default` under another method.
-macro_rules! with_method {
-    ($s:expr, $variant:ident, |$m:ident| $body:expr, $default:expr) => {
-        if let Method::$variant($m) = &$s.method {
-            $body
-        } else {
-            $default
-        }
-    };
-}
-
-/// Changes a field of the scenario's method settings, if the scenario uses that method.
-macro_rules! update_method {
-    ($s:expr, $variant:ident, |$m:ident| $body:expr) => {
-        if let Method::$variant($m) = &mut $s.method {
-            $body;
-        }
-    };
-}
-
-pub(crate) use {update_method, with_method};
+use crate::scenario::{Method, MethodKind};
 
 /// Each method's panel and editor settings, from the registry (each method's `panel.rs`).
 macro_rules! app_methods {
     ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
         /// The decision panel of a method.
-        pub fn panel(kind: MethodKind) -> AnyView {
+        pub fn panel(kind: MethodKind, view: RwSignal<crate::view::RunView>) -> AnyView {
             match kind {
-                $(MethodKind::$kind => crate::methods::$module::panel::panel(),)*
+                $(MethodKind::$kind => crate::methods::$module::panel::panel(view),)*
             }
         }
 
@@ -55,60 +30,4 @@ crate::methods::registry::each_method!(app_methods);
 /// A label for a method.
 pub fn method_label(method: &Method) -> &'static str {
     method.kind().label()
-}
-
-const PALETTE: [&str; 8] =
-    ["#0b5cad", "#b3261e", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#5d4037", "#455a64"];
-
-pub(crate) fn color(i: usize) -> &'static str {
-    PALETTE[i % PALETTE.len()]
-}
-
-/// The model's reasoning behind a decision as HTML text, one click away; nothing when it did
-/// not reason.
-pub(crate) fn why_html(reasoning: &str) -> Markup {
-    if reasoning.is_empty() {
-        return Markup::new();
-    }
-    markup!(
-        "<details class=\"why\" data-testid=\"why\"><summary>why</summary><p class=\"reasoning\">{}</p></details>",
-        reasoning
-    )
-}
-
-pub(crate) fn agent_select(
-    label: &'static str,
-    field: &'static str,
-    get: impl Fn(&Scenario) -> String + Send + Sync + Copy + 'static,
-    set: impl Fn(&mut Scenario, String) + Send + Sync + Copy + 'static,
-) -> impl IntoView {
-    let editor = expect_context::<EditorState>();
-    let s = editor.scenario;
-    view! {
-        <label class="field">
-            <span>{label}</span>
-            <select data-testid=format!("field-{field}") on:change=move |ev| s.update(|s| set(s, event_target_value(&ev)))>
-                <option value="" selected=move || s.with(|s| get(s).is_empty())>
-                    "(first agent)"
-                </option>
-                {move || {
-                    s.with(|sc| {
-                        sc.agents
-                            .iter()
-                            .map(|a| {
-                                let name = a.name.clone();
-                                let chosen = get(sc) == name;
-                                view! {
-                                    <option value=name.clone() selected=chosen>
-                                        {name.clone()}
-                                    </option>
-                                }
-                            })
-                            .collect_view()
-                    })
-                }}
-            </select>
-            <FieldMessage field=field />
-        </label>
-    }
 }

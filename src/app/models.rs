@@ -8,10 +8,10 @@
 
 use leptos::prelude::*;
 
-use super::form::{number_field, EditorState, FieldMessage};
 use super::Controller;
 use crate::app::intab::InTabSettings;
 use crate::provider::{preset, PROVIDERS};
+use crate::ui::form::{number_field, EditorState, FieldMessage};
 
 const KEY_STORAGE: &str = "agora.key";
 

@@ -7,11 +7,11 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::form::EditorState;
 use super::Controller;
 use crate::events::FinishReason;
 use crate::link::{self, Shared};
 use crate::scenario::Scenario;
+use crate::ui::form::EditorState;
 
 /// A message about a link that was opened, with the scenario it replaced, to put it back.
 #[derive(Clone)]

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use leptos::html::Ol;
 use leptos::prelude::*;
 
-use super::rows::chunked;
 use super::Controller;
 use crate::markup;
+use crate::ui::rows::chunked;
 use crate::ui::MarkupAttribute;
 use crate::view::{Segment, TranscriptRow};
 

@@ -5,22 +5,19 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::number_field;
-use crate::app::methods::{color, update_method, why_html, with_method};
-use crate::app::rows::{chunked, key};
-use crate::app::Controller;
-use crate::scenario::Method;
+use crate::ui::form::number_field;
+use crate::ui::kit::{color, update_method, why_html, with_method};
+use crate::ui::rows::{chunked, key};
+use crate::methods::shown::Shown;
 use crate::markup;
 use crate::markup::Markup;
 use crate::text::fixed;
 use crate::ui::MarkupAttribute;
-use crate::view::BidTurn;
+use super::view::BidTurn;
 
 /// Bids per turn, newest first, with a small chart of every agent's bids across turns.
-#[component]
-fn BidBoard() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    let count = Memo::new(move |_| controller.view.with(|v| v.bid_turns.len()));
+fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+    let count = Memo::new(move |_| view.with(|v| v.bid_turns().len()));
     let empty = move || count.get() == 0;
     view! {
         <div class="panel" data-testid="bid-board">
@@ -28,7 +25,7 @@ fn BidBoard() -> impl IntoView {
             <p class="muted">
                 "Each agent rates how contradictory the last message is to its ideas (1 to 10); the highest bid speaks."
             </p>
-            <BidChart />
+            {bid_chart(view)}
             {move || empty().then(|| view! {
                 <p class="muted empty">"Bids appear here each turn."</p>
             })}
@@ -37,8 +34,8 @@ fn BidBoard() -> impl IntoView {
                     count,
                     // A turn changes as its bids come in and once more when its winner is known.
                     Arc::new(move |a, b| {
-                        controller.view.with(|v| {
-                            v.bid_turns
+                        view.with(|v| {
+                            v.bid_turns()
                                 .iter()
                                 .skip(a)
                                 .take(b - a)
@@ -50,7 +47,7 @@ fn BidBoard() -> impl IntoView {
                         })
                     }),
                     Arc::new(move |i| {
-                        let board = controller.view.with_untracked(|v| v.bid_turns.get(i).cloned())?;
+                        let board = view.with_untracked(|v| v.bid_turns().get(i).cloned())?;
                         Some(view! { <Board board=board /> }.into_any())
                     }),
                     true,
@@ -121,10 +118,8 @@ fn board_html(board: &BidTurn) -> Markup {
 const CHART_TURNS: usize = 60;
 
 /// A line per agent of its bids across the recent turns.
-#[component]
-fn BidChart() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    let history = move || controller.view.with(|v| v.bid_history(CHART_TURNS));
+fn bid_chart<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+    let history = move || view.with(|v| v.bid_history(CHART_TURNS));
     move || {
         let history = history();
         let turns = history.first().map_or(0, |(_, v)| v.len());
@@ -166,8 +161,8 @@ fn BidChart() -> impl IntoView {
     }
 }
 
-pub fn panel() -> AnyView {
-    BidBoard().into_any()
+pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+    untrack(move || bid_board(view).into_any())
 }
 
 pub fn settings() -> AnyView {

@@ -5,7 +5,7 @@ use regex_lite::Regex;
 
 use crate::events::{Event, FinishReason};
 use crate::floor::Floor;
-use crate::methods::SpeakerSelection;
+use crate::methods::selection::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::parse;
 use crate::prompts::fill;

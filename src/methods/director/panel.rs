@@ -5,22 +5,20 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::{choice_field, number_field};
-use crate::app::methods::{agent_select, update_method, why_html, with_method};
-use crate::app::rows::{chunked, key};
-use crate::app::Controller;
-use crate::scenario::{ChoiceFallback, Method};
+use crate::ui::form::{choice_field, number_field};
+use crate::ui::kit::{agent_select, update_method, why_html, with_method};
+use crate::ui::rows::{chunked, key};
+use crate::methods::shown::Shown;
+use crate::scenario::ChoiceFallback;
 use crate::markup;
 use crate::markup::Markup;
 use crate::text::fixed;
 use crate::ui::MarkupAttribute;
-use crate::view::DirectorTurn;
+use super::view::DirectorTurn;
 
 /// The director's turns: the stop draw against the probability, the reflection, the index chosen.
-#[component]
-fn DirectorPanel() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    let count = Memo::new(move |_| controller.view.with(|v| v.director.len()));
+fn director_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+    let count = Memo::new(move |_| view.with(|v| v.director().len()));
     view! {
         <div class="panel" data-testid="director-panel">
             <h2>"Director"</h2>
@@ -31,8 +29,8 @@ fn DirectorPanel() -> impl IntoView {
                 {chunked(
                     count,
                     Arc::new(move |a, b| {
-                        controller.view.with(|v| {
-                            v.director
+                        view.with(|v| {
+                            v.director()
                                 .iter()
                                 .skip(a)
                                 .take(b - a)
@@ -41,7 +39,7 @@ fn DirectorPanel() -> impl IntoView {
                         })
                     }),
                     Arc::new(move |i| {
-                        let turn = controller.view.with_untracked(|v| v.director.get(i).cloned())?;
+                        let turn = view.with_untracked(|v| v.director().get(i).cloned())?;
                         Some(view! { <DirectorEntry turn=turn /> }.into_any())
                     }),
                     true,
@@ -96,8 +94,8 @@ fn entry_html(turn: &DirectorTurn) -> Markup {
     out
 }
 
-pub fn panel() -> AnyView {
-    DirectorPanel().into_any()
+pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+    untrack(move || director_panel(view).into_any())
 }
 
 pub fn settings() -> AnyView {

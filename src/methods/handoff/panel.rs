@@ -6,34 +6,32 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::{choice_field, number_field};
-use crate::app::methods::{agent_select, color, update_method, why_html, with_method};
-use crate::app::rows::chunked;
-use crate::app::Controller;
-use crate::scenario::{HandoffVia, Method};
+use crate::ui::form::{choice_field, number_field};
+use crate::ui::kit::{agent_select, color, update_method, why_html, with_method};
+use crate::ui::rows::chunked;
+use crate::methods::shown::Shown;
+use crate::scenario::HandoffVia;
 use crate::markup;
 use crate::markup::Markup;
 use crate::text::fixed;
 use crate::ui::MarkupAttribute;
-use crate::view::HandoffRow;
+use super::view::HandoffRow;
 
 /// Handoffs, with a graph of who handed to whom.
-#[component]
-fn HandoffPanel() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    let count = Memo::new(move |_| controller.view.with(|v| v.handoffs.len()));
+fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+    let count = Memo::new(move |_| view.with(|v| v.handoffs().len()));
     view! {
         <div class="panel" data-testid="handoff-panel">
             <h2>"Handoffs"</h2>
-            <HandoffGraph />
+            {handoff_graph(view)}
             <ol class="handoffs">
                 {chunked(
                     count,
                     Arc::new(move |a, b| {
-                        controller.view.with(|v| v.handoffs.iter().skip(a).take(b - a).map(|h| h.turn as u64).collect())
+                        view.with(|v| v.handoffs().iter().skip(a).take(b - a).map(|h| h.turn as u64).collect())
                     }),
                     Arc::new(move |i| {
-                        let row = controller.view.with_untracked(|v| v.handoffs.get(i).cloned())?;
+                        let row = view.with_untracked(|v| v.handoffs().get(i).cloned())?;
                         Some(view! { <HandoffEntry row=row /> }.into_any())
                     }),
                     true,
@@ -70,11 +68,9 @@ fn entry_html(row: &HandoffRow) -> Markup {
     )
 }
 
-#[component]
-fn HandoffGraph() -> impl IntoView {
-    let controller = expect_context::<Controller>();
+fn handoff_graph<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     move || {
-        let (agents, counts) = controller.view.with(|v| (v.agents(), v.handoff_counts.clone()));
+        let (agents, counts) = view.with(|v| (v.agents(), v.handoff_counts().clone()));
         let svg = graph_svg(&agents, &counts)?;
         Some(view! { <figure class="chart graph" data-testid="handoff-graph" markup=svg></figure> })
     }
@@ -157,8 +153,8 @@ fn circle_point(i: usize, n: usize) -> (f64, f64) {
     (cos, sin)
 }
 
-pub fn panel() -> AnyView {
-    HandoffPanel().into_any()
+pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+    untrack(move || handoff_panel(view).into_any())
 }
 
 pub fn settings() -> AnyView {

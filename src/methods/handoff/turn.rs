@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::events::{Event, FinishReason};
 use crate::floor::Floor;
-use crate::methods::SpeakerSelection;
+use crate::methods::selection::SpeakerSelection;
 use crate::model::{
     ChatMessage, ChatRequest, ChatResponse, Cue, ModelError, Purpose, ResponseFormat, ToolSpec,
 };

@@ -5,31 +5,28 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::{number_field, text_field, EditorState, FieldMessage};
-use crate::app::methods::{update_method, with_method};
-use crate::app::rows::chunked;
-use crate::app::Controller;
-use crate::scenario::Method;
+use crate::ui::form::{number_field, text_field, EditorState, FieldMessage};
+use crate::ui::kit::{update_method, with_method};
+use crate::ui::rows::chunked;
+use crate::methods::shown::Shown;
 use crate::markup;
 use crate::markup::Markup;
 use crate::text::fixed;
 use crate::ui::MarkupAttribute;
-use crate::view::{ActionRow, NegotiationView};
+use super::view::{ActionRow, NegotiationView};
 
 /// The trading game: inventories, the pending proposal, every action, scores, the optimizer.
-#[component]
-fn NegotiationPanel() -> impl IntoView {
-    let controller = expect_context::<Controller>();
+fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     let count =
-        Memo::new(move |_| controller.view.with(|v| v.negotiation.as_ref().map_or(0, |g| g.actions.len())));
+        Memo::new(move |_| view.with(|v| v.negotiation().map_or(0, |g| g.actions.len())));
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>"Trading game"</h2>
             <div markup=move || {
-                controller.view.with(|v| v.negotiation.as_ref().map(game_state)).unwrap_or_default()
+                view.with(|v| v.negotiation().map(game_state)).unwrap_or_default()
             }></div>
             <div markup=move || {
-                controller.view.with(|v| v.negotiation.as_ref().map(|g| optimizer_chart(&g.optimizer, g.optimum)))
+                view.with(|v| v.negotiation().map(|g| optimizer_chart(&g.optimizer, g.optimum)))
                     .unwrap_or_default()
             }></div>
             <h3>"Actions"</h3>
@@ -37,15 +34,14 @@ fn NegotiationPanel() -> impl IntoView {
                 {chunked(
                     count,
                     Arc::new(move |a, b| {
-                        controller.view.with(|v| {
-                            let actions = v.negotiation.as_ref().map(|g| g.actions.as_slice()).unwrap_or_default();
+                        view.with(|v| {
+                            let actions = v.negotiation().map(|g| g.actions.as_slice()).unwrap_or_default();
                             actions.iter().skip(a).take(b - a).map(|x| x.turn as u64).collect()
                         })
                     }),
                     Arc::new(move |i| {
-                        let action = controller
-                            .view
-                            .with_untracked(|v| v.negotiation.as_ref().and_then(|g| g.actions.get(i).cloned()))?;
+                        let action = view
+                            .with_untracked(|v| v.negotiation().and_then(|g| g.actions.get(i).cloned()))?;
                         Some(view! { <ActionEntry action=action /> }.into_any())
                     }),
                     true,
@@ -193,8 +189,8 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Markup {
     out
 }
 
-pub fn panel() -> AnyView {
-    NegotiationPanel().into_any()
+pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+    untrack(move || negotiation_panel(view).into_any())
 }
 
 pub fn settings() -> AnyView {

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::events::{Event, FinishReason, ParseOutcome, Proposal};
 use crate::floor::Floor;
 use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
-use crate::methods::SpeakerSelection;
+use crate::methods::selection::SpeakerSelection;
 use crate::model::{
     ChatMessage, ChatRequest, Cue, ModelError, NegotiationCue, OptimizerCue, Purpose, ResponseFormat,
 };

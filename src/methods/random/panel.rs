@@ -4,19 +4,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::methods::{update_method, with_method};
-use crate::app::rows::chunked;
-use crate::app::Controller;
-use crate::app::form::check_field;
-use crate::scenario::Method;
+use crate::ui::kit::{update_method, with_method};
+use crate::ui::rows::chunked;
+use crate::methods::shown::Shown;
+use crate::ui::form::check_field;
 use crate::markup;
 use crate::ui::MarkupAttribute;
 
 /// The draws, newest first.
-#[component]
-fn Draws() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    let count = Memo::new(move |_| controller.view.with(|v| v.picks.len()));
+fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+    let count = Memo::new(move |_| view.with(|v| v.picks().len()));
     view! {
         <div class="panel" data-testid="random-panel">
             <h2>"Random"</h2>
@@ -25,10 +22,10 @@ fn Draws() -> impl IntoView {
                 {chunked(
                     count,
                     Arc::new(move |a, b| {
-                        controller.view.with(|v| v.picks.iter().skip(a).take(b - a).map(|p| p.turn as u64).collect())
+                        view.with(|v| v.picks().iter().skip(a).take(b - a).map(|p| p.turn as u64).collect())
                     }),
                     Arc::new(move |i| {
-                        let pick = controller.view.with_untracked(|v| v.picks.get(i).cloned())?;
+                        let pick = view.with_untracked(|v| v.picks().get(i).cloned())?;
                         let among = if pick.tie {
                             crate::events::draw_note(&pick.tied)
                         } else {
@@ -53,8 +50,8 @@ fn Draws() -> impl IntoView {
     }
 }
 
-pub fn panel() -> AnyView {
-    Draws().into_any()
+pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+    untrack(move || draws(view).into_any())
 }
 
 pub fn settings() -> AnyView {

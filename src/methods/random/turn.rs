@@ -5,7 +5,7 @@ use rand::Rng;
 use super::settings::RandomSettings;
 use crate::events::{Event, FinishReason};
 use crate::floor::Floor;
-use crate::methods::SpeakerSelection;
+use crate::methods::selection::SpeakerSelection;
 use crate::model::ModelError;
 
 pub struct Random {

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-pub fn panel() -> AnyView {
+pub fn panel<V: crate::methods::shown::Shown>(_view: RwSignal<V>) -> AnyView {
     view! {
         <div class="panel" data-testid="round-robin-panel">
             <h2>"Round robin"</h2>

@@ -2,7 +2,7 @@
 
 use crate::events::{Event, FinishReason};
 use crate::floor::Floor;
-use crate::methods::SpeakerSelection;
+use crate::methods::selection::SpeakerSelection;
 use crate::model::ModelError;
 
 use super::settings::RoundRobinSettings;

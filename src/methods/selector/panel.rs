@@ -5,22 +5,20 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::app::form::{check_field, choice_field, number_field};
-use crate::app::methods::{update_method, why_html, with_method};
-use crate::app::rows::chunked;
-use crate::app::Controller;
+use crate::ui::form::{check_field, choice_field, number_field};
+use crate::ui::kit::{update_method, why_html, with_method};
+use crate::ui::rows::chunked;
+use crate::methods::shown::Shown;
 use crate::events::SelectorMatch;
-use crate::scenario::{Method, PromptRole, SelectorFallback};
+use crate::scenario::{PromptRole, SelectorFallback};
 use crate::markup;
 use crate::markup::Markup;
 use crate::ui::MarkupAttribute;
-use crate::view::SelectorRow;
+use super::view::SelectorRow;
 
 /// The selector's choices: who could be named, who was, and how the reply was read.
-#[component]
-fn SelectorPanel() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    let count = Memo::new(move |_| controller.view.with(|v| v.selections.len()));
+fn selector_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+    let count = Memo::new(move |_| view.with(|v| v.selections().len()));
     view! {
         <div class="panel" data-testid="selector-panel">
             <h2>"Selector"</h2>
@@ -29,10 +27,10 @@ fn SelectorPanel() -> impl IntoView {
                 {chunked(
                     count,
                     Arc::new(move |a, b| {
-                        controller.view.with(|v| v.selections.iter().skip(a).take(b - a).map(|s| s.turn as u64).collect())
+                        view.with(|v| v.selections().iter().skip(a).take(b - a).map(|s| s.turn as u64).collect())
                     }),
                     Arc::new(move |i| {
-                        let row = controller.view.with_untracked(|v| v.selections.get(i).cloned())?;
+                        let row = view.with_untracked(|v| v.selections().get(i).cloned())?;
                         Some(view! { <SelectorEntry row=row /> }.into_any())
                     }),
                     true,
@@ -72,8 +70,8 @@ fn entry_html(row: &SelectorRow, fallback: bool) -> Markup {
     )
 }
 
-pub fn panel() -> AnyView {
-    SelectorPanel().into_any()
+pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+    untrack(move || selector_panel(view).into_any())
 }
 
 pub fn settings() -> AnyView {

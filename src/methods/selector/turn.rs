@@ -4,7 +4,7 @@ use rand::Rng;
 
 use crate::events::{Event, FinishReason, ParseOutcome, SelectorMatch};
 use crate::floor::Floor;
-use crate::methods::SpeakerSelection;
+use crate::methods::selection::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::prompts::fill;
 use crate::scenario::{PromptRole, SelectorFallback, SelectorSettings};

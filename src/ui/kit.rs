@@ -1,0 +1,88 @@
+//! What the methods' decision panels and settings share, below both the app and the methods'
+//! folders: reading and changing a method's settings, the agents' colours, the reasoning behind a
+//! decision one click away, and a choice of agent.
+
+use leptos::prelude::*;
+
+use super::form::{EditorState, FieldMessage};
+use crate::markup;
+use crate::markup::Markup;
+use crate::scenario::Scenario;
+
+/// Reads a field of the scenario's method settings, or `$default` under another method.
+macro_rules! with_method {
+    ($s:expr, $variant:ident, |$m:ident| $body:expr, $default:expr) => {
+        if let $crate::scenario::Method::$variant($m) = &$s.method {
+            $body
+        } else {
+            $default
+        }
+    };
+}
+
+/// Changes a field of the scenario's method settings, if the scenario uses that method.
+macro_rules! update_method {
+    ($s:expr, $variant:ident, |$m:ident| $body:expr) => {
+        if let $crate::scenario::Method::$variant($m) = &mut $s.method {
+            $body;
+        }
+    };
+}
+
+pub(crate) use {update_method, with_method};
+
+const PALETTE: [&str; 8] =
+    ["#0b5cad", "#b3261e", "#2e7d32", "#8e24aa", "#ef6c00", "#00838f", "#5d4037", "#455a64"];
+
+pub(crate) fn color(i: usize) -> &'static str {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// The model's reasoning behind a decision as HTML text, one click away; nothing when it did
+/// not reason.
+pub(crate) fn why_html(reasoning: &str) -> Markup {
+    if reasoning.is_empty() {
+        return Markup::new();
+    }
+    markup!(
+        "<details class=\"why\" data-testid=\"why\"><summary>why</summary><p class=\"reasoning\">{}</p></details>",
+        reasoning
+    )
+}
+
+pub(crate) fn agent_select(
+    label: &'static str,
+    field: &'static str,
+    get: impl Fn(&Scenario) -> String + Send + Sync + Copy + 'static,
+    set: impl Fn(&mut Scenario, String) + Send + Sync + Copy + 'static,
+) -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <select data-testid=format!("field-{field}") on:change=move |ev| s.update(|s| set(s, event_target_value(&ev)))>
+                <option value="" selected=move || s.with(|s| get(s).is_empty())>
+                    "(first agent)"
+                </option>
+                {move || {
+                    s.with(|sc| {
+                        sc.agents
+                            .iter()
+                            .map(|a| {
+                                let name = a.name.clone();
+                                let chosen = get(sc) == name;
+                                view! {
+                                    <option value=name.clone() selected=chosen>
+                                        {name.clone()}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    })
+                }}
+            </select>
+            <FieldMessage field=field />
+        </label>
+    }
+}
