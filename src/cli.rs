@@ -12,7 +12,7 @@ use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 use crate::scripted::ScriptedModel;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -216,6 +216,7 @@ pub fn render_event(event: &Event, seats: &[String]) -> Option<String> {
         Event::GameEnd { feedback, optimum, .. } => format!("{feedback}\n(optimum: {optimum})\n"),
         Event::Error { message, .. } => format!("error: {message}"),
         Event::RunFinished { reason } => format!("== finished: {reason}"),
+        Event::Verdict { .. } => format!("== {}", crate::judge::verdict_lines(event).join("\n   ")),
         // Every decision in the words the Markdown transcript uses too (`crate::decisions`).
         event => {
             let line = crate::decisions::decision(event)?;
@@ -293,6 +294,13 @@ pub fn main(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("judge") => match judge::main(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("agora: {e}\n{}", judge::USAGE);
+                2
+            }
+        },
         Some("compare") => match compare_figures(&args[1..]) {
             Ok(csv) => {
                 say(csv.trim_end());
@@ -312,6 +320,7 @@ pub fn main(args: Vec<String>) -> i32 {
         Some("--help" | "-h" | "help") => {
             say(USAGE);
             say(format_args!("\n{}", batch::USAGE));
+            say(format_args!("\n{}", judge::USAGE));
             0
         }
         Some(other) => {
@@ -376,12 +385,21 @@ fn http_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<Rc<dyn ChatMo
 }
 
 fn provider_model(scenario: &Scenario, clock: Rc<dyn Clock>) -> Result<crate::provider::HttpModel, String> {
+    let key = std::env::var("AGORA_API_KEY").ok().filter(|k| !k.trim().is_empty());
+    provider_model_with_key(scenario, key, clock)
+}
+
+/// The scenario's provider with `key`; retries are reported on stderr.
+fn provider_model_with_key(
+    scenario: &Scenario,
+    key: Option<String>,
+    clock: Rc<dyn Clock>,
+) -> Result<crate::provider::HttpModel, String> {
     if scenario.model.is_in_tab() {
         return Err("this scenario's model runs inside a browser tab (provider \"browser\"): open it in \
                     the app, or pass --model demo or --provider with a real provider"
             .into());
     }
-    let key = std::env::var("AGORA_API_KEY").ok().filter(|k| !k.trim().is_empty());
     let endpoint = crate::provider::Endpoint::of(scenario, key);
     let mut network = scenario.model.network.clone();
     network.stream = false; // the terminal prints whole messages
@@ -468,6 +486,7 @@ fn run(args: &[String]) -> Result<i32, String> {
 
 mod batch;
 mod desk;
+mod judge;
 
 #[cfg(test)]
 mod tests {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::failure::Adaptation;
 use crate::game::negotiation::Action;
+use crate::judge::scorecard::Scorecard;
 use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, Sampling, ToolCall, ToolSpec, Usage};
 use crate::scenario::{Scenario, SpendingCap};
 
@@ -408,6 +409,20 @@ events! {
         turn: u32 = u32,
         cap: SpendingCap = any,
     },
+    /// The judge's scores of the run, after its `model_call`s with purpose `judge` (see
+    /// `crate::judge`). A run judged again gets another verdict; the newest counts.
+    Verdict "verdict" {
+        /// Who judged: a provider and model, or the demo judge.
+        judge: String = string,
+        /// The judge is the model the agents speak with.
+        same_model: bool = bool_or_false unless empty,
+        /// Each agent's scorecard, in the cast's order.
+        agents: Vec<Scorecard> = any,
+        /// The conversation's scorecard, when the rubric scores it.
+        conversation: Option<Scorecard> = any_or_default unless empty,
+        /// Why there are no scores (no readable verdict in every attempt); empty when judged.
+        not_judged: String = string_or_empty unless empty,
+    },
 }
 
 /// A trade proposal waiting for the other player.
@@ -489,7 +504,8 @@ impl Event {
             | Event::CharacterDescribed { .. }
             | Event::GameStarted { .. }
             | Event::OptimizerIteration { .. }
-            | Event::RunFinished { .. } => None,
+            | Event::RunFinished { .. }
+            | Event::Verdict { .. } => None,
         }
     }
 

@@ -145,6 +145,17 @@ pub fn to_markdown(events: &[Event]) -> String {
             Event::RunFinished { reason } => {
                 out.push_str(&format!("*Finished: {}*\n", reason.as_str().replace('_', " ")))
             }
+            // The judge's words as the terminal prints them (`crate::judge::verdict_lines`).
+            Event::Verdict { .. } => {
+                out.push_str("\n## Verdict\n\n");
+                for (i, line) in crate::judge::verdict_lines(event).iter().enumerate() {
+                    out.push_str(&match (i, line.strip_prefix("Why: ")) {
+                        (0, _) => format!("*{}*\n\n", inert(line)),
+                        (_, Some(why)) => format!("  Why: {}\n", inert(why)),
+                        _ => format!("- {}\n", inert(line)),
+                    });
+                }
+            }
             // Every decision in the words the terminal prints (`crate::decisions`); a turn's bids
             // are one quoted block with the selection that follows them.
             event => {

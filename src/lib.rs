@@ -20,6 +20,7 @@ pub mod form;
 pub mod game;
 pub mod intab;
 pub mod json;
+pub mod judge;
 pub mod link;
 pub mod markup;
 pub mod methods;

@@ -54,10 +54,12 @@ pub enum Purpose {
     TopicSpecifier,
     /// The selector method's call that names the next speaker.
     Selector,
+    /// The judge's call that scores a finished run (`crate::judge`).
+    Judge,
 }
 
 impl Purpose {
-    pub const ALL: [Purpose; 12] = [
+    pub const ALL: [Purpose; 13] = [
         Purpose::Bid,
         Purpose::Speak,
         Purpose::DirectorReflection,
@@ -70,6 +72,7 @@ impl Purpose {
         Purpose::CharacterDescription,
         Purpose::TopicSpecifier,
         Purpose::Selector,
+        Purpose::Judge,
     ];
 
     /// The snake_case name used in the event log and scripted response files.
@@ -87,6 +90,7 @@ impl Purpose {
             Purpose::CharacterDescription => "character_description",
             Purpose::TopicSpecifier => "topic_specifier",
             Purpose::Selector => "selector",
+            Purpose::Judge => "judge",
         }
     }
 

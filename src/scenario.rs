@@ -52,6 +52,9 @@ pub struct Scenario {
     /// reply (its retries, then its fallback), and a speech is recorded as unanswered.
     #[serde(skip_serializing_if = "crate::model::is_zero")]
     pub seat_timeout_s: u32,
+    /// Who judges a finished run, and on what rubric (`crate::judge`).
+    #[serde(skip_serializing_if = "crate::judge::rubric::JudgeSettings::is_default")]
+    pub judge: crate::judge::rubric::JudgeSettings,
 }
 
 /// The longest a seat may be set to wait: a day.
@@ -607,6 +610,9 @@ impl Scenario {
         }
         if self.word_limit == 0 {
             err("word_limit", "must be at least 1".into());
+        }
+        for (field, message) in self.judge.problems() {
+            err(&field, message);
         }
         if self.max_turns == 0 || self.max_turns > MAX_TURNS {
             err("max_turns", format!("must be between 1 and {MAX_TURNS}"));

@@ -161,6 +161,8 @@ pub struct Stats {
     pub total: Tally,
     /// The in-tab engine's own time over the run's calls (zero on other models).
     pub engine: EngineTime,
+    /// The judge's calls, counted apart from the run's (`crate::judge`).
+    pub judge: Tally,
 }
 
 impl Stats {
@@ -196,6 +198,8 @@ pub struct RunView {
     pub topic_specified: Option<String>,
     pub descriptions: BTreeMap<String, String>,
     pub finished: Option<FinishReason>,
+    /// The newest `verdict` event (`crate::judge`).
+    pub verdict: Option<Arc<Event>>,
     /// The note of a `floor_given` event, until the message it is about.
     given: Option<String>,
     /// The trading game just started, until its first message.
@@ -272,7 +276,7 @@ impl RunView {
                 if let Some(t) = engine {
                     self.stats.engine.add(t);
                 }
-                self.stats.tally(agent, |t| {
+                let count = |t: &mut Tally| {
                     t.calls += 1;
                     t.orchestration_calls += purpose.is_orchestration() as u32;
                     t.speech_calls += purpose.is_speech() as u32;
@@ -284,7 +288,13 @@ impl RunView {
                         t.orchestration_prompt_tokens += usage.prompt_tokens as u64;
                         t.orchestration_completion_tokens += usage.completion_tokens as u64;
                     }
-                });
+                };
+                // The judge's calls are costed apart from choosing and speaking.
+                if *purpose == Purpose::Judge {
+                    count(&mut self.stats.judge);
+                } else {
+                    self.stats.tally(agent, count);
+                }
                 if *purpose == Purpose::DirectorReflection {
                     let shown = match refusal {
                         Some(r) => format!("({})", r.describe()),
@@ -479,6 +489,7 @@ impl RunView {
             }
             Event::SpendingCapSet { .. } => self.capped = None,
             Event::RunFinished { reason } => self.finished = Some(*reason),
+            Event::Verdict { .. } => self.verdict = Some(Arc::new(event.clone())),
         }
     }
 }

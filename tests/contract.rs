@@ -43,9 +43,10 @@ fn kind(e: &Event) -> usize {
         Event::SpendingCapSet { .. } => 18,
         Event::SelectorChoice { .. } => 19,
         Event::FloorGiven { .. } => 20,
+        Event::Verdict { .. } => 21,
     }
 }
-const KINDS: usize = 21;
+const KINDS: usize = 22;
 
 /// Events of every kind, with every optional field filled somewhere: every preset with
 /// malformed replies, an opening with the topic specifier and character descriptions, a run
@@ -77,6 +78,21 @@ fn every_kind_of_event() -> Vec<Event> {
     run.end_show().unwrap();
     futures::executor::block_on(run.run_to_end());
     events.extend(run.events().iter().cloned());
+    // A run judged by the demo judge, and a verdict by the agents' own model that could not be read.
+    let judged = run_demo(find("rail-debate").unwrap().scenario());
+    let settings = agora::judge::JudgeSettings::default();
+    let verdict = agora::judge::demo::verdict(&judged, &settings);
+    events.extend(judged);
+    events.push(verdict.clone());
+    if let Event::Verdict { agents, conversation, .. } = verdict {
+        events.push(Event::Verdict {
+            judge: "openai gpt-x".into(),
+            same_model: true,
+            agents,
+            conversation,
+            not_judged: "no readable verdict in 3 replies".into(),
+        });
+    }
     let failed = scenario(
         r#"{"version":1,"title":"t","topic":"rail","max_turns":1,"agents":[{"name":"A"},{"name":"B"}],"method":{"kind":"bidding"}}"#,
     );

@@ -38,6 +38,7 @@ impl Scenario {
             model: ModelSettings::default(),
             seats: Vec::new(),
             seat_timeout_s: 0,
+            judge: Default::default(),
         };
         set_present!(f, s,
             summary: set_string,
@@ -49,6 +50,7 @@ impl Scenario {
             model: set_any,
             seats: set_any,
             seat_timeout_s: set_u32,
+            judge: set_any,
         );
         Ok(s)
     }

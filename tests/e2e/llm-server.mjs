@@ -23,7 +23,9 @@ const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-q
   // A reasoning model whose token limit ran out while it was still thinking; Anthropic overloaded.
   'think-cut', '529',
   // One reply refused (as the `refusal` persona does) or withheld by a content filter.
-  'refusal', 'content-filter'];
+  'refusal', 'content-filter',
+  // One reply that is prose where JSON was asked for, and one cut at its token limit halfway.
+  'unreadable', 'truncate'];
 
 /**
  * How the server answers, as a provider documents it: `openai-reasoning` (OpenAI's gpt-5 and
@@ -94,6 +96,21 @@ function reply(body, protocol) {
     const names = target ?? [...all.matchAll(/"([^"]+)" agent/g)].map((m) => m[1]);
     const next = names.length ? names[h % names.length] : 'nobody';
     return { tool: { name: tool.name, arguments: JSON.stringify({ response: `Tool speech ${h % 1000}: a point on the matter.`, next_agent_name: next }) } };
+  }
+  // The judge (src/judge/rubric.rs's prompt): a verdict scoring every participant listed on
+  // every dimension of the rubric, naming turns each one spoke in.
+  if (/impartial judge of a conversation/.test(last)) {
+    const section = (title) => (last.split(title)[1] ?? '').split('\n\n')[0];
+    const names = [...section('Participants:\n').matchAll(/^- ([^:\n]+)/gm)].map((m) => m[1].trim());
+    const dims = (title) => [...section(title).matchAll(/^- (.+?) \((\d+) to (\d+)\):/gm)].map((m) => [m[1], +m[2], +m[3]]);
+    const scores = (list, salt) => Object.fromEntries(list.map(([d, lo, hi]) => [d, lo + (hash(salt + d + h) % (hi - lo + 1))]));
+    const turns = (n) => [...last.matchAll(/^\[turn (\d+)\] ([^:\n]+):/gm)].filter((m) => m[2] === n).map((m) => +m[1]);
+    const agents = names.map((n) => ({ agent: n, reasoning: `${n} answered the others ${h % 97} times.`,
+      scores: scores(dims('Score each participant on:\n'), n), strongest_turn: turns(n)[0] ?? 0, weakest_turn: turns(n).at(-1) ?? 0 }));
+    const verdict = { agents };
+    const whole = dims('Score the conversation as a whole on:\n');
+    if (whole.length) verdict.conversation = { reasoning: 'It moved on from where it began.', scores: scores(whole, 'the conversation') };
+    return { text: JSON.stringify(verdict) };
   }
   if (/TRADING GAME/.test(all) && /keys are the player names/.test(last)) {
     const players = (last.match(/player names \(([^)]*)\)/)?.[1] ?? '').split(/,\s*/).filter(Boolean);
@@ -241,6 +258,9 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       if (fault === '404') return err(404, `The model ${body.model} does not exist`);
       if (fault === 'unreadable-200') return res.writeHead(200, { ...cors, 'content-type': 'text/html' }).end('<html>Gateway says hello</html>');
       const out = reply(body, protocol);
+      if (fault === 'unreadable' && !out.tool) out.text = 'They all argued well; I would rather not pick.';
+      const truncated = fault === 'truncate' && !out.tool;
+      if (truncated) out.text = out.text.slice(0, out.text.length >> 1);
       if (state.persona === 'hostile') {
         if (out.tool) {
           const args = JSON.parse(out.tool.arguments);
@@ -277,7 +297,7 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       const reasoningTokens = persona === 'openai-reasoning' ? 64 : reasoning.length >> 2;
       entry.usage = { ...u, out: u.out + (persona === 'openai-reasoning' ? 64 : 0) };
       const openaiUsage = { prompt_tokens: u.in, completion_tokens: entry.usage.out, ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}) };
-      const finish = cut ? 'length' : 'stop';
+      const finish = cut || truncated ? 'length' : 'stop';
       const withheld = fault === 'refusal' || fault === 'content-filter' ? fault : persona;
       if (withheld === 'refusal' || withheld === 'content-filter') return withhold(body, protocol, withheld, hash(JSON.stringify(body.messages ?? [])) % 1000, fault === 'echo-key-reply' ? ` Your key ${sent} stays with me.` : '', res, cors, json, u);
       if (!body.stream) {
@@ -287,7 +307,7 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
         if (persona === 'anthropic-thinking' && reasoning) blocks.unshift({ type: 'thinking', thinking: reasoning, signature: 'sig' });
         const payload = protocol === 'openai'
           ? { choices: [{ message, finish_reason: finish }], usage: openaiUsage }
-          : { content: blocks, stop_reason: cut ? 'max_tokens' : 'end_turn', usage: { input_tokens: u.in, output_tokens: u.out } };
+          : { content: blocks, stop_reason: cut || truncated ? 'max_tokens' : 'end_turn', usage: { input_tokens: u.in, output_tokens: u.out } };
         res.writeHead(200, json).end(JSON.stringify(payload));
         return;
       }
@@ -313,7 +333,7 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
         events.push('data: [DONE]\n\n');
       } else {
         events.unshift(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: u.in } } })}\n\n`);
-        events.push(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: cut ? 'max_tokens' : 'end_turn' }, usage: { output_tokens: u.out } })}\n\n`, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
+        events.push(`event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: cut || truncated ? 'max_tokens' : 'end_turn' }, usage: { output_tokens: u.out } })}\n\n`, 'event: message_stop\ndata: {"type":"message_stop"}\n\n');
       }
       if (fault === 'malformed-chunk') events.splice(1, 0, 'data: {"choices":[{"delta":{"content":"oops"\n\n');
       // An error event as each protocol sends one.

@@ -1,0 +1,453 @@
+//! The judge: a model call that reads a finished run's transcript and scores each agent and the
+//! conversation against the scenario's rubric ([`JudgeSettings`]), recorded in the run's log as
+//! the call (a `model_call` with purpose `judge`) and a `verdict`. A run recorded earlier is
+//! judged from its log alone, without running it again.
+//!
+//! Bias controls: the judge writes its reasoning before each score; an unreadable reply is asked
+//! again up to the settings' attempts and then recorded as not judged (never as zeros); each
+//! agent's speeches and words per speech stand beside its scores, since judges favour long
+//! answers; and a judge that is the debaters' own model is flagged in the verdict.
+
+pub mod demo;
+pub mod rubric;
+pub mod scorecard;
+
+use std::rc::Rc;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+pub use rubric::{Dimension, JudgeSettings, JUDGE_PROMPT};
+pub use scorecard::{Score, Scorecard};
+
+use crate::clock::Clock;
+use crate::events::{Event, MessageKind};
+use crate::floor::Floor;
+use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ResponseFormat};
+use crate::scenario::Scenario;
+
+/// The name a judge's calls are recorded under.
+pub const JUDGE: &str = "judge";
+
+/// A judged run: each agent's scorecard in the cast's order, and the conversation's.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Judged {
+    pub agents: Vec<Scorecard>,
+    pub conversation: Option<Scorecard>,
+}
+
+/// Who judges, as the verdict names them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judge {
+    /// "openai gpt-4o-mini", or the demo judge's label.
+    pub label: String,
+    /// The judge is the model the agents speak with.
+    pub same_model: bool,
+}
+
+impl Judge {
+    /// The judge `settings` name for a run of `scenario`: its own provider and model, else the
+    /// run's (flagged as the debaters' model).
+    pub fn of(settings: &JudgeSettings, scenario: &Scenario) -> Judge {
+        let run = &scenario.model;
+        if settings.provider.is_empty() {
+            if run.provider == "demo" {
+                return Judge { label: demo::LABEL.into(), same_model: false };
+            }
+            return Judge { label: format!("{} {}", run.provider, run.name), same_model: true };
+        }
+        let same = settings.provider == run.provider
+            && (settings.model == run.name
+                || scenario.agents.iter().any(|a| a.model.as_deref() == Some(settings.model.as_str())))
+            && settings.base_url == run.base_url;
+        Judge { label: format!("{} {}", settings.provider, settings.model), same_model: same }
+    }
+
+    /// Whether this is the demo judge, which reads the text statistics and calls no model.
+    pub fn is_demo(&self) -> bool {
+        self.label == demo::LABEL
+    }
+}
+
+/// The speeches the judge reads and what each agent said: (turn, speaker, text, kind) of every
+/// message with text, and each agent's speeches and mean words.
+fn messages(events: &[Event]) -> Vec<(u32, &str, &str, MessageKind)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { turn, speaker, text, kind, .. } if !text.trim().is_empty() => {
+                Some((*turn, speaker.as_str(), text.as_str(), *kind))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn spoken(kind: MessageKind) -> bool {
+    matches!(kind, MessageKind::Agent | MessageKind::Incomplete)
+}
+
+/// Speeches and words per speech of `agent`.
+fn length_of(events: &[Event], agent: &str) -> (u32, f64) {
+    let counts: Vec<usize> = messages(events)
+        .into_iter()
+        .filter(|(_, who, _, kind)| *who == agent && spoken(*kind))
+        .map(|(_, _, text, _)| text.split_whitespace().count())
+        .collect();
+    let mean =
+        if counts.is_empty() { 0.0 } else { counts.iter().sum::<usize>() as f64 / counts.len() as f64 };
+    (counts.len() as u32, (mean * 10.0).round() / 10.0)
+}
+
+fn rubric_lines(rubric: &[Dimension]) -> String {
+    if rubric.is_empty() {
+        return "(nothing)".into();
+    }
+    rubric
+        .iter()
+        .map(|d| format!("- {} ({} to {}): {}", d.name, d.min, d.max, d.description))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The JSON the judge is asked for, as an example the prompt shows.
+fn shape(settings: &JudgeSettings, names: &[String]) -> String {
+    let scores = |rubric: &[Dimension]| -> Value {
+        Value::Object(rubric.iter().map(|d| (d.name.clone(), json!(d.min))).collect())
+    };
+    let agents: Vec<Value> = names
+        .iter()
+        .map(|n| {
+            json!({"agent": n, "reasoning": "…", "scores": scores(&settings.agent_rubric),
+                "strongest_turn": 1, "weakest_turn": 1})
+        })
+        .collect();
+    let mut out = json!({"agents": agents});
+    if !settings.conversation_rubric.is_empty() {
+        out["conversation"] = json!({"reasoning": "…", "scores": scores(&settings.conversation_rubric)});
+    }
+    out.to_string()
+}
+
+/// The JSON schema of the verdict, for providers that take one (and the model in the tab's
+/// grammar): the cast's names, every dimension an integer on its scale, reasoning first.
+pub fn schema(settings: &JudgeSettings, names: &[String]) -> Value {
+    let scores = |rubric: &[Dimension]| -> Value {
+        let properties: serde_json::Map<String, Value> = rubric
+            .iter()
+            .map(|d| (d.name.clone(), json!({"type": "integer", "minimum": d.min, "maximum": d.max})))
+            .collect();
+        let required: Vec<&str> = rubric.iter().map(|d| d.name.as_str()).collect();
+        json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+    };
+    let agent = json!({
+        "type": "object",
+        "properties": {
+            "agent": {"type": "string", "enum": names},
+            "reasoning": {"type": "string"},
+            "scores": scores(&settings.agent_rubric),
+            "strongest_turn": {"type": "integer"},
+            "weakest_turn": {"type": "integer"},
+        },
+        "required": ["agent", "reasoning", "scores", "strongest_turn", "weakest_turn"],
+        "additionalProperties": false,
+    });
+    let mut properties = serde_json::Map::new();
+    properties.insert("agents".into(), json!({"type": "array", "items": agent}));
+    let mut required = vec!["agents"];
+    if !settings.conversation_rubric.is_empty() {
+        properties.insert(
+            "conversation".into(),
+            json!({
+                "type": "object",
+                "properties": {"reasoning": {"type": "string"}, "scores": scores(&settings.conversation_rubric)},
+                "required": ["reasoning", "scores"],
+                "additionalProperties": false,
+            }),
+        );
+        required.push("conversation");
+    }
+    json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+}
+
+/// The judge's request for the run `events` record.
+pub fn request(events: &[Event], settings: &JudgeSettings) -> Result<ChatRequest, String> {
+    let Some(Event::RunStarted { scenario, .. }) = events.first() else {
+        return Err("the log does not start with run_started".into());
+    };
+    let names = scenario.agent_names();
+    let mut topic = scenario.topic.clone();
+    let mut descriptions: Vec<String> = scenario.agents.iter().map(|a| a.description.clone()).collect();
+    for e in events {
+        match e {
+            Event::TopicSpecified { specified, .. } => topic = specified.clone(),
+            Event::CharacterDescribed { agent, description } => {
+                if let Some(i) = scenario.agent_index(agent) {
+                    descriptions[i] = description.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+    let participants = names
+        .iter()
+        .zip(&descriptions)
+        .map(|(n, d)| if d.trim().is_empty() { format!("- {n}") } else { format!("- {n}: {d}") })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let said = messages(events);
+    if !said.iter().any(|(_, who, _, kind)| spoken(*kind) && names.iter().any(|n| n == who)) {
+        return Err("nobody in the cast has spoken yet, so there is nothing to judge".into());
+    }
+    let transcript = said
+        .iter()
+        .map(|(turn, who, text, _)| format!("[turn {turn}] {who}: {text}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let prompt = crate::prompts::fill(
+        settings.template(),
+        &[
+            ("topic", &topic),
+            ("participants", &participants),
+            ("transcript", &transcript),
+            ("agent_rubric", &rubric_lines(&settings.agent_rubric)),
+            ("conversation_rubric", &rubric_lines(&settings.conversation_rubric)),
+            ("shape", &shape(settings, &names)),
+        ],
+    );
+    let mut req = ChatRequest::new(JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)]);
+    req.response_format =
+        ResponseFormat::JsonSchema { name: "verdict".into(), schema: schema(settings, &names) };
+    req.temperature = settings.temperature;
+    req.max_tokens = Some(settings.max_tokens);
+    Ok(req)
+}
+
+/// A whole number on `d`'s scale from `v` (an integer, or a number with nothing after the point).
+fn score_of(v: Option<&Value>, d: &Dimension, whose: &str) -> Result<u32, String> {
+    let v = v.ok_or_else(|| format!("the verdict gives {whose} no {} score", d.name))?;
+    let n = v
+        .as_i64()
+        .or_else(|| v.as_f64().filter(|x| x.fract() == 0.0).map(|x| x as i64))
+        .ok_or_else(|| format!("{whose}'s {} score is not a whole number ({v})", d.name))?;
+    if n < i64::from(d.min) || n > i64::from(d.max) {
+        return Err(format!("{whose}'s {} score is {n}, outside {} to {}", d.name, d.min, d.max));
+    }
+    Ok(n as u32)
+}
+
+fn card(v: &Value, rubric: &[Dimension], whose: &str) -> Result<Scorecard, String> {
+    let scores = v
+        .get("scores")
+        .filter(|s| s.is_object())
+        .ok_or_else(|| format!("the verdict has no scores for {whose}"))?;
+    let scores = rubric
+        .iter()
+        .map(|d| {
+            let found = scores.get(&d.name).or_else(|| {
+                scores.as_object()?.iter().find(|(k, _)| k.eq_ignore_ascii_case(&d.name)).map(|(_, v)| v)
+            });
+            Ok(Score {
+                dimension: d.name.clone(),
+                score: Some(score_of(found, d, whose)?),
+                min: d.min,
+                max: d.max,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Scorecard {
+        reasoning: v.get("reasoning").and_then(Value::as_str).unwrap_or_default().trim().to_string(),
+        scores,
+        ..Scorecard::default()
+    })
+}
+
+/// Reads the judge's reply for the run `events` record: every agent of the cast scored on every
+/// dimension within its scale, or what is missing or wrong.
+pub fn read_verdict(reply: &str, events: &[Event], settings: &JudgeSettings) -> Result<Judged, String> {
+    let Some(Event::RunStarted { scenario, .. }) = events.first() else {
+        return Err("the log does not start with run_started".into());
+    };
+    let start = reply.find('{').ok_or("the reply has no JSON object")?;
+    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
+    let value: Value = serde_json::from_str(&reply[start..=end])
+        .map_err(|e| format!("the verdict is not valid JSON ({e})"))?;
+    let listed = value.get("agents").and_then(Value::as_array).ok_or("the verdict has no list of agents")?;
+    let said = messages(events);
+    let mut agents = Vec::new();
+    for name in scenario.agent_names() {
+        let entry = listed
+            .iter()
+            .find(|a| {
+                a.get("agent").and_then(Value::as_str).is_some_and(|n| n.trim().eq_ignore_ascii_case(&name))
+            })
+            .ok_or_else(|| format!("the verdict does not judge {name}"))?;
+        let mut c = card(entry, &settings.agent_rubric, &name)?;
+        // A turn is kept only where the agent spoke in it, so a link to it finds the speech.
+        let turn_of = |key: &str| {
+            let t = entry.get(key).and_then(Value::as_u64)? as u32;
+            said.iter().any(|(turn, who, _, kind)| *turn == t && *who == name && spoken(*kind)).then_some(t)
+        };
+        c.strongest_turn = turn_of("strongest_turn");
+        c.weakest_turn = turn_of("weakest_turn");
+        (c.speeches, c.words) = length_of(events, &name);
+        c.agent = name;
+        agents.push(c);
+    }
+    let conversation = if settings.conversation_rubric.is_empty() {
+        None
+    } else {
+        let v = value.get("conversation").ok_or("the verdict does not judge the conversation")?;
+        Some(card(v, &settings.conversation_rubric, "the conversation")?)
+    };
+    Ok(Judged { agents, conversation })
+}
+
+/// The `verdict` event for a run that could not be judged: every score left out, and why.
+fn not_judged(events: &[Event], settings: &JudgeSettings, judge: &Judge, why: String) -> Event {
+    let blank = |rubric: &[Dimension]| -> Vec<Score> {
+        rubric
+            .iter()
+            .map(|d| Score { dimension: d.name.clone(), score: None, min: d.min, max: d.max })
+            .collect()
+    };
+    let names = match events.first() {
+        Some(Event::RunStarted { scenario, .. }) => scenario.agent_names(),
+        _ => Vec::new(),
+    };
+    let agents = names
+        .into_iter()
+        .map(|agent| {
+            let (speeches, words) = length_of(events, &agent);
+            Scorecard {
+                agent,
+                scores: blank(&settings.agent_rubric),
+                speeches,
+                words,
+                ..Scorecard::default()
+            }
+        })
+        .collect();
+    let conversation = (!settings.conversation_rubric.is_empty())
+        .then(|| Scorecard { scores: blank(&settings.conversation_rubric), ..Scorecard::default() });
+    Event::Verdict {
+        judge: judge.label.clone(),
+        same_model: judge.same_model,
+        agents,
+        conversation,
+        not_judged: why,
+    }
+}
+
+/// Judges the finished run `events` record with `settings`: the events to append to its log
+/// (the judge's calls, then the verdict). `model` is the judge's model (the demo judge needs
+/// none). A reply that cannot be read after every attempt gives a verdict recorded as not judged;
+/// a model error (the network, the key) gives the error and nothing to append.
+pub async fn judge_run(
+    events: &[Event],
+    settings: &JudgeSettings,
+    judge: &Judge,
+    model: Option<Rc<dyn ChatModel>>,
+    clock: Rc<dyn Clock>,
+) -> Result<Vec<Event>, ModelError> {
+    let Some(Event::RunStarted { scenario, .. }) = events.first() else {
+        return Err(ModelError::Unavailable("the log does not start with run_started".into()));
+    };
+    if judge.is_demo() {
+        return Ok(vec![demo::verdict(events, settings)]);
+    }
+    let Some(model) = model else {
+        return Err(ModelError::Unavailable(format!("{} is not available to judge", judge.label)));
+    };
+    let request = match request(events, settings) {
+        Ok(r) => r,
+        Err(why) => return Ok(vec![not_judged(events, settings, judge, why)]),
+    };
+    let mut floor = Floor::new((**scenario).clone(), model, clock);
+    floor.turn = events.iter().rev().find_map(Event::turn).unwrap_or(0);
+    let asked = floor
+        .ask_until(&request, settings.attempts, |r: &ChatResponse| read_verdict(&r.content, events, settings))
+        .await?;
+    floor.record_asked(&request, &asked);
+    let verdict = match asked.value {
+        Some(j) => Event::Verdict {
+            judge: judge.label.clone(),
+            same_model: judge.same_model,
+            agents: j.agents,
+            conversation: j.conversation,
+            not_judged: String::new(),
+        },
+        None => {
+            let last = asked.attempts.last().and_then(|(_, p)| p.error.clone()).unwrap_or_default();
+            let n = asked.attempts.len();
+            let why = format!(
+                "no readable verdict in {n} {} (last: {last})",
+                if n == 1 { "reply" } else { "replies" }
+            );
+            not_judged(events, settings, judge, why)
+        }
+    };
+    floor.push(verdict);
+    Ok(std::mem::take(&mut floor.events))
+}
+
+/// The newest verdict in a log.
+pub fn latest(events: &[Event]) -> Option<&Event> {
+    events.iter().rev().find(|e| matches!(e, Event::Verdict { .. }))
+}
+
+/// A scorecard's scores as one line: "responsiveness 4/5, argument 3/5" (a dimension not
+/// judged reads "–").
+pub fn scores_line(card: &Scorecard) -> String {
+    card.scores
+        .iter()
+        .map(|s| match s.score {
+            Some(v) => format!("{} {v}/{}", s.dimension, s.max),
+            None => format!("{} –", s.dimension),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A verdict in words, one line each, for the terminal and the Markdown transcript: who judged
+/// (and a warning when it is the debaters' model), each agent's scores with its length, the
+/// turns of its strongest and weakest message and the judge's reasons, then the conversation's.
+pub fn verdict_lines(event: &Event) -> Vec<String> {
+    let Event::Verdict { judge, same_model, agents, conversation, not_judged } = event else {
+        return Vec::new();
+    };
+    let mut out = vec![format!(
+        "Verdict by {judge}{}",
+        if *same_model { " (the agents' own model: it may favour what it wrote)" } else { "" }
+    )];
+    if !not_judged.is_empty() {
+        out.push(format!("Not judged: {not_judged}"));
+        return out;
+    }
+    for c in agents {
+        let turns = match (c.strongest_turn, c.weakest_turn) {
+            (Some(s), Some(w)) => format!("; strongest turn {s}, weakest turn {w}"),
+            (Some(s), None) => format!("; strongest turn {s}"),
+            (None, Some(w)) => format!("; weakest turn {w}"),
+            (None, None) => String::new(),
+        };
+        out.push(format!(
+            "{}: {} ({} {}, {} words each{turns})",
+            c.agent,
+            scores_line(c),
+            c.speeches,
+            if c.speeches == 1 { "speech" } else { "speeches" },
+            crate::text::fixed(c.words, 1)
+        ));
+        if !c.reasoning.is_empty() {
+            out.push(format!("Why: {}", c.reasoning));
+        }
+    }
+    if let Some(c) = conversation {
+        out.push(format!("The conversation: {}", scores_line(c)));
+        if !c.reasoning.is_empty() {
+            out.push(format!("Why: {}", c.reasoning));
+        }
+    }
+    out
+}

@@ -1,0 +1,186 @@
+//! The judge's settings in a scenario: who judges, the prompt it reads, and the rubric (each
+//! dimension a setting with its name, scale and description), with a debate rubric by default.
+//!
+//! The default dimensions follow what evaluations of dialogue agents score. Per agent:
+//! responsiveness (ChatEval's and Debatrix's attention to the other side), quality of argument and
+//! evidence (Debatrix's argument and source dimensions), civility (Sotopia-Eval's social rules)
+//! and pursuit of the agent's own goal (Sotopia-Eval's goal completion). For the conversation:
+//! balance, progress and repetition (the failure modes of multi-agent chat that MT-Bench-style
+//! judging reports as verbosity and loops).
+
+use serde::Serialize;
+
+use crate::json::{deserialize_with_fields, Fields, ReadPresent};
+
+crate::json::settings! {
+    /// One thing the judge scores, as a whole number from `min` to `max`.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+    pub struct Dimension {
+        pub name: String = set_string,
+        pub min: u32 = set_u32,
+        pub max: u32 = set_u32,
+        pub description: String = set_string,
+    }
+}
+
+deserialize_with_fields!(Dimension, "a rubric dimension");
+
+impl Dimension {
+    fn read(mut f: Fields) -> Result<Dimension, String> {
+        let mut d = Dimension { name: f.string("name")?, min: 1, max: 5, description: String::new() };
+        d.read_present(&mut f)?;
+        Ok(d)
+    }
+
+    fn new(name: &str, description: &str) -> Dimension {
+        Dimension { name: name.into(), min: 1, max: 5, description: description.into() }
+    }
+}
+
+crate::json::settings! {
+    /// Who judges a finished run and how.
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    pub struct JudgeSettings {
+        /// A provider id from [`crate::catalog::PROVIDERS`], or empty for the run's own model
+        /// (on the demo model, the demo judge).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        pub provider: String = set_string,
+        #[serde(skip_serializing_if = "String::is_empty")]
+        pub base_url: String = set_string,
+        /// The judge's model at that provider.
+        #[serde(skip_serializing_if = "String::is_empty")]
+        pub model: String = set_string,
+        /// The judge's prompt; `None` for [`JUDGE_PROMPT`].
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub template: Option<String> = set_any,
+        /// What is scored for each agent.
+        pub agent_rubric: Vec<Dimension> = set_any,
+        /// What is scored for the conversation as a whole.
+        pub conversation_rubric: Vec<Dimension> = set_any,
+        /// Replies read before the run is recorded as not judged.
+        pub attempts: u32 = set_u32,
+        pub temperature: Option<f64> = set_any,
+        pub max_tokens: u32 = set_u32,
+    }
+}
+
+deserialize_with_fields!(JudgeSettings, "judge");
+
+impl JudgeSettings {
+    fn read(mut f: Fields) -> Result<JudgeSettings, String> {
+        let mut s = JudgeSettings::default();
+        s.read_present(&mut f)?;
+        Ok(s)
+    }
+
+    pub fn is_default(&self) -> bool {
+        *self == JudgeSettings::default()
+    }
+
+    /// The prompt the judge reads, before its placeholders are filled.
+    pub fn template(&self) -> &str {
+        self.template.as_deref().unwrap_or(JUDGE_PROMPT)
+    }
+
+    /// Problems with the settings, as (field, message).
+    pub fn problems(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if self.agent_rubric.is_empty() && self.conversation_rubric.is_empty() {
+            out.push(("judge.agent_rubric".into(), "the rubric needs at least one dimension".into()));
+        }
+        for (list, field) in
+            [(&self.agent_rubric, "agent_rubric"), (&self.conversation_rubric, "conversation_rubric")]
+        {
+            for (i, d) in list.iter().enumerate() {
+                let at = format!("judge.{field}[{i}]");
+                if d.name.trim().is_empty() {
+                    out.push((at.clone(), "a dimension needs a name".into()));
+                }
+                if d.min >= d.max {
+                    out.push((
+                        at.clone(),
+                        format!("the scale of {} must run from a lower to a higher number", d.name),
+                    ));
+                }
+                if list[..i].iter().any(|e| e.name == d.name) {
+                    out.push((at, format!("{} is named twice", d.name)));
+                }
+            }
+        }
+        if !(1..=10).contains(&self.attempts) {
+            out.push(("judge.attempts".into(), "must be from 1 to 10".into()));
+        }
+        if self.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
+            out.push(("judge.temperature".into(), "must be between 0 and 2".into()));
+        }
+        out
+    }
+}
+
+impl Default for JudgeSettings {
+    fn default() -> Self {
+        JudgeSettings {
+            provider: String::new(),
+            base_url: String::new(),
+            model: String::new(),
+            template: None,
+            agent_rubric: vec![
+                Dimension::new(
+                    "responsiveness",
+                    "Takes up what the others said: answers their points, questions and objections instead of talking past them.",
+                ),
+                Dimension::new(
+                    "argument",
+                    "Quality of argument: claims are reasoned, hang together and follow from what is said.",
+                ),
+                Dimension::new(
+                    "evidence",
+                    "Evidence and specifics: supports claims with facts, examples, figures or concrete proposals rather than generalities.",
+                ),
+                Dimension::new("civility", "Disagrees without insults or contempt and keeps to the issues."),
+                Dimension::new(
+                    "goal",
+                    "Pursues its own stated goal: advances what its description says it wants.",
+                ),
+            ],
+            conversation_rubric: vec![
+                Dimension::new("balance", "Every participant had a fair share of the floor and of the others' attention."),
+                Dimension::new(
+                    "progress",
+                    "The conversation moved forward: new points, sharper disagreements or conclusions, not circles.",
+                ),
+                Dimension::new(
+                    "repetition",
+                    "How little the conversation repeats itself: 5 when every turn adds something, 1 when the same points come back in the same words.",
+                ),
+            ],
+            attempts: 3,
+            temperature: Some(0.0),
+            max_tokens: 2000,
+        }
+    }
+}
+
+/// The judge's prompt. Placeholders: `{topic}`, `{participants}` (each agent with its
+/// description), `{transcript}` (each message with its turn), `{agent_rubric}`,
+/// `{conversation_rubric}` and `{shape}` (the JSON reply expected).
+pub const JUDGE_PROMPT: &str = "You are an impartial judge of a conversation. Read the transcript and score it against the rubric.
+
+Topic: {topic}
+
+Participants:
+{participants}
+
+Transcript (each message with its turn):
+{transcript}
+
+Score each participant on:
+{agent_rubric}
+
+Score the conversation as a whole on:
+{conversation_rubric}
+
+Judge only what the transcript shows. Do not favour a participant for speaking more, longer, first or last, or for agreeing with you. For each participant, write your reasoning first, then give each score as a whole number on its scale, and name the turn of its strongest and of its weakest message. Then do the same for the conversation.
+
+Reply with one JSON object and nothing else, in this shape:
+{shape}";

@@ -1,0 +1,346 @@
+//! The judge (`agora::judge`): its request (golden bytes over both protocols), its verdict read
+//! from the local LLM server over real HTTP (and the unreadable, refused and truncated replies a
+//! judge gives), the demo judge on planted transcripts, and `agora judge` in the terminal.
+//!
+//! `AGORA_BLESS=1 cargo test --test judge` writes the golden requests anew.
+
+mod common;
+
+use std::rc::Rc;
+
+use agora::clock::SystemClock;
+use agora::events::{from_json_lines, to_json_lines, Event, MessageKind};
+use agora::judge::{self, Judge, JudgeSettings, Scorecard};
+use agora::model::Purpose;
+use agora::presets::find;
+use agora::provider::native::NativeTransport;
+use agora::provider::{wire, Dialect, Endpoint, HttpModel, NetworkSettings, Protocol};
+use common::{run_demo, Server};
+
+/// A short debate on the demo model: three turns of the rail debate.
+fn debate() -> Vec<Event> {
+    let mut s = find("rail-debate").unwrap().scenario();
+    s.max_turns = 3;
+    s.seed = 1;
+    run_demo(s)
+}
+
+fn judge_on(url: &str, provider: &str) -> (JudgeSettings, Judge, Rc<dyn agora::model::ChatModel>) {
+    let settings = JudgeSettings {
+        provider: provider.into(),
+        model: "judge-x".into(),
+        base_url: url.into(),
+        ..JudgeSettings::default()
+    };
+    let endpoint = Endpoint {
+        provider: provider.into(),
+        base_url: url.into(),
+        model: "judge-x".into(),
+        key: Some("k".into()),
+        ..Default::default()
+    };
+    let network = NetworkSettings { stream: false, ..NetworkSettings::default() };
+    let model = HttpModel::new(
+        endpoint,
+        network,
+        Rc::new(NativeTransport::default()),
+        Rc::new(SystemClock::default()),
+    )
+    .unwrap();
+    let judge = Judge { label: format!("{provider} judge-x"), same_model: false };
+    (settings, judge, Rc::new(model))
+}
+
+fn judged(events: &[Event], url: &str, provider: &str) -> Vec<Event> {
+    let (settings, judge, model) = judge_on(url, provider);
+    futures::executor::block_on(judge::judge_run(
+        events,
+        &settings,
+        &judge,
+        Some(model),
+        Rc::new(SystemClock::default()),
+    ))
+    .expect("the judge was asked")
+}
+
+fn verdict(added: &[Event]) -> (&[Scorecard], Option<&Scorecard>, &str) {
+    match added.last() {
+        Some(Event::Verdict { agents, conversation, not_judged, .. }) => {
+            (agents, conversation.as_ref(), not_judged)
+        }
+        other => panic!("the last event is not a verdict: {other:?}"),
+    }
+}
+
+fn judge_calls(added: &[Event]) -> Vec<(u32, bool)> {
+    added
+        .iter()
+        .filter_map(|e| match e {
+            Event::ModelCall { purpose: Purpose::Judge, attempt, parse, .. } => Some((*attempt, parse.ok)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_judges_request_is_golden_for_openai_compatible_and_anthropic_providers() {
+    let events = debate();
+    let request = judge::request(&events, &JudgeSettings::default()).unwrap();
+    let bless = std::env::var("AGORA_BLESS").is_ok();
+    for (protocol, name) in [(Protocol::OpenAi, "openai"), (Protocol::Anthropic, "anthropic")] {
+        let body = wire::body(protocol, Dialect::default(), &request, "judge-x", false);
+        let bytes = serde_json::to_string_pretty(&body).unwrap() + "\n";
+        let path = format!("{}/tests/requests/judge-{name}.json", env!("CARGO_MANIFEST_DIR"));
+        if bless {
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let golden =
+            std::fs::read_to_string(&path).expect("the golden request exists (AGORA_BLESS=1 writes it)");
+        assert_eq!(bytes, golden, "the {name} request changed; if that is meant, bless it");
+    }
+    // What the golden files hold, said plainly: every speech with its turn, the rubric, and the
+    // cast's names in the schema.
+    let prompt = &request.messages[0].content;
+    for e in &events {
+        if let Event::Message { turn, speaker, text, .. } = e {
+            assert!(
+                prompt.contains(&format!("[turn {turn}] {speaker}: {text}")),
+                "{speaker}'s turn {turn} is missing"
+            );
+        }
+    }
+    assert!(prompt.contains("- responsiveness (1 to 5): Takes up what the others said"));
+    assert!(prompt.contains("- balance (1 to 5):"));
+    let agora::model::ResponseFormat::JsonSchema { schema, .. } = &request.response_format else {
+        panic!("no schema")
+    };
+    assert_eq!(
+        schema["properties"]["agents"]["items"]["properties"]["agent"]["enum"].as_array().unwrap().len(),
+        3
+    );
+}
+
+#[test]
+fn a_verdict_is_read_from_the_test_llm_server_over_both_protocols() {
+    let events = debate();
+    let server = Server::start(&[]);
+    for provider in ["custom", "anthropic"] {
+        let url = if provider == "anthropic" { format!("{}/v1", server.url) } else { server.url.clone() };
+        let added = judged(&events, &url, provider);
+        assert_eq!(judge_calls(&added), vec![(1, true)], "{provider}");
+        let (agents, conversation, not_judged) = verdict(&added);
+        assert_eq!(not_judged, "");
+        let names: Vec<&str> = agents.iter().map(|c| c.agent.as_str()).collect();
+        assert_eq!(names, ["Donald Trump", "Kanye West", "Elizabeth Warren"]);
+        for c in agents {
+            assert_eq!(c.scores.len(), 5);
+            assert!(c.scores.iter().all(|s| s.score.is_some_and(|v| (1..=5).contains(&v))), "{c:?}");
+            assert!(c.reasoning.starts_with(&c.agent), "{}", c.reasoning);
+            // Length beside the scores, from the transcript.
+            let spoke = events
+                .iter()
+                .filter(|e| matches!(e, Event::Message { speaker, kind: MessageKind::Agent, .. } if *speaker == c.agent))
+                .count();
+            assert_eq!(c.speeches as usize, spoke);
+            assert_eq!(c.strongest_turn.is_some(), spoke > 0, "a turn is kept only where the agent spoke");
+        }
+        assert_eq!(conversation.unwrap().scores.len(), 3);
+    }
+}
+
+#[test]
+fn unreadable_refused_and_truncated_verdicts_are_asked_again_then_recorded_as_not_judged() {
+    let events = debate();
+    // Prose, then a refusal, then a verdict cut at its token limit: three attempts, none read.
+    let server = Server::start(&["--fault", "unreadable", "--fault", "refusal", "--fault", "truncate"]);
+    let added = judged(&events, &server.url, "custom");
+    assert_eq!(judge_calls(&added), vec![(1, false), (2, false), (3, false)]);
+    let (agents, conversation, not_judged) = verdict(&added);
+    assert!(not_judged.starts_with("no readable verdict in 3 replies"), "{not_judged}");
+    // Not judged is no score at all, never a zero.
+    assert!(agents.iter().chain(conversation).all(|c| c.scores.iter().all(|s| s.score.is_none())));
+    assert!(agents.iter().all(|c| c.speeches > 0 || c.agent == "Elizabeth Warren"));
+    let lines = judge::verdict_lines(added.last().unwrap());
+    assert_eq!(lines[1], format!("Not judged: {not_judged}"));
+
+    // A truncated verdict, then a whole one: judged on the second attempt.
+    let server = Server::start(&["--fault", "truncate"]);
+    let added = judged(&events, &server.url, "custom");
+    assert_eq!(judge_calls(&added), vec![(1, false), (2, true)]);
+    assert_eq!(verdict(&added).2, "");
+}
+
+#[test]
+fn a_reply_that_leaves_out_an_agent_or_strays_off_the_scale_is_unreadable() {
+    let events = debate();
+    let s = JudgeSettings::default();
+    let card = |name: &str, score: i64| {
+        serde_json::json!({"agent": name, "reasoning": "r", "scores": {"responsiveness": score, "argument": 3,
+            "evidence": 3, "civility": 3, "goal": 3}, "strongest_turn": 1, "weakest_turn": 2})
+    };
+    let conversation =
+        serde_json::json!({"reasoning": "c", "scores": {"balance": 3, "progress": 3, "repetition": 3}});
+    let reply = |agents: Vec<serde_json::Value>| {
+        format!("Here it is: {}", serde_json::json!({"agents": agents, "conversation": conversation}))
+    };
+    let all = vec![card("Donald Trump", 4), card("kanye west", 5), card("Elizabeth Warren", 1)];
+    let read = judge::read_verdict(&reply(all), &events, &s).unwrap();
+    assert_eq!(read.agents[1].agent, "Kanye West", "names are matched ignoring case");
+    assert_eq!(read.agents[1].scores[0].score, Some(5));
+    let missing =
+        judge::read_verdict(&reply(vec![card("Donald Trump", 4), card("Kanye West", 4)]), &events, &s);
+    assert_eq!(missing.unwrap_err(), "the verdict does not judge Elizabeth Warren");
+    let off = judge::read_verdict(
+        &reply(vec![card("Donald Trump", 6), card("Kanye West", 4), card("Elizabeth Warren", 4)]),
+        &events,
+        &s,
+    );
+    assert_eq!(off.unwrap_err(), "Donald Trump's responsiveness score is 6, outside 1 to 5");
+    assert!(judge::read_verdict("I liked them all.", &events, &s).unwrap_err().contains("no JSON object"));
+}
+
+#[test]
+fn a_judged_log_reads_back_with_its_verdict_and_says_it_in_the_markdown_and_the_terminal() {
+    let events = debate();
+    let server = Server::start(&[]);
+    let mut log = events.clone();
+    log.extend(judged(&events, &server.url, "custom"));
+    let back = from_json_lines(&to_json_lines(&log)).unwrap();
+    assert_eq!(back, log);
+    let md = agora::export::to_markdown(&log);
+    let section = md.split("## Verdict\n\n").nth(1).expect("a verdict section");
+    assert!(section.starts_with("*Verdict by custom judge-x*\n\n- Donald Trump: responsiveness "));
+    assert!(section.contains("  Why: Donald Trump answered the others"));
+    assert!(section.contains("- The conversation: balance "));
+    // The judge's call is costed apart from the run's.
+    let view = agora::view::RunView::from_events(&log);
+    let run_only = agora::view::RunView::from_events(&events);
+    assert_eq!(view.stats.total, run_only.stats.total);
+    assert_eq!(view.stats.judge.calls, 1);
+    assert!(view.verdict.is_some());
+}
+
+#[test]
+fn the_judge_on_the_debaters_own_model_is_flagged_and_the_demo_model_has_the_demo_judge() {
+    let mut s = find("rail-debate").unwrap().scenario();
+    let settings = JudgeSettings::default();
+    assert!(Judge::of(&settings, &s).is_demo());
+    s.model.provider = "openai".into();
+    s.model.name = "gpt-x".into();
+    assert_eq!(Judge::of(&settings, &s), Judge { label: "openai gpt-x".into(), same_model: true });
+    let other = JudgeSettings { provider: "anthropic".into(), model: "claude-x".into(), ..settings.clone() };
+    assert!(!Judge::of(&other, &s).same_model);
+    let same = JudgeSettings { provider: "openai".into(), model: "gpt-x".into(), ..settings };
+    assert!(Judge::of(&same, &s).same_model);
+}
+
+/// A planted debate: Ann answers Bob's words each time, Bob repeats himself and ignores Ann,
+/// and Cy speaks off the topic and rudely.
+fn planted() -> Vec<Event> {
+    let s = common::scenario(
+        r#"{"version": 1, "title": "Planted", "topic": "rail transport funding", "word_limit": 20,
+            "agents": [{"name": "Ann", "description": "wants rail"}, {"name": "Bob", "description": "wants roads"},
+                       {"name": "Cy", "description": "wants nothing"}],
+            "method": {"kind": "round_robin"}}"#,
+    );
+    let says = [
+        ("Bob", "Roads carry freight cheaper than any rail line ever will, believe me."),
+        ("Ann", "Cheaper freight on roads ignores the 40 billion Amtrak saves in crashes; rail funding pays."),
+        ("Cy", "You are all stupid fools and this is nonsense about pizza."),
+        ("Bob", "Roads carry freight cheaper than any rail line ever will, believe me."),
+        ("Ann", "Bob repeats that roads carry freight cheaper, yet the Federal Railroad study of 2019 found rail cheaper per tonne."),
+        ("Cy", "Pizza is better than all of this, idiots."),
+    ];
+    let mut events = vec![Event::RunStarted { seed: 1, scenario: Box::new(s) }];
+    for (i, (who, text)) in says.iter().enumerate() {
+        events.push(Event::Message {
+            turn: i as u32 + 1,
+            speaker: who.to_string(),
+            text: text.to_string(),
+            kind: MessageKind::Agent,
+            refusal: String::new(),
+        });
+    }
+    events
+}
+
+#[test]
+fn the_demo_judge_ranks_planted_speakers_as_planted() {
+    let events = planted();
+    let Event::Verdict { agents, conversation, judge: by, .. } =
+        judge::demo::verdict(&events, &JudgeSettings::default())
+    else {
+        panic!("not a verdict")
+    };
+    assert_eq!(by, judge::demo::LABEL);
+    let score = |agent: &str, dim: &str| {
+        let c = agents.iter().find(|c| c.agent == agent).unwrap();
+        c.scores.iter().find(|s| s.dimension == dim).unwrap().score.unwrap()
+    };
+    assert!(score("Ann", "responsiveness") > score("Bob", "responsiveness"));
+    assert!(score("Ann", "argument") > score("Bob", "argument"), "Bob repeats himself");
+    assert!(score("Ann", "evidence") > score("Cy", "evidence"));
+    assert!(score("Ann", "civility") > score("Cy", "civility"));
+    assert!(score("Ann", "goal") > score("Cy", "goal"));
+    let ann = agents.iter().find(|c| c.agent == "Ann").unwrap();
+    assert_eq!((ann.strongest_turn, ann.weakest_turn), (Some(5), Some(2)));
+    assert!(ann.reasoning.starts_with("Text statistics, not a reading"));
+    let c = conversation.unwrap();
+    assert_eq!(c.scores[0].score, Some(5), "three agents with two speeches each are balanced");
+}
+
+#[test]
+fn agora_judge_judges_a_recorded_log_and_writes_it_back_with_its_verdict() {
+    let dir = std::env::temp_dir().join(format!("agora-judge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("run.jsonl");
+    std::fs::write(&log, to_json_lines(&debate())).unwrap();
+    let out = dir.join("judged.jsonl");
+    let md = dir.join("judged.md");
+    let server = Server::start(&[]);
+    let bin = env!("CARGO_BIN_EXE_agora");
+    let run = |args: &[&str], key: Option<&str>| {
+        let mut c = std::process::Command::new(bin);
+        c.arg("judge").args(args).env_remove("AGORA_API_KEY").env_remove("AGORA_JUDGE_API_KEY");
+        if let Some(k) = key {
+            c.env("AGORA_JUDGE_API_KEY", k);
+        }
+        let o = c.output().unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = run(
+        &[
+            log.to_str().unwrap(),
+            "--judge-provider",
+            "custom",
+            "--judge-model",
+            "judge-x",
+            "--judge-base-url",
+            &server.url,
+            "--out",
+            out.to_str().unwrap(),
+            "--markdown",
+            md.to_str().unwrap(),
+        ],
+        Some("k"),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("== Verdict by custom judge-x\n   Donald Trump: responsiveness "), "{stdout}");
+    let written = from_json_lines(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(written[..written.len() - 2], debate()[..]);
+    assert!(matches!(written.last(), Some(Event::Verdict { not_judged, .. }) if not_judged.is_empty()));
+    assert!(std::fs::read_to_string(&md).unwrap().contains("## Verdict"));
+    // On the demo model with no judge named: the demo judge, no call.
+    let (code, stdout, _) = run(&[log.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with(&format!("== Verdict by {}", judge::demo::LABEL)), "{stdout}");
+    // A judge named by half: a clear error.
+    let (code, _, stderr) = run(&[log.to_str().unwrap(), "--judge-provider", "custom"], None);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--judge-provider needs --judge-model NAME"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
