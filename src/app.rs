@@ -4,14 +4,15 @@
 //! send commands to the [`Controller`]; nothing shown is computed a second time here.
 
 mod batch;
-mod browser;
+pub mod browser;
 pub mod compare;
 pub mod comparison;
 mod driver;
 mod editor;
-mod fetch;
+pub mod fetch;
 mod inspector;
 mod intab;
+mod judge;
 pub(crate) mod methods;
 mod models;
 mod projector;
@@ -120,6 +121,7 @@ pub fn App() -> impl IntoView {
                 </div>
                 // Full width: its seven columns do not fit beside the transcript.
                 <inspector::Stats />
+                <judge::VerdictPanel />
                 <batch::BatchPanel />
                 <compare::ComparePanel />
                 <inspector::Inspector />

@@ -692,6 +692,26 @@ fn prefix_pieces<'a>(
     Some(())
 }
 
+/// Whether `e` came after its run: a judge's call or verdict (`crate::judge`), appended to the
+/// log of a finished run.
+pub fn after_the_run(e: &Event) -> bool {
+    matches!(e, Event::Verdict { .. } | Event::ModelCall { purpose: Purpose::Judge, .. })
+}
+
+/// The run's own part of a log: all of it but the judges' calls and verdicts after its end.
+pub fn run_part(events: &[Event]) -> &[Event] {
+    let end = events.len() - events.iter().rev().take_while(|e| after_the_run(e)).count();
+    &events[..end]
+}
+
+/// How the run a log records ended; `None` while it has not.
+pub fn finish_of(events: &[Event]) -> Option<FinishReason> {
+    match run_part(events).last() {
+        Some(Event::RunFinished { reason }) => Some(*reason),
+        _ => None,
+    }
+}
+
 /// Writes events as JSON Lines.
 pub fn to_json_lines(events: &[Event]) -> String {
     let mut out = String::new();

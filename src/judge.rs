@@ -23,6 +23,7 @@ pub use scorecard::{Score, Scorecard};
 use crate::clock::Clock;
 use crate::events::{Event, MessageKind};
 use crate::floor::Floor;
+use crate::markup;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ResponseFormat};
 use crate::scenario::Scenario;
 
@@ -43,6 +44,22 @@ pub struct Judge {
     pub label: String,
     /// The judge is the model the agents speak with.
     pub same_model: bool,
+}
+
+/// The scenario whose model is `settings`' judge (the run's own when the settings name none),
+/// so the provider's endpoint and key are found as for a run.
+pub fn judge_scenario(scenario: &Scenario, settings: &JudgeSettings) -> Scenario {
+    let mut s = scenario.clone();
+    if !settings.provider.is_empty() {
+        s.model.provider = settings.provider.clone();
+        s.model.name = settings.model.clone();
+        s.model.base_url = settings.base_url.clone();
+        s.model.network = Default::default();
+        for a in &mut s.agents {
+            a.model = None;
+        }
+    }
+    s
 }
 
 impl Judge {
@@ -170,8 +187,9 @@ pub fn schema(settings: &JudgeSettings, names: &[String]) -> Value {
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
 }
 
-/// The judge's request for the run `events` record.
-pub fn request(events: &[Event], settings: &JudgeSettings) -> Result<ChatRequest, String> {
+/// The judge's prompt and the JSON schema of its verdict, for the run `events` record; or why
+/// there is nothing to judge.
+pub fn prompt_and_schema(events: &[Event], settings: &JudgeSettings) -> Result<(String, Value), String> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else {
         return Err("the log does not start with run_started".into());
     };
@@ -215,12 +233,22 @@ pub fn request(events: &[Event], settings: &JudgeSettings) -> Result<ChatRequest
             ("shape", &shape(settings, &names)),
         ],
     );
+    Ok((prompt, schema(settings, &names)))
+}
+
+/// The judge's request from its prompt and schema ([`prompt_and_schema`]).
+pub fn request_from(prompt: String, schema: Value, settings: &JudgeSettings) -> ChatRequest {
     let mut req = ChatRequest::new(JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)]);
-    req.response_format =
-        ResponseFormat::JsonSchema { name: "verdict".into(), schema: schema(settings, &names) };
+    req.response_format = ResponseFormat::JsonSchema { name: "verdict".into(), schema };
     req.temperature = settings.temperature;
     req.max_tokens = Some(settings.max_tokens);
-    Ok(req)
+    req
+}
+
+/// The judge's request for the run `events` record.
+pub fn request(events: &[Event], settings: &JudgeSettings) -> Result<ChatRequest, String> {
+    let (prompt, schema) = prompt_and_schema(events, settings)?;
+    Ok(request_from(prompt, schema, settings))
 }
 
 /// A whole number on `d`'s scale from `v` (an integer, or a number with nothing after the point).
@@ -304,7 +332,7 @@ pub fn read_verdict(reply: &str, events: &[Event], settings: &JudgeSettings) -> 
 }
 
 /// The `verdict` event for a run that could not be judged: every score left out, and why.
-fn not_judged(events: &[Event], settings: &JudgeSettings, judge: &Judge, why: String) -> Event {
+pub fn not_judged(events: &[Event], settings: &JudgeSettings, judge: &Judge, why: String) -> Event {
     let blank = |rubric: &[Dimension]| -> Vec<Score> {
         rubric
             .iter()
@@ -339,36 +367,27 @@ fn not_judged(events: &[Event], settings: &JudgeSettings, judge: &Judge, why: St
     }
 }
 
-/// Judges the finished run `events` record with `settings`: the events to append to its log
-/// (the judge's calls, then the verdict). `model` is the judge's model (the demo judge needs
-/// none). A reply that cannot be read after every attempt gives a verdict recorded as not judged;
-/// a model error (the network, the key) gives the error and nothing to append.
-pub async fn judge_run(
+/// Asks `model` to judge the finished run `events` record with `request` (see [`request`]),
+/// reading each reply with `read` (see [`read_verdict`]): the events to append to its log (the
+/// judge's calls, then the verdict). A reply that cannot be read after every attempt gives a
+/// verdict recorded as not judged; a model error (the network, the key) gives the error and
+/// nothing to append.
+pub async fn ask_judge(
     events: &[Event],
+    request: &ChatRequest,
     settings: &JudgeSettings,
     judge: &Judge,
-    model: Option<Rc<dyn ChatModel>>,
+    model: Rc<dyn ChatModel>,
     clock: Rc<dyn Clock>,
+    read: impl Fn(&str) -> Result<Judged, String>,
 ) -> Result<Vec<Event>, ModelError> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else {
         return Err(ModelError::Unavailable("the log does not start with run_started".into()));
     };
-    if judge.is_demo() {
-        return Ok(vec![demo::verdict(events, settings)]);
-    }
-    let Some(model) = model else {
-        return Err(ModelError::Unavailable(format!("{} is not available to judge", judge.label)));
-    };
-    let request = match request(events, settings) {
-        Ok(r) => r,
-        Err(why) => return Ok(vec![not_judged(events, settings, judge, why)]),
-    };
     let mut floor = Floor::new((**scenario).clone(), model, clock);
     floor.turn = events.iter().rev().find_map(Event::turn).unwrap_or(0);
-    let asked = floor
-        .ask_until(&request, settings.attempts, |r: &ChatResponse| read_verdict(&r.content, events, settings))
-        .await?;
-    floor.record_asked(&request, &asked);
+    let asked = floor.ask_until(request, settings.attempts, |r: &ChatResponse| read(&r.content)).await?;
+    floor.record_asked(request, &asked);
     let verdict = match asked.value {
         Some(j) => Event::Verdict {
             judge: judge.label.clone(),
@@ -389,6 +408,29 @@ pub async fn judge_run(
     };
     floor.push(verdict);
     Ok(std::mem::take(&mut floor.events))
+}
+
+/// Judges the finished run `events` record with `settings` by `judge`: the demo judge's verdict,
+/// or [`ask_judge`] with `model` (the judge's model).
+pub async fn judge_run(
+    events: &[Event],
+    settings: &JudgeSettings,
+    judge: &Judge,
+    model: Option<Rc<dyn ChatModel>>,
+    clock: Rc<dyn Clock>,
+) -> Result<Vec<Event>, ModelError> {
+    if judge.is_demo() {
+        return Ok(vec![demo::verdict(crate::events::run_part(events), settings)]);
+    }
+    let Some(model) = model else {
+        return Err(ModelError::Unavailable(format!("{} is not available to judge", judge.label)));
+    };
+    let request = match request(events, settings) {
+        Ok(r) => r,
+        Err(why) => return Ok(vec![not_judged(events, settings, judge, why)]),
+    };
+    ask_judge(events, &request, settings, judge, model, clock, |reply| read_verdict(reply, events, settings))
+        .await
 }
 
 /// The newest verdict in a log.
@@ -449,5 +491,125 @@ pub fn verdict_lines(event: &Event) -> Vec<String> {
             out.push(format!("Why: {}", c.reasoning));
         }
     }
+    out
+}
+
+/// The text of what `agent` said in `turn`, cut to about `words` words.
+fn quote(events: &[Event], agent: &str, turn: u32, words: usize) -> Option<String> {
+    let (_, _, text, _) = messages(events)
+        .into_iter()
+        .find(|(t, who, _, kind)| *t == turn && *who == agent && spoken(*kind))?;
+    let all: Vec<&str> = text.split_whitespace().collect();
+    let cut = all.len() > words;
+    Some(format!("{}{}", all[..all.len().min(words)].join(" "), if cut { " …" } else { "" }))
+}
+
+/// The scorecard of the newest verdict in `events` as HTML (the page's tools module draws it):
+/// who judged, a table of each agent's scores with its length, the conversation's scores, and
+/// each agent's reasons with its strongest and weakest message quoted and linked to its turn.
+/// Empty when the log has no verdict.
+pub fn scorecard_html(events: &[Event]) -> crate::markup::Markup {
+    use crate::markup::Markup;
+    let Some(Event::Verdict { judge, same_model, agents, conversation, not_judged }) = latest(events) else {
+        return Markup::new();
+    };
+    let mut out = markup!("<p class=\"judge-by\" data-testid=\"judge-by\">Verdict by {}", judge);
+    if *same_model {
+        out.push(markup!(
+            "<span class=\"warning\" data-testid=\"same-model\"> · the agents' own model: it may favour what it wrote</span>"
+        ));
+    }
+    out.push_static("</p>");
+    if !not_judged.is_empty() {
+        out.push(markup!(
+            "<p class=\"alert\" role=\"alert\" data-testid=\"not-judged\">Not judged: {}</p>",
+            not_judged
+        ));
+        return out;
+    }
+    let head = |cards: &[Scorecard]| -> Markup {
+        let mut h = Markup::new();
+        if let Some(c) = cards.first() {
+            for s in &c.scores {
+                h.push(markup!(
+                    "<th scope=\"col\">{}<span class=\"muted\"> {}–{}</span></th>",
+                    s.dimension,
+                    s.min,
+                    s.max
+                ));
+            }
+        }
+        h
+    };
+    let cells = |c: &Scorecard| -> Markup {
+        let mut row = Markup::new();
+        for s in &c.scores {
+            match s.score {
+                Some(v) => row.push(markup!("<td data-dimension=\"{}\">{}</td>", s.dimension, v)),
+                None => row.push(markup!("<td data-dimension=\"{}\" class=\"muted\">–</td>", s.dimension)),
+            }
+        }
+        row
+    };
+    out.push(markup!(
+        "<table class=\"scorecard\" data-testid=\"scorecard\"><thead><tr><th scope=\"col\">Agent</th>{}<th scope=\"col\" title=\"judges favour long answers: compare scores with length\">Speeches</th><th scope=\"col\">Words each</th></tr></thead><tbody>",
+        head(agents)
+    ));
+    for c in agents {
+        out.push(markup!(
+            "<tr data-agent=\"{}\"><th scope=\"row\">{}</th>{}<td>{}</td><td>{}</td></tr>",
+            c.agent,
+            c.agent,
+            cells(c),
+            c.speeches,
+            crate::text::fixed(c.words, 1)
+        ));
+    }
+    out.push_static("</tbody></table>");
+    if let Some(c) = conversation {
+        out.push(markup!(
+            "<table class=\"scorecard\" data-testid=\"conversation-scores\"><thead><tr><th scope=\"col\"></th>{}</tr></thead><tbody><tr><th scope=\"row\">The conversation</th>{}</tr></tbody></table>",
+            head(std::slice::from_ref(c)),
+            cells(c)
+        ));
+    }
+    let link = |agent: &str, turn: u32, what: &'static str| -> Markup {
+        let said = quote(events, agent, turn, 40).unwrap_or_default();
+        markup!(
+            "<p class=\"{}\">{}: <a href=\"#\" data-goto-turn=\"{}\" data-speaker=\"{}\">turn {}</a> <q>{}</q></p>",
+            what.to_ascii_lowercase(),
+            what,
+            turn,
+            agent,
+            turn,
+            said
+        )
+    };
+    let mut reasons = Markup::new();
+    for c in agents {
+        reasons.push(markup!(
+            "<div class=\"reason\" data-testid=\"reasons\" data-agent=\"{}\"><h3>{}</h3><p>{}</p>",
+            c.agent,
+            c.agent,
+            c.reasoning
+        ));
+        if let Some(t) = c.strongest_turn {
+            reasons.push(link(&c.agent, t, "Strongest"));
+        }
+        if let Some(t) = c.weakest_turn {
+            reasons.push(link(&c.agent, t, "Weakest"));
+        }
+        reasons.push_static("</div>");
+    }
+    if let Some(c) = conversation.as_ref().filter(|c| !c.reasoning.is_empty()) {
+        reasons.push(markup!(
+            "<div class=\"reason\" data-testid=\"reasons\" data-agent=\"\"><h3>The conversation</h3><p>{}</p></div>",
+            c.reasoning
+        ));
+    }
+    out.push(markup!(
+        "<details class=\"reasons\" open><summary>The judge's reasons</summary>{}</details>",
+        reasons
+    ));
     out
 }

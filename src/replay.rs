@@ -37,6 +37,11 @@ impl Replay {
         &self.events
     }
 
+    /// Adds events at the end of the recording (a judge's verdict on it).
+    pub fn extend(&mut self, more: impl IntoIterator<Item = Event>) {
+        self.events.extend(more);
+    }
+
     /// Hands out the first `position` events at once (moved back to the start of the step it
     /// falls in); returns them.
     pub fn seek(&mut self, position: usize) -> &[Event] {
@@ -86,9 +91,12 @@ pub fn step_starts(events: &[Event]) -> Vec<usize> {
     starts
 }
 
-/// The part of a recording a live run can go on from: all of it but a closing `run_finished`,
+/// The part of a recording a live run can go on from: all of it but a closing `run_finished`
+/// (and any judge's verdict after it),
 /// and without its last step if that step ended in an error (the failed turn is played again).
 pub fn resumable(events: &[Event]) -> &[Event] {
+    // A verdict on the run so far is not part of it: the run goes on without it.
+    let events = crate::events::run_part(events);
     let mut end = events.len();
     if matches!(events.last(), Some(Event::RunFinished { .. })) {
         end -= 1;

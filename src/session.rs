@@ -585,10 +585,7 @@ impl Session {
         let mut effects = self.archive();
         effects.push(Effect::Redraw);
         self.clear();
-        let ended = match events.last() {
-            Some(Event::RunFinished { reason }) => Some(*reason),
-            _ => None,
-        };
+        let ended = crate::events::finish_of(&events);
         let finished = ended.is_some_and(|r| r != FinishReason::Error);
         self.boundary = events.len();
         *self.log.borrow_mut() = events;
@@ -601,6 +598,42 @@ impl Session {
                 if ended == Some(FinishReason::Error) { Status::PausedOnError } else { Status::Paused };
         }
         effects
+    }
+
+    /// The finished run a judge reads: the whole recording of a replay (wherever it has got to),
+    /// else the log on screen; or why there is none to judge.
+    pub fn judgeable(&self) -> Result<Vec<Event>, String> {
+        if self.working {
+            return Err("wait until the run stops to judge it".into());
+        }
+        let events = match &self.source {
+            Source::Replay(r) => r.events().to_vec(),
+            _ => self.log.borrow().clone(),
+        };
+        match crate::events::finish_of(&events) {
+            Some(_) => Ok(events),
+            None if events.is_empty() => Err("there is no run to judge yet".into()),
+            None => Err("the run has not finished: play it to its end, then judge it".into()),
+        }
+    }
+
+    /// Appends a judge's calls and verdict (from [`crate::judge::judge_run`]) after the end of
+    /// the run [`Session::judgeable`] gave: a replay shows them when it gets there.
+    pub fn add_judged(&mut self, judged: Vec<Event>) -> Vec<Effect> {
+        if self.working || !judged.iter().all(crate::events::after_the_run) {
+            return Vec::new();
+        }
+        if let Source::Replay(r) = &mut self.source {
+            let done = r.is_done();
+            r.extend(judged.iter().cloned());
+            if !done {
+                return vec![Effect::SaveSoon];
+            }
+            r.seek(usize::MAX);
+        }
+        self.log.borrow_mut().extend(judged);
+        self.boundary = self.log.borrow().len();
+        vec![Effect::Save]
     }
 
     /// What a save writes now, if anything is loaded.

@@ -43,3 +43,14 @@ addEventListener('change', (e) => {
   const id = e.target.dataset?.seat && e.target.dataset.testid;
   if (id) requestAnimationFrame(() => document.querySelector(`[data-testid="${id}"]`)?.focus());
 });
+// A scorecard's turn link (drawn by the tools module) brings that speech into view and marks it.
+addEventListener('click', (e) => {
+  const a = e.target.closest?.('[data-goto-turn]');
+  if (!a) return;
+  e.preventDefault();
+  const m = document.querySelector(`[data-testid=message][data-turn="${a.dataset.gotoTurn}"][data-speaker="${CSS.escape(a.dataset.speaker)}"]`);
+  if (!m) return;
+  document.querySelectorAll('.message.goto').forEach((x) => x.classList.remove('goto'));
+  m.classList.add('goto');
+  m.scrollIntoView({ block: 'center' });
+});

@@ -66,6 +66,8 @@ pub struct Controller {
     pub ending: RwSignal<bool>,
     /// The projector view is on (see `app::projector`).
     pub projector: RwSignal<bool>,
+    /// What the judge is doing, or why it could not (`crate::app::judge`).
+    pub judging: RwSignal<String>,
     /// The batch on screen (see `app::batch`).
     pub batch: crate::app::batch::BatchState,
     /// The comparison on screen (see `app::compare`).
@@ -102,6 +104,7 @@ impl Controller {
             given: RwSignal::new(None),
             heard_later: RwSignal::new(None),
             projector: RwSignal::new(false),
+            judging: RwSignal::new(String::new()),
             ending: RwSignal::new(false),
             batch: crate::app::batch::BatchState::new(),
             compare: Default::default(),
@@ -226,6 +229,17 @@ impl Controller {
         self.with_session(Session::end_show)?;
         self.sync();
         Ok(())
+    }
+
+    /// The finished run a judge reads (see [`Session::judgeable`]).
+    pub fn judgeable(&self) -> Result<Vec<crate::events::Event>, String> {
+        self.with_session(|s| s.judgeable())
+    }
+
+    /// Appends a judge's calls and verdict to the run on screen.
+    pub fn add_judged(&self, judged: Vec<crate::events::Event>) {
+        let effects = self.with_session(|s| s.add_judged(judged));
+        self.apply(effects);
     }
 
     /// Undo my last answer: back to the start of the step a seated person last answered in.

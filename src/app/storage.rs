@@ -321,10 +321,7 @@ fn item_key(id: &str) -> String {
 /// Adds a run to the past runs; returns the updated list.
 pub fn archive(events: &[Event]) -> Result<Vec<PastRun>, String> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else { return history() };
-    let ended = match events.last() {
-        Some(Event::RunFinished { reason }) => Some(*reason),
-        _ => None,
-    };
+    let ended = crate::events::finish_of(events);
     let turns = events.iter().filter_map(Event::turn).max().unwrap_or(0);
     add_past(scenario, turns, ended, 0, &pack_run(events).unwrap_or_default())
 }

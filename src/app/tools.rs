@@ -57,3 +57,22 @@ pub fn spawn_call(
         then(out);
     });
 }
+
+/// Calls the tools module's async `name` with `args` and awaits its text, or the error it gave.
+pub async fn call_async(
+    m: &wasm_bindgen::JsValue,
+    name: &str,
+    args: &[wasm_bindgen::JsValue],
+) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    let f: js_sys::Function = js_sys::Reflect::get(m, &name.into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| format!("the tools module has no {name}"))?;
+    let args: js_sys::Array = args.iter().collect();
+    let promise = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
+    let out = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
+        .await
+        .map_err(|e| super::intab::words(&e))?;
+    Ok(out.as_string().unwrap_or_default())
+}

@@ -1,7 +1,7 @@
 //! The page's tools module, its own small WebAssembly build fetched the first time one of its
 //! tools is used and never on the first page: for a batch it reads the seeds, writes each run's
 //! CSV row from its log, and draws the summary, charts and runs of the rows as HTML; for a run it
-//! writes the Markdown transcript; for the editor it draws a scenario's prompt templates and sets
+//! writes the Markdown transcript, the demo judge's verdict and the judge's scorecard; for the editor it draws a scenario's prompt templates and sets
 //! one; for a seat it draws the box that asks the person and reads the answer from it. The code is
 //! the core's (`agora::batch`, `agora::export`, `agora::scenario`, `agora::seat`), so the page
 //! writes the rows and shows the statistics `agora batch` does, and the transcript
@@ -41,6 +41,40 @@ mod exports {
     #[wasm_bindgen]
     pub fn markdown(run: &str) -> Result<String, String> {
         agora::export::from_json(run).map(|f| agora::export::to_markdown(&f.events))
+    }
+
+    /// Judges a run file with the judge its scenario names (`key` for that judge's provider):
+    /// the judge's calls and verdict as JSON lines, to append to the run's log (see
+    /// [`agora::judge::judge_run`]); the demo judge calls nothing.
+    #[wasm_bindgen]
+    pub async fn judge(run: String, key: String) -> Result<String, String> {
+        use std::rc::Rc;
+        let file = agora::export::from_json(&run)?;
+        let events = agora::events::run_part(&file.events);
+        let settings = &file.scenario.judge;
+        let judge = agora::judge::Judge::of(settings, &file.scenario);
+        let model = if judge.is_demo() {
+            None
+        } else {
+            let s = agora::judge::judge_scenario(&file.scenario, settings);
+            let key = (!key.trim().is_empty()).then_some(key);
+            let endpoint = agora::provider::Endpoint::of(&s, key);
+            let transport = Rc::new(agora::app::fetch::BrowserTransport::default());
+            let clock = Rc::new(agora::app::browser::BrowserClock);
+            let http = agora::provider::HttpModel::new(endpoint, s.model.network, transport, clock)?;
+            Some(Rc::new(http) as Rc<dyn agora::model::ChatModel>)
+        };
+        let clock = Rc::new(agora::app::browser::BrowserClock);
+        let added = agora::judge::judge_run(events, settings, &judge, model, clock)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(agora::events::to_json_lines(&added))
+    }
+
+    /// The scorecard of a run file's newest verdict as HTML (see [`agora::judge::scorecard_html`]).
+    #[wasm_bindgen]
+    pub fn scorecard(run: &str) -> Result<String, String> {
+        agora::export::from_json(run).map(|f| agora::judge::scorecard_html(&f.events).into_string())
     }
 
     /// The editor's rows for one part's prompt templates (see

@@ -68,16 +68,7 @@ pub fn judge_model(
     if judge.is_demo() {
         return Ok(None);
     }
-    let mut s = scenario.clone();
-    if !settings.provider.is_empty() {
-        s.model.provider = settings.provider.clone();
-        s.model.name = settings.model.clone();
-        s.model.base_url = settings.base_url.clone();
-        s.model.network = Default::default();
-        for a in &mut s.agents {
-            a.model = None;
-        }
-    }
+    let s = crate::judge::judge_scenario(scenario, settings);
     let key = ["AGORA_JUDGE_API_KEY", "AGORA_API_KEY"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));

@@ -83,7 +83,7 @@ fn insults(words: &[String]) -> usize {
 }
 
 fn percent(x: f64) -> String {
-    format!("{} %", (x * 100.0).round())
+    format!("{} %", (x * 100.0).round() as i64)
 }
 
 /// One agent's scorecard from its statistics.

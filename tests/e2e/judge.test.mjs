@@ -1,0 +1,95 @@
+// Judge this run: the demo judge on the demo model and a judge on the local LLM server score a
+// finished run; the scorecard shows in the page, the projector and the Markdown; its turn links
+// find the speech; and the verdict stays with the run through a reload and a run link.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startLlmServer } from './llm-server.mjs';
+import { appSession, openApp, openOnServer, runPreset, screenshot, waitForStatus, waitForText } from './helpers.mjs';
+
+const session = appSession();
+
+const scores = (page) => page.getByTestId('scorecard').locator('tbody tr').evaluateAll((rows) =>
+  rows.map((r) => [r.dataset.agent, ...[...r.querySelectorAll('td[data-dimension]')].map((td) => td.textContent)]));
+
+test('the demo judge scores a finished debate: the scorecard in the page, the projector and the Markdown, and it stays through a reload and a link', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  await runPreset(page, 'rail-debate');
+  await waitForText(page.getByTestId('judge-note'), 'Judged by the demo judge (text statistics, no model)');
+  await page.getByTestId('judge-run').click();
+  await waitForText(page.getByTestId('judge-by'), 'Verdict by the demo judge (text statistics, no model)');
+  const rows = await scores(page);
+  assert.deepEqual(rows.map((r) => r[0]), ['Donald Trump', 'Kanye West', 'Elizabeth Warren']);
+  for (const r of rows) {
+    assert.equal(r.length, 6, 'five dimensions per agent');
+    for (const v of r.slice(1)) assert.match(v, /^[1-5]$/);
+  }
+  assert.equal(await page.getByTestId('conversation-scores').locator('td[data-dimension]').count(), 3);
+  assert.equal(await page.getByTestId('judge-run').textContent(), 'Judge again');
+
+  // A reason's turn link brings that speech into view and marks it.
+  const link = page.getByTestId('reasons').first().locator('[data-goto-turn]').first();
+  const turn = await link.getAttribute('data-goto-turn');
+  await link.click();
+  const marked = page.locator(`[data-testid=message].goto[data-turn="${turn}"][data-speaker="Donald Trump"]`);
+  await marked.waitFor();
+  assert.ok(await marked.evaluate((m) => { const r = m.getBoundingClientRect(); const t = m.closest('[data-testid=transcript]').getBoundingClientRect(); return r.top >= t.top - 1 && r.bottom <= t.bottom + 1; }));
+
+  // The Markdown transcript ends with the verdict, in the terminal's words.
+  const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);
+  const markdown = readFileSync(await md.path(), 'utf8');
+  assert.match(markdown, /\n## Verdict\n\n\*Verdict by the demo judge \(text statistics, no model\)\*\n\n- Donald Trump: responsiveness [1-5]\/5, argument [1-5]\/5/);
+
+  // Large in the projector view.
+  await page.getByTestId('projector').click();
+  await page.locator('main.projector').waitFor();
+  const size = await page.getByTestId('scorecard').evaluate((t) => parseFloat(getComputedStyle(t).fontSize));
+  assert.ok(size >= 22, `the scorecard is ${size} px in the projector view`);
+  await screenshot(page, 'judge-projector-1280x720');
+  await page.getByTestId('projector').click();
+
+  // A reload keeps the verdict with the run.
+  await page.reload();
+  await waitForText(page.getByTestId('judge-by'), 'Verdict by the demo judge');
+  assert.deepEqual(await scores(page), rows);
+
+  // So does a run link, in another browser.
+  await page.getByTestId('share-run').click();
+  const url = await page.getByTestId('share-url').inputValue();
+  const other = await openApp(session.browser, url);
+  await other.page.getByTestId('speed').selectOption('0');
+  await other.page.getByTestId('run').click();
+  await waitForStatus(other.page, 'Finished');
+  await waitForText(other.page.getByTestId('judge-by'), 'Verdict by the demo judge');
+  assert.deepEqual(await scores(other.page), rows);
+  assert.deepEqual([...errors, ...other.errors], []);
+});
+
+test('a judge on the local LLM server scores the run, flags the agents\' own model, and says when it cannot read the verdict', async () => {
+  const server = await startLlmServer();
+  try {
+    const { page, errors } = await openApp(session.browser, session.server.url);
+    await openOnServer(page, server.url, 'rail-debate', { provider: 'custom', model: 'm', key: 'k', turns: 3 });
+    await page.getByTestId('run').click();
+    await waitForStatus(page, 'Finished');
+    await waitForText(page.getByTestId('judge-note'), 'Judged by custom m, the agents\' own model');
+    await page.getByTestId('judge-run').click();
+    await waitForText(page.getByTestId('judge-by'), 'Verdict by custom m');
+    await page.getByTestId('same-model').waitFor();
+    const rows = await scores(page);
+    assert.equal(rows.length, 3);
+    await waitForText(page.getByTestId('reasons').first(), 'Donald Trump answered the others');
+    const judged = server.requests.filter((r) => r.body.messages?.[0]?.content?.includes?.('impartial judge'));
+    assert.equal(judged.length, 1);
+    assert.equal(judged[0].body.response_format.type, 'json_schema');
+
+    // Three unreadable verdicts: recorded as not judged, never as zeros.
+    server.fault('unreadable', 3);
+    await page.getByTestId('judge-run').click();
+    await waitForText(page.getByTestId('not-judged'), 'Not judged: no readable verdict in 3 replies');
+    assert.equal(await page.getByTestId('scorecard').count(), 0);
+    assert.deepEqual(errors, []);
+  } finally {
+    await server.close();
+  }
+});
