@@ -13,7 +13,7 @@ pub mod report;
 mod seeds;
 mod summary;
 
-pub use csv::{merge, read_csv, Table};
+pub use csv::{judge_columns, merge, read_csv, Table};
 pub use figures::RunFigures;
 pub use report::report_html;
 pub use seeds::{Seeds, Shard};

@@ -344,3 +344,80 @@ fn agora_judge_judges_a_recorded_log_and_writes_it_back_with_its_verdict() {
     assert!(stderr.contains("--judge-provider needs --judge-model NAME"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
+    let dir = std::env::temp_dir().join(format!("agora-judged-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("judged.csv");
+    let bin = env!("CARGO_BIN_EXE_agora");
+    let batch = |args: &[&str]| {
+        let o = std::process::Command::new(bin)
+            .arg("batch")
+            .args(["preset:rail-debate", "--seeds", "1..3", "--turns", "3", "--out", out.to_str().unwrap()])
+            .args(args)
+            .env_remove("AGORA_API_KEY")
+            .env("AGORA_JUDGE_API_KEY", "k")
+            .output()
+            .unwrap();
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // On the demo model, --judge is the demo judge.
+    let (code, stdout, stderr) = batch(&["--judge"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains(&format!("each run is judged by {}", judge::demo::LABEL)), "{stderr}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let table = agora::batch::read_csv(&csv).unwrap();
+    assert_eq!(table.judge.len(), 5 * 3 + 3);
+    assert_eq!(table.judge[0], "responsiveness:Donald Trump");
+    assert_eq!(table.judge.last().unwrap(), "repetition");
+    assert!(csv.lines().next().unwrap().contains(",judge:responsiveness:Donald Trump,"));
+    for r in &table.rows {
+        assert_eq!(r.judge.len(), 18);
+        // Every speaker is scored; an agent who never spoke in three turns has no score, not a zero.
+        for (column, score) in &r.judge {
+            if let Some(v) = score {
+                assert!((1..=5).contains(v), "{column} {v}");
+            }
+        }
+    }
+    assert_eq!(
+        agora::batch::read_csv(&table.to_csv()).unwrap(),
+        table,
+        "the judge columns read back as written"
+    );
+    assert!(stdout.contains("The judge's scores (3 of 3 runs judged;"), "{stdout}");
+    assert!(stdout.contains("  balance "), "{stdout}");
+
+    // The same rows as a judged run's own log gives.
+    let seed1 = {
+        let mut s = find("rail-debate").unwrap().scenario();
+        s.max_turns = 3;
+        s.seed = 1;
+        let mut log = run_demo(s);
+        log.push(judge::demo::verdict(&log, &JudgeSettings::default()));
+        agora::batch::RunFigures::of(1, &log)
+    };
+    assert_eq!(table.rows.iter().find(|r| r.seed == 1).unwrap().judge, seed1.judge);
+
+    // Resuming with another judge (none) is refused, naming why.
+    let (code, _, stderr) = batch(&["--resume"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("written with other judge columns"), "{stderr}");
+
+    // A judge on the local LLM server, named by flags.
+    let server = Server::start(&[]);
+    std::fs::remove_file(&out).unwrap();
+    let (code, stdout, stderr) =
+        batch(&["--judge-provider", "custom", "--judge-model", "judge-x", "--judge-base-url", &server.url]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("each run is judged by custom judge-x"), "{stderr}");
+    let table = agora::batch::read_csv(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(table.rows.iter().all(|r| r.judge.iter().filter(|(_, v)| v.is_some()).count() >= 3 + 3));
+    assert!(stdout.contains("The judge's scores (3 of 3 runs judged;"));
+    std::fs::remove_dir_all(&dir).ok();
+}

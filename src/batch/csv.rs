@@ -19,7 +19,23 @@ pub struct Table {
     /// Whether the rows carry each agent's text statistics (a file written before they existed
     /// does not, and is read, resumed and merged as it was written).
     pub text: bool,
+    /// The judge's columns after `judge:` (`responsiveness:<agent>` per agent and dimension,
+    /// then the conversation's `balance`, ...), empty when the batch is not judged (see
+    /// [`judge_columns`]).
+    pub judge: Vec<String>,
     pub rows: Vec<RunFigures>,
+}
+
+/// The judge's columns for a cast judged on `settings`' rubric: each agent dimension once per
+/// agent, then each conversation dimension.
+pub fn judge_columns(settings: &crate::judge::JudgeSettings, agents: &[String]) -> Vec<String> {
+    let mut c: Vec<String> = settings
+        .agent_rubric
+        .iter()
+        .flat_map(|d| agents.iter().map(move |a| format!("{}:{a}", d.name)))
+        .collect();
+    c.extend(settings.conversation_rubric.iter().map(|d| d.name.clone()));
+    c
 }
 
 /// The text statistics' columns, each once per agent (`repetition:<name>`, ...), in this order.
@@ -46,7 +62,7 @@ const MIDDLE: [&str; 15] = [
 
 impl Table {
     pub fn new(batch: String, seeds: String, agents: Vec<String>, games: u32) -> Table {
-        Table { batch, seeds, agents, games, text: true, rows: Vec::new() }
+        Table { batch, seeds, agents, games, text: true, judge: Vec::new(), rows: Vec::new() }
     }
 
     fn columns(&self) -> Vec<String> {
@@ -63,6 +79,7 @@ impl Table {
         if self.text {
             c.extend(TEXT.iter().flat_map(|m| self.agents.iter().map(move |a| format!("{m}:{a}"))));
         }
+        c.extend(self.judge.iter().map(|j| format!("judge:{j}")));
         if self.games > 0 {
             c.push("optimum".into());
             c.extend((1..=self.games).map(|g| format!("overall:{g}")));
@@ -116,6 +133,9 @@ impl Table {
                         .map(|a| opt(r.text.iter().find(|(n, _)| n == a).and_then(|(_, f)| f[m]).map(float))),
                 );
             }
+        }
+        for j in &self.judge {
+            c.push(opt(r.judge.iter().find(|(n, _)| n == j).and_then(|(_, v)| *v).map(|v| v.to_string())));
         }
         if self.games > 0 {
             c.push(opt(r.optimum.map(|o| o.to_string())));
@@ -211,6 +231,7 @@ pub fn read_csv(text: &str) -> Result<Table, String> {
     let games = header.iter().filter(|c| c.starts_with("overall:")).count() as u32;
     let mut table = Table::new(String::new(), String::new(), agents, games);
     table.text = header.iter().any(|c| c.starts_with("repetition:"));
+    table.judge = header.iter().filter_map(|c| c.strip_prefix("judge:")).map(str::to_string).collect();
     if header != table.columns() {
         return Err("the header is not that of a batch written by `agora batch`".into());
     }
@@ -335,6 +356,9 @@ fn read_row(table: &Table, columns: &[String], cells: &[String]) -> Result<RunFi
         }
         r.text = text.into_iter().filter(|(_, figures)| figures.iter().any(Option::is_some)).collect();
     }
+    for j in &table.judge {
+        r.judge.push((j.clone(), c.opt_u32()?));
+    }
     if table.games > 0 {
         r.optimum = c.opt_i64()?;
         for _ in 0..table.games {
@@ -372,7 +396,9 @@ pub fn merge(parts: Vec<(String, Table)>) -> Result<Table, String> {
                 part.batch, part.seeds, all.batch, all.seeds
             ));
         }
-        if (&part.agents, part.games, part.text) != (&all.agents, all.games, all.text) {
+        if (&part.agents, part.games, part.text, &part.judge)
+            != (&all.agents, all.games, all.text, &all.judge)
+        {
             return Err(format!("{name} has other columns than {first_name}"));
         }
         for row in part.rows {

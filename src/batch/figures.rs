@@ -44,6 +44,9 @@ pub struct RunFigures {
     /// Each agent's text statistics (see `crate::textstats`: repetition, responsiveness,
     /// coverage, length; four decimals), in the cast's order, for the agents with any.
     pub text: Vec<(String, [Option<f64>; 4])>,
+    /// The newest verdict's scores, by judge column (see [`super::csv::judge_columns`]); none
+    /// where the run was not judged, or a score was not given.
+    pub judge: Vec<(String, Option<u32>)>,
 }
 
 impl RunFigures {
@@ -108,6 +111,19 @@ impl RunFigures {
             }
         }
         f.error = errors.join("; ");
+        if let Some(Event::Verdict { agents: cards, conversation, .. }) = crate::judge::latest(events) {
+            // In the columns' order: each dimension, then each agent.
+            let dimensions = cards.first().map_or(0, |c| c.scores.len());
+            for i in 0..dimensions {
+                for c in cards {
+                    f.judge
+                        .extend(c.scores.get(i).map(|s| (format!("{}:{}", s.dimension, c.agent), s.score)));
+                }
+            }
+            if let Some(c) = conversation {
+                f.judge.extend(c.scores.iter().map(|s| (s.dimension.clone(), s.score)));
+            }
+        }
         let speeches: u32 = spoken.iter().sum();
         f.floor = agents
             .into_iter()

@@ -120,6 +120,8 @@ pub struct Summary {
     pub efficiency: Spread,
     /// The trading game: each game's overall score (the optimizer's iterations).
     pub overall_by_game: Vec<Spread>,
+    /// Each judge column's scores (see [`super::csv::judge_columns`]), over the runs judged.
+    pub judge: Vec<(String, Spread)>,
 }
 
 impl Summary {
@@ -154,6 +156,16 @@ impl Summary {
             refused: rows.iter().map(|r| r.refused).sum(),
             empty: rows.iter().map(|r| r.empty).sum(),
             efficiency: each(&RunFigures::efficiency),
+            judge: table
+                .judge
+                .iter()
+                .map(|j| {
+                    let score = |r: &RunFigures| {
+                        r.judge.iter().find(|(n, _)| n == j).and_then(|(_, v)| v.map(f64::from))
+                    };
+                    (j.clone(), each(&score))
+                })
+                .collect(),
             overall_by_game: (0..table.games as usize)
                 .map(|g| each(&|r| r.overall.get(g).map(|o| *o as f64)))
                 .collect(),
@@ -213,6 +225,14 @@ impl Summary {
         }
         for (g, s) in self.overall_by_game.iter().enumerate().filter(|(_, s)| s.n > 0) {
             out.push(format!("  game {} overall score: {} over {} runs", g + 1, s.describe(2), s.n));
+        }
+        if !self.judge.is_empty() {
+            let judged = self.judge.iter().map(|(_, s)| s.n).max().unwrap_or(0);
+            out.push(format!("The judge's scores ({judged} of {} runs judged; mean ± sample sd [95 % confidence interval of the mean] (min to max)):", self.runs));
+            let width = self.judge.iter().map(|(j, _)| j.chars().count()).max().unwrap_or(0);
+            for (j, s) in self.judge.iter().filter(|(_, s)| s.n > 0) {
+                out.push(format!("  {j:<width$}  {}", s.describe(2)));
+            }
         }
         out
     }

@@ -16,7 +16,9 @@ use crate::clock::{Clock, SystemClock};
 use crate::events::to_json_lines;
 use crate::scenario::Scenario;
 
-pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--resume] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on.";
+pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--resume] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X] [--judge | --judge-provider ID --judge-model NAME [--judge-base-url URL]]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on. --judge judges each run with the
+scenario's judge (its own model, or the demo judge on the demo model), --judge-provider and --judge-model
+with another (key from AGORA_JUDGE_API_KEY, else AGORA_API_KEY): a judge: column per dimension and agent.";
 
 /// What `batch` was asked to do.
 #[derive(Debug)]
@@ -29,11 +31,14 @@ struct BatchArgs {
     events_dir: Option<PathBuf>,
     /// Keep the rows already in `out` and play only the seeds they lack.
     resume: bool,
+    /// Judge each run (`--judge`, or a judge named with `--judge-provider` and `--judge-model`).
+    judge: Option<super::judge::JudgeFlags>,
 }
 
 fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<BatchArgs, String> {
     let (mut seeds, mut shard, mut jobs, mut out, mut events_dir) = (None, Shard::WHOLE, 1, None, None);
     let mut resume = false;
+    let mut judge: Option<super::judge::JudgeFlags> = None;
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -51,6 +56,13 @@ fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Re
             "--out" => out = Some(PathBuf::from(value("--out")?)),
             "--events-dir" => events_dir = Some(PathBuf::from(value("--events-dir")?)),
             "--resume" => resume = true,
+            "--judge" => {
+                judge.get_or_insert_with(Default::default);
+            }
+            "--judge-provider" | "--judge-model" | "--judge-base-url" => {
+                let v = value(arg)?;
+                judge.get_or_insert_with(Default::default).take(arg, &mut || Ok(v.clone()))?;
+            }
             "--seed" | "--events" | "--markdown" | "--check" | "--seat" => {
                 return Err(format!(
                     "{arg} is for `agora run`; a batch takes --seeds, --out and --events-dir"
@@ -61,7 +73,7 @@ fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Re
     }
     let seeds = seeds.ok_or("--seeds is needed (for example --seeds 1..100)")?;
     let out = out.ok_or("--out is needed: the CSV file to write (for example --out results.csv)")?;
-    Ok(BatchArgs { run: parse_run_args(&rest)?, seeds, shard, jobs, out, events_dir, resume })
+    Ok(BatchArgs { run: parse_run_args(&rest)?, seeds, shard, jobs, out, events_dir, resume, judge })
 }
 
 /// Runs `agora batch ...`; returns the exit code.
@@ -89,6 +101,23 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     if let Some(dir) = &args.events_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
+    // The judge is named, and its model made once, before any run starts.
+    let judging = match &args.judge {
+        Some(flags) => {
+            let settings = flags.apply(&scenario.judge)?;
+            if let Some((field, message)) = settings.problems().into_iter().next() {
+                return Err(format!("{field}: {message}"));
+            }
+            let judge = crate::judge::Judge::of(&settings, &scenario);
+            super::judge::judge_model(&settings, &scenario, &judge, Rc::new(SystemClock::default()))?;
+            table.judge = crate::batch::judge_columns(&settings, &table.agents);
+            let flag =
+                if judge.same_model { " (the agents' own model: it may favour what it wrote)" } else { "" };
+            eprintln!("each run is judged by {}{flag}", judge.label);
+            Some((settings, judge))
+        }
+        None => None,
+    };
     let (rows, text) = kept_rows(&args, &table, &mine)?;
     // A file resumed is written on in its own columns (one from before the text statistics
     // stays without them).
@@ -110,10 +139,15 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     let failed = std::thread::scope(|s| -> Result<usize, String> {
         for _ in 0..args.jobs.min(todo.len()) {
             let done_tx = done_tx.clone();
-            let (next, todo, scenario, args, script) = (&next, &todo, &scenario, &args, &script);
+            let (next, todo, scenario, args, script, judging) =
+                (&next, &todo, &scenario, &args, &script, &judging);
             s.spawn(move || {
                 while let Some(&seed) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if done_tx.send(run_one(scenario, &args.run.model, script.as_deref(), seed)).is_err() {
+                    let judging = judging.as_ref().map(|(s, j)| (s, j));
+                    if done_tx
+                        .send(run_one(scenario, &args.run.model, script.as_deref(), seed, judging))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -189,6 +223,12 @@ fn kept_rows(
             "cannot resume from {out}: its rows are of another batch (another scenario, model or --seeds)"
         ));
     }
+    if !earlier.rows.is_empty() && earlier.judge != table.judge {
+        return Err(format!(
+            "cannot resume from {out}: it was written with {} judge columns: resume with the judge it was written with",
+            if earlier.judge.is_empty() { "no" } else { "other" }
+        ));
+    }
     if let Some(stray) = earlier.rows.iter().find(|r| !mine.list().contains(&r.seed)) {
         return Err(format!(
             "cannot resume from {out}: it holds seed {}, which this batch does not play",
@@ -198,18 +238,30 @@ fn kept_rows(
     Ok((earlier.rows, Some(earlier.text)))
 }
 
-/// Plays one seed on a model of its own; the log as JSON Lines, when the run started.
+/// Plays one seed on a model of its own, judged when `judging` names the judge; the log as JSON
+/// Lines (with the judge's calls and verdict), when the run started.
 fn run_one(
     scenario: &Scenario,
     choice: &ModelChoice,
     script: Option<&str>,
     seed: u64,
+    judging: Option<(&crate::judge::JudgeSettings, &crate::judge::Judge)>,
 ) -> (RunFigures, Option<String>) {
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
     let mut seeded = scenario.clone();
     seeded.seed = seed;
     let model = chat_model(choice, script, &seeded, clock.clone());
-    let played = futures::executor::block_on(play_seed(scenario, seed, model, clock));
+    let mut played = futures::executor::block_on(play_seed(scenario, seed, model, clock.clone()));
+    if let (Ok(events), Some((settings, judge))) = (&mut played, judging) {
+        let judged = super::judge::judge_model(settings, &seeded, judge, clock.clone()).and_then(|model| {
+            futures::executor::block_on(crate::judge::judge_run(events, settings, judge, model, clock))
+                .map_err(|e| e.to_string())
+        });
+        match judged {
+            Ok(added) => events.extend(added),
+            Err(e) => eprintln!("seed {seed}: the judge could not be asked: {e}"),
+        }
+    }
     (row_of(scenario, seed, &played), played.ok().map(|events| to_json_lines(&events)))
 }
 
