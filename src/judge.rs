@@ -9,6 +9,7 @@
 //! answers; and a judge that is the debaters' own model is flagged in the verdict.
 
 pub mod demo;
+pub mod pairwise;
 pub mod rubric;
 pub mod scorecard;
 

@@ -37,6 +37,7 @@ pub mod seat;
 pub mod session;
 pub mod text;
 pub mod textstats;
+pub mod tournament;
 pub mod transcript;
 pub mod view;
 

@@ -53,6 +53,10 @@ crate::json::settings! {
         /// The judge's prompt; `None` for [`JUDGE_PROMPT`].
         #[serde(skip_serializing_if = "Option::is_none")]
         pub template: Option<String> = set_any,
+        /// The prompt comparing two conversations; `None` for
+        /// [`super::pairwise::PAIRWISE_PROMPT`].
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub pairwise_template: Option<String> = set_any,
         /// What is scored for each agent.
         pub agent_rubric: Vec<Dimension> = set_any,
         /// What is scored for the conversation as a whole.
@@ -124,6 +128,7 @@ impl Default for JudgeSettings {
             base_url: String::new(),
             model: String::new(),
             template: None,
+            pairwise_template: None,
             agent_rubric: vec![
                 Dimension::new(
                     "responsiveness",

@@ -112,6 +112,13 @@ function reply(body, protocol) {
     if (whole.length) verdict.conversation = { reasoning: 'It moved on from where it began.', scores: scores(whole, 'the conversation') };
     return { text: JSON.stringify(verdict) };
   }
+  // The pairwise judge (src/judge/pairwise.rs's prompt): a winner for every dimension listed.
+  if (/comparing two conversations/.test(last)) {
+    const listed = (last.split('or "tie".\n')[1] ?? '').split('\n\n')[0];
+    const dims = [...listed.matchAll(/^- ([^:\n]+):/gm)].map((m) => m[1]);
+    const sides = ['A', 'B', 'tie'];
+    return { text: JSON.stringify({ reasoning: `Compared (${h % 97}).`, winner: Object.fromEntries(dims.map((d) => [d, sides[hash(d + h) % 3]])) }) };
+  }
   if (/TRADING GAME/.test(all) && /keys are the player names/.test(last)) {
     const players = (last.match(/player names \(([^)]*)\)/)?.[1] ?? '').split(/,\s*/).filter(Boolean);
     return { text: JSON.stringify(Object.fromEntries(players.map((p) => [p, `Trade wisely, ${p}.`]))) };

@@ -1,0 +1,171 @@
+//! `agora tournament`: every method on every seed of one scenario, each pair of methods on the
+//! same seed judged pairwise in both orders, and the Bradley–Terry leaderboard
+//! (`crate::tournament`); shards and their merge.
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::judge::{judge_model, JudgeFlags};
+use super::{chat_model, load_scenario, parse_run_args, read_script, say};
+use crate::batch::{Seeds, Shard};
+use crate::clock::{Clock, SystemClock};
+use crate::judge::{pairwise, Judge};
+use crate::scenario::MethodKind;
+use crate::tournament::{merge, Leaderboard, Row, Tournament};
+
+pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them.";
+
+/// The JSON file written beside a tournament's CSV.
+fn json_path(out: &Path) -> PathBuf {
+    out.with_extension("json")
+}
+
+fn write(out: &Path, t: &Tournament, board: &Leaderboard) -> Result<(), String> {
+    std::fs::write(out, t.to_csv()).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let json = serde_json::to_string_pretty(board).map_err(|e| e.to_string())? + "\n";
+    let path = json_path(out);
+    std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+pub fn main(args: &[String]) -> Result<i32, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        say(USAGE);
+        return Ok(0);
+    }
+    if args.first().map(String::as_str) == Some("merge") {
+        return merge_files(&args[1..]);
+    }
+    let (mut methods, mut seeds, mut shard, mut out) = (None, None, Shard::WHOLE, None);
+    let mut flags = JudgeFlags::default();
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().cloned().ok_or(format!("{arg} needs a value"));
+        if flags.take(arg, &mut value)? {
+            continue;
+        }
+        match arg.as_str() {
+            "--methods" => {
+                let list: Result<Vec<MethodKind>, String> = value()?
+                    .split(',')
+                    .map(|m| MethodKind::from_id(m.trim()).ok_or(format!("no method \"{}\"", m.trim())))
+                    .collect();
+                methods = Some(list?);
+            }
+            "--seeds" => seeds = Some(Seeds::parse(&value()?)?),
+            "--shard" => shard = Shard::parse(&value()?, |n| std::env::var(n).ok())?,
+            "--out" => out = Some(PathBuf::from(value()?)),
+            _ => rest.push(arg.clone()),
+        }
+    }
+    let methods =
+        methods.ok_or("--methods is needed (for example --methods bidding,director,round_robin)")?;
+    if methods.len() < 2 {
+        return Err("a tournament needs at least two methods".into());
+    }
+    if methods.contains(&MethodKind::Negotiation) {
+        return Err("the trading game keeps its own score: a tournament compares conversation methods".into());
+    }
+    let seeds = seeds.ok_or("--seeds is needed (for example --seeds 1..20)")?;
+    let out = out.ok_or("--out is needed: the CSV file to write (for example --out t.csv)")?;
+    let run = parse_run_args(&rest)?;
+    let scenario = load_scenario(&run)?;
+    let script = read_script(&run.model)?;
+    let settings = flags.apply(&scenario.judge)?;
+    let judge = Judge::of(&settings, &scenario);
+    let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
+    judge_model(&settings, &scenario, &judge, clock.clone())?;
+    std::fs::write(&out, "").map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let flag = if judge.same_model { " (the agents' own model: it may favour what it wrote)" } else { "" };
+    eprintln!("judged by {}{flag}", judge.label);
+    let mut t = Tournament {
+        id: crate::batch::fingerprint(&scenario),
+        seeds: seeds.to_string(),
+        judge: judge.label.clone(),
+        rows: Vec::new(),
+    };
+    let mine = seeds.shard(shard);
+    let dimensions = pairwise::dimensions(&settings);
+    for &seed in mine.list() {
+        let mut logs = Vec::new();
+        for &kind in &methods {
+            let mut s = scenario.clone();
+            s.switch_method(kind);
+            s.seed = seed;
+            let model = chat_model(&run.model, script.as_deref(), &s, clock.clone());
+            let events = futures::executor::block_on(crate::batch::play_seed(&s, seed, model, clock.clone()))
+                .map_err(|e| format!("seed {seed}, {}: {e}", kind.id()))?;
+            logs.push((kind.id(), events));
+        }
+        for i in 0..logs.len() {
+            for j in i + 1..logs.len() {
+                let (a, b) = (&logs[i], &logs[j]);
+                let judged = if judge.is_demo() {
+                    pairwise::demo(&a.1, &b.1, &settings)
+                } else {
+                    let model = judge_model(&settings, &scenario, &judge, clock.clone())?
+                        .ok_or("the judge has no model")?;
+                    futures::executor::block_on(pairwise::compare(
+                        &a.1,
+                        &b.1,
+                        &settings,
+                        model,
+                        clock.clone(),
+                    ))
+                    .map_err(|e| {
+                        format!("seed {seed}, {} against {}: the judge could not be asked: {e}", a.0, b.0)
+                    })?
+                    .0
+                };
+                for (d, judgement) in dimensions.iter().zip(judged) {
+                    t.rows.push(Row {
+                        seed,
+                        a: a.0.into(),
+                        b: b.0.into(),
+                        dimension: d.clone(),
+                        judged: judgement,
+                    });
+                }
+            }
+        }
+        eprintln!("seed {seed}: {} methods played and judged", methods.len());
+    }
+    let board = Leaderboard::of(&t);
+    write(&out, &t, &board)?;
+    if shard != Shard::WHOLE {
+        say(format_args!(
+            "shard {} of {}: merge the shards for the whole leaderboard",
+            shard.index, shard.count
+        ));
+    }
+    for line in board.lines() {
+        say(line);
+    }
+    Ok(0)
+}
+
+/// `tournament merge a.csv b.csv ... --out t.csv`.
+fn merge_files(args: &[String]) -> Result<i32, String> {
+    let (mut files, mut out) = (Vec::new(), None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a value")?)),
+            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag} (merge takes --out)")),
+            file => files.push(file.to_string()),
+        }
+    }
+    let out = out.ok_or("--out is needed: the merged CSV file to write")?;
+    let mut parts = Vec::new();
+    for name in files {
+        let text = std::fs::read_to_string(&name).map_err(|e| format!("cannot read {name}: {e}"))?;
+        parts.push((name.clone(), Tournament::read_csv(&text).map_err(|e| format!("{name}: {e}"))?));
+    }
+    let t = merge(parts)?;
+    let board = Leaderboard::of(&t);
+    write(&out, &t, &board)?;
+    for line in board.lines() {
+        say(line);
+    }
+    Ok(0)
+}

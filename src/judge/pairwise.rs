@@ -1,0 +1,234 @@
+//! Pairwise judging: which of two conversations of the same scenario was better on each of the
+//! conversation rubric's dimensions and overall. Asked in both orders (MT-Bench's control for the
+//! judge's position bias); a preference counts only where both orders agree, otherwise it is a tie,
+//! and whether they agreed is kept so the agreement rate can be shown.
+
+use std::rc::Rc;
+
+use serde_json::{json, Value};
+
+use super::{messages, Dimension, JudgeSettings};
+use crate::clock::Clock;
+use crate::events::Event;
+use crate::floor::Floor;
+use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ResponseFormat};
+
+/// The dimension every pairwise judgement adds to the conversation rubric's.
+pub const OVERALL: &str = "overall";
+
+/// The pairwise judge's prompt. Placeholders: `{topic}`, `{first}` and `{second}` (the two
+/// transcripts), `{dimensions}` and `{shape}` (the JSON reply expected).
+pub const PAIRWISE_PROMPT: &str = "You are an impartial judge comparing two conversations on the same topic, with the same participants.
+
+Topic: {topic}
+
+Conversation A:
+{first}
+
+Conversation B:
+{second}
+
+For each dimension below, say which conversation was better: \"A\", \"B\" or \"tie\".
+{dimensions}
+
+Judge only what the transcripts show. Do not favour a conversation for being longer or for coming first. Write your reasoning first.
+
+Reply with one JSON object and nothing else, in this shape:
+{shape}";
+
+/// Which side won one dimension in one order of asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Side {
+    A,
+    B,
+    #[serde(rename = "tie")]
+    Tie,
+}
+
+impl Side {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::A => "A",
+            Side::B => "B",
+            Side::Tie => "tie",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Side> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "a" => Some(Side::A),
+            "b" => Some(Side::B),
+            "tie" => Some(Side::Tie),
+            _ => None,
+        }
+    }
+
+    /// The same verdict with the two conversations swapped.
+    fn swapped(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+            Side::Tie => Side::Tie,
+        }
+    }
+}
+
+/// One dimension judged in both orders: `first` asked with the pair as given (A first), `second`
+/// with it swapped, read back in the pair's own terms. `None` where that order gave no verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    pub first: Option<Side>,
+    pub second: Option<Side>,
+}
+
+impl Judgement {
+    /// A preference where both orders agree, else a tie; `None` when an order was not judged.
+    pub fn outcome(&self) -> Option<Side> {
+        match (self.first?, self.second?) {
+            (a, b) if a == b => Some(a),
+            _ => Some(Side::Tie),
+        }
+    }
+
+    /// Whether both orders gave the same verdict.
+    pub fn agreed(&self) -> Option<bool> {
+        Some(self.first? == self.second?)
+    }
+}
+
+/// The dimensions compared: the conversation rubric's, then [`OVERALL`].
+pub fn dimensions(settings: &JudgeSettings) -> Vec<String> {
+    let mut d: Vec<String> = settings.conversation_rubric.iter().map(|d| d.name.clone()).collect();
+    d.push(OVERALL.into());
+    d
+}
+
+fn transcript(events: &[Event]) -> String {
+    messages(events)
+        .iter()
+        .map(|(turn, who, text, _)| format!("[turn {turn}] {who}: {text}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The request comparing `a` (shown first) with `b`.
+pub fn request(a: &[Event], b: &[Event], settings: &JudgeSettings) -> Result<ChatRequest, String> {
+    let Some(Event::RunStarted { scenario, .. }) = a.first() else {
+        return Err("the log does not start with run_started".into());
+    };
+    let names = dimensions(settings);
+    let described: Vec<String> = settings
+        .conversation_rubric
+        .iter()
+        .map(|d: &Dimension| format!("- {}: {}", d.name, d.description))
+        .chain(std::iter::once(format!("- {OVERALL}: which conversation was better as a whole.")))
+        .collect();
+    let shape = json!({"reasoning": "…", "winner": Value::Object(names.iter().map(|n| (n.clone(), json!("A"))).collect())});
+    let prompt = crate::prompts::fill(
+        settings.pairwise_template.as_deref().unwrap_or(PAIRWISE_PROMPT),
+        &[
+            ("topic", &scenario.topic),
+            ("first", &transcript(a)),
+            ("second", &transcript(b)),
+            ("dimensions", &described.join("\n")),
+            ("shape", &shape.to_string()),
+        ],
+    );
+    let winner = json!({"type": "string", "enum": ["A", "B", "tie"]});
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "reasoning": {"type": "string"},
+            "winner": {
+                "type": "object",
+                "properties": Value::Object(names.iter().map(|n| (n.clone(), winner.clone())).collect()),
+                "required": names,
+                "additionalProperties": false,
+            },
+        },
+        "required": ["reasoning", "winner"],
+        "additionalProperties": false,
+    });
+    let mut req = ChatRequest::new(super::JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)]);
+    req.response_format = ResponseFormat::JsonSchema { name: "comparison".into(), schema };
+    req.temperature = settings.temperature;
+    req.max_tokens = Some(settings.max_tokens);
+    Ok(req)
+}
+
+/// Reads a pairwise reply: a side for every dimension.
+pub fn read(reply: &str, settings: &JudgeSettings) -> Result<Vec<Side>, String> {
+    let start = reply.find('{').ok_or("the reply has no JSON object")?;
+    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
+    let value: Value = serde_json::from_str(&reply[start..=end])
+        .map_err(|e| format!("the comparison is not valid JSON ({e})"))?;
+    let winner = value.get("winner").filter(|w| w.is_object()).ok_or("the comparison names no winners")?;
+    dimensions(settings)
+        .iter()
+        .map(|d| {
+            let v = winner
+                .get(d)
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("the comparison gives no winner for {d}"))?;
+            Side::parse(v).ok_or_else(|| format!("the winner for {d} is \"{v}\", not A, B or tie"))
+        })
+        .collect()
+}
+
+/// The demo judge's comparison: the side whose demo verdict scores the dimension higher (the sum
+/// of the conversation's scores for [`OVERALL`]); the same in both orders.
+pub fn demo(a: &[Event], b: &[Event], settings: &JudgeSettings) -> Vec<Judgement> {
+    let scores = |events: &[Event]| -> Vec<u32> {
+        let Event::Verdict { conversation, .. } = super::demo::verdict(events, settings) else {
+            return Vec::new();
+        };
+        let mut s: Vec<u32> =
+            conversation.map(|c| c.scores.iter().map(|s| s.score.unwrap_or(0)).collect()).unwrap_or_default();
+        s.push(s.iter().sum());
+        s
+    };
+    let (sa, sb) = (scores(a), scores(b));
+    sa.iter()
+        .zip(&sb)
+        .map(|(x, y)| {
+            let side = match x.cmp(y) {
+                std::cmp::Ordering::Greater => Side::A,
+                std::cmp::Ordering::Less => Side::B,
+                std::cmp::Ordering::Equal => Side::Tie,
+            };
+            Judgement { first: Some(side), second: Some(side) }
+        })
+        .collect()
+}
+
+/// Compares `a` with `b` on `model` in both orders: a judgement per dimension ([`dimensions`]),
+/// with the calls made (`model_call` events). An order whose replies could not be read after
+/// every attempt gives `None` on that side.
+pub async fn compare(
+    a: &[Event],
+    b: &[Event],
+    settings: &JudgeSettings,
+    model: Rc<dyn ChatModel>,
+    clock: Rc<dyn Clock>,
+) -> Result<(Vec<Judgement>, Vec<Event>), ModelError> {
+    let Some(Event::RunStarted { scenario, .. }) = a.first() else {
+        return Err(ModelError::Unavailable("the log does not start with run_started".into()));
+    };
+    let mut floor = Floor::new((**scenario).clone(), model, clock);
+    let mut orders = Vec::new();
+    for (first, second) in [(a, b), (b, a)] {
+        let req = request(first, second, settings).map_err(ModelError::Unavailable)?;
+        let asked =
+            floor.ask_until(&req, settings.attempts, |r: &ChatResponse| read(&r.content, settings)).await?;
+        floor.record_asked(&req, &asked);
+        orders.push(asked.value);
+    }
+    let n = dimensions(settings).len();
+    let side = |o: &Option<Vec<Side>>, i: usize, swap: bool| {
+        o.as_ref().map(|v| if swap { v[i].swapped() } else { v[i] })
+    };
+    let judgements = (0..n)
+        .map(|i| Judgement { first: side(&orders[0], i, false), second: side(&orders[1], i, true) })
+        .collect();
+    Ok((judgements, std::mem::take(&mut floor.events)))
+}

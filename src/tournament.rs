@@ -1,0 +1,440 @@
+//! A tournament of speaker-selection methods: every method plays every seed of one scenario, the
+//! conversations of each pair of methods on the same seed are judged pairwise in both orders
+//! (`crate::judge::pairwise`), and the methods are rated by a Bradley–Terry fit of the overall
+//! preferences, with 95 % intervals from a bootstrap over seeds.
+//!
+//! The judgements are kept as CSV rows, one per seed, pair and dimension, so shards played on
+//! different machines merge into the file one machine would have written, and the leaderboard is
+//! computed from the rows alone (the same rows give the same leaderboard, bootstrap included).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::judge::pairwise::{Judgement, Side, OVERALL};
+
+const HEADER: &str = "tournament,seeds,judge,seed,method_a,method_b,dimension,first,second,outcome,agreed";
+
+/// Bootstrap resamples for the intervals.
+pub const RESAMPLES: usize = 1000;
+
+/// One dimension of one pair of methods on one seed, judged in both orders.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub seed: u64,
+    pub a: String,
+    pub b: String,
+    pub dimension: String,
+    pub judged: Judgement,
+}
+
+/// A tournament's judgements (or one shard's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    /// The fingerprint of the scenario as given (`crate::batch::fingerprint`).
+    pub id: String,
+    /// The whole tournament's seeds, as `--seeds` was given (normalized), also in a shard.
+    pub seeds: String,
+    /// Who judged.
+    pub judge: String,
+    pub rows: Vec<Row>,
+}
+
+fn side(s: Option<Side>) -> &'static str {
+    s.map_or("", Side::as_str)
+}
+
+fn cell(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Splits one CSV line into cells (quoted cells may hold commas and doubled quotes).
+fn cells(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cur.push('"');
+            }
+            (true, '"') => quoted = false,
+            (false, '"') if cur.is_empty() => quoted = true,
+            (false, ',') => out.push(std::mem::take(&mut cur)),
+            (_, c) => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+impl Tournament {
+    /// The rows in a fixed order: by seed, pair and dimension as played.
+    fn sorted(&self) -> Vec<&Row> {
+        let mut rows: Vec<&Row> = self.rows.iter().collect();
+        rows.sort_by(|x, y| (x.seed, &x.a, &x.b).cmp(&(y.seed, &y.a, &y.b)));
+        rows
+    }
+
+    pub fn to_csv(&self) -> String {
+        let mut out = format!("{HEADER}\n");
+        for r in self.sorted() {
+            let outcome = r.judged.outcome().map_or("", |s| match s {
+                Side::A => "a",
+                Side::B => "b",
+                Side::Tie => "tie",
+            });
+            let agreed = r.judged.agreed().map_or(String::new(), |a| a.to_string());
+            out.push_str(
+                &[
+                    cell(&self.id),
+                    cell(&self.seeds),
+                    cell(&self.judge),
+                    r.seed.to_string(),
+                    cell(&r.a),
+                    cell(&r.b),
+                    cell(&r.dimension),
+                    side(r.judged.first).into(),
+                    side(r.judged.second).into(),
+                    outcome.into(),
+                    agreed,
+                ]
+                .join(","),
+            );
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn read_csv(text: &str) -> Result<Tournament, String> {
+        let mut lines = text.lines();
+        if lines.next().map(str::trim_end) != Some(HEADER) {
+            return Err("the header is not that of a tournament written by `agora tournament`".into());
+        }
+        let mut t =
+            Tournament { id: String::new(), seeds: String::new(), judge: String::new(), rows: Vec::new() };
+        for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let at = i + 2;
+            let c = cells(line);
+            if c.len() != 11 {
+                return Err(format!("line {at} has {} cells, the header 11", c.len()));
+            }
+            if t.rows.is_empty() {
+                (t.id, t.seeds, t.judge) = (c[0].clone(), c[1].clone(), c[2].clone());
+            } else if (&c[0], &c[1], &c[2]) != (&t.id, &t.seeds, &t.judge) {
+                return Err(format!("line {at} belongs to another tournament than the lines before it"));
+            }
+            let order = |s: &str| -> Result<Option<Side>, String> {
+                if s.is_empty() {
+                    return Ok(None);
+                }
+                Side::parse(s).map(Some).ok_or_else(|| format!("line {at}: \"{s}\" is not A, B or tie"))
+            };
+            t.rows.push(Row {
+                seed: c[3]
+                    .parse()
+                    .map_err(|_| format!("line {at}: the seed \"{}\" is not a number", c[3]))?,
+                a: c[4].clone(),
+                b: c[5].clone(),
+                dimension: c[6].clone(),
+                judged: Judgement { first: order(&c[7])?, second: order(&c[8])? },
+            });
+        }
+        Ok(t)
+    }
+
+    /// The methods that played, in the order they first appear.
+    pub fn methods(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for r in self.sorted() {
+            for m in [&r.a, &r.b] {
+                if !out.contains(m) {
+                    out.push(m.clone());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Puts shards of one tournament back together: the same tournament, no row twice, every seed.
+pub fn merge(parts: Vec<(String, Tournament)>) -> Result<Tournament, String> {
+    let mut parts = parts.into_iter();
+    let (first, mut all) = parts.next().ok_or("nothing to merge")?;
+    let key = |r: &Row| (r.seed, r.a.clone(), r.b.clone(), r.dimension.clone());
+    let mut seen: std::collections::BTreeMap<_, String> =
+        all.rows.iter().map(|r| (key(r), first.clone())).collect();
+    for (name, part) in parts {
+        if part.rows.is_empty() {
+            continue;
+        }
+        if all.rows.is_empty() {
+            (all.id, all.seeds, all.judge) = (part.id.clone(), part.seeds.clone(), part.judge.clone());
+        }
+        if (&part.id, &part.seeds, &part.judge) != (&all.id, &all.seeds, &all.judge) {
+            return Err(format!(
+                "{name} comes from another tournament than {first} (scenario, seeds or judge)"
+            ));
+        }
+        for r in part.rows {
+            if let Some(other) = seen.insert(key(&r), name.clone()) {
+                return Err(format!(
+                    "seed {} of {} against {} is in both {other} and {name}",
+                    r.seed, r.a, r.b
+                ));
+            }
+            all.rows.push(r);
+        }
+    }
+    let seeds = crate::batch::Seeds::parse(&all.seeds).map_err(|e| format!("the tournament's seeds: {e}"))?;
+    let missing: Vec<String> =
+        seeds.list().iter().filter(|s| !all.rows.iter().any(|r| r.seed == **s)).map(u64::to_string).collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "seeds {} are missing (a shard not given, or one that did not finish)",
+            missing.join(", ")
+        ));
+    }
+    Ok(all)
+}
+
+/// Bradley–Terry strengths of `n` players from `games` (i, j, i's score: 1 a win, 0.5 a tie, 0 a
+/// loss), fitted by Hunter's MM algorithm, with one tie against every other player added as a
+/// prior so a player that never won keeps a finite strength. Log-strengths, centred on 0.
+pub fn bradley_terry(n: usize, games: &[(usize, usize, f64)]) -> Vec<f64> {
+    let mut wins = vec![0.0; n];
+    let mut meetings = vec![vec![0.0; n]; n];
+    for &(i, j, s) in games {
+        wins[i] += s;
+        wins[j] += 1.0 - s;
+        meetings[i][j] += 1.0;
+        meetings[j][i] += 1.0;
+    }
+    for (i, row) in meetings.iter_mut().enumerate() {
+        wins[i] += 0.5 * (n - 1) as f64;
+        for (j, met) in row.iter_mut().enumerate() {
+            if i != j {
+                *met += 1.0;
+            }
+        }
+    }
+    let mut p = vec![1.0; n];
+    for _ in 0..10_000 {
+        let next: Vec<f64> = (0..n)
+            .map(|i| {
+                let d: f64 = (0..n).filter(|&j| j != i).map(|j| meetings[i][j] / (p[i] + p[j])).sum();
+                if d > 0.0 {
+                    wins[i] / d
+                } else {
+                    p[i]
+                }
+            })
+            .collect();
+        let mean = next.iter().map(|x| x.ln()).sum::<f64>() / n.max(1) as f64;
+        let next: Vec<f64> = next.iter().map(|x| (x.ln() - mean).exp()).collect();
+        let change = next.iter().zip(&p).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        p = next;
+        if change < 1e-12 {
+            break;
+        }
+    }
+    p.iter().map(|x| x.ln()).collect()
+}
+
+/// A log-strength on the Elo scale (400 points are ten to one odds), centred on 1000.
+pub fn elo(log_strength: f64) -> f64 {
+    1000.0 + 400.0 * log_strength / std::f64::consts::LN_10
+}
+
+/// One method's place on the leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    pub method: String,
+    /// Bradley–Terry rating on the Elo scale, and its 95 % bootstrap interval.
+    pub rating: f64,
+    pub low: f64,
+    pub high: f64,
+    pub wins: u32,
+    pub ties: u32,
+    pub losses: u32,
+}
+
+/// The leaderboard of a tournament: the methods by rating on the overall dimension, and how
+/// often the two orders of asking agreed (over every dimension judged both ways).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leaderboard {
+    pub judge: String,
+    pub seeds: String,
+    pub standings: Vec<Standing>,
+    /// Judgements where both orders gave the same verdict, among those judged both ways.
+    pub agreement: Option<f64>,
+    pub judged: usize,
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let f = 10f64.powi(places);
+    (x * f).round() / f
+}
+
+impl Leaderboard {
+    pub fn of(t: &Tournament) -> Leaderboard {
+        let methods = t.methods();
+        let index = |m: &str| methods.iter().position(|x| x == m).unwrap_or(0);
+        // The overall outcomes, by seed, as games.
+        let mut by_seed: std::collections::BTreeMap<u64, Vec<(usize, usize, f64)>> = Default::default();
+        let mut record = vec![(0u32, 0u32, 0u32); methods.len()];
+        for r in t.rows.iter().filter(|r| r.dimension == OVERALL) {
+            let Some(outcome) = r.judged.outcome() else { continue };
+            let (i, j) = (index(&r.a), index(&r.b));
+            let s = match outcome {
+                Side::A => 1.0,
+                Side::B => 0.0,
+                Side::Tie => 0.5,
+            };
+            by_seed.entry(r.seed).or_default().push((i, j, s));
+            match outcome {
+                Side::A => (record[i].0 += 1, record[j].2 += 1),
+                Side::B => (record[j].0 += 1, record[i].2 += 1),
+                Side::Tie => (record[i].1 += 1, record[j].1 += 1),
+            };
+        }
+        let all: Vec<(usize, usize, f64)> = by_seed.values().flatten().copied().collect();
+        let fit = bradley_terry(methods.len(), &all);
+        // Seeds resampled with replacement: the games of a seed stay together.
+        let seeds: Vec<&Vec<(usize, usize, f64)>> = by_seed.values().collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); methods.len()];
+        if !seeds.is_empty() {
+            for _ in 0..RESAMPLES {
+                let games: Vec<(usize, usize, f64)> = (0..seeds.len())
+                    .flat_map(|_| seeds[rng.random_range(0..seeds.len())].iter().copied())
+                    .collect();
+                for (m, s) in bradley_terry(methods.len(), &games).into_iter().enumerate() {
+                    samples[m].push(s);
+                }
+            }
+        }
+        let mut standings: Vec<Standing> = methods
+            .iter()
+            .enumerate()
+            .map(|(m, name)| {
+                let mut s = samples[m].clone();
+                s.sort_by(f64::total_cmp);
+                let at =
+                    |q: f64| s.get(((s.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(fit[m]);
+                Standing {
+                    method: name.clone(),
+                    rating: round(elo(fit[m]), 1),
+                    low: round(elo(at(0.025)), 1),
+                    high: round(elo(at(0.975)), 1),
+                    wins: record[m].0,
+                    ties: record[m].1,
+                    losses: record[m].2,
+                }
+            })
+            .collect();
+        standings.sort_by(|x, y| y.rating.total_cmp(&x.rating).then_with(|| x.method.cmp(&y.method)));
+        let both: Vec<bool> = t.rows.iter().filter_map(|r| r.judged.agreed()).collect();
+        let agreement = (!both.is_empty())
+            .then(|| round(both.iter().filter(|a| **a).count() as f64 / both.len() as f64, 4));
+        Leaderboard {
+            judge: t.judge.clone(),
+            seeds: t.seeds.clone(),
+            standings,
+            agreement,
+            judged: both.len(),
+        }
+    }
+
+    /// The leaderboard as the terminal prints it.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = vec![format!("Leaderboard (judged by {}; seeds {}):", self.judge, self.seeds)];
+        let width = self.standings.iter().map(|s| s.method.chars().count()).max().unwrap_or(6).max(6);
+        out.push(format!("  #  {:<width$}  rating  95 % interval     won  tied  lost", "method"));
+        for (i, s) in self.standings.iter().enumerate() {
+            out.push(format!(
+                "  {}  {:<width$}  {:>6}  [{}, {}]  {:>4}  {:>4}  {:>4}",
+                i + 1,
+                s.method,
+                crate::text::fixed(s.rating, 0),
+                crate::text::fixed(s.low, 0),
+                crate::text::fixed(s.high, 0),
+                s.wins,
+                s.ties,
+                s.losses
+            ));
+        }
+        out.push(match self.agreement {
+            Some(a) => format!(
+                "The two orders of asking agreed on {} % of {} judgements (a preference counts only when they agree).",
+                crate::text::fixed(a * 100.0, 1),
+                self.judged
+            ),
+            None => "No judgement was made in both orders.".into(),
+        });
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bradley_terry_recovers_known_strengths_from_simulated_preferences_within_its_intervals() {
+        // Four methods of known log-strength, 40 seeds, every pair once a seed.
+        let truth: [f64; 4] = [0.8, 0.3, -0.2, -0.9];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let names = ["w", "x", "y", "z"];
+        let mut rows = Vec::new();
+        for seed in 1..=40u64 {
+            for i in 0..4 {
+                for j in i + 1..4 {
+                    let p = 1.0 / (1.0 + (truth[j] - truth[i]).exp());
+                    let side = if rng.random::<f64>() < p { Side::A } else { Side::B };
+                    rows.push(Row {
+                        seed,
+                        a: names[i].into(),
+                        b: names[j].into(),
+                        dimension: OVERALL.into(),
+                        judged: Judgement { first: Some(side), second: Some(side) },
+                    });
+                }
+            }
+        }
+        let t = Tournament { id: "t".into(), seeds: "1..40".into(), judge: "sim".into(), rows };
+        let board = Leaderboard::of(&t);
+        let order: Vec<&str> = board.standings.iter().map(|s| s.method.as_str()).collect();
+        assert_eq!(order, ["w", "x", "y", "z"]);
+        let mean = truth.iter().sum::<f64>() / 4.0;
+        for s in &board.standings {
+            let i = names.iter().position(|n| *n == s.method).unwrap();
+            let expected = elo(truth[i] - mean);
+            assert!(
+                s.low <= expected && expected <= s.high,
+                "{}: {expected} outside [{}, {}]",
+                s.method,
+                s.low,
+                s.high
+            );
+            assert!(s.low < s.rating && s.rating < s.high);
+        }
+        assert_eq!(board.agreement, Some(1.0));
+        // The same rows give the same leaderboard, bootstrap included, and read back as written.
+        assert_eq!(Leaderboard::of(&Tournament::read_csv(&t.to_csv()).unwrap()), board);
+    }
+
+    #[test]
+    fn a_preference_counts_only_when_both_orders_agree() {
+        let j = |a, b| Judgement { first: a, second: b };
+        assert_eq!(j(Some(Side::A), Some(Side::A)).outcome(), Some(Side::A));
+        assert_eq!(j(Some(Side::A), Some(Side::B)).outcome(), Some(Side::Tie));
+        assert_eq!(j(Some(Side::A), Some(Side::B)).agreed(), Some(false));
+        assert_eq!(j(Some(Side::A), None).outcome(), None);
+        assert_eq!(bradley_terry(2, &[(0, 1, 0.5), (0, 1, 0.5)]), vec![0.0, 0.0]);
+    }
+}

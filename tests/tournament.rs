@@ -1,0 +1,139 @@
+//! `agora tournament`: every method on every seed, judged pairwise in both orders, rated by
+//! Bradley–Terry; on the demo model and on the local LLM server, whole and in shards merged.
+
+mod common;
+
+use agora::tournament::Tournament;
+use common::Server;
+
+fn agora(args: &[&str], dir: &std::path::Path) -> (i32, String, String) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("AGORA_API_KEY")
+        .env("AGORA_JUDGE_API_KEY", "k")
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("agora-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const METHODS: &str = "bidding,director,selector,round_robin,random";
+
+#[test]
+fn five_methods_over_ten_seeds_on_the_demo_model_in_four_shards_merge_into_the_one_machine_result() {
+    let dir = temp("tournament");
+    let base = ["tournament", "preset:rail-debate", "--methods", METHODS, "--seeds", "1..10"];
+    let (code, stdout, stderr) = agora(&[&base[..], &["--out", "whole.csv"]].concat(), &dir);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout
+            .starts_with("Leaderboard (judged by the demo judge (text statistics, no model); seeds 1..10):"),
+        "{stdout}"
+    );
+    let whole = std::fs::read_to_string(dir.join("whole.csv")).unwrap();
+    let t = Tournament::read_csv(&whole).unwrap();
+    // Ten pairs of five methods on each of ten seeds, four dimensions each.
+    assert_eq!(t.rows.len(), 10 * 10 * 4);
+    assert_eq!(t.methods().len(), 5);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("whole.json")).unwrap()).unwrap();
+    assert_eq!(json["standings"].as_array().unwrap().len(), 5);
+    for s in json["standings"].as_array().unwrap() {
+        assert!(
+            s["low"].as_f64() <= s["rating"].as_f64() && s["rating"].as_f64() <= s["high"].as_f64(),
+            "{s}"
+        );
+        // Each method met four others on ten seeds.
+        assert_eq!(
+            s["wins"].as_u64().unwrap() + s["ties"].as_u64().unwrap() + s["losses"].as_u64().unwrap(),
+            40
+        );
+    }
+
+    for k in 0..4 {
+        let (code, stdout, stderr) = agora(
+            &[&base[..], &["--shard", &format!("{k}/4"), "--out", &format!("shard-{k}.csv")]].concat(),
+            &dir,
+        );
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.starts_with(&format!("shard {k} of 4: merge the shards")), "{stdout}");
+    }
+    let (code, _, stderr) = agora(
+        &[
+            "tournament",
+            "merge",
+            "shard-2.csv",
+            "shard-0.csv",
+            "shard-3.csv",
+            "shard-1.csv",
+            "--out",
+            "merged.csv",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("merged.csv")).unwrap(), whole);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("merged.json")).unwrap(),
+        std::fs::read_to_string(dir.join("whole.json")).unwrap()
+    );
+    // A shard left out is named.
+    let (code, _, stderr) =
+        agora(&["tournament", "merge", "shard-0.csv", "shard-1.csv", "--out", "part.csv"], &dir);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("are missing"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_tournament_on_the_local_llm_server_is_judged_in_both_orders_and_reports_the_agreement() {
+    let dir = temp("tournament-server");
+    let server = Server::start(&[]);
+    let (code, stdout, stderr) = agora(
+        &[
+            "tournament",
+            "preset:rail-debate",
+            "--methods",
+            "round_robin,random,bidding",
+            "--seeds",
+            "1..2",
+            "--turns",
+            "3",
+            "--judge-provider",
+            "custom",
+            "--judge-model",
+            "judge-x",
+            "--judge-base-url",
+            &server.url,
+            "--out",
+            "t.csv",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("judged by custom judge-x"), "{stderr}");
+    let t = Tournament::read_csv(&std::fs::read_to_string(dir.join("t.csv")).unwrap()).unwrap();
+    assert_eq!(t.rows.len(), 2 * 3 * 4);
+    assert!(t.rows.iter().all(|r| r.judged.first.is_some() && r.judged.second.is_some()));
+    // Where the two orders disagree the outcome is a tie, and the rate of agreement is printed.
+    for r in &t.rows {
+        if r.judged.first != r.judged.second {
+            assert_eq!(r.judged.outcome(), Some(agora::judge::pairwise::Side::Tie));
+        }
+    }
+    let agreed = t.rows.iter().filter(|r| r.judged.agreed() == Some(true)).count();
+    let shown =
+        format!("agreed on {} % of 24 judgements", agora::text::fixed(agreed as f64 * 100.0 / 24.0, 1));
+    assert!(stdout.contains(&shown), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
