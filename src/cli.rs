@@ -301,6 +301,13 @@ pub fn main(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("judge-check") => match judge::check_main(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("agora: {e}\n{}", judge::CHECK_USAGE);
+                2
+            }
+        },
         Some("tournament") => match tournament::main(&args[1..]) {
             Ok(code) => code,
             Err(e) => {
@@ -329,6 +336,7 @@ pub fn main(args: Vec<String>) -> i32 {
             say(format_args!("\n{}", batch::USAGE));
             say(format_args!("\n{}", judge::USAGE));
             say(format_args!("\n{}", tournament::USAGE));
+            say(format_args!("\n{}", judge::CHECK_USAGE));
             0
         }
         Some(other) => {

@@ -8,6 +8,7 @@
 //! agent's speeches and words per speech stand beside its scores, since judges favour long
 //! answers; and a judge that is the debaters' own model is flagged in the verdict.
 
+pub mod agreement;
 pub mod demo;
 pub mod pairwise;
 pub mod rubric;

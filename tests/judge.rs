@@ -421,3 +421,76 @@ fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
     assert!(stdout.contains("The judge's scores (3 of 3 runs judged;"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
+    let dir = std::env::temp_dir().join(format!("agora-judge-check-{}", std::process::id()));
+    let runs = dir.join("runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    let bin = env!("CARGO_BIN_EXE_agora");
+    let out = std::process::Command::new(bin)
+        .args(["batch", "preset:rail-debate", "--seeds", "1..6", "--turns", "4", "--judge"])
+        .arg("--out")
+        .arg(dir.join("b.csv"))
+        .arg("--events-dir")
+        .arg(&runs)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The researcher agrees with the judge on civility and argument, and ranks evidence backwards.
+    let mut labels = String::from("run,agent,dimension,score\n");
+    let (mut judge_evidence, mut people_evidence) = (Vec::new(), Vec::new());
+    for seed in 1..=6 {
+        let log = from_json_lines(&std::fs::read_to_string(runs.join(format!("seed-{seed}.jsonl"))).unwrap())
+            .unwrap();
+        let Some(Event::Verdict { agents, .. }) = judge::latest(&log) else {
+            panic!("seed {seed} was not judged")
+        };
+        for c in agents {
+            for s in c.scores.iter().filter(|s| s.score.is_some()) {
+                let v = s.score.unwrap();
+                let given = match s.dimension.as_str() {
+                    "evidence" => 6 - v,
+                    "argument" | "civility" => v,
+                    _ => continue,
+                };
+                if s.dimension == "evidence" {
+                    judge_evidence.push((v, given));
+                }
+                labels.push_str(&format!("seed-{seed},{},{},{given}\n", c.agent, s.dimension));
+                people_evidence.push(given);
+            }
+        }
+    }
+    labels.push_str("seed-99,Nobody,argument,3\n");
+    std::fs::write(dir.join("labels.csv"), &labels).unwrap();
+    let out = std::process::Command::new(bin)
+        .arg("judge-check")
+        .arg(&runs)
+        .arg(dir.join("labels.csv"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = |d: &str| {
+        stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(d))
+            .unwrap_or_else(|| panic!("{d}: {stdout}"))
+            .to_string()
+    };
+    assert!(line("argument").ends_with("1.000     1.000") || line("argument").contains(" –"), "{stdout}");
+    let expected = judge::agreement::Agreement::of("evidence", &judge_evidence, 1, 5);
+    let figure = |v: Option<f64>| v.map_or("–".to_string(), |v| agora::text::fixed(v, 3));
+    assert!(
+        line("evidence").ends_with(&format!(
+            "{:>8}  {:>8}",
+            figure(expected.spearman),
+            figure(expected.kappa)
+        )),
+        "{stdout}"
+    );
+    assert!(expected.spearman.is_none_or(|r| r < 0.0), "ranked backwards");
+    assert!(stdout.contains("1 labels had no judged score"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}

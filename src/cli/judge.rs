@@ -156,3 +156,80 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     let judged = matches!(crate::judge::latest(&events), Some(Event::Verdict { not_judged, .. }) if not_judged.is_empty());
     Ok(if judged { 0 } else { 1 })
 }
+
+pub const CHECK_USAGE: &str = "usage: agora judge-check <runs-dir> <labels.csv>\n\n<runs-dir> holds judged runs (agora judge --out, or agora batch --judge --events-dir): each file's newest\nverdict is compared with <labels.csv>, a researcher's own scores with the header run,agent,dimension,score\n(run: the file's name without its extension; agent empty for the conversation's dimensions). Prints, per\ndimension, the pairs compared, Spearman's rho and Cohen's quadratic-weighted kappa on the dimension's scale.";
+
+/// `agora judge-check runs/ labels.csv`.
+pub fn check_main(args: &[String]) -> Result<i32, String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        say(CHECK_USAGE);
+        return Ok(0);
+    }
+    let [dir, labels] = args else { return Err("give the folder of judged runs and the labels file".into()) };
+    // The judge's scores: (run, agent, dimension) to (score, min, max).
+    let mut judged = std::collections::BTreeMap::new();
+    let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {dir}: {e}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let Ok((events, _)) = read_log(&path.to_string_lossy()) else { continue };
+        let Some(Event::Verdict { agents, conversation, .. }) = crate::judge::latest(&events) else {
+            return Err(format!(
+                "{} has no verdict: judge it first (agora judge {} --out ...)",
+                path.display(),
+                path.display()
+            ));
+        };
+        for card in agents.iter().chain(conversation) {
+            for s in &card.scores {
+                if let Some(v) = s.score {
+                    judged.insert((name.clone(), card.agent.clone(), s.dimension.clone()), (v, s.min, s.max));
+                }
+            }
+        }
+    }
+    if judged.is_empty() {
+        return Err(format!("{dir} holds no judged runs"));
+    }
+    let text = std::fs::read_to_string(labels).map_err(|e| format!("cannot read {labels}: {e}"))?;
+    let mut lines = text.lines();
+    if lines.next().map(|h| h.trim().trim_start_matches('\u{feff}')) != Some("run,agent,dimension,score") {
+        return Err(format!("{labels}: the header must be run,agent,dimension,score"));
+    }
+    // Per dimension: (judge's score, person's score) pairs, and the dimension's scale.
+    type Compared = (Vec<(u32, u32)>, u32, u32);
+    let mut pairs: std::collections::BTreeMap<String, Compared> = Default::default();
+    let mut unmatched = 0;
+    for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+        let [run, agent, dimension, score] = cells[..] else {
+            return Err(format!("{labels} line {}: four cells expected", i + 2));
+        };
+        let score: u32 = score
+            .parse()
+            .map_err(|_| format!("{labels} line {}: the score \"{score}\" is not a whole number", i + 2))?;
+        match judged.get(&(run.to_string(), agent.to_string(), dimension.to_string())) {
+            Some(&(v, min, max)) => {
+                let entry = pairs.entry(dimension.to_string()).or_insert((Vec::new(), min, max));
+                entry.0.push((v, score));
+            }
+            None => unmatched += 1,
+        }
+    }
+    if pairs.is_empty() {
+        return Err(format!("no label in {labels} matches a judged score in {dir} (run names are file names without their extension)"));
+    }
+    let width = pairs.keys().map(|d| d.chars().count()).max().unwrap_or(9).max(9);
+    say(format_args!("  {:<width$}  {:>5}  {:>8}  {:>8}", "dimension", "pairs", "spearman", "kappa"));
+    for (dimension, (list, min, max)) in &pairs {
+        say(crate::judge::agreement::Agreement::of(dimension, list, *min, *max).line(width));
+    }
+    if unmatched > 0 {
+        say(format_args!("{unmatched} labels had no judged score to compare with (a run, agent or dimension the judge did not score)."));
+    }
+    Ok(0)
+}
