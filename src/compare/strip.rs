@@ -1,6 +1,7 @@
 //! The comparison strip: one table above the columns with each column's figures side by side
 //! (share of the floor as bars, speaker runs, turns until everyone spoke, calls, tokens and cost
-//! spent choosing versus speaking, retries and fallbacks, trading scores against the optimum).
+//! spent choosing versus speaking, each agent's responsiveness and repetition, retries and
+//! fallbacks, trading scores against the optimum).
 //!
 //! Every figure cell carries the exact CSV value (`data-figure` names the CSV column,
 //! `data-value` holds the cell), so what the strip shows is what the comparison's CSV says.
@@ -70,6 +71,20 @@ pub fn strip_html(file: &ComparisonFile) -> Result<Markup, String> {
                 _ => "not priced".into(),
             })
         });
+    }
+    // What was said (`crate::textstats`), per agent: how much of the previous speaker each took
+    // up, and how much of its own wording it repeated.
+    for (title, figure, m) in
+        [("Takes up the previous speaker", "responsiveness", 1), ("Repeats itself", "repetition", 0)]
+    {
+        for agent in &agents {
+            row(&format!("{title}: {agent}"), &format!("{figure}:{agent}"), &|_, f| {
+                let v = f.text.iter().find(|(n, _)| n == agent).and_then(|(_, t)| t[m]);
+                Markup::text(
+                    &v.map_or("did not speak".to_string(), |v| format!("{} %", (v * 100.0).round() as i64)),
+                )
+            });
+        }
     }
     row("Retries", "retries", &|_, f| Markup::text(&f.retries.to_string()));
     row("Fallbacks", "fallbacks", &|_, f| Markup::text(&f.fallbacks.to_string()));

@@ -178,8 +178,16 @@ fn the_strip_shows_each_columns_csv_cells() {
                 "data-figure=\"{}\" data-value=\"{cell}\"",
                 crate::markup::Markup::text(name).as_str()
             );
-            let wanted =
-                ["turns", "floor_share:Donald Trump", "longest_run", "calls", "retries", "fallbacks"];
+            let wanted = [
+                "turns",
+                "floor_share:Donald Trump",
+                "longest_run",
+                "calls",
+                "retries",
+                "fallbacks",
+                "responsiveness:Donald Trump",
+                "repetition:Elizabeth Warren",
+            ];
             if wanted.contains(name) {
                 let nth = html.match_indices(&shown).count();
                 assert!(nth >= 1, "column {column}: {shown} in {html}");
@@ -190,6 +198,14 @@ fn the_strip_shows_each_columns_csv_cells() {
     assert!(html.contains("<th scope=\"col\">method: round_robin</th>"));
     assert!(html.contains("data-value=\"5\">5</td>"));
     assert!(html.contains("<rect width=\"40\" height=\"10\" class=\"mean\"/></svg> 40%"), "{html}");
+    // The text statistics as percentages of the CSV's shares.
+    let cell = |name: &str, column: usize| {
+        let at = lines[0].iter().position(|n| *n == name).unwrap();
+        lines[column + 1][at].parse::<f64>().unwrap()
+    };
+    let taken = cell("responsiveness:Kanye West", 1);
+    assert!(html.contains(&format!("{} %</td>", (taken * 100.0).round() as i64)), "{html}");
+    assert!(html.contains("<th scope=\"row\">Repeats itself: Kanye West</th>"));
 }
 
 #[test]
