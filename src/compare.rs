@@ -244,10 +244,28 @@ impl ComparisonFile {
     }
 }
 
+/// The columns of the strip's figures for `columns`: a batch row's, with the judge's scores when
+/// a column's run has a verdict.
+pub(crate) fn table_for(
+    agents: &[String],
+    games: u32,
+    columns: &[(String, RunFigures)],
+) -> crate::batch::Table {
+    let mut table = crate::batch::Table::new(String::new(), String::new(), agents.to_vec(), games);
+    for (_, f) in columns {
+        for (name, _) in &f.judge {
+            if !table.judge.contains(name) {
+                table.judge.push(name.clone());
+            }
+        }
+    }
+    table
+}
+
 /// The comparison strip as CSV: one row per column, its label first, then a batch row's figures.
 pub fn to_csv(agents: &[String], games: u32, columns: &[(String, RunFigures)]) -> String {
     use crate::batch::csv::line;
-    let table = crate::batch::Table::new(String::new(), String::new(), agents.to_vec(), games);
+    let table = table_for(agents, games, columns);
     let mut out = line([vec!["column".to_string()], table.figure_columns()].concat());
     for (label, figures) in columns {
         out.push_str(&line([vec![label.clone()], table.figure_cells(figures)].concat()));

@@ -19,7 +19,7 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-pub use rubric::{Dimension, JudgeSettings, JUDGE_PROMPT};
+pub use rubric::{Dimension, JudgeSettings, JudgeSpec, Who, JUDGE_PROMPT};
 pub use scorecard::{Score, Scorecard};
 
 use crate::clock::Clock;
@@ -48,14 +48,14 @@ pub struct Judge {
     pub same_model: bool,
 }
 
-/// The scenario whose model is `settings`' judge (the run's own when the settings name none),
-/// so the provider's endpoint and key are found as for a run.
-pub fn judge_scenario(scenario: &Scenario, settings: &JudgeSettings) -> Scenario {
+/// The scenario whose model is the judge `who` names (the run's own when it names none), so the
+/// provider's endpoint and key are found as for a run.
+pub fn judge_scenario(scenario: &Scenario, who: &Who) -> Scenario {
     let mut s = scenario.clone();
-    if !settings.provider.is_empty() {
-        s.model.provider = settings.provider.clone();
-        s.model.name = settings.model.clone();
-        s.model.base_url = settings.base_url.clone();
+    if !who.provider.is_empty() {
+        s.model.provider = who.provider.clone();
+        s.model.name = who.model.clone();
+        s.model.base_url = who.base_url.clone();
         s.model.network = Default::default();
         for a in &mut s.agents {
             a.model = None;
@@ -65,21 +65,21 @@ pub fn judge_scenario(scenario: &Scenario, settings: &JudgeSettings) -> Scenario
 }
 
 impl Judge {
-    /// The judge `settings` name for a run of `scenario`: its own provider and model, else the
-    /// run's (flagged as the debaters' model).
-    pub fn of(settings: &JudgeSettings, scenario: &Scenario) -> Judge {
+    /// The judge `who` names for a run of `scenario`: that provider and model, else the run's
+    /// own (flagged as the debaters' model; on the demo model, the demo judge).
+    pub fn of(who: &Who, scenario: &Scenario) -> Judge {
         let run = &scenario.model;
-        if settings.provider.is_empty() {
+        if who.provider.is_empty() {
             if run.provider == "demo" {
                 return Judge { label: demo::LABEL.into(), same_model: false };
             }
             return Judge { label: format!("{} {}", run.provider, run.name), same_model: true };
         }
-        let same = settings.provider == run.provider
-            && (settings.model == run.name
-                || scenario.agents.iter().any(|a| a.model.as_deref() == Some(settings.model.as_str())))
-            && settings.base_url == run.base_url;
-        Judge { label: format!("{} {}", settings.provider, settings.model), same_model: same }
+        let same = who.provider == run.provider
+            && (who.model == run.name
+                || scenario.agents.iter().any(|a| a.model.as_deref() == Some(who.model.as_str())))
+            && who.base_url == run.base_url;
+        Judge { label: format!("{} {}", who.provider, who.model), same_model: same }
     }
 
     /// Whether this is the demo judge, which reads the text statistics and calls no model.

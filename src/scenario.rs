@@ -53,8 +53,8 @@ pub struct Scenario {
     #[serde(skip_serializing_if = "crate::model::is_zero")]
     pub seat_timeout_s: u32,
     /// Who judges a finished run, and on what rubric (`crate::judge`).
-    #[serde(skip_serializing_if = "crate::judge::rubric::JudgeSettings::is_default")]
-    pub judge: crate::judge::rubric::JudgeSettings,
+    #[serde(skip_serializing_if = "crate::judge::rubric::JudgeSpec::is_unset")]
+    pub judge: crate::judge::rubric::JudgeSpec,
 }
 
 /// The longest a seat may be set to wait: a day.
@@ -610,9 +610,6 @@ impl Scenario {
         }
         if self.word_limit == 0 {
             err("word_limit", "must be at least 1".into());
-        }
-        for (field, message) in self.judge.problems() {
-            err(&field, message);
         }
         if self.max_turns == 0 || self.max_turns > MAX_TURNS {
             err("max_turns", format!("must be between 1 and {MAX_TURNS}"));

@@ -224,14 +224,14 @@ fn a_judged_log_reads_back_with_its_verdict_and_says_it_in_the_markdown_and_the_
 fn the_judge_on_the_debaters_own_model_is_flagged_and_the_demo_model_has_the_demo_judge() {
     let mut s = find("rail-debate").unwrap().scenario();
     let settings = JudgeSettings::default();
-    assert!(Judge::of(&settings, &s).is_demo());
+    assert!(Judge::of(&settings.who(), &s).is_demo());
     s.model.provider = "openai".into();
     s.model.name = "gpt-x".into();
-    assert_eq!(Judge::of(&settings, &s), Judge { label: "openai gpt-x".into(), same_model: true });
+    assert_eq!(Judge::of(&settings.who(), &s), Judge { label: "openai gpt-x".into(), same_model: true });
     let other = JudgeSettings { provider: "anthropic".into(), model: "claude-x".into(), ..settings.clone() };
-    assert!(!Judge::of(&other, &s).same_model);
+    assert!(!Judge::of(&other.who(), &s).same_model);
     let same = JudgeSettings { provider: "openai".into(), model: "gpt-x".into(), ..settings };
-    assert!(Judge::of(&same, &s).same_model);
+    assert!(Judge::of(&same.who(), &s).same_model);
 }
 
 /// A planted debate: Ann answers Bob's words each time, Bob repeats himself and ignores Ann,
@@ -493,4 +493,29 @@ fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
     assert!(expected.spearman.is_none_or(|r| r < 0.0), "ranked backwards");
     assert!(stdout.contains("1 labels had no judged score"), "{stdout}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_judge_settings_travel_as_written_and_are_checked_when_read() {
+    let mut s = find("rail-debate").unwrap().scenario();
+    assert!(s.judge.is_unset(), "the defaults are not written");
+    let settings = JudgeSettings {
+        provider: "openai".into(),
+        model: "gpt-x".into(),
+        attempts: 2,
+        ..JudgeSettings::default()
+    };
+    s.judge = judge::JudgeSpec::of(&settings);
+    let back = agora::scenario::Scenario::from_json(&serde_json::to_string(&s).unwrap()).unwrap();
+    assert_eq!(back.judge.settings().unwrap(), settings);
+    assert_eq!(back.judge.who(), settings.who());
+    let bad = judge::JudgeSpec(Some(
+        serde_json::json!({"attempts": 0, "agent_rubric": [{"name": "x", "min": 3, "max": 2}]}),
+    ));
+    assert_eq!(
+        bad.settings().unwrap_err(),
+        "judge.agent_rubric[0]: the scale of x must run from a lower to a higher number"
+    );
+    let unreadable = judge::JudgeSpec(Some(serde_json::json!({"attempts": "many"})));
+    assert!(unreadable.settings().unwrap_err().contains("attempts"), "{:?}", unreadable.settings());
 }

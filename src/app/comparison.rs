@@ -360,6 +360,59 @@ fn ComparisonPage() -> impl IntoView {
             }
         });
     };
+    // "Judge side by side": every pair of finished columns, judged in both orders by the tools
+    // module (`judge_pair`); what each pair gave, as the module wrote it.
+    let pairs = RwSignal::new(Vec::<(String, String, serde_json::Value)>::new());
+    let judge_pairs = move || {
+        let runs: Vec<(String, String, Option<String>)> = open.with_value(|o| {
+            let Some(o) = o else { return Vec::new() };
+            o.columns
+                .iter()
+                .filter_map(|c| {
+                    let events = c.controller.judgeable().ok()?;
+                    let crate::events::Event::RunStarted { scenario, .. } = events.first()? else {
+                        return None;
+                    };
+                    let who = scenario.judge.who();
+                    // The demo judge needs no key.
+                    let url = (!crate::judge::Judge::of(&who, scenario).is_demo())
+                        .then(|| crate::judge::judge_scenario(scenario, &who).model.effective_base_url());
+                    Some((c.label.clone(), crate::export::to_json_compact(scenario, &events), url))
+                })
+                .collect()
+        });
+        if runs.len() < 2 {
+            return note
+                .set("Judge side by side compares finished columns: play at least two to their end.".into());
+        }
+        let key = runs[0].2.as_deref().map_or(Ok(None), |url| page.keys.key_for(url));
+        let key = match key {
+            Ok(k) => k.unwrap_or_default(),
+            Err(e) => return note.set(format!("The judge cannot be asked: {e}")),
+        };
+        pairs.set(Vec::new());
+        note.set(format!("Judging {} pairs of columns side by side…", runs.len() * (runs.len() - 1) / 2));
+        leptos::task::spawn_local(async move {
+            let done = async {
+                let m = super::tools::module().await?;
+                for i in 0..runs.len() {
+                    for j in i + 1..runs.len() {
+                        let args =
+                            [runs[i].1.as_str().into(), runs[j].1.as_str().into(), key.as_str().into()];
+                        let out = super::tools::call_async(&m, "judge_pair", &args).await?;
+                        let judged = serde_json::from_str(&out).map_err(|e| e.to_string())?;
+                        pairs.update(|p| p.push((runs[i].0.clone(), runs[j].0.clone(), judged)));
+                    }
+                }
+                Ok::<(), String>(())
+            }
+            .await;
+            note.set(match done {
+                Ok(()) => String::new(),
+                Err(e) => format!("The judge could not be asked: {e}"),
+            });
+        });
+    };
     let title = open.with_value(|o| {
         o.as_ref().map(|o| format!("{}: compared by {}", o.base.title, o.comparison.vary_name()))
     });
@@ -390,6 +443,14 @@ fn ComparisonPage() -> impl IntoView {
                 <button data-testid="compare-link" on:click=move |_| copy_link()>"Copy link"</button>
                 <button data-testid="compare-json" on:click=move |_| save(true)>"Save (JSON)"</button>
                 <button data-testid="compare-csv" on:click=move |_| save(false)>"Figures (CSV)"</button>
+                <button data-testid="compare-judge" title="Each finished column's judge (the scenario's) scores its conversation; the scores join the strip"
+                    on:click=move |_| { with_open(&|o| o.columns.iter().for_each(|c| c.controller.judge())); }>
+                    "Judge each column"
+                </button>
+                <button data-testid="compare-side-by-side" title="The judge compares each pair of finished columns, asked in both orders"
+                    on:click=move |_| judge_pairs()>
+                    "Judge side by side"
+                </button>
             </p>
             <p class="notice" data-testid="compare-note" role="status" hidden=move || note.with(String::is_empty)>
                 {move || note.get()}
@@ -398,6 +459,7 @@ fn ComparisonPage() -> impl IntoView {
                 hidden=move || link.with(String::is_empty) prop:value=move || link.get() />
             {in_tab}
             <div class="strip-box" markup=move || strip.get()></div>
+            {move || pairs.with(|p| (!p.is_empty()).then(|| side_by_side(p)))}
             <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
         </main>
     }
@@ -418,6 +480,9 @@ fn column(c: Column) -> impl IntoView {
                             {format!("Finished: {}.", crate::app::finish_label(reason))}
                         </p>
                     })}
+                    <p class="muted" role="status" data-testid="column-judging" hidden=move || c.controller.judging.with(String::is_empty)>
+                        {move || c.controller.judging.get()}
+                    </p>
                     <crate::app::transcript::Transcript />
                     <aside class="decisions">
                         <MethodPanel />
@@ -425,5 +490,60 @@ fn column(c: Column) -> impl IntoView {
                 </section>
             </Provider>
         </Provider>
+    }
+}
+
+/// What "Judge side by side" gave: for each pair of columns, each dimension's verdict in either
+/// order and the outcome (a preference only when both orders agree), and how often they agreed.
+fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView {
+    let text = |v: &serde_json::Value, k: &str| {
+        v.get(k).and_then(serde_json::Value::as_str).unwrap_or_default().to_string()
+    };
+    let judge = pairs.first().map(|(_, _, v)| text(v, "judge")).unwrap_or_default();
+    let flagged = pairs.first().is_some_and(|(_, _, v)| v["same_model"] == true);
+    let tables = pairs
+        .iter()
+        .map(|(a, b, v)| {
+            let rows = v["rows"].as_array().cloned().unwrap_or_default();
+            let agreed = rows.iter().filter(|r| r["agreed"] == true).count();
+            let named = |side: &str| match side {
+                "A" => format!("A: {a}"),
+                "B" => format!("B: {b}"),
+                "tie" => "tie".to_string(),
+                _ => "not judged".to_string(),
+            };
+            let body = rows
+                .iter()
+                .map(|r| {
+                    let outcome = text(r, "outcome");
+                    let shown = if outcome == "tie" && r["agreed"] == false { "tie (the orders disagreed)".to_string() } else { named(&outcome) };
+                    view! {
+                        <tr data-dimension=text(r, "dimension")>
+                            <th scope="row">{text(r, "dimension")}</th>
+                            <td>{named(&text(r, "first"))}</td>
+                            <td>{named(&text(r, "second"))}</td>
+                            <td data-testid="pair-outcome">{shown}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <table class="scorecard" data-testid="pair" data-a=a.clone() data-b=b.clone()>
+                    <caption>{format!("A: {a} · B: {b} (the orders agreed on {agreed} of {})", rows.len())}</caption>
+                    <thead><tr><th scope="col"></th><th scope="col">"Asked A first"</th><th scope="col">"Asked B first"</th><th scope="col">"Outcome"</th></tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="side-by-side" data-testid="side-by-side">
+            <h3>"Side by side"</h3>
+            <p class="muted">
+                {format!("Judged by {judge}, each pair in both orders: a preference counts only when both orders agree.")}
+                {flagged.then_some(" The judge is the agents' own model: it may favour what it wrote.")}
+            </p>
+            {tables}
+        </section>
     }
 }

@@ -21,8 +21,9 @@ impl Controller {
             Err(e) => return self.judging.set(e),
         };
         let Some(Event::RunStarted { scenario, .. }) = events.first() else { return };
-        let judge = Judge::of(&scenario.judge, scenario);
-        let model = crate::judge::judge_scenario(scenario, &scenario.judge).model;
+        let who = scenario.judge.who();
+        let judge = Judge::of(&who, scenario);
+        let model = crate::judge::judge_scenario(scenario, &who).model;
         if !judge.is_demo() && model.is_in_tab() {
             return self.judging.set(
                 "The model in the tab cannot judge: name a judge (a provider and model) in the scenario's judge settings."
@@ -58,12 +59,13 @@ impl Controller {
 /// Who would judge the run on screen, with the warnings that go with them.
 fn judge_note(v: &crate::view::RunView) -> Option<String> {
     let s = v.scenario.as_ref()?;
-    let judge = Judge::of(&s.judge, s);
+    let who = s.judge.who();
+    let judge = Judge::of(&who, s);
     let mut note = format!("Judged by {}", judge.label);
     if judge.same_model {
         note.push_str(", the agents' own model: it may favour what it wrote");
     }
-    if s.judge.provider.is_empty() && s.model.is_in_tab() {
+    if who.provider.is_empty() && s.model.is_in_tab() {
         note.push_str(". A small model in the tab judges poorly: name a judge in the scenario's judge settings for scores to trust");
     }
     note.push('.');
@@ -80,9 +82,10 @@ pub fn VerdictPanel() -> impl IntoView {
         controller.view.with(|v| v.verdict.as_ref().map(|e| std::sync::Arc::as_ptr(e) as usize))
     });
     let card = RwSignal::new(String::new());
-    // Drawn by the tools module from the log whenever the newest verdict changes.
+    // Drawn by the tools module from the log when the run finishes and when a verdict comes.
     Effect::new(move |_| {
-        if verdicts.get().is_none() {
+        verdicts.track();
+        if !finished.get() {
             return card.set(String::new());
         }
         let Ok(events) = controller.judgeable() else { return };

@@ -43,38 +43,83 @@ mod exports {
         agora::export::from_json(run).map(|f| agora::export::to_markdown(&f.events))
     }
 
+    /// The model of the judge `settings` name for a run of `scenario`, with `key`; none for the
+    /// demo judge.
+    fn judge_model(
+        scenario: &agora::scenario::Scenario,
+        settings: &agora::judge::JudgeSettings,
+        judge: &agora::judge::Judge,
+        key: String,
+    ) -> Result<Option<std::rc::Rc<dyn agora::model::ChatModel>>, String> {
+        use std::rc::Rc;
+        if judge.is_demo() {
+            return Ok(None);
+        }
+        let s = agora::judge::judge_scenario(scenario, &settings.who());
+        let key = (!key.trim().is_empty()).then_some(key);
+        let endpoint = agora::provider::Endpoint::of(&s, key);
+        let transport = Rc::new(agora::app::fetch::BrowserTransport::default());
+        let clock = Rc::new(agora::app::browser::BrowserClock);
+        let http = agora::provider::HttpModel::new(endpoint, s.model.network, transport, clock)?;
+        Ok(Some(Rc::new(http)))
+    }
+
     /// Judges a run file with the judge its scenario names (`key` for that judge's provider):
     /// the judge's calls and verdict as JSON lines, to append to the run's log (see
     /// [`agora::judge::judge_run`]); the demo judge calls nothing.
     #[wasm_bindgen]
     pub async fn judge(run: String, key: String) -> Result<String, String> {
-        use std::rc::Rc;
         let file = agora::export::from_json(&run)?;
         let events = agora::events::run_part(&file.events);
-        let settings = &file.scenario.judge;
-        let judge = agora::judge::Judge::of(settings, &file.scenario);
-        let model = if judge.is_demo() {
-            None
-        } else {
-            let s = agora::judge::judge_scenario(&file.scenario, settings);
-            let key = (!key.trim().is_empty()).then_some(key);
-            let endpoint = agora::provider::Endpoint::of(&s, key);
-            let transport = Rc::new(agora::app::fetch::BrowserTransport::default());
-            let clock = Rc::new(agora::app::browser::BrowserClock);
-            let http = agora::provider::HttpModel::new(endpoint, s.model.network, transport, clock)?;
-            Some(Rc::new(http) as Rc<dyn agora::model::ChatModel>)
-        };
-        let clock = Rc::new(agora::app::browser::BrowserClock);
-        let added = agora::judge::judge_run(events, settings, &judge, model, clock)
+        let settings = file.scenario.judge.settings()?;
+        let judge = agora::judge::Judge::of(&settings.who(), &file.scenario);
+        let model = judge_model(&file.scenario, &settings, &judge, key)?;
+        let clock = std::rc::Rc::new(agora::app::browser::BrowserClock);
+        let added = agora::judge::judge_run(events, &settings, &judge, model, clock)
             .await
             .map_err(|e| e.to_string())?;
         Ok(agora::events::to_json_lines(&added))
     }
 
-    /// The scorecard of a run file's newest verdict as HTML (see [`agora::judge::scorecard_html`]).
+    /// Two run files of one comparison judged side by side in both orders (see
+    /// [`agora::judge::pairwise`]): the judge, then each dimension's verdict in either order and
+    /// its outcome, as JSON.
+    #[wasm_bindgen]
+    pub async fn judge_pair(a: String, b: String, key: String) -> Result<String, String> {
+        use agora::judge::pairwise;
+        let (fa, fb) = (agora::export::from_json(&a)?, agora::export::from_json(&b)?);
+        let (ea, eb) = (agora::events::run_part(&fa.events), agora::events::run_part(&fb.events));
+        let settings = fa.scenario.judge.settings()?;
+        let judge = agora::judge::Judge::of(&settings.who(), &fa.scenario);
+        let judged = match judge_model(&fa.scenario, &settings, &judge, key)? {
+            None => pairwise::demo(ea, eb, &settings),
+            Some(model) => {
+                let clock = std::rc::Rc::new(agora::app::browser::BrowserClock);
+                pairwise::compare(ea, eb, &settings, model, clock).await.map_err(|e| e.to_string())?.0
+            }
+        };
+        let side = |s: Option<pairwise::Side>| s.map_or("", pairwise::Side::as_str);
+        let rows: Vec<serde_json::Value> = pairwise::dimensions(&settings)
+            .iter()
+            .zip(&judged)
+            .map(|(d, j)| {
+                serde_json::json!({"dimension": d, "first": side(j.first), "second": side(j.second),
+                    "outcome": side(j.outcome()), "agreed": j.agreed()})
+            })
+            .collect();
+        Ok(serde_json::json!({"judge": judge.label, "same_model": judge.same_model, "rows": rows})
+            .to_string())
+    }
+
+    /// What a finished run's panel shows under "Verdict": the scorecard of its newest verdict
+    /// (see [`agora::judge::scorecard_html`]), then its text statistics
+    /// ([`agora::textstats::table_html`]), as HTML.
     #[wasm_bindgen]
     pub fn scorecard(run: &str) -> Result<String, String> {
-        agora::export::from_json(run).map(|f| agora::judge::scorecard_html(&f.events).into_string())
+        let file = agora::export::from_json(run)?;
+        let mut html = agora::judge::scorecard_html(&file.events);
+        html.push(agora::textstats::table_html(agora::events::run_part(&file.events)));
+        Ok(html.into_string())
     }
 
     /// The editor's rows for one part's prompt templates (see

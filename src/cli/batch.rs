@@ -104,11 +104,11 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     // The judge is named, and its model made once, before any run starts.
     let judging = match &args.judge {
         Some(flags) => {
-            let settings = flags.apply(&scenario.judge)?;
+            let settings = flags.apply(&scenario.judge.settings()?)?;
             if let Some((field, message)) = settings.problems().into_iter().next() {
                 return Err(format!("{field}: {message}"));
             }
-            let judge = crate::judge::Judge::of(&settings, &scenario);
+            let judge = crate::judge::Judge::of(&settings.who(), &scenario);
             super::judge::judge_model(&settings, &scenario, &judge, Rc::new(SystemClock::default()))?;
             table.judge = crate::batch::judge_columns(&settings, &table.agents);
             let flag =

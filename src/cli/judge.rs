@@ -68,7 +68,7 @@ pub fn judge_model(
     if judge.is_demo() {
         return Ok(None);
     }
-    let s = crate::judge::judge_scenario(scenario, settings);
+    let s = crate::judge::judge_scenario(scenario, &settings.who());
     let key = ["AGORA_JUDGE_API_KEY", "AGORA_API_KEY"]
         .iter()
         .find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()));
@@ -98,11 +98,11 @@ pub fn judge_log(events: &[Event], flags: &JudgeFlags, clock: Rc<dyn Clock>) -> 
     let Some(Event::RunStarted { scenario, .. }) = events.first() else {
         return Err("the log does not start with run_started".into());
     };
-    let settings = flags.apply(&scenario.judge)?;
+    let settings = flags.apply(&scenario.judge.settings()?)?;
     if let Some((field, message)) = settings.problems().into_iter().next() {
         return Err(format!("{field}: {message}"));
     }
-    let judge = Judge::of(&settings, scenario);
+    let judge = Judge::of(&settings.who(), scenario);
     let model = judge_model(&settings, scenario, &judge, clock.clone())?;
     futures::executor::block_on(crate::judge::judge_run(events, &settings, &judge, model, clock))
         .map_err(|e| format!("the judge could not be asked: {e}"))

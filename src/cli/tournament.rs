@@ -71,8 +71,8 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     let run = parse_run_args(&rest)?;
     let scenario = load_scenario(&run)?;
     let script = read_script(&run.model)?;
-    let settings = flags.apply(&scenario.judge)?;
-    let judge = Judge::of(&settings, &scenario);
+    let settings = flags.apply(&scenario.judge.settings()?)?;
+    let judge = Judge::of(&settings.who(), &scenario);
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
     judge_model(&settings, &scenario, &judge, clock.clone())?;
     std::fs::write(&out, "").map_err(|e| format!("cannot write {}: {e}", out.display()))?;

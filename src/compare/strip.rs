@@ -7,7 +7,7 @@
 //! `data-value` holds the cell), so what the strip shows is what the comparison's CSV says.
 
 use super::ComparisonFile;
-use crate::batch::{RunFigures, Table};
+use crate::batch::RunFigures;
 use crate::markup;
 use crate::markup::Markup;
 use crate::text::fixed;
@@ -16,7 +16,7 @@ use crate::text::fixed;
 pub fn strip_html(file: &ComparisonFile) -> Result<Markup, String> {
     let columns = file.figures()?;
     let agents = file.scenario.agent_names();
-    let table = Table::new(String::new(), String::new(), agents.clone(), file.games());
+    let table = super::table_for(&agents, file.games(), &columns);
     let names = table.figure_columns();
     let cells: Vec<Vec<String>> = columns.iter().map(|(_, f)| table.figure_cells(f)).collect();
     let value = |column: usize, name: &str| -> String {
@@ -85,6 +85,17 @@ pub fn strip_html(file: &ComparisonFile) -> Result<Markup, String> {
                 )
             });
         }
+    }
+    // The judge's scores, where a column's run was judged.
+    for name in &table.judge {
+        let title = match name.split_once(':') {
+            Some((dimension, agent)) => format!("Judge: {dimension}, {agent}"),
+            None => format!("Judge: {name} (the conversation)"),
+        };
+        row(&title, &format!("judge:{name}"), &|_, f| {
+            let score = f.judge.iter().find(|(n, _)| n == name).and_then(|(_, v)| *v);
+            Markup::text(&score.map_or("not judged".to_string(), |v| v.to_string()))
+        });
     }
     row("Retries", "retries", &|_, f| Markup::text(&f.retries.to_string()));
     row("Fallbacks", "fallbacks", &|_, f| Markup::text(&f.fallbacks.to_string()));

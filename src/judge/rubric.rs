@@ -8,7 +8,7 @@
 //! balance, progress and repetition (the failure modes of multi-agent chat that MT-Bench-style
 //! judging reports as verbosity and loops).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::json::{deserialize_with_fields, Fields, ReadPresent};
 
@@ -70,7 +70,70 @@ crate::json::settings! {
 
 deserialize_with_fields!(JudgeSettings, "judge");
 
+/// Who judges: a provider and its model, or none named (the run's own model).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Who {
+    pub provider: String,
+    pub model: String,
+    pub base_url: String,
+}
+
+/// The scenario's judge settings as written, kept as JSON until the judge reads them
+/// ([`JudgeSpec::settings`]): scenarios, links and runs carry them through the page without their
+/// reader and checks, which only the judge (the tools module, the terminal) needs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct JudgeSpec(pub Option<serde_json::Value>);
+
+impl<'de> Deserialize<'de> for JudgeSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        Ok(JudgeSpec((!value.is_null()).then_some(value)))
+    }
+}
+
+impl JudgeSpec {
+    pub fn is_unset(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The settings as JSON: none for the defaults.
+    pub fn of(settings: &JudgeSettings) -> JudgeSpec {
+        JudgeSpec(if settings.is_default() { None } else { serde_json::to_value(settings).ok() })
+    }
+
+    /// The settings, read and checked; what is wrong with them, by field.
+    pub fn settings(&self) -> Result<JudgeSettings, String> {
+        let settings = match &self.0 {
+            None => JudgeSettings::default(),
+            Some(v) => JudgeSettings::read(Fields::new(v.clone(), "judge")?)?,
+        };
+        match settings.problems().into_iter().next() {
+            Some((field, message)) => Err(format!("{field}: {message}")),
+            None => Ok(settings),
+        }
+    }
+
+    /// Who the settings name as the judge, read without the rest.
+    pub fn who(&self) -> Who {
+        let text = |k: &str| {
+            self.0
+                .as_ref()
+                .and_then(|v| v.get(k))
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        Who { provider: text("provider"), model: text("model"), base_url: text("base_url") }
+    }
+}
+
 impl JudgeSettings {
+    /// Who the settings name as the judge.
+    pub fn who(&self) -> Who {
+        Who { provider: self.provider.clone(), model: self.model.clone(), base_url: self.base_url.clone() }
+    }
+
     fn read(mut f: Fields) -> Result<JudgeSettings, String> {
         let mut s = JudgeSettings::default();
         s.read_present(&mut f)?;

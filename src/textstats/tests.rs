@@ -92,3 +92,32 @@ fn the_stop_words_are_sorted_for_the_binary_search() {
     assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(words("*Smiles* The 2 TRAINS, on-time."), ["smiles", "the", "2", "trains", "on", "time"]);
 }
+
+#[test]
+fn the_table_for_the_page_shows_each_agents_figures_as_percentages() {
+    let events = planted();
+    let html = table_html(&events).into_string();
+    for t in of(&events) {
+        let row = html
+            .split(&format!("<tr data-agent=\"{}\">", t.agent))
+            .nth(1)
+            .unwrap()
+            .split("</tr>")
+            .next()
+            .unwrap();
+        let percent =
+            |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{} %", (v * 100.0).round() as i64));
+        let cells: Vec<&str> = row.split("<td>").skip(1).map(|c| c.trim_end_matches("</td>")).collect();
+        assert_eq!(
+            cells,
+            [
+                t.speeches.to_string(),
+                percent(t.responsiveness),
+                percent(t.repetition),
+                percent(t.coverage),
+                percent(t.length)
+            ]
+        );
+    }
+    assert!(html.contains("with no model"));
+}

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startLlmServer } from './llm-server.mjs';
-import { appSession, openApp, openOnServer, runPreset, screenshot, waitForStatus, waitForText } from './helpers.mjs';
+import { appSession, comparisonColumns, eventually, openApp, openOnServer, runPreset, screenshot, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -16,6 +16,9 @@ test('the demo judge scores a finished debate: the scorecard in the page, the pr
   const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
   await runPreset(page, 'rail-debate');
   await waitForText(page.getByTestId('judge-note'), 'Judged by the demo judge (text statistics, no model)');
+  // What was said, counted before any judge: a row per agent.
+  await page.getByTestId('textstats').locator('summary').click();
+  await eventually(async () => assert.equal(await page.getByTestId('textstats').locator('tbody tr').count(), 3));
   await page.getByTestId('judge-run').click();
   await waitForText(page.getByTestId('judge-by'), 'Verdict by the demo judge (text statistics, no model)');
   const rows = await scores(page);
@@ -92,4 +95,34 @@ test('a judge on the local LLM server scores the run, flags the agents\' own mod
   } finally {
     await server.close();
   }
+});
+
+test('a comparison judges each column into its strip and judges the columns side by side in both orders', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-max_turns').fill('4');
+  await page.getByTestId('compare-vary').fill('method');
+  await page.getByTestId('compare-values').fill('bidding, round_robin, random');
+  await page.getByTestId('compare-open').click();
+  const frame = await comparisonColumns(page, 3);
+  await frame.getByTestId('compare-play').click();
+  await eventually(async () => assert.equal(await frame.getByTestId('column-finished').count(), 3), { timeout: 30000 });
+
+  // Each column's verdict: the demo judge's scores join the strip, one row per agent and dimension.
+  await frame.getByTestId('compare-judge').click();
+  await eventually(async () => {
+    const cells = await frame.locator('[data-testid=compare-strip] td[data-figure^="judge:"]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
+    assert.equal(cells.length, 3 * (5 * 3 + 3));
+    for (const v of cells) assert.match(v, /^[1-5]?$/);
+  }, { timeout: 30000 });
+
+  // Side by side: three pairs, four dimensions each, every outcome named.
+  await frame.getByTestId('compare-side-by-side').click();
+  await eventually(async () => assert.equal(await frame.getByTestId('pair').count(), 3), { timeout: 30000 });
+  const outcomes = await frame.getByTestId('pair-outcome').allTextContents();
+  assert.equal(outcomes.length, 12);
+  for (const o of outcomes) assert.match(o, /^(A: method: \w+|B: method: \w+|tie)$/);
+  assert.match(await frame.getByTestId('side-by-side').textContent(), /Judged by the demo judge \(text statistics, no model\), each pair in both orders/);
+  assert.match(await frame.getByTestId('pair').first().locator('caption').textContent(), /^A: method: bidding · B: method: round_robin \(the orders agreed on 4 of 4\)$/);
+  assert.deepEqual(errors, []);
 });
