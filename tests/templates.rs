@@ -39,9 +39,17 @@ impl ChatModel for Keeping {
 /// Every request a whole demo run of `s` sends.
 fn requests_of(s: Scenario) -> Vec<String> {
     let model = Rc::new(Keeping { demo: DemoModel::new(&s, Rc::new(FrozenClock)), sent: RefCell::default() });
+    let judge = s.judge.settings().unwrap();
     let mut run = Run::new(s, model.clone(), Rc::new(FrozenClock)).unwrap();
     block_on(run.run_to_end());
-    model.sent.take()
+    let mut sent = model.sent.take();
+    // The judge's prompts, on the finished run.
+    let events = run.events();
+    sent.extend(agora::judge::request(events, &judge).map(|r| r.messages[0].content.clone()));
+    sent.extend(
+        agora::judge::pairwise::request(events, events, &judge).map(|r| r.messages[0].content.clone()),
+    );
+    sent
 }
 
 /// Every preset, and the handoff preset in each of its modes.

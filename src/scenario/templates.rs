@@ -56,6 +56,10 @@ impl Scenario {
             ("opening.describer_prompt", "Character describer's prompt"),
         ]);
         list.extend(self.method.templates());
+        list.extend([
+            ("judge.template", "Judge's prompt"),
+            ("judge.pairwise_template", "Judge's prompt comparing two conversations"),
+        ]);
         list
     }
 
@@ -74,6 +78,18 @@ impl Scenario {
                 string_field(&self.method, name)?,
                 string_field(&self.method.kind().default_method(), name)?,
             )),
+            "judge" => {
+                // Settings that do not read show the seed's text, and are not changed here.
+                let settings = self.judge.settings().unwrap_or_default();
+                let (own, seed) = match name {
+                    "template" => (settings.template, crate::judge::JUDGE_PROMPT),
+                    "pairwise_template" => {
+                        (settings.pairwise_template, crate::judge::pairwise::PAIRWISE_PROMPT)
+                    }
+                    _ => return None,
+                };
+                Some((own.unwrap_or_else(|| seed.to_string()), seed.to_string()))
+            }
             _ => None,
         }
     }
@@ -93,6 +109,15 @@ impl Scenario {
             ("opening", "specifier_prompt") => self.opening.specifier_prompt = text,
             ("opening", "describer_system") => self.opening.describer_system = text,
             ("opening", "describer_prompt") => self.opening.describer_prompt = text,
+            ("judge", _) => {
+                let Ok(mut settings) = self.judge.settings() else { return };
+                if name == "template" {
+                    settings.template = own;
+                } else {
+                    settings.pairwise_template = own;
+                }
+                self.judge = crate::judge::JudgeSpec::of(&settings);
+            }
             _ => {
                 // A method's string setting, written through its JSON form and read back.
                 let Ok(mut value) = json_value(&self.method) else { return };

@@ -73,6 +73,11 @@ test('a judge on the local LLM server scores the run, flags the agents\' own mod
   try {
     const { page, errors } = await openApp(session.browser, session.server.url);
     await openOnServer(page, server.url, 'rail-debate', { provider: 'custom', model: 'm', key: 'k', turns: 3 });
+    // The judge's prompt is a template like the others: edited in the editor, it is what is sent.
+    await page.getByTestId('templates-method').locator('summary').click();
+    const prompt = page.getByTestId('field-judge.template');
+    await prompt.waitFor();
+    await prompt.fill(`${await prompt.inputValue()}\nBe brief. [class 7B]`);
     await page.getByTestId('run').click();
     await waitForStatus(page, 'Finished');
     await waitForText(page.getByTestId('judge-note'), 'Judged by custom m, the agents\' own model');
@@ -84,6 +89,7 @@ test('a judge on the local LLM server scores the run, flags the agents\' own mod
     await waitForText(page.getByTestId('reasons').first(), 'Donald Trump answered the others');
     const judged = server.requests.filter((r) => r.body.messages?.[0]?.content?.includes?.('impartial judge'));
     assert.equal(judged.length, 1);
+    assert.ok(judged[0].body.messages[0].content.endsWith('\nBe brief. [class 7B]'), 'the edited prompt was sent');
     assert.equal(judged[0].body.response_format.type, 'json_schema');
 
     // Three unreadable verdicts: recorded as not judged, never as zeros.
