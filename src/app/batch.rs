@@ -136,13 +136,13 @@ impl Controller {
     /// fetched), or with `None` resumes the batch a reload interrupted from its first seed not
     /// done, so that it ends with the rows it would have had without the reload; an error says
     /// why it cannot start.
-    pub async fn run_batch(&self, new: Option<(&Scenario, &str)>) -> Result<(), String> {
+    pub async fn run_batch(&self, new: Option<(&Scenario, &str, bool)>) -> Result<(), String> {
         let b = self.batch;
         if b.data.with_value(|d| d.running) {
             return Err("a batch is already running".into());
         }
         let (scenario, spec, done) = match new {
-            Some((scenario, spec)) => {
+            Some((scenario, spec, _)) => {
                 let scenario = batch_scenario(scenario);
                 scenario.validate().map_err(|e| crate::scenario::FieldError::join(&e))?;
                 (scenario, spec.to_string(), 0)
@@ -167,9 +167,21 @@ impl Controller {
             quiet.model.network.stream = false;
             Some(self.http_model(&quiet, Rc::new(BrowserClock))?)
         };
+        // Each run judged as it finishes: asked for a new batch, kept in its header for a resumed one.
+        let judged = match new {
+            Some((_, _, judged)) => judged,
+            None => b.data.with_value(|d| d.csv.lines().next().is_some_and(|h| h.contains(",judge:"))),
+        };
+        let who = scenario.judge.who();
+        let key = if judged && !crate::judge::Judge::of(&who, &scenario).is_demo() {
+            self.keys.key_for(&crate::judge::judge_scenario(&scenario, &who).model.effective_base_url())?
+        } else {
+            None
+        };
+        let key = key.unwrap_or_default();
         if new.is_some() {
             // A resumed batch has its header already.
-            let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into()])?;
+            let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into(), judged.into()])?;
             // A batch left unfinished by a reload is kept with the past runs before this one starts.
             if b.data.with_value(|d| d.interrupted) {
                 self.end_interrupted_batch();
@@ -224,9 +236,19 @@ impl Controller {
                     }
                     None => Ok(Rc::new(DemoModel::new(&seeded, clock.clone()))),
                 };
-                let played = play_seed(&seeded, seed, model, clock.clone()).await;
+                let mut played = play_seed(&seeded, seed, model, clock.clone()).await;
                 if cancelled() {
                     break; // cut short by Cancel or by leaving the page: not one of the finished runs
+                }
+                if let (true, Ok(events)) = (judged, &mut played) {
+                    let run = crate::export::to_json_compact(&seeded, events);
+                    let added = super::tools::call_async(&m, "judge", &[run.into(), key.as_str().into()])
+                        .await
+                        .and_then(|lines| crate::events::from_json_lines(&lines));
+                    match added {
+                        Ok(added) => events.extend(added),
+                        Err(e) => b.change(|d| d.note = format!("Seed {seed} was not judged: {e}")),
+                    }
                 }
                 let (run, error) = match &played {
                     Ok(events) => (crate::export::to_json_compact(&seeded, events), String::new()),
@@ -429,6 +451,7 @@ pub fn BatchPanel() -> impl IntoView {
     let editor = expect_context::<EditorState>();
     let b = controller.batch;
     let seeds = RwSignal::new("1..20".to_string());
+    let judged = RwSignal::new(false);
     let error = RwSignal::new(String::new());
     // Worked out again when the seeds or the scenario change, not at every run of a batch.
     let estimate = Memo::new(move |_| {
@@ -526,7 +549,8 @@ pub fn BatchPanel() -> impl IntoView {
             (Some("run"), _) => {
                 let scenario = editor.scenario.get_untracked();
                 leptos::task::spawn_local(async move {
-                    let result = controller.run_batch(Some((&scenario, &seeds.get_untracked()))).await;
+                    let run = Some((&scenario, seeds.get_untracked(), judged.get_untracked()));
+                    let result = controller.run_batch(run.as_ref().map(|(s, k, j)| (*s, k.as_str(), *j))).await;
                     error.set(result.err().unwrap_or_default());
                 });
             }
@@ -561,6 +585,10 @@ pub fn BatchPanel() -> impl IntoView {
             <div on:click=act>
                 <p class="row">
                     <label>"Seeds " <input data-testid="batch-seeds" value="1..20" on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
+                    <label title="Each run is judged as it finishes, by the scenario's judge: a judge: column per dimension and agent">
+                        <input type="checkbox" data-testid="batch-judge" on:change=move |ev| judged.set(event_target_checked(&ev)) />
+                        " Judge each run"
+                    </label>
                     <button data-testid="batch-run" data-act="run" disabled=move || b.read(|d| d.running)>"Run batch"</button>
                     <button data-testid="batch-cancel" data-act="cancel" disabled=move || b.read(|d| !d.running)>"Cancel"</button>
                     <button data-testid="batch-csv" data-act="csv" disabled=move || b.read(|d| d.done == 0)>"Download CSV"</button>

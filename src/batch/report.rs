@@ -91,9 +91,14 @@ pub mod page {
         serde_json::to_string(seeds.list()).map_err(|e| e.to_string())
     }
 
-    /// The CSV header of a batch of `scenario` (JSON) over `seeds`.
-    pub fn header(scenario: &str, seeds: &str) -> Result<String, String> {
-        Ok(table(scenario, seeds)?.1.header())
+    /// The CSV header of a batch of `scenario` (JSON) over `seeds`, with the judge's columns when
+    /// each run is `judged`.
+    pub fn header(scenario: &str, seeds: &str, judged: bool) -> Result<String, String> {
+        let (s, mut table) = table(scenario, seeds)?;
+        if judged {
+            table.judge = crate::batch::judge_columns(&s.judge.settings()?, &table.agents);
+        }
+        Ok(table.header())
     }
 
     /// One run's row, from its run file (`export::to_json_compact`), or from why it could not start
@@ -109,7 +114,11 @@ pub mod page {
         csv: &str,
     ) -> Result<String, String> {
         let (scenario, mut table) = table(scenario, seeds)?;
-        table.text = csv.lines().next().is_none_or(|header| header.contains(",repetition:"));
+        let header = csv.lines().next();
+        table.text = header.is_none_or(|header| header.contains(",repetition:"));
+        table.judge = header
+            .map(|h| h.split(',').filter_map(|c| c.strip_prefix("judge:")).map(str::to_string).collect())
+            .unwrap_or_default();
         let played = if run.is_empty() {
             Err(error.to_string())
         } else {

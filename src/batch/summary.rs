@@ -331,6 +331,11 @@ impl Summary {
             let (head, tail) = spread(s, 1, "");
             out.push(format!("Game {} scored {head} overall{tail} ({}).", g + 1, runs(s.n)));
         }
+        // The judge's scores: the conversation's dimensions, then each agent's mean over dimensions.
+        for (j, s) in self.judge.iter().filter(|(j, s)| s.n > 0 && !j.contains(':')) {
+            let (head, tail) = spread(s, 1, "");
+            out.push(format!("The judge scored the conversation's {j} {head}{tail} ({}).", runs(s.n)));
+        }
         out
     }
 }

@@ -280,7 +280,7 @@ fn the_page_writes_the_rows_the_terminal_writes() {
     let (scenario, events) = demo_run("rail-debate", 7, 4);
     let json = serde_json::to_string(&scenario).unwrap();
     let table = Table::new(fingerprint(&scenario), "1..9".into(), scenario.agent_names(), 0);
-    assert_eq!(report::page::header(&json, "1..9").unwrap(), table.header());
+    assert_eq!(report::page::header(&json, "1..9", false).unwrap(), table.header());
     let run = crate::export::to_json_compact(&scenario, &events);
     let row: serde_json::Value =
         serde_json::from_str(&report::page::row(&json, "1..9", 7, &run, "", "").unwrap()).unwrap();

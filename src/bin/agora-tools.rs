@@ -20,8 +20,8 @@ mod exports {
 
     /// The CSV header of a batch.
     #[wasm_bindgen]
-    pub fn header(scenario: &str, seeds: &str) -> Result<String, String> {
-        page::header(scenario, seeds)
+    pub fn header(scenario: &str, seeds: &str, judged: bool) -> Result<String, String> {
+        page::header(scenario, seeds, judged)
     }
 
     /// One run's row (see [`page::row`]).

@@ -247,3 +247,24 @@ for (const preset of ['rail-debate', 'daily-show-director', 'ai-morality-handoff
     assert.deepEqual(errors, []);
   });
 }
+
+test('a judged batch in the page writes the judge columns agora batch --judge writes, and says the judge\'s scores', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
+  await page.getByTestId('open-rail-debate').click();
+  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('batch-seeds').fill('1..4');
+  await page.getByTestId('batch-judge').check();
+  await page.getByTestId('batch-run').click();
+  await eventually(async () => assert.equal(await done(page), 4), { timeout: 60000 });
+  await eventually(async () => assert.equal(await page.getByTestId('batch-run').isEnabled(), true));
+  const csv = await downloadCsv(page);
+  const out = join(tmpdir(), `agora-e2e-batch-${process.pid}-judged.csv`);
+  rmSync(out, { force: true });
+  const summary = execFileSync(join(root, 'target', 'release', 'agora'), ['batch', 'preset:rail-debate', '--seeds', '1..4', '--judge', '--out', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  assert.equal(csv, readFileSync(out, 'utf8'), 'the page writes the CSV agora batch --judge writes');
+  assert.ok(csv.split('\n')[0].includes(',judge:responsiveness:Donald Trump,'));
+  await eventually(async () => assert.equal(await page.getByTestId('batch-figures').textContent(), summary.trim()));
+  const said = await page.locator('[data-testid=batch-summary] li').allTextContents();
+  assert.ok(said.some((s) => /^The judge scored the conversation's balance /.test(s)), said.join('\n'));
+  assert.deepEqual(errors, []);
+});
