@@ -132,3 +132,39 @@ test('a comparison judges each column into its strip and judges the columns side
   assert.match(await frame.getByTestId('pair').first().locator('caption').textContent(), /^A: method: bidding · B: method: round_robin \(the orders agreed on 4 of 4\)$/);
   assert.deepEqual(errors, []);
 });
+
+test('a speech made in a seat is judged like any other: the class gets its candidate\'s scores and its words quoted', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('field-max_turns').fill('3');
+  await page.getByTestId('seat-2').check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  let spoke = 0;
+  for (;;) {
+    const next = await Promise.race([
+      page.locator('[data-testid=seat] h2').waitFor().then(() => 'seat'),
+      waitForStatus(page, 'Finished').then(() => 'done'),
+    ]);
+    if (next === 'done') break;
+    const heading = await page.locator('[data-testid=seat] h2').textContent();
+    if (heading.endsWith('(bid)')) {
+      await page.getByTestId('seat-choice-9').click();
+    } else {
+      spoke += 1;
+      await page.getByTestId('seat-text').fill(`The class says fund it from freight fees, point ${spoke}.`);
+      await page.getByTestId('seat-send').click();
+    }
+    await page.waitForFunction((h) => document.querySelector('[data-testid=seat] h2')?.textContent !== h, heading, { timeout: 10000 }).catch(() => {});
+  }
+  assert.ok(spoke >= 2, `the seat spoke ${spoke} times`);
+  await page.getByTestId('judge-run').click();
+  await waitForText(page.getByTestId('judge-by'), 'Verdict by the demo judge');
+  const row = page.locator('[data-testid=scorecard] tr[data-agent="Elizabeth Warren"]');
+  assert.equal(await row.locator('td').nth(5).textContent(), String(spoke), 'her speeches are counted');
+  for (const v of await row.locator('td[data-dimension]').allTextContents()) assert.match(v, /^[1-5]$/);
+  await waitForText(page.locator('[data-testid=reasons][data-agent="Elizabeth Warren"]'), 'The class says fund it from freight fees, point');
+  assert.deepEqual(errors, []);
+});
