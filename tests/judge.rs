@@ -390,6 +390,21 @@ fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
         table,
         "the judge columns read back as written"
     );
+    // The charts draw them: one per agent dimension, a bar per agent, and the conversation's.
+    let charts = agora::batch::charts::charts(&table, &agora::batch::Summary::of(&table));
+    let chart = |caption: &str| {
+        charts.iter().find(|(c, _)| c.starts_with(caption)).map(|(_, svg)| svg.as_str().to_string())
+    };
+    let responsiveness =
+        chart("The judge's responsiveness score per agent").expect("a chart of responsiveness");
+    for agent in ["Donald Trump", "Kanye West", "Elizabeth Warren"] {
+        assert!(responsiveness.contains(agent), "{agent} in {responsiveness}");
+    }
+    let whole = chart("The judge's scores of the conversation").expect("a chart of the conversation");
+    for d in ["balance", "progress", "repetition"] {
+        assert!(whole.contains(d), "{d}");
+    }
+    assert_eq!(charts.iter().filter(|(c, _)| c.starts_with("The judge's")).count(), 5 + 1);
     assert!(stdout.contains("The judge's scores (3 of 3 runs judged;"), "{stdout}");
     assert!(stdout.contains("  balance "), "{stdout}");
 

@@ -550,7 +550,8 @@ pub fn BatchPanel() -> impl IntoView {
                 let scenario = editor.scenario.get_untracked();
                 leptos::task::spawn_local(async move {
                     let run = Some((&scenario, seeds.get_untracked(), judged.get_untracked()));
-                    let result = controller.run_batch(run.as_ref().map(|(s, k, j)| (*s, k.as_str(), *j))).await;
+                    let result =
+                        controller.run_batch(run.as_ref().map(|(s, k, j)| (*s, k.as_str(), *j))).await;
                     error.set(result.err().unwrap_or_default());
                 });
             }

@@ -188,6 +188,42 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
         };
         out.push((caption.to_string(), bars(caption, &games, top, &axes)));
     }
+    // The judge's scores: each agent dimension across the cast, then the conversation's dimensions.
+    let judged: Vec<&(String, Spread)> = summary.judge.iter().filter(|(_, s)| s.n > 0).collect();
+    if !judged.is_empty() {
+        let top = judged.iter().map(|(_, s)| s.max).fold(5.0, f64::max);
+        let score = |s: &Spread| format!("{} ({} to {})", fixed(s.mean, 1), fixed(s.min, 0), fixed(s.max, 0));
+        let mut dimensions: Vec<&str> = Vec::new();
+        for (name, _) in &judged {
+            if let Some((d, _)) = name.split_once(':') {
+                if !dimensions.contains(&d) {
+                    dimensions.push(d);
+                }
+            }
+        }
+        for d in dimensions {
+            let rows: Vec<Bar> = judged
+                .iter()
+                .filter_map(|(name, s)| {
+                    let agent = name.strip_prefix(d)?.strip_prefix(':')?;
+                    Some(spread_bar(agent.to_string(), s, score(s)))
+                })
+                .collect();
+            let caption = format!("The judge's {d} score per agent: mean over the runs judged, the line from the least to the most");
+            let axes = Axes { rows: "agent", measure: "score", ticks: ticks(top, true, count) };
+            out.push((caption.clone(), bars(&caption, &rows, top, &axes)));
+        }
+        let whole: Vec<Bar> = judged
+            .iter()
+            .filter(|(name, _)| !name.contains(':'))
+            .map(|(name, s)| spread_bar(name.clone(), s, score(s)))
+            .collect();
+        if !whole.is_empty() {
+            let caption = "The judge's scores of the conversation: mean over the runs judged, the line from the least to the most";
+            let axes = Axes { rows: "dimension", measure: "score", ticks: ticks(top, true, count) };
+            out.push((caption.to_string(), bars(caption, &whole, top, &axes)));
+        }
+    }
     if summary.cost.n > 0 {
         let cost: Vec<Bar> = table
             .rows
