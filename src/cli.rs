@@ -358,6 +358,24 @@ fn compare_figures(args: &[String]) -> Result<String, String> {
     crate::compare::from_json(&text).and_then(|f| f.to_csv()).map_err(|e| format!("{path}: {e}"))
 }
 
+/// The files and `--out` of a `merge` (`agora batch merge`, `agora tournament merge`).
+fn merge_args(args: &[String]) -> Result<(Vec<String>, std::path::PathBuf), String> {
+    let (mut files, mut out) = (Vec::new(), None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--out" => out = Some(std::path::PathBuf::from(it.next().ok_or("--out needs a value")?)),
+            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag} (merge takes --out)")),
+            file => files.push(file.to_string()),
+        }
+    }
+    let out = out.ok_or("--out is needed: the merged CSV file to write")?;
+    if files.is_empty() {
+        return Err("no CSV files to merge".into());
+    }
+    Ok((files, out))
+}
+
 /// Prints a line of the dialogue. When the reader has gone (`agora run ... | head`), the runner
 /// ends quietly instead of panicking on the closed pipe.
 fn say(text: impl std::fmt::Display) {

@@ -146,16 +146,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
 
 /// `tournament merge a.csv b.csv ... --out t.csv`.
 fn merge_files(args: &[String]) -> Result<i32, String> {
-    let (mut files, mut out) = (Vec::new(), None);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a value")?)),
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag} (merge takes --out)")),
-            file => files.push(file.to_string()),
-        }
-    }
-    let out = out.ok_or("--out is needed: the merged CSV file to write")?;
+    let (files, out) = super::merge_args(args)?;
     let mut parts = Vec::new();
     for name in files {
         let text = std::fs::read_to_string(&name).map_err(|e| format!("cannot read {name}: {e}"))?;
