@@ -137,3 +137,54 @@ fn a_tournament_on_the_local_llm_server_is_judged_in_both_orders_and_reports_the
     assert!(stdout.contains(&shown), "{stdout}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_run_that_fails_leaves_its_pairs_not_judged_and_the_tournament_goes_on() {
+    let dir = temp("tournament-failed");
+    // The scripted model answers the round robin's speeches and nothing else: the bidding runs
+    // fail at their first bid.
+    let speeches: Vec<serde_json::Value> = (0..20)
+        .flat_map(|i| {
+            ["Donald Trump", "Kanye West", "Elizabeth Warren"].map(|a| {
+                serde_json::json!({"agent": a, "purpose": "speak", "content": format!("Point {i} from {a}.")})
+            })
+        })
+        .collect();
+    std::fs::write(dir.join("script.json"), serde_json::Value::Array(speeches).to_string()).unwrap();
+    let mut scenario = agora::presets::find("rail-debate").unwrap().scenario();
+    scenario.opening.specify_topic = false;
+    scenario.opening.describe_characters = false;
+    std::fs::write(dir.join("debate.json"), serde_json::to_string(&scenario).unwrap()).unwrap();
+    let (code, stdout, stderr) = agora(
+        &[
+            "tournament",
+            "debate.json",
+            "--methods",
+            "round_robin,bidding,random",
+            "--seeds",
+            "1..2",
+            "--turns",
+            "2",
+            "--model",
+            "script:script.json",
+            "--out",
+            "t.csv",
+            "--events-dir",
+            "logs",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("seed 1, bidding: the run failed, so its pairs are not judged"), "{stderr}");
+    let t = Tournament::read_csv(&std::fs::read_to_string(dir.join("t.csv")).unwrap()).unwrap();
+    assert_eq!(t.rows.len(), 2 * 3 * 4, "every pair has its rows");
+    for r in &t.rows {
+        let with_bidding = r.a == "bidding" || r.b == "bidding";
+        assert_eq!(r.judged.outcome().is_none(), with_bidding, "{r:?}");
+    }
+    assert!(stdout.contains("Leaderboard"), "{stdout}");
+    // The logs of the runs that finished are kept.
+    assert!(dir.join("logs/seed-1-round_robin.jsonl").exists());
+    assert!(!dir.join("logs/seed-1-bidding.jsonl").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -13,7 +13,7 @@ use crate::judge::{pairwise, Judge};
 use crate::scenario::MethodKind;
 use crate::tournament::{merge, Leaderboard, Row, Tournament};
 
-pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them.";
+pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them. --events-dir keeps\neach run's log (seed-<seed>-<method>.jsonl). A run or a comparison that fails leaves its pairs not judged\n(said on stderr, status 1); the tournament goes on.";
 
 /// The JSON file written beside a tournament's CSV.
 fn json_path(out: &Path) -> PathBuf {
@@ -35,7 +35,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     if args.first().map(String::as_str) == Some("merge") {
         return merge_files(&args[1..]);
     }
-    let (mut methods, mut seeds, mut shard, mut out) = (None, None, Shard::WHOLE, None);
+    let (mut methods, mut seeds, mut shard, mut out, mut events_dir) = (None, None, Shard::WHOLE, None, None);
     let mut flags = JudgeFlags::default();
     let mut rest = Vec::new();
     let mut it = args.iter();
@@ -55,6 +55,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
             "--seeds" => seeds = Some(Seeds::parse(&value()?)?),
             "--shard" => shard = Shard::parse(&value()?, |n| std::env::var(n).ok())?,
             "--out" => out = Some(PathBuf::from(value()?)),
+            "--events-dir" => events_dir = Some(PathBuf::from(value()?)),
             _ => rest.push(arg.clone()),
         }
     }
@@ -86,6 +87,12 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     };
     let mine = seeds.shard(shard);
     let dimensions = pairwise::dimensions(&settings);
+    if let Some(dir) = &events_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
+    // A run or a comparison that fails is said and leaves its pairs not judged; the tournament
+    // goes on, and ends with status 1.
+    let mut failed = 0;
     for &seed in mine.list() {
         let mut logs = Vec::new();
         for &kind in &methods {
@@ -93,30 +100,61 @@ pub fn main(args: &[String]) -> Result<i32, String> {
             s.switch_method(kind);
             s.seed = seed;
             let model = chat_model(&run.model, script.as_deref(), &s, clock.clone());
-            let events = futures::executor::block_on(crate::batch::play_seed(&s, seed, model, clock.clone()))
-                .map_err(|e| format!("seed {seed}, {}: {e}", kind.id()))?;
+            let played = futures::executor::block_on(crate::batch::play_seed(&s, seed, model, clock.clone()));
+            let played = played.and_then(|events| match crate::events::finish_of(&events) {
+                Some(crate::events::FinishReason::Error) | None => Err(events
+                    .iter()
+                    .find_map(|e| match e {
+                        crate::events::Event::Error { message, .. } => Some(message.clone()),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| "the run did not finish".into())),
+                Some(_) => Ok(events),
+            });
+            let events = match played {
+                Ok(events) => {
+                    if let Some(dir) = &events_dir {
+                        let path = dir.join(format!("seed-{seed}-{}.jsonl", kind.id()));
+                        std::fs::write(&path, crate::events::to_json_lines(&events))
+                            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    }
+                    Some(events)
+                }
+                Err(e) => {
+                    eprintln!("seed {seed}, {}: the run failed, so its pairs are not judged: {e}", kind.id());
+                    failed += 1;
+                    None
+                }
+            };
             logs.push((kind.id(), events));
         }
         for i in 0..logs.len() {
             for j in i + 1..logs.len() {
                 let (a, b) = (&logs[i], &logs[j]);
-                let judged = if judge.is_demo() {
-                    pairwise::demo(&a.1, &b.1, &settings)
-                } else {
-                    let model = judge_model(&settings, &scenario, &judge, clock.clone())?
-                        .ok_or("the judge has no model")?;
-                    futures::executor::block_on(pairwise::compare(
-                        &a.1,
-                        &b.1,
-                        &settings,
-                        model,
-                        clock.clone(),
-                    ))
-                    .map_err(|e| {
-                        format!("seed {seed}, {} against {}: the judge could not be asked: {e}", a.0, b.0)
-                    })?
-                    .0
+                let judged = match (&a.1, &b.1) {
+                    (Some(ea), Some(eb)) if judge.is_demo() => Ok(pairwise::demo(ea, eb, &settings)),
+                    (Some(ea), Some(eb)) => judge_model(&settings, &scenario, &judge, clock.clone())
+                        .and_then(|m| m.ok_or_else(|| "the judge has no model".to_string()))
+                        .and_then(|model| {
+                            futures::executor::block_on(pairwise::compare(
+                                ea,
+                                eb,
+                                &settings,
+                                model,
+                                clock.clone(),
+                            ))
+                            .map(|(judged, _)| judged)
+                            .map_err(|e| e.to_string())
+                        }),
+                    _ => Err(String::new()),
                 };
+                let judged = judged.unwrap_or_else(|e| {
+                    if !e.is_empty() {
+                        eprintln!("seed {seed}, {} against {}: the judge could not be asked: {e}", a.0, b.0);
+                        failed += 1;
+                    }
+                    vec![pairwise::Judgement { first: None, second: None }; dimensions.len()]
+                });
                 for (d, judgement) in dimensions.iter().zip(judged) {
                     t.rows.push(Row {
                         seed,
@@ -141,7 +179,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     for line in board.lines() {
         say(line);
     }
-    Ok(0)
+    Ok(if failed > 0 { 1 } else { 0 })
 }
 
 /// `tournament merge a.csv b.csv ... --out t.csv`.
