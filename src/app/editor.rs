@@ -115,6 +115,12 @@ pub fn Editor() -> impl IntoView {
                     title="Prompt templates (advanced)"
                     hint="The texts the models read, with the default wording until you change it; {name} and the like are filled in for each call."
                 />
+                <Templates
+                    part="judge"
+                    when=|_| true
+                    title="The judge (advanced)"
+                    hint="Who judges a finished run (empty: the run's own model, or the demo judge on the demo model), and what it scores: each dimension a whole number from its least to its most, with the words the judge reads."
+                />
                 <Agents />
                 <super::models::ModelSettings />
             </fieldset>
@@ -182,8 +188,15 @@ fn Templates(
     // (in the order the edits were made: once loaded, a call is a step of the microtask queue).
     let edit = move |ev: leptos::ev::Event| {
         let apply = move |out: Result<String, String>| {
-            if let Some(scenario) = out.ok().and_then(|out| Scenario::parse(&out).ok()) {
-                drawn.set_value(serde_json::to_string(&scenario).unwrap_or_default());
+            // A row added or removed (the judge's rubric) asks for the rows to be drawn again.
+            let out = out.unwrap_or_default();
+            let (redraw, out) = out.strip_prefix("redraw\n").map_or((false, out.as_str()), |o| (true, o));
+            if let Ok(scenario) = Scenario::parse(out) {
+                drawn.set_value(if redraw {
+                    String::new()
+                } else {
+                    serde_json::to_string(&scenario).unwrap_or_default()
+                });
                 s.set(scenario);
             }
         };

@@ -122,6 +122,87 @@ mod exports {
         Ok(html.into_string())
     }
 
+    /// An edit in the judge's settings (drawn by [`templates`] for the part `judge`): the
+    /// scenario with the settings read back from the rows, as JSON; after a dimension is added
+    /// or removed, prefixed `redraw` and a line end, so the page draws the rows again.
+    fn judge_edit(
+        scenario: &str,
+        event: &web_sys::Event,
+        el: &web_sys::Element,
+        block: &web_sys::Element,
+    ) -> Result<String, String> {
+        use wasm_bindgen::JsCast;
+        let act = el.get_attribute("data-act").filter(|_| event.type_() == "click");
+        if event.type_() != "input" && act.is_none() {
+            return Ok(String::new());
+        }
+        let mut s = agora::scenario::Scenario::parse(scenario)?;
+        let mut settings = s.judge.read()?;
+        let value = |e: &web_sys::Element| -> String {
+            if let Some(i) = e.dyn_ref::<web_sys::HtmlInputElement>() {
+                i.value()
+            } else if let Some(t) = e.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+                t.value()
+            } else {
+                String::new()
+            }
+        };
+        let within = |root: &web_sys::Element, key: &str| {
+            root.query_selector(&format!("[data-key={key}]"))
+                .ok()
+                .flatten()
+                .map(|e| value(&e))
+                .unwrap_or_default()
+        };
+        let head = block.query_selector("p.row").ok().flatten();
+        if let Some(head) = &head {
+            (settings.provider, settings.model, settings.base_url) = (
+                within(head, "provider").trim().into(),
+                within(head, "model").trim().into(),
+                within(head, "base_url").trim().into(),
+            );
+        }
+        let removed =
+            if act.as_deref() == Some("remove") { el.closest(".dimension").ok().flatten() } else { None };
+        let (mut agent, mut conversation) = (Vec::new(), Vec::new());
+        // The rows are the block's children that name their list.
+        let mut next = block.first_element_child();
+        while let Some(row) = next {
+            next = row.next_element_sibling();
+            // (The add buttons name their list too.)
+            let Some(list) = row.get_attribute("data-list").filter(|_| row.tag_name() == "DIV") else {
+                continue;
+            };
+            if removed.as_ref() == Some(&row) {
+                continue;
+            }
+            let d = agora::judge::Dimension {
+                name: within(&row, "name").trim().to_string(),
+                min: within(&row, "min").trim().parse().unwrap_or(0),
+                max: within(&row, "max").trim().parse().unwrap_or(0),
+                description: within(&row, "description").trim().to_string(),
+            };
+            if list == "conversation_rubric" {
+                conversation.push(d);
+            } else {
+                agent.push(d);
+            }
+        }
+        if act.as_deref() == Some("add") {
+            let list = if el.get_attribute("data-list").as_deref() == Some("conversation_rubric") {
+                &mut conversation
+            } else {
+                &mut agent
+            };
+            let name = format!("dimension {}", list.len() + 1);
+            list.push(agora::judge::Dimension { name, min: 1, max: 5, description: String::new() });
+        }
+        (settings.agent_rubric, settings.conversation_rubric) = (agent, conversation);
+        s.judge = agora::judge::JudgeSpec::of(&settings);
+        let json = serde_json::to_string(&s).map_err(|e| e.to_string())?;
+        Ok(if act.is_some() { format!("redraw\n{json}") } else { json })
+    }
+
     /// The editor's rows for one part's prompt templates (see
     /// [`agora::scenario::Scenario::templates_html`]) of the scenario `scenario` holds as JSON.
     #[wasm_bindgen]
@@ -139,6 +220,9 @@ mod exports {
         let Some(el) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
             return Ok(String::new());
         };
+        if let Some(block) = el.closest(".judge-settings").ok().flatten() {
+            return judge_edit(scenario, &event, &el, &block);
+        }
         let row = el.closest(".template").ok().flatten();
         let find = |tag: &str| row.as_ref().and_then(|r| r.query_selector(tag).ok().flatten());
         let (Some(field), Some(button), Some(area)) =

@@ -102,12 +102,17 @@ impl JudgeSpec {
         JudgeSpec(if settings.is_default() { None } else { serde_json::to_value(settings).ok() })
     }
 
+    /// The settings as written, not checked (the editor shows them with their problems).
+    pub fn read(&self) -> Result<JudgeSettings, String> {
+        match &self.0 {
+            None => Ok(JudgeSettings::default()),
+            Some(v) => JudgeSettings::read(Fields::new(v.clone(), "judge")?),
+        }
+    }
+
     /// The settings, read and checked; what is wrong with them, by field.
     pub fn settings(&self) -> Result<JudgeSettings, String> {
-        let settings = match &self.0 {
-            None => JudgeSettings::default(),
-            Some(v) => JudgeSettings::read(Fields::new(v.clone(), "judge")?)?,
-        };
+        let settings = self.read()?;
         match settings.problems().into_iter().next() {
             Some((field, message)) => Err(format!("{field}: {message}")),
             None => Ok(settings),
@@ -252,3 +257,54 @@ Judge only what the transcript shows. Do not favour a participant for speaking m
 
 Reply with one JSON object and nothing else, in this shape:
 {shape}";
+
+impl JudgeSettings {
+    /// The editor's rows for these settings as HTML (the tools module draws them): who judges,
+    /// then each dimension of both rubrics with its name, scale and description, a button to
+    /// remove it and one to add a dimension to each list. `crate::scenario::Scenario::templates_html`
+    /// gives them for the part `judge`; the tools module reads them back.
+    pub fn editor_html(&self) -> crate::markup::Markup {
+        use crate::markup;
+        let field = |key: &str, label: &str, value: &str, hint: &str| {
+            markup!(
+                "<label class=\"field\"><span>{}</span><input data-testid=\"field-judge.{}\" data-key=\"{}\" value=\"{}\" placeholder=\"{}\"></label>",
+                label,
+                key,
+                key,
+                value,
+                hint
+            )
+        };
+        let mut html = markup!(
+            "<div class=\"judge-settings\" data-testid=\"judge-settings\"><p class=\"row\">{}{}{}</p>",
+            field("provider", "Judge's provider", &self.provider, "the run's own"),
+            field("model", "Judge's model", &self.model, "the run's own"),
+            field("base_url", "Judge's address", &self.base_url, "the provider's")
+        );
+        for (list, title, dims) in [
+            ("agent_rubric", "Scored for each agent", &self.agent_rubric),
+            ("conversation_rubric", "Scored for the conversation", &self.conversation_rubric),
+        ] {
+            html.push(markup!("<h4>{}</h4>", title));
+            for (i, d) in dims.iter().enumerate() {
+                html.push(markup!(
+                    "<div class=\"dimension row\" data-list=\"{}\" data-testid=\"dimension-{}-{}\"><input data-key=\"name\" aria-label=\"Name\" value=\"{}\"><input type=\"number\" data-key=\"min\" aria-label=\"Least score\" value=\"{}\"><input type=\"number\" data-key=\"max\" aria-label=\"Most score\" value=\"{}\"><textarea data-key=\"description\" aria-label=\"What the judge reads\" rows=\"2\">\n{}</textarea><button data-act=\"remove\">Remove</button></div>",
+                    list,
+                    list,
+                    i,
+                    d.name,
+                    d.min,
+                    d.max,
+                    d.description
+                ));
+            }
+            html.push(markup!(
+                "<button data-act=\"add\" data-list=\"{}\" data-testid=\"add-{}\">Add a dimension</button>",
+                list,
+                list
+            ));
+        }
+        html.push_static("</div>");
+        html
+    }
+}

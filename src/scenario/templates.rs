@@ -134,6 +134,21 @@ impl Scenario {
     /// (`data-field` names it) and a "Back to the default text" button holding the seed's text
     /// (`data-seed`), disabled while the text is the seed's.
     pub fn templates_html(&self, part: &str) -> Markup {
+        if part == "judge" {
+            return match self.judge.read() {
+                Ok(settings) => {
+                    let mut html = Markup::new();
+                    for (field, message) in settings.problems() {
+                        html.push(crate::text::alert_html(&format!("{field}: {message}")));
+                    }
+                    html.push(settings.editor_html());
+                    html
+                }
+                Err(e) => crate::text::alert_html(&format!(
+                    "The judge's settings cannot be read ({e}): fix them in the scenario's file."
+                )),
+            };
+        }
         let picked = |field: &str| match part {
             "specifier" => field.starts_with("opening.specifier"),
             "describer" => field.starts_with("opening.describer"),

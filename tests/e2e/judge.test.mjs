@@ -168,3 +168,44 @@ test('a speech made in a seat is judged like any other: the class gets its candi
   await waitForText(page.locator('[data-testid=reasons][data-agent="Elizabeth Warren"]'), 'The class says fund it from freight fees, point');
   assert.deepEqual(errors, []);
 });
+
+test('the judge and its rubric are set in the editor: a provider named, a dimension removed and one added reach the judge', async () => {
+  const server = await startLlmServer();
+  try {
+    const { page, errors } = await openApp(session.browser, session.server.url);
+    await page.getByTestId('open-rail-debate').click();
+    await page.getByTestId('field-opening.specify_topic').uncheck();
+    await page.getByTestId('field-opening.describe_characters').uncheck();
+    await page.getByTestId('field-max_turns').fill('3');
+    await page.getByTestId('templates-judge').locator('summary').click();
+    await page.getByTestId('field-judge.provider').fill('custom');
+    await page.getByTestId('field-judge.model').fill('judge-x');
+    await page.getByTestId('field-judge.base_url').fill(server.url);
+    const rows = (list) => page.locator(`[data-testid^="dimension-${list}-"]`);
+    assert.equal(await rows('agent_rubric').count(), 5);
+    await page.getByTestId('dimension-agent_rubric-3').getByRole('button', { name: 'Remove' }).click();
+    await eventually(async () => assert.equal(await rows('agent_rubric').count(), 4));
+    await page.getByTestId('add-conversation_rubric').click();
+    const added = page.getByTestId('dimension-conversation_rubric-3');
+    await added.waitFor();
+    await added.locator('[data-key=name]').fill('humour');
+    await added.locator('[data-key=description]').fill('How funny the debate was.');
+    // The provider typed is kept through the rows drawn again.
+    assert.equal(await page.getByTestId('field-judge.provider').inputValue(), 'custom');
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await waitForStatus(page, 'Finished');
+    await waitForText(page.getByTestId('judge-note'), 'Judged by custom judge-x.');
+    await page.getByTestId('judge-run').click();
+    await waitForText(page.getByTestId('judge-by'), 'Verdict by custom judge-x');
+    const prompt = server.requests.find((r) => r.body.messages?.[0]?.content?.includes?.('impartial judge')).body.messages[0].content;
+    assert.match(prompt, /\n- humour \(1 to 5\): How funny the debate was\.\n/);
+    assert.doesNotMatch(prompt, /- civility/);
+    const head = await page.getByTestId('scorecard').locator('thead th').allTextContents();
+    assert.deepEqual(head.slice(1, 5).map((h) => h.split(' ')[0]), ['responsiveness', 'argument', 'evidence', 'goal']);
+    assert.equal(await page.getByTestId('conversation-scores').locator('td[data-dimension]').count(), 4);
+    assert.deepEqual(errors, []);
+  } finally {
+    await server.close();
+  }
+});
