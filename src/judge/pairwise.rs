@@ -16,25 +16,7 @@ use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError
 /// The dimension every pairwise judgement adds to the conversation rubric's.
 pub const OVERALL: &str = "overall";
 
-/// The pairwise judge's prompt. Placeholders: `{topic}`, `{first}` and `{second}` (the two
-/// transcripts), `{dimensions}` and `{shape}` (the JSON reply expected).
-pub const PAIRWISE_PROMPT: &str = "You are an impartial judge comparing two conversations on the same topic, with the same participants.
-
-Topic: {topic}
-
-Conversation A:
-{first}
-
-Conversation B:
-{second}
-
-For each dimension below, say which conversation was better: \"A\", \"B\" or \"tie\".
-{dimensions}
-
-Judge only what the transcripts show. Do not favour a conversation for being longer or for coming first. Write your reasoning first.
-
-Reply with one JSON object and nothing else, in this shape:
-{shape}";
+pub use super::rubric::PAIRWISE_PROMPT;
 
 /// Which side won one dimension in one order of asking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -53,8 +53,7 @@ crate::json::settings! {
         /// The judge's prompt; `None` for [`JUDGE_PROMPT`].
         #[serde(skip_serializing_if = "Option::is_none")]
         pub template: Option<String> = set_any,
-        /// The prompt comparing two conversations; `None` for
-        /// [`super::pairwise::PAIRWISE_PROMPT`].
+        /// The prompt comparing two conversations; `None` for [`PAIRWISE_PROMPT`].
         #[serde(skip_serializing_if = "Option::is_none")]
         pub pairwise_template: Option<String> = set_any,
         /// What is scored for each agent.
@@ -308,3 +307,23 @@ impl JudgeSettings {
         html
     }
 }
+
+/// The pairwise judge's prompt. Placeholders: `{topic}`, `{first}` and `{second}` (the two
+/// transcripts), `{dimensions}` and `{shape}` (the JSON reply expected).
+pub const PAIRWISE_PROMPT: &str = "You are an impartial judge comparing two conversations on the same topic, with the same participants.
+
+Topic: {topic}
+
+Conversation A:
+{first}
+
+Conversation B:
+{second}
+
+For each dimension below, say which conversation was better: \"A\", \"B\" or \"tie\".
+{dimensions}
+
+Judge only what the transcripts show. Do not favour a conversation for being longer or for coming first. Write your reasoning first.
+
+Reply with one JSON object and nothing else, in this shape:
+{shape}";

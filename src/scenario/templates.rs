@@ -82,9 +82,9 @@ impl Scenario {
                 // Settings that do not read show the seed's text, and are not changed here.
                 let settings = self.judge.settings().unwrap_or_default();
                 let (own, seed) = match name {
-                    "template" => (settings.template, crate::judge::JUDGE_PROMPT),
+                    "template" => (settings.template, crate::judge::rubric::JUDGE_PROMPT),
                     "pairwise_template" => {
-                        (settings.pairwise_template, crate::judge::pairwise::PAIRWISE_PROMPT)
+                        (settings.pairwise_template, crate::judge::rubric::PAIRWISE_PROMPT)
                     }
                     _ => return None,
                 };
@@ -116,7 +116,7 @@ impl Scenario {
                 } else {
                     settings.pairwise_template = own;
                 }
-                self.judge = crate::judge::JudgeSpec::of(&settings);
+                self.judge = crate::judge::rubric::JudgeSpec::of(&settings);
             }
             _ => {
                 // A method's string setting, written through its JSON form and read back.
