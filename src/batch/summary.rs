@@ -21,6 +21,34 @@ pub struct Spread {
     pub max: f64,
 }
 
+/// `text` with every whole number of five digits or more in groups of three ("12,345 tokens"), as
+/// a count of tokens is read aloud; a figure after a decimal point is left as it is.
+pub fn grouped(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let digits = &chars[start..i];
+        let fraction = start > 0 && chars[start - 1] == '.';
+        for (k, c) in digits.iter().enumerate() {
+            if !fraction && digits.len() >= 5 && k > 0 && (digits.len() - k) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(*c);
+        }
+    }
+    out
+}
+
 /// Student's t at 0.975 for 1 to 30 degrees of freedom.
 const T_975: [f64; 30] = [
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
@@ -295,8 +323,10 @@ impl Summary {
         let (head, tail) = spread(&self.calls, 0, "");
         out.push(format!("Each run made {head} calls to the model{tail}."));
         let (head, tail) = spread(&self.orchestration_tokens, 0, "");
+        let (head, tail) = (grouped(&head), grouped(&tail));
         out.push(format!("Choosing the speakers took {head} tokens a run{tail}."));
         let (head, tail) = spread(&self.speech_tokens, 0, "");
+        let (head, tail) = (grouped(&head), grouped(&tail));
         out.push(format!("The speeches and the rest took {head} tokens a run{tail}."));
         if self.cost.n > 0 {
             let (head, tail) = spread(&self.cost, 4, "");

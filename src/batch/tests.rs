@@ -410,3 +410,27 @@ fn each_row_carries_the_text_statistics_and_a_file_from_before_them_reads_as_wri
     let err = merge(vec![("old.csv".into(), halves.0), ("new.csv".into(), halves.1)]).unwrap_err();
     assert!(err.contains("new.csv has other columns than old.csv"), "{err}");
 }
+
+#[test]
+fn token_counts_in_the_sentences_are_grouped_in_thousands() {
+    use super::summary::grouped;
+    assert_eq!(
+        grouped("12345 on average, 9876 to 1234567.25 across runs"),
+        "12,345 on average, 9876 to 1,234,567.25 across runs"
+    );
+    assert_eq!(grouped("0.123456 and 100000"), "0.123456 and 100,000");
+    let mut table = Table::new(String::new(), String::new(), vec!["A".into()], 0);
+    for (seed, tokens) in [(1, 12_000u64), (2, 14_000)] {
+        table.rows.push(RunFigures {
+            seed,
+            speech_tokens: tokens,
+            finish: "turn_limit".into(),
+            ..RunFigures::default()
+        });
+    }
+    let said = Summary::of(&table).sentences();
+    assert!(
+        said.iter().any(|s| s == "The speeches and the rest took 13,000 tokens a run on average, 12,000 to 14,000 across runs."),
+        "{said:?}"
+    );
+}
