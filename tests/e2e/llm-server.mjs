@@ -209,6 +209,8 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       state.requests.push(entry);
       // How many calls were being answered at once, at most (a limit on calls in flight is
       // checked against it).
+      // Ends the call's count (set below for a POST).
+      let callEnded = () => {};
       if (req.method === 'POST') {
         state.inFlight += 1;
         state.mostInFlight = Math.max(state.mostInFlight, state.inFlight);
@@ -221,6 +223,7 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
         const end = res.end.bind(res);
         res.end = (...args) => { ended(); return end(...args); };
         res.on('close', ended);
+        callEnded = ended;
       }
       if (req.method === 'GET' && path.endsWith('/models')) {
         if (key !== null && receivedKey(req.headers) !== key) {
@@ -355,6 +358,9 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       const stream = Buffer.from(`: test server\n\n${events.join('')}`, 'utf8');
       for (let i = 0; i < stream.length; i += 23) {
         if (res.destroyed) return;
+        // The last bytes can reach the client, which then sends its next call, before this loop
+        // gets to res.end(): the call is counted as ended before they are written.
+        if (i + 23 >= stream.length && fault !== 'stall') callEnded();
         res.write(stream.subarray(i, i + 23));
         // Paced so the browser sees separate chunks; `burst` sends them back to back.
         if (!state.burst) await new Promise((ok) => setTimeout(ok, state.chunkDelay || (i % 92 === 0 ? 2 : 0)));
