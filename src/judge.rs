@@ -102,6 +102,15 @@ fn messages(events: &[Event]) -> Vec<(u32, &str, &str, MessageKind)> {
         .collect()
 }
 
+/// Every message with text, a line each with its turn and speaker, as the judges read a run.
+fn transcript(events: &[Event]) -> String {
+    messages(events)
+        .iter()
+        .map(|(turn, who, text, _)| format!("[turn {turn}] {who}: {text}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn spoken(kind: MessageKind) -> bool {
     matches!(kind, MessageKind::Agent | MessageKind::Incomplete)
 }
@@ -219,11 +228,7 @@ pub fn prompt_and_schema(events: &[Event], settings: &JudgeSettings) -> Result<(
     if !said.iter().any(|(_, who, _, kind)| spoken(*kind) && names.iter().any(|n| n == who)) {
         return Err("nobody in the cast has spoken yet, so there is nothing to judge".into());
     }
-    let transcript = said
-        .iter()
-        .map(|(turn, who, text, _)| format!("[turn {turn}] {who}: {text}"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let transcript = transcript(events);
     let prompt = crate::prompts::fill(
         settings.template(),
         &[

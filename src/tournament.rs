@@ -11,6 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+use crate::batch::csv::{line, records};
 use crate::judge::pairwise::{Judgement, Side, OVERALL};
 
 const HEADER: &str = "tournament,seeds,judge,seed,method_a,method_b,dimension,first,second,outcome,agreed";
@@ -44,34 +45,6 @@ fn side(s: Option<Side>) -> &'static str {
     s.map_or("", Side::as_str)
 }
 
-fn cell(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-/// Splits one CSV line into cells (quoted cells may hold commas and doubled quotes).
-fn cells(line: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                cur.push('"');
-            }
-            (true, '"') => quoted = false,
-            (false, '"') if cur.is_empty() => quoted = true,
-            (false, ',') => out.push(std::mem::take(&mut cur)),
-            (_, c) => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
-}
-
 impl Tournament {
     /// The rows in a fixed order: by seed, pair and dimension as played.
     fn sorted(&self) -> Vec<&Row> {
@@ -80,8 +53,9 @@ impl Tournament {
         rows
     }
 
+    /// The rows as CSV (written and read as a batch's file is: `crate::batch::csv`).
     pub fn to_csv(&self) -> String {
-        let mut out = format!("{HEADER}\n");
+        let mut out = line(HEADER.split(',').map(String::from).collect());
         for r in self.sorted() {
             let outcome = r.judged.outcome().map_or("", |s| match s {
                 Side::A => "a",
@@ -89,37 +63,32 @@ impl Tournament {
                 Side::Tie => "tie",
             });
             let agreed = r.judged.agreed().map_or(String::new(), |a| a.to_string());
-            out.push_str(
-                &[
-                    cell(&self.id),
-                    cell(&self.seeds),
-                    cell(&self.judge),
-                    r.seed.to_string(),
-                    cell(&r.a),
-                    cell(&r.b),
-                    cell(&r.dimension),
-                    side(r.judged.first).into(),
-                    side(r.judged.second).into(),
-                    outcome.into(),
-                    agreed,
-                ]
-                .join(","),
-            );
-            out.push('\n');
+            out.push_str(&line(vec![
+                self.id.clone(),
+                self.seeds.clone(),
+                self.judge.clone(),
+                r.seed.to_string(),
+                r.a.clone(),
+                r.b.clone(),
+                r.dimension.clone(),
+                side(r.judged.first).into(),
+                side(r.judged.second).into(),
+                outcome.into(),
+                agreed,
+            ]));
         }
         out
     }
 
     pub fn read_csv(text: &str) -> Result<Tournament, String> {
-        let mut lines = text.lines();
-        if lines.next().map(str::trim_end) != Some(HEADER) {
+        let mut records = records(text)?.into_iter();
+        if records.next().map(|h| h.join(",")).as_deref() != Some(HEADER) {
             return Err("the header is not that of a tournament written by `agora tournament`".into());
         }
         let mut t =
             Tournament { id: String::new(), seeds: String::new(), judge: String::new(), rows: Vec::new() };
-        for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, c) in records.enumerate() {
             let at = i + 2;
-            let c = cells(line);
             if c.len() != 11 {
                 return Err(format!("line {at} has {} cells, the header 11", c.len()));
             }

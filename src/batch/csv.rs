@@ -183,7 +183,7 @@ fn quote(cell: &str) -> String {
 
 /// Splits CSV text into records of cells (RFC 4180: quoted cells may hold commas, quotes doubled,
 /// and line breaks). A last line without its line end is a record cut short, and an error.
-fn records(text: &str) -> Result<Vec<Vec<String>>, String> {
+pub(crate) fn records(text: &str) -> Result<Vec<Vec<String>>, String> {
     let mut records = Vec::new();
     let mut record = Vec::new();
     let mut cell = String::new();

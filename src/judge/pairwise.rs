@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value};
 
-use super::{messages, Dimension, JudgeSettings};
+use super::{transcript, Dimension, JudgeSettings};
 use crate::clock::Clock;
 use crate::events::Event;
 use crate::floor::Floor;
@@ -83,14 +83,6 @@ pub fn dimensions(settings: &JudgeSettings) -> Vec<String> {
     let mut d: Vec<String> = settings.conversation_rubric.iter().map(|d| d.name.clone()).collect();
     d.push(OVERALL.into());
     d
-}
-
-fn transcript(events: &[Event]) -> String {
-    messages(events)
-        .iter()
-        .map(|(turn, who, text, _)| format!("[turn {turn}] {who}: {text}"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The request comparing `a` (shown first) with `b`.
