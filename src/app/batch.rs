@@ -172,13 +172,7 @@ impl Controller {
             Some((_, _, judged)) => judged,
             None => b.data.with_value(|d| d.csv.lines().next().is_some_and(|h| h.contains(",judge:"))),
         };
-        let who = scenario.judge.who();
-        let key = if judged && !crate::judge::Judge::of(&who, &scenario).is_demo() {
-            self.keys.key_for(&crate::judge::judge_scenario(&scenario, &who).model.effective_base_url())?
-        } else {
-            None
-        };
-        let key = key.unwrap_or_default();
+        let key = if judged { super::judge::judge_key(&self.keys, &scenario)? } else { String::new() };
         if new.is_some() {
             // A resumed batch has its header already.
             let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into(), judged.into()])?;
@@ -242,10 +236,7 @@ impl Controller {
                 }
                 if let (true, Ok(events)) = (judged, &mut played) {
                     let run = crate::export::to_json_compact(&seeded, events);
-                    let added = super::tools::call_async(&m, "judge", &[run.into(), key.as_str().into()])
-                        .await
-                        .and_then(|lines| crate::events::from_json_lines(&lines));
-                    match added {
+                    match super::judge::judged(run, key.clone()).await {
                         Ok(added) => events.extend(added),
                         Err(e) => b.change(|d| d.note = format!("Seed {seed} was not judged: {e}")),
                     }

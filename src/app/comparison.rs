@@ -364,7 +364,7 @@ fn ComparisonPage() -> impl IntoView {
     // module (`judge_pair`); what each pair gave, as the module wrote it.
     let pairs = RwSignal::new(Vec::<(String, String, serde_json::Value)>::new());
     let judge_pairs = move || {
-        let runs: Vec<(String, String, Option<String>)> = open.with_value(|o| {
+        let runs: Vec<(String, String, Scenario)> = open.with_value(|o| {
             let Some(o) = o else { return Vec::new() };
             o.columns
                 .iter()
@@ -373,11 +373,11 @@ fn ComparisonPage() -> impl IntoView {
                     let crate::events::Event::RunStarted { scenario, .. } = events.first()? else {
                         return None;
                     };
-                    let who = scenario.judge.who();
-                    // The demo judge needs no key.
-                    let url = (!crate::judge::Judge::of(&who, scenario).is_demo())
-                        .then(|| crate::judge::judge_scenario(scenario, &who).model.effective_base_url());
-                    Some((c.label.clone(), crate::export::to_json_compact(scenario, &events), url))
+                    Some((
+                        c.label.clone(),
+                        crate::export::to_json_compact(scenario, &events),
+                        (**scenario).clone(),
+                    ))
                 })
                 .collect()
         });
@@ -385,9 +385,8 @@ fn ComparisonPage() -> impl IntoView {
             return note
                 .set("Judge side by side compares finished columns: play at least two to their end.".into());
         }
-        let key = runs[0].2.as_deref().map_or(Ok(None), |url| page.keys.key_for(url));
-        let key = match key {
-            Ok(k) => k.unwrap_or_default(),
+        let key = match super::judge::judge_key(&page.keys, &runs[0].2) {
+            Ok(k) => k,
             Err(e) => return note.set(format!("The judge cannot be asked: {e}")),
         };
         pairs.set(Vec::new());

@@ -30,22 +30,15 @@ impl Controller {
                     .into(),
             );
         }
-        let key = if judge.is_demo() { Ok(None) } else { self.keys.key_for(&model.effective_base_url()) };
-        let key = match key {
-            Ok(k) => k.unwrap_or_default(),
+        let key = match judge_key(&self.keys, scenario) {
+            Ok(k) => k,
             Err(e) => return self.judging.set(format!("The judge cannot be asked: {e}")),
         };
         self.judging.set(format!("Judging: {} reads the run…", judge.label));
         let run = crate::export::to_json_compact(scenario, &events);
         let this = *self;
         leptos::task::spawn_local(async move {
-            let out = async {
-                let m = super::tools::module().await?;
-                let added = super::tools::call_async(&m, "judge", &[run.into(), key.into()]).await?;
-                crate::events::from_json_lines(&added)
-            }
-            .await;
-            match out {
+            match judged(run, key).await {
                 Ok(added) => {
                     this.add_judged(added);
                     this.judging.set(String::new());
@@ -54,6 +47,28 @@ impl Controller {
             }
         });
     }
+}
+
+/// The key for the judge a run of `scenario` names: none for the demo judge, else the page's
+/// key for the judge's address (asking first, as for a run, when it was entered for another).
+pub(crate) fn judge_key(
+    keys: &super::models::KeyStore,
+    scenario: &crate::scenario::Scenario,
+) -> Result<String, String> {
+    let who = scenario.judge.who();
+    if Judge::of(&who, scenario).is_demo() {
+        return Ok(String::new());
+    }
+    let url = crate::judge::judge_scenario(scenario, &who).model.effective_base_url();
+    Ok(keys.key_for(&url)?.unwrap_or_default())
+}
+
+/// The judge's calls and verdict on the run file `run` (its log to be appended to), from the
+/// tools module's `judge` with `key`.
+pub(crate) async fn judged(run: String, key: String) -> Result<Vec<Event>, String> {
+    let m = super::tools::module().await?;
+    let lines = super::tools::call_async(&m, "judge", &[run.into(), key.into()]).await?;
+    crate::events::from_json_lines(&lines)
 }
 
 /// Who would judge the run on screen, with the warnings that go with them.
