@@ -298,20 +298,7 @@ fn agora_judge_judges_a_recorded_log_and_writes_it_back_with_its_verdict() {
     let out = dir.join("judged.jsonl");
     let md = dir.join("judged.md");
     let server = Server::start(&[]);
-    let bin = env!("CARGO_BIN_EXE_agora");
-    let run = |args: &[&str], key: Option<&str>| {
-        let mut c = std::process::Command::new(bin);
-        c.arg("judge").args(args).env_remove("AGORA_API_KEY").env_remove("AGORA_JUDGE_API_KEY");
-        if let Some(k) = key {
-            c.env("AGORA_JUDGE_API_KEY", k);
-        }
-        let o = c.output().unwrap();
-        (
-            o.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str], key: Option<&str>| common::agora(&[&["judge"], args].concat(), None, key);
     let (code, stdout, stderr) = run(
         &[
             log.to_str().unwrap(),
@@ -350,21 +337,18 @@ fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
     let dir = std::env::temp_dir().join(format!("agora-judged-batch-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("judged.csv");
-    let bin = env!("CARGO_BIN_EXE_agora");
     let batch = |args: &[&str]| {
-        let o = std::process::Command::new(bin)
-            .arg("batch")
-            .args(["preset:rail-debate", "--seeds", "1..3", "--turns", "3", "--out", out.to_str().unwrap()])
-            .args(args)
-            .env_remove("AGORA_API_KEY")
-            .env("AGORA_JUDGE_API_KEY", "k")
-            .output()
-            .unwrap();
-        (
-            o.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
+        let base = [
+            "batch",
+            "preset:rail-debate",
+            "--seeds",
+            "1..3",
+            "--turns",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        common::agora(&[&base[..], args].concat(), None, Some("k"))
     };
     // On the demo model, --judge is the demo judge.
     let (code, stdout, stderr) = batch(&["--judge"]);
@@ -442,19 +426,13 @@ fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
     let dir = std::env::temp_dir().join(format!("agora-judge-check-{}", std::process::id()));
     let runs = dir.join("runs");
     std::fs::create_dir_all(&runs).unwrap();
-    let bin = env!("CARGO_BIN_EXE_agora");
-    let out = std::process::Command::new(bin)
-        .args(["batch", "preset:rail-debate", "--seeds", "1..6", "--turns", "4", "--judge"])
-        .arg("--out")
-        .arg(dir.join("b.csv"))
-        .arg("--events-dir")
-        .arg(&runs)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let batch = ["batch", "preset:rail-debate", "--seeds", "1..6", "--turns", "4", "--judge"];
+    let (code, _, stderr) =
+        common::agora(&[&batch[..], &["--out", "b.csv", "--events-dir", "runs"]].concat(), Some(&dir), None);
+    assert_eq!(code, 0, "{stderr}");
     // The researcher agrees with the judge on civility and argument, and ranks evidence backwards.
     let mut labels = String::from("run,agent,dimension,score\n");
-    let (mut judge_evidence, mut people_evidence) = (Vec::new(), Vec::new());
+    let mut judge_evidence = Vec::new();
     for seed in 1..=6 {
         let log = from_json_lines(&std::fs::read_to_string(runs.join(format!("seed-{seed}.jsonl"))).unwrap())
             .unwrap();
@@ -473,20 +451,13 @@ fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
                     judge_evidence.push((v, given));
                 }
                 labels.push_str(&format!("seed-{seed},{},{},{given}\n", c.agent, s.dimension));
-                people_evidence.push(given);
             }
         }
     }
     labels.push_str("seed-99,Nobody,argument,3\n");
     std::fs::write(dir.join("labels.csv"), &labels).unwrap();
-    let out = std::process::Command::new(bin)
-        .arg("judge-check")
-        .arg(&runs)
-        .arg(dir.join("labels.csv"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (code, stdout, stderr) = common::agora(&["judge-check", "runs", "labels.csv"], Some(&dir), None);
+    assert_eq!(code, 0, "{stderr}");
     let line = |d: &str| {
         stdout
             .lines()

@@ -7,18 +7,7 @@ use agora::tournament::Tournament;
 use common::Server;
 
 fn agora(args: &[&str], dir: &std::path::Path) -> (i32, String, String) {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_agora"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("AGORA_API_KEY")
-        .env("AGORA_JUDGE_API_KEY", "k")
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::agora(args, Some(dir), Some("k"))
 }
 
 fn temp(name: &str) -> std::path::PathBuf {

@@ -57,6 +57,25 @@ pub fn script(entries: &[(&str, &str, &str)]) -> String {
     serde_json::Value::Array(list).to_string()
 }
 
+/// Runs the `agora` binary with `args`, in `dir` when given, with no provider key in its
+/// environment but `judge_key` as the judge's: its status, stdout and stderr.
+pub fn agora(args: &[&str], dir: Option<&std::path::Path>, judge_key: Option<&str>) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_agora"));
+    c.args(args).env_remove("AGORA_API_KEY").env_remove("AGORA_JUDGE_API_KEY");
+    if let Some(dir) = dir {
+        c.current_dir(dir);
+    }
+    if let Some(k) = judge_key {
+        c.env("AGORA_JUDGE_API_KEY", k);
+    }
+    let o = c.output().expect("the binary runs");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
 /// The local LLM server (tests/e2e/llm-server.mjs) in a node process on 127.0.0.1, stopped when
 /// dropped.
 pub struct Server {
