@@ -88,8 +88,7 @@ impl Judge {
     }
 }
 
-/// The speeches the judge reads and what each agent said: (turn, speaker, text, kind) of every
-/// message with text, and each agent's speeches and mean words.
+/// What the judges read of a run: (turn, speaker, text, kind) of every message with text.
 fn messages(events: &[Event]) -> Vec<(u32, &str, &str, MessageKind)> {
     events
         .iter()

@@ -9,7 +9,7 @@
 //! balance how evenly the cast spoke, progress and repetition how much new wording each speech
 //! brought. A dimension it has no statistic for gets no score.
 
-use crate::events::{Event, MessageKind};
+use crate::events::Event;
 use crate::textstats::{self, AgentText};
 
 use super::{length_of, Dimension, JudgeSettings, Score, Scorecard};
@@ -41,22 +41,12 @@ fn scaled(d: &Dimension, x: f64) -> u32 {
     d.min + ((f64::from(d.max - d.min) * x).round() as u32)
 }
 
-/// Each speech of `agent`: (turn, words).
+/// Each speech of `agent`: its turn, its words and its text.
 fn speeches<'a>(events: &'a [Event], agent: &str) -> Vec<(u32, Vec<String>, &'a str)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Message {
-                turn,
-                speaker,
-                text,
-                kind: MessageKind::Agent | MessageKind::Incomplete,
-                ..
-            } if speaker == agent && !text.trim().is_empty() => {
-                Some((*turn, textstats::words(text), text.as_str()))
-            }
-            _ => None,
-        })
+    super::messages(events)
+        .into_iter()
+        .filter(|(_, who, _, kind)| *who == agent && super::spoken(*kind))
+        .map(|(turn, _, text, _)| (turn, textstats::words(text), text))
         .collect()
 }
 
