@@ -14,7 +14,7 @@ use crate::scenario::{Scenario, SpendingCap};
 mod read;
 mod write;
 
-use crate::json::Fields;
+use crate::json::{Fields, Kept};
 
 impl<'de> Deserialize<'de> for Event {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -416,10 +416,11 @@ events! {
         judge: String = string,
         /// The judge is the model the agents speak with.
         same_model: bool = bool_or_false unless empty,
-        /// Each agent's scorecard, in the cast's order.
-        agents: Vec<Scorecard> = any,
+        /// Each agent's scorecard, in the cast's order (kept as written: the page passes them
+        /// on to the tools module, which reads them).
+        agents: Kept<Vec<Scorecard>> = any,
         /// The conversation's scorecard, when the rubric scores it.
-        conversation: Option<Scorecard> = any_or_default unless empty,
+        conversation: Kept<Option<Scorecard>> = any_or_default unless empty,
         /// Why there are no scores (no readable verdict in every attempt); empty when judged.
         not_judged: String = string_or_empty unless empty,
     },

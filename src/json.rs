@@ -427,3 +427,55 @@ mod tests {
         assert_eq!(Fields::new(serde_json::json!([]), "it").err().unwrap(), "it must be a JSON object");
     }
 }
+
+/// A value kept as the JSON it was written in, read into `T` only where it is used
+/// ([`Kept::read`]). The page carries such values through its logs, links and storage without
+/// their reader, writer and checks (the code a type costs the first page is paid once for each
+/// type it reads), and the native build still refuses, where the log is read, a value that is
+/// not a `T`, so a terminal never holds an event it cannot read.
+#[derive(Debug, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
+pub struct Kept<T> {
+    json: serde_json::Value,
+    kind: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Kept<T> {
+    fn clone(&self) -> Self {
+        Kept { json: self.json.clone(), kind: std::marker::PhantomData }
+    }
+}
+
+impl<T: serde::Serialize + serde::de::DeserializeOwned> Kept<T> {
+    pub fn new(value: &T) -> Self {
+        // Every type kept so is plain data, whose JSON form cannot fail to be written.
+        Kept { json: serde_json::to_value(value).unwrap_or_default(), kind: std::marker::PhantomData }
+    }
+
+    /// The value read as a `T`, or what is wrong with it.
+    pub fn read(&self) -> Result<T, String> {
+        T::deserialize(&self.json).map_err(|e| e.to_string())
+    }
+}
+
+impl<T> Kept<T> {
+    /// Nothing kept (`null`): left out of an event's JSON where that is allowed.
+    pub fn is_null(&self) -> bool {
+        self.json.is_null()
+    }
+}
+
+impl<T> serde::Serialize for Kept<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(serializer)
+    }
+}
+
+impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Kept<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let json = serde_json::Value::deserialize(deserializer)?;
+        #[cfg(not(target_arch = "wasm32"))]
+        T::deserialize(&json).map_err(serde::de::Error::custom)?;
+        Ok(Kept { json, kind: std::marker::PhantomData })
+    }
+}

@@ -25,6 +25,7 @@ pub use scorecard::{Score, Scorecard};
 use crate::clock::Clock;
 use crate::events::{Event, MessageKind};
 use crate::floor::Floor;
+use crate::json::Kept;
 use crate::markup;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ResponseFormat};
 use crate::scenario::Scenario;
@@ -364,12 +365,38 @@ pub fn not_judged(events: &[Event], settings: &JudgeSettings, judge: &Judge, why
         .collect();
     let conversation = (!settings.conversation_rubric.is_empty())
         .then(|| Scorecard { scores: blank(&settings.conversation_rubric), ..Scorecard::default() });
+    verdict(judge.label.clone(), judge.same_model, agents, conversation, why)
+}
+
+/// The `verdict` event by the judge `label` names (`same_model` when it is the agents' own
+/// model), with each agent's scorecard and the conversation's, or why there are none.
+pub fn verdict(
+    label: String,
+    same_model: bool,
+    agents: Vec<Scorecard>,
+    conversation: Option<Scorecard>,
+    not_judged: String,
+) -> Event {
     Event::Verdict {
-        judge: judge.label.clone(),
-        same_model: judge.same_model,
-        agents,
-        conversation,
-        not_judged: why,
+        judge: label,
+        same_model,
+        agents: Kept::new(&agents),
+        conversation: Kept::new(&conversation),
+        not_judged,
+    }
+}
+
+/// A verdict's scorecards, read: each agent's, then the conversation's (none for another
+/// event); what is wrong with them when they cannot be read.
+pub fn scorecards(event: &Event) -> Result<(Vec<Scorecard>, Option<Scorecard>), String> {
+    match event {
+        Event::Verdict { agents, conversation, .. } => Ok((
+            agents.read().map_err(|e| format!("the verdict's scorecards cannot be read: {e}"))?,
+            conversation
+                .read()
+                .map_err(|e| format!("the verdict's scorecard of the conversation cannot be read: {e}"))?,
+        )),
+        _ => Ok((Vec::new(), None)),
     }
 }
 
@@ -395,13 +422,7 @@ pub async fn ask_judge(
     let asked = floor.ask_until(request, settings.attempts, |r: &ChatResponse| read(&r.content)).await?;
     floor.record_asked(request, &asked);
     let verdict = match asked.value {
-        Some(j) => Event::Verdict {
-            judge: judge.label.clone(),
-            same_model: judge.same_model,
-            agents: j.agents,
-            conversation: j.conversation,
-            not_judged: String::new(),
-        },
+        Some(j) => verdict(judge.label.clone(), judge.same_model, j.agents, j.conversation, String::new()),
         None => {
             let last = asked.attempts.last().and_then(|(_, p)| p.error.clone()).unwrap_or_default();
             let n = asked.attempts.len();
@@ -461,7 +482,7 @@ pub fn scores_line(card: &Scorecard) -> String {
 /// (and a warning when it is the debaters' model), each agent's scores with its length, the
 /// turns of its strongest and weakest message and the judge's reasons, then the conversation's.
 pub fn verdict_lines(event: &Event) -> Vec<String> {
-    let Event::Verdict { judge, same_model, agents, conversation, not_judged } = event else {
+    let Event::Verdict { judge, same_model, not_judged, .. } = event else {
         return Vec::new();
     };
     let mut out = vec![format!(
@@ -472,7 +493,14 @@ pub fn verdict_lines(event: &Event) -> Vec<String> {
         out.push(format!("Not judged: {not_judged}"));
         return out;
     }
-    for c in agents {
+    let (agents, conversation) = match scorecards(event) {
+        Ok(cards) => cards,
+        Err(e) => {
+            out.push(format!("Not read: {e}"));
+            return out;
+        }
+    };
+    for c in &agents {
         let turns = match (c.strongest_turn, c.weakest_turn) {
             (Some(s), Some(w)) => format!("; strongest turn {s}, weakest turn {w}"),
             (Some(s), None) => format!("; strongest turn {s}"),
@@ -491,7 +519,7 @@ pub fn verdict_lines(event: &Event) -> Vec<String> {
             out.push(format!("Why: {}", c.reasoning));
         }
     }
-    if let Some(c) = conversation {
+    if let Some(c) = &conversation {
         out.push(format!("The conversation: {}", scores_line(c)));
         if !c.reasoning.is_empty() {
             out.push(format!("Why: {}", c.reasoning));
@@ -516,7 +544,7 @@ fn quote(events: &[Event], agent: &str, turn: u32, words: usize) -> Option<Strin
 /// Empty when the log has no verdict.
 pub fn scorecard_html(events: &[Event]) -> crate::markup::Markup {
     use crate::markup::Markup;
-    let Some(Event::Verdict { judge, same_model, agents, conversation, not_judged }) = latest(events) else {
+    let Some(verdict @ Event::Verdict { judge, same_model, not_judged, .. }) = latest(events) else {
         return Markup::new();
     };
     let mut out = markup!("<p class=\"judge-by\" data-testid=\"judge-by\">Verdict by {}", judge);
@@ -533,6 +561,16 @@ pub fn scorecard_html(events: &[Event]) -> crate::markup::Markup {
         ));
         return out;
     }
+    let (agents, conversation) = match scorecards(verdict) {
+        Ok(cards) => cards,
+        Err(e) => {
+            out.push(markup!(
+                "<p class=\"alert\" role=\"alert\" data-testid=\"not-judged\">Not read: {}</p>",
+                e
+            ));
+            return out;
+        }
+    };
     let head = |cards: &[Scorecard]| -> Markup {
         let mut h = Markup::new();
         if let Some(c) = cards.first() {
@@ -559,9 +597,9 @@ pub fn scorecard_html(events: &[Event]) -> crate::markup::Markup {
     };
     out.push(markup!(
         "<table class=\"scorecard\" data-testid=\"scorecard\"><thead><tr><th scope=\"col\">Agent</th>{}<th scope=\"col\" title=\"judges favour long answers: compare scores with length\">Speeches</th><th scope=\"col\">Words each</th></tr></thead><tbody>",
-        head(agents)
+        head(&agents)
     ));
-    for c in agents {
+    for c in &agents {
         out.push(markup!(
             "<tr data-agent=\"{}\"><th scope=\"row\">{}</th>{}<td>{}</td><td>{}</td></tr>",
             c.agent,
@@ -572,7 +610,7 @@ pub fn scorecard_html(events: &[Event]) -> crate::markup::Markup {
         ));
     }
     out.push_static("</tbody></table>");
-    if let Some(c) = conversation {
+    if let Some(c) = &conversation {
         out.push(markup!(
             "<table class=\"scorecard\" data-testid=\"conversation-scores\"><thead><tr><th scope=\"col\"></th>{}</tr></thead><tbody><tr><th scope=\"row\">The conversation</th>{}</tr></tbody></table>",
             head(std::slice::from_ref(c)),
@@ -592,7 +630,7 @@ pub fn scorecard_html(events: &[Event]) -> crate::markup::Markup {
         )
     };
     let mut reasons = Markup::new();
-    for c in agents {
+    for c in &agents {
         reasons.push(markup!(
             "<div class=\"reason\" data-testid=\"reasons\" data-agent=\"{}\"><h3>{}</h3><p>{}</p>",
             c.agent,

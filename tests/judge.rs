@@ -63,10 +63,11 @@ fn judged(events: &[Event], url: &str, provider: &str) -> Vec<Event> {
     .expect("the judge was asked")
 }
 
-fn verdict(added: &[Event]) -> (&[Scorecard], Option<&Scorecard>, &str) {
+fn verdict(added: &[Event]) -> (Vec<Scorecard>, Option<Scorecard>, &str) {
     match added.last() {
-        Some(Event::Verdict { agents, conversation, not_judged, .. }) => {
-            (agents, conversation.as_ref(), not_judged)
+        Some(v @ Event::Verdict { not_judged, .. }) => {
+            let (agents, conversation) = judge::scorecards(v).expect("the scorecards read back");
+            (agents, conversation, not_judged)
         }
         other => panic!("the last event is not a verdict: {other:?}"),
     }
@@ -158,7 +159,7 @@ fn unreadable_refused_and_truncated_verdicts_are_asked_again_then_recorded_as_no
     let (agents, conversation, not_judged) = verdict(&added);
     assert!(not_judged.starts_with("no readable verdict in 3 replies"), "{not_judged}");
     // Not judged is no score at all, never a zero.
-    assert!(agents.iter().chain(conversation).all(|c| c.scores.iter().all(|s| s.score.is_none())));
+    assert!(agents.iter().chain(&conversation).all(|c| c.scores.iter().all(|s| s.score.is_none())));
     assert!(agents.iter().all(|c| c.speeches > 0 || c.agent == "Elizabeth Warren"));
     let lines = judge::verdict_lines(added.last().unwrap());
     assert_eq!(lines[1], format!("Not judged: {not_judged}"));
@@ -267,12 +268,10 @@ fn planted() -> Vec<Event> {
 #[test]
 fn the_demo_judge_ranks_planted_speakers_as_planted() {
     let events = planted();
-    let Event::Verdict { agents, conversation, judge: by, .. } =
-        judge::demo::verdict(&events, &JudgeSettings::default())
-    else {
-        panic!("not a verdict")
-    };
+    let verdict = judge::demo::verdict(&events, &JudgeSettings::default());
+    let Event::Verdict { judge: by, .. } = &verdict else { panic!("not a verdict") };
     assert_eq!(by, judge::demo::LABEL);
+    let (agents, conversation) = judge::scorecards(&verdict).unwrap();
     let score = |agent: &str, dim: &str| {
         let c = agents.iter().find(|c| c.agent == agent).unwrap();
         c.scores.iter().find(|s| s.dimension == dim).unwrap().score.unwrap()
@@ -436,10 +435,8 @@ fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
     for seed in 1..=6 {
         let log = from_json_lines(&std::fs::read_to_string(runs.join(format!("seed-{seed}.jsonl"))).unwrap())
             .unwrap();
-        let Some(Event::Verdict { agents, .. }) = judge::latest(&log) else {
-            panic!("seed {seed} was not judged")
-        };
-        for c in agents {
+        let Some(verdict) = judge::latest(&log) else { panic!("seed {seed} was not judged") };
+        for c in judge::scorecards(verdict).unwrap().0 {
             for s in c.scores.iter().filter(|s| s.score.is_some()) {
                 let v = s.score.unwrap();
                 let given = match s.dimension.as_str() {
@@ -504,4 +501,19 @@ fn the_judge_settings_travel_as_written_and_are_checked_when_read() {
     );
     let unreadable = judge::JudgeSpec(Some(serde_json::json!({"attempts": "many"})));
     assert!(unreadable.settings().unwrap_err().contains("attempts"), "{:?}", unreadable.settings());
+}
+
+#[test]
+fn a_verdict_whose_scorecards_are_not_scorecards_is_refused_where_the_log_is_read() {
+    let line = r#"{"type":"verdict","judge":"j","agents":[{"agent":"A","scores":[{"dimension":"civility","score":"high","min":1,"max":5}]}]}"#;
+    let err = agora::events::from_json_lines(line).expect_err("a score that is not a number");
+    assert!(err.contains("score"), "{err}");
+    let fine = r#"{"type":"verdict","judge":"j","agents":[{"agent":"A","scores":[{"dimension":"civility","score":4,"min":1,"max":5}]}]}"#;
+    let log = agora::events::from_json_lines(fine).unwrap();
+    let (agents, conversation) = judge::scorecards(&log[0]).unwrap();
+    assert_eq!((agents[0].scores[0].score, conversation.is_none()), (Some(4), true));
+    // Written back with what was read, and no conversation field.
+    let again = agora::events::to_json_lines(&log);
+    assert!(!again.contains("conversation"), "{again}");
+    assert_eq!(agora::events::from_json_lines(&again).unwrap(), log);
 }

@@ -111,11 +111,12 @@ impl RunFigures {
             }
         }
         f.error = errors.join("; ");
-        if let Some(Event::Verdict { agents: cards, conversation, .. }) = crate::judge::latest(events) {
+        // A verdict whose scorecards cannot be read leaves the judge's cells empty, as not judged.
+        if let Some(Ok((cards, conversation))) = crate::judge::latest(events).map(crate::judge::scorecards) {
             // In the columns' order: each dimension, then each agent.
             let dimensions = cards.first().map_or(0, |c| c.scores.len());
             for i in 0..dimensions {
-                for c in cards {
+                for c in &cards {
                     f.judge
                         .extend(c.scores.get(i).map(|s| (format!("{}:{}", s.dimension, c.agent), s.score)));
                 }

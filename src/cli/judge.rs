@@ -177,14 +177,16 @@ pub fn check_main(args: &[String]) -> Result<i32, String> {
     for path in entries {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let Ok((events, _)) = read_log(&path.to_string_lossy()) else { continue };
-        let Some(Event::Verdict { agents, conversation, .. }) = crate::judge::latest(&events) else {
+        let Some(verdict) = crate::judge::latest(&events) else {
             return Err(format!(
                 "{} has no verdict: judge it first (agora judge {} --out ...)",
                 path.display(),
                 path.display()
             ));
         };
-        for card in agents.iter().chain(conversation) {
+        let (agents, conversation) =
+            crate::judge::scorecards(verdict).map_err(|e| format!("{}: {e}", path.display()))?;
+        for card in agents.iter().chain(&conversation) {
             for s in &card.scores {
                 if let Some(v) = s.score {
                     judged.insert((name.clone(), card.agent.clone(), s.dimension.clone()), (v, s.min, s.max));

@@ -32,6 +32,12 @@ impl<T> Empty for Option<T> {
     }
 }
 
+impl<T> Empty for crate::json::Kept<T> {
+    fn is_empty(&self) -> bool {
+        self.is_null()
+    }
+}
+
 impl Empty for String {
     fn is_empty(&self) -> bool {
         String::is_empty(self)

@@ -179,5 +179,5 @@ pub fn verdict(events: &[Event], settings: &JudgeSettings) -> Event {
             .collect(),
         ..Scorecard::default()
     });
-    Event::Verdict { judge: LABEL.into(), same_model: false, agents, conversation, not_judged: String::new() }
+    super::verdict(LABEL.into(), false, agents, conversation, String::new())
 }

@@ -153,7 +153,7 @@ pub fn read(reply: &str, settings: &JudgeSettings) -> Result<Vec<Side>, String> 
 /// of the conversation's scores for [`OVERALL`]); the same in both orders.
 pub fn demo(a: &[Event], b: &[Event], settings: &JudgeSettings) -> Vec<Judgement> {
     let scores = |events: &[Event]| -> Vec<u32> {
-        let Event::Verdict { conversation, .. } = super::demo::verdict(events, settings) else {
+        let Ok((_, conversation)) = super::scorecards(&super::demo::verdict(events, settings)) else {
             return Vec::new();
         };
         let mut s: Vec<u32> =
