@@ -11,7 +11,7 @@ mod driver;
 mod editor;
 pub mod fetch;
 mod inspector;
-mod intab;
+pub mod intab;
 mod judge;
 pub(crate) mod methods;
 mod models;

@@ -9,7 +9,9 @@
 use serde_json::Value;
 
 use crate::json::Fields;
-use crate::model::{ChatRequest, ChatResponse, Cue, EngineTime, Sampling, ToolCall, Usage};
+use crate::model::{
+    ChatRequest, ChatResponse, Cue, EngineTime, Purpose, ResponseFormat, Sampling, ToolCall, Usage,
+};
 pub use crate::reply::{Reply, BID_RANGE};
 
 /// The provider id a scenario names to run on the in-tab model.
@@ -112,6 +114,11 @@ impl Reply {
     /// The reply `request` asks for: the form its method holds it to (each method's folder says,
     /// in `intab.rs`), or free text.
     pub fn of(request: &ChatRequest) -> Reply {
+        if let (Purpose::Judge, ResponseFormat::JsonSchema { schema, .. }) =
+            (request.purpose, &request.response_format)
+        {
+            return Reply::Schema { schema: schema.clone() };
+        }
         if let Some(reply) = method_reply(request) {
             return reply;
         }
@@ -144,6 +151,7 @@ impl Reply {
                 Some(of_words(Some(*word_limit)))
             }
             Reply::Prompts { .. } => Some(limit.unwrap_or(600)),
+            Reply::Schema { .. } => Some(limit.unwrap_or(1024)),
             Reply::Number { .. } | Reply::Name { .. } | Reply::Action { .. } => None,
         }
     }
@@ -196,6 +204,11 @@ impl Reply {
                      trade ::= \"\\\"TRADE\\\", \\\"sell_resource\\\": \" {resource} \", \\\"buy_resource\\\": \" {resource} \", \\\"quantity\\\": \" [1-9] [0-9]?"
                 );
                 Shape { streams: true, ..held(grammar, 72 + 2 * longest) }
+            }
+            Reply::Schema { schema } => {
+                let budget = self.text_tokens(limit).unwrap_or(1024);
+                let (grammar, longest) = schema_grammar(schema, budget);
+                held(grammar, budget.max(longest))
             }
             Reply::Prompts { players } => {
                 let budget = self.text_tokens(limit).unwrap_or(600);
@@ -290,7 +303,9 @@ impl Writing {
     pub fn sampling(&self, request: &ChatRequest, cast: &[String]) -> Option<Sampling> {
         let free = match Reply::of(request) {
             Reply::Text { .. } => true,
-            Reply::Handoff { .. } | Reply::Object { .. } | Reply::Prompts { .. } => false,
+            Reply::Handoff { .. } | Reply::Object { .. } | Reply::Prompts { .. } | Reply::Schema { .. } => {
+                false
+            }
             Reply::Number { .. } | Reply::Name { .. } | Reply::Action { .. } => return None,
         };
         // "Name:" anywhere, not only after a line break: a small model also opens its reply
@@ -489,6 +504,94 @@ fn object_grammar(schema: &Value, budget: u32) -> String {
         rules.push(string_rule("text", each));
     }
     format!("root ::= \"{{\" {} \"}}\"\n{}", parts.join(" "), rules.join("\n"))
+}
+
+/// A grammar for JSON following `schema`, nested (the judge's verdict and its comparison of two
+/// runs): an object has every property, in the schema's order; an array of objects whose first
+/// property is an `enum` has one item for each of its values, in order (so every agent is scored,
+/// once); an `enum` is one of its values; an integer with a `minimum` and `maximum` is one of
+/// that range, another at most three digits; anything else a bounded string. The strings share
+/// what the budget leaves. With the grammar, the length of its longest reply.
+fn schema_grammar(schema: &Value, budget: u32) -> (String, u32) {
+    let (mut reserved, mut strings) = (0u32, 0u32);
+    let root = schema_value(schema, None, &mut reserved, &mut strings);
+    let mut grammar = format!("root ::= {root}");
+    let mut longest = reserved;
+    if let Some(each) = text_budget(budget, reserved).checked_div(strings) {
+        grammar.push('\n');
+        grammar.push_str(&string_rule("text", each));
+        longest += strings * each.max(2);
+    }
+    (grammar, longest)
+}
+
+/// The rule for one value of a schema (see [`schema_grammar`]), its first property fixed to
+/// `first` when it is an array's item; counts the characters it fixes and the strings it leaves free.
+fn schema_value(s: &Value, first: Option<&str>, reserved: &mut u32, strings: &mut u32) -> String {
+    let enum_of = |s: &Value| -> Option<Vec<String>> {
+        Some(s.get("enum")?.as_array()?.iter().filter_map(Value::as_str).map(String::from).collect())
+    };
+    if let Some(options) = enum_of(s).filter(|o| !o.is_empty()) {
+        let names: Vec<String> = options.iter().map(|o| json_text(o)).collect();
+        *reserved += names.iter().map(|n| n.len() as u32).max().unwrap_or(0);
+        return one_of(&names);
+    }
+    let empty = serde_json::Map::new();
+    let properties = |s: &Value| s.get("properties").and_then(Value::as_object).unwrap_or(&empty).clone();
+    match s.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let mut parts = Vec::new();
+            for (i, (key, spec)) in properties(s).iter().enumerate() {
+                let sep = if i == 0 { "" } else { ", " };
+                let label = format!("{sep}{}: ", json_text(key));
+                *reserved += label.len() as u32;
+                let value = match (i, first) {
+                    (0, Some(fixed)) => {
+                        *reserved += json_text(fixed).len() as u32;
+                        literal(&json_text(fixed))
+                    }
+                    _ => schema_value(spec, None, reserved, strings),
+                };
+                parts.push(format!("{} {value}", literal(&label)));
+            }
+            *reserved += 2;
+            format!("\"{{\" {} \"}}\"", parts.join(" "))
+        }
+        Some("array") => {
+            let item = s.get("items").unwrap_or(&Value::Null);
+            let keys = properties(item).values().next().and_then(enum_of).unwrap_or_default();
+            *reserved += 2;
+            let items: Vec<String> = if keys.is_empty() {
+                vec![schema_value(item, None, reserved, strings)]
+            } else {
+                keys.iter()
+                    .map(|k| {
+                        *reserved += 2;
+                        schema_value(item, Some(k), reserved, strings)
+                    })
+                    .collect()
+            };
+            format!("\"[\" {} \"]\"", items.join(" \", \" "))
+        }
+        Some("integer") => {
+            let bound = |k: &str| s.get(k).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
+            match (bound("minimum"), bound("maximum")) {
+                (Some(lo), Some(hi)) if lo <= hi && hi - lo <= 100 => {
+                    *reserved += hi.to_string().len() as u32;
+                    format!("({})", numbers(lo, hi))
+                }
+                _ => {
+                    *reserved += 3;
+                    "(\"0\" | [1-9] [0-9]? [0-9]?)".into()
+                }
+            }
+        }
+        _ => {
+            *strings += 1;
+            *reserved += 2;
+            "text".into()
+        }
+    }
 }
 
 #[cfg(test)]

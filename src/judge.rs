@@ -89,6 +89,58 @@ impl Judge {
     }
 }
 
+/// The address the judge of a run of `scenario` is called at, whose key the page must send:
+/// empty for the demo judge and the model in the tab, which need none.
+pub fn judge_address(scenario: &Scenario) -> String {
+    let who = scenario.judge.who();
+    let s = judge_scenario(scenario, &who);
+    if Judge::of(&who, scenario).is_demo() || s.model.is_in_tab() {
+        return String::new();
+    }
+    s.model.effective_base_url()
+}
+
+/// Who would judge a run of `scenario`, with the warnings that go with them.
+pub fn who_judges(scenario: &Scenario) -> String {
+    let who = scenario.judge.who();
+    let judge = Judge::of(&who, scenario);
+    let mut note = format!("Judged by {}", judge.label);
+    if judge.same_model {
+        note.push_str(", the agents' own model: it may favour what it wrote");
+    }
+    if judge_scenario(scenario, &who).model.is_in_tab() {
+        note.push_str(". A small model in the tab judges poorly: name a judge in the scenario's judge settings for scores to trust");
+    }
+    note.push('.');
+    note
+}
+
+/// The Verdict panel of the finished run `events` record, as HTML (the page's tools module
+/// draws it): "Judge this run" (or "Judge again"), carrying the address whose key the judge needs
+/// (`data-key-for`) and who judges (`data-judge`), who will judge until a verdict says who did,
+/// then the newest verdict's scorecard ([`scorecard_html`]).
+pub fn panel_html(events: &[Event]) -> crate::markup::Markup {
+    let Some(Event::RunStarted { scenario, .. }) = events.first() else {
+        return crate::markup::Markup::new();
+    };
+    let judged = latest(events).is_some();
+    let mut out = markup!(
+        "<p class=\"row\"><button data-act=\"judge\" data-testid=\"judge-run\" data-key-for=\"{}\" data-judge=\"{}\">{}</button>",
+        judge_address(scenario),
+        Judge::of(&scenario.judge.who(), scenario).label,
+        if judged { "Judge again" } else { "Judge this run" }
+    );
+    if !judged {
+        out.push(markup!(
+            " <span class=\"muted\" data-testid=\"judge-note\">{}</span>",
+            who_judges(scenario)
+        ));
+    }
+    out.push_static("</p>");
+    out.push(scorecard_html(events));
+    out
+}
+
 /// What the judges read of a run: (turn, speaker, text, kind) of every message with text.
 fn messages(events: &[Event]) -> Vec<(u32, &str, &str, MessageKind)> {
     events

@@ -32,4 +32,6 @@ pub enum Reply {
     Action { resources: Vec<String> },
     /// The optimizer's object: a prompt for each player.
     Prompts { players: Vec<String> },
+    /// JSON following `schema`, nested: the judge's verdict, or its comparison of two runs.
+    Schema { schema: Value },
 }

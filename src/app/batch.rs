@@ -172,7 +172,12 @@ impl Controller {
             Some((_, _, judged)) => judged,
             None => b.data.with_value(|d| d.csv.lines().next().is_some_and(|h| h.contains(",judge:"))),
         };
-        let key = if judged { super::judge::judge_key(&self.keys, &scenario)? } else { String::new() };
+        let key = if judged {
+            let address = call(&m, "judge_address", &[json.as_str().into()])?;
+            super::judge::judge_key(&self.keys, &address)?
+        } else {
+            String::new()
+        };
         if new.is_some() {
             // A resumed batch has its header already.
             let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into(), judged.into()])?;

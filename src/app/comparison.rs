@@ -385,7 +385,7 @@ fn ComparisonPage() -> impl IntoView {
             return note
                 .set("Judge side by side compares finished columns: play at least two to their end.".into());
         }
-        let key = match super::judge::judge_key(&page.keys, &runs[0].2) {
+        let key = match super::judge::judge_key(&page.keys, &crate::judge::judge_address(&runs[0].2)) {
             Ok(k) => k,
             Err(e) => return note.set(format!("The judge cannot be asked: {e}")),
         };
@@ -443,7 +443,7 @@ fn ComparisonPage() -> impl IntoView {
                 <button data-testid="compare-json" on:click=move |_| save(true)>"Save (JSON)"</button>
                 <button data-testid="compare-csv" on:click=move |_| save(false)>"Figures (CSV)"</button>
                 <button data-testid="compare-judge" title="Each finished column's judge (the scenario's) scores its conversation; the scores join the strip"
-                    on:click=move |_| { with_open(&|o| o.columns.iter().for_each(|c| c.controller.judge())); }>
+                    on:click=move |_| { with_open(&|o| o.columns.iter().for_each(|c| c.controller.judge_named())); }>
                     "Judge each column"
                 </button>
                 <button data-testid="compare-side-by-side" title="The judge compares each pair of finished columns, asked in both orders"

@@ -99,6 +99,12 @@ pub struct InTab {
     calls: StoredValue<Vec<web_sys::AbortController>, LocalStorage>,
 }
 
+impl Default for InTab {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl InTab {
     pub fn new() -> Self {
         Self { loaded: RwSignal::new(None), calls: StoredValue::new_local(Vec::new()) }
@@ -216,28 +222,79 @@ impl ChatModel for InTabModel {
         let n = self.calls.get();
         self.calls.set(n + 1);
         Box::pin(async move {
-            let seed = (self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(n) >> 33) as u32;
-            let sampling = self.writing.sampling(request, &self.cast);
-            let body = crate::intab::call_body(request, seed, sampling.as_ref());
             let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
             self.state.calls.update_value(|c| c.push(abort.clone()));
-            let (agent, on_text) = (request.agent.clone(), self.on_text.clone());
-            let streamed = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
-                if let Some(text) = text.as_string() {
-                    on_text(&agent, &text);
-                }
-            });
-            let result = call("complete", &[&body.into(), streamed.as_ref(), &abort.signal().into()]).await;
-            drop(streamed);
+            let sampling = self.writing.sampling(request, &self.cast);
+            let asked =
+                ask(request, call_seed(self.seed, n), sampling, Some(self.on_text.clone()), &abort).await;
             self.state.calls.update_value(|c| c.retain(|a| a != &abort));
-            let out = match result {
-                Ok(v) => data(&v),
-                Err(e) if e == "cancelled" => return Err(ModelError::Cancelled),
-                Err(e) => return Err(ModelError::Unavailable(e)),
-            };
-            let answer = EngineAnswer::read(out).map_err(ModelError::Unavailable)?;
-            let response = answer.into_response(request, sampling);
-            Ok(response)
+            asked
+        })
+    }
+}
+
+/// The engine's seed for call `n` of a run seeded `seed`.
+fn call_seed(seed: u64, n: u64) -> u32 {
+    (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(n) >> 33) as u32
+}
+
+/// Asks the engine `request` with `seed` and `sampling`, streaming its text to `on_text`
+/// (when given) and stopped by `abort`.
+async fn ask(
+    request: &ChatRequest,
+    seed: u32,
+    sampling: Option<crate::model::Sampling>,
+    on_text: Option<TextSink>,
+    abort: &web_sys::AbortController,
+) -> Result<ChatResponse, ModelError> {
+    let body = crate::intab::call_body(request, seed, sampling.as_ref());
+    let agent = request.agent.clone();
+    let streamed = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
+        if let (Some(text), Some(on_text)) = (text.as_string(), &on_text) {
+            on_text(&agent, &text);
+        }
+    });
+    let result = call("complete", &[&body.into(), streamed.as_ref(), &abort.signal().into()]).await;
+    drop(streamed);
+    let out = match result {
+        Ok(v) => data(&v),
+        Err(e) if e == "cancelled" => return Err(ModelError::Cancelled),
+        Err(e) => return Err(ModelError::Unavailable(e)),
+    };
+    let answer = EngineAnswer::read(out).map_err(ModelError::Unavailable)?;
+    Ok(answer.into_response(request, sampling))
+}
+
+/// The model in the tab as a judge: whatever the tab holds, asked outside any run (by the tools
+/// module, which shares the page's engine), its calls seeded from `seed` in the order asked.
+pub struct EngineJudge {
+    seed: u64,
+    calls: Cell<u64>,
+    writing: crate::intab::Writing,
+}
+
+impl EngineJudge {
+    pub fn new(seed: u64, writing: crate::intab::Writing) -> Self {
+        EngineJudge { seed, calls: Cell::new(0), writing }
+    }
+}
+
+impl ChatModel for EngineJudge {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        let n = self.calls.get();
+        self.calls.set(n + 1);
+        Box::pin(async move {
+            let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
+            let sampling = self.writing.sampling(request, &[]);
+            ask(request, call_seed(self.seed, n), sampling, None, &abort).await.map_err(|e| match e {
+                ModelError::Unavailable(why) => ModelError::Unavailable(format!(
+                    "{why}: the judge is the model in the tab, so load it in Model settings first"
+                )),
+                e => e,
+            })
         })
     }
 }

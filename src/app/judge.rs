@@ -7,34 +7,25 @@ use leptos::prelude::*;
 
 use super::driver::Controller;
 use crate::events::Event;
-use crate::judge::Judge;
 use crate::markup::Markup;
 use crate::ui::MarkupAttribute;
 
 impl Controller {
-    /// Asks the judge of the run's scenario about the finished run on screen. The judging itself
-    /// (the prompt, the call with the key given here, the reading of the verdict, the demo judge)
+    /// Asks the judge of the run's scenario about the finished run on screen, with the key for
+    /// `address` (empty: the judge needs none); `label` says who judges. The judging itself
+    /// (the prompt, the call, the reading of the verdict, the demo judge, the model in the tab)
     /// is the tools module's, so none of it is on the first page.
-    pub fn judge(&self) {
+    pub fn judge(&self, address: &str, label: &str) {
         let events = match self.judgeable() {
             Ok(e) => e,
             Err(e) => return self.judging.set(e),
         };
         let Some(Event::RunStarted { scenario, .. }) = events.first() else { return };
-        let who = scenario.judge.who();
-        let judge = Judge::of(&who, scenario);
-        let model = crate::judge::judge_scenario(scenario, &who).model;
-        if !judge.is_demo() && model.is_in_tab() {
-            return self.judging.set(
-                "The model in the tab cannot judge: name a judge (a provider and model) in the scenario's judge settings."
-                    .into(),
-            );
-        }
-        let key = match judge_key(&self.keys, scenario) {
+        let key = match judge_key(&self.keys, address) {
             Ok(k) => k,
             Err(e) => return self.judging.set(format!("The judge cannot be asked: {e}")),
         };
-        self.judging.set(format!("Judging: {} reads the run…", judge.label));
+        self.judging.set(format!("Judging: {label} reads the run…"));
         let run = crate::export::to_json_compact(scenario, &events);
         let this = *self;
         leptos::task::spawn_local(async move {
@@ -49,18 +40,23 @@ impl Controller {
     }
 }
 
-/// The key for the judge a run of `scenario` names: none for the demo judge, else the page's
-/// key for the judge's address (asking first, as for a run, when it was entered for another).
-pub(crate) fn judge_key(
-    keys: &super::models::KeyStore,
-    scenario: &crate::scenario::Scenario,
-) -> Result<String, String> {
-    let who = scenario.judge.who();
-    if Judge::of(&who, scenario).is_demo() {
+impl Controller {
+    /// Asks the judge of the run's scenario, finding its address and name from the scenario
+    /// (the comparison's columns: the first page gets them from the tools module's button).
+    pub fn judge_named(&self) {
+        let Some(s) = self.view.with_untracked(|v| v.scenario.clone()) else { return };
+        let label = crate::judge::Judge::of(&s.judge.who(), &s).label;
+        self.judge(&crate::judge::judge_address(&s), &label);
+    }
+}
+
+/// The page's key for a judge called at `address` (`crate::judge::judge_address`): none when it
+/// needs none, else the key, asking first, as for a run, when it was entered for another address.
+pub(crate) fn judge_key(keys: &super::models::KeyStore, address: &str) -> Result<String, String> {
+    if address.is_empty() {
         return Ok(String::new());
     }
-    let url = crate::judge::judge_scenario(scenario, &who).model.effective_base_url();
-    Ok(keys.key_for(&url)?.unwrap_or_default())
+    Ok(keys.key_for(address)?.unwrap_or_default())
 }
 
 /// The judge's calls and verdict on the run file `run` (its log to be appended to), from the
@@ -71,35 +67,16 @@ pub(crate) async fn judged(run: String, key: String) -> Result<Vec<Event>, Strin
     crate::events::from_json_lines(&lines)
 }
 
-/// Who would judge the run on screen, with the warnings that go with them.
-fn judge_note(v: &crate::view::RunView) -> Option<String> {
-    let s = v.scenario.as_ref()?;
-    let who = s.judge.who();
-    let judge = Judge::of(&who, s);
-    let mut note = format!("Judged by {}", judge.label);
-    if judge.same_model {
-        note.push_str(", the agents' own model: it may favour what it wrote");
-    }
-    if who.provider.is_empty() && s.model.is_in_tab() {
-        note.push_str(". A small model in the tab judges poorly: name a judge in the scenario's judge settings for scores to trust");
-    }
-    note.push('.');
-    Some(note)
-}
-
-/// The judge's panel under a finished run: "Judge this run", then the scorecard.
+/// The judge's panel under a finished run: "Judge this run", who judges and the scorecard, all
+/// drawn by the tools module from the log (so a verdict, a replay and a link draw the same).
 #[component]
 pub fn VerdictPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
     let finished = Memo::new(move |_| controller.view.with(|v| v.finished.is_some()));
-    // Which verdict is newest (a new one is a new allocation).
-    let verdicts = Memo::new(move |_| {
-        controller.view.with(|v| v.verdict.as_ref().map(|e| std::sync::Arc::as_ptr(e) as usize))
-    });
     let card = RwSignal::new(String::new());
-    // Drawn by the tools module from the log when the run finishes and when a verdict comes.
+    // Drawn again when the run finishes and when a verdict comes (a new one is a new allocation).
     Effect::new(move |_| {
-        verdicts.track();
+        controller.view.with(|v| v.verdict.as_ref().map(|e| std::sync::Arc::as_ptr(e) as usize));
         if !finished.get() {
             return card.set(String::new());
         }
@@ -107,27 +84,25 @@ pub fn VerdictPanel() -> impl IntoView {
         let Some(Event::RunStarted { scenario, .. }) = events.first() else { return };
         let run = crate::export::to_json_compact(scenario, &events);
         super::tools::spawn_call(
-            "scorecard",
+            "verdict_panel",
             vec![run.into()],
             Box::new(move |out| card.set(out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string()))),
         );
     });
+    let act = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let button = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let Some(button) = button.and_then(|b| b.closest("[data-act=judge]").ok().flatten()) else { return };
+        let attr = |name: &str| button.get_attribute(name).unwrap_or_default();
+        controller.judge(&attr("data-key-for"), &attr("data-judge"));
+    };
     move || {
         finished.get().then(|| {
             view! {
                 <div class="panel verdict" data-testid="verdict">
                     <h2>"Verdict"</h2>
-                    <p class="row">
-                        <button data-testid="judge-run" on:click=move |_| controller.judge()>
-                            {move || if verdicts.get().is_some() { "Judge again" } else { "Judge this run" }}
-                        </button>
-                        // Who will judge, before a verdict says who did.
-                        <span class="muted" data-testid="judge-note" hidden=move || verdicts.get().is_some()>
-                            {move || controller.view.with(judge_note)}
-                        </span>
-                    </p>
+                    <div data-testid="scorecard-box" on:click=act markup=move || Markup::from_tools_module(card.get())></div>
                     <p class="muted" role="status" data-testid="judging">{move || controller.judging.get()}</p>
-                    <div data-testid="scorecard-box" markup=move || Markup::from_tools_module(card.get())></div>
                 </div>
             }
         })

@@ -56,6 +56,10 @@ mod exports {
             return Ok(None);
         }
         let s = agora::judge::judge_scenario(scenario, &settings.who());
+        if s.model.is_in_tab() {
+            // The page's engine (one module for the page and this one): whatever the tab holds.
+            return Ok(Some(Rc::new(agora::app::intab::EngineJudge::new(s.seed, s.model.writing.clone()))));
+        }
         let key = (!key.trim().is_empty()).then_some(key);
         let endpoint = agora::provider::Endpoint::of(&s, key);
         let transport = Rc::new(agora::app::fetch::BrowserTransport::default());
@@ -79,6 +83,14 @@ mod exports {
             .await
             .map_err(|e| e.to_string())?;
         Ok(agora::events::to_json_lines(&added))
+    }
+
+    /// The address whose key the judge of `scenario` (JSON) needs; empty when it needs none
+    /// (see [`agora::judge::judge_address`]).
+    #[wasm_bindgen]
+    pub fn judge_address(scenario: &str) -> Result<String, String> {
+        let scenario = agora::scenario::Scenario::from_json(scenario)?;
+        Ok(agora::judge::judge_address(&scenario))
     }
 
     /// Two run files of one comparison judged side by side in both orders (see
@@ -111,13 +123,13 @@ mod exports {
             .to_string())
     }
 
-    /// What a finished run's panel shows under "Verdict": the scorecard of its newest verdict
-    /// (see [`agora::judge::scorecard_html`]), then its text statistics
-    /// ([`agora::textstats::table_html`]), as HTML.
+    /// What a finished run's panel shows under "Verdict": the button that asks the judge, who
+    /// judges and the scorecard of its newest verdict (see [`agora::judge::panel_html`]), then
+    /// its text statistics ([`agora::textstats::table_html`]), as HTML.
     #[wasm_bindgen]
-    pub fn scorecard(run: &str) -> Result<String, String> {
+    pub fn verdict_panel(run: &str) -> Result<String, String> {
         let file = agora::export::from_json(run)?;
-        let mut html = agora::judge::scorecard_html(&file.events);
+        let mut html = agora::judge::panel_html(&file.events);
         html.push(agora::textstats::table_html(agora::events::run_part(&file.events)));
         Ok(html.into_string())
     }

@@ -547,3 +547,64 @@ fn writing_settings_are_read_from_a_scenario_and_written_back_only_when_changed(
         .to_string()
         .contains("repeat_penalty"));
 }
+
+/// A finished run of three agents, as the judge reads it.
+fn judged_run() -> Vec<crate::events::Event> {
+    use crate::events::{Event, MessageKind};
+    let scenario: crate::scenario::Scenario = crate::json::read(
+        r#"{"version": 1, "title": "t", "topic": "rail", "agents": [{"name": "Ann"}, {"name": "Bob \"B\""}, {"name": "Cy"}],
+            "method": {"kind": "round_robin"}}"#,
+    )
+    .expect("a scenario");
+    let mut events = vec![Event::RunStarted { seed: 1, scenario: Box::new(scenario) }];
+    for (turn, who) in ["Ann", "Bob \"B\"", "Cy"].into_iter().enumerate() {
+        events.push(Event::Message {
+            turn: turn as u32 + 1,
+            speaker: who.into(),
+            text: "Rail pays for itself.".into(),
+            kind: MessageKind::Agent,
+            refusal: String::new(),
+        });
+    }
+    events
+}
+
+#[test]
+fn a_verdict_on_the_model_in_the_tab_scores_every_agent_on_every_dimension_on_its_scale() {
+    let settings = crate::judge::JudgeSettings::default();
+    let events = judged_run();
+    let request = crate::judge::request(&events, &settings).expect("a request");
+    assert!(matches!(Reply::of(&request), Reply::Schema { .. }));
+    let mut seen = std::collections::BTreeSet::new();
+    for reply in replies(&request) {
+        let judged =
+            crate::judge::read_verdict(&reply, &events, &settings).unwrap_or_else(|e| panic!("{e}: {reply}"));
+        assert_eq!(judged.agents.len(), 3);
+        assert_eq!(judged.agents[1].agent, "Bob \"B\"");
+        assert_eq!(judged.agents[0].scores.len(), settings.agent_rubric.len());
+        seen.extend(judged.agents[0].scores.iter().map(|s| s.score));
+        assert!(judged.conversation.is_some());
+    }
+    assert_eq!(seen.len(), 5, "every score on the 1 to 5 scale can be written: {seen:?}");
+    // A token limit below what the verdict's fixed parts take: the call is still given room for
+    // the whole reply (`replies` checks every reply against it), so no reply is cut inside it.
+    let tight = crate::judge::JudgeSettings { max_tokens: 50, ..settings.clone() };
+    let request = crate::judge::request(&events, &tight).expect("a request");
+    for reply in replies(&request) {
+        crate::judge::read_verdict(&reply, &events, &tight).unwrap_or_else(|e| panic!("{e}: {reply}"));
+    }
+}
+
+#[test]
+fn a_comparison_on_the_model_in_the_tab_names_a_side_for_every_dimension() {
+    let settings = crate::judge::JudgeSettings::default();
+    let events = judged_run();
+    let request = crate::judge::pairwise::request(&events, &events, &settings).expect("a request");
+    let mut sides = std::collections::BTreeSet::new();
+    for reply in replies(&request) {
+        let read = crate::judge::pairwise::read(&reply, &settings).unwrap_or_else(|e| panic!("{e}: {reply}"));
+        assert_eq!(read.len(), crate::judge::pairwise::dimensions(&settings).len());
+        sides.extend(read.iter().map(|s| s.as_str()));
+    }
+    assert_eq!(sides.len(), 3, "A, B and tie can each be written");
+}

@@ -230,6 +230,33 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   await context.close();
 });
 
+test('the model in the tab judges a finished run: its grammar gives every agent a score on every dimension, with a warning', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
+  // The tiny model reads a byte a token: a short prompt (a template like any other) and short
+  // speeches leave its context room for the verdict.
+  await page.getByTestId('field-word_limit').fill('15');
+  await page.getByTestId('templates-method').locator('summary').click();
+  await page.getByTestId('field-judge.template').fill('Judge this debate.\n{transcript}\nAgents: {agent_rubric}\nAll: {conversation_rubric}\nAnswer as {shape}');
+  await downloadAndLoad(page);
+  await page.getByTestId('run').click();
+  await finish(page);
+  await waitForText(page.getByTestId('judge-note'), /Judged by browser models\/tiny\.gguf, the agents' own model: it may favour what it wrote\. A small model in the tab judges poorly/);
+  const started = Date.now();
+  await page.getByTestId('judge-run').click();
+  await waitForText(page.getByTestId('judge-by'), /Verdict by browser models\/tiny\.gguf/, 120000);
+  console.log(`# the tiny model's verdict on a run of 2 turns: ${Date.now() - started} ms`);
+  const rows = await page.getByTestId('scorecard').locator('tbody tr').evaluateAll((trs) =>
+    trs.map((r) => [r.dataset.agent, ...[...r.querySelectorAll('td[data-dimension]')].map((td) => td.textContent)]));
+  assert.deepEqual(rows.map((r) => r[0]), ['Donald Trump', 'Kanye West', 'Elizabeth Warren']);
+  for (const r of rows) for (const v of r.slice(1)) assert.match(v, /^[1-5]$/, `${r[0]}: every dimension scored on its scale`);
+  const judged = (await eventsOf(page)).filter((e) => e.type === 'model_call' && e.purpose === 'judge');
+  assert.deepEqual(judged.map((c) => [c.attempt, c.parse.ok]), [[1, true]], 'one call, read at the first attempt');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('with the opening steps, whose descriptions go to the engine together, a seed repeats the run', async () => {
   const context = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const { page, errors } = await openApp(context);

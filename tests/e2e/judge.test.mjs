@@ -28,7 +28,7 @@ test('the demo judge scores a finished debate: the scorecard in the page, the pr
     for (const v of r.slice(1)) assert.match(v, /^[1-5]$/);
   }
   assert.equal(await page.getByTestId('conversation-scores').locator('td[data-dimension]').count(), 3);
-  assert.equal(await page.getByTestId('judge-run').textContent(), 'Judge again');
+  await waitForText(page.getByTestId('judge-run'), 'Judge again');
 
   // A reason's turn link brings that speech into view and marks it.
   const link = page.getByTestId('reasons').first().locator('[data-goto-turn]').first();
