@@ -26,6 +26,7 @@ use leptos::prelude::*;
 
 use crate::events::FinishReason;
 use crate::presets::PRESETS;
+use crate::ui::MarkupAttribute;
 pub use driver::{Controller, Mode};
 pub use methods::method_label;
 
@@ -348,7 +349,7 @@ fn Controls() -> impl IntoView {
 
 /// Opens a saved run file to replay it without a model.
 #[component]
-fn OpenRun(message: RwSignal<String>) -> impl IntoView {
+fn OpenRun(message: RwSignal<String>, board: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let on_change = move |ev: leptos::ev::Event| {
@@ -371,6 +372,18 @@ fn OpenRun(message: RwSignal<String>) -> impl IntoView {
                 controller.compare.open_file(&text);
                 return;
             }
+            // A tournament's CSV or JSON leaderboard opens as its leaderboard (the tools module's).
+            if text.starts_with("tournament,") || text.contains("\"standings\"") {
+                message.set(String::new());
+                return tools::spawn_call(
+                    "leaderboard",
+                    vec![text.into()],
+                    Box::new(move |out| match out {
+                        Ok(html) => board.set(html),
+                        Err(e) => message.set(format!("Could not open {name}: {e}")),
+                    }),
+                );
+            }
             let opened = crate::export::from_json(&text);
             match opened {
                 Ok(run) => {
@@ -385,7 +398,7 @@ fn OpenRun(message: RwSignal<String>) -> impl IntoView {
     view! {
         <label class="file-button">
             "Open a saved run"
-            <input type="file" accept=".json,application/json" data-testid="import" on:change=on_change />
+            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid="import" title="A run or comparison saved from the page, or a tournament's CSV or JSON" on:change=on_change />
         </label>
     }
 }
@@ -394,6 +407,8 @@ fn OpenRun(message: RwSignal<String>) -> impl IntoView {
 #[component]
 fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
+    // A tournament's leaderboard, opened from its file: HTML from the tools module.
+    let board = RwSignal::new(String::new());
     let has_run = move || controller.view.with(|v| v.scenario.is_some());
     let save = move |markdown: bool| {
         let scenario = controller.view.with_untracked(|v| v.scenario.as_ref().map(|s| (**s).clone()));
@@ -427,7 +442,7 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
     };
     view! {
         <div class="exports">
-            <OpenRun message=message />
+            <OpenRun message=message board=board />
             <share::ShareLinks />
             <button data-testid="export-json" disabled=move || !has_run() on:click=move |_| save(false)>
                 "Save run (JSON)"
@@ -436,6 +451,8 @@ fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
                 "Save transcript (Markdown)"
             </button>
         </div>
+        // The leaderboard's panel and its Close button come from the tools module.
+        <div on:click=move |ev| if browser::acted(&ev, "close").is_some() { board.set(String::new()) } markup=move || crate::markup::Markup::from_tools_module(board.get())></div>
     }
 }
 

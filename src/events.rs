@@ -418,9 +418,9 @@ events! {
         same_model: bool = bool_or_false unless empty,
         /// Each agent's scorecard, in the cast's order (kept as written: the page passes them
         /// on to the tools module, which reads them).
-        agents: Kept<Vec<Scorecard>> = any,
+        agents: Kept<Vec<Scorecard>> = kept,
         /// The conversation's scorecard, when the rubric scores it.
-        conversation: Kept<Option<Scorecard>> = any_or_default unless empty,
+        conversation: Kept<Option<Scorecard>> = kept_or_default unless empty,
         /// Why there are no scores (no readable verdict in every attempt); empty when judged.
         not_judged: String = string_or_empty unless empty,
     },

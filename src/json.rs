@@ -261,6 +261,25 @@ impl Fields {
         Ok(())
     }
 
+    /// A field's JSON as written, taken out unread; `None` when left out.
+    pub fn take(&mut self, name: &str) -> Option<serde_json::Value> {
+        self.map.remove(name)
+    }
+
+    /// A value kept as written ([`Kept`]), that must be present.
+    pub fn kept<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<Kept<T>, String> {
+        let value = self.map.remove(name).ok_or_else(|| self.missing(name))?;
+        Kept::from_value(value).map_err(|e| format!("`{name}` of {}: {e}", self.what))
+    }
+
+    /// A value kept as written ([`Kept`]), left out when empty: absent reads as `null`.
+    pub fn kept_or_default<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<Kept<T>, String> {
+        match self.map.remove(name) {
+            None => Ok(Kept::default()),
+            Some(value) => Kept::from_value(value).map_err(|e| format!("`{name}` of {}: {e}", self.what)),
+        }
+    }
+
     /// A nested value read by serde, or `None` when left out.
     pub fn maybe_any<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
         match self.map.remove(name) {
@@ -433,11 +452,17 @@ mod tests {
 /// their reader, writer and checks (the code a type costs the first page is paid once for each
 /// type it reads), and the native build still refuses, where the log is read, a value that is
 /// not a `T`, so a terminal never holds an event it cannot read.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
 pub struct Kept<T> {
     json: serde_json::Value,
     kind: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept { json: serde_json::Value::Null, kind: std::marker::PhantomData }
+    }
 }
 
 impl<T> Clone for Kept<T> {
@@ -458,6 +483,15 @@ impl<T: serde::Serialize + serde::de::DeserializeOwned> Kept<T> {
     }
 }
 
+impl<T: serde::de::DeserializeOwned> Kept<T> {
+    /// `json` kept as written; the native build refuses it here when it is not a `T`.
+    pub fn from_value(json: serde_json::Value) -> Result<Self, String> {
+        #[cfg(not(target_arch = "wasm32"))]
+        T::deserialize(&json).map_err(|e| e.to_string())?;
+        Ok(Kept { json, kind: std::marker::PhantomData })
+    }
+}
+
 impl<T> Kept<T> {
     /// Nothing kept (`null`): left out of an event's JSON where that is allowed.
     pub fn is_null(&self) -> bool {
@@ -473,9 +507,6 @@ impl<T> serde::Serialize for Kept<T> {
 
 impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Kept<T> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let json = serde_json::Value::deserialize(deserializer)?;
-        #[cfg(not(target_arch = "wasm32"))]
-        T::deserialize(&json).map_err(serde::de::Error::custom)?;
-        Ok(Kept { json, kind: std::marker::PhantomData })
+        Kept::from_value(serde_json::Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }

@@ -220,7 +220,7 @@ pub fn elo(log_strength: f64) -> f64 {
 }
 
 /// One method's place on the leaderboard.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Standing {
     pub method: String,
     /// Bradley–Terry rating on the Elo scale, and its 95 % bootstrap interval.
@@ -234,7 +234,7 @@ pub struct Standing {
 
 /// The leaderboard of a tournament: the methods by rating on the overall dimension, and how
 /// often the two orders of asking agreed (over every dimension judged both ways).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Leaderboard {
     pub judge: String,
     pub seeds: String,
@@ -349,6 +349,122 @@ impl Leaderboard {
     }
 }
 
+/// Each method's games on one dimension: won, tied, lost.
+pub type Records = Vec<(String, [u32; 3])>;
+
+/// Each method's record on each dimension judged (in the order first judged): won, tied, lost,
+/// counting a preference only where both orders agree.
+pub fn records_by_dimension(t: &Tournament) -> Vec<(String, Records)> {
+    let methods = t.methods();
+    let mut out: Vec<(String, Records)> = Vec::new();
+    for r in &t.rows {
+        let Some(outcome) = r.judged.outcome() else { continue };
+        let at = match out.iter().position(|(d, _)| *d == r.dimension) {
+            Some(i) => i,
+            None => {
+                out.push((r.dimension.clone(), methods.iter().map(|m| (m.clone(), [0; 3])).collect()));
+                out.len() - 1
+            }
+        };
+        let mut add = |m: &str, k: usize| {
+            if let Some((_, rec)) = out[at].1.iter_mut().find(|(n, _)| n == m) {
+                rec[k] += 1;
+            }
+        };
+        match outcome {
+            Side::A => (add(&r.a, 0), add(&r.b, 2)),
+            Side::B => (add(&r.b, 0), add(&r.a, 2)),
+            Side::Tie => (add(&r.a, 1), add(&r.b, 1)),
+        };
+    }
+    out
+}
+
+/// A tournament file as the page shows it: the leaderboard with each rating's interval drawn on
+/// one scale, how often the orders agreed, and (from the CSV, which holds every judgement) each
+/// method's record on every dimension. `text` is the CSV `agora tournament` writes, or the JSON
+/// leaderboard beside it.
+pub fn leaderboard_html(text: &str) -> Result<crate::markup::Markup, String> {
+    use crate::markup;
+    use crate::markup::Markup;
+    let (board, rows) = if text.trim_start().starts_with('{') {
+        let board: Leaderboard = serde_json::from_str(text)
+            .map_err(|e| format!("this is not the leaderboard `agora tournament` writes ({e})"))?;
+        (board, None)
+    } else {
+        let t = Tournament::read_csv(text)?;
+        (Leaderboard::of(&t), Some(t))
+    };
+    if board.standings.is_empty() {
+        return Err("the tournament has no judged pairs of methods yet".into());
+    }
+    let lo = board.standings.iter().map(|s| s.low.min(s.rating)).fold(f64::INFINITY, f64::min);
+    let hi = board.standings.iter().map(|s| s.high.max(s.rating)).fold(f64::NEG_INFINITY, f64::max);
+    let span = (hi - lo).max(1.0);
+    let at = |x: f64| crate::text::fixed((x - lo) / span * 100.0, 1);
+    let mut out = markup!(
+        "<p class=\"muted\" data-testid=\"leaderboard-by\">Judged by {}, seeds {}. Ratings are Bradley–Terry strengths on the Elo scale (1000 is the average method; 400 points are ten to one odds), with 95 % intervals from resampling the seeds.</p><table class=\"leaderboard\" data-testid=\"leaderboard-table\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">Method</th><th scope=\"col\">Rating</th><th scope=\"col\">95 % interval</th><th scope=\"col\">Won</th><th scope=\"col\">Tied</th><th scope=\"col\">Lost</th></tr></thead><tbody>",
+        board.judge,
+        board.seeds
+    );
+    for (i, s) in board.standings.iter().enumerate() {
+        out.push(markup!(
+            "<tr data-method=\"{}\"><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td><span class=\"interval\" aria-hidden=\"true\"><span style=\"left:{}%;width:{}%\"></span><i style=\"left:{}%\"></i></span> {} to {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            s.method,
+            i + 1,
+            s.method,
+            crate::text::fixed(s.rating, 0),
+            at(s.low),
+            crate::text::fixed((s.high - s.low) / span * 100.0, 1),
+            at(s.rating),
+            crate::text::fixed(s.low, 0),
+            crate::text::fixed(s.high, 0),
+            s.wins,
+            s.ties,
+            s.losses
+        ));
+    }
+    out.push_static("</tbody></table>");
+    out.push(markup!(
+        "<p data-testid=\"leaderboard-agreement\">{}</p>",
+        match board.agreement {
+            Some(a) => format!(
+                "The two orders of asking agreed on {} % of {} judgements; a preference counts only when they agree, else it is a tie.",
+                crate::text::fixed(a * 100.0, 1),
+                board.judged
+            ),
+            None => "No judgement was made in both orders.".into(),
+        }
+    ));
+    if let Some(t) = rows {
+        let mut tables = Markup::new();
+        for (dimension, records) in records_by_dimension(&t) {
+            let mut cells = Markup::new();
+            for (m, [w, d, l]) in &records {
+                cells.push(markup!(
+                    "<tr data-method=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    m,
+                    m,
+                    w,
+                    d,
+                    l
+                ));
+            }
+            tables.push(markup!(
+                "<table class=\"leaderboard\" data-dimension=\"{}\"><caption>{}</caption><thead><tr><th scope=\"col\">Method</th><th scope=\"col\">Won</th><th scope=\"col\">Tied</th><th scope=\"col\">Lost</th></tr></thead><tbody>{}</tbody></table>",
+                dimension,
+                dimension,
+                cells
+            ));
+        }
+        out.push(markup!(
+            "<details data-testid=\"leaderboard-dimensions\"><summary>Each dimension</summary>{}</details>",
+            tables
+        ));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,5 +521,77 @@ mod tests {
         assert_eq!(j(Some(Side::A), Some(Side::B)).agreed(), Some(false));
         assert_eq!(j(Some(Side::A), None).outcome(), None);
         assert_eq!(bradley_terry(2, &[(0, 1, 0.5), (0, 1, 0.5)]), vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn the_page_draws_the_same_leaderboard_from_the_csv_and_the_json_with_each_dimension_from_the_csv() {
+        let j = |a, b| Judgement { first: a, second: b };
+        let row = |seed, a: &str, b: &str, d: &str, judged| Row {
+            seed,
+            a: a.into(),
+            b: b.into(),
+            dimension: d.into(),
+            judged,
+        };
+        let (a, b, tie) = (Some(Side::A), Some(Side::B), Some(Side::Tie));
+        let t = Tournament {
+            id: "t".into(),
+            seeds: "1..2".into(),
+            judge: "the demo judge".into(),
+            rows: vec![
+                row(1, "bidding", "round_robin", "balance", j(a, a)),
+                row(1, "bidding", "round_robin", OVERALL, j(a, b)),
+                row(2, "bidding", "round_robin", "balance", j(b, b)),
+                row(2, "bidding", "round_robin", OVERALL, j(a, a)),
+                row(2, "bidding", "director", OVERALL, j(tie, None)),
+            ],
+        };
+        // Balance: one win each; overall: bidding won once and tied once against round robin.
+        assert_eq!(
+            records_by_dimension(&t),
+            vec![
+                (
+                    "balance".to_string(),
+                    vec![
+                        ("bidding".to_string(), [1, 0, 1]),
+                        ("round_robin".to_string(), [1, 0, 1]),
+                        ("director".to_string(), [0, 0, 0])
+                    ]
+                ),
+                (
+                    OVERALL.to_string(),
+                    vec![
+                        ("bidding".to_string(), [1, 1, 0]),
+                        ("round_robin".to_string(), [0, 1, 1]),
+                        ("director".to_string(), [0, 0, 0])
+                    ]
+                ),
+            ]
+        );
+        let from_csv = leaderboard_html(&t.to_csv()).unwrap().into_string();
+        let board = Leaderboard::of(&t);
+        let from_json =
+            leaderboard_html(&serde_json::to_string_pretty(&board).unwrap()).unwrap().into_string();
+        let table =
+            |html: &str| html[html.find("<tbody>").unwrap()..html.find("</tbody>").unwrap()].to_string();
+        assert_eq!(table(&from_csv), table(&from_json));
+        assert!(from_csv.starts_with(
+            "<p class=\"muted\" data-testid=\"leaderboard-by\">Judged by the demo judge, seeds 1..2."
+        ));
+        let first = &board.standings[0];
+        assert_eq!(first.method, "bidding");
+        assert!(from_csv.contains(&format!(
+            "<tr data-method=\"bidding\"><td>1</td><th scope=\"row\">bidding</th><td>{}</td>",
+            crate::text::fixed(first.rating, 0)
+        )));
+        assert!(from_csv.contains("data-dimension=\"balance\"") && !from_json.contains("data-dimension"));
+        assert!(from_csv.contains("agreed on 75.0 % of 4 judgements"), "{from_csv}");
+        for bad in [
+            "{\"standings\": 3}",
+            "tournament,seeds\n1,2",
+            "{\"judge\":\"j\",\"seeds\":\"1\",\"standings\":[],\"agreement\":null,\"judged\":0}",
+        ] {
+            assert!(leaderboard_html(bad).is_err(), "{bad}");
+        }
     }
 }

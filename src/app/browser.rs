@@ -55,3 +55,11 @@ pub fn link_base(setting: &str) -> (String, bool) {
     let own = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     crate::link::base(setting, option_env!("AGORA_LINKS_AT"), &own)
 }
+
+/// The element with `data-act="name"` a click landed in, if any: panels drawn by the tools
+/// module say so what each of their buttons does.
+pub fn acted(ev: &web_sys::MouseEvent, name: &str) -> Option<web_sys::Element> {
+    use wasm_bindgen::JsCast;
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target.closest(&format!("[data-act={name}]")).ok().flatten()
+}

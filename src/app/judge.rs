@@ -90,9 +90,7 @@ pub fn VerdictPanel() -> impl IntoView {
         );
     });
     let act = move |ev: leptos::ev::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let button = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-        let Some(button) = button.and_then(|b| b.closest("[data-act=judge]").ok().flatten()) else { return };
+        let Some(button) = super::browser::acted(&ev, "judge") else { return };
         let attr = |name: &str| button.get_attribute(name).unwrap_or_default();
         controller.judge(&attr("data-key-for"), &attr("data-judge"));
     };

@@ -85,6 +85,18 @@ mod exports {
         Ok(agora::events::to_json_lines(&added))
     }
 
+    /// A tournament's leaderboard as HTML, from the CSV `agora tournament` writes or the JSON
+    /// leaderboard beside it (see [`agora::tournament::leaderboard_html`]).
+    #[wasm_bindgen]
+    pub fn leaderboard(text: &str) -> Result<String, String> {
+        let board = agora::tournament::leaderboard_html(text)?;
+        Ok(agora::markup!(
+            "<section class=\"panel leaderboard\" data-testid=\"leaderboard\" aria-label=\"Tournament\"><h2>A tournament's leaderboard</h2><div>{}</div><button data-act=\"close\" data-testid=\"leaderboard-close\">Close</button></section>",
+            board
+        )
+        .into_string())
+    }
+
     /// The address whose key the judge of `scenario` (JSON) needs; empty when it needs none
     /// (see [`agora::judge::judge_address`]).
     #[wasm_bindgen]

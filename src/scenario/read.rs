@@ -50,8 +50,11 @@ impl Scenario {
             model: set_any,
             seats: set_any,
             seat_timeout_s: set_u32,
-            judge: set_any,
         );
+        // Kept as written: only the judge reads it (`JudgeSpec`).
+        if let Some(judge) = f.take("judge") {
+            s.judge = crate::judge::rubric::JudgeSpec((!judge.is_null()).then_some(judge));
+        }
         Ok(s)
     }
 }

@@ -3,9 +3,12 @@
 // find the speech; and the verdict stays with the run through a reload and a run link.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startLlmServer } from './llm-server.mjs';
-import { appSession, comparisonColumns, eventually, openApp, openOnServer, runPreset, screenshot, waitForStatus, waitForText } from './helpers.mjs';
+import { appSession, comparisonColumns, eventually, openApp, openOnServer, root, runPreset, screenshot, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -208,4 +211,35 @@ test('the judge and its rubric are set in the editor: a provider named, a dimens
   } finally {
     await server.close();
   }
+});
+
+test('a tournament file opens as its leaderboard: the CSV and the JSON agora tournament writes show the ratings it printed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agora-e2e-tournament-'));
+  const csv = join(dir, 't.csv');
+  execFileSync(join(root, 'target', 'release', 'agora'), ['tournament', 'preset:rail-debate', '--methods', 'bidding,round_robin,random', '--seeds', '1..4', '--turns', '4', '--out', csv], { stdio: 'ignore' });
+  const board = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8'));
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1024, height: 768 });
+  const shown = () => page.getByTestId('leaderboard-table').locator('tbody tr').evaluateAll((rows) =>
+    rows.map((r) => [r.dataset.method, r.cells[2].textContent, r.cells[3].textContent.trim()]));
+  const expected = board.standings.map((s) => [s.method, String(Math.round(s.rating)), `${Math.round(s.low)} to ${Math.round(s.high)}`]);
+  for (const file of [csv, join(dir, 't.json')]) {
+    await page.getByTestId('import').setInputFiles(file);
+    await waitForText(page.getByTestId('leaderboard-by'), 'Judged by the demo judge (text statistics, no model), seeds 1..4.');
+    await eventually(async () => assert.deepEqual(await shown(), expected));
+    if (file === csv) {
+      // The CSV holds every judgement: each dimension's record, which the JSON does not.
+      assert.ok(await page.getByTestId('leaderboard-dimensions').locator('table[data-dimension=overall]').count() === 1);
+      await screenshot(page, 'leaderboard-1024x768');
+    } else {
+      assert.equal(await page.getByTestId('leaderboard-dimensions').count(), 0);
+    }
+    await page.getByTestId('leaderboard-close').click();
+    await page.getByTestId('leaderboard').waitFor({ state: 'detached' });
+  }
+  // A broken file gets one message, and the page goes on.
+  const broken = join(dir, 'broken.csv');
+  writeFileSync(broken, 'tournament,seeds,judge\n1,2\n');
+  await page.getByTestId('import').setInputFiles(broken);
+  await waitForText(page.getByTestId('controls-message'), 'Could not open broken.csv: the header is not that of a tournament');
+  assert.deepEqual(errors, []);
 });
