@@ -217,6 +217,7 @@ pub fn render_event(event: &Event, seats: &[String]) -> Option<String> {
         Event::Error { message, .. } => format!("error: {message}"),
         Event::RunFinished { reason } => format!("== finished: {reason}"),
         Event::Verdict { .. } => format!("== {}", crate::judge::verdict_lines(event).join("\n   ")),
+        Event::SpeechScored { .. } => format!("== scored as it landed: {}", crate::judge::live::line(event)?),
         // Every decision in the words the Markdown transcript uses too (`crate::decisions`).
         event => {
             let line = crate::decisions::decision(event)?;

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::failure::Adaptation;
 use crate::game::negotiation::Action;
-use crate::judge::scorecard::Scorecard;
+use crate::judge::scorecard::{Score, Scorecard};
 use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, Sampling, ToolCall, ToolSpec, Usage};
 use crate::scenario::{Scenario, SpendingCap};
 
@@ -424,6 +424,23 @@ events! {
         /// Why there are no scores (no readable verdict in every attempt); empty when judged.
         not_judged: String = string_or_empty unless empty,
     },
+    /// The judge's score of one speech as it landed (`judge.live`), after its `model_call`s
+    /// with purpose `judge`. Kept after the run's end, as a verdict is (see
+    /// `crate::judge::live`).
+    SpeechScored "speech_scored" {
+        /// The speech's turn and speaker.
+        turn: u32 = u32,
+        agent: String = string,
+        /// Who judged, as in a verdict.
+        judge: String = string,
+        /// Each dimension of the agent rubric (kept as written, as a verdict's scorecards are).
+        scores: Kept<Vec<Score>> = kept,
+        /// The mean of the scores; absent when not judged.
+        mean: Option<f64> = maybe_f64 unless empty,
+        reasoning: String = string_or_empty unless empty,
+        /// Why there are no scores; empty when judged.
+        not_judged: String = string_or_empty unless empty,
+    },
 }
 
 /// A trade proposal waiting for the other player.
@@ -506,6 +523,8 @@ impl Event {
             | Event::GameStarted { .. }
             | Event::OptimizerIteration { .. }
             | Event::RunFinished { .. }
+            // A speech's score came after it, asked outside the run's turns.
+            | Event::SpeechScored { .. }
             | Event::Verdict { .. } => None,
         }
     }
@@ -693,10 +712,13 @@ fn prefix_pieces<'a>(
     Some(())
 }
 
-/// Whether `e` came after its run: a judge's call or verdict (`crate::judge`), appended to the
-/// log of a finished run.
+/// Whether `e` came after its run: a judge's call, verdict or score of a speech
+/// (`crate::judge`), appended to the log of a finished run.
 pub fn after_the_run(e: &Event) -> bool {
-    matches!(e, Event::Verdict { .. } | Event::ModelCall { purpose: Purpose::Judge, .. })
+    matches!(
+        e,
+        Event::Verdict { .. } | Event::SpeechScored { .. } | Event::ModelCall { purpose: Purpose::Judge, .. }
+    )
 }
 
 /// The run's own part of a log: all of it but the judges' calls and verdicts after its end.

@@ -84,6 +84,7 @@ pub fn to_markdown(events: &[Event]) -> String {
     let mut out = String::new();
     let mut after_bids = false;
     let mut seats: &[String] = &[];
+    let mut scored = false;
     for event in events {
         match event {
             Event::RunStarted { seed, scenario } => {
@@ -154,6 +155,14 @@ pub fn to_markdown(events: &[Event]) -> String {
                         (_, Some(why)) => format!("  Why: {}\n", inert(why)),
                         _ => format!("- {}\n", inert(line)),
                     });
+                }
+            }
+            Event::SpeechScored { .. } => {
+                if !std::mem::replace(&mut scored, true) {
+                    out.push_str("\n## Each speech, scored as it landed\n\n");
+                }
+                if let Some(line) = crate::judge::live::line(event) {
+                    out.push_str(&format!("- {}\n", inert(&line)));
                 }
             }
             // Every decision in the words the terminal prints (`crate::decisions`); a turn's bids

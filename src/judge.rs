@@ -10,6 +10,7 @@
 
 pub mod agreement;
 pub mod demo;
+pub mod live;
 pub mod pairwise;
 pub mod rubric;
 pub mod scorecard;

@@ -75,6 +75,9 @@ pub struct TranscriptRow {
     pub action: Option<String>,
     /// The trading game this message opens, when it is a game's first.
     pub game: Option<u32>,
+    /// The judge's score of the speech as it landed (`judge.live`): the mean of its scores, and
+    /// who scored it and why.
+    pub score: Option<(String, String)>,
 }
 
 /// One model call for the inspector. The messages are rebuilt from the log on demand.
@@ -364,6 +367,7 @@ impl RunView {
                     given: if *kind == MessageKind::Injected { None } else { self.given.take() },
                     action: None,
                     game: self.game_opening.take(),
+                    score: None,
                 }));
             }
             Event::StopDraw { turn, sample, probability, stop, ended_by_class } => {
@@ -490,6 +494,15 @@ impl RunView {
             Event::SpendingCapSet { .. } => self.capped = None,
             Event::RunFinished { reason } => self.finished = Some(*reason),
             Event::Verdict { .. } => self.verdict = Some(Arc::new(event.clone())),
+            Event::SpeechScored { turn, agent, judge, mean, reasoning, not_judged, .. } => {
+                let said = self.transcript.iter_mut().rev().find(|r| r.turn == *turn && r.speaker == *agent);
+                if let Some(said) = said {
+                    Arc::make_mut(said).score = Some(match mean {
+                        Some(m) => (crate::text::fixed(*m, 1), format!("Scored by {judge}: {reasoning}")),
+                        None => ("–".into(), format!("Not scored by {judge}: {not_judged}")),
+                    });
+                }
+            }
         }
     }
 }

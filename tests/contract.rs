@@ -44,9 +44,10 @@ fn kind(e: &Event) -> usize {
         Event::SelectorChoice { .. } => 19,
         Event::FloorGiven { .. } => 20,
         Event::Verdict { .. } => 21,
+        Event::SpeechScored { .. } => 22,
     }
 }
-const KINDS: usize = 22;
+const KINDS: usize = 23;
 
 /// Events of every kind, with every optional field filled somewhere: every preset with
 /// malformed replies, an opening with the topic specifier and character descriptions, a run
@@ -82,7 +83,23 @@ fn every_kind_of_event() -> Vec<Event> {
     let judged = run_demo(find("rail-debate").unwrap().scenario());
     let settings = agora::judge::JudgeSettings::default();
     let verdict = agora::judge::demo::verdict(&judged, &settings);
+    // Its speeches scored as they landed, by the demo judge, and one that could not be read.
+    let demo = agora::judge::Judge::of(&Default::default(), &judged_scenario(&judged));
+    let clock: std::rc::Rc<dyn agora::clock::Clock> = std::rc::Rc::new(agora::clock::SystemClock::default());
+    let (scored, _) = futures::executor::block_on(agora::judge::live::score_speeches(
+        &judged, &settings, &demo, None, clock,
+    ));
     events.extend(judged);
+    events.extend(scored);
+    events.push(Event::SpeechScored {
+        turn: 2,
+        agent: "Kanye West".into(),
+        judge: "openai gpt-x".into(),
+        scores: agora::json::Kept::new(&Vec::<agora::judge::Score>::new()),
+        mean: None,
+        reasoning: String::new(),
+        not_judged: "no readable score in 3 replies".into(),
+    });
     events.push(verdict.clone());
     if let Event::Verdict { agents, conversation, .. } = verdict {
         events.push(Event::Verdict {
@@ -260,5 +277,12 @@ fn every_message_and_refusal_kind_is_named_in_its_row() {
         let written = serde_json::to_string(&Refusal::new(kind, "")).unwrap();
         let read: Refusal = serde_json::from_str(&written).unwrap();
         assert_eq!(read.kind, kind);
+    }
+}
+
+fn judged_scenario(events: &[Event]) -> agora::scenario::Scenario {
+    match events.first() {
+        Some(Event::RunStarted { scenario, .. }) => (**scenario).clone(),
+        _ => panic!("a run starts with run_started"),
     }
 }

@@ -517,3 +517,86 @@ fn a_verdict_whose_scorecards_are_not_scorecards_is_refused_where_the_log_is_rea
     assert!(!again.contains("conversation"), "{again}");
     assert_eq!(agora::events::from_json_lines(&again).unwrap(), log);
 }
+
+#[test]
+fn live_scoring_scores_each_speech_once_on_the_demo_judge_and_on_the_test_llm_server() {
+    use agora::judge::live;
+    let clock: Rc<dyn agora::clock::Clock> = Rc::new(SystemClock::default());
+    let events = planted();
+    let settings = JudgeSettings { live: true, ..JudgeSettings::default() };
+    assert_eq!(live::unscored(&events).len(), 6, "every speech of the cast");
+    // The demo judge: each speech scored once, in order, from the text statistics so far.
+    let demo = Judge::of(
+        &Default::default(),
+        &common::scenario(
+            r#"{"version":1,"title":"t","topic":"x","agents":[{"name":"A"},{"name":"B"}],"method":{"kind":"round_robin"}}"#,
+        ),
+    );
+    assert!(demo.is_demo());
+    let (scored, error) =
+        futures::executor::block_on(live::score_speeches(&events, &settings, &demo, None, clock.clone()));
+    assert!(error.is_none());
+    let turns: Vec<(u32, String, Option<f64>)> = scored
+        .iter()
+        .filter_map(|e| match e {
+            Event::SpeechScored { turn, agent, mean, .. } => Some((*turn, agent.clone(), *mean)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        turns.iter().map(|(t, a, _)| (*t, a.as_str())).collect::<Vec<_>>(),
+        [(1, "Bob"), (2, "Ann"), (3, "Cy"), (4, "Bob"), (5, "Ann"), (6, "Cy")]
+    );
+    assert!(turns[4].2 > turns[5].2, "Ann's answer scores above Cy's insults: {turns:?}");
+    let mut log = events.clone();
+    log.extend(scored);
+    assert!(live::unscored(&log).is_empty(), "nothing is scored twice");
+    // A speech later on is the only one left.
+    log.push(Event::Message {
+        turn: 7,
+        speaker: "Bob".into(),
+        text: "Roads again.".into(),
+        kind: MessageKind::Agent,
+        refusal: String::new(),
+    });
+    assert_eq!(live::unscored(&log), [(7, "Bob".to_string())]);
+
+    // On the test LLM server: the request names the speech and what came before it; one call a speech.
+    let server = Server::start(&[]);
+    let (_, judge, model) = judge_on(&server.url, "custom");
+    let request = live::request(&events, 5, "Ann", &settings).unwrap();
+    let prompt = request.messages[0].content.clone();
+    assert!(
+        prompt.contains(
+            "The speech to score, by Ann (wants rail):\nBob repeats that roads carry freight cheaper"
+        ),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("[turn 4] Bob: Roads carry freight")
+            && !prompt.contains("[turn 5]")
+            && !prompt.contains("[turn 6]")
+    );
+    let (scored, error) =
+        futures::executor::block_on(live::score_speeches(&events, &settings, &judge, Some(model), clock));
+    assert!(error.is_none(), "{error:?}");
+    let calls =
+        scored.iter().filter(|e| matches!(e, Event::ModelCall { purpose: Purpose::Judge, .. })).count();
+    assert_eq!(calls, 6);
+    let Some(Event::SpeechScored { agent, mean: Some(mean), reasoning, scores, .. }) = scored.get(1) else {
+        panic!("{scored:?}")
+    };
+    assert_eq!(agent, "Bob");
+    assert!(reasoning.starts_with("Bob made a point"), "{reasoning}");
+    let scores = scores.read().unwrap();
+    assert_eq!(scores.len(), 5);
+    let expected = scores.iter().map(|s| f64::from(s.score.unwrap())).sum::<f64>() / 5.0;
+    assert!((mean - expected).abs() < 0.01);
+    // And in words, in the Markdown as the terminal prints it.
+    let mut log = events.clone();
+    log.extend(scored);
+    let md = agora::export::to_markdown(&log);
+    assert!(md.contains("\n## Each speech, scored as it landed\n\n- turn 1, Bob: "), "{md}");
+    // A reply that is not a score is asked again, then the speech is recorded as not scored.
+    assert!(live::read("{\"reasoning\": \"fine\", \"scores\": {\"civility\": 9}}", "Ann", &settings).is_err());
+}

@@ -49,6 +49,12 @@ fn requests_of(s: Scenario) -> Vec<String> {
     sent.extend(
         agora::judge::pairwise::request(events, events, &judge).map(|r| r.messages[0].content.clone()),
     );
+    // And scoring its first speech as it landed.
+    if let Some((turn, agent)) = agora::judge::live::unscored(events).first() {
+        sent.extend(
+            agora::judge::live::request(events, *turn, agent, &judge).map(|r| r.messages[0].content.clone()),
+        );
+    }
     sent
 }
 

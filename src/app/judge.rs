@@ -28,15 +28,17 @@ impl Controller {
         self.judging.set(format!("Judging: {label} reads the run…"));
         let run = crate::export::to_json_compact(scenario, &events);
         let this = *self;
-        leptos::task::spawn_local(async move {
-            match judged(run, key).await {
+        super::tools::spawn_call(
+            "judge",
+            vec![run.into(), key.into()],
+            Box::new(move |out| match out.and_then(|lines| crate::events::from_json_lines(&lines)) {
                 Ok(added) => {
                     this.add_judged(added);
                     this.judging.set(String::new());
                 }
                 Err(e) => this.judging.set(format!("The judge could not be asked: {e}")),
-            }
-        });
+            }),
+        );
     }
 }
 
@@ -67,11 +69,56 @@ pub(crate) async fn judged(run: String, key: String) -> Result<Vec<Event>, Strin
     crate::events::from_json_lines(&lines)
 }
 
+/// Live scoring (`judge.live`, see `crate::judge::live`): after each step of a run that asks
+/// for it, the speeches not yet scored are scored by the tools module and their scores shown
+/// beside them; the scores and the judge's calls join the log when the run has ended, after it.
+fn score_live(controller: Controller) {
+    // What the run had said (and whether it had ended) when last asked, and a call in flight.
+    let asked_at = StoredValue::new(usize::MAX);
+    let busy = StoredValue::new(false);
+    Effect::new(move |_| {
+        let live = controller.view.with(|v| {
+            let s = v.scenario.clone().filter(|s| s.judge.live())?;
+            Some((s, v.transcript.len() * 2 + v.finished.is_some() as usize, v.finished.is_some()))
+        });
+        let Some((scenario, at, finished)) = live else { return };
+        if busy.get_value() || controller.replaying.get() || at == asked_at.get_value() {
+            return;
+        }
+        asked_at.set_value(at);
+        busy.set_value(true);
+        let run = controller.with_events(|e| crate::export::to_json_compact(&scenario, e));
+        // The page's key and the address it was entered for: the tools module sends it only there.
+        let (key, origin) = (controller.keys.key.get_untracked(), controller.keys.origin.get_untracked());
+        super::tools::spawn_call(
+            "score_speeches",
+            vec![run.into(), key.into(), origin.into()],
+            Box::new(move |out| {
+                // Every score so far: shown while the run goes on (its own events stay the
+                // engine's), and in its log, with the judge's calls, once it has ended.
+                match out.and_then(|lines| crate::events::from_json_lines(&lines)) {
+                    Ok(all) if finished => controller.add_judged(all),
+                    Ok(all) => controller.view.update(|v| {
+                        all.iter()
+                            .filter(|e| matches!(e, Event::SpeechScored { .. }))
+                            .for_each(|e| v.apply(e))
+                    }),
+                    Err(e) => controller.notice.set(format!("A speech could not be scored: {e}")),
+                }
+                busy.set_value(false);
+                // Looks again, for what was said meanwhile.
+                controller.view.update(|_| {});
+            }),
+        );
+    });
+}
+
 /// The judge's panel under a finished run: "Judge this run", who judges and the scorecard, all
 /// drawn by the tools module from the log (so a verdict, a replay and a link draw the same).
 #[component]
 pub fn VerdictPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
+    score_live(controller);
     let finished = Memo::new(move |_| controller.view.with(|v| v.finished.is_some()));
     let card = RwSignal::new(String::new());
     // Drawn again when the run finishes and when a verdict comes (a new one is a new allocation).

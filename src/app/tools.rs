@@ -51,14 +51,15 @@ pub fn spawn_call(
 ) {
     leptos::task::spawn_local(async move {
         let out = match module().await {
-            Ok(m) => call(&m, name, &args),
+            Ok(m) => call_async(&m, name, &args).await,
             Err(e) => Err(e),
         };
         then(out);
     });
 }
 
-/// Calls the tools module's async `name` with `args` and awaits its text, or the error it gave.
+/// Calls the tools module's `name` (async or not) with `args` and awaits its text, or the error
+/// it gave.
 pub async fn call_async(
     m: &wasm_bindgen::JsValue,
     name: &str,
@@ -70,9 +71,12 @@ pub async fn call_async(
         .and_then(|f| f.dyn_into().ok())
         .ok_or_else(|| format!("the tools module has no {name}"))?;
     let args: js_sys::Array = args.iter().collect();
-    let promise = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
-    let out = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
-        .await
-        .map_err(|e| super::intab::words(&e))?;
+    let out = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
+    let out = match out.dyn_into::<js_sys::Promise>() {
+        Ok(promise) => {
+            wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| super::intab::words(&e))?
+        }
+        Err(text) => text,
+    };
     Ok(out.as_string().unwrap_or_default())
 }

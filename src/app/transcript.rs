@@ -82,9 +82,10 @@ pub fn Transcript() -> impl IntoView {
                 {chunked(
                     count,
                     Arc::new(move |a, b| {
-                        // A trading move's row changes once, when its move is read.
+                        // A row changes when its trading move is read, and when the judge
+                        // scores its speech.
                         controller.view.with(|v| {
-                            v.transcript.iter().skip(a).take(b - a).map(|r| (r.id as u64) << 1 | r.action.is_some() as u64).collect()
+                            v.transcript.iter().skip(a).take(b - a).map(|r| (r.id as u64) << 2 | (r.action.is_some() as u64) << 1 | r.score.is_some() as u64).collect()
                         })
                     }),
                     Arc::new(move |i| {
@@ -141,6 +142,7 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
                 {row.kind.tag().map(|tag| view! { <span class="tag">{tag}</span> })}
                 {row.you.then(|| view! { <span class="tag" data-testid="you">"you"</span> })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
+                {row.score.clone().map(|(mean, why)| view! { <span class="tag score" data-testid="speech-score" title=why>{format!("judge {mean}")}</span> })}
             </div>
             {match row.action.clone() {
                 // What the player sent (and the other player read) one click away.

@@ -85,6 +85,78 @@ mod exports {
         Ok(agora::events::to_json_lines(&added))
     }
 
+    /// The scores made so far for the run under way: the page keeps them out of the run's log
+    /// until it ends, and asks again after each step.
+    #[derive(Clone, Default)]
+    struct Scored {
+        /// The run's `run_started`, as JSON.
+        run: String,
+        /// Each speech scored: its turn, speaker and words.
+        speeches: Vec<(u32, String, String)>,
+        /// The judge's calls and `speech_scored` events.
+        events: Vec<agora::events::Event>,
+    }
+
+    thread_local! {
+        static SCORED: std::cell::RefCell<Scored> = Default::default();
+    }
+
+    /// Scores each speech of a run file not yet scored (`judge.live`, see
+    /// [`agora::judge::live`]) with the judge its scenario names, sending the page's `key` only
+    /// when the judge is called at the address it was entered for (`origin`; any, when empty):
+    /// every score of the run so far, with the judge's calls, as JSON lines. Once the run has
+    /// ended they are handed over for its log, and forgotten here. A model error with nothing
+    /// scored this time is the error.
+    #[wasm_bindgen]
+    pub async fn score_speeches(run: String, key: String, origin: String) -> Result<String, String> {
+        use agora::events::Event;
+        let file = agora::export::from_json(&run)?;
+        let settings = file.scenario.judge.settings()?;
+        let judge = agora::judge::Judge::of(&settings.who(), &file.scenario);
+        let address = agora::judge::judge_address(&file.scenario);
+        if !(address.is_empty() || origin.is_empty() || address.starts_with(&origin)) {
+            return Err(format!(
+                "the judge is called at {address}, and your key was entered for {origin}: judge the run when it has ended, or name a judge at {origin}"
+            ));
+        }
+        let model = judge_model(&file.scenario, &settings, &judge, key)?;
+        let id = file.events.first().map(Event::to_json).unwrap_or_default();
+        // The scores kept for this run, of speeches its log still holds as they were scored.
+        let said = |turn: u32, agent: &str| {
+            file.events.iter().find_map(|e| match e {
+                Event::Message { turn: t, speaker, text, .. } if *t == turn && speaker == agent => {
+                    Some(text.clone())
+                }
+                _ => None,
+            })
+        };
+        // Kept only while every speech they scored is in the log in the same words (a run
+        // played again from the same seed may say other things).
+        let mut kept = SCORED.with(|s| s.borrow().clone());
+        if kept.run != id
+            || kept.speeches.iter().any(|(turn, agent, text)| said(*turn, agent).as_ref() != Some(text))
+        {
+            kept = Scored { run: id, ..Scored::default() };
+        }
+        let mut log = file.events.clone();
+        log.extend(kept.events.iter().cloned());
+        let clock = std::rc::Rc::new(agora::app::browser::BrowserClock);
+        let (added, error) = agora::judge::live::score_speeches(&log, &settings, &judge, model, clock).await;
+        if let (Some(e), true) = (&error, added.is_empty()) {
+            return Err(e.to_string());
+        }
+        for e in &added {
+            if let Event::SpeechScored { turn, agent, .. } = e {
+                kept.speeches.push((*turn, agent.clone(), said(*turn, agent).unwrap_or_default()));
+            }
+        }
+        kept.events.extend(added);
+        let out = agora::events::to_json_lines(&kept.events);
+        let ended = agora::events::finish_of(&file.events).is_some();
+        SCORED.with(|s| *s.borrow_mut() = if ended { Scored::default() } else { kept });
+        Ok(out)
+    }
+
     /// A tournament's leaderboard as HTML, from the CSV `agora tournament` writes or the JSON
     /// leaderboard beside it (see [`agora::tournament::leaderboard_html`]).
     #[wasm_bindgen]
@@ -178,6 +250,14 @@ mod exports {
                 .map(|e| value(&e))
                 .unwrap_or_default()
         };
+        if let Some(live) = block
+            .query_selector("[data-key=live]")
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            settings.live = live.checked();
+        }
         let head = block.query_selector("p.row").ok().flatten();
         if let Some(head) = &head {
             (settings.provider, settings.model, settings.base_url) = (

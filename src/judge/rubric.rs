@@ -64,6 +64,13 @@ crate::json::settings! {
         pub attempts: u32 = set_u32,
         pub temperature: Option<f64> = set_any,
         pub max_tokens: u32 = set_u32,
+        /// Score each speech as it lands, a call a speech (a score beside it in the page's
+        /// transcript); off by default for what it costs.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        pub live: bool = set_bool,
+        /// The prompt scoring one speech; `None` for [`SPEECH_PROMPT`].
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub speech_template: Option<String> = set_any,
     }
 }
 
@@ -116,6 +123,11 @@ impl JudgeSpec {
             Some((field, message)) => Err(format!("{field}: {message}")),
             None => Ok(settings),
         }
+    }
+
+    /// Whether the settings ask for each speech to be scored as it lands, read without the rest.
+    pub fn live(&self) -> bool {
+        self.0.as_ref().and_then(|v| v.get("live")).and_then(serde_json::Value::as_bool).unwrap_or(false)
     }
 
     /// Who the settings name as the judge, read without the rest.
@@ -229,6 +241,8 @@ impl Default for JudgeSettings {
             attempts: 3,
             temperature: Some(0.0),
             max_tokens: 2000,
+            live: false,
+            speech_template: None,
         }
     }
 }
@@ -275,10 +289,11 @@ impl JudgeSettings {
             )
         };
         let mut html = markup!(
-            "<div class=\"judge-settings\" data-testid=\"judge-settings\"><p class=\"row\">{}{}{}</p>",
+            "<div class=\"judge-settings\" data-testid=\"judge-settings\"><p class=\"row\">{}{}{}</p><label class=\"check\"><input type=\"checkbox\" data-key=\"live\" data-testid=\"field-judge.live\"{}> Score each speech as it lands, beside it in the transcript (a judge's call a speech)</label>",
             field("provider", "Judge's provider", &self.provider, "the run's own"),
             field("model", "Judge's model", &self.model, "the run's own"),
-            field("base_url", "Judge's address", &self.base_url, "the provider's")
+            field("base_url", "Judge's address", &self.base_url, "the provider's"),
+            if self.live { crate::markup::Markup::from_static(" checked") } else { crate::markup::Markup::new() }
         );
         for (list, title, dims) in [
             ("agent_rubric", "Scored for each agent", &self.agent_rubric),
@@ -307,6 +322,27 @@ impl JudgeSettings {
         html
     }
 }
+
+/// The prompt scoring one speech as it lands. Placeholders: `{topic}`, `{agent}` and
+/// `{description}` (the speaker and its description), `{transcript}` (the conversation before
+/// the speech, each message with its turn), `{speech}`, `{agent_rubric}` and `{shape}`.
+pub const SPEECH_PROMPT: &str = "You are an impartial judge of a conversation. Score one speech against the rubric.
+
+Topic: {topic}
+
+The conversation so far (each message with its turn):
+{transcript}
+
+The speech to score, by {agent} ({description}):
+{speech}
+
+Score the speech on:
+{agent_rubric}
+
+Judge only this speech, in the light of what came before it. Do not favour it for its length or for agreeing with you. Write your reasoning first, then give each score as a whole number on its scale.
+
+Reply with one JSON object and nothing else, in this shape:
+{shape}";
 
 /// The pairwise judge's prompt. Placeholders: `{topic}`, `{first}` and `{second}` (the two
 /// transcripts), `{dimensions}` and `{shape}` (the JSON reply expected).

@@ -59,6 +59,7 @@ impl Scenario {
         list.extend([
             ("judge.template", "Judge's prompt"),
             ("judge.pairwise_template", "Judge's prompt comparing two conversations"),
+            ("judge.speech_template", "Judge's prompt scoring one speech as it lands"),
         ]);
         list
     }
@@ -86,6 +87,7 @@ impl Scenario {
                     "pairwise_template" => {
                         (settings.pairwise_template, crate::judge::rubric::PAIRWISE_PROMPT)
                     }
+                    "speech_template" => (settings.speech_template, crate::judge::rubric::SPEECH_PROMPT),
                     _ => return None,
                 };
                 Some((own.unwrap_or_else(|| seed.to_string()), seed.to_string()))
@@ -111,10 +113,10 @@ impl Scenario {
             ("opening", "describer_prompt") => self.opening.describer_prompt = text,
             ("judge", _) => {
                 let Ok(mut settings) = self.judge.settings() else { return };
-                if name == "template" {
-                    settings.template = own;
-                } else {
-                    settings.pairwise_template = own;
+                match name {
+                    "template" => settings.template = own,
+                    "speech_template" => settings.speech_template = own,
+                    _ => settings.pairwise_template = own,
                 }
                 self.judge = crate::judge::rubric::JudgeSpec::of(&settings);
             }

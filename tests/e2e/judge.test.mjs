@@ -106,6 +106,30 @@ test('a judge on the local LLM server scores the run, flags the agents\' own mod
   }
 });
 
+test('on the demo model a speech\'s score shows while the run goes on, and a stopped run keeps the scores made', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1024, height: 768 });
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('templates-judge').locator('summary').click();
+  await page.getByTestId('field-judge.live').check();
+  await page.getByTestId('run').click();
+  const badge = page.getByTestId('speech-score').first();
+  await badge.waitFor({ timeout: 30000 });
+  assert.doesNotMatch(await page.getByTestId('status').textContent(), /^Finished/, 'scored while the run goes on');
+  assert.match(await badge.getAttribute('title'), /^Scored by the demo judge \(text statistics, no model\): Of its speeches so far\. Text statistics/);
+  await screenshot(page, 'live-scores-1024x768');
+  await page.getByTestId('stop').click();
+  await waitForStatus(page, 'Finished');
+  const scored = await page.getByTestId('speech-score').count();
+  assert.ok(scored >= 1);
+  // The scores join the log once the run has ended.
+  await eventually(async () => {
+    const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    const events = JSON.parse(readFileSync(await json.path(), 'utf8')).events;
+    assert.equal(events.filter((e) => e.type === 'speech_scored').length, scored);
+  });
+  assert.deepEqual(errors, []);
+});
+
 test('a comparison judges each column into its strip and judges the columns side by side in both orders', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
   await page.getByTestId('open-rail-debate').click();
@@ -242,4 +266,48 @@ test('a tournament file opens as its leaderboard: the CSV and the JSON agora tou
   await page.getByTestId('import').setInputFiles(broken);
   await waitForText(page.getByTestId('controls-message'), 'Could not open broken.csv: the header is not that of a tournament');
   assert.deepEqual(errors, []);
+});
+
+test('live scoring scores each speech as it lands, beside it in the transcript, and the scores join the log after the run', async () => {
+  const server = await startLlmServer();
+  try {
+    const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+    await openOnServer(page, server.url, 'rail-debate', { provider: 'custom', model: 'm', key: 'k', turns: 3 });
+    await page.getByTestId('templates-judge').locator('summary').click();
+    await page.getByTestId('field-judge.live').check();
+    await page.getByTestId('run').click();
+    const scored = page.getByTestId('message').filter({ has: page.getByTestId('speech-score') });
+    await scored.first().waitFor({ timeout: 30000 });
+    await waitForStatus(page, 'Finished');
+    const speeches = page.locator('[data-testid=message]:not([data-kind=injected])');
+    await eventually(async () => assert.equal(await scored.count(), await speeches.count()));
+    const badge = scored.first().getByTestId('speech-score');
+    assert.match(await badge.textContent(), /^judge [1-5]\.\d$/);
+    assert.match(await badge.getAttribute('title'), /^Scored by custom m: .+ made a point/);
+    // In the log, after the run's end: one judge's call and one score a speech.
+    const exported = async () => {
+      const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+      return JSON.parse(readFileSync(await json.path(), 'utf8')).events;
+    };
+    let events = [];
+    await eventually(async () => {
+      events = await exported();
+      assert.ok(events.some((e) => e.type === 'speech_scored'), 'the scores have joined the log');
+    });
+    const end = events.findIndex((e) => e.type === 'run_finished');
+    const after = events.slice(end + 1);
+    const scores = after.filter((e) => e.type === 'speech_scored');
+    assert.equal(scores.length, await speeches.count());
+    assert.equal(after.filter((e) => e.type === 'model_call' && e.purpose === 'judge').length, scores.length);
+    assert.equal(events.slice(0, end).filter((e) => e.type === 'speech_scored' || e.purpose === 'judge').length, 0, 'the run\'s own events stay the engine\'s');
+    const asked = server.requests.filter((r) => r.body.messages?.[0]?.content?.includes?.('Score one speech against the rubric'));
+    assert.equal(asked.length, scores.length, 'each speech scored once');
+    // A reload keeps them beside their speeches.
+    await page.reload();
+    await waitForStatus(page, 'Finished');
+    await eventually(async () => assert.equal(await scored.count(), scores.length));
+    assert.deepEqual(errors, []);
+  } finally {
+    await server.close();
+  }
 });

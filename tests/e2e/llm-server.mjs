@@ -97,6 +97,15 @@ function reply(body, protocol) {
     const next = names.length ? names[h % names.length] : 'nobody';
     return { tool: { name: tool.name, arguments: JSON.stringify({ response: `Tool speech ${h % 1000}: a point on the matter.`, next_agent_name: next }) } };
   }
+  // The judge scoring one speech as it lands (src/judge/rubric.rs's SPEECH_PROMPT): every
+  // dimension listed, on its scale.
+  if (/Score one speech against the rubric/.test(last)) {
+    const listed = (last.split('Score the speech on:\n')[1] ?? '').split('\n\n')[0];
+    const dims = [...listed.matchAll(/^- (.+?) \((\d+) to (\d+)\):/gm)].map((m) => [m[1], +m[2], +m[3]]);
+    const speaker = (last.match(/The speech to score, by ([^(\n]+) \(/) ?? [])[1]?.trim() ?? 'someone';
+    return { text: JSON.stringify({ reasoning: `${speaker} made a point (${h % 97}).`,
+      scores: Object.fromEntries(dims.map(([d, lo, hi]) => [d, lo + (hash(d + h) % (hi - lo + 1))])) }) };
+  }
   // The judge (src/judge/rubric.rs's prompt): a verdict scoring every participant listed on
   // every dimension of the rubric, naming turns each one spoke in.
   if (/impartial judge of a conversation/.test(last)) {
