@@ -252,46 +252,13 @@ fn an_interrupted_batch_keeps_every_finished_row_whole() {
     assert!(t.rows.iter().all(|r| r.finish == "turn_limit" && r.turns == 3));
 }
 
-/// Stops the test's Slurm cluster however the test ends.
-struct Cluster(PathBuf);
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        let _ = Command::new("bash").args(["tests/slurm/cluster.sh", "stop", path(&self.0)]).status();
-    }
-}
-
-/// Records a test that could not run here, for the test command's count of skipped tests
-/// (`cargo test` has no way to say so: the test passes).
-fn skipped(what: &str, why: &str) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("test-skips");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join(what.replace(' ', "-")), format!("{what}: {why}\n")).unwrap();
-    eprintln!("SKIPPED {what}: {why}");
-}
-
 #[test]
 fn shards_run_as_a_slurm_array_merge_into_the_one_machine_csv() {
     let d = dir("slurm");
-    let started = Command::new("bash")
-        .args(["tests/slurm/cluster.sh", "start", path(&d.join("cluster"))])
-        .output()
-        .unwrap();
-    let cluster = Cluster(d.join("cluster"));
-    if !started.status.success() {
-        let why = String::from_utf8_lossy(&started.stderr).trim().to_string();
-        // Where .ci/setup installed Slurm, a cluster that does not start is a failure, not a skip.
-        let installed = Command::new("sh").args(["-c", "command -v sbatch slurmctld slurmd"]).output();
-        assert!(
-            !installed.is_ok_and(|o| o.status.success()),
-            "Slurm is installed but the one-node cluster did not start: {why}"
-        );
-        // The simulated arrays above still check the sharding; the test command counts this as
-        // skipped, and says why, on its last lines.
-        skipped("the real Slurm array", &why);
-        return;
-    }
-    let conf = String::from_utf8_lossy(&started.stdout).trim().to_string();
+    // Without Slurm the simulated arrays above still check the sharding; the test command counts
+    // this as skipped, and says why, on its last lines.
+    let Some(cluster) = common::Cluster::start(&d.join("cluster"), "the real Slurm array") else { return };
+    let conf = cluster.conf.clone();
     let whole = d.join("whole.csv");
     let batch = ["batch", "preset:arms-debate", "--seeds", "1..14", "--turns", "4"];
     let mut one = batch.to_vec();

@@ -177,3 +177,64 @@ fn a_run_that_fails_leaves_its_pairs_not_judged_and_the_tournament_goes_on() {
     assert!(!dir.join("logs/seed-1-bidding.jsonl").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn tournament_shards_run_as_a_slurm_array_merge_into_the_one_machine_result() {
+    let dir = temp("tournament-slurm");
+    let _ = std::fs::remove_dir_all(dir.join("cluster"));
+    let Some(cluster) = common::Cluster::start(&dir.join("cluster"), "the tournament's real Slurm array")
+    else {
+        return;
+    };
+    let base = ["tournament", "preset:rail-debate", "--methods", METHODS, "--seeds", "1..8", "--turns", "4"];
+    let (code, _, stderr) = agora(&[&base[..], &["--out", "whole.csv"]].concat(), &dir);
+    assert_eq!(code, 0, "{stderr}");
+    let job = dir.join("job.sh");
+    std::fs::write(
+        &job,
+        format!(
+            "#!/bin/bash\ncd {}\nexec {} {} --shard auto --out shard-$SLURM_ARRAY_TASK_ID.csv\n",
+            dir.display(),
+            env!("CARGO_BIN_EXE_agora"),
+            base.join(" ")
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new("sbatch")
+        .args([
+            "--array=0-3",
+            "--wait",
+            &format!("--output={}/task-%a.out", dir.display()),
+            job.to_str().unwrap(),
+        ])
+        .env("SLURM_CONF", &cluster.conf)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "sbatch: {}", String::from_utf8_lossy(&out.stderr));
+    for k in 0..4 {
+        let log = std::fs::read_to_string(dir.join(format!("task-{k}.out"))).unwrap_or_default();
+        assert!(log.contains(&format!("shard {k} of 4")), "task {k} said: {log}");
+    }
+    let (code, _, stderr) = agora(
+        &[
+            "tournament",
+            "merge",
+            "shard-0.csv",
+            "shard-1.csv",
+            "shard-2.csv",
+            "shard-3.csv",
+            "--out",
+            "merged.csv",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    for file in ["csv", "json"] {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(format!("merged.{file}"))).unwrap(),
+            std::fs::read_to_string(dir.join(format!("whole.{file}"))).unwrap(),
+            "the merged {file} is the one-machine {file}"
+        );
+    }
+    drop(cluster);
+}

@@ -105,3 +105,52 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// A one-node Slurm cluster (tests/slurm/cluster.sh) in `dir`, stopped however the test ends.
+pub struct Cluster {
+    dir: std::path::PathBuf,
+    /// The cluster's `SLURM_CONF`, for `sbatch`.
+    pub conf: String,
+}
+
+impl Cluster {
+    /// Starts the cluster; `None` where Slurm is not installed (recorded as skipped, with why),
+    /// and a failure where it is installed but does not start.
+    pub fn start(dir: &std::path::Path, what: &str) -> Option<Cluster> {
+        let started = Command::new("bash")
+            .args(["tests/slurm/cluster.sh", "start", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        if started.status.success() {
+            let conf = String::from_utf8_lossy(&started.stdout).trim().to_string();
+            return Some(Cluster { dir: dir.to_path_buf(), conf });
+        }
+        let _ = Command::new("bash").args(["tests/slurm/cluster.sh", "stop", dir.to_str().unwrap()]).status();
+        let why = String::from_utf8_lossy(&started.stderr).trim().to_string();
+        // Where .ci/setup installed Slurm, a cluster that does not start is a failure, not a skip.
+        let installed = Command::new("sh").args(["-c", "command -v sbatch slurmctld slurmd"]).output();
+        assert!(
+            !installed.is_ok_and(|o| o.status.success()),
+            "Slurm is installed but the one-node cluster did not start: {why}"
+        );
+        skipped(what, &why);
+        None
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .args(["tests/slurm/cluster.sh", "stop", self.dir.to_str().unwrap()])
+            .status();
+    }
+}
+
+/// Records a test that could not run here, for the test command's count of skipped tests
+/// (`cargo test` has no way to say so: the test passes).
+pub fn skipped(what: &str, why: &str) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("test-skips");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(what.replace(' ', "-")), format!("{what}: {why}\n")).unwrap();
+    eprintln!("SKIPPED {what}: {why}");
+}
