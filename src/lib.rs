@@ -31,6 +31,7 @@ pub mod prompts;
 pub mod provider;
 pub mod replay;
 pub mod reply;
+pub mod room;
 pub mod scenario;
 pub mod scripted;
 pub mod seat;
