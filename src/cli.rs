@@ -12,7 +12,7 @@ use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 use crate::scripted::ScriptedModel;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -316,6 +316,13 @@ pub fn main(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("relay") => match relay::main(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("agora: {e}\n{}", relay::USAGE);
+                2
+            }
+        },
         Some("compare") => match compare_figures(&args[1..]) {
             Ok(csv) => {
                 say(csv.trim_end());
@@ -522,6 +529,7 @@ fn run(args: &[String]) -> Result<i32, String> {
 mod batch;
 mod desk;
 mod judge;
+mod relay;
 mod tournament;
 
 #[cfg(test)]
