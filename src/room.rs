@@ -8,7 +8,10 @@
 //! Every message travels in an [`Envelope`] signed with the room's secret (HMAC-SHA256), which the
 //! join link carries in its fragment and no server sees: a relay, or a stranger who guesses the
 //! short room code, can neither read the secret nor sign a message. Each sender numbers its
-//! messages, so a message replayed is refused too.
+//! messages, so a message replayed is refused too. Every student holds the secret as well, so the
+//! signature alone does not say which student sent a message: the transport's own id of the peer
+//! it came from must be the envelope's sender ([`Room::receive`] takes it), and a phone takes the
+//! teacher's messages only from the peer that welcomed it ([`Phone::receive`]).
 
 use std::collections::BTreeMap;
 
@@ -122,6 +125,144 @@ pub enum FromPhone {
     Vote { agent: String },
     /// Still here (a phone sends it now and then, so the page sees who is away).
     Here,
+}
+
+/// What the teacher's page says to the phones (to all of them, or to one over its own channel).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToPhone {
+    /// In: the phone's name and the token it keeps to come back, the run's seats, those taken,
+    /// and whether students pick their own.
+    Welcome { name: String, token: String, seats: Vec<String>, taken: Vec<String>, pick_seats: bool },
+    /// The phone's seat, given, taken or gone.
+    Seat { agent: Option<String> },
+    /// The run's events from the `from`th on, as JSON lines: the live transcript.
+    Events { from: usize, lines: String },
+    /// The seat's question `id`, as JSON (the same box the page draws asks it).
+    Question { id: u64, agent: String, question: String },
+    /// The seat's question `id` is closed (answered, or out of time).
+    Closed { id: u64 },
+    /// This turn's votes for the next speaker.
+    Tally { votes: Vec<(String, usize)> },
+    /// Why a message of the phone's was refused.
+    Refused { why: String },
+    /// The teacher took the phone out of the room.
+    Removed,
+}
+
+/// A phone's side of the room: its numbering, the token it keeps, its seat and open question,
+/// and how much of the run's log it holds.
+#[derive(Clone, Debug)]
+pub struct Phone {
+    secret: Secret,
+    /// This connection's id in the room (a new one after a reconnection; the token stays).
+    pub id: String,
+    sent: u64,
+    heard: u64,
+    /// Kept on the phone, to come back as the same student.
+    pub token: Option<String>,
+    pub name: String,
+    pub seats: Vec<String>,
+    pub taken: Vec<String>,
+    pub pick_seats: bool,
+    pub seat: Option<String>,
+    /// The open question: its id, the seat's agent and the question's JSON.
+    pub question: Option<(u64, String, String)>,
+    /// The run's events so far, as JSON lines.
+    pub log: Vec<String>,
+    pub tally: Vec<(String, usize)>,
+    pub removed: bool,
+    /// The transport's id of the teacher's page: the peer that welcomed this phone.
+    teacher: Option<String>,
+}
+
+impl Phone {
+    pub fn new(secret: Secret, id: String, token: Option<String>) -> Phone {
+        Phone {
+            secret,
+            id,
+            sent: 0,
+            heard: 0,
+            token,
+            name: String::new(),
+            seats: Vec::new(),
+            taken: Vec::new(),
+            pick_seats: false,
+            seat: None,
+            question: None,
+            log: Vec::new(),
+            tally: Vec::new(),
+            removed: false,
+            teacher: None,
+        }
+    }
+
+    /// `m`, signed and numbered for the teacher's page.
+    pub fn send(&mut self, m: &FromPhone) -> Envelope {
+        self.sent += 1;
+        self.secret.seal(&self.id, self.sent, serde_json::to_string(m).unwrap_or_default())
+    }
+
+    /// Joining as `name`, or coming back with the kept token.
+    pub fn join(&mut self, name: &str) -> Envelope {
+        let m = FromPhone::Join { name: name.to_string(), token: self.token.clone() };
+        self.send(&m)
+    }
+
+    /// The answer to the open question, if there is one.
+    pub fn answer(&mut self, answer: String) -> Result<Envelope, String> {
+        let (question, _, _) = self.question.take().ok_or("no question is open for your seat")?;
+        Ok(self.send(&FromPhone::Answer { question, answer }))
+    }
+
+    /// Reads a message from the transport's `peer`: refused unless it is the teacher's page (the
+    /// peer whose welcome came first), signed with the room's secret and numbered after the last
+    /// one heard.
+    pub fn receive(&mut self, peer: &str, e: &Envelope) -> Result<ToPhone, String> {
+        let from_teacher = match &self.teacher {
+            Some(t) => t == peer,
+            None => e.body.contains("\"kind\":\"welcome\""),
+        };
+        if !from_teacher || e.from != "teacher" || e.room != self.secret.code() || !self.secret.verify(e) {
+            return Err("a message not from this room's teacher was ignored".into());
+        }
+        self.teacher = Some(peer.to_string());
+        if e.seq <= self.heard {
+            return Err("a message from the teacher came again and was ignored".into());
+        }
+        self.heard = e.seq;
+        let m: ToPhone =
+            serde_json::from_str(&e.body).map_err(|err| format!("a message could not be read: {err}"))?;
+        match &m {
+            ToPhone::Welcome { name, token, seats, taken, pick_seats } => {
+                (self.name, self.token) = (name.clone(), Some(token.clone()));
+                (self.seats, self.taken, self.pick_seats) = (seats.clone(), taken.clone(), *pick_seats);
+            }
+            ToPhone::Seat { agent } => self.seat = agent.clone(),
+            ToPhone::Events { from, lines } => {
+                // Only what follows what it holds: a repeat or a gap waits for the next catch-up.
+                if *from == self.log.len() {
+                    self.log.extend(lines.lines().map(String::from));
+                }
+            }
+            ToPhone::Question { id, agent, question } => {
+                if self.seat.as_deref() == Some(agent) {
+                    self.question = Some((*id, agent.clone(), question.clone()));
+                }
+            }
+            ToPhone::Closed { id } => {
+                if self.question.as_ref().is_some_and(|(q, _, _)| q == id) {
+                    self.question = None;
+                }
+            }
+            ToPhone::Tally { votes } => self.tally = votes.clone(),
+            ToPhone::Refused { .. } => {}
+            ToPhone::Removed => {
+                (self.removed, self.token, self.seat, self.question) = (true, None, None, None);
+            }
+        }
+        Ok(m)
+    }
 }
 
 /// A student in the room, as the teacher's page knows them.
@@ -281,6 +422,18 @@ impl Room {
         self.secret.seal("teacher", self.sent, body)
     }
 
+    /// What the teacher's page says to `phone` when it has joined or come back.
+    pub fn welcome(&self, phone: &str) -> Option<ToPhone> {
+        let s = self.students.get(phone)?;
+        Some(ToPhone::Welcome {
+            name: s.name.clone(),
+            token: s.token.clone(),
+            seats: self.seats.clone(),
+            taken: self.students.values().filter_map(|s| s.seat.clone()).collect(),
+            pick_seats: self.rules.pick_seats,
+        })
+    }
+
     /// Who holds `agent`'s seat.
     pub fn holder(&self, agent: &str) -> Option<(&String, &Student)> {
         self.students.iter().find(|(_, s)| s.seat.as_deref() == Some(agent))
@@ -346,16 +499,19 @@ impl Room {
         }
     }
 
-    /// Reads a message that came to the teacher's page at `now_ms`; `token` makes the id of a
-    /// new student's token (the page's randomness). What it means, or why it was refused.
+    /// Reads a message that came to the teacher's page at `now_ms` from the transport's `peer`;
+    /// `token` makes a new student's token (the page's randomness). What it means, or why it was
+    /// refused.
     pub fn receive(
         &mut self,
+        peer: &str,
         e: &Envelope,
         now_ms: f64,
         token: impl FnOnce() -> String,
     ) -> Result<Happened, Refused> {
-        if e.room != self.code() || !self.secret.verify(e) {
-            return Err(Refused::Forged { from: e.from.clone() });
+        // Another student signs with the same secret: the sender named must be the peer it came from.
+        if e.from != peer || e.room != self.code() || !self.secret.verify(e) {
+            return Err(Refused::Forged { from: peer.to_string() });
         }
         let message: FromPhone =
             serde_json::from_str(&e.body).map_err(|err| Refused::Unreadable { why: err.to_string() })?;
