@@ -13,6 +13,8 @@
 //! it came from must be the envelope's sender ([`Room::receive`] takes it), and a phone takes the
 //! teacher's messages only from the peer that welcomed it ([`Phone::receive`]).
 
+pub mod qr;
+
 use std::collections::BTreeMap;
 
 use hmac::{Hmac, Mac};
