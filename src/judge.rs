@@ -191,11 +191,54 @@ fn rubric_lines(rubric: &[Dimension]) -> String {
         .join("\n")
 }
 
+/// A rubric's scores as the prompt's example shows them: each dimension at its least.
+fn example_scores(rubric: &[Dimension]) -> Value {
+    Value::Object(rubric.iter().map(|d| (d.name.clone(), json!(d.min))).collect())
+}
+
+/// The JSON schema of a rubric's scores: every dimension an integer on its scale.
+fn scores_schema(rubric: &[Dimension]) -> Value {
+    let properties: serde_json::Map<String, Value> = rubric
+        .iter()
+        .map(|d| (d.name.clone(), json!({"type": "integer", "minimum": d.min, "maximum": d.max})))
+        .collect();
+    let required: Vec<&str> = rubric.iter().map(|d| d.name.as_str()).collect();
+    json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+}
+
+/// The JSON schema of a scorecard with no agent named (the conversation's, a speech's):
+/// reasoning first, then the rubric's scores.
+fn card_schema(rubric: &[Dimension]) -> Value {
+    json!({
+        "type": "object",
+        "properties": {"reasoning": {"type": "string"}, "scores": scores_schema(rubric)},
+        "required": ["reasoning", "scores"],
+        "additionalProperties": false,
+    })
+}
+
+/// The topic and each agent's description (in the cast's order) as the run told them: made
+/// specific, or written by a model, in the opening.
+fn as_told(scenario: &Scenario, events: &[Event]) -> (String, Vec<String>) {
+    let mut topic = scenario.topic.clone();
+    let mut descriptions: Vec<String> = scenario.agents.iter().map(|a| a.description.clone()).collect();
+    for e in events {
+        match e {
+            Event::TopicSpecified { specified, .. } => topic = specified.clone(),
+            Event::CharacterDescribed { agent, description } => {
+                if let Some(i) = scenario.agent_index(agent) {
+                    descriptions[i] = description.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+    (topic, descriptions)
+}
+
 /// The JSON the judge is asked for, as an example the prompt shows.
 fn shape(settings: &JudgeSettings, names: &[String]) -> String {
-    let scores = |rubric: &[Dimension]| -> Value {
-        Value::Object(rubric.iter().map(|d| (d.name.clone(), json!(d.min))).collect())
-    };
+    let scores = example_scores;
     let agents: Vec<Value> = names
         .iter()
         .map(|n| {
@@ -213,14 +256,7 @@ fn shape(settings: &JudgeSettings, names: &[String]) -> String {
 /// The JSON schema of the verdict, for providers that take one (and the model in the tab's
 /// grammar): the cast's names, every dimension an integer on its scale, reasoning first.
 pub fn schema(settings: &JudgeSettings, names: &[String]) -> Value {
-    let scores = |rubric: &[Dimension]| -> Value {
-        let properties: serde_json::Map<String, Value> = rubric
-            .iter()
-            .map(|d| (d.name.clone(), json!({"type": "integer", "minimum": d.min, "maximum": d.max})))
-            .collect();
-        let required: Vec<&str> = rubric.iter().map(|d| d.name.as_str()).collect();
-        json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
-    };
+    let scores = scores_schema;
     let agent = json!({
         "type": "object",
         "properties": {
@@ -237,15 +273,7 @@ pub fn schema(settings: &JudgeSettings, names: &[String]) -> Value {
     properties.insert("agents".into(), json!({"type": "array", "items": agent}));
     let mut required = vec!["agents"];
     if !settings.conversation_rubric.is_empty() {
-        properties.insert(
-            "conversation".into(),
-            json!({
-                "type": "object",
-                "properties": {"reasoning": {"type": "string"}, "scores": scores(&settings.conversation_rubric)},
-                "required": ["reasoning", "scores"],
-                "additionalProperties": false,
-            }),
-        );
+        properties.insert("conversation".into(), card_schema(&settings.conversation_rubric));
         required.push("conversation");
     }
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
@@ -258,19 +286,7 @@ pub fn prompt_and_schema(events: &[Event], settings: &JudgeSettings) -> Result<(
         return Err("the log does not start with run_started".into());
     };
     let names = scenario.agent_names();
-    let mut topic = scenario.topic.clone();
-    let mut descriptions: Vec<String> = scenario.agents.iter().map(|a| a.description.clone()).collect();
-    for e in events {
-        match e {
-            Event::TopicSpecified { specified, .. } => topic = specified.clone(),
-            Event::CharacterDescribed { agent, description } => {
-                if let Some(i) = scenario.agent_index(agent) {
-                    descriptions[i] = description.clone();
-                }
-            }
-            _ => {}
-        }
-    }
+    let (topic, descriptions) = as_told(scenario, events);
     let participants = names
         .iter()
         .zip(&descriptions)
@@ -296,10 +312,11 @@ pub fn prompt_and_schema(events: &[Event], settings: &JudgeSettings) -> Result<(
     Ok((prompt, schema(settings, &names)))
 }
 
-/// The judge's request from its prompt and schema ([`prompt_and_schema`]).
-pub fn request_from(prompt: String, schema: Value, settings: &JudgeSettings) -> ChatRequest {
+/// A judge's request from its prompt and the JSON schema of its reply, named `name` (the
+/// verdict's from [`prompt_and_schema`], a comparison's, a speech's score).
+pub fn request_from(prompt: String, name: &str, schema: Value, settings: &JudgeSettings) -> ChatRequest {
     let mut req = ChatRequest::new(JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)]);
-    req.response_format = ResponseFormat::JsonSchema { name: "verdict".into(), schema };
+    req.response_format = ResponseFormat::JsonSchema { name: name.into(), schema };
     req.temperature = settings.temperature;
     req.max_tokens = Some(settings.max_tokens);
     req
@@ -308,7 +325,7 @@ pub fn request_from(prompt: String, schema: Value, settings: &JudgeSettings) -> 
 /// The judge's request for the run `events` record.
 pub fn request(events: &[Event], settings: &JudgeSettings) -> Result<ChatRequest, String> {
     let (prompt, schema) = prompt_and_schema(events, settings)?;
-    Ok(request_from(prompt, schema, settings))
+    Ok(request_from(prompt, "verdict", schema, settings))
 }
 
 /// A whole number on `d`'s scale from `v` (an integer, or a number with nothing after the point).
@@ -350,16 +367,21 @@ fn card(v: &Value, rubric: &[Dimension], whose: &str) -> Result<Scorecard, Strin
     })
 }
 
+/// The JSON object a judge's reply holds (from its first `{` to its last `}`, so words around it
+/// do no harm), or what is wrong with it; `what` names the reply in the message.
+fn json_object(reply: &str, what: &str) -> Result<Value, String> {
+    let start = reply.find('{').ok_or("the reply has no JSON object")?;
+    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
+    serde_json::from_str(&reply[start..=end]).map_err(|e| format!("{what} is not valid JSON ({e})"))
+}
+
 /// Reads the judge's reply for the run `events` record: every agent of the cast scored on every
 /// dimension within its scale, or what is missing or wrong.
 pub fn read_verdict(reply: &str, events: &[Event], settings: &JudgeSettings) -> Result<Judged, String> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else {
         return Err("the log does not start with run_started".into());
     };
-    let start = reply.find('{').ok_or("the reply has no JSON object")?;
-    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
-    let value: Value = serde_json::from_str(&reply[start..=end])
-        .map_err(|e| format!("the verdict is not valid JSON ({e})"))?;
+    let value = json_object(reply, "the verdict")?;
     let listed = value.get("agents").and_then(Value::as_array).ok_or("the verdict has no list of agents")?;
     let said = messages(events);
     let mut agents = Vec::new();

@@ -8,14 +8,14 @@
 
 use std::rc::Rc;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{card, messages, rubric_lines, spoken, transcript, Judge, JudgeSettings, Score, Scorecard};
 use crate::clock::Clock;
 use crate::events::Event;
 use crate::floor::Floor;
 use crate::json::Kept;
-use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ResponseFormat};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 
 /// Each speech of the cast (turn and speaker) that has no score yet in `events`, in order.
 pub fn unscored(events: &[Event]) -> Vec<(u32, String)> {
@@ -59,22 +59,10 @@ pub fn request(
     let Some(Event::Message { text, .. }) = before.last() else {
         return Err(format!("{agent} did not speak in turn {turn}"));
     };
-    let mut description =
-        scenario.agents.iter().find(|a| a.name == agent).map(|a| a.description.clone()).unwrap_or_default();
-    let mut topic = scenario.topic.clone();
-    for e in before {
-        match e {
-            Event::TopicSpecified { specified, .. } => topic = specified.clone(),
-            Event::CharacterDescribed { agent: who, description: d } if who == agent => {
-                description = d.clone()
-            }
-            _ => {}
-        }
-    }
-    let shape = json!({
-        "reasoning": "…",
-        "scores": Value::Object(settings.agent_rubric.iter().map(|d| (d.name.clone(), json!(d.min))).collect()),
-    });
+    let (topic, descriptions) = super::as_told(scenario, before);
+    let description =
+        scenario.agent_index(agent).and_then(|i| descriptions.get(i)).cloned().unwrap_or_default();
+    let shape = json!({"reasoning": "…", "scores": super::example_scores(&settings.agent_rubric)});
     let prompt = crate::prompts::fill(
         settings.speech_template.as_deref().unwrap_or(super::rubric::SPEECH_PROMPT),
         &[
@@ -87,35 +75,13 @@ pub fn request(
             ("shape", &shape.to_string()),
         ],
     );
-    let properties: serde_json::Map<String, Value> = settings
-        .agent_rubric
-        .iter()
-        .map(|d| (d.name.clone(), json!({"type": "integer", "minimum": d.min, "maximum": d.max})))
-        .collect();
-    let required: Vec<&str> = settings.agent_rubric.iter().map(|d| d.name.as_str()).collect();
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "reasoning": {"type": "string"},
-            "scores": {"type": "object", "properties": properties, "required": required, "additionalProperties": false},
-        },
-        "required": ["reasoning", "scores"],
-        "additionalProperties": false,
-    });
-    let mut req = ChatRequest::new(super::JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)]);
-    req.response_format = ResponseFormat::JsonSchema { name: "speech_score".into(), schema };
-    req.temperature = settings.temperature;
-    req.max_tokens = Some(settings.max_tokens);
-    Ok(req)
+    let schema = super::card_schema(&settings.agent_rubric);
+    Ok(super::request_from(prompt, "speech_score", schema, settings))
 }
 
 /// Reads the judge's reply scoring one speech: every dimension of the agent rubric on its scale.
 pub fn read(reply: &str, agent: &str, settings: &JudgeSettings) -> Result<Scorecard, String> {
-    let start = reply.find('{').ok_or("the reply has no JSON object")?;
-    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
-    let value: Value = serde_json::from_str(&reply[start..=end])
-        .map_err(|e| format!("the score is not valid JSON ({e})"))?;
-    card(&value, &settings.agent_rubric, agent)
+    card(&super::json_object(reply, "the score")?, &settings.agent_rubric, agent)
 }
 
 /// The `speech_scored` event of `judge` for `agent`'s speech in `turn`, from its scorecard (or

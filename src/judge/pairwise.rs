@@ -11,7 +11,7 @@ use super::{transcript, Dimension, JudgeSettings};
 use crate::clock::Clock;
 use crate::events::Event;
 use crate::floor::Floor;
-use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ResponseFormat};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 
 /// The dimension every pairwise judgement adds to the conversation rubric's.
 pub const OVERALL: &str = "overall";
@@ -123,19 +123,12 @@ pub fn request(a: &[Event], b: &[Event], settings: &JudgeSettings) -> Result<Cha
         "required": ["reasoning", "winner"],
         "additionalProperties": false,
     });
-    let mut req = ChatRequest::new(super::JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)]);
-    req.response_format = ResponseFormat::JsonSchema { name: "comparison".into(), schema };
-    req.temperature = settings.temperature;
-    req.max_tokens = Some(settings.max_tokens);
-    Ok(req)
+    Ok(super::request_from(prompt, "comparison", schema, settings))
 }
 
 /// Reads a pairwise reply: a side for every dimension.
 pub fn read(reply: &str, settings: &JudgeSettings) -> Result<Vec<Side>, String> {
-    let start = reply.find('{').ok_or("the reply has no JSON object")?;
-    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
-    let value: Value = serde_json::from_str(&reply[start..=end])
-        .map_err(|e| format!("the comparison is not valid JSON ({e})"))?;
+    let value = super::json_object(reply, "the comparison")?;
     let winner = value.get("winner").filter(|w| w.is_object()).ok_or("the comparison names no winners")?;
     dimensions(settings)
         .iter()

@@ -93,12 +93,16 @@ pub struct JudgeSpec(pub Option<serde_json::Value>);
 
 impl<'de> Deserialize<'de> for JudgeSpec {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        Ok(JudgeSpec((!value.is_null()).then_some(value)))
+        Ok(JudgeSpec::from_value(serde_json::Value::deserialize(deserializer)?))
     }
 }
 
 impl JudgeSpec {
+    /// The settings as their JSON (`null`: the defaults), kept unread.
+    pub fn from_value(value: serde_json::Value) -> JudgeSpec {
+        JudgeSpec((!value.is_null()).then_some(value))
+    }
+
     pub fn is_unset(&self) -> bool {
         self.0.is_none()
     }

@@ -53,7 +53,7 @@ impl Scenario {
         );
         // Kept as written: only the judge reads it (`JudgeSpec`).
         if let Some(judge) = f.take("judge") {
-            s.judge = crate::judge::rubric::JudgeSpec((!judge.is_null()).then_some(judge));
+            s.judge = crate::judge::rubric::JudgeSpec::from_value(judge);
         }
         Ok(s)
     }
