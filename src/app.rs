@@ -16,7 +16,10 @@ mod judge;
 pub(crate) mod methods;
 mod models;
 mod projector;
+mod room;
+pub mod room_live;
 mod seat;
+pub mod seat_box;
 mod share;
 mod storage;
 mod tools;
@@ -311,6 +314,7 @@ fn Controls() -> impl IntoView {
             </span>
         </div>
         <editor::ClassSeats />
+        <room::Room />
         <ExportButtons message=message />
         {move || {
             let live = matches!(controller.mode.get(), Mode::Running | Mode::Paused) && !controller.replaying.get();

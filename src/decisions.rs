@@ -51,6 +51,7 @@ pub fn decision(event: &Event) -> Option<String> {
             format!("Handoff ({method}): {from} → {to}{note}")
         }
         Event::FloorGiven { agent, instead_of, .. } => crate::events::floor_note(agent, instead_of),
+        Event::FloorVote { by, agent, .. } => format!("{by} voted for {agent} to speak next"),
         Event::Action { player, action, valid, reason, .. } => {
             negotiation::words::move_line(player, action.as_ref(), *valid, reason)
         }

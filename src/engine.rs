@@ -317,6 +317,21 @@ impl Run {
         self.floor.add_message(speaker, text, MessageKind::Injected);
     }
 
+    /// A student's vote, from their phone, for `agent` to speak next: recorded between steps
+    /// (a `floor_vote` event), as an interjection is; what it decides is the teacher's (Give the
+    /// floor).
+    pub fn vote(&mut self, by: &str, agent: &str) -> Result<(), String> {
+        if self.finished.is_some() {
+            return Err("the run has finished".into());
+        }
+        if !self.floor.scenario.agents.iter().any(|a| a.name == agent) {
+            return Err(format!("{agent} is not in this run"));
+        }
+        let turn = self.floor.turn;
+        self.floor.push(Event::FloorVote { turn, by: by.to_string(), agent: agent.to_string() });
+        Ok(())
+    }
+
     /// Gives `agent` the floor once: the method's next choice of speaker is still made and
     /// recorded, and `agent` speaks instead (a `floor_given` event beside the choice).
     pub fn give_floor(&mut self, agent: &str) -> Result<(), String> {

@@ -269,8 +269,10 @@ events! {
         refusal: Option<Refusal> = any_or_default unless empty,
         /// A person in the seat answered, not a model (`crate::seat`).
         human: bool = bool_or_false unless empty,
+        /// Who that person was, when the class's phones answer (`crate::room`).
+        by: String = string_or_empty unless empty,
         /// How the model in the tab was told to write a free-text reply.
-        sampling: Option<Sampling> = any_or_default unless empty,
+        sampling: Option<Box<Sampling>> = any_or_default unless empty,
     },
     Bid "bid" {
         turn: u32 = u32,
@@ -294,6 +296,12 @@ events! {
         agent: String = string,
         /// Whom the method chose.
         instead_of: String = string,
+    },
+    /// A student voted, from their phone, for who should speak next (`crate::room`).
+    FloorVote "floor_vote" {
+        turn: u32 = u32,
+        by: String = string,
+        agent: String = string,
     },
     Message "message" {
         turn: u32 = u32,
@@ -506,6 +514,7 @@ impl Event {
             | Event::Bid { turn, .. }
             | Event::SpeakerSelected { turn, .. }
             | Event::FloorGiven { turn, .. }
+            | Event::FloorVote { turn, .. }
             | Event::Message { turn, .. }
             | Event::DirectorChoice { turn, .. }
             | Event::StopDraw { turn, .. }
@@ -779,6 +788,7 @@ mod tests {
             engine: None,
             refusal: None,
             human: false,
+            by: String::new(),
             sampling: None,
         }
     }

@@ -335,7 +335,8 @@ impl Floor {
             engine: reply.response.engine,
             refusal: reply.response.refusal.clone(),
             human: reply.response.human,
-            sampling: reply.response.sampling.clone(),
+            by: reply.response.by.clone(),
+            sampling: reply.response.sampling.clone().map(Box::new),
         });
     }
 

@@ -380,6 +380,9 @@ pub struct ChatResponse {
     /// A person in the agent's seat gave this answer (see `crate::seat`), not a model.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub human: bool,
+    /// Who the person was, when the class's phones answer (see `crate::room`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub by: String,
     /// How the model in the tab was told to write this free-text reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampling: Option<Sampling>,

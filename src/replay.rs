@@ -143,11 +143,15 @@ pub async fn continue_live(
     let mut run = Run::new((**scenario).clone(), model, clock)
         .map_err(|errors| crate::scenario::FieldError::join(&errors))?;
     while run.events().len() < prefix.len() {
-        // Interjections were recorded between steps: make them where they were made.
-        while let Some(Event::Message { kind: MessageKind::Injected, speaker, text, .. }) =
-            prefix.get(run.events().len()).filter(|_| !run.events().is_empty())
-        {
-            run.inject(speaker, text);
+        // Interjections and votes were recorded between steps: make them where they were made.
+        while let Some(event) = prefix.get(run.events().len()).filter(|_| !run.events().is_empty()) {
+            match event {
+                Event::Message { kind: MessageKind::Injected, speaker, text, .. } => {
+                    run.inject(speaker, text)
+                }
+                Event::FloorVote { by, agent, .. } => run.vote(by, agent)?,
+                _ => break,
+            }
         }
         if run.events().len() >= prefix.len() {
             break;

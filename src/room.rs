@@ -13,6 +13,8 @@
 //! it came from must be the envelope's sender ([`Room::receive`] takes it), and a phone takes the
 //! teacher's messages only from the peer that welcomed it ([`Phone::receive`]).
 
+pub mod draw;
+pub mod host;
 pub mod qr;
 
 use std::collections::BTreeMap;
@@ -50,6 +52,13 @@ impl Secret {
             return Err("the room's link is damaged: its secret is the wrong length".into());
         }
         Ok(Secret(bytes))
+    }
+
+    /// The name the room meets under at the relays: from the secret, so the short code alone
+    /// does not find it.
+    pub fn topic(&self) -> String {
+        let hash = Sha256::digest([b"agora-room:".as_slice(), &self.0].concat());
+        hex(&hash[..12])
     }
 
     /// The short code people read off the projector: six letters and digits from the secret's
@@ -136,8 +145,8 @@ pub enum ToPhone {
     /// In: the phone's name and the token it keeps to come back, the run's seats, those taken,
     /// and whether students pick their own.
     Welcome { name: String, token: String, seats: Vec<String>, taken: Vec<String>, pick_seats: bool },
-    /// The phone's seat, given, taken or gone.
-    Seat { agent: Option<String> },
+    /// The phone's seat, given, taken or gone, and every seat taken now.
+    Seat { agent: Option<String>, taken: Vec<String> },
     /// The run's events from the `from`th on, as JSON lines: the live transcript.
     Events { from: usize, lines: String },
     /// The seat's question `id`, as JSON (the same box the page draws asks it).
@@ -199,6 +208,11 @@ impl Phone {
         }
     }
 
+    /// The room's short code.
+    pub fn code(&self) -> String {
+        self.secret.code()
+    }
+
     /// `m`, signed and numbered for the teacher's page.
     pub fn send(&mut self, m: &FromPhone) -> Envelope {
         self.sent += 1;
@@ -240,10 +254,12 @@ impl Phone {
                 (self.name, self.token) = (name.clone(), Some(token.clone()));
                 (self.seats, self.taken, self.pick_seats) = (seats.clone(), taken.clone(), *pick_seats);
             }
-            ToPhone::Seat { agent } => self.seat = agent.clone(),
+            ToPhone::Seat { agent, taken } => (self.seat, self.taken) = (agent.clone(), taken.clone()),
             ToPhone::Events { from, lines } => {
-                // Only what follows what it holds: a repeat or a gap waits for the next catch-up.
-                if *from == self.log.len() {
+                // What follows what it holds, or the run gone back (a new run, an answer undone); a
+                // gap waits for the next catch-up.
+                if *from <= self.log.len() {
+                    self.log.truncate(*from);
                     self.log.extend(lines.lines().map(String::from));
                 }
             }
@@ -389,8 +405,10 @@ impl Default for Rules {
 pub struct Room {
     secret: Secret,
     pub rules: Rules,
-    /// The seats the run has (its agents, and the selector where it asks one).
+    /// The seats the class plays (some of the run's agents, or its selector).
     pub seats: Vec<String>,
+    /// The run's agents, whom the class votes for (the seats until a run says).
+    pub agents: Vec<String>,
     /// By phone id.
     pub students: BTreeMap<String, Student>,
     /// Each seat's open question, by its id.
@@ -406,6 +424,7 @@ impl Room {
         Room {
             secret,
             rules: Rules::default(),
+            agents: seats.clone(),
             seats,
             students: BTreeMap::new(),
             open: BTreeMap::new(),
@@ -482,10 +501,10 @@ impl Room {
         self.votes.clear();
     }
 
-    /// The votes for each agent, most first (ties by the seats' order).
+    /// The votes for each agent, most first (ties by the run's order).
     pub fn tally(&self) -> Vec<(String, usize)> {
         let mut counts: Vec<(String, usize)> = self
-            .seats
+            .agents
             .iter()
             .map(|a| (a.clone(), self.votes.values().filter(|v| *v == a).count()))
             .filter(|(_, n)| *n > 0)
@@ -494,10 +513,18 @@ impl Room {
         counts
     }
 
-    /// Marks the students not heard from since `now_ms - away_after_ms` as away.
+    /// Marks the students not heard from since `now_ms - away_after_ms` as away (a message
+    /// from them brings them back).
     pub fn check_away(&mut self, now_ms: f64) {
         for s in self.students.values_mut() {
-            s.away = now_ms - s.last_heard_ms > self.rules.away_after_ms;
+            s.away |= now_ms - s.last_heard_ms > self.rules.away_after_ms;
+        }
+    }
+
+    /// The transport lost `phone` (a locked screen, a dropped Wi-Fi): away until it is back.
+    pub fn left(&mut self, phone: &str) {
+        if let Some(s) = self.students.get_mut(phone) {
+            s.away = true;
         }
     }
 
@@ -554,8 +581,11 @@ impl Room {
                         return Ok(Happened::Rejoined { phone: e.from.clone(), name, seat });
                     }
                 }
-                if self.students.contains_key(&e.from) {
-                    return Err(rule(&name, "already in the room"));
+                // The same connection asking again (its first word may not have reached the page):
+                // welcomed again, as it is.
+                if let Some(s) = self.students.get(&e.from) {
+                    let (name, seat) = (s.name.clone(), s.seat.clone());
+                    return Ok(Happened::Rejoined { phone: e.from.clone(), name, seat });
                 }
                 let token = token();
                 self.students.insert(
@@ -619,14 +649,14 @@ impl Room {
                         Ok(Happened::Proposed { by: name, text })
                     }
                     FromPhone::Vote { agent } => {
-                        if !self.seats.contains(&agent) {
+                        if !self.agents.contains(&agent) {
                             return Err(rule(&name, &format!("{agent} is not in this run")));
                         }
                         self.votes.insert(e.from.clone(), agent.clone());
                         Ok(Happened::Voted { by: name, agent })
                     }
-                    FromPhone::Here => Ok(Happened::Heard),
-                    FromPhone::Join { .. } => Err(rule(&name, "already in the room")),
+                    // A join is read above.
+                    FromPhone::Here | FromPhone::Join { .. } => Ok(Happened::Heard),
                 }
             }
         }

@@ -95,6 +95,7 @@ impl ScriptedModel {
                 adapted,
                 refusal,
                 human,
+                by,
                 ..
             } = e
             {
@@ -108,6 +109,7 @@ impl ScriptedModel {
                 response.adapted = adapted.clone();
                 response.refusal = refusal.clone();
                 response.human = *human;
+                response.by = by.clone();
                 queues.entry((agent.clone(), *purpose)).or_default().push_back(response);
             }
         }

@@ -55,8 +55,14 @@ pub trait Desk {
         problem: Option<&'a str>,
     ) -> LocalBoxFuture<'a, Result<Answer, ModelError>>;
 
-    /// Takes the question back: the seat's time ran out before an answer came.
-    fn withdraw(&self) {}
+    /// Takes `question` back: the seat's time ran out before an answer came.
+    fn withdraw(&self, _question: &Question) {}
+
+    /// Who gave the answer just handed back for `agent`'s seat, when the desk knows (a student's
+    /// phone); empty otherwise.
+    fn answered_by(&self, _agent: &str) -> String {
+        String::new()
+    }
 
     /// Whether the run is held (paused while the question is open): a seat's time limit does not
     /// run meanwhile, so a class that pauses to talk it over does not lose the turn.
@@ -246,13 +252,15 @@ impl ChatModel for Seated {
                 let answer = match futures::future::select(ask, &mut deadline).await {
                     Either::Left((answer, _)) => answer?,
                     Either::Right(_) => {
-                        self.desk.withdraw();
+                        self.desk.withdraw(&question);
                         *self.unanswered.borrow_mut() = Some(question.clone());
                         return Ok(unanswered());
                     }
                 };
                 match question.form.reply(&answer) {
-                    Ok(response) => return Ok(response),
+                    Ok(response) => {
+                        return Ok(ChatResponse { by: self.desk.answered_by(&question.agent), ..response })
+                    }
                     Err(why) => problem = Some(why),
                 }
             }

@@ -256,6 +256,12 @@ impl Session {
         Ok(if now { vec![Effect::SaveSoon] } else { Vec::new() })
     }
 
+    /// A student's vote from their phone for `agent` to speak next (recorded between steps).
+    pub fn vote(&mut self, by: &str, agent: &str) -> Result<Vec<Effect>, String> {
+        let now = self.ask(ClassRequest::Vote(by.to_string(), agent.to_string()), "voting")?;
+        Ok(if now { vec![Effect::SaveSoon] } else { Vec::new() })
+    }
+
     /// Give the floor: `agent` speaks next, whatever the method chooses (its choice is still
     /// made and recorded). While a step is in flight it reaches that step's choice of speaker if
     /// the choice is still to be made (a seat's bid awaited), else the next turn's
@@ -698,6 +704,8 @@ impl Session {
 enum ClassRequest {
     /// A message from outside the cast: (speaker, text).
     Interject(String, String),
+    /// A student's vote for who speaks next: (who, agent).
+    Vote(String, String),
     EndShow,
 }
 
@@ -711,6 +719,7 @@ impl ClassRequest {
                 run.inject(&speaker, &text);
                 Ok(())
             }
+            ClassRequest::Vote(by, agent) => run.vote(&by, &agent),
             ClassRequest::EndShow => run.end_show(),
         }
     }

@@ -69,6 +69,8 @@ pub struct TranscriptRow {
     pub segments: Vec<Segment>,
     /// Said by a person in the speaker's seat.
     pub you: bool,
+    /// Which student said it, from their phone (empty otherwise).
+    pub by: String,
     /// Why this speaker has the floor when the class gave it (see [`crate::events::floor_note`]).
     pub given: Option<String>,
     /// A trading move as a sentence (the text is the JSON the player sent).
@@ -205,6 +207,9 @@ pub struct RunView {
     pub verdict: Option<Arc<Event>>,
     /// The note of a `floor_given` event, until the message it is about.
     given: Option<String>,
+    /// The student whose phone last answered a call, and for which agent, until that agent's
+    /// message.
+    answered_by: Option<(String, String)>,
     /// The trading game just started, until its first message.
     game_opening: Option<u32>,
 }
@@ -274,8 +279,13 @@ impl RunView {
                 engine,
                 refusal,
                 sampling,
+                human,
+                by,
                 ..
             } => {
+                if *human {
+                    self.answered_by = (!by.is_empty()).then(|| (agent.clone(), by.clone()));
+                }
                 if let Some(t) = engine {
                     self.stats.engine.add(t);
                 }
@@ -319,7 +329,7 @@ impl RunView {
                     truncated: *truncated,
                     adapted: adapted.clone(),
                     refusal: refusal.clone(),
-                    sampling: sampling.clone(),
+                    sampling: sampling.as_deref().cloned(),
                 }));
             }
             Event::Bid { turn, agent, raw, value, attempts, defaulted } => {
@@ -364,6 +374,10 @@ impl RunView {
                         .scenario
                         .as_ref()
                         .is_some_and(|s| crate::seat::said_by_person(&s.seats, speaker, *kind)),
+                    by: match self.answered_by.take() {
+                        Some((agent, by)) if agent == *speaker => by,
+                        _ => String::new(),
+                    },
                     given: if *kind == MessageKind::Injected { None } else { self.given.take() },
                     action: None,
                     game: self.game_opening.take(),
@@ -493,6 +507,8 @@ impl RunView {
             }
             Event::SpendingCapSet { .. } => self.capped = None,
             Event::RunFinished { reason } => self.finished = Some(*reason),
+            // The room's panel shows the votes as they come (`crate::room`).
+            Event::FloorVote { .. } => {}
             Event::Verdict { .. } => self.verdict = Some(Arc::new(event.clone())),
             Event::SpeechScored { turn, agent, judge, mean, reasoning, not_judged, .. } => {
                 let said = self.transcript.iter_mut().rev().find(|r| r.turn == *turn && r.speaker == *agent);

@@ -45,9 +45,10 @@ fn kind(e: &Event) -> usize {
         Event::FloorGiven { .. } => 20,
         Event::Verdict { .. } => 21,
         Event::SpeechScored { .. } => 22,
+        Event::FloorVote { .. } => 23,
     }
 }
-const KINDS: usize = 23;
+const KINDS: usize = 24;
 
 /// Events of every kind, with every optional field filled somewhere: every preset with
 /// malformed replies, an opening with the topic specifier and character descriptions, a run
@@ -68,6 +69,7 @@ fn every_kind_of_event() -> Vec<Event> {
     let mut run = Run::new(s, model, Rc::new(FrozenClock)).unwrap();
     let last = run.scenario().agents.last().unwrap().name.clone();
     run.give_floor(&last).unwrap();
+    run.vote("Maya", &last).unwrap();
     futures::executor::block_on(run.run_to_end());
     run.set_spending_cap(agora::scenario::SpendingCap { tokens: 0, cost: 0.0 });
     futures::executor::block_on(run.run_to_end());
@@ -147,13 +149,14 @@ fn every_kind_of_event() -> Vec<Event> {
         }),
         refusal: Some(Refusal::new(RefusalKind::Refused, "I can't help with that.")),
         human: true,
-        sampling: Some(Sampling {
+        by: "Maya".into(),
+        sampling: Some(Box::new(Sampling {
             repeat_penalty: 1.1,
             dry_multiplier: 0.8,
             stop: vec!["\nB:".into()],
             strip_name: true,
             stripped: "A:".into(),
-        }),
+        })),
     });
     for kind in [MessageKind::Refused, MessageKind::Filtered, MessageKind::Empty, MessageKind::Unanswered] {
         let refusal = if kind == MessageKind::Refused { "I can't help with that." } else { "" };

@@ -217,6 +217,13 @@ impl Controller {
         Ok(())
     }
 
+    /// A student's vote from their phone for who speaks next, recorded in the log.
+    pub fn vote(&self, by: &str, agent: &str) -> Result<(), String> {
+        let effects = self.with_session(|s| s.vote(by, agent))?;
+        self.apply(effects);
+        Ok(())
+    }
+
     /// Give the floor: `agent` speaks next, whatever the method chooses.
     pub fn give_floor(&self, agent: &str) -> Result<(), String> {
         self.with_session(|s| s.give_floor(agent))?;
@@ -416,6 +423,11 @@ impl Controller {
         if batch.iter().any(|e| matches!(e, Event::FloorGiven { .. })) {
             self.sync();
         }
+        let from = match batch.first() {
+            Some(Event::RunStarted { .. }) => 0,
+            _ => self.view.with_untracked(|v| v.applied),
+        };
+        crate::app::room::events(from, &batch);
         self.view.update(|v| {
             for e in &batch {
                 v.apply(e);

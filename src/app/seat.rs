@@ -13,13 +13,21 @@ use crate::model::ModelError;
 use crate::seat::{Answer, Desk, Question};
 use crate::ui::MarkupAttribute;
 
-/// The page's desk: what is being asked, why the last answer could not be sent, and where the
-/// answer goes.
+/// A question open at the desk: its number, the question, and where its answer goes.
+type Open = (u32, Question, oneshot::Sender<Answer>);
+
+/// The page's desk: the questions open (several seats may be asked at once, as bids are), the
+/// one the page's box shows (the first), why its last answer could not be sent, and who answered
+/// each seat last.
 #[derive(Clone, Copy)]
 pub struct PageDesk {
     pub question: RwSignal<Option<Question>>,
     pub problem: RwSignal<Option<String>>,
-    reply: StoredValue<Option<oneshot::Sender<Answer>>, LocalStorage>,
+    open: StoredValue<Vec<Open>, LocalStorage>,
+    /// The number of the question the page's box shows, and of the last one asked.
+    shown: StoredValue<(u32, u32)>,
+    /// The student whose phone sent each seat's last answer (`crate::room`); none for the page's own.
+    by: StoredValue<Vec<(String, String)>>,
     /// Pause was pressed and the run not resumed: a seat's time limit stands still.
     held: RwSignal<bool>,
 }
@@ -29,7 +37,9 @@ impl PageDesk {
         Self {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
-            reply: StoredValue::new_local(None),
+            open: StoredValue::new_local(Vec::new()),
+            shown: StoredValue::new((0, 0)),
+            by: StoredValue::new(Vec::new()),
             held: RwSignal::new(false),
         }
     }
@@ -39,25 +49,45 @@ impl PageDesk {
         self.held.set(held);
     }
 
-    /// Sends `answer` if the form takes it; otherwise shows why and keeps the question open.
-    pub fn send(&self, answer: Answer) {
-        let checked = self.question.with_untracked(|q| q.as_ref().map(|q| q.form.reply(&answer)));
-        match checked {
-            Some(Ok(_)) => {
-                if let Some(reply) = self.reply.try_update_value(Option::take).flatten() {
-                    self.question.set(None);
-                    self.problem.set(None);
-                    let _ = reply.send(answer);
-                }
-            }
-            Some(Err(why)) => self.problem.set(Some(why)),
-            None => {}
+    /// Shows the first open question in the page's box.
+    fn show_first(&self) {
+        let (id, first) =
+            self.open.with_value(|o| o.first().map(|(id, q, _)| (*id, Some(q.clone())))).unwrap_or_default();
+        if self.shown.with_value(|s| s.0) != id {
+            self.shown.update_value(|s| s.0 = id);
+            self.problem.set(None);
+            self.question.set(first);
         }
     }
 
-    /// Ends the wait (Stop, Reset): the seat's call is cancelled like a call in flight.
+    /// Sends `answer` to the question of `agent`'s seat (none: the one the page's box shows) if
+    /// its form takes it; otherwise shows why and keeps the question open. `by` names the student
+    /// whose phone answered (empty for the page's own box).
+    pub fn send(&self, agent: Option<&str>, answer: Answer, by: String) {
+        let at = self.open.with_value(|o| o.iter().position(|(_, q, _)| agent.is_none_or(|a| q.agent == a)));
+        let Some(at) = at else { return };
+        let checked = self.open.with_value(|o| o[at].1.form.reply(&answer).map(|_| o[at].1.agent.clone()));
+        match checked {
+            Ok(agent) => {
+                let Some((_, _, reply)) = self.open.try_update_value(|o| o.remove(at)) else { return };
+                crate::app::room::tell("room_ask", vec![agent.clone().into()]);
+                self.by.update_value(|b| {
+                    b.retain(|(a, _)| *a != agent);
+                    b.push((agent, by));
+                });
+                let _ = reply.send(answer);
+                self.show_first();
+            }
+            Err(why) if at == 0 => self.problem.set(Some(why)),
+            Err(_) => {}
+        }
+    }
+
+    /// Ends every wait (Stop, Reset): the seats' calls are cancelled like calls in flight.
     pub fn cancel(&self) {
-        self.reply.set_value(None);
+        for (_, q, _) in self.open.try_update_value(std::mem::take).unwrap_or_default() {
+            crate::app::room::tell("room_ask", vec![q.agent.into()]);
+        }
         self.question.set(None);
         self.problem.set(None);
     }
@@ -70,18 +100,37 @@ impl Desk for PageDesk {
         problem: Option<&'a str>,
     ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
         let (tx, rx) = oneshot::channel();
-        self.reply.set_value(Some(tx));
-        self.problem.set(problem.map(str::to_string));
-        self.question.set(Some(question.clone()));
+        let id = self.shown.try_update_value(|s| {
+            s.1 += 1;
+            s.1
+        });
+        let id = id.unwrap_or_default();
+        // The seat's earlier question, if still open, is replaced by this one (the same call asked again).
+        self.open.update_value(|o| {
+            o.retain(|(_, q, _)| q.agent != question.agent);
+            o.push((id, question.clone(), tx));
+        });
+        crate::app::room::tell("room_ask", vec![question.agent.clone().into(), question.to_json().into()]);
+        self.show_first();
+        if self.shown.with_value(|s| s.0) == id {
+            self.problem.set(problem.map(str::to_string));
+        }
         Box::pin(async move { rx.await.map_err(|_| ModelError::Cancelled) })
     }
 
-    fn withdraw(&self) {
-        self.cancel();
+    fn withdraw(&self, question: &Question) {
+        self.open.update_value(|o| o.retain(|(_, q, _)| q.agent != question.agent));
+        crate::app::room::tell("room_ask", vec![question.agent.clone().into()]);
+        self.show_first();
     }
 
     fn held(&self) -> bool {
         self.held.get_untracked()
+    }
+
+    fn answered_by(&self, agent: &str) -> String {
+        self.by
+            .with_value(|b| b.iter().find(|(a, _)| a == agent).map(|(_, by)| by.clone()).unwrap_or_default())
     }
 }
 
@@ -113,7 +162,7 @@ pub fn SeatBox() -> impl IntoView {
         let json = desk.question.with_untracked(|q| q.as_ref().map(Question::to_json)).unwrap_or_default();
         let send = move |out: Result<String, String>| {
             if let Some(answer) = out.ok().and_then(|line| Answer::from_line(&line)) {
-                desk.send(answer);
+                desk.send(None, answer, String::new());
             }
         };
         crate::app::tools::spawn_call("seat_event", vec![json.into(), ev.into()], Box::new(send));

@@ -140,7 +140,7 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
                 {row.kind.tag().map(|tag| view! { <span class="tag">{tag}</span> })}
-                {row.you.then(|| view! { <span class="tag" data-testid="you">"you"</span> })}
+                {row.you.then(|| view! { <span class="tag" data-testid="you">{if row.by.is_empty() { "you".to_string() } else { row.by.clone() }}</span> })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
                 {row.score.clone().map(|(mean, why)| view! { <span class="tag score" data-testid="speech-score" title=why>{format!("judge {mean}")}</span> })}
             </div>

@@ -361,59 +361,31 @@ mod exports {
     /// in the text box counts its words).
     #[wasm_bindgen]
     pub fn seat_event(question: &str, event: web_sys::Event) -> Result<String, String> {
-        use agora::seat::draw::{answer, button_answer, text_limit, word_note};
-        use agora::seat::{Answer, Form, Question};
-        use wasm_bindgen::JsCast;
-        let q = Question::from_json(question)?;
-        let Some(target) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
-            return Ok(String::new());
-        };
-        let Some(root) = target.closest("[data-testid=seat]").ok().flatten() else {
-            return Ok(String::new());
-        };
-        let control = |id: &str| root.query_selector(&format!("[data-testid={id}]")).ok().flatten();
-        let value = |id: &str| {
-            control(id)
-                .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
-                .and_then(|v| v.as_string())
-                .unwrap_or_default()
-        };
-        let answered = match event.type_().as_str() {
-            "click" => {
-                let id = target.get_attribute("data-testid").unwrap_or_default();
-                if let Some(i) = id.strip_prefix("seat-choice-").and_then(|i| i.parse::<usize>().ok()) {
-                    button_answer(&q.form, i)
-                } else if id == "seat-send" {
-                    let picks: Vec<usize> =
-                        (0..3).map(|i| value(&format!("seat-pick-{i}")).parse().unwrap_or(0)).collect();
-                    Some(answer(&q.form, value("seat-text"), &picks, &value("seat-quantity")))
-                } else {
-                    None
-                }
-            }
-            "input" => {
-                if let (Some(limit), Some(count)) = (text_limit(&q.form), control("seat-words")) {
-                    count.set_text_content(Some(&word_note(&value("seat-text"), limit)));
-                }
-                None
-            }
-            // Typing a digit gives the bid at once (0 for 10), as the buttons do; a digit with
-            // Ctrl, Alt or Meta is the browser's (Ctrl+1 picks a tab).
-            "keydown" => {
-                let held =
-                    |name: &str| js_sys::Reflect::get(&event, &name.into()).is_ok_and(|v| v.is_truthy());
-                let key = js_sys::Reflect::get(&event, &"key".into())
-                    .ok()
-                    .and_then(|k| k.as_string())
-                    .filter(|_| !["ctrlKey", "altKey", "metaKey"].iter().any(|m| held(m)));
-                match (&q.form, key.and_then(|k| k.parse::<u32>().ok())) {
-                    (Form::Number { .. }, Some(d)) => Some(Answer::Number(if d == 0 { 10 } else { d })),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        Ok(answered.map(|a| a.to_line()).unwrap_or_default())
+        agora::app::seat_box::answer_of(question, &event).map(|a| a.map(|a| a.to_line()).unwrap_or_default())
+    }
+
+    /// Opens the class's room on the teacher's page (see [`agora::app::room_live::open`]).
+    #[wasm_bindgen]
+    pub async fn room_open(seats: String, lines: String) -> Result<String, String> {
+        agora::app::room_live::open(&seats, &lines).await
+    }
+
+    /// The run's events from the `from`th on, for the room's phones.
+    #[wasm_bindgen]
+    pub fn room_events(from: f64, lines: &str) {
+        agora::app::room_live::events(from as usize, lines)
+    }
+
+    /// The question a seat is asked now, for the phone that holds it (none: closed).
+    #[wasm_bindgen]
+    pub fn room_ask(agent: Option<String>, question: Option<String>) {
+        agora::app::room_live::ask(agent, question)
+    }
+
+    /// Starts a student's phone screen from the join link (phone.html).
+    #[wasm_bindgen]
+    pub async fn phone_start() -> Result<String, String> {
+        agora::app::room_live::phone_start().await
     }
 
     /// The report of the batch `csv` holds (see [`agora::batch::report_html`]).

@@ -227,7 +227,7 @@ impl Desk for TerminalDesk {
         })
     }
 
-    fn withdraw(&self) {
+    fn withdraw(&self, _question: &Question) {
         say("\n(No answer in time: the seat's turn passes, as for a reply that cannot be read.)");
         if let Ok(mut withdrawn) = self.withdrawn.lock() {
             *withdrawn = Some(Instant::now());
@@ -285,7 +285,7 @@ mod tests {
         let mut asked = desk.ask(&question, None);
         assert!(futures::FutureExt::now_or_never(&mut asked).is_none());
         drop(asked);
-        desk.withdraw();
+        desk.withdraw(&question);
         writeln!(writer, "7").unwrap();
         settle();
         // The next question gets the next line, not the late one.

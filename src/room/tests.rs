@@ -135,6 +135,12 @@ fn a_phone_that_comes_back_with_its_token_gets_its_seat_and_vote_back_and_a_remo
     );
     assert!(!room.students["p9"].away && !room.students.contains_key("p1"));
     assert_eq!(room.tally(), [("Cy".to_string(), 1)]);
+    // The transport lost it: away at once, and still away at the next look, however recently heard.
+    room.left("p9");
+    room.check_away(21_500.0);
+    assert!(room.students["p9"].away);
+    room.receive("p9", &from(&secret, "p9", 2, FromPhone::Here), 22_000.0, String::new).unwrap();
+    assert!(!room.students["p9"].away, "a message brings it back");
     // Removed: the seat is free, and the token no longer brings anyone back.
     room.remove("p9");
     assert!(room.holder("Bob").is_none() && room.votes.is_empty());
@@ -228,7 +234,8 @@ fn a_phone_and_the_teachers_page_play_a_seat_from_joining_to_answering_and_come_
     // A seat, its question and the answer, which the room takes once.
     let take = phone.send(&FromPhone::TakeSeat { agent: "Bob".into() });
     room.receive("peer-1", &take, 1.0, String::new).unwrap();
-    tell(&mut room, &mut phone, &ToPhone::Seat { agent: Some("Bob".into()) }).unwrap();
+    tell(&mut room, &mut phone, &ToPhone::Seat { agent: Some("Bob".into()), taken: vec!["Bob".into()] })
+        .unwrap();
     room.ask("Bob", 3);
     // A question for another seat is not this phone's.
     tell(&mut room, &mut phone, &ToPhone::Question { id: 2, agent: "Ann".into(), question: "{}".into() })

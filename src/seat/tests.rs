@@ -318,7 +318,7 @@ impl Desk for Away {
         Box::pin(futures::future::pending())
     }
 
-    fn withdraw(&self) {
+    fn withdraw(&self, _question: &Question) {
         *self.withdrawn.borrow_mut() += 1;
     }
 }

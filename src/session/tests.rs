@@ -448,6 +448,43 @@ fn an_interjection_is_recorded_heard_by_the_next_call_and_kept_when_continued_li
 }
 
 #[test]
+fn a_students_vote_is_recorded_between_steps_changes_nothing_and_is_kept_when_continued_live() {
+    let mut b = Bench::new("rail-debate", 3);
+    assert!(b.session.vote("Cy", "Kanye West").unwrap_err().contains("needs a live run"));
+    b.step(); // the opening
+    b.step(); // turn 1
+    let before = b.session.events().len();
+    b.act(|s| s.vote("Cy", "Kanye West").unwrap());
+    assert!(b.session.vote("Cy", "Nobody").unwrap_err().contains("not in this run"));
+    assert!(matches!(
+        &b.session.events()[before],
+        Event::FloorVote { turn: 1, by, agent } if by == "Cy" && agent == "Kanye West"
+    ));
+    b.play();
+    let events = b.session.events().clone();
+    // The vote decides nothing: without it, the same bids, choices and speeches.
+    let mut plain = Bench::new("rail-debate", 3);
+    plain.play();
+    let decided = |es: &[Event]| {
+        es.iter()
+            .filter(|e| {
+                matches!(e, Event::Bid { .. } | Event::SpeakerSelected { .. } | Event::Message { .. })
+            })
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(decided(&events), decided(&plain.session.events()));
+    // Continued live from a step after it, the vote is where it was.
+    let cut = crate::replay::step_starts(&events)[3];
+    let mut again = Bench::new("rail-debate", 3);
+    again.act(|s| s.restore(events[..cut].to_vec(), false, 0));
+    again.play();
+    let all = |es: &[Event]| es.iter().map(Event::without_timings).collect::<Vec<_>>();
+    assert_eq!(all(&again.session.events()[..cut]), all(&events[..cut]));
+    assert_eq!(again.session.events().iter().filter(|e| matches!(e, Event::FloorVote { .. })).count(), 1);
+}
+
+#[test]
 fn the_floor_given_while_a_step_is_away_reaches_that_steps_choice() {
     let mut b = Bench::new("rail-debate", 4);
     assert!(b.session.give_floor("Kanye West").unwrap_err().contains("needs a live run"));

@@ -3,7 +3,8 @@
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -297,4 +298,78 @@ export async function openAllSections(target) {
     seen = total;
     assert.ok(settled, `${closed} of ${total} sections were still closed`);
   }, { timeout: 20000, interval: 100 });
+}
+
+/**
+ * Starts `agora relay` (the release build) on a free loopback port; resolves to { url, close }.
+ */
+export async function startRelay() {
+  const child = spawn(join(root, 'target', 'release', 'agora'), ['relay', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((ok, fail) => {
+    createInterface({ input: child.stdout }).once('line', (line) => ok(line.replace('agora relay: listening on ', '')));
+    child.once('exit', (code) => fail(new Error(`agora relay stopped (${code})`)));
+  });
+  return { url, close: () => child.kill() };
+}
+
+/**
+ * Starts a TURN server (coturn, from Debian) on 127.0.0.1 that relays on 127.0.0.1 alone, with the
+ * user agora:agora; resolves to { ice, close }: `ice` is the room's setting that sends every
+ * connection through it and nowhere else. Chromium gathers no loopback candidate of its own
+ * (--allow-loopback-in-peer-connection notwithstanding), so a relay on loopback is how two of its
+ * pages meet without a packet leaving the machine.
+ */
+export async function startTurn() {
+  const { createSocket } = await import('node:dgram');
+  const probe = createSocket('udp4');
+  await new Promise((ok) => probe.bind(0, '127.0.0.1', ok));
+  const port = probe.address().port;
+  probe.close();
+  const child = spawn('turnserver', ['-n', '--listening-ip=127.0.0.1', '--relay-ip=127.0.0.1', `--listening-port=${port}`,
+    '--lt-cred-mech', '--user=agora:agora', '--realm=agora.test', '--allow-loopback-peers', '--no-cli', '--no-tls',
+    '--no-dtls', '--no-tcp', `--pidfile=${join(tmpdir(), `agora-turn-${port}.pid`)}`, '--log-file=stdout', '--simple-log'],
+  { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((ok, fail) => {
+    createInterface({ input: child.stdout }).on('line', (line) => { if (/Total (UDP|General) servers/i.test(line) || /listener opened on/i.test(line)) ok(); });
+    child.once('exit', (code) => fail(new Error(`turnserver stopped (${code})`)));
+    setTimeout(ok, 3000);
+  });
+  return { ice: `turn:agora:agora@127.0.0.1:${port} only`, close: () => child.kill() };
+}
+
+/**
+ * For a page's init script: WebRTC on this machine alone. Every candidate but 127.0.0.1 (local
+ * and remote, trickled or in a description) is dropped, so the pairs a connection can select are
+ * loopback's (a TURN server on 127.0.0.1, see `startTurn`), and every connection made is kept in `window.agoraConnections` for a test to read its selected pair.
+ */
+export function loopbackOnly() {
+  const Native = window.RTCPeerConnection;
+  const loopback = (c) => !c || !c.candidate || / 127\.0\.0\.1 /.test(c.candidate);
+  const strip = (d) => d && d.sdp ? { type: d.type, sdp: d.sdp.split('\r\n').filter((l) => !l.startsWith('a=candidate') || / 127\.0\.0\.1 /.test(l)).join('\r\n') } : d;
+  window.agoraConnections = [];
+  window.RTCPeerConnection = class extends Native {
+    constructor(...args) { super(...args); window.agoraConnections.push(this); }
+    set onicecandidate(f) { super.onicecandidate = f && ((e) => { if (loopback(e.candidate)) f(e); }); }
+    get onicecandidate() { return super.onicecandidate; }
+    get localDescription() { return strip(super.localDescription); }
+    addIceCandidate(c, ...rest) { return loopback(c) ? super.addIceCandidate(c, ...rest) : Promise.resolve(); }
+    setRemoteDescription(d, ...rest) { return super.setRemoteDescription(strip(d), ...rest); }
+  };
+}
+
+/** The local and remote addresses of every selected candidate pair of `page`'s connections. */
+export async function selectedPairs(page) {
+  return page.evaluate(async () => {
+    const pairs = [];
+    for (const pc of window.agoraConnections ?? []) {
+      if (pc.connectionState !== 'connected') continue;
+      const stats = [...(await pc.getStats()).values()];
+      const byId = new Map(stats.map((s) => [s.id, s]));
+      for (const t of stats.filter((s) => s.type === 'transport' && s.selectedCandidatePairId)) {
+        const pair = byId.get(t.selectedCandidatePairId);
+        pairs.push([byId.get(pair.localCandidateId)?.address, byId.get(pair.remoteCandidateId)?.address]);
+      }
+    }
+    return pairs;
+  });
 }

@@ -1,0 +1,87 @@
+//! The class's room on the teacher's page (`crate::room`): the button that opens it and the
+//! panel the tools module draws and keeps up to date (`app::room_live`), and the page's half of
+//! the conversation. The run's events and a seat's question go to the room as they come; what
+//! the room asks of the run (a seat's answer with who gave it, an interjection accepted, a vote,
+//! the floor given) comes back as an `agora-room` event on the window. The run itself, the key
+//! and the log never leave the page.
+
+use std::cell::Cell;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+use crate::app::driver::Controller;
+
+thread_local! {
+    static OPEN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Tells the open room `name` with `args` (nothing when no room is open).
+pub fn tell(name: &'static str, args: Vec<JsValue>) {
+    if OPEN.get() {
+        crate::app::tools::spawn_call(name, args, Box::new(|_| ()));
+    }
+}
+
+/// The run's events from the `from`th on, for the phones.
+pub fn events(from: usize, events: &[crate::events::Event]) {
+    if OPEN.get() {
+        tell("room_events", vec![(from as f64).into(), crate::events::to_json_lines(events).into()]);
+    }
+}
+
+/// What the room asks of the run, from the tools module: `{kind, what, by}`.
+fn carry_out(c: Controller, detail: &str) {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(detail) else { return };
+    let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or_default().to_string();
+    let (what, by) = (field("what"), field("by"));
+    let done = match field("kind").as_str() {
+        "answer" => {
+            if let Some(answer) = crate::seat::Answer::from_line(&what) {
+                c.desk.send(Some(&field("agent")), answer, by);
+            }
+            Ok(())
+        }
+        "interject" => c.interject(&by, &what),
+        "vote" => c.vote(&by, &what),
+        "floor" => c.give_floor(&what),
+        _ => Ok(()),
+    };
+    if let Err(e) = done {
+        c.notice.set(e);
+    }
+}
+
+/// "Open a room for phones", and the room's panel once open.
+#[component]
+pub fn Room() -> impl IntoView {
+    let c = expect_context::<Controller>();
+    let scenario = expect_context::<crate::ui::form::EditorState>().scenario;
+    let open = RwSignal::new(false);
+    let start = move |_| {
+        if !OPEN.replace(true) {
+            let listener = move |ev: web_sys::Event| {
+                let detail = js_sys::Reflect::get(&ev, &"detail".into()).ok().and_then(|d| d.as_string());
+                carry_out(c, &detail.unwrap_or_default());
+            };
+            let _ = window_event_listener_untyped("agora-room", listener);
+        }
+        let seats = scenario.with_untracked(|s| serde_json::to_string(&s.seats).unwrap_or_default());
+        let lines = c.with_events(crate::events::to_json_lines);
+        let opened = move |r: Result<String, String>| match r {
+            Ok(_) => open.set(true),
+            Err(e) => c.notice.set(e),
+        };
+        crate::app::tools::spawn_call("room_open", vec![seats.into(), lines.into()], Box::new(opened));
+    };
+    view! {
+        <div class="room" data-testid="room">
+            {move || (!open.get()).then(|| view! {
+                <button data-testid="room-open" title="Students join from their phones with a link or QR code and play seats, interject and vote" on:click=start>
+                    "Open a room for phones"
+                </button>
+            })}
+            <div id="room-panel" data-testid="room-panel"></div>
+        </div>
+    }
+}

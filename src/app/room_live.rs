@@ -1,0 +1,627 @@
+//! The room over WebRTC, as the tools module runs it: on the teacher's page, the [`Host`] with
+//! its panel (drawn in `#room-panel`, one handler for its controls) and the page's half of the
+//! conversation (`app::room`); on a student's phone (phone.html), the [`Phone`] with its screen.
+//! The transport is trystero's (public/room/net.mjs, bundled at build time), loaded here the
+//! first time a room opens or a phone joins. None of this is on the first page.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::markup::Markup;
+use crate::room::draw;
+use crate::room::host::{ForPage, Host, Send};
+use crate::room::{Envelope, FromPhone, Phone, Secret, ToPhone, SECRET_BYTES};
+
+/// How often a phone says it is still there, and how often the teacher's page looks for phones
+/// gone quiet.
+const HERE_EVERY_MS: i32 = 5000;
+
+/// Where the room meets: the relay (empty: trystero's public Nostr relays) and the STUN/TURN
+/// servers (empty: trystero's public ones; `none`: no server, for a network of its own). The
+/// teacher's page keeps them (localStorage `agora.room`); the join link carries them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Meeting {
+    pub relay: String,
+    pub ice: String,
+}
+
+const SETTINGS_KEY: &str = "agora.room";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn encode(text: &str) -> String {
+    js_sys::encode_uri_component(text).into()
+}
+
+fn decode(text: &str) -> String {
+    js_sys::decode_uri_component(text).ok().map(String::from).unwrap_or_default()
+}
+
+impl Meeting {
+    fn saved() -> Meeting {
+        let v: serde_json::Value = storage()
+            .and_then(|s| s.get_item(SETTINGS_KEY).ok().flatten())
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or_default().trim().to_string();
+        Meeting { relay: field("relay"), ice: field("ice") }
+    }
+
+    fn save(&self) {
+        let text = serde_json::json!({"relay": self.relay, "ice": self.ice}).to_string();
+        if let Some(s) = storage() {
+            let _ = s.set_item(SETTINGS_KEY, &text);
+        }
+    }
+
+    /// The link's fragment after the secret.
+    fn fragment(&self) -> String {
+        let mut f = String::new();
+        if !self.relay.is_empty() {
+            f += &format!("&relay={}", encode(&self.relay));
+        }
+        if !self.ice.is_empty() {
+            f += &format!("&ice={}", encode(&self.ice));
+        }
+        f
+    }
+
+    /// The secret's text and the meeting a join link's fragment holds.
+    pub fn from_fragment(hash: &str) -> (String, Meeting) {
+        let mut out = (String::new(), Meeting::default());
+        for part in hash.trim_start_matches('#').split('&') {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            match k {
+                "k" => out.0 = v.to_string(),
+                "relay" => out.1.relay = decode(v),
+                "ice" => out.1.ice = decode(v),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn options(&self, topic: &str) -> JsValue {
+        let list = |text: &str| -> js_sys::Array {
+            text.split([',', ' ']).filter(|s| !s.is_empty()).map(JsValue::from).collect()
+        };
+        let o = js_sys::Object::new();
+        let set = |k: &str, v: JsValue| {
+            let _ = js_sys::Reflect::set(&o, &k.into(), &v);
+        };
+        set("topic", topic.into());
+        set("relays", list(&self.relay).into());
+        set(
+            "ice",
+            match self.ice.as_str() {
+                "" => JsValue::NULL,
+                "none" => js_sys::Array::new().into(),
+                servers => list(servers).into(),
+            },
+        );
+        o.into()
+    }
+}
+
+/// The room's transport: this page's id in it, and sending to one peer or all.
+struct Net {
+    id: String,
+    handle: JsValue,
+}
+
+impl Net {
+    async fn join(
+        meeting: &Meeting,
+        topic: &str,
+        joined: fn(String),
+        left: fn(String),
+        heard: fn(String, String),
+    ) -> Result<Net, String> {
+        let failed =
+            |e: JsValue| format!("the room's connection could not start ({})", super::intab::words(&e));
+        let m = JsFuture::from(super::intab::import_module("room/net.js")).await.map_err(failed)?;
+        let join: js_sys::Function = js_sys::Reflect::get(&m, &"join".into())
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or("the room's connection module is damaged: reload the page")?;
+        let joined = Closure::<dyn Fn(String)>::new(joined).into_js_value();
+        let left = Closure::<dyn Fn(String)>::new(left).into_js_value();
+        let heard = Closure::<dyn Fn(String, String)>::new(heard).into_js_value();
+        let args: js_sys::Array = [meeting.options(topic), joined, left, heard].iter().collect();
+        let handle = join.apply(&JsValue::NULL, &args).map_err(failed)?;
+        let id =
+            js_sys::Reflect::get(&handle, &"id".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        Ok(Net { id, handle })
+    }
+
+    fn send(&self, text: &str, to: Option<&str>) {
+        if let Some(send) = js_sys::Reflect::get(&self.handle, &"send".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            let to = to.map_or(JsValue::UNDEFINED, JsValue::from);
+            let _ = send.call2(&JsValue::NULL, &text.into(), &to);
+        }
+    }
+
+    fn envelope(&self, e: &Envelope, to: Option<&str>) {
+        self.send(&serde_json::to_string(e).unwrap_or_default(), to);
+    }
+}
+
+fn random_bytes() -> [u8; SECRET_BYTES] {
+    let bytes = js_sys::Uint8Array::new_with_length(SECRET_BYTES as u32);
+    let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).unwrap_or(JsValue::UNDEFINED);
+    if let Some(fill) = js_sys::Reflect::get(&crypto, &"getRandomValues".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    {
+        let _ = fill.call1(&crypto, &bytes);
+    }
+    let mut out = [0u8; SECRET_BYTES];
+    bytes.copy_to(&mut out);
+    out
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+fn element(selector: &str) -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.query_selector(selector).ok().flatten()
+}
+
+/// Draws `html` in `selector` unless it already shows it (a redraw would lose what is typed).
+fn show(selector: &str, html: Markup) {
+    if let Some(el) = element(selector) {
+        let hash = short_hash(html.as_str());
+        if el.get_attribute("data-drawn").as_deref() != Some(&hash) {
+            crate::ui::set_markup(&el, &html);
+            let _ = el.set_attribute("data-drawn", &hash);
+        }
+    }
+}
+
+fn short_hash(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Runs `f` on every `[data-act]` click (and `change`) inside `selector`: the act, the element.
+fn on_acts(selector: &str, f: fn(&str, &web_sys::Element, &web_sys::Event)) {
+    let Some(root) = element(selector) else { return };
+    let handler = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let Some(el) = target.closest("[data-act]").ok().flatten() else {
+            f("", &target, &ev);
+            return;
+        };
+        let act = el.get_attribute("data-act").unwrap_or_default();
+        // A list changes its value; a button is clicked.
+        let is_select = el.tag_name() == "SELECT";
+        if (ev.type_() == "change") == is_select {
+            f(&act, &el, &ev);
+        }
+    })
+    .into_js_value();
+    for kind in ["click", "change", "input", "keydown"] {
+        let _ = root.add_event_listener_with_callback(kind, handler.unchecked_ref());
+    }
+}
+
+fn every(ms: i32, f: fn()) {
+    let tick = Closure::<dyn Fn()>::new(f).into_js_value();
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_interval_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), ms);
+    }
+}
+
+// ---- The teacher's page --------------------------------------------------------------------
+
+struct Teacher {
+    host: Host,
+    net: Option<Net>,
+    link: String,
+}
+
+thread_local! {
+    static TEACHER: RefCell<Option<Teacher>> = const { RefCell::new(None) };
+}
+
+fn with_teacher<R>(f: impl FnOnce(&mut Teacher) -> R) -> Option<R> {
+    TEACHER.with(|t| t.borrow_mut().as_mut().map(f))
+}
+
+fn deliver(net: &Option<Net>, sends: Vec<Send>) {
+    let Some(net) = net else { return };
+    for s in sends {
+        match s {
+            Send::To(to, e) => net.envelope(&e, Some(&to)),
+            Send::All(e) => net.envelope(&e, None),
+        }
+    }
+}
+
+/// Hands what the room asks of the run to the page (`app::room` listens).
+fn to_page(what: &ForPage) {
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&what.to_json().into());
+    if let (Some(w), Ok(ev)) =
+        (web_sys::window(), web_sys::CustomEvent::new_with_event_init_dict("agora-room", &init))
+    {
+        let _ = w.dispatch_event(&ev);
+    }
+}
+
+fn draw_teacher() {
+    if let Some(html) = with_teacher(|t| draw::panel(&t.host, &t.link)) {
+        show("#room-panel [data-part=live]", html);
+    }
+}
+
+fn settings_html(m: &Meeting) -> Markup {
+    crate::markup!(
+        "<div data-part=\"live\"></div><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\">Save for the next room</button></details>",
+        m.relay,
+        m.ice
+    )
+}
+
+fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
+    let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
+    let value =
+        || js_sys::Reflect::get(el, &"value".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    let mut page = None;
+    with_teacher(|t| {
+        let sends = match act {
+            "assign" => t.host.assign(&attr("data-phone"), &value()).unwrap_or_default(),
+            "remove" => t.host.remove(&attr("data-phone")),
+            "accept" | "decline" => {
+                page = attr("data-id").parse().ok().and_then(|id| t.host.decide(id, act == "accept"));
+                Vec::new()
+            }
+            "floor" => match t.host.give_floor() {
+                Some((p, cleared)) => {
+                    page = Some(p);
+                    vec![cleared]
+                }
+                None => Vec::new(),
+            },
+            "settings" => {
+                let input = |id: &str| {
+                    element(&format!("[data-testid={id}]"))
+                        .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+                        .and_then(|v| v.as_string())
+                        .unwrap_or_default()
+                };
+                Meeting { relay: input("room-relay").trim().into(), ice: input("room-ice").trim().into() }
+                    .save();
+                Vec::new()
+            }
+            _ => return,
+        };
+        deliver(&t.net, sends);
+    });
+    if let Some(p) = page {
+        to_page(&p);
+    }
+    draw_teacher();
+}
+
+fn teacher_heard(peer: String, text: String) {
+    let mut page = Vec::new();
+    with_teacher(|t| {
+        let token = || Secret::from_bytes(random_bytes()).to_text();
+        let (sends, p) = t.host.receive(&peer, &text, now_ms(), token);
+        deliver(&t.net, sends);
+        page = p;
+    });
+    for p in &page {
+        to_page(p);
+    }
+    draw_teacher();
+}
+
+/// Opens the room on the teacher's page: its seats (a JSON list) and the run's log so far.
+pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
+    if TEACHER.with(|t| t.borrow().is_some()) {
+        draw_teacher();
+        return Ok(String::new());
+    }
+    let seats: Vec<String> = serde_json::from_str(seats).unwrap_or_default();
+    let secret = Secret::from_bytes(random_bytes());
+    let meeting = Meeting::saved();
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
+    let page = base.split(['#', '?']).next().unwrap_or_default();
+    let dir = &page[..page.rfind('/').map_or(0, |i| i + 1)];
+    let link = format!("{dir}phone.html#k={}{}", secret.to_text(), meeting.fragment());
+    let topic = secret.topic();
+    let log = lines.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect();
+    let host = Host::new(secret, seats, log);
+    TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { host, net: None, link }));
+    show("#room-panel", settings_html(&meeting));
+    on_acts("#room-panel", teacher_act);
+    draw_teacher();
+    let left = |peer: String| {
+        with_teacher(|t| t.host.room.left(&peer));
+        draw_teacher();
+    };
+    let net = Net::join(&meeting, &topic, |_| {}, left, teacher_heard).await?;
+    with_teacher(|t| t.net = Some(net));
+    every(HERE_EVERY_MS, || {
+        with_teacher(|t| t.host.check_away(now_ms()));
+        draw_teacher();
+    });
+    Ok(String::new())
+}
+
+/// The run's events from the `from`th on (JSON lines), for every phone.
+pub fn events(from: usize, lines: &str) {
+    with_teacher(|t| {
+        let lines: Vec<String> = lines.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect();
+        let sends = t.host.events(from, &lines);
+        deliver(&t.net, sends);
+    });
+}
+
+/// The question `agent`'s seat is asked now (none: closed).
+pub fn ask(agent: Option<String>, question: Option<String>) {
+    with_teacher(|t| {
+        let sends = t.host.asked(&agent.unwrap_or_default(), question.as_deref());
+        deliver(&t.net, sends);
+    });
+}
+
+// ---- A student's phone ---------------------------------------------------------------------
+
+struct Student {
+    phone: Phone,
+    net: Option<Net>,
+    /// What the student should know: why something did not go (the teacher's refusal), or, when
+    /// `fine`, that it went.
+    note: String,
+    fine: bool,
+    /// Whom this phone voted for this turn.
+    voted: Option<String>,
+    asked_name: bool,
+    welcomed: bool,
+}
+
+thread_local! {
+    static STUDENT: RefCell<Option<Student>> = const { RefCell::new(None) };
+}
+
+fn with_student<R>(f: impl FnOnce(&mut Student) -> R) -> Option<R> {
+    STUDENT.with(|s| s.borrow_mut().as_mut().map(f))
+}
+
+/// Where the phone keeps its name and token for this room, to come back as itself.
+fn kept_key(code: &str) -> String {
+    format!("agora.phone.{code}")
+}
+
+fn keep(code: &str, name: &str, token: Option<&str>) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(&kept_key(code), &serde_json::json!({"name": name, "token": token}).to_string());
+    }
+}
+
+fn send_from_phone(m: &FromPhone, to: Option<&str>) {
+    with_student(|s| {
+        let e = s.phone.send(m);
+        if let Some(net) = &s.net {
+            net.envelope(&e, to);
+        }
+    });
+}
+
+fn draw_phone() {
+    let Some((head, question, log, note, fine, voted, welcomed)) = with_student(|s| {
+        let p = &s.phone;
+        let question = p.question.as_ref().map(|(_, _, q)| {
+            crate::seat::Question::from_json(q)
+                .map(|q| crate::seat::draw::draw(&q))
+                .unwrap_or_else(|e| crate::markup!("<p class=\"notice error\">{}</p>", e))
+        });
+        let voted = s.voted.clone().filter(|_| !p.tally.is_empty());
+        (draw::phone_head(p), question, draw::transcript(&p.log), s.note.clone(), s.fine, voted, s.welcomed)
+    }) else {
+        return;
+    };
+    if !welcomed {
+        return;
+    }
+    show("[data-part=join]", Markup::new());
+    let mut head = head;
+    if let Some(v) = voted {
+        head.push(crate::markup!("<p class=\"hint\" data-testid=\"phone-voted\">You voted for {}.</p>", v));
+    }
+    show("[data-part=head]", head);
+    show(
+        "[data-part=seat]",
+        question
+            .map(|q| {
+                crate::markup!("<section class=\"seat\" data-testid=\"seat\" tabindex=\"0\">{}</section>", q)
+            })
+            .unwrap_or_default(),
+    );
+    show("[data-part=log]", log);
+    let note = match (note.is_empty(), fine) {
+        (true, _) => Markup::new(),
+        (false, true) => {
+            crate::markup!("<p class=\"notice\" role=\"status\" data-testid=\"phone-note\">{}</p>", note)
+        }
+        (false, false) => {
+            crate::markup!("<p class=\"notice error\" role=\"alert\" data-testid=\"phone-note\">{}</p>", note)
+        }
+    };
+    show("[data-part=note]", note);
+    show("[data-part=audience]", crate::markup!(
+        "<div class=\"row\"><label class=\"field grow\"><span>Propose an interjection (the teacher decides)</span><input data-testid=\"phone-propose\" maxlength=\"400\"></label><button data-act=\"propose\">Propose</button></div>"
+    ));
+}
+
+fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
+    let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
+    let input = |id: &str| {
+        element(&format!("[data-testid={id}]"))
+            .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    match act {
+        "join" => {
+            let name = input("phone-name");
+            if name.trim().is_empty() {
+                with_student(|s| (s.note, s.fine) = ("Type your name first.".into(), false));
+            } else {
+                with_student(|s| {
+                    s.phone.name = name.trim().to_string();
+                    s.asked_name = true;
+                    s.note.clear();
+                });
+                let m = with_student(|s| FromPhone::Join {
+                    name: s.phone.name.clone(),
+                    token: s.phone.token.clone(),
+                });
+                if let Some(m) = m {
+                    send_from_phone(&m, None);
+                }
+                show("[data-part=join]", crate::markup!("<p data-testid=\"phone-joining\">Joining…</p>"));
+            }
+        }
+        "take" => send_from_phone(&FromPhone::TakeSeat { agent: attr("data-agent") }, None),
+        "vote" => {
+            with_student(|s| s.voted = Some(attr("data-agent")));
+            send_from_phone(&FromPhone::Vote { agent: attr("data-agent") }, None)
+        }
+        "propose" => {
+            let text = input("phone-propose");
+            if !text.trim().is_empty() {
+                send_from_phone(&FromPhone::Propose { text }, None);
+                if let Some(box_) = element("[data-testid=phone-propose]") {
+                    let _ = js_sys::Reflect::set(&box_, &"value".into(), &"".into());
+                }
+                with_student(|s| (s.note, s.fine) = ("Proposed: the teacher decides.".into(), true));
+            }
+        }
+        // Anything else is the seat's box: a bid, a choice, a speech sent.
+        _ => {
+            let question = with_student(|s| s.phone.question.as_ref().map(|(_, _, q)| q.clone())).flatten();
+            if let Some(q) = question {
+                if let Ok(Some(answer)) = super::seat_box::answer_of(&q, ev) {
+                    let checked =
+                        crate::seat::Question::from_json(&q).and_then(|q| q.form.reply(&answer).map(|_| ()));
+                    match checked {
+                        Ok(()) => {
+                            with_student(|s| {
+                                if let Ok(e) = s.phone.answer(answer.to_line()) {
+                                    if let Some(net) = &s.net {
+                                        net.envelope(&e, None);
+                                    }
+                                }
+                                s.note.clear();
+                            });
+                        }
+                        Err(why) => {
+                            with_student(|s| (s.note, s.fine) = (format!("Not sent: {why}."), false));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    draw_phone();
+}
+
+fn phone_heard(peer: String, text: String) {
+    let Ok(e) = serde_json::from_str::<Envelope>(&text) else { return };
+    with_student(|s| {
+        if let Ok(m) = s.phone.receive(&peer, &e) {
+            match m {
+                ToPhone::Welcome { .. } => {
+                    s.welcomed = true;
+                    s.note.clear();
+                    keep(&s.phone.code(), &s.phone.name, s.phone.token.as_deref());
+                }
+                ToPhone::Refused { why } => (s.note, s.fine) = (why, false),
+                ToPhone::Removed => {
+                    s.asked_name = false;
+                    keep(&s.phone.code(), "", None);
+                }
+                _ => {}
+            }
+        }
+    });
+    draw_phone();
+}
+
+/// A new peer in the room: it may be the teacher's page (again), so a phone that has a name asks
+/// to join (or come back) through it.
+fn phone_met(peer: String) {
+    let m = with_student(|s| {
+        (s.asked_name && !s.phone.removed)
+            .then(|| FromPhone::Join { name: s.phone.name.clone(), token: s.phone.token.clone() })
+    })
+    .flatten();
+    if let Some(m) = m {
+        send_from_phone(&m, Some(&peer));
+    }
+}
+
+/// Starts the phone's screen in phone.html from the join link.
+pub async fn phone_start() -> Result<String, String> {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    let (secret, meeting) = Meeting::from_fragment(&hash);
+    let secret = Secret::from_text(&secret)?;
+    let topic = secret.topic();
+    let code = secret.code();
+    let kept: serde_json::Value = storage()
+        .and_then(|s| s.get_item(&kept_key(&code)).ok().flatten())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let kept_name = kept.get("name").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+    let token = kept.get("token").and_then(|v| v.as_str()).map(String::from);
+    show(
+        "main",
+        crate::markup!(
+            "<h1>Agora class room <span class=\"room-code\" data-testid=\"phone-code\">{}</span></h1><div data-part=\"join\"><label class=\"field\"><span>Your name</span><input data-testid=\"phone-name\" maxlength=\"40\" autocomplete=\"nickname\" value=\"{}\"></label><button class=\"primary\" data-act=\"join\" data-testid=\"phone-join\">Join</button></div><div data-part=\"note\"></div><div data-part=\"head\"></div><div data-part=\"seat\"></div><h2>The conversation</h2><ol class=\"phone-log\" data-part=\"log\" data-testid=\"phone-log\"></ol><div data-part=\"audience\"></div>",
+            code,
+            kept_name
+        ),
+    );
+    on_acts("main", phone_act);
+    let rejoin = token.is_some() && !kept_name.is_empty();
+    let net = Net::join(&meeting, &topic, phone_met, |_| {}, phone_heard).await?;
+    let mut phone = Phone::new(secret, net.id.clone(), token);
+    phone.name = kept_name;
+    STUDENT.with(|s| {
+        *s.borrow_mut() = Some(Student {
+            phone,
+            net: Some(net),
+            note: String::new(),
+            fine: false,
+            voted: None,
+            asked_name: rejoin,
+            welcomed: false,
+        })
+    });
+    if rejoin {
+        show("[data-part=join]", crate::markup!("<p data-testid=\"phone-joining\">Coming back…</p>"));
+    }
+    every(HERE_EVERY_MS, || {
+        let here = with_student(|s| s.phone.token.is_some() && !s.phone.removed).unwrap_or(false);
+        if here {
+            send_from_phone(&FromPhone::Here, None);
+        }
+    });
+    Ok(String::new())
+}

@@ -1,0 +1,202 @@
+// A class on its own phones (issue 40): one teacher's page and three phones, each its own browser
+// context at a phone's size, meet through `agora relay` on 127.0.0.1 and talk over real WebRTC data
+// channels relayed by a TURN server on 127.0.0.1 (only loopback candidates, checked on every
+// selected pair). Two students play seats in
+// the rail debate from their phones, the third proposes an interjection and votes; the log the
+// teacher exports holds every answer with who gave it, and its replay shows them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  eventually, launch, loopbackOnly, ofType, root, screenshot, selectedPairs, serveDist, startRelay, startTurn, waitForStatus,
+} from './helpers.mjs';
+
+const ctx = {};
+before(async () => {
+  ctx.server = await serveDist();
+  ctx.relay = await startRelay();
+  ctx.turn = await startTurn();
+  ctx.browser = await launch();
+});
+after(async () => {
+  await ctx.browser?.close();
+  await ctx.server?.close();
+  ctx.relay?.close();
+  ctx.turn?.close();
+});
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/** A page in a context of its own, with WebRTC on loopback alone and its errors collected. */
+async function open(url, options, { settings, storageState } = {}) {
+  const context = await ctx.browser.newContext({ ...options, storageState });
+  await context.addInitScript(loopbackOnly);
+  if (settings) {
+    await context.addInitScript((s) => localStorage.setItem('agora.room', s), JSON.stringify(settings));
+  }
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  return { context, page, errors };
+}
+
+async function joinAs(link, name, storageState) {
+  const phone = await open(link, PHONE, { storageState });
+  if (!storageState) {
+    await phone.page.getByTestId('phone-name').fill(name);
+    await phone.page.getByTestId('phone-join').click();
+  }
+  await phone.page.getByTestId('phone-who').waitFor({ timeout: 30000 });
+  return phone;
+}
+
+/** Answers the seat's questions on `page` until `done()`: every bid the button `bid`, every
+ * speech its words; `onAsked(heading)` runs before each answer. */
+async function answerSeat(page, name, bid, done, onAsked = async () => {}) {
+  let said = 0;
+  const box = page.getByTestId('seat');
+  while (!(await done())) {
+    if (!(await box.isVisible())) {
+      await page.waitForTimeout(50);
+      continue;
+    }
+    const heading = await page.locator('[data-testid=seat] h2').textContent();
+    const prompt = await page.getByTestId('seat-prompt').textContent();
+    if (await onAsked(heading)) continue;
+    if (heading.endsWith('(bid)')) {
+      await page.getByTestId(`seat-choice-${bid}`).click();
+    } else {
+      said += 1;
+      await page.getByTestId('seat-text').fill(`${name} speaks, time ${said}.`);
+      await page.getByTestId('seat-send').click();
+    }
+    await page.waitForFunction((p) => document.querySelector('[data-testid=seat-prompt]')?.textContent !== p, prompt, { timeout: 15000 }).catch(() => {});
+  }
+}
+
+function forger(relay, topic, code) {
+  const child = spawn('node', [join(root, 'tests', 'e2e', 'room-forger.mjs'), relay, topic, code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const sent = new Promise((ok) => createInterface({ input: child.stdout }).once('line', ok));
+  return { child, sent };
+}
+
+test('two students play seats from their phones, a third interjects and votes, and the log names who answered', async () => {
+  const teacher = await open(ctx.server.url, { viewport: { width: 1280, height: 720 } }, { settings: { relay: ctx.relay.url, ice: ctx.turn.ice } });
+  const t = teacher.page;
+  await t.getByTestId('open-rail-debate').click();
+  await t.getByTestId('field-opening.specify_topic').uncheck();
+  await t.getByTestId('field-opening.describe_characters').uncheck();
+  await t.getByTestId('field-max_turns').fill('3');
+  await t.getByTestId('seat-0').check();
+  await t.getByTestId('seat-1').check();
+  await t.getByTestId('speed').selectOption('0');
+  await t.getByTestId('room-open').click();
+  const link = await t.getByTestId('room-link').getAttribute('href');
+  assert.match(link, /\/phone\.html#k=[A-Za-z0-9_-]{22}&relay=ws%3A%2F%2F127\.0\.0\.1%3A\d+&ice=turn%3Aagora%3Aagora%40127\.0\.0\.1%3A\d+%20only$/);
+  const code = await t.getByTestId('room-code').textContent();
+  assert.match(code, /^[A-Z2-9]{6}$/);
+  assert.equal(await t.locator('[data-testid=room-qr] svg').count(), 1);
+
+  const ann = await joinAs(link, 'Ann');
+  const ben = await joinAs(link, 'Ben');
+  const cy = await joinAs(link, 'Cy');
+  assert.equal(await ann.page.getByTestId('phone-code').textContent(), code);
+  await eventually(async () => assert.equal(await t.getByTestId('room-student').count(), 3));
+
+  // Ann and Ben pick their seats; Cy stays in the audience.
+  await ann.page.getByRole('button', { name: 'Donald Trump' }).first().click();
+  await eventually(async () => assert.match(await ann.page.getByTestId('phone-who').textContent(), /you play Donald Trump/));
+  await ben.page.locator('[data-act=take][data-agent="Kanye West"]').click();
+  await eventually(async () => assert.match(await ben.page.getByTestId('phone-who').textContent(), /you play Kanye West/));
+  assert.equal(await cy.page.locator('[data-act=take][data-agent="Donald Trump"]').count(), 0, 'a taken seat is not offered');
+
+  // A stranger who knows where the room meets, but not its secret, is refused and reported.
+  const topic = createHash('sha256').update(Buffer.concat([Buffer.from('agora-room:'), Buffer.from(link.split('#k=')[1].split('&')[0], 'base64url')])).digest('hex').slice(0, 24);
+  const stranger = forger(ctx.relay.url, topic, code);
+  try {
+    await stranger.sent;
+    await eventually(async () => assert.match(await t.getByTestId('room-refused').textContent(), /not signed with the room's secret/), { timeout: 30000 });
+  } finally {
+    stranger.child.kill();
+  }
+
+  await t.getByTestId('run').click();
+  const finished = async () => (await t.getByTestId('status').textContent()).startsWith('Finished');
+  // Cy votes and proposes once the run is on; the teacher accepts and gives the floor.
+  await eventually(async () => assert.ok(await cy.page.getByTestId('phone-log').locator('li').count() >= 0));
+  await cy.page.locator('[data-act=vote][data-agent="Elizabeth Warren"]').click();
+  await cy.page.getByTestId('phone-propose').fill('What about freight trains?');
+  await cy.page.locator('[data-act=propose]').click();
+  await t.getByTestId('room-proposal').waitFor({ timeout: 15000 });
+  await t.locator('[data-act=accept]').click();
+  await eventually(async () => assert.match(await t.getByTestId('room-tally').textContent(), /Elizabeth Warren: 1/), { timeout: 15000 });
+  await eventually(async () => assert.match(await ann.page.getByTestId('phone-vote').textContent(), /Elizabeth Warren \(1\)/));
+  await t.getByTestId('room').screenshot({ path: join(root, 'tests', 'artifacts', 'room-panel-1280.png') });
+  await t.getByTestId('room-give-floor').click();
+
+  // Ann's phone is closed while a question waits for her, and opened again from its link.
+  let reopened = false;
+  let annPage = ann.page;
+  const reopen = async () => {
+    if (reopened) return false;
+    reopened = true;
+    const state = await ann.context.storageState();
+    await ann.context.close();
+    await eventually(async () => assert.equal(await t.getByTestId('room-away').count(), 1), { timeout: 30000 });
+    const back = await joinAs(link, 'Ann', state);
+    annPage = back.page;
+    assert.match(await annPage.getByTestId('phone-who').textContent(), /Ann.*you play Donald Trump/);
+    await annPage.getByTestId('seat').waitFor({ timeout: 30000 });
+    await answerSeat(annPage, 'Ann', 6, finished);
+    return true;
+  };
+  await Promise.all([
+    answerSeat(ann.page, 'Ann', 8, async () => reopened || finished(), reopen),
+    answerSeat(ben.page, 'Ben', 3, finished),
+    waitForStatus(t, 'Finished', 120000),
+  ]);
+  await waitForStatus(t, 'Finished');
+
+  // Every connection that carried the class went over loopback.
+  for (const page of [t, annPage, ben.page, cy.page]) {
+    const pairs = await selectedPairs(page);
+    assert.ok(pairs.length > 0, 'a connection was made');
+    for (const [local, remote] of pairs) assert.deepEqual([local, remote], ['127.0.0.1', '127.0.0.1']);
+  }
+
+  // The phones saw the conversation the teacher's page saw.
+  const spoken = await t.getByTestId('message').count();
+  await eventually(async () => assert.equal(await cy.page.getByTestId('phone-message').count(), spoken));
+
+  const [download] = await Promise.all([t.waitForEvent('download'), t.getByTestId('export-json').click()]);
+  const events = JSON.parse(readFileSync(await download.path(), 'utf8')).events;
+  const answered = ofType(events, 'model_call').filter((e) => e.human);
+  assert.ok(answered.length >= 4, `${answered.length} answers; seats ${JSON.stringify(events[0].scenario.seats)}; ${ofType(events, "message").length} messages; finished ${JSON.stringify(ofType(events, "run_finished"))}`);
+  for (const e of answered) {
+    assert.equal(e.by, e.agent === 'Donald Trump' ? 'Ann' : 'Ben', JSON.stringify(e).slice(0, 200));
+  }
+  assert.ok(answered.some((e) => e.purpose === 'speech' || e.purpose === 'speak'), 'a speech was answered');
+  const votes = ofType(events, 'floor_vote');
+  assert.deepEqual(votes.map((v) => [v.by, v.agent]), [['Cy', 'Elizabeth Warren']]);
+  const interjections = ofType(events, 'message').filter((m) => m.kind === 'injected' && m.speaker !== 'Debate Moderator');
+  assert.deepEqual(interjections.map((m) => [m.speaker, m.text]), [['Cy', 'What about freight trains?']]);
+  assert.equal(ofType(events, 'floor_given')[0]?.agent, 'Elizabeth Warren');
+  await screenshot(t, 'room-teacher-1280');
+  await screenshot(cy.page, 'room-phone-390');
+
+  // The replay shows who said each seat's speeches.
+  await t.getByTestId('import').setInputFiles(await download.path());
+  await waitForStatus(t, 'Paused · turn 0 · replay');
+  await t.getByTestId('run').click();
+  await waitForStatus(t, 'Finished');
+  const student = { 'Donald Trump': 'Ann', 'Kanye West': 'Ben' };
+  const expected = ofType(events, 'message').filter((m) => m.kind === 'agent' && student[m.speaker]).map((m) => student[m.speaker]);
+  assert.ok(expected.length > 0, 'a student spoke');
+  await eventually(async () => assert.deepEqual(await t.getByTestId('you').allTextContents(), expected));
+  assert.deepEqual([...teacher.errors, ...cy.errors, ...ben.errors], []);
+});
