@@ -149,6 +149,18 @@ impl Net {
         }
     }
 
+    /// Leaves the room; done once every connection and relay subscription is closed (a room
+    /// joined before then would share them, and the relays with them).
+    async fn leave(&self) {
+        let left = js_sys::Reflect::get(&self.handle, &"leave".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .and_then(|leave| leave.call0(&JsValue::NULL).ok());
+        if let Some(promise) = left.and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) {
+            let _ = JsFuture::from(promise).await;
+        }
+    }
+
     fn envelope(&self, e: &Envelope, to: Option<&str>) {
         self.send(&serde_json::to_string(e).unwrap_or_default(), to);
     }
@@ -231,6 +243,8 @@ struct Teacher {
 
 thread_local! {
     static TEACHER: RefCell<Option<Teacher>> = const { RefCell::new(None) };
+    /// The panel's handlers and timer are in place (a room started again keeps them).
+    static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn with_teacher<R>(f: impl FnOnce(&mut Teacher) -> R) -> Option<R> {
@@ -266,7 +280,7 @@ fn draw_teacher() {
 
 fn settings_html(m: &Meeting) -> Markup {
     crate::markup!(
-        "<div data-part=\"live\"></div><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\">Save for the next room</button></details>",
+        "<div data-part=\"live\"></div><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
         m.relay,
         m.ice
     )
@@ -277,6 +291,7 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
     let value =
         || js_sys::Reflect::get(el, &"value".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
     let mut page = None;
+    let mut restart = false;
     with_teacher(|t| {
         let sends = match act {
             "assign" => t.host.assign(&attr("data-phone"), &value()).unwrap_or_default(),
@@ -301,6 +316,7 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
                 };
                 Meeting { relay: input("room-relay").trim().into(), ice: input("room-ice").trim().into() }
                     .save();
+                restart = true;
                 Vec::new()
             }
             _ => return,
@@ -309,6 +325,26 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
     });
     if let Some(p) = page {
         to_page(&p);
+    }
+    if restart {
+        // The room starts again where the new settings say, with a new link: the phones join anew.
+        let old = TEACHER.with(|t| t.borrow_mut().take());
+        if let Some(old) = old {
+            let seats = serde_json::to_string(&old.host.room.seats).unwrap_or_default();
+            let log = old.host.log.join("\n");
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Some(net) = &old.net {
+                    net.leave().await;
+                }
+                if let Err(e) = open(&seats, &log).await {
+                    show(
+                        "#room-panel [data-part=live]",
+                        crate::markup!("<p class=\"notice error\" role=\"alert\">{}</p>", e),
+                    );
+                }
+            });
+        }
+        return;
     }
     draw_teacher();
 }
@@ -348,7 +384,10 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
     let host = Host::new(secret, seats, log);
     TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { host, net: None, link }));
     show("#room-panel", settings_html(&meeting));
-    on_acts("#room-panel", teacher_act);
+    let first = !STARTED.replace(true);
+    if first {
+        on_acts("#room-panel", teacher_act);
+    }
     draw_teacher();
     let left = |peer: String| {
         with_teacher(|t| t.host.room.left(&peer));
@@ -356,10 +395,12 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
     };
     let net = Net::join(&meeting, &topic, |_| {}, left, teacher_heard).await?;
     with_teacher(|t| t.net = Some(net));
-    every(HERE_EVERY_MS, || {
-        with_teacher(|t| t.host.check_away(now_ms()));
-        draw_teacher();
-    });
+    if first {
+        every(HERE_EVERY_MS, || {
+            with_teacher(|t| t.host.check_away(now_ms()));
+            draw_teacher();
+        });
+    }
     Ok(String::new())
 }
 

@@ -21,6 +21,18 @@ pub fn panel(host: &Host, link: &str) -> Markup {
         qr,
         link
     );
+    let away: Vec<String> = room
+        .students
+        .values()
+        .filter(|s| s.away)
+        .filter_map(|s| s.seat.as_ref().map(|seat| format!("{} ({seat})", s.name)))
+        .collect();
+    if !away.is_empty() {
+        h.push(markup!(
+            "<p class=\"notice\" data-testid=\"room-seat-away\" role=\"status\">Away from their seat: {}. Their seat's time limit runs as usual; reopening the link brings them back.</p>",
+            away.join(", ")
+        ));
+    }
     if room.seats.is_empty() {
         h.push_static("<p class=\"hint\">No seat is played by the class yet: tick the agents above for students to play them; the rest of the class is the audience.</p>");
     }

@@ -148,9 +148,11 @@ test('two students play seats from their phones, a third interjects and votes, a
     const state = await ann.context.storageState();
     await ann.context.close();
     await eventually(async () => assert.equal(await t.getByTestId('room-away').count(), 1), { timeout: 30000 });
+    assert.match(await t.getByTestId('room-seat-away').textContent(), /Ann \(Donald Trump\)/);
     const back = await joinAs(link, 'Ann', state);
     annPage = back.page;
     assert.match(await annPage.getByTestId('phone-who').textContent(), /Ann.*you play Donald Trump/);
+    await eventually(async () => assert.equal(await t.getByTestId('room-seat-away').count(), 0));
     await annPage.getByTestId('seat').waitFor({ timeout: 30000 });
     await answerSeat(annPage, 'Ann', 6, finished);
     return true;
@@ -199,4 +201,34 @@ test('two students play seats from their phones, a third interjects and votes, a
   assert.ok(expected.length > 0, 'a student spoke');
   await eventually(async () => assert.deepEqual(await t.getByTestId('you').allTextContents(), expected));
   assert.deepEqual([...teacher.errors, ...cy.errors, ...ben.errors], []);
+});
+
+test('the room meets where its setting says: a new relay gives a new link, which a phone joins', async () => {
+  const other = await startRelay();
+  try {
+    const teacher = await open(ctx.server.url, { viewport: { width: 1024, height: 768 } }, { settings: { relay: ctx.relay.url, ice: ctx.turn.ice } });
+    const t = teacher.page;
+    await t.getByTestId('open-rail-debate').click();
+    await t.getByTestId('room-open').click();
+    const first = await t.getByTestId('room-link').getAttribute('href');
+    assert.ok(first.includes(encodeURIComponent(ctx.relay.url)));
+    await t.getByText('Where the room meets').click();
+    await t.getByTestId('room-relay').fill(other.url);
+    await t.getByTestId('room-settings-use').click();
+    await eventually(async () => assert.notEqual(await t.getByTestId('room-link').getAttribute('href'), first));
+    const link = await t.getByTestId('room-link').getAttribute('href');
+    assert.ok(link.includes(encodeURIComponent(other.url)), link);
+    assert.equal(await t.getByTestId('room-relay').inputValue(), other.url);
+    const phone = await joinAs(link, 'Dee');
+    await eventually(async () => assert.equal(await t.getByTestId('room-student').count(), 1));
+    assert.match(await phone.page.getByTestId('phone-who').textContent(), /Dee, you are in the audience/);
+    // Kept for the next room, in this browser.
+    const kept = await t.evaluate(() => JSON.parse(localStorage.getItem('agora.room')));
+    assert.equal(kept.relay, other.url);
+    assert.deepEqual([...teacher.errors, ...phone.errors], []);
+    await teacher.context.close();
+    await phone.context.close();
+  } finally {
+    other.close();
+  }
 });
