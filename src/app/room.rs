@@ -30,10 +30,11 @@ pub fn events(from: usize, events: &[crate::events::Event]) {
     }
 }
 
-/// What the room asks of the run, from the tools module: `{kind, what, by}`.
-fn carry_out(c: Controller, detail: &str) {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(detail) else { return };
-    let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or_default().to_string();
+/// What the room asks of the run, from the tools module: `{kind, what, by, agent}`.
+fn carry_out(c: Controller, detail: &JsValue) {
+    let field = |k: &str| {
+        js_sys::Reflect::get(detail, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
+    };
     let (what, by) = (field("what"), field("by"));
     let done = match field("kind").as_str() {
         "answer" => {
@@ -61,8 +62,7 @@ pub fn Room() -> impl IntoView {
     let start = move |_| {
         if !OPEN.replace(true) {
             let listener = move |ev: web_sys::Event| {
-                let detail = js_sys::Reflect::get(&ev, &"detail".into()).ok().and_then(|d| d.as_string());
-                carry_out(c, &detail.unwrap_or_default());
+                carry_out(c, &js_sys::Reflect::get(&ev, &"detail".into()).unwrap_or_default());
             };
             let _ = window_event_listener_untyped("agora-room", listener);
         }

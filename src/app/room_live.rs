@@ -264,7 +264,7 @@ fn deliver(net: &Option<Net>, sends: Vec<Send>) {
 /// Hands what the room asks of the run to the page (`app::room` listens).
 fn to_page(what: &ForPage) {
     let init = web_sys::CustomEventInit::new();
-    init.set_detail(&what.to_json().into());
+    init.set_detail(&js_sys::JSON::parse(&what.to_json()).unwrap_or(JsValue::NULL));
     if let (Some(w), Ok(ev)) =
         (web_sys::window(), web_sys::CustomEvent::new_with_event_init_dict("agora-room", &init))
     {

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
-  eventually, launch, loopbackOnly, ofType, root, screenshot, selectedPairs, serveDist, startRelay, startTurn, waitForStatus,
+  eventually, launch, loopbackOnly, ofType, root, screenshot, selectedPairs, serveDist, startRelay, startTurn, waitForStatus, waitForText,
 } from './helpers.mjs';
 
 const ctx = {};
@@ -230,5 +230,13 @@ test('the room meets where its setting says: a new relay gives a new link, which
     await phone.context.close();
   } finally {
     other.close();
+  }
+});
+
+test('a damaged join link says so on the phone', async () => {
+  for (const hash of ['#k=not-a-secret', '#relay=ws%3A%2F%2F127.0.0.1%3A1', '']) {
+    const phone = await open(`${ctx.server.url}phone.html${hash}`, PHONE);
+    await waitForText(phone.page.getByTestId('phone-error'), /This room cannot be opened: the room's link is damaged: its secret is (not readable|the wrong length)\. Ask your teacher for the link again\./);
+    await phone.context.close();
   }
 });
