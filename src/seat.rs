@@ -46,23 +46,18 @@ pub enum Answer {
     Trade(Action),
 }
 
-/// Asks a person, and hands back what they answered. `problem` is why the last answer could not
+/// Asks a person, and hands back what they answered and, when the desk knows, who they were (a
+/// student's name from their phone; empty otherwise). `problem` is why the last answer could not
 /// be sent (shown with the question again), if it could not.
 pub trait Desk {
     fn ask<'a>(
         &'a self,
         question: &'a Question,
         problem: Option<&'a str>,
-    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>>;
+    ) -> LocalBoxFuture<'a, Result<(Answer, String), ModelError>>;
 
     /// Takes `question` back: the seat's time ran out before an answer came.
     fn withdraw(&self, _question: &Question) {}
-
-    /// Who gave the answer just handed back for `agent`'s seat, when the desk knows (a student's
-    /// phone); empty otherwise.
-    fn answered_by(&self, _agent: &str) -> String {
-        String::new()
-    }
 
     /// Whether the run is held (paused while the question is open): a seat's time limit does not
     /// run meanwhile, so a class that pauses to talk it over does not lose the turn.
@@ -249,7 +244,7 @@ impl ChatModel for Seated {
             let mut problem: Option<String> = None;
             loop {
                 let ask = self.desk.ask(&question, problem.as_deref());
-                let answer = match futures::future::select(ask, &mut deadline).await {
+                let (answer, by) = match futures::future::select(ask, &mut deadline).await {
                     Either::Left((answer, _)) => answer?,
                     Either::Right(_) => {
                         self.desk.withdraw(&question);
@@ -258,9 +253,7 @@ impl ChatModel for Seated {
                     }
                 };
                 match question.form.reply(&answer) {
-                    Ok(response) => {
-                        return Ok(ChatResponse { by: self.desk.answered_by(&question.agent), ..response })
-                    }
+                    Ok(response) => return Ok(ChatResponse { by, ..response }),
                     Err(why) => problem = Some(why),
                 }
             }

@@ -13,8 +13,8 @@ use crate::model::ModelError;
 use crate::seat::{Answer, Desk, Question};
 use crate::ui::MarkupAttribute;
 
-/// A question open at the desk: its number, the question, and where its answer goes.
-type Open = (u32, Question, oneshot::Sender<Answer>);
+/// A question open at the desk, and where its answer (and who gave it) goes.
+type Open = (Question, oneshot::Sender<(Answer, String)>);
 
 /// The page's desk: the questions open (several seats may be asked at once, as bids are), the
 /// one the page's box shows (the first), why its last answer could not be sent, and who answered
@@ -24,10 +24,6 @@ pub struct PageDesk {
     pub question: RwSignal<Option<Question>>,
     pub problem: RwSignal<Option<String>>,
     open: StoredValue<Vec<Open>, LocalStorage>,
-    /// The number of the question the page's box shows, and of the last one asked.
-    shown: StoredValue<(u32, u32)>,
-    /// The student whose phone sent each seat's last answer (`crate::room`); none for the page's own.
-    by: StoredValue<Vec<(String, String)>>,
     /// Pause was pressed and the run not resumed: a seat's time limit stands still.
     held: RwSignal<bool>,
 }
@@ -38,8 +34,6 @@ impl PageDesk {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
             open: StoredValue::new_local(Vec::new()),
-            shown: StoredValue::new((0, 0)),
-            by: StoredValue::new(Vec::new()),
             held: RwSignal::new(false),
         }
     }
@@ -51,10 +45,8 @@ impl PageDesk {
 
     /// Shows the first open question in the page's box.
     fn show_first(&self) {
-        let (id, first) =
-            self.open.with_value(|o| o.first().map(|(id, q, _)| (*id, Some(q.clone())))).unwrap_or_default();
-        if self.shown.with_value(|s| s.0) != id {
-            self.shown.update_value(|s| s.0 = id);
+        let first = self.open.with_value(|o| o.first().map(|(q, _)| q.clone()));
+        if self.question.with_untracked(|q| *q != first) {
             self.problem.set(None);
             self.question.set(first);
         }
@@ -64,18 +56,14 @@ impl PageDesk {
     /// its form takes it; otherwise shows why and keeps the question open. `by` names the student
     /// whose phone answered (empty for the page's own box).
     pub fn send(&self, agent: Option<&str>, answer: Answer, by: String) {
-        let at = self.open.with_value(|o| o.iter().position(|(_, q, _)| agent.is_none_or(|a| q.agent == a)));
+        let at = self.open.with_value(|o| o.iter().position(|(q, _)| agent.is_none_or(|a| q.agent == a)));
         let Some(at) = at else { return };
-        let checked = self.open.with_value(|o| o[at].1.form.reply(&answer).map(|_| o[at].1.agent.clone()));
+        let checked = self.open.with_value(|o| o[at].0.form.reply(&answer).map(|_| o[at].0.agent.clone()));
         match checked {
             Ok(agent) => {
-                let Some((_, _, reply)) = self.open.try_update_value(|o| o.remove(at)) else { return };
-                crate::app::room::tell("room_ask", vec![agent.clone().into()]);
-                self.by.update_value(|b| {
-                    b.retain(|(a, _)| *a != agent);
-                    b.push((agent, by));
-                });
-                let _ = reply.send(answer);
+                let Some((_, reply)) = self.open.try_update_value(|o| o.remove(at)) else { return };
+                crate::app::room::tell("room_ask", vec![agent.into()]);
+                let _ = reply.send((answer, by));
                 self.show_first();
             }
             Err(why) if at == 0 => self.problem.set(Some(why)),
@@ -85,7 +73,7 @@ impl PageDesk {
 
     /// Ends every wait (Stop, Reset): the seats' calls are cancelled like calls in flight.
     pub fn cancel(&self) {
-        for (_, q, _) in self.open.try_update_value(std::mem::take).unwrap_or_default() {
+        for (q, _) in self.open.try_update_value(std::mem::take).unwrap_or_default() {
             crate::app::room::tell("room_ask", vec![q.agent.into()]);
         }
         self.question.set(None);
@@ -98,39 +86,29 @@ impl Desk for PageDesk {
         &'a self,
         question: &'a Question,
         problem: Option<&'a str>,
-    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+    ) -> LocalBoxFuture<'a, Result<(Answer, String), ModelError>> {
         let (tx, rx) = oneshot::channel();
-        let id = self.shown.try_update_value(|s| {
-            s.1 += 1;
-            s.1
-        });
-        let id = id.unwrap_or_default();
         // The seat's earlier question, if still open, is replaced by this one (the same call asked again).
         self.open.update_value(|o| {
-            o.retain(|(_, q, _)| q.agent != question.agent);
-            o.push((id, question.clone(), tx));
+            o.retain(|(q, _)| q.agent != question.agent);
+            o.push((question.clone(), tx));
         });
         crate::app::room::tell("room_ask", vec![question.agent.clone().into(), question.to_json().into()]);
         self.show_first();
-        if self.shown.with_value(|s| s.0) == id {
+        if self.question.with_untracked(|q| q.as_ref() == Some(question)) {
             self.problem.set(problem.map(str::to_string));
         }
         Box::pin(async move { rx.await.map_err(|_| ModelError::Cancelled) })
     }
 
     fn withdraw(&self, question: &Question) {
-        self.open.update_value(|o| o.retain(|(_, q, _)| q.agent != question.agent));
+        self.open.update_value(|o| o.retain(|(q, _)| q.agent != question.agent));
         crate::app::room::tell("room_ask", vec![question.agent.clone().into()]);
         self.show_first();
     }
 
     fn held(&self) -> bool {
         self.held.get_untracked()
-    }
-
-    fn answered_by(&self, agent: &str) -> String {
-        self.by
-            .with_value(|b| b.iter().find(|(a, _)| a == agent).map(|(_, by)| by.clone()).unwrap_or_default())
     }
 }
 

@@ -206,7 +206,7 @@ impl Desk for TerminalDesk {
         &'a self,
         question: &'a Question,
         problem: Option<&'a str>,
-    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+    ) -> LocalBoxFuture<'a, Result<(Answer, String), ModelError>> {
         Box::pin(async move {
             let mut lines = self.lines.lock().await;
             if self.withdrawn.lock().map(|mut w| w.take()).unwrap_or_default().is_some() {
@@ -223,7 +223,7 @@ impl Desk for TerminalDesk {
                     ));
                 }
             }
-            answer(&mut lines, question).await
+            answer(&mut lines, question).await.map(|a| (a, String::new()))
         })
     }
 
@@ -295,7 +295,7 @@ mod tests {
             writer
         });
         let answer = futures::executor::block_on(desk.ask(&question, None));
-        assert_eq!(answer.unwrap(), Answer::Number(3));
+        assert_eq!(answer.unwrap().0, Answer::Number(3));
         drop(next.join().unwrap());
     }
 
@@ -303,8 +303,8 @@ mod tests {
     fn piped_lines_answer_questions_in_order_and_the_end_names_the_missing_answer() {
         let desk = TerminalDesk::new(Box::new(std::io::Cursor::new(b"5\nnot a number\n9\n".to_vec())));
         let question = bid_question();
-        assert_eq!(futures::executor::block_on(desk.ask(&question, None)).unwrap(), Answer::Number(5));
-        assert_eq!(futures::executor::block_on(desk.ask(&question, None)).unwrap(), Answer::Number(9));
+        assert_eq!(futures::executor::block_on(desk.ask(&question, None)).unwrap().0, Answer::Number(5));
+        assert_eq!(futures::executor::block_on(desk.ask(&question, None)).unwrap().0, Answer::Number(9));
         let end = futures::executor::block_on(desk.ask(&question, None)).unwrap_err();
         assert!(format!("{end:?}").contains("ended before Donald Trump's"), "{end:?}");
     }

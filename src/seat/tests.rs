@@ -26,13 +26,13 @@ impl Desk for Person {
         &'a self,
         question: &'a Question,
         problem: Option<&'a str>,
-    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+    ) -> LocalBoxFuture<'a, Result<(Answer, String), ModelError>> {
         self.asked.borrow_mut().push(question.clone());
         if let Some(p) = problem {
             self.problems.borrow_mut().push(p.to_string());
         }
         let answer = (self.pick)(question);
-        Box::pin(async move { Ok(answer) })
+        Box::pin(async move { Ok((answer, String::new())) })
     }
 }
 
@@ -313,7 +313,7 @@ impl Desk for Away {
         &'a self,
         question: &'a Question,
         _problem: Option<&'a str>,
-    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+    ) -> LocalBoxFuture<'a, Result<(Answer, String), ModelError>> {
         self.asked.borrow_mut().push(question.clone());
         Box::pin(futures::future::pending())
     }
@@ -439,7 +439,7 @@ impl Desk for HeldAway {
         &'a self,
         _q: &'a Question,
         _p: Option<&'a str>,
-    ) -> LocalBoxFuture<'a, Result<Answer, ModelError>> {
+    ) -> LocalBoxFuture<'a, Result<(Answer, String), ModelError>> {
         Box::pin(futures::future::pending())
     }
 
