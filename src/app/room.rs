@@ -53,35 +53,40 @@ fn carry_out(c: Controller, detail: &JsValue) {
     }
 }
 
-/// "Open a room for phones", and the room's panel once open.
+/// "Open a room for phones", in the room's panel, which the tools module draws over it once the
+/// room is open.
 #[component]
 pub fn Room() -> impl IntoView {
+    use wasm_bindgen::JsCast;
     let c = expect_context::<Controller>();
     let scenario = expect_context::<crate::ui::form::EditorState>().scenario;
-    let open = RwSignal::new(false);
     let start = move |_| {
         if !OPEN.replace(true) {
-            let listener = move |ev: web_sys::Event| {
-                carry_out(c, &js_sys::Reflect::get(&ev, &"detail".into()).unwrap_or_default());
-            };
-            let _ = window_event_listener_untyped("agora-room", listener);
+            let listener =
+                wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+                    carry_out(c, &js_sys::Reflect::get(&ev, &"detail".into()).unwrap_or_default());
+                });
+            if let Some(w) = web_sys::window() {
+                let _ = w
+                    .add_event_listener_with_callback("agora-room", listener.into_js_value().unchecked_ref());
+            }
         }
         let seats = scenario.with_untracked(|s| serde_json::to_string(&s.seats).unwrap_or_default());
         let lines = c.with_events(crate::events::to_json_lines);
-        let opened = move |r: Result<String, String>| match r {
-            Ok(_) => open.set(true),
-            Err(e) => c.notice.set(e),
+        let opened = move |r: Result<String, String>| {
+            if let Err(e) = r {
+                c.notice.set(e)
+            }
         };
         crate::app::tools::spawn_call("room_open", vec![seats.into(), lines.into()], Box::new(opened));
     };
     view! {
         <div class="room" data-testid="room">
-            {move || (!open.get()).then(|| view! {
+            <div id="room-panel" data-testid="room-panel">
                 <button data-testid="room-open" title="Students join from their phones with a link or QR code and play seats, interject and vote" on:click=start>
                     "Open a room for phones"
                 </button>
-            })}
-            <div id="room-panel" data-testid="room-panel"></div>
+            </div>
         </div>
     }
 }
