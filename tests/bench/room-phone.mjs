@@ -5,34 +5,18 @@
 //
 //   node tests/bench/room-phone.mjs '<join link>' <name>
 import WebSocket from 'ws';
-import { createHash, createHmac } from 'node:crypto';
 import { joinRoom, selfId } from 'trystero/nostr';
+import { codeOf, seal as sealWith, secretOf, topicOf } from '../e2e/room-envelope.mjs';
 import { RTCPeerConnection } from '../e2e/webrtc-node.mjs';
 
 globalThis.WebSocket = WebSocket;
 const [link, name] = process.argv.slice(2);
-const fragment = new URLSearchParams(new URL(link).hash.slice(1));
-const secret = Buffer.from(fragment.get('k'), 'base64url');
-const relay = fragment.get('relay');
-// The room's name at the relays and its short code, as `Secret::topic` and `Secret::code` make them.
-const topic = createHash('sha256').update(Buffer.concat([Buffer.from('agora-room:'), secret])).digest('hex').slice(0, 24);
-const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-const code = [...createHash('sha256').update(secret).digest().subarray(0, 6)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
-
+const secret = secretOf(link);
+const relay = new URLSearchParams(new URL(link).hash.slice(1)).get('relay');
+const topic = topicOf(secret);
+const code = codeOf(secret);
 let seq = 0;
-function seal(body) {
-  seq += 1;
-  const mac = createHmac('sha256', secret);
-  const n = Buffer.alloc(8);
-  n.writeBigUInt64BE(BigInt(seq));
-  for (const part of [Buffer.from(code), Buffer.from(selfId), n, Buffer.from(body)]) {
-    const len = Buffer.alloc(8);
-    len.writeBigUInt64BE(BigInt(part.length));
-    mac.update(len);
-    mac.update(part);
-  }
-  return JSON.stringify({ room: code, from: selfId, seq, body, mac: mac.digest('hex') });
-}
+const seal = (body) => sealWith(secret, code, selfId, ++seq, body);
 
 // No STUN server: the teacher's page reaches this phone's 127.0.0.1 through its TURN relay.
 const room = joinRoom(

@@ -7,13 +7,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   eventually, launch, loopbackOnly, ofType, root, screenshot, selectedPairs, serveDist, startRelay, startTurn, waitForStatus, waitForText,
 } from './helpers.mjs';
+import { codeOf, secretOf, topicOf } from './room-envelope.mjs';
 
 const ctx = {};
 before(async () => {
@@ -116,8 +116,8 @@ test('two students play seats from their phones, a third interjects and votes, a
   assert.equal(await cy.page.locator('[data-act=take][data-agent="Donald Trump"]').count(), 0, 'a taken seat is not offered');
 
   // A stranger who knows where the room meets, but not its secret, is refused and reported.
-  const topic = createHash('sha256').update(Buffer.concat([Buffer.from('agora-room:'), Buffer.from(link.split('#k=')[1].split('&')[0], 'base64url')])).digest('hex').slice(0, 24);
-  const stranger = forger(ctx.relay.url, topic, code);
+  assert.equal(codeOf(secretOf(link)), code, 'the code is the secret\'s');
+  const stranger = forger(ctx.relay.url, topicOf(secretOf(link)), code);
   try {
     await stranger.sent;
     await eventually(async () => assert.match(await t.getByTestId('room-refused').textContent(), /not signed with the room's secret/), { timeout: 30000 });
