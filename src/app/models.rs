@@ -6,6 +6,7 @@
 //! sending it anywhere else (say, to an address a shared link put in the scenario) needs the
 //! user's say-so first. It is never part of a scenario, a link, an export or the event log.
 
+use super::storage::storage;
 use leptos::prelude::*;
 
 use super::Controller;
@@ -22,10 +23,6 @@ pub struct KeyStore {
     /// The origin (scheme, host and port) the key was entered or confirmed for.
     pub origin: RwSignal<String>,
     pub remember: RwSignal<bool>,
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 
 /// `https://host:port` of a URL, lower-cased; empty when it has none.

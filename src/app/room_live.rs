@@ -30,8 +30,34 @@ pub struct Meeting {
 
 const SETTINGS_KEY: &str = "agora.room";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+use super::storage::storage;
+
+/// The JSON object kept under `key` (an empty one when none is, or it is not readable).
+fn kept_json(key: &str) -> serde_json::Value {
+    storage()
+        .and_then(|s| s.get_item(key).ok().flatten())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// The text field `field` of `v` ("" when it has none).
+fn text_of(v: &serde_json::Value, field: &str) -> String {
+    v.get(field).and_then(|x| x.as_str()).unwrap_or_default().to_string()
+}
+
+/// The `value` of an input or a list.
+fn value_of(el: &web_sys::Element) -> String {
+    js_sys::Reflect::get(el, &"value".into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
+}
+
+/// The `value` of the input whose `data-testid` is `id` ("" when there is none).
+fn input(id: &str) -> String {
+    element(&format!("[data-testid={id}]")).map(|e| value_of(&e)).unwrap_or_default()
+}
+
+/// The JSON lines of a log's text, blank lines left out.
+fn json_lines(text: &str) -> Vec<String> {
+    text.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect()
 }
 
 fn encode(text: &str) -> String {
@@ -44,12 +70,8 @@ fn decode(text: &str) -> String {
 
 impl Meeting {
     fn saved() -> Meeting {
-        let v: serde_json::Value = storage()
-            .and_then(|s| s.get_item(SETTINGS_KEY).ok().flatten())
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default();
-        let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or_default().trim().to_string();
-        Meeting { relay: field("relay"), ice: field("ice") }
+        let v = kept_json(SETTINGS_KEY);
+        Meeting { relay: text_of(&v, "relay").trim().into(), ice: text_of(&v, "ice").trim().into() }
     }
 
     fn save(&self) {
@@ -166,18 +188,19 @@ impl Net {
     }
 }
 
-fn random_bytes() -> [u8; SECRET_BYTES] {
+/// Bytes from the browser's secure random numbers; none where it has none (a room's secret must
+/// never be guessable, so it is not made up from anything else).
+fn random_bytes() -> Result<[u8; SECRET_BYTES], String> {
     let bytes = js_sys::Uint8Array::new_with_length(SECRET_BYTES as u32);
     let crypto = js_sys::Reflect::get(&js_sys::global(), &"crypto".into()).unwrap_or(JsValue::UNDEFINED);
-    if let Some(fill) = js_sys::Reflect::get(&crypto, &"getRandomValues".into())
+    let fill = js_sys::Reflect::get(&crypto, &"getRandomValues".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-    {
-        let _ = fill.call1(&crypto, &bytes);
-    }
+        .ok_or("this browser gives no secure random numbers, so a room cannot be opened safely")?;
+    fill.call1(&crypto, &bytes).map_err(|e| super::intab::words(&e))?;
     let mut out = [0u8; SECRET_BYTES];
     bytes.copy_to(&mut out);
-    out
+    Ok(out)
 }
 
 fn now_ms() -> f64 {
@@ -288,13 +311,11 @@ fn settings_html(m: &Meeting) -> Markup {
 
 fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
     let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
-    let value =
-        || js_sys::Reflect::get(el, &"value".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
     let mut page = None;
     let mut restart = false;
     with_teacher(|t| {
         let sends = match act {
-            "assign" => t.host.assign(&attr("data-phone"), &value()).unwrap_or_default(),
+            "assign" => t.host.assign(&attr("data-phone"), &value_of(el)).unwrap_or_default(),
             "remove" => t.host.remove(&attr("data-phone")),
             "accept" | "decline" => {
                 page = attr("data-id").parse().ok().and_then(|id| t.host.decide(id, act == "accept"));
@@ -308,12 +329,6 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
                 None => Vec::new(),
             },
             "settings" => {
-                let input = |id: &str| {
-                    element(&format!("[data-testid={id}]"))
-                        .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
-                        .and_then(|v| v.as_string())
-                        .unwrap_or_default()
-                };
                 Meeting { relay: input("room-relay").trim().into(), ice: input("room-ice").trim().into() }
                     .save();
                 restart = true;
@@ -352,7 +367,8 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
 fn teacher_heard(peer: String, text: String) {
     let mut page = Vec::new();
     with_teacher(|t| {
-        let token = || Secret::from_bytes(random_bytes()).to_text();
+        // The room's secret came from the same source, so it is there.
+        let token = || random_bytes().map(|b| Secret::from_bytes(b).to_text()).unwrap_or_default();
         let (sends, p) = t.host.receive(&peer, &text, now_ms(), token);
         deliver(&t.net, sends);
         page = p;
@@ -370,7 +386,7 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
         return Ok(String::new());
     }
     let seats: Vec<String> = serde_json::from_str(seats).unwrap_or_default();
-    let secret = Secret::from_bytes(random_bytes());
+    let secret = Secret::from_bytes(random_bytes()?);
     let meeting = Meeting::saved();
     let base = web_sys::window()
         .and_then(|w| w.document())
@@ -380,7 +396,7 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
     let dir = &page[..page.rfind('/').map_or(0, |i| i + 1)];
     let link = format!("{dir}phone.html#k={}{}", secret.to_text(), meeting.fragment());
     let topic = secret.topic();
-    let log = lines.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect();
+    let log = json_lines(lines);
     let host = Host::new(secret, seats, log);
     TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { host, net: None, link }));
     show("#room-panel", settings_html(&meeting));
@@ -407,8 +423,7 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
 /// The run's events from the `from`th on (JSON lines), for every phone.
 pub fn events(from: usize, lines: &str) {
     with_teacher(|t| {
-        let lines: Vec<String> = lines.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect();
-        let sends = t.host.events(from, &lines);
+        let sends = t.host.events(from, &json_lines(lines));
         deliver(&t.net, sends);
     });
 }
@@ -425,7 +440,7 @@ pub fn ask(agent: Option<String>, question: Option<String>) {
 
 struct Student {
     phone: Phone,
-    net: Option<Net>,
+    net: Net,
     /// What the student should know: why something did not go (the teacher's refusal), or, when
     /// `fine`, that it went.
     note: String,
@@ -456,11 +471,15 @@ fn keep(code: &str, name: &str, token: Option<&str>) {
 }
 
 fn send_from_phone(m: &FromPhone, to: Option<&str>) {
+    with_student(|s| s.net.envelope(&s.phone.send(m), to));
+}
+
+/// Asks to join (or come back, with the kept token) under the phone's name, through `to` (none:
+/// every peer, the teacher's page among them).
+fn ask_to_join(to: Option<&str>) {
     with_student(|s| {
-        let e = s.phone.send(m);
-        if let Some(net) = &s.net {
-            net.envelope(&e, to);
-        }
+        let name = s.phone.name.clone();
+        s.net.envelope(&s.phone.join(&name), to);
     });
 }
 
@@ -512,12 +531,6 @@ fn draw_phone() {
 
 fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
     let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
-    let input = |id: &str| {
-        element(&format!("[data-testid={id}]"))
-            .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
-    };
     match act {
         "join" => {
             let name = input("phone-name");
@@ -529,13 +542,7 @@ fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
                     s.asked_name = true;
                     s.note.clear();
                 });
-                let m = with_student(|s| FromPhone::Join {
-                    name: s.phone.name.clone(),
-                    token: s.phone.token.clone(),
-                });
-                if let Some(m) = m {
-                    send_from_phone(&m, None);
-                }
+                ask_to_join(None);
                 show("[data-part=join]", crate::markup!("<p data-testid=\"phone-joining\">Joining…</p>"));
             }
         }
@@ -565,9 +572,7 @@ fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
                         Ok(()) => {
                             with_student(|s| {
                                 if let Ok(e) = s.phone.answer(answer.to_line()) {
-                                    if let Some(net) = &s.net {
-                                        net.envelope(&e, None);
-                                    }
+                                    s.net.envelope(&e, None);
                                 }
                                 s.note.clear();
                             });
@@ -608,13 +613,8 @@ fn phone_heard(peer: String, text: String) {
 /// A new peer in the room: it may be the teacher's page (again), so a phone that has a name asks
 /// to join (or come back) through it.
 fn phone_met(peer: String) {
-    let m = with_student(|s| {
-        (s.asked_name && !s.phone.removed)
-            .then(|| FromPhone::Join { name: s.phone.name.clone(), token: s.phone.token.clone() })
-    })
-    .flatten();
-    if let Some(m) = m {
-        send_from_phone(&m, Some(&peer));
+    if with_student(|s| s.asked_name && !s.phone.removed).unwrap_or(false) {
+        ask_to_join(Some(&peer));
     }
 }
 
@@ -625,11 +625,8 @@ pub async fn phone_start() -> Result<String, String> {
     let secret = Secret::from_text(&secret)?;
     let topic = secret.topic();
     let code = secret.code();
-    let kept: serde_json::Value = storage()
-        .and_then(|s| s.get_item(&kept_key(&code)).ok().flatten())
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    let kept_name = kept.get("name").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+    let kept = kept_json(&kept_key(&code));
+    let kept_name = text_of(&kept, "name");
     let token = kept.get("token").and_then(|v| v.as_str()).map(String::from);
     show(
         "main",
@@ -647,7 +644,7 @@ pub async fn phone_start() -> Result<String, String> {
     STUDENT.with(|s| {
         *s.borrow_mut() = Some(Student {
             phone,
-            net: Some(net),
+            net,
             note: String::new(),
             fine: false,
             voted: None,

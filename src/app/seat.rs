@@ -17,8 +17,7 @@ use crate::ui::MarkupAttribute;
 type Open = (Question, oneshot::Sender<(Answer, String)>);
 
 /// The page's desk: the questions open (several seats may be asked at once, as bids are), the
-/// one the page's box shows (the first), why its last answer could not be sent, and who answered
-/// each seat last.
+/// one the page's box shows (the first), and why its last answer could not be sent.
 #[derive(Clone, Copy)]
 pub struct PageDesk {
     pub question: RwSignal<Option<Question>>,

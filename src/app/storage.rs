@@ -27,7 +27,9 @@ const OPEN_BATCH_KEY: &str = "agora.batch";
 /// Past runs kept; saving one more drops the oldest.
 pub const HISTORY_LIMIT: usize = 30;
 
-fn storage() -> Option<web_sys::Storage> {
+/// The browser's local storage, where it allows one (shared by the page's keepers: runs, keys,
+/// the room's settings).
+pub(crate) fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
 }
 

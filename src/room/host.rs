@@ -138,21 +138,26 @@ impl Host {
         if let Some(json) = question {
             self.asked_count += 1;
             let asked = Asked { id: self.asked_count, agent: agent.to_string(), json: json.to_string() };
-            self.room.ask(agent, asked.id);
-            out.extend(self.send_question(&asked));
+            out.extend(self.put(&asked));
             self.asked.push(asked);
         }
         out
     }
 
-    fn asked_of(&self, agent: &str) -> Option<Asked> {
-        self.asked.iter().find(|a| a.agent == agent).cloned()
-    }
-
-    fn send_question(&mut self, asked: &Asked) -> Option<Send> {
+    /// `asked` is open on its seat: the room takes the seat's answer to it, and the phone holding
+    /// the seat, if any, gets it.
+    fn put(&mut self, asked: &Asked) -> Option<Send> {
+        self.room.ask(&asked.agent, asked.id);
         let phone = self.room.holder(&asked.agent)?.0.clone();
         let m = ToPhone::Question { id: asked.id, agent: asked.agent.clone(), question: asked.json.clone() };
         Some(self.seal_one(&phone, &m))
+    }
+
+    /// `agent`'s seat's open question, if it has one, put again (the seat has a new holder, or its
+    /// phone came back).
+    fn put_again(&mut self, agent: &str) -> Option<Send> {
+        let asked = self.asked.iter().find(|a| a.agent == agent).cloned()?;
+        self.put(&asked)
     }
 
     /// What a phone that has just joined or come back is sent: the welcome, its seat, the log so
@@ -165,10 +170,9 @@ impl Host {
             self.seal_one(phone, &ToPhone::Seat { agent: seat.clone(), taken: self.taken() }),
             self.seal_one(phone, &ToPhone::Events { from: 0, lines: self.log.join("\n") }),
         ];
-        if let Some(asked) = seat.as_deref().and_then(|s| self.asked_of(s)) {
-            // The seat's question is open again for the phone that came back.
-            self.room.ask(&asked.agent, asked.id);
-            out.extend(self.send_question(&asked));
+        // The seat's question is open again for the phone that came back.
+        if let Some(seat) = seat {
+            out.extend(self.put_again(&seat));
         }
         out.push(self.seal_one(phone, &ToPhone::Tally { votes: self.room.tally() }));
         out
@@ -208,10 +212,7 @@ impl Host {
             }
             Ok(Happened::SeatTaken { agent, .. }) => {
                 let mut out = self.seats_changed();
-                if let Some(asked) = self.asked_of(&agent) {
-                    self.room.ask(&agent, asked.id);
-                    out.extend(self.send_question(&asked));
-                }
+                out.extend(self.put_again(&agent));
                 (out, Vec::new())
             }
             Ok(Happened::Answered { agent, answer, by, .. }) => {
@@ -260,10 +261,7 @@ impl Host {
             self.room.assign(phone, agent)?;
         }
         let mut out = self.seats_changed();
-        if let Some(asked) = self.asked_of(agent) {
-            self.room.ask(agent, asked.id);
-            out.extend(self.send_question(&asked));
-        }
+        out.extend(self.put_again(agent));
         Ok(out)
     }
 

@@ -10,7 +10,7 @@
 //   BENCH_SHOW=1 ...                            # and every speech
 import { readFileSync } from 'node:fs';
 import { launch } from '../e2e/helpers.mjs';
-import { serveBench, smollm2 } from './smollm2.mjs';
+import { onSmollm2, serveBench, smollm2 } from './smollm2.mjs';
 
 const PRESETS = (process.env.BENCH_PRESETS ?? 'rail-debate,arms-debate,ai-morality-handoff,daily-show-director,town-hall-selector').split(',');
 const TURNS = Number(process.env.BENCH_TURNS ?? 8);
@@ -48,12 +48,7 @@ function loops(text) {
 let loaded = false;
 for (const preset of PRESETS) {
   await page.getByTestId(`open-${preset}`).click();
-  await page.getByTestId('field-model.provider').selectOption('browser');
-  const field = page.getByTestId('field-model.name');
-  await field.fill('models/smollm2.gguf');
-  await field.press('Enter');
-  await field.blur();
-  await page.getByTestId('field-max_turns').fill(String(TURNS));
+  await onSmollm2(page, TURNS);
   if (!loaded) {
     await page.getByTestId('intab-download').click();
     await page.getByTestId('intab-download-confirm').click();

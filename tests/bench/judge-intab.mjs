@@ -7,7 +7,7 @@
 //   BENCH_TURNS=6 node tests/bench/judge-intab.mjs
 import { readFileSync } from 'node:fs';
 import { launch } from '../e2e/helpers.mjs';
-import { serveBench, smollm2 } from './smollm2.mjs';
+import { onSmollm2, serveBench, smollm2 } from './smollm2.mjs';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 3);
 const model = smollm2();
@@ -21,12 +21,7 @@ const page = await (await browser.newContext({ viewport: { width: 1280, height: 
 page.setDefaultTimeout(20 * 60 * 1000);
 await page.goto(site.url);
 await page.getByTestId('open-rail-debate').click();
-await page.getByTestId('field-model.provider').selectOption('browser');
-const field = page.getByTestId('field-model.name');
-await field.fill('models/smollm2.gguf');
-await field.press('Enter');
-await field.blur();
-await page.getByTestId('field-max_turns').fill(String(TURNS));
+await onSmollm2(page, TURNS);
 await page.getByTestId('intab-download').click();
 await page.getByTestId('intab-download-confirm').click();
 await page.getByTestId('intab-ready').waitFor();

@@ -31,3 +31,13 @@ export function serveBench(route) {
     return route(req, res, path);
   });
 }
+
+/** Sets the open scenario to run `turns` turns on SmolLM2, served at models/smollm2.gguf. */
+export async function onSmollm2(page, turns) {
+  await page.getByTestId('field-model.provider').selectOption('browser');
+  const field = page.getByTestId('field-model.name');
+  await field.fill('models/smollm2.gguf');
+  await field.press('Enter');
+  await field.blur();
+  await page.getByTestId('field-max_turns').fill(String(turns));
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { root } from './helpers.mjs';
+import { root, startRelay } from './helpers.mjs';
 
 /** A process, and the lines it prints as they come. */
 function start(cmd, args) {
@@ -29,10 +29,10 @@ function start(cmd, args) {
 }
 
 test('a teacher and a phone meet through agora relay on 127.0.0.1 and talk over a data channel', async () => {
-  const relay = start(join(root, 'target', 'release', 'agora'), ['relay', '--port', '0']);
+  const relay = await startRelay();
+  const { url } = relay;
   const peers = [];
   try {
-    const url = (await relay.next(10000)).replace('agora relay: listening on ', '');
     assert.match(url, /^ws:\/\/127\.0\.0\.1:\d+$/);
     for (const attempt of [1, 2, 3]) {
       const room = `class-${process.pid}-${attempt}`;
@@ -48,6 +48,6 @@ test('a teacher and a phone meet through agora relay on 127.0.0.1 and talk over 
     }
   } finally {
     for (const p of peers) p.child.kill();
-    relay.child.kill();
+    relay.close();
   }
 });
