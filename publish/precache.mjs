@@ -1,8 +1,8 @@
 // Writes the service worker into a build: publish/sw.js with the list of the build's files, each
 // with a revision (the start of its SHA-256), and a version made of the crate's version and a hash
 // of that list, so the worker's bytes change exactly when a file does and browsers then offer the
-// new version. Trunk runs it after every build on its staging folder (Trunk.toml); run it by hand
-// on a built folder with `node publish/precache.mjs dist`.
+// new version. Trunk runs it last after every build on its staging folder
+// (publish/after-build.mjs); by hand on a built folder: `node publish/precache.mjs dist`.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';

@@ -1,7 +1,7 @@
 // Bundles the room's transport (public/room/net.mjs with trystero's Nostr strategy, from
 // tests/node_modules) into one module, room/net.js, in a build: the teacher's page and the phones
 // import it when a room opens. Trunk runs it after every build on its staging folder
-// (Trunk.toml); by hand: `node publish/room.mjs dist`.
+// (publish/after-build.mjs); by hand: `node publish/room.mjs dist`.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
