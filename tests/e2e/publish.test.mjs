@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -84,6 +85,24 @@ async function copiedLink(page, id, start) {
     return url;
   });
 }
+
+test("the build's service worker names every file with the digest of its final bytes, and the page's glue is minified under a matching preload digest", () => {
+  const sw = readFileSync(join(dist, 'sw.js'), 'utf8');
+  const { files } = JSON.parse(/\{"version":.*?"files":\[.*?\]\]\}/s.exec(sw)[0]);
+  const walk = (d) => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+  const built = walk(dist).map((p) => relative(dist, p).split('\\').join('/')).filter((p) => p !== 'sw.js' && !/\.(br|gz|map)$/.test(p));
+  assert.deepEqual(files.map((f) => f[0]).sort(), built.sort());
+  for (const [path, revision] of files) {
+    assert.equal(revision, createHash('sha256').update(readFileSync(join(dist, path))).digest('hex').slice(0, 16), path);
+  }
+  assert.ok(files.some(([path]) => path === 'room/net.js'), "the room's bundle is listed");
+  const page = readFileSync(join(dist, 'index.html'), 'utf8');
+  const [, glue, digest] = /<link rel="modulepreload" href="\.\/([^"]+\.js)"[^>]*integrity="sha384-([^"]+)"/.exec(page);
+  const code = readFileSync(join(dist, glue));
+  assert.equal(digest, createHash('sha384').update(code).digest('base64'));
+  // wasm-bindgen writes doc comments and indented lines; minified, there are none.
+  assert.doesNotMatch(code.toString(), /\/\*\*|\n {4}/);
+});
 
 test('under a subpath on a plain host: every preset runs, links open there, and the page is isolated with threads for the model in the tab', async () => {
   const served = await serveSite(site());
