@@ -159,6 +159,8 @@ pub enum ToPhone {
     Refused { why: String },
     /// The teacher took the phone out of the room.
     Removed,
+    /// The teacher closed the room: every phone is done.
+    Ended,
 }
 
 /// A phone's side of the room: its numbering, the token it keeps, its seat and open question,
@@ -183,6 +185,8 @@ pub struct Phone {
     pub log: Vec<String>,
     pub tally: Vec<(String, usize)>,
     pub removed: bool,
+    /// The teacher closed the room.
+    pub ended: bool,
     /// The transport's id of the teacher's page: the peer that welcomed this phone.
     teacher: Option<String>,
 }
@@ -204,6 +208,7 @@ impl Phone {
             log: Vec::new(),
             tally: Vec::new(),
             removed: false,
+            ended: false,
             teacher: None,
         }
     }
@@ -242,6 +247,9 @@ impl Phone {
         if !from_teacher || e.from != "teacher" || e.room != self.secret.code() || !self.secret.verify(e) {
             return Err("a message not from this room's teacher was ignored".into());
         }
+        if self.ended {
+            return Err("the room has ended".into());
+        }
         self.teacher = Some(peer.to_string());
         if e.seq <= self.heard {
             return Err("a message from the teacher came again and was ignored".into());
@@ -278,6 +286,7 @@ impl Phone {
             ToPhone::Removed => {
                 (self.removed, self.token, self.seat, self.question) = (true, None, None, None);
             }
+            ToPhone::Ended => (self.ended, self.token, self.seat, self.question) = (true, None, None, None),
         }
         Ok(m)
     }

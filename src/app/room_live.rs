@@ -262,6 +262,9 @@ struct Teacher {
     host: Host,
     net: Option<Net>,
     link: String,
+    /// Closed by the teacher: the phones were told, the transport left; the host still keeps
+    /// the run's log and seats for a room opened again.
+    closed: bool,
 }
 
 thread_local! {
@@ -296,14 +299,14 @@ fn to_page(what: &ForPage) {
 }
 
 fn draw_teacher() {
-    if let Some(html) = with_teacher(|t| draw::panel(&t.host, &t.link)) {
+    if let Some(Some(html)) = with_teacher(|t| (!t.closed).then(|| draw::panel(&t.host, &t.link))) {
         show("#room-panel [data-part=live]", html);
     }
 }
 
 fn settings_html(m: &Meeting) -> Markup {
     crate::markup!(
-        "<div data-part=\"live\"></div><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
+        "<div data-part=\"live\"></div><p class=\"room-close\"><button data-act=\"close\" data-testid=\"room-close\" title=\"Every phone is told the room has ended; a new room has a new link\">Close the room</button></p><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
         m.relay,
         m.ice
     )
@@ -334,6 +337,18 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
                 restart = true;
                 Vec::new()
             }
+            "reopen" => {
+                restart = true;
+                Vec::new()
+            }
+            "close" => {
+                deliver(&t.net, t.host.close());
+                t.closed = true;
+                if let Some(net) = t.net.take() {
+                    wasm_bindgen_futures::spawn_local(async move { net.leave().await });
+                }
+                Vec::new()
+            }
             _ => return,
         };
         deliver(&t.net, sends);
@@ -341,8 +356,14 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
     if let Some(p) = page {
         to_page(&p);
     }
+    if with_teacher(|t| t.closed).unwrap_or(false) && !restart {
+        return show(
+            "#room-panel",
+            crate::markup!("<p class=\"hint\" role=\"status\" data-testid=\"room-closed\">The room is closed: the phones were told. A new room has a new link and code.</p><button data-act=\"reopen\" data-testid=\"room-open\">Open a room for phones</button>"),
+        );
+    }
     if restart {
-        // The room starts again where the new settings say, with a new link: the phones join anew.
+        // The room starts again (where the new settings say), with a new link: the phones join anew.
         let old = TEACHER.with(|t| t.borrow_mut().take());
         if let Some(old) = old {
             let seats = serde_json::to_string(&old.host.room.seats).unwrap_or_default();
@@ -381,7 +402,7 @@ fn teacher_heard(peer: String, text: String) {
 
 /// Opens the room on the teacher's page: its seats (a JSON list) and the run's log so far.
 pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
-    if TEACHER.with(|t| t.borrow().is_some()) {
+    if TEACHER.with(|t| t.borrow().as_ref().is_some_and(|t| !t.closed)) {
         draw_teacher();
         return Ok(String::new());
     }
@@ -398,7 +419,7 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
     let topic = secret.topic();
     let log = json_lines(lines);
     let host = Host::new(secret, seats, log);
-    TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { host, net: None, link }));
+    TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { host, net: None, link, closed: false }));
     show("#room-panel", settings_html(&meeting));
     let first = !STARTED.replace(true);
     if first {
@@ -484,7 +505,7 @@ fn ask_to_join(to: Option<&str>) {
 }
 
 fn draw_phone() {
-    let Some((head, question, log, note, fine, voted, welcomed)) = with_student(|s| {
+    let Some((head, question, log, note, fine, voted, welcomed, out)) = with_student(|s| {
         let p = &s.phone;
         let question = p.question.as_ref().map(|(_, _, q)| {
             crate::seat::Question::from_json(q)
@@ -492,7 +513,17 @@ fn draw_phone() {
                 .unwrap_or_else(|e| crate::markup!("<p class=\"notice error\">{}</p>", e))
         });
         let voted = s.voted.clone().filter(|_| !p.tally.is_empty());
-        (draw::phone_head(p), question, draw::transcript(&p.log), s.note.clone(), s.fine, voted, s.welcomed)
+        let out = p.removed || p.ended;
+        (
+            draw::phone_head(p),
+            question,
+            draw::transcript(&p.log),
+            s.note.clone(),
+            s.fine,
+            voted,
+            s.welcomed,
+            out,
+        )
     }) else {
         return;
     };
@@ -524,9 +555,15 @@ fn draw_phone() {
         }
     };
     show("[data-part=note]", note);
-    show("[data-part=audience]", crate::markup!(
-        "<div class=\"row\"><label class=\"field grow\"><span>Propose an interjection (the teacher decides)</span><input data-testid=\"phone-propose\" maxlength=\"400\"></label><button data-act=\"propose\">Propose</button></div>"
-    ));
+    // Out of the room (taken out, or the room closed): nothing more to propose.
+    let audience = if out {
+        Markup::new()
+    } else {
+        crate::markup!(
+            "<div class=\"row\"><label class=\"field grow\"><span>Propose an interjection (the teacher decides)</span><input data-testid=\"phone-propose\" maxlength=\"400\"></label><button data-act=\"propose\">Propose</button></div>"
+        )
+    };
+    show("[data-part=audience]", audience);
 }
 
 fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
@@ -599,7 +636,7 @@ fn phone_heard(peer: String, text: String) {
                     keep(&s.phone.code(), &s.phone.name, s.phone.token.as_deref());
                 }
                 ToPhone::Refused { why } => (s.note, s.fine) = (why, false),
-                ToPhone::Removed => {
+                ToPhone::Removed | ToPhone::Ended => {
                     s.asked_name = false;
                     keep(&s.phone.code(), "", None);
                 }

@@ -122,6 +122,9 @@ pub fn agents(log: &[String]) -> Vec<String> {
 /// Who the student is and what they can do besides answering: their seat (or the free seats to
 /// pick), the votes and the buttons to vote.
 pub fn phone_head(p: &Phone) -> Markup {
+    if p.ended {
+        return markup!("<p class=\"notice\" data-testid=\"phone-ended\">The teacher closed the room. Thank you for taking part.</p>");
+    }
     if p.removed {
         return markup!("<p class=\"notice error\" data-testid=\"phone-removed\">The teacher took you out of the room.</p>");
     }

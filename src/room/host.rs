@@ -277,6 +277,15 @@ impl Host {
         Vec::new()
     }
 
+    /// The teacher closes the room: every phone is told it has ended. The host goes on keeping
+    /// the run's log and seats, for a room opened again with a new link.
+    pub fn close(&mut self) -> Vec<Send> {
+        let told = self.seal_all(&ToPhone::Ended);
+        self.room.students.clear();
+        self.proposals.clear();
+        vec![told]
+    }
+
     /// The teacher accepts (`true`) or declines proposal `id`.
     pub fn decide(&mut self, id: u64, accept: bool) -> Option<ForPage> {
         let at = self.proposals.iter().position(|p| p.id == id)?;

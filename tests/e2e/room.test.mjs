@@ -225,9 +225,24 @@ test('the room meets where its setting says: a new relay gives a new link, which
     // Kept for the next room, in this browser.
     const kept = await t.evaluate(() => JSON.parse(localStorage.getItem('agora.room')));
     assert.equal(kept.relay, other.url);
-    assert.deepEqual([...teacher.errors, ...phone.errors], []);
+    // Closed: the phone is told and can do no more; the teacher can open a new room, with a new link.
+    await t.getByTestId('room-close').click();
+    await waitForText(phone.page.getByTestId('phone-ended'), /The teacher closed the room/);
+    assert.equal(await phone.page.getByTestId('phone-propose').count(), 0);
+    await waitForText(t.getByTestId('room-closed'), /The room is closed/);
+    assert.equal(await t.getByTestId('room-link').count(), 0);
+    await t.getByTestId('room-open').click();
+    await eventually(async () => assert.ok(await t.getByTestId('room-link').count() === 1));
+    const next = await t.getByTestId('room-link').getAttribute('href');
+    assert.notEqual(next, link);
+    const eve = await joinAs(next, 'Eve');
+    await eventually(async () => assert.equal(await t.getByTestId('room-student').count(), 1));
+    assert.match(await t.getByTestId('room-students').textContent(), /Eve/);
+    assert.match(await eve.page.getByTestId('phone-who').textContent(), /Eve, you are in the audience/);
+    assert.deepEqual([...teacher.errors, ...phone.errors, ...eve.errors], []);
     await teacher.context.close();
     await phone.context.close();
+    await eve.context.close();
   } finally {
     other.close();
   }

@@ -264,3 +264,25 @@ fn two_seats_asked_at_once_each_reach_their_own_phone_and_both_answers_come_back
     let (_, page) = c.host.receive("p1", &serde_json::to_string(&env).unwrap(), 9e3, String::new);
     assert_eq!(page, vec![ForPage::Answer { agent: "Ann".into(), answer: "<5>".into(), by: "Ada".into() }]);
 }
+
+#[test]
+fn closing_the_room_tells_every_phone_it_has_ended_and_keeps_the_log_for_the_next_room() {
+    let mut c = Class::new();
+    let ada = c.join("p1", "Ada", None);
+    let ben = c.join("p2", "Ben", None);
+    c.say(ada, FromPhone::TakeSeat { agent: "Ann".into() });
+    let sends = c.host.asked("Ann", Some("{}"));
+    c.deliver(sends);
+    let sends = c.host.close();
+    let heard = c.deliver(sends);
+    assert_eq!(heard, vec![("p1".to_string(), ToPhone::Ended), ("p2".to_string(), ToPhone::Ended)]);
+    for i in [ada, ben] {
+        let p = &c.phones[i];
+        assert!(p.ended && p.token.is_none() && p.seat.is_none() && p.question.is_none(), "{p:?}");
+    }
+    assert!(c.host.room.students.is_empty());
+    // The run goes on after the room closed: its log is kept for a room opened again.
+    let sends = c.host.events(1, &["{\"type\":\"bid\"}".into()]);
+    assert!(c.deliver(sends).is_empty(), "no phone hears the run once the room has ended");
+    assert_eq!(c.host.log.len(), 2);
+}
