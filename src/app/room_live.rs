@@ -171,16 +171,15 @@ impl Net {
         }
     }
 
-    /// Leaves the room; done once every connection and relay subscription is closed (a room
-    /// joined before then would share them, and the relays with them).
-    async fn leave(&self) {
-        let left = js_sys::Reflect::get(&self.handle, &"leave".into())
+    /// Starts leaving the room; done when the promise settles, once every connection and relay
+    /// subscription is closed (a room joined before then would share them, and the relays with
+    /// them): see [`left`].
+    fn leave(&self) -> Option<js_sys::Promise> {
+        js_sys::Reflect::get(&self.handle, &"leave".into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            .and_then(|leave| leave.call0(&JsValue::NULL).ok());
-        if let Some(promise) = left.and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) {
-            let _ = JsFuture::from(promise).await;
-        }
+            .and_then(|leave| leave.call0(&JsValue::NULL).ok())
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
     }
 
     fn envelope(&self, e: &Envelope, to: Option<&str>) {
@@ -271,6 +270,15 @@ thread_local! {
     static TEACHER: RefCell<Option<Teacher>> = const { RefCell::new(None) };
     /// The panel's handlers and timer are in place (a room started again keeps them).
     static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// A closed room's transport, still leaving: the next room waits for it.
+    static LEAVING: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
+}
+
+/// Waits until the room closed last has left its relays and connections.
+async fn left() {
+    if let Some(promise) = LEAVING.with(|l| l.borrow_mut().take()) {
+        let _ = JsFuture::from(promise).await;
+    }
 }
 
 fn with_teacher<R>(f: impl FnOnce(&mut Teacher) -> R) -> Option<R> {
@@ -344,9 +352,8 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
             "close" => {
                 deliver(&t.net, t.host.close());
                 t.closed = true;
-                if let Some(net) = t.net.take() {
-                    wasm_bindgen_futures::spawn_local(async move { net.leave().await });
-                }
+                let leaving = t.net.take().and_then(|net| net.leave());
+                LEAVING.with(|l| *l.borrow_mut() = leaving);
                 Vec::new()
             }
             _ => return,
@@ -368,10 +375,10 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
         if let Some(old) = old {
             let seats = serde_json::to_string(&old.host.room.seats).unwrap_or_default();
             let log = old.host.log.join("\n");
+            if let Some(leaving) = old.net.as_ref().and_then(Net::leave) {
+                LEAVING.with(|l| *l.borrow_mut() = Some(leaving));
+            }
             wasm_bindgen_futures::spawn_local(async move {
-                if let Some(net) = &old.net {
-                    net.leave().await;
-                }
                 if let Err(e) = open(&seats, &log).await {
                     show(
                         "#room-panel [data-part=live]",
@@ -388,6 +395,10 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
 fn teacher_heard(peer: String, text: String) {
     let mut page = Vec::new();
     with_teacher(|t| {
+        // A closed room hears nothing more, while its transport is still leaving.
+        if t.closed {
+            return;
+        }
         // The room's secret came from the same source, so it is there.
         let token = || random_bytes().map(|b| Secret::from_bytes(b).to_text()).unwrap_or_default();
         let (sends, p) = t.host.receive(&peer, &text, now_ms(), token);
@@ -426,11 +437,12 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
         on_acts("#room-panel", teacher_act);
     }
     draw_teacher();
-    let left = |peer: String| {
+    let gone = |peer: String| {
         with_teacher(|t| t.host.room.left(&peer));
         draw_teacher();
     };
-    let net = Net::join(&meeting, &topic, |_| {}, left, teacher_heard).await?;
+    left().await;
+    let net = Net::join(&meeting, &topic, |_| {}, gone, teacher_heard).await?;
     with_teacher(|t| t.net = Some(net));
     if first {
         every(HERE_EVERY_MS, || {
@@ -474,6 +486,8 @@ struct Student {
 
 thread_local! {
     static STUDENT: RefCell<Option<Student>> = const { RefCell::new(None) };
+    /// A name typed and Join pressed before the phone's connection was ready: it joins then.
+    static JOIN_WHEN_READY: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 fn with_student<R>(f: impl FnOnce(&mut Student) -> R) -> Option<R> {
@@ -544,7 +558,14 @@ fn draw_phone() {
             })
             .unwrap_or_default(),
     );
+    // The conversation scrolls in its own box, kept at its newest message unless the student
+    // scrolled back to read (the seat's question above it stays in view).
+    let at_end = element("[data-part=log]")
+        .is_none_or(|el| el.scroll_top() + el.client_height() + 24 >= el.scroll_height());
     show("[data-part=log]", log);
+    if let Some(el) = element("[data-part=log]").filter(|_| at_end) {
+        el.set_scroll_top(el.scroll_height());
+    }
     let note = match (note.is_empty(), fine) {
         (true, _) => Markup::new(),
         (false, true) => {
@@ -574,11 +595,15 @@ fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
             if name.trim().is_empty() {
                 with_student(|s| (s.note, s.fine) = ("Type your name first.".into(), false));
             } else {
-                with_student(|s| {
-                    s.phone.name = name.trim().to_string();
+                let name = name.trim().to_string();
+                let ready = with_student(|s| {
+                    s.phone.name = name.clone();
                     s.asked_name = true;
                     s.note.clear();
                 });
+                if ready.is_none() {
+                    JOIN_WHEN_READY.with(|w| *w.borrow_mut() = Some(name));
+                }
                 ask_to_join(None);
                 show("[data-part=join]", crate::markup!("<p data-testid=\"phone-joining\">Joining…</p>"));
             }
@@ -691,6 +716,9 @@ pub async fn phone_start() -> Result<String, String> {
     });
     if rejoin {
         show("[data-part=join]", crate::markup!("<p data-testid=\"phone-joining\">Coming back…</p>"));
+    } else if let Some(name) = JOIN_WHEN_READY.with(|w| w.borrow_mut().take()) {
+        with_student(|s| (s.phone.name, s.asked_name) = (name, true));
+        ask_to_join(None);
     }
     every(HERE_EVERY_MS, || {
         let here = with_student(|s| s.phone.token.is_some() && !s.phone.removed).unwrap_or(false);

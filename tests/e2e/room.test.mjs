@@ -125,10 +125,11 @@ test('two students play seats from their phones, a third interjects and votes, a
     stranger.child.kill();
   }
 
+  // Cy holds a small phone: the conversation will outgrow its box there.
+  await cy.page.setViewportSize({ width: 390, height: 600 });
   await t.getByTestId('run').click();
   const finished = async () => (await t.getByTestId('status').textContent()).startsWith('Finished');
   // Cy votes and proposes once the run is on; the teacher accepts and gives the floor.
-  await eventually(async () => assert.ok(await cy.page.getByTestId('phone-log').locator('li').count() >= 0));
   await cy.page.locator('[data-act=vote][data-agent="Elizabeth Warren"]').click();
   await cy.page.getByTestId('phone-propose').fill('What about freight trains?');
   await cy.page.locator('[data-act=propose]').click();
@@ -174,6 +175,13 @@ test('two students play seats from their phones, a third interjects and votes, a
   // The phones saw the conversation the teacher's page saw.
   const spoken = await t.getByTestId('message').count();
   await eventually(async () => assert.equal(await cy.page.getByTestId('phone-message').count(), spoken));
+  // On the phone the conversation scrolls in its own box, kept at its newest message.
+  await eventually(async () => {
+    const box = await cy.page.getByTestId('phone-log').evaluate((el) => ({ top: el.scrollTop, seen: el.clientHeight, all: el.scrollHeight, window: innerHeight }));
+    assert.ok(box.seen <= box.window * 0.46, JSON.stringify(box));
+    assert.ok(box.all > box.seen, `the conversation overflows its box: ${JSON.stringify(box)}`);
+    assert.ok(box.top + box.seen >= box.all - 2, `at its newest message: ${JSON.stringify(box)}`);
+  });
 
   const [download] = await Promise.all([t.waitForEvent('download'), t.getByTestId('export-json').click()]);
   const events = JSON.parse(readFileSync(await download.path(), 'utf8')).events;
@@ -246,6 +254,28 @@ test('the room meets where its setting says: a new relay gives a new link, which
   } finally {
     other.close();
   }
+});
+
+test("a student who presses Join before the room's connection is ready joins once it is", async () => {
+  const teacher = await open(ctx.server.url, { viewport: { width: 1280, height: 720 } }, { settings: { relay: ctx.relay.url, ice: ctx.turn.ice } });
+  const t = teacher.page;
+  await t.getByTestId('open-rail-debate').click();
+  await t.getByTestId('room-open').click();
+  const link = await t.getByTestId('room-link').getAttribute('href');
+  // A slow network: the room's transport arrives well after the form to join is on screen.
+  const phone = await open('about:blank', PHONE);
+  await phone.context.route('**/room/net.js', async (route) => {
+    await new Promise((ok) => setTimeout(ok, 3000));
+    await route.continue();
+  });
+  await phone.page.goto(link);
+  await phone.page.getByTestId('phone-name').fill('Fay');
+  await phone.page.getByTestId('phone-join').click();
+  await waitForText(phone.page.getByTestId('phone-who'), /Fay, you are in the audience/);
+  await eventually(async () => assert.match(await t.getByTestId('room-students').textContent(), /Fay/));
+  assert.deepEqual([...teacher.errors, ...phone.errors], []);
+  await teacher.context.close();
+  await phone.context.close();
 });
 
 test('a damaged join link says so on the phone', async () => {
