@@ -4,9 +4,10 @@
 // `_headers` file that Netlify and Cloudflare Pages read. Usage:
 //   node publish/archive.mjs <built folder> <output folder> <version>
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { filesIn } from './files.mjs';
 
 const [dist, out, version] = process.argv.slice(2);
 if (!dist || !out || !version) {
@@ -19,11 +20,7 @@ rmSync(folder, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 cpSync(dist, folder, { recursive: true });
 
-const walk = (dir) => readdirSync(dir).flatMap((entry) => {
-  const path = join(dir, entry);
-  return statSync(path).isDirectory() ? walk(path) : [path];
-});
-const files = walk(folder).map((path) => relative(folder, path).split(sep).join('/')).sort();
+const files = filesIn(folder).sort();
 const compressible = /\.(html|js|mjs|css|json|wasm|svg|webmanifest|txt)$/;
 for (const path of files.filter((p) => compressible.test(p))) {
   const body = readFileSync(join(folder, path));

@@ -4,16 +4,13 @@
 // new version. Trunk runs it last after every build on its staging folder
 // (publish/after-build.mjs); by hand on a built folder: `node publish/precache.mjs dist`.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtFolder, filesIn } from './files.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
-if (!dir) {
-  console.error('usage: node publish/precache.mjs <built folder>');
-  process.exit(2);
-}
+const dir = builtFolder('precache.mjs');
 
 // Files the worker itself, a host or the release archive add, and none of the app's.
 const skipped = (path) => path === 'sw.js' || path === '_headers' || /\.(br|gz|map)$/.test(path);
@@ -21,16 +18,8 @@ const skipped = (path) => path === 'sw.js' || path === '_headers' || /\.(br|gz|m
 // every first visit: most visitors never use it, and on a phone it would cost minutes.
 const onUse = (path) => path.startsWith('intab/wllama/');
 
-function walk(folder) {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
-}
-
 const sha = (data) => createHash('sha256').update(data).digest('hex');
-const files = walk(dir)
-  .map((path) => relative(dir, path).split(sep).join('/'))
+const files = filesIn(dir)
   .filter((path) => !skipped(path))
   .sort()
   .map((path) => {

@@ -6,13 +6,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { builtFolder } from './files.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
-if (!dir) {
-  console.error('usage: node publish/room.mjs <built folder>');
-  process.exit(2);
-}
+const dir = builtFolder('room.mjs');
 const require = createRequire(join(root, 'tests', 'package.json'));
 const esbuild = require('esbuild');
 mkdirSync(join(dir, 'room'), { recursive: true });

@@ -4,14 +4,15 @@
 // deploy without breaking the run on screen; the release archive serves the same way.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { comparisonColumns, eventually, launch, onTab, openOnServer, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
+import { filesIn } from '../../publish/files.mjs';
 
 const dist = join(root, 'dist');
 const work = mkdtempSync(join(tmpdir(), 'agora-publish-'));
@@ -89,8 +90,7 @@ async function copiedLink(page, id, start) {
 test("the build's service worker names every file with the digest of its final bytes, and the page's glue is minified under a matching preload digest", () => {
   const sw = readFileSync(join(dist, 'sw.js'), 'utf8');
   const { files } = JSON.parse(/\{"version":.*?"files":\[.*?\]\]\}/s.exec(sw)[0]);
-  const walk = (d) => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
-  const built = walk(dist).map((p) => relative(dist, p).split('\\').join('/')).filter((p) => p !== 'sw.js' && !/\.(br|gz|map)$/.test(p));
+  const built = filesIn(dist).filter((p) => p !== 'sw.js' && !/\.(br|gz|map)$/.test(p));
   assert.deepEqual(files.map((f) => f[0]).sort(), built.sort());
   for (const [path, revision] of files) {
     assert.equal(revision, createHash('sha256').update(readFileSync(join(dist, path))).digest('hex').slice(0, 16), path);
@@ -269,8 +269,7 @@ test('the release archive unpacks, serves and opens the gallery; its .br and .gz
   const unpacked = mkdtempSync(join(work, 'unpacked-'));
   execFileSync('tar', ['-xzf', join(out, 'agora-web-9.8.7.tar.gz'), '-C', unpacked]);
   const folder = join(unpacked, 'agora-web-9.8.7');
-  const walk = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
-  const files = walk(folder).map((f) => relative(folder, f));
+  const files = filesIn(folder);
   const compressed = files.filter((f) => f.endsWith('.br'));
   assert.ok(compressed.length > 10 && compressed.some((f) => f.endsWith('.wasm.br')));
   for (const f of compressed) {
