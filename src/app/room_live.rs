@@ -324,6 +324,7 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
     let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
     let mut page = None;
     let mut restart = false;
+    let mut closing = false;
     with_teacher(|t| {
         let sends = match act {
             "assign" => t.host.assign(&attr("data-phone"), &value_of(el)).unwrap_or_default(),
@@ -351,7 +352,7 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
             }
             "close" => {
                 deliver(&t.net, t.host.close());
-                t.closed = true;
+                (t.closed, closing) = (true, true);
                 let leaving = t.net.take().and_then(|net| net.leave());
                 LEAVING.with(|l| *l.borrow_mut() = leaving);
                 Vec::new()
@@ -363,7 +364,7 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
     if let Some(p) = page {
         to_page(&p);
     }
-    if with_teacher(|t| t.closed).unwrap_or(false) && !restart {
+    if closing {
         return show(
             "#room-panel",
             crate::markup!("<p class=\"hint\" role=\"status\" data-testid=\"room-closed\">The room is closed: the phones were told. A new room has a new link and code.</p><button data-act=\"reopen\" data-testid=\"room-open\">Open a room for phones</button>"),
@@ -375,10 +376,11 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
         if let Some(old) = old {
             let seats = serde_json::to_string(&old.host.room.seats).unwrap_or_default();
             let log = old.host.log.join("\n");
-            if let Some(leaving) = old.net.as_ref().and_then(Net::leave) {
-                LEAVING.with(|l| *l.borrow_mut() = Some(leaving));
-            }
+            let leaving = old.net.as_ref().and_then(Net::leave);
             wasm_bindgen_futures::spawn_local(async move {
+                if let Some(promise) = leaving {
+                    let _ = JsFuture::from(promise).await;
+                }
                 if let Err(e) = open(&seats, &log).await {
                     show(
                         "#room-panel [data-part=live]",
