@@ -21,6 +21,7 @@ pub mod room_live;
 mod seat;
 pub mod seat_box;
 mod share;
+mod stage;
 mod storage;
 mod tools;
 mod transcript;
@@ -72,30 +73,47 @@ pub fn App() -> impl IntoView {
     }
     leaving.forget(); // lives as long as the page
     let link_notice = RwSignal::new(None);
+    let layout = stage::Layout::new();
+    provide_context(layout);
     share::open_links(link_notice, had_own);
-
+    // A run restored, a link opened, a comparison or a batch brought back opens on its stage
+    // from the first paint (the effect below opens their tabs); a bad link leaves the gallery
+    // showing, with its message.
+    if controller.view.with_untracked(|v| v.scenario.is_some())
+        || controller.replaying.get_untracked()
+        || controller.compare.frame.with_untracked(Option::is_some)
+        || controller.batch.open.get_untracked()
+        || link_notice.with_untracked(|n: &Option<share::LinkNotice>| n.as_ref().is_some_and(|n| !n.error))
+    {
+        layout.to_stage();
+    }
+    let on_stage = Memo::new(move |_| layout.stage.get());
+    // A tournament's leaderboard opened from a file, shown in "Share & files" (from either screen).
+    let board = RwSignal::new(String::new());
+    // What opens the stage later, each when it begins: a run or a replay (from a link pasted, a
+    // past run, a file), a scenario's link, and in their tabs a comparison, a batch (opened or
+    // brought back after a reload) and a leaderboard.
+    Effect::new(move |before: Option<[bool; 5]>| {
+        let now = [
+            controller.replaying.get() || controller.mode.get() != Mode::Idle,
+            link_notice.with(|n: &Option<share::LinkNotice>| n.as_ref().is_some_and(|n| !n.error)),
+            controller.compare.frame.with(Option::is_some),
+            controller.batch.open.get(),
+            board.with(|b| !b.is_empty()),
+        ];
+        let before = before.unwrap_or_default();
+        let began = |i: usize| now[i] && !before[i];
+        if (0..5).any(began) {
+            layout.to_stage();
+        }
+        for (i, tab) in [(2, "compare"), (3, "batch"), (4, "files")] {
+            if began(i) {
+                layout.tab.set(tab);
+            }
+        }
+        now
+    });
     view! {
-        <header class="top">
-            <div>
-                <h1>"Agora"</h1>
-                <p class="tagline">"Multi-agent dialogue simulations, every decision visible."</p>
-            </div>
-            <p class="model-badge" data-testid="model-badge">
-                {move || {
-                    editor
-                        .scenario
-                        .with(|s| {
-                            if s.model.is_demo() {
-                                "Model: offline demo (no key needed)".to_string()
-                            } else {
-                                let provider =
-                                    crate::provider::preset(&s.model.provider).map_or("in this browser", |p| p.label);
-                                format!("Model: {} · {}", s.model.name, provider)
-                            }
-                        })
-                }}
-            </p>
-        </header>
         {move || {
             storage_notice
                 .get()
@@ -108,28 +126,118 @@ pub fn App() -> impl IntoView {
                 })
         }}
         <share::LinkMessage notice=link_notice />
-        <main class="layout" class:projector=move || controller.projector.get()>
-            <section class="setup" aria-label="Scenario">
+        {move || if on_stage.get() { view! { <Stage board=board /> }.into_any() } else { view! { <Start board=board /> }.into_any() }}
+    }
+}
+
+/// The start screen: the gallery, a saved run to open, the past runs.
+#[component]
+fn Start(board: RwSignal<String>) -> impl IntoView {
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let layout = expect_context::<stage::Layout>();
+    let message = RwSignal::new(String::new());
+    view! {
+        <header class="top">
+            <div>
+                <h1>"Agora"</h1>
+                <p class="tagline">"Multi-agent dialogue simulations, every decision visible."</p>
+            </div>
+            <ModelBadge />
+        </header>
+        <main class="start" data-testid="start">
+            <section class="gallery" aria-label="Scenarios">
+                <div class="gallery-head">
+                    <h2>"Pick a scenario"</h2>
+                    <button data-testid="to-stage" class="primary" on:click=move |_| layout.to_stage()>
+                        {move || format!("Open \u{201c}{}\u{201d}", editor.scenario.with(|s| s.title.clone()))}
+                    </button>
+                    <OpenRun message=message board=board />
+                </div>
+                {move || (!message.get().is_empty()).then(|| view! {
+                    <p class="notice error" data-testid="controls-message" role="alert">{move || message.get()}</p>
+                })}
                 <editor::Gallery />
-                <editor::Editor />
-                <share::PastRuns />
             </section>
+            <share::PastRuns />
+        </main>
+    }
+}
+
+/// Which model the scenario runs on, in words.
+#[component]
+fn ModelBadge() -> impl IntoView {
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    view! {
+        <p class="model-badge" data-testid="model-badge">
+            {move || {
+                editor
+                    .scenario
+                    .with(|s| {
+                        if s.model.is_demo() {
+                            "Model: offline demo (no key needed)".to_string()
+                        } else {
+                            let provider =
+                                crate::provider::preset(&s.model.provider).map_or("in this browser", |p| p.label);
+                            format!("Model: {} · {}", s.model.name, provider)
+                        }
+                    })
+            }}
+        </p>
+    }
+}
+
+/// The run screen: the bar with the scenario's name and the tabs, one row of run controls, the
+/// stage (the conversation and the method's decisions) and the drawer beside it.
+#[component]
+fn Stage(board: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let layout = expect_context::<stage::Layout>();
+    let message = RwSignal::new(String::new());
+    let title = move || {
+        let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.title.clone()));
+        from_run.unwrap_or_else(|| editor.scenario.with(|s| s.title.clone()))
+    };
+    view! {
+        <header class="topbar" data-tab=move || layout.tab.get()>
+            <button class="back" data-testid="to-gallery" title="All scenarios and past runs (the run on screen stays as it is)" on:click=move |_| layout.stage.set(false)>
+                "\u{2190} Scenarios"
+            </button>
+            <h1 class="title" data-testid="stage-title">{title}</h1>
+            <ModelBadge />
+            <stage::TabBar />
+        </header>
+        <main class="layout" class:projector=move || controller.projector.get() class:drawer-open=move || !layout.tab.get().is_empty() data-tab=move || layout.tab.get()>
             <section class="run" aria-label="Run">
-                <Controls />
-                <seat::SeatBox />
+                <Controls message=message />
                 <div class="stage">
-                    <transcript::Transcript />
+                    <div class="talk">
+                        <transcript::Transcript />
+                        <div class="class-row">
+                            {move || {
+                                let live = matches!(controller.mode.get(), Mode::Running | Mode::Paused) && !controller.replaying.get();
+                                live.then(|| view! { <Interject message=message /> })
+                            }}
+                        </div>
+                    </div>
                     <aside class="decisions" aria-label="Decisions">
+                        <Notices message=message />
+                        <seat::SeatBox />
                         <MethodPanel />
                     </aside>
                 </div>
-                // Full width: its seven columns do not fit beside the transcript.
-                <inspector::Stats />
-                <judge::VerdictPanel />
-                <batch::BatchPanel />
-                <compare::ComparePanel />
-                <inspector::Inspector />
             </section>
+            <stage::Drawer>
+                {stage::pane("scenario", view! { <Spending /> <editor::Editor /> })}
+                {stage::pane("class", view! { <editor::ClassSeats /> <room::Room /> })}
+                {stage::pane("files", view! { <ExportButtons message=message board=board /> })}
+                // Full width: its seven columns do not fit beside the transcript.
+                {stage::pane("stats", view! { <inspector::Stats /> })}
+                {stage::pane("judge", view! { <judge::VerdictPanel /> })}
+                {stage::pane("batch", view! { <batch::BatchPanel /> })}
+                {stage::pane("compare", view! { <compare::ComparePanel /> })}
+                {stage::pane("inspector", view! { <inspector::Inspector /> })}
+            </stage::Drawer>
         </main>
     }
 }
@@ -146,12 +254,12 @@ pub(crate) fn MethodPanel() -> impl IntoView {
     move || methods::panel(kind.get(), controller.view)
 }
 
-/// Run, Pause, Step, Stop, Reset and the demo speed.
+/// Run, Pause, Step, Stop, Reset, the speed, the projector and sharing: one row.
 #[component]
-fn Controls() -> impl IntoView {
+fn Controls(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
-    let message = RwSignal::new(String::new());
+    let layout = expect_context::<stage::Layout>();
     let blocked = move || editor.has_errors();
     let act = move |result: Result<(), String>| match result {
         Ok(()) => message.set(String::new()),
@@ -179,45 +287,9 @@ fn Controls() -> impl IntoView {
             state
         }
     };
-    let errors = move || controller.view.with(|v| v.errors.clone());
     // Whether the run on screen has a seat, worked out when a run starts, not at every event.
     let seated = Memo::new(move |_| {
         controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()))
-    });
-    // What a run on a real provider will cost, before it starts (a demo run of the scenario).
-    let estimate = Memo::new(move |_| {
-        let loaded = controller.intab.loaded.get();
-        // The engine's own speeds over the run on screen, when it ran in the tab (a run's long
-        // prompts read and write slower than the short warm-up); read again when the run stops
-        // or starts, not at every event.
-        controller.mode.get();
-        let measured = controller.view.with_untracked(|v| {
-            let model = &v.scenario.as_ref()?.model;
-            let (r, w, _) = v.stats.engine.rates().filter(|_| model.is_in_tab())?;
-            Some((model.name.clone(), r, w))
-        });
-        editor.scenario.with(|s| {
-            let e = (!s.model.is_demo() && s.validate().is_ok())
-                .then(|| crate::estimate::Estimate::of(s))
-                .flatten()?;
-            // In the tab, how long too: at the speeds of the last run on this model, else of the
-            // warm-up measured when the model loaded.
-            let speeds = match (measured, loaded) {
-                (Some((name, r, w)), Some(_)) if name == s.model.name => Some((r, w, "the last run")),
-                (_, Some(l)) => Some((l.prompt_per_s, l.tokens_per_s, "the warm-up")),
-                _ => None,
-            };
-            let time = speeds
-                .filter(|_| s.model.is_in_tab())
-                .and_then(|(r, w, from)| Some((e.duration(r, w)?.1, from)))
-                .map(|(per_turn, from)| {
-                    format!(
-                        ", roughly {} s a turn with this model on this machine (at the speeds of {from})",
-                        crate::text::fixed(per_turn, 0)
-                    )
-                });
-            Some(e.describe() + &time.unwrap_or_default())
-        })
     });
     view! {
         <div class="controls" role="toolbar" aria-label="Run controls">
@@ -259,7 +331,7 @@ fn Controls() -> impl IntoView {
             </button>
             <projector::ProjectorButton />
             {move || {
-                (seated.get() && !controller.replaying.get() && controller.mode.get() != Mode::Idle).then(|| view! {
+                (seated.get() && !controller.replaying.get() && matches!(controller.mode.get(), Mode::Running | Mode::Paused | Mode::PausedOnError)).then(|| view! {
                     <button
                         data-testid="undo-answer"
                         title="Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)"
@@ -292,16 +364,19 @@ fn Controls() -> impl IntoView {
                 <select
                     data-testid="speed"
                     on:change=move |ev| {
-                        if let Ok(ms) = event_target_value(&ev).parse::<u64>() {
-                            controller.set_speed(ms);
+                        let value = event_target_value(&ev);
+                        let speed = if value == "read" { Ok(driver::READ_ALOUD) } else { value.parse::<u64>() };
+                        if let Ok(speed) = speed {
+                            controller.set_speed(speed);
                         }
                     }
                 >
                     {driver::SPEEDS
                         .iter()
-                        .map(|(label, ms)| {
+                        .map(|(label, speed)| {
+                            let value = if *speed == driver::READ_ALOUD { "read".to_string() } else { speed.to_string() };
                             view! {
-                                <option value=ms.to_string() selected=move || controller.latency_ms.get() == *ms>
+                                <option value=value selected=move || controller.latency_ms.get() == *speed>
                                     {*label}
                                 </option>
                             }
@@ -309,17 +384,24 @@ fn Controls() -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
+            <button data-testid="share-open" title="Links, saving and opening files" aria-pressed=move || (layout.tab.get() == "files").to_string() on:click=move |_| layout.toggle("files")>
+                "Share"
+            </button>
             <span class="status" data-testid="status" role="status" aria-live="polite">
                 {status}
             </span>
         </div>
-        <editor::ClassSeats />
-        <room::Room />
-        <ExportButtons message=message />
-        {move || {
-            let live = matches!(controller.mode.get(), Mode::Running | Mode::Paused) && !controller.replaying.get();
-            live.then(|| view! { <Interject message=message /> })
-        }}
+    }
+}
+
+/// What the page has to say about the run: why it cannot start, a retry, an error, the cap.
+#[component]
+fn Notices(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let blocked = move || editor.has_errors();
+    let errors = move || controller.view.with(|v| v.errors.clone());
+    view! {
         {move || blocked().then(|| view! {
             <p class="notice error" data-testid="blocked">
                 "Fix the scenario's highlighted fields to run it."
@@ -344,6 +426,50 @@ fn Controls() -> impl IntoView {
         {move || controller.view.with(|v| v.capped.clone()).map(|note| view! {
             <p class="notice" data-testid="cap-note" role="status">{note}</p>
         })}
+    }
+}
+
+/// What a run on a real provider will take, before it starts, and the spending cap.
+#[component]
+fn Spending() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    // What a run on a real provider will cost, before it starts (a demo run of the scenario).
+    let estimate = Memo::new(move |_| {
+        let loaded = controller.intab.loaded.get();
+        // The engine's own speeds over the run on screen, when it ran in the tab (a run's long
+        // prompts read and write slower than the short warm-up); read again when the run stops
+        // or starts, not at every event.
+        controller.mode.get();
+        let measured = controller.view.with_untracked(|v| {
+            let model = &v.scenario.as_ref()?.model;
+            let (r, w, _) = v.stats.engine.rates().filter(|_| model.is_in_tab())?;
+            Some((model.name.clone(), r, w))
+        });
+        editor.scenario.with(|s| {
+            let e = (!s.model.is_demo() && s.validate().is_ok())
+                .then(|| crate::estimate::Estimate::of(s))
+                .flatten()?;
+            // In the tab, how long too: at the speeds of the last run on this model, else of the
+            // warm-up measured when the model loaded.
+            let speeds = match (measured, loaded) {
+                (Some((name, r, w)), Some(_)) if name == s.model.name => Some((r, w, "the last run")),
+                (_, Some(l)) => Some((l.prompt_per_s, l.tokens_per_s, "the warm-up")),
+                _ => None,
+            };
+            let time = speeds
+                .filter(|_| s.model.is_in_tab())
+                .and_then(|(r, w, from)| Some((e.duration(r, w)?.1, from)))
+                .map(|(per_turn, from)| {
+                    format!(
+                        ", roughly {} s a turn with this model on this machine (at the speeds of {from})",
+                        crate::text::fixed(per_turn, 0)
+                    )
+                });
+            Some(e.describe() + &time.unwrap_or_default())
+        })
+    });
+    view! {
         {move || estimate.get().map(|e| view! {
             <p class="muted" data-testid="estimate">{format!("Estimate: {e}.")}</p>
         })}
@@ -409,10 +535,8 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>) -> impl IntoView 
 
 /// Saves the run on screen as JSON (scenario and event log) or as a Markdown transcript.
 #[component]
-fn ExportButtons(message: RwSignal<String>) -> impl IntoView {
+fn ExportButtons(message: RwSignal<String>, board: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
-    // A tournament's leaderboard, opened from its file: HTML from the tools module.
-    let board = RwSignal::new(String::new());
     let has_run = move || controller.view.with(|v| v.scenario.is_some());
     let save = move |markdown: bool| {
         let scenario = controller.view.with_untracked(|v| v.scenario.as_ref().map(|s| (**s).clone()));

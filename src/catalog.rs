@@ -83,6 +83,58 @@ pub fn preset(id: &str) -> Option<&'static ProviderPreset> {
     PROVIDERS.iter().find(|p| p.id == id)
 }
 
+/// Models a provider is usually asked for, the cheapest usual one first: suggestions for the
+/// model name (any name the provider serves works; "Check connection" lists them all).
+pub fn usual_models(id: &str) -> &'static [&'static str] {
+    match id {
+        "openai" => &["gpt-4o-mini", "gpt-4.1-mini", "gpt-4o"],
+        "anthropic" => &["claude-3-5-haiku-latest", "claude-sonnet-4-0"],
+        "gemini" => &["gemini-2.0-flash", "gemini-2.5-flash"],
+        "openrouter" => &["openai/gpt-4o-mini", "anthropic/claude-3.5-haiku"],
+        "groq" => &["llama-3.1-8b-instant", "llama-3.3-70b-versatile"],
+        "together" => &["meta-llama/Llama-3.3-70B-Instruct-Turbo"],
+        "mistral" => &["mistral-small-latest", "mistral-large-latest"],
+        "deepseek" => &["deepseek-chat", "deepseek-reasoner"],
+        "ollama" => &["llama3.1", "qwen2.5"],
+        _ => &[],
+    }
+}
+
+/// How a provider's keys begin, where its keys have a fixed start.
+fn key_start(id: &str) -> Option<&'static str> {
+    match id {
+        "openai" | "deepseek" => Some("sk-"),
+        "anthropic" => Some("sk-ant-"),
+        "openrouter" => Some("sk-or-"),
+        "groq" => Some("gsk_"),
+        "gemini" => Some("AIza"),
+        _ => None,
+    }
+}
+
+/// What looks wrong with `key` (as typed, before any call) for the provider `id`: a space or line
+/// break inside it (a key copied in pieces), or a start that is not this provider's (another
+/// provider's key, or something else pasted). Spaces around it are taken off anyway.
+pub fn key_problem(id: &str, key: &str) -> Option<String> {
+    let key = key.trim();
+    if key.is_empty() {
+        return None;
+    }
+    if key.chars().any(char::is_whitespace) {
+        return Some("The key has a space or a line break inside it: copy it again, in one piece.".into());
+    }
+    let start = key_start(id)?;
+    // Anthropic's and OpenRouter's keys also start with "sk-".
+    let other = ["sk-ant-", "sk-or-"].iter().find(|o| key.starts_with(**o) && !start.starts_with(**o));
+    if key.starts_with(start) && other.is_none() {
+        return None;
+    }
+    let label = preset(id).map_or(id, |p| p.label);
+    Some(format!(
+        "{label} keys start with \"{start}\": this looks like another provider's key, or not a key."
+    ))
+}
+
 crate::json::settings! {
     /// Retries, backoff and timeouts of real calls. Defaults suit hosted providers.
     /// Declared with the reader of each field (`settings!`), so the two cannot drift.
@@ -113,6 +165,44 @@ impl Default for NetworkSettings {
             idle_timeout_ms: 30_000,
             concurrency: 8,
             stream: true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn a_key_with_a_space_inside_is_flagged_for_every_provider() {
+        for p in PROVIDERS {
+            let problem = key_problem(p.id, "sk-abc def").expect(p.id);
+            assert!(problem.contains("space"), "{}: {problem}", p.id);
+        }
+        assert_eq!(key_problem("openai", "  sk-abcdef \n"), None, "spaces around it are taken off");
+    }
+
+    #[test]
+    fn another_providers_key_is_flagged_by_its_start() {
+        assert_eq!(key_problem("openai", "sk-proj-abc"), None);
+        assert!(key_problem("openai", "sk-ant-api03-abc")
+            .unwrap()
+            .starts_with("OpenAI keys start with \"sk-\""));
+        assert!(key_problem("anthropic", "sk-proj-abc").unwrap().contains("\"sk-ant-\""));
+        assert_eq!(key_problem("anthropic", "sk-ant-api03-abc"), None);
+        assert!(key_problem("groq", "AIzaSyabc").is_some());
+        assert_eq!(key_problem("gemini", "AIzaSyabc"), None);
+        assert_eq!(key_problem("openrouter", "sk-or-v1-abc"), None);
+        assert!(key_problem("deepseek", "sk-or-v1-abc").is_some());
+        // Servers of one's own take any key.
+        assert_eq!(key_problem("custom", "anything"), None);
+        assert_eq!(key_problem("mistral", "abcDEF123"), None);
+    }
+
+    #[test]
+    fn every_hosted_provider_suggests_models() {
+        for p in PROVIDERS.iter().filter(|p| p.needs_key) {
+            assert!(!usual_models(p.id).is_empty(), "{}", p.id);
         }
     }
 }

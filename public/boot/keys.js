@@ -22,6 +22,12 @@ addEventListener('keydown', (e) => {
   else if (k === 'Enter' && !e.shiftKey) done = press('seat-send');
   if (done) e.preventDefault();
 });
+// A digit typed into a bid's box gives the bid (src/app/seat_box.rs) and nothing else: without
+// this, the speech box the answer opens next could take the keystroke's character.
+addEventListener('keydown', (e) => {
+  const seat = !(e.ctrlKey || e.metaKey || e.altKey) && /^[0-9]$/.test(e.key) && e.target.closest?.('[data-testid=seat]');
+  if (seat && !/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) e.preventDefault();
+}, true);
 // The projector toggle gives the focus back to the page once pressed, so that Space then plays
 // instead of pressing the toggle again.
 addEventListener('click', (e) => e.target.closest?.('[data-testid=projector]')?.blur());

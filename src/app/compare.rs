@@ -11,7 +11,7 @@ use crate::ui::MarkupAttribute;
 /// The comparison page's address while one is open.
 #[derive(Clone, Copy, Default)]
 pub struct CompareState {
-    frame: RwSignal<Option<String>>,
+    pub frame: RwSignal<Option<String>>,
 }
 
 impl CompareState {
@@ -63,8 +63,10 @@ pub fn hand_over_keys(keys: super::models::KeyStore) {
 }
 
 /// The panel's controls, drawn once as text: nothing in them changes (Close shows while a
-/// comparison is open, by the stylesheet), and the inputs are read when a button is pressed.
-const CONTROLS: &str = r#"<p class="row"><label>Columns differ in <input data-testid="compare-vary" name="compare-vary" value="method" title="method, seed, model, or a setting's path in the scenario file (max_turns, method.stop_probability)"></label> <label>Values <input data-testid="compare-values" name="compare-values" value="bidding, director"></label> <button data-testid="compare-open" data-act="open">Compare</button> <button class="when-open" data-testid="compare-close" data-act="close">Close the comparison</button></p><p class="muted">Two to four, with commas: methods (bidding, director, handoff, selector, round_robin, random), seeds, models (demo or provider/model) or a setting's values.</p>"#;
+/// comparison is open, and each kind of column offers its own values, by the stylesheet), and the
+/// inputs are read when a button is pressed. The methods are the registry's, by their names
+/// (`MethodKind::label`; the trading game has its own cast and is not among them).
+const CONTROLS: &str = r#"<p class="row"><label>Columns differ in <select data-testid="compare-vary" name="compare-vary"><option value="method">the method</option><option value="seed">the seed</option><option value="model">the model</option><option value="setting">a setting</option></select></label> <label class="vary-setting">Setting <input data-testid="compare-setting" name="compare-setting" placeholder="max_turns" title="Its path in the scenario file: max_turns, word_limit, method.stop_probability"></label> <button data-testid="compare-open" data-act="open">Compare</button> <button class="when-open" data-testid="compare-close" data-act="close">Close the comparison</button></p><fieldset class="vary-method row"><legend>Two to four methods</legend><label class="check"><input type="checkbox" name="compare-method" value="bidding" data-testid="compare-method-bidding" checked> Bidding</label><label class="check"><input type="checkbox" name="compare-method" value="director" data-testid="compare-method-director" checked> Director</label><label class="check"><input type="checkbox" name="compare-method" value="handoff" data-testid="compare-method-handoff"> Handoff</label><label class="check"><input type="checkbox" name="compare-method" value="selector" data-testid="compare-method-selector"> Selector</label><label class="check"><input type="checkbox" name="compare-method" value="round_robin" data-testid="compare-method-round_robin"> Round robin</label><label class="check"><input type="checkbox" name="compare-method" value="random" data-testid="compare-method-random"> Random</label></fieldset><p class="row vary-values"><label>Values <input data-testid="compare-values" name="compare-values" placeholder="3, 8"></label></p><p class="muted vary-values">Two to four, with commas: seeds (3, 8), models (demo, or a provider and its model: openai/gpt-4o-mini, browser/&lt;model&gt; for the model in the tab), or the setting's values (4, 8).</p>"#;
 
 /// What the columns differ in, Compare, and the comparison once open.
 #[component]
@@ -75,23 +77,28 @@ pub fn ComparePanel() -> impl IntoView {
     let act = move |ev: leptos::ev::MouseEvent| {
         use wasm_bindgen::JsCast;
         let Some(button) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-        let input = |name: &str| {
-            let panel = button.closest(".compare").ok().flatten();
-            let found = panel.and_then(|p| p.query_selector(&format!("input[name={name}]")).ok().flatten());
+        let panel = button.closest(".compare").ok().flatten();
+        let input = |selector: &str| {
+            let found = panel.as_ref().and_then(|p| p.query_selector(selector).ok().flatten());
             found
-                .and_then(|i| i.dyn_into::<web_sys::HtmlInputElement>().ok())
-                .map(|i| i.value())
+                .and_then(|n| js_sys::Reflect::get(&n, &"value".into()).ok()?.as_string())
                 .unwrap_or_default()
         };
         match button.get_attribute("data-act").as_deref() {
             Some("open") => {
                 let scenario = crate::link::scenario_fragment(&editor.scenario.get_untracked());
+                let (vary, values) = match input("[name=compare-vary]").as_str() {
+                    "method" => {
+                        let ids = crate::scenario::MethodKind::ALL.iter().map(|k| k.id());
+                        let picked: Vec<_> =
+                            ids.filter(|id| !input(&format!("[value={id}]:checked")).is_empty()).collect();
+                        ("method".to_string(), picked.join(", "))
+                    }
+                    "setting" => (input("[name=compare-setting]"), input("[name=compare-values]")),
+                    other => (other.to_string(), input("[name=compare-values]")),
+                };
                 let what = |text: String| String::from(js_sys::encode_uri_component(&text));
-                state.open_fragment(&format!(
-                    "new={}&{}&{scenario}",
-                    what(input("compare-vary")),
-                    what(input("compare-values"))
-                ));
+                state.open_fragment(&format!("new={}&{}&{scenario}", what(vary), what(values)));
             }
             Some("close") => {
                 // Before the frame goes: what it saves as it closes is not kept.

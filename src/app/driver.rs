@@ -32,8 +32,24 @@ const SAVE_EVERY_MS: f64 = 3000.0;
 /// How long after a step it is saved, so the step is on screen first.
 const SAVE_AFTER_STEP_MS: f64 = 50.0;
 
-/// The demo model's speed settings: simulated latency per call, in milliseconds.
-pub const SPEEDS: [(&str, u64); 4] = [("Instant", 0), ("Fast", 120), ("Normal", 400), ("Slow", 1000)];
+/// The speed setting that paces a run by its words (see [`READ_ALOUD_WPM`]).
+pub const READ_ALOUD: u64 = u64::MAX;
+/// Read aloud: after each speech the run waits as long as saying it takes at this pace.
+pub const READ_ALOUD_WPM: f64 = 150.0;
+/// The demo model's latency per call under Read aloud, in milliseconds.
+const READ_ALOUD_LATENCY_MS: u64 = 400;
+
+/// The speed settings, slowest first: read aloud, else the demo model's simulated latency per
+/// call in milliseconds (a replay steps at that pace too, 150 ms at least).
+pub const SPEEDS: [(&str, u64); 5] = [
+    ("Read aloud (150 words a minute)", READ_ALOUD),
+    ("Slow (1 s a call)", 1000),
+    ("Quick (0.4 s a call)", 400),
+    ("Fast (0.1 s a call)", 120),
+    ("Instant", 0),
+];
+/// The speed a page starts at.
+const DEFAULT_SPEED: u64 = 400;
 
 /// The session on screen and what the controls show of it. Every field is a handle, so the
 /// controller is `Copy` and can be handed to any component.
@@ -93,7 +109,7 @@ impl Controller {
             busy: RwSignal::new(false),
             replaying: RwSignal::new(false),
             view: RwSignal::new(RunView::default()),
-            latency_ms: RwSignal::new(SPEEDS[2].1),
+            latency_ms: RwSignal::new(DEFAULT_SPEED),
             notice: RwSignal::new(String::new()),
             history: RwSignal::new(Vec::new()),
             keys: KeyStore::load(),
@@ -168,14 +184,34 @@ impl Controller {
         self.with_session(|s| s.snapshot().map(|snap| (snap.events.into_owned(), snap.replay, snap.position)))
     }
 
-    /// Changes the demo model's speed, mid-run too.
-    pub fn set_speed(&self, ms: u64) {
-        self.latency_ms.set(ms);
+    /// Changes the speed (one of [`SPEEDS`]), mid-run too.
+    pub fn set_speed(&self, speed: u64) {
+        self.latency_ms.set(speed);
+        let ms = self.demo_latency();
         self.demo.with_value(|d| {
             if let Some(d) = d {
                 d.set_latency(ms);
             }
         });
+    }
+
+    /// The demo model's latency per call at the speed chosen.
+    pub fn demo_latency(&self) -> u64 {
+        match self.latency_ms.get_untracked() {
+            READ_ALOUD => READ_ALOUD_LATENCY_MS,
+            ms => ms,
+        }
+    }
+
+    /// How long reading aloud the messages shown from the `from`th on takes, under Read aloud.
+    fn reading_ms(&self, from: usize) -> u64 {
+        if self.latency_ms.get_untracked() != READ_ALOUD {
+            return 0;
+        }
+        let words = self.view.with_untracked(|v| {
+            v.transcript.iter().skip(from).map(|r| r.text.split_whitespace().count()).sum::<usize>()
+        });
+        (words as f64 * 60_000.0 / READ_ALOUD_WPM) as u64
     }
 
     /// Run: starts a run of `scenario`, resumes a paused one, or plays a replay on.
@@ -447,6 +483,11 @@ impl Controller {
                     return; // reset meanwhile: a newer loop does the new session's work
                 }
                 let Some(job) = this.with_session(Session::next_job) else { break };
+                let reading = this.latency_ms.get_untracked() == READ_ALOUD;
+                if reading {
+                    this.flush();
+                }
+                let shown = this.view.with_untracked(|v| v.transcript.len());
                 let effects = match job {
                     Job::Step(mut job) => {
                         let performance = web_sys::window().and_then(|w| w.performance());
@@ -470,6 +511,19 @@ impl Controller {
                     },
                 };
                 this.apply(effects);
+                if reading {
+                    this.flush();
+                    let mut wait = this.reading_ms(shown);
+                    // Pause, Stop, Reset or another speed end the wait.
+                    while wait > 0
+                        && this.mode.try_get_untracked() == Some(Mode::Running)
+                        && this.latency_ms.get_untracked() == READ_ALOUD
+                        && this.with_session(|s| s.generation()) == generation
+                    {
+                        clock.sleep(100).await;
+                        wait = wait.saturating_sub(100);
+                    }
+                }
                 // When the model answers instantly, play steps for most of a frame, then let the
                 // page paint; the events recorded meanwhile are shown in one update per frame.
                 if clock.now_ms() - since_yield > 10.0 {
@@ -486,8 +540,14 @@ impl Controller {
         self.replay_ticket.update_value(|t| *t += 1);
         let ticket = self.replay_ticket.get_value();
         let this = *self;
+        // Under Read aloud, as long as saying the message on screen takes.
+        if self.latency_ms.get_untracked() == READ_ALOUD {
+            self.flush();
+        }
+        let shown = self.view.with_untracked(|v| v.transcript.len());
+        let reading = self.reading_ms(shown.saturating_sub(1));
         leptos::task::spawn_local(async move {
-            BrowserClock.sleep(this.latency_ms.get_untracked().max(150)).await;
+            BrowserClock.sleep(this.demo_latency().max(150).max(reading)).await;
             let current = this.replay_ticket.try_get_value() == Some(ticket);
             if current && this.mode.get_untracked() == Mode::Running {
                 let effects = this.with_session(Session::replay_step);
@@ -504,7 +564,7 @@ impl Controller {
             let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
             let model = this.live_model(&scenario, clock.clone())?;
             if scenario.model.is_demo() {
-                scenario.model.demo.latency_ms = this.latency_ms.get_untracked();
+                scenario.model.demo.latency_ms = this.demo_latency();
             }
             Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))
         }

@@ -17,8 +17,8 @@ use crate::ui::MarkupAttribute;
 pub fn Gallery() -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<EditorState>();
+    let layout = expect_context::<super::stage::Layout>();
     view! {
-        <h2>"Scenarios"</h2>
         <ul class="presets" data-testid="preset-list">
             {PRESETS
                 .iter()
@@ -39,6 +39,7 @@ pub fn Gallery() -> impl IntoView {
                                 on:click=move |_| {
                                     controller.reset();
                                     editor.load(scenario.clone());
+                                    layout.to_stage();
                                 }
                             >
                                 <span class="method-tag">{method}</span>

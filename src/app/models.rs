@@ -126,10 +126,19 @@ pub fn ModelSettings() -> impl IntoView {
             if (id == crate::intab::PROVIDER) != s.model.is_in_tab() {
                 s.model.name.clear();
             }
+            // No name yet, or the last provider's usual one: this provider's usual cheapest.
+            let usual = crate::catalog::usual_models(&s.model.provider);
+            if s.model.name.is_empty() || usual.contains(&s.model.name.as_str()) {
+                s.model.name =
+                    crate::catalog::usual_models(&id).first().map(|m| m.to_string()).unwrap_or_default();
+            }
             s.model.provider = id;
             s.model.base_url.clear();
         });
     };
+    // What looks wrong with the key, said as it is typed (before a call fails on it).
+    let typed = RwSignal::new(String::new());
+    let key_note = move || crate::catalog::key_problem(&provider(), &typed.get());
     let on_key = move |ev: leptos::ev::Event| {
         let key = event_target_value(&ev).trim().to_string();
         // Bound to the address of the moment it is typed; a later change event with the same key
@@ -217,8 +226,11 @@ pub fn ModelSettings() -> impl IntoView {
                         autocomplete="off"
                         spellcheck="false"
                         prop:value=move || keys.key.get()
+                        aria-invalid=move || key_note().is_some().to_string()
+                        on:input=move |ev| typed.set(event_target_value(&ev))
                         on:change=on_key
                     />
+                    {move || key_note().map(|n| view! { <span class="field-error" data-testid="key-problem" role="alert">{n}</span> })}
                 </label>
                 <div class="row key-actions">
                     <label class="check">
@@ -337,8 +349,18 @@ fn ConnectionCheck() -> impl IntoView {
                     <p class="notice" class:error=!ok data-testid="connection-report" role="status">{text}</p>
                 })
             }}
+            // The provider's own list once checked; until then the models it is usually asked for.
             <datalist id="model-list">
-                {move || models.get().into_iter().map(|m| view! { <option value=m></option> }).collect_view()}
+                {move || {
+                    let listed = models.get();
+                    let names = if listed.is_empty() {
+                        let provider = editor.scenario.with(|s| s.model.provider.clone());
+                        crate::catalog::usual_models(&provider).iter().map(|m| m.to_string()).collect()
+                    } else {
+                        listed
+                    };
+                    names.into_iter().map(|m| view! { <option value=m></option> }).collect_view()
+                }}
             </datalist>
         </div>
     }

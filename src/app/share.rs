@@ -12,6 +12,7 @@ use crate::events::FinishReason;
 use crate::link::{self, Shared};
 use crate::scenario::Scenario;
 use crate::ui::form::EditorState;
+use crate::ui::MarkupAttribute;
 
 /// A message about a link that was opened, with the scenario it replaced, to put it back.
 #[derive(Clone)]
@@ -233,6 +234,57 @@ pub fn PastRuns() -> impl IntoView {
         Ok(list) => controller.history.set(list),
         Err(e) => notice.set(format!("{e}; it is left as it is.")),
     }
+    // Drawn as text with one click handler reading which button of which run was pressed (a
+    // typed view per run cost the first page more).
+    let list = move || {
+        controller.history.with(|list| {
+            list.iter()
+                .map(|past| {
+                    let what = if past.runs > 0 {
+                        format!(" {} · a batch of {} runs · {}", past.method, past.runs, past.saved)
+                    } else if past.columns > 0 {
+                        format!(" {} · {} columns · {}", past.method, past.columns, past.saved)
+                    } else {
+                        format!(" {} · {} turns · {} · {}", past.method, past.turns, ended_label(past.ended), past.saved)
+                    };
+                    crate::markup!(
+                        "<li class=\"past-run\" data-testid=\"past-run\"><div><strong>{}</strong><span class=\"muted\">{}</span></div><button data-testid=\"past-open\" data-act=\"open\" data-id=\"{}\">{}</button><button data-testid=\"past-delete\" data-act=\"delete\" data-id=\"{}\" aria-label=\"Delete the run of {}\">Delete</button></li>",
+                        past.title,
+                        what,
+                        past.id,
+                        if past.runs + past.columns > 0 { "Open" } else { "Replay" },
+                        past.id,
+                        past.title
+                    )
+                })
+                .collect::<crate::markup::Markup>()
+        })
+    };
+    let act = move |ev: leptos::ev::MouseEvent| {
+        let Some(button) =
+            super::browser::acted(&ev, "open").or_else(|| super::browser::acted(&ev, "delete"))
+        else {
+            return;
+        };
+        let id = button.get_attribute("data-id").unwrap_or_default();
+        if button.get_attribute("data-act").as_deref() == Some("delete") {
+            return controller.delete_past(&id);
+        }
+        let Some(past) = controller.history.with_untracked(|l| l.iter().find(|p| p.id == id).cloned()) else {
+            return;
+        };
+        let opened = if past.runs > 0 {
+            controller.open_past_batch(&id)
+        } else if past.columns > 0 {
+            controller.compare.open_past(&id);
+            Ok(())
+        } else {
+            controller.open_past(&id).map(|scenario| editor.load(scenario))
+        };
+        if let Err(e) = opened {
+            notice.set(format!("Could not open it: {e}."));
+        }
+    };
     view! {
         <section class="past-runs" aria-label="Past runs" data-testid="past-runs">
             <h2>"Past runs"</h2>
@@ -244,65 +296,7 @@ pub fn PastRuns() -> impl IntoView {
                     )}
                 </p>
             })}
-            <ul>
-                <For each=move || controller.history.get() key=|p| p.id.clone() let:past>
-                    {
-                        let id = past.id.clone();
-                        let delete_id = past.id.clone();
-                        let title = past.title.clone();
-                        let runs = past.runs;
-                        let columns = past.columns;
-                        let what = if runs > 0 {
-                            format!(" {} · a batch of {runs} runs · {}", past.method, past.saved)
-                        } else if columns > 0 {
-                            format!(" {} · {columns} columns · {}", past.method, past.saved)
-                        } else {
-                            format!(
-                                " {} · {} turns · {} · {}",
-                                past.method,
-                                past.turns,
-                                ended_label(past.ended),
-                                past.saved,
-                            )
-                        };
-                        view! {
-                            <li class="past-run" data-testid="past-run">
-                                <div>
-                                    <strong>{past.title.clone()}</strong>
-                                    <span class="muted">{what}</span>
-                                </div>
-                                <button
-                                    data-testid="past-open"
-                                    on:click=move |_| {
-                                        let opened = if runs > 0 {
-                                            controller.open_past_batch(&id)
-                                        } else if columns > 0 {
-                                            {
-                                                controller.compare.open_past(&id);
-                                                Ok(())
-                                            }
-                                        } else {
-                                            controller.open_past(&id).map(|scenario| editor.load(scenario))
-                                        };
-                                        if let Err(e) = opened {
-                                            notice.set(format!("Could not open it: {e}."));
-                                        }
-                                    }
-                                >
-                                    {if runs + columns > 0 { "Open" } else { "Replay" }}
-                                </button>
-                                <button
-                                    data-testid="past-delete"
-                                    aria-label=format!("Delete the run of {title}")
-                                    on:click=move |_| controller.delete_past(&delete_id)
-                                >
-                                    "Delete"
-                                </button>
-                            </li>
-                        }
-                    }
-                </For>
-            </ul>
+            <ul on:click=act markup=list></ul>
         </section>
     }
 }

@@ -22,14 +22,23 @@ pub fn Transcript() -> impl IntoView {
     let follow = RwSignal::new(true);
     let last_top = StoredValue::new(0);
     // Keep the newest message in sight unless the reader scrolled up to read (and bring it back
-    // when the projector view changes the layout).
+    // when the layout changes).
+    // The comparison page's columns have no drawer.
+    let tab = use_context::<super::stage::Layout>().map(|l| l.tab);
     Effect::new(move |_| {
         count.track();
+        // What changes the transcript's height: the projector view, the class's row (live runs),
+        // a seat's question, the drawer beside the stage.
         controller.projector.track();
+        controller.mode.track();
+        controller.desk.question.track();
+        if let Some(tab) = tab {
+            tab.track();
+        }
         if follow.get_untracked() {
-            // After the new rows are laid out.
+            // After the new rows are laid out (the transcript may be gone by then).
             request_animation_frame(move || {
-                if let Some(el) = list.get_untracked() {
+                if let Some(el) = list.try_get_untracked().flatten() {
                     el.set_scroll_top(el.scroll_height());
                 }
             });

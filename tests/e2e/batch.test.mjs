@@ -26,7 +26,7 @@ function nativeBatch(preset, seeds) {
 
 async function startBatch(page, preset, seeds) {
   await page.getByTestId(`open-${preset}`).click();
-  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('tab-batch').click();
   await page.getByTestId('batch-seeds').fill(seeds);
   await page.getByTestId('batch-run').click();
 }
@@ -148,7 +148,7 @@ test('an interrupted batch on a provider resumes with the key given again, byte 
   const play = async (reloadAt) => {
     const { page, errors } = await openApp(session.browser, session.server.url);
     await openOnServer(page, llm.url, 'town-hall-selector', { key, turns: 2 });
-    await page.locator('[data-testid=batch] > summary').click();
+    await page.getByTestId('tab-batch').click();
     await page.getByTestId('batch-seeds').fill('1..8');
     await page.getByTestId('batch-run').click();
     if (reloadAt) {
@@ -192,7 +192,7 @@ test('a batch on a provider shows its estimate first, shares one spending cap, a
   const { page, errors } = await openApp(session.browser, session.server.url);
   await openOnServer(page, llm.url, 'town-hall-selector', { key: 'sk-batch-test', turns: 2 });
   await page.getByTestId('field-model.spending_cap.tokens').fill('2500');
-  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('tab-batch').click();
   await page.getByTestId('batch-seeds').fill('1..6');
   await eventually(async () => assert.match(await page.getByTestId('batch-estimate').textContent(), /^6 runs: about \d+ calls and \d+ tokens/));
   const posts = () => llm.requests.filter((r) => r.method === 'POST');
@@ -251,7 +251,7 @@ for (const preset of ['rail-debate', 'daily-show-director', 'ai-morality-handoff
 test('a judged batch in the page writes the judge columns agora batch --judge writes, and says the judge\'s scores', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
   await page.getByTestId('open-rail-debate').click();
-  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('tab-batch').click();
   await page.getByTestId('batch-seeds').fill('1..4');
   await page.getByTestId('batch-judge').check();
   await page.getByTestId('batch-run').click();

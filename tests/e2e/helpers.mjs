@@ -98,7 +98,12 @@ export async function launch({ ignoreCertificateErrors = false, args = [] } = {}
       ...(ignoreCertificateErrors ? ['--ignore-certificate-errors'] : []), ...args],
   });
   const newContext = browser.newContext.bind(browser);
-  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  browser.newContext = async (options = {}) => {
+    const context = await newContext({ serviceWorkers: 'block', ...options });
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => oneClickAway(await newPage());
+    return context;
+  };
   browser.newPage = async (options = {}) => {
     const context = await browser.newContext(options);
     const page = await context.newPage();
@@ -106,6 +111,68 @@ export async function launch({ ignoreCertificateErrors = false, args = [] } = {}
     return page;
   };
   return browser;
+}
+
+// The page is two screens (the gallery, and a scenario's stage with its drawer of tabs): the
+// drawer's controls are one click from the stage, the gallery's one click from it. A test that asks
+// for a control by its test id gets that click first, as a person would make it: the screen that
+// holds the control, then the tab whose pane holds it. `raw` on the page skips it.
+const STARTISH = /^(preset-list|preset-|open-|past-|to-stage$|start$)/;
+const TAB_OF = [
+  [/^(field-|api-key|check-connection|connection-report|intab-|estimate$|editor$|templates-|seed-|spending|cap-|key-)/, 'scenario'],
+  [/^(export-|share-(scenario|run|url|message)$|links-at|leaderboard)/, 'files'],
+  [/^(seat-\d+$|seat-selector$|class-seats$|room)/, 'class'],
+  [/^(stats$|textstats|stats-)/, 'stats'],
+  [/^(judge-|scorecard|verdict$|judging$)/, 'judge'],
+  [/^batch/, 'batch'],
+  [/^compare-/, 'compare'],
+  [/^(inspector$|call)/, 'inspector'],
+];
+const ACTIONS = new Set(['click', 'dblclick', 'fill', 'check', 'uncheck', 'setChecked', 'selectOption', 'setInputFiles', 'press', 'pressSequentially', 'type', 'focus', 'hover', 'waitFor', 'scrollIntoViewIfNeeded', 'boundingBox', 'tap', 'dispatchEvent']);
+// Reads work on a control in a closed tab, but not on one the other screen holds.
+const READS = new Set(['isDisabled', 'isEnabled', 'isChecked', 'isEditable', 'inputValue', 'textContent', 'innerText', 'innerHTML', 'getAttribute', 'evaluate', 'selectText', 'blur']);
+const LOCATING = new Set(['getByTestId', 'getByText', 'getByRole', 'getByLabel', 'getByPlaceholder', 'getByTitle', 'locator', 'first', 'last', 'nth', 'filter', 'and', 'or']);
+
+async function bringIntoReach(page, id, tabsToo = true) {
+  for (let i = 0; i < 3; i++) {
+    const press = await page.evaluate(([id, startish, tabs, tabsToo]) => {
+      const has = (x) => document.querySelector(`[data-testid="${x}"]`);
+      const start = has('start');
+      const el = has(id);
+      if (!el) {
+        if (start && !new RegExp(startish).test(id)) return 'to-stage';
+        if (!start && has('to-gallery') && new RegExp(startish).test(id)) return 'to-gallery';
+        const tab = tabs.find(([re]) => new RegExp(re).test(id));
+        return tab && has('tab-' + tab[1]) && document.querySelector('main.layout')?.dataset.tab !== tab[1] ? 'tab-' + tab[1] : null;
+      }
+      const pane = el.closest('.pane');
+      if (tabsToo && pane && pane.hidden) return 'tab-' + pane.dataset.testid.slice(5);
+      return null;
+    }, [id, STARTISH.source, TAB_OF.map(([re, tab]) => [re.source, tab]), tabsToo]).catch(() => null);
+    if (press?.startsWith('tab-') && !tabsToo) return;
+    if (!press) return;
+    await page.locator(`[data-testid="${press}"]`).click();
+  }
+}
+
+function reaching(page, locator, id) {
+  return new Proxy(locator, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      if (typeof value !== 'function') return value;
+      if (ACTIONS.has(name)) return async (...args) => { await bringIntoReach(page, id); return value.apply(target, args); };
+      if (READS.has(name)) return async (...args) => { await bringIntoReach(page, id, false); return value.apply(target, args); };
+      if (LOCATING.has(name)) return (...args) => reaching(page, value.apply(target, args), id);
+      return value.bind(target);
+    },
+  });
+}
+
+function oneClickAway(page) {
+  const getByTestId = page.getByTestId.bind(page);
+  page.raw = { getByTestId };
+  page.getByTestId = (id) => (typeof id === 'string' ? reaching(page, getByTestId(id), id) : getByTestId(id));
+  return page;
 }
 
 /** Saves a screenshot under tests/artifacts/. */
@@ -227,6 +294,25 @@ export async function comparisonColumns(page, n, { atLeast = false, timeout = 30
     throw e;
   }
   return frame;
+}
+
+/**
+ * Sets what the columns of a comparison differ in, as the Compare tab offers it: `method` with the
+ * methods' ids ticked, `seed` or `model` with their values typed, or any other text as a
+ * setting's path with its values.
+ */
+export async function setComparison(page, vary, values) {
+  const kind = ['method', 'seed', 'model'].includes(vary) ? vary : 'setting';
+  await page.getByTestId('compare-vary').selectOption(kind);
+  if (kind === 'method') {
+    const picked = values.split(',').map((v) => v.trim()).filter(Boolean);
+    for (const box of await page.locator('[data-testid^=compare-method-]').all()) {
+      await box.setChecked(picked.includes(await box.getAttribute('value')));
+    }
+    return;
+  }
+  if (kind === 'setting') await page.getByTestId('compare-setting').fill(vary);
+  await page.getByTestId('compare-values').fill(values);
 }
 
 /** Waits until the element's text matches `pattern` (a RegExp or a substring); returns the text. */

@@ -6,7 +6,7 @@
 // it is shown as text.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, eventually, openAllSections as openAll, openApp, openOnServer, waitForStatus } from './helpers.mjs';
+import { appSession, eventually, openAllSections as openAll, openApp, openOnServer, waitForStatus, setComparison } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
 
 const session = appSession();
@@ -53,7 +53,7 @@ for (const preset of PRESETS) {
 test('a batch report and a comparison of runs on a hostile model show the payload as text', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
   await openOnServer(page, llm.url, 'town-hall-selector', { key: 'sk-hostile', turns: 2, opening: true });
-  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('tab-batch').click();
   await page.getByTestId('batch-seeds').fill('1..2');
   await page.getByTestId('batch-run').click();
   await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), 2), { timeout: 60000 });
@@ -64,8 +64,7 @@ test('a batch report and a comparison of runs on a hostile model show the payloa
   await waitForStatus(page, 'Finished');
   await openAll(page);
   await assertClean(page, 'batch');
-  await page.getByTestId('compare-vary').fill('seed');
-  await page.getByTestId('compare-values').fill('1, 2');
+  await setComparison(page, 'seed', '1, 2');
   await page.getByTestId('compare-open').click();
   const frame = page.frameLocator('[data-testid=compare-frame]');
   await frame.getByTestId('compare-play').click();

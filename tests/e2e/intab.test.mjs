@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { comparisonColumns, eventually, launch, onTab, root, serveDist, waitForStatus, waitForText } from './helpers.mjs';
+import { comparisonColumns, eventually, launch, onTab, root, serveDist, waitForStatus, waitForText, setComparison } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'agora-intab-'));
 const tiny = join(dir, 'tiny.gguf');
@@ -528,8 +528,7 @@ test('a comparison puts the model in the tab beside the demo model, each column 
   const { page, errors } = await openApp(context);
   await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
   await downloadAndLoad(page);
-  await page.getByTestId('compare-vary').fill('model');
-  await page.getByTestId('compare-values').fill('demo, browser/models/tiny.gguf');
+  await setComparison(page, 'model', 'demo, browser/models/tiny.gguf');
   await page.getByTestId('compare-open').click();
   const frame = await comparisonColumns(page, 2);
   // The comparison page loads the copy this browser kept, and its columns play together.
@@ -576,7 +575,7 @@ test('a batch runs its seeds on the model in the tab, and a run replays from its
   const { page, errors } = await openApp(context);
   await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
   await downloadAndLoad(page);
-  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('tab-batch').click();
   await page.getByTestId('batch-seeds').fill('1..2');
   await page.getByTestId('batch-run').click();
   await eventually(async () => assert.equal(await page.getByTestId('batch-progress').getAttribute('data-done'), '2'), { timeout: 240000 });

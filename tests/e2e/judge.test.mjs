@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLlmServer } from './llm-server.mjs';
-import { appSession, comparisonColumns, eventually, openApp, openOnServer, root, runPreset, screenshot, waitForStatus, waitForText } from './helpers.mjs';
+import { appSession, comparisonColumns, eventually, openApp, openOnServer, root, runPreset, screenshot, waitForStatus, waitForText, setComparison } from './helpers.mjs';
 
 const session = appSession();
 
@@ -134,8 +134,7 @@ test('a comparison judges each column into its strip and judges the columns side
   const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 900 });
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('field-max_turns').fill('4');
-  await page.getByTestId('compare-vary').fill('method');
-  await page.getByTestId('compare-values').fill('bidding, round_robin, random');
+  await setComparison(page, 'method', 'bidding, round_robin, random');
   await page.getByTestId('compare-open').click();
   const frame = await comparisonColumns(page, 3);
   await frame.getByTestId('compare-play').click();

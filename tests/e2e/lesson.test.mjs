@@ -108,7 +108,7 @@ test('what is on screen belongs to what is on screen: a link goes with its run o
 
   // A batch says whose it is, and is set apart once another scenario is being edited.
   await page.getByTestId('open-rail-debate').click();
-  await page.locator('[data-testid=batch] > summary').click();
+  await page.getByTestId('tab-batch').click();
   await page.getByTestId('batch-seeds').fill('1..3');
   await page.getByTestId('batch-run').click();
   await eventually(async () => assert.equal(await page.getByTestId('batch-row').count(), 3), { timeout: 60000 });

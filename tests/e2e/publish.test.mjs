@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { comparisonColumns, eventually, launch, onTab, openOnServer, root, serveSite, waitForStatus, waitForText } from './helpers.mjs';
+import { comparisonColumns, eventually, launch, onTab, openOnServer, root, serveSite, waitForStatus, waitForText, setComparison } from './helpers.mjs';
 import { startLlmServer } from './llm-server.mjs';
 import { filesIn } from '../../publish/files.mjs';
 
@@ -136,8 +136,7 @@ test('under a subpath on a plain host: every preset runs, links open there, and 
   assert.match(readFileSync(await markdown.path(), 'utf8'), /^# /);
 
   // A comparison opens in its frame under the subpath, and its link opens the app there.
-  await page.getByTestId('compare-vary').fill('seed');
-  await page.getByTestId('compare-values').fill('3, 8');
+  await setComparison(page, 'seed', '3, 8');
   await page.getByTestId('compare-open').click();
   const frame = await comparisonColumns(page, 2);
   await frame.getByTestId('compare-link').click();

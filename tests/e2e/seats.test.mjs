@@ -309,6 +309,8 @@ test('Undo my last answer, even while the seat waits, goes back to that step to 
   await page.getByTestId('seat-send').click();
   await playSeat(page, debater(0, () => 'And again.'));
   await waitForStatus(page, 'Finished');
+  // A finished run has no answer to take back (undoing would bring it back to life).
+  assert.equal(await page.getByTestId('undo-answer').count(), 0, 'no Undo once the run has finished');
   const events = await eventsOf(page);
   const mine = ofType(events, 'message').filter((m) => m.speaker === 'Elizabeth Warren').map((m) => m.text);
   assert.equal(mine[0], 'Better: who pays, and who profits?');

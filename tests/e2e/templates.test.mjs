@@ -36,14 +36,14 @@ test('the bidding presets open as seeds 000 and 002 do, and the opening shows in
     const shown = await page.getByTestId('description').allTextContents();
     assert.deepEqual(shown, described.map((d) => `${d.agent}: ${d.description}`).sort());
     // The inspector: the calls that wrote them, with what they answered.
-    await page.locator('[data-testid=inspector] > summary').click();
+    await page.getByTestId('inspector').locator('summary').first().click();
     const topicCall = page.locator('[data-testid=call][data-purpose=topic_specifier]');
     await waitForText(topicCall.getByTestId('call-raw'), specified.specified);
     for (const d of described) {
       const call = page.locator(`[data-testid=call][data-purpose=character_description][data-agent="${d.agent}"]`);
       await waitForText(call.getByTestId('call-raw'), d.description);
     }
-    await page.locator('[data-testid=inspector] > summary').click();
+    await page.getByTestId('inspector').locator('summary').first().click();
   }
   assert.deepEqual(errors, []);
 });

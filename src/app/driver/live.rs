@@ -60,7 +60,7 @@ impl Controller {
         self.http.set_value(None);
         if scenario.model.is_demo() {
             let mut scenario = scenario.clone();
-            scenario.model.demo.latency_ms = self.latency_ms.get_untracked();
+            scenario.model.demo.latency_ms = self.demo_latency();
             let demo = Rc::new(DemoModel::new(&scenario, clock));
             self.demo.set_value(Some(demo.clone()));
             return Ok(demo);

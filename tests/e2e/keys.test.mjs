@@ -1,0 +1,73 @@
+// The page's keys (issue 47): a digit answers a bid only while a bid is asked and never reaches
+// the text box that opens after it; P and Space typed into a field stay in it, in the normal and
+// the projector view, and open or play nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appSession, eventually, openApp } from './helpers.mjs';
+
+const session = appSession();
+
+async function seatedDebate(projector) {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-opening.specify_topic').uncheck();
+  await page.getByTestId('field-opening.describe_characters').uncheck();
+  await page.getByTestId('seat-1').check();
+  await page.getByTestId('drawer-close').click();
+  await page.getByTestId('speed').selectOption('0');
+  if (projector) {
+    await page.keyboard.press('p');
+    await page.locator('main.projector').waitFor();
+  }
+  await page.getByTestId('run').click();
+  return { page, errors };
+}
+
+for (const projector of [false, true]) {
+  test(`${projector ? 'projector view' : 'normal view'}: a bid given by a digit leaves the speech box that opens next empty`, async () => {
+    const { page, errors } = await seatedDebate(projector);
+    const heading = page.locator('[data-testid=seat] h2');
+    await eventually(async () => assert.match(await heading.textContent(), /\(bid\)$/), { timeout: 30000 });
+    // The question took the keys when it opened.
+    await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid=seat]') !== null), true));
+    await page.keyboard.press('0'); // 10: the highest bid, so the seat speaks next
+    await page.getByTestId('seat-text').waitFor({ timeout: 30000 });
+    await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'seat-text'));
+    // Another keystroke's worth of time for a stray character to land.
+    await page.waitForTimeout(300);
+    assert.equal(await page.getByTestId('seat-text').inputValue(), '', 'the digit stayed out of the speech box');
+    assert.match(await page.getByTestId('seat-words').textContent(), /^0 \//);
+    // P and Space typed into the speech box are the speech's.
+    await page.keyboard.type('p p');
+    assert.equal(await page.getByTestId('seat-text').inputValue(), 'p p');
+    assert.equal(await page.locator('main.projector').count(), projector ? 1 : 0, 'P typed into the box left the view as it was');
+    assert.match(await page.getByTestId('status').textContent(), /^Waiting for you/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('P and Space typed into the editor, the interjection and the share settings stay there', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  await page.getByTestId('open-rail-debate').click();
+  const title = page.getByTestId('field-title');
+  await title.fill('');
+  await title.focus();
+  await page.keyboard.type('P p');
+  assert.equal(await title.inputValue(), 'P p');
+  assert.equal(await page.locator('main.projector').count(), 0);
+  // Live and in the projector view: the interjection box keeps its P and Space; the run goes on.
+  await page.getByTestId('drawer-close').click();
+  await page.getByTestId('speed').selectOption('1000');
+  await page.getByTestId('run').click();
+  await page.keyboard.press('p');
+  await page.locator('main.projector').waitFor();
+  const box = page.getByTestId('interject-text');
+  await box.focus();
+  await page.keyboard.type('P p');
+  assert.equal(await box.inputValue(), 'P p');
+  assert.equal(await page.locator('main.projector').count(), 1, 'still the projector view');
+  assert.match(await page.getByTestId('status').textContent(), /^Running/, 'Space in the box did not pause the run');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
