@@ -1,13 +1,17 @@
 // The service worker's side in the page (the worker is sw.js beside index.html): registers it once
-// the app runs, reloads a first visit once so the page is served with the headers that make it
-// cross-origin isolated (only if nobody has touched the page yet), and offers a new version when
-// one is deployed, never reloading by itself. `globalThis.agoraOffline.why` tells the model in the
-// tab's settings (public/intab/panel.js words it) why the page has no threads when it has none.
+// the app runs and the page is idle, so its first download of the build never competes with the
+// page's own, and offers a new version when one is deployed, never reloading by itself. A first
+// visit is not reloaded to become cross-origin isolated either: that would drop what a link opened
+// under the person's eyes. `globalThis.agoraOffline.why` tells the model in the tab's settings
+// (public/intab/panel.js words it, and offers the reload for threads) why the page has no threads
+// when it has none; an `agora-offline` event says it changed.
 const state = (globalThis.agoraOffline = { why: '' });
 const sw = navigator.serviceWorker;
 const base = new URL('../', import.meta.url);
-let touched = false;
-for (const type of ['pointerdown', 'keydown']) addEventListener(type, () => (touched = true), { once: true, capture: true });
+const why = (reason) => {
+  state.why = reason;
+  dispatchEvent(new Event('agora-offline'));
+};
 
 function offer(worker) {
   let bar = document.querySelector('[data-testid=update]');
@@ -34,22 +38,22 @@ if (!sw || !isSecureContext) {
   state.why = 'none';
 } else {
   const first = !sw.controller;
+  // The first worker taking control of this page is not a reason to reload it; a new version
+  // taking over is, as the person asked for it (offer's Reload).
   sw.addEventListener('controllerchange', () => {
-    if (first) {
-      if (crossOriginIsolated) return;
-      if (!touched && !sessionStorage.getItem('agora.isolating')) {
-        sessionStorage.setItem('agora.isolating', '1');
-        location.reload();
-      } else state.why = 'reload';
-    } else location.reload();
+    if (!first) location.reload();
+    else if (!crossOriginIsolated) why('reload');
   });
   if (!crossOriginIsolated) {
     state.why = first ? 'next' : 'refused';
   }
+  await new Promise((idle) => (globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 1000)))(idle, { timeout: 3000 }));
   try {
     const reg = await sw.register(new URL('sw.js', base), { scope: base.href, updateViaCache: 'none' });
     // A browser whose policy blocks service workers may resolve with none.
     if (!reg) throw new Error('refused');
+    // A page loaded past its worker (a hard reload) is isolated by a plain reload.
+    if (first && reg.active && !crossOriginIsolated) why('reload');
     const watch = (worker) => worker?.addEventListener('statechange', () => {
       if (worker.state === 'installed' && sw.controller) offer(worker);
     });
@@ -60,6 +64,6 @@ if (!sw || !isSecureContext) {
     document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && check());
     setInterval(check, 30 * 60 * 1000);
   } catch (e) {
-    state.why = e.message === 'refused' ? 'none' : `failed: ${e.message}`;
+    why(e.message === 'refused' ? 'none' : `failed: ${e.message}`);
   }
 }

@@ -149,7 +149,7 @@ function drawDevice() {
 function unisolated(why) {
   if (why === 'none') return 'this browser offers the page no service worker (a private window may turn them off) to add the COOP and COEP headers its host does not send';
   if (why === 'next') return 'the page becomes cross-origin isolated at its next load, once its service worker has started';
-  if (why === 'reload') return 'its service worker is now installed: reload the page for threads';
+  if (why === 'reload') return 'its service worker is now installed, and the page has threads once reloaded';
   if (why === 'refused') return 'the browser did not isolate the page even with the headers its service worker adds';
   if (why.startsWith('failed: ')) return `its service worker could not start (${why.slice(8)})`;
   return 'this page is not cross-origin isolated: docs/intab.md says how to host it with COOP and COEP';
@@ -170,6 +170,19 @@ function drawEngine() {
   const where = loaded?.why ? ` It runs on ${loaded.why}.` : '';
   const seeds = loaded?.gpu ? ' On the GPU the same seed may not repeat a run exactly: choose the CPU only for that.' : '';
   return el('p', { className: 'muted', textContent: `${what}The engine runs in a worker on ${threads}${speed}.${where}${seeds}${repacked}`, dataset: { testid: 'intab-engine' } });
+}
+
+/**
+ * The reload that gives the engine threads, offered where one would (the worker installed after
+ * the page loaded) and never done unasked: the page does not reload itself under a person's eyes.
+ */
+function drawReload() {
+  if (panel.loaded?.multithread || panel.env?.isolated || globalThis.agoraOffline?.why !== 'reload') return [];
+  const button = el('button', { textContent: 'Reload for threads', dataset: { testid: 'intab-reload' } });
+  button.addEventListener('click', () => location.reload());
+  return [el('p', { className: 'row', dataset: { testid: 'intab-threads' } },
+    el('span', { textContent: 'After a reload the engine runs on several threads, which is faster; the run on screen comes back paused where it was.' }),
+    button)];
 }
 
 // The parts that change as the engine works, redrawn in place; the model choice is drawn only
@@ -211,10 +224,13 @@ function draw() {
   slots.error.replaceChildren(...(panel.stage === 'failed'
     ? [el('p', { className: 'notice error', role: 'alert', textContent: panel.error, dataset: { testid: 'intab-error' } })]
     : []));
-  slots.engine.replaceChildren(drawEngine());
+  slots.engine.replaceChildren(drawEngine(), ...drawReload());
   slots.used.textContent = `Models kept in this browser: ${sizeText(panel.used)}.`;
   slots.forget.disabled = panel.cached <= 0;
 }
+
+// What boot/offline.js learns about isolation comes after the panel is drawn, as the worker starts.
+addEventListener('agora-offline', draw);
 
 /**
  * Draws the settings into `root` (again, when the app mounts them anew) for the model the

@@ -87,8 +87,8 @@ export async function serveDist(route = () => undefined) {
 
 /**
  * Launches headless Chromium. Its contexts keep the app's service worker off unless a test asks
- * for it (`serviceWorkers: 'allow'`, as publish.test.mjs does): on a first visit the worker reloads
- * the page once, which must not land in the middle of a test of something else.
+ * for it (`serviceWorkers: 'allow'`, as publish.test.mjs and firstvisit.test.mjs do): its precache
+ * of the whole build, and the page served through it, must not land in a test of something else.
  */
 export async function launch({ ignoreCertificateErrors = false, args = [] } = {}) {
   const browser = await chromium.launch({

@@ -1,7 +1,8 @@
 // The published app: the release build served under a subpath by a plain static server that sends
 // no COOP or COEP headers and no compression, as GitHub Pages does. Its service worker makes the
-// page cross-origin isolated after the first load, keeps it working offline, and offers a new
-// deploy without breaking the run on screen; the release archive serves the same way.
+// page cross-origin isolated from the next load on (or the reload the model in the tab offers),
+// never reloading a first visit by itself, keeps it working offline, and offers a new deploy
+// without breaking the run on screen; the release archive serves the same way.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,19 +40,29 @@ function site(from = dist) {
 }
 
 /**
- * Opens the app at `url` in a context with its service worker allowed, and waits for the page
- * the worker reloads once: cross-origin isolated, the gallery showing. Requests that failed and
- * errors the page logged are collected.
+ * Opens the app at `url` in a context with its service worker allowed, as a first visit: the
+ * gallery shows, the worker installs and takes control, and the page is neither reloaded nor yet
+ * cross-origin isolated. Unless `firstOnly`, the page is then loaded again, the next visit, which
+ * the worker isolates. Requests that failed and errors the page logged are collected.
  */
-async function openPublished(url, context) {
+async function openPublished(url, context, { firstOnly = false } = {}) {
   context ??= await ctx.browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && !/ERR_INTERNET_DISCONNECTED/.test(m.text()) && errors.push(m.text()));
   await page.goto(url);
-  await page.waitForFunction(() => crossOriginIsolated && navigator.serviceWorker.controller, null, { timeout: 30000 });
   await page.getByTestId('preset-list').waitFor();
+  await page.evaluate(() => (window.testMark = 'first visit'));
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 30000 });
+  // Long enough for the reload a first visit used to get as the worker took control.
+  await page.waitForTimeout(1000);
+  assert.deepEqual(await page.evaluate(() => [window.testMark, crossOriginIsolated]), ['first visit', false], 'the first visit is not reloaded');
+  if (!firstOnly) {
+    await page.reload();
+    await page.waitForFunction(() => crossOriginIsolated, null, { timeout: 30000 });
+    await page.getByTestId('preset-list').waitFor();
+  }
   return { context, page, errors };
 }
 
@@ -106,9 +117,18 @@ test("the build's service worker names every file with the digest of its final b
 
 test('under a subpath on a plain host: every preset runs, links open there, and the page is isolated with threads for the model in the tab', async () => {
   const served = await serveSite(site());
-  const { context, page, errors } = await openPublished(served.url);
-  // The worker reloaded the page once, and the reload made it cross-origin isolated.
-  assert.equal(await page.evaluate(() => sessionStorage.getItem('agora.isolating')), '1');
+  const { context, page, errors } = await openPublished(served.url, undefined, { firstOnly: true });
+  // The model in the tab offers the reload that gives it threads, and says why, when it is chosen;
+  // the reload makes the page cross-origin isolated.
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-model.provider').selectOption('browser');
+  await waitForText(page.getByTestId('intab-engine'), 'on 1 thread (its service worker is now installed, and the page has threads once reloaded)');
+  await waitForText(page.getByTestId('intab-threads'), /After a reload the engine runs on several threads/);
+  await page.getByTestId('intab-reload').click();
+  await page.waitForFunction(() => crossOriginIsolated && !window.testMark, null, { timeout: 30000 });
+  await page.getByTestId('preset-list').waitFor();
+  await waitForText(page.getByTestId('intab-engine'), /on [2-8] threads/);
+  assert.equal(await page.getByTestId('intab-reload').count(), 0, 'no reload is offered once the page has threads');
   await runEach(page, presets());
 
   // Links carry the subpath.
