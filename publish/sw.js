@@ -1,13 +1,15 @@
 // Agora's service worker (publish/precache.mjs writes it into each build as sw.js, with the list
 // of the build's files and a revision of each). It keeps the app working offline: every file of
-// the build is cached when the worker installs, except the in-tab engine's largest files, which are
-// cached the first time they are used. It adds the two headers that make the page cross-origin
+// the build is cached when the worker installs (from the browser's HTTP cache where the page
+// already fetched it), except the in-tab engine's largest files, which are cached the first time
+// they are used. It adds the two headers that make the page cross-origin
 // isolated (so the model in the tab can use threads) to every file it serves, for hosts that cannot
 // send them. A new build's worker waits until the page asks it to take over.
 const PRECACHE = { version: 'unbuilt', files: [] }; // replaced by precache.mjs
 
 const CACHE = `agora-app-${PRECACHE.version}`;
 const scope = new URL(self.registration.scope);
+const page = new URL('index.html', scope).href;
 const files = new Map(PRECACHE.files.map(([path, revision, onUse]) =>
   [new URL(path, scope).href, { revision, onUse: !!onUse }]));
 const ISOLATION = [['Cross-Origin-Opener-Policy', 'same-origin'], ['Cross-Origin-Embedder-Policy', 'require-corp']];
@@ -15,9 +17,9 @@ const ISOLATION = [['Cross-Origin-Opener-Policy', 'same-origin'], ['Cross-Origin
 const hex = async (buffer) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', buffer))]
   .map((b) => b.toString(16).padStart(2, '0')).join('');
 
-/** The file at `url` from the network, checked against its revision (a deploy half done fails). */
-async function download(url, revision) {
-  const response = await fetch(url, { cache: 'no-cache' });
+/** The file at `url` as `cache` allows, checked against its revision (a deploy half done fails). */
+async function checked(url, revision, cache) {
+  const response = await fetch(url, { cache, mode: 'same-origin' });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const body = await response.arrayBuffer();
   if (!(await hex(body)).startsWith(revision)) throw new Error(`${url} is not the file this version lists`);
@@ -27,6 +29,21 @@ async function download(url, revision) {
   headers.delete('content-length');
   headers.set('x-agora-revision', revision);
   return new Response(body, { status: 200, headers });
+}
+
+/**
+ * The file at `url`, checked against its revision. With `reuse`, the browser's HTTP cache is
+ * asked first: on a first visit the page has just fetched its own files (the wasm is most of
+ * them), and a host's caching (GitHub Pages keeps a file 10 minutes) keeps them there, so the build
+ * is downloaded once in all. A copy there of another revision (an earlier deploy's) is fetched anew.
+ */
+async function download(url, revision, reuse = false) {
+  // The page itself was fetched as the folder's address.
+  for (const at of reuse ? (url === page ? [scope.href, url] : [url]) : []) {
+    const hit = await checked(at, revision, 'only-if-cached').catch(() => null);
+    if (hit) return hit;
+  }
+  return checked(url, revision, 'no-cache');
 }
 
 /** A copy of `url` kept by an earlier version, if any. */
@@ -46,7 +63,7 @@ self.addEventListener('install', (event) => event.waitUntil((async () => {
     if (old?.headers.get('x-agora-revision') === revision) return cache.put(url, old);
     // A file cached on use is fetched again only if an earlier version had it.
     if (onUse && !old) return;
-    await cache.put(url, await download(url, revision));
+    await cache.put(url, await download(url, revision, true));
   }));
 })()));
 
