@@ -6,5 +6,13 @@ const t = document.querySelector('script[data-glue]');
 const at = (path) => new URL(path, document.baseURI).href;
 // How the app imports a module of its own (the model in the tab's engine, the tools module).
 globalThis.agoraImport = (path) => import(at(path));
-await (await import(at(t.dataset.glue))).default({ module_or_path: at(t.dataset.wasm) });
+// The static shell's bar (publish/shell.mjs set its end to the wasm's size) moves with each chunk
+// of the wasm as it arrives; the body is handed on as it streams, so compiling is not held back.
+const bar = document.querySelector('[data-shell-wasm]');
+const wasm = fetch(at(t.dataset.wasm)).then((r) => (bar && r.body
+  ? new Response(r.body.pipeThrough(new TransformStream({ transform(c, out) { bar.value += c.length; out.enqueue(c); } })), r)
+  : r));
+await (await import(at(t.dataset.glue))).default({ module_or_path: wasm });
+// The app has mounted beside the shell, in the same task: the shell goes before the next paint.
+document.getElementById('shell')?.remove();
 import('./offline.js').catch(() => {});
