@@ -85,7 +85,7 @@ pub fn App() -> impl IntoView {
         || controller.batch.open.get_untracked()
         || link_notice.with_untracked(|n: &Option<share::LinkNotice>| n.as_ref().is_some_and(|n| !n.error))
     {
-        layout.to_stage();
+        layout.show_stage();
     }
     let on_stage = Memo::new(move |_| layout.stage.get());
     // A tournament's leaderboard opened from a file, shown in "Share & files" (from either screen).
@@ -104,7 +104,7 @@ pub fn App() -> impl IntoView {
         let before = before.unwrap_or_default();
         let began = |i: usize| now[i] && !before[i];
         if (0..5).any(began) {
-            layout.to_stage();
+            layout.show_stage();
         }
         for (i, tab) in [(2, "compare"), (3, "batch"), (4, "files")] {
             if began(i) {
@@ -148,7 +148,7 @@ fn Start(board: RwSignal<String>) -> impl IntoView {
             <section class="gallery" aria-label="Scenarios">
                 <div class="gallery-head">
                     <h2>"Pick a scenario"</h2>
-                    <button data-testid="to-stage" class="primary" on:click=move |_| layout.to_stage()>
+                    <button data-testid="to-stage" class="primary" on:click=move |_| layout.show_stage()>
                         {move || format!("Open \u{201c}{}\u{201d}", editor.scenario.with(|s| s.title.clone()))}
                     </button>
                     <OpenRun message=message board=board />

@@ -89,7 +89,9 @@ pub fn ComparePanel() -> impl IntoView {
                 let scenario = crate::link::scenario_fragment(&editor.scenario.get_untracked());
                 let (vary, values) = match input("[name=compare-vary]").as_str() {
                     "method" => {
-                        let ids = crate::scenario::MethodKind::ALL.iter().map(|k| k.id());
+                        // In the order the panel lists them, which is the columns' order.
+                        let ids = ["bidding", "director", "handoff", "selector", "round_robin", "random"]
+                            .into_iter();
                         let picked: Vec<_> =
                             ids.filter(|id| !input(&format!("[value={id}]:checked")).is_empty()).collect();
                         ("method".to_string(), picked.join(", "))

@@ -39,7 +39,7 @@ pub fn Gallery() -> impl IntoView {
                                 on:click=move |_| {
                                     controller.reset();
                                     editor.load(scenario.clone());
-                                    layout.to_stage();
+                                    layout.show_stage();
                                 }
                             >
                                 <span class="method-tag">{method}</span>

@@ -33,6 +33,7 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
     // A browser that had no scenario of its own has nothing to put back: the first preset it
     // showed was only the page's default.
     let own = StoredValue::new(had_own);
+    let layout = expect_context::<super::stage::Layout>();
     let open = move || {
         let Some(hash) = location().and_then(|l| l.hash().ok()) else { return };
         let opened = link::decode(&hash);
@@ -76,6 +77,10 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
             },
             Ok(None) => return,
         };
+        // A link that opened something shows it, from whichever screen it was pasted on.
+        if !message.error {
+            layout.show_stage();
+        }
         notice.set(Some(message));
     };
     open();

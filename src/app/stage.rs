@@ -26,7 +26,7 @@ impl Layout {
 
     /// Shows the stage, with the drawer as it was (the stage already shown is left alone, so
     /// nothing on it is drawn again).
-    pub fn to_stage(&self) {
+    pub fn show_stage(&self) {
         if !self.stage.get_untracked() {
             self.stage.set(true);
         }
