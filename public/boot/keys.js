@@ -1,4 +1,5 @@
-// The projector view's keys: each presses a button of the page (src/app/projector.rs).
+// The page's keys: each presses a button of the page (src/app/projector.rs): P, a bid's digit,
+// Enter in a seat's speech and Escape everywhere; the others in the projector view.
 const press = (id) => {
   const b = document.querySelector(`[data-testid="${id}"]`);
   if (!b || b.hidden || b.disabled) return false;
@@ -10,9 +11,15 @@ addEventListener('keydown', (e) => {
   const t = e.target, tag = t.tagName || '', k = e.key;
   const typing = /^(TEXTAREA|SELECT)$/.test(tag) || (tag === 'INPUT' && !/^(checkbox|radio|button|file)$/.test(t.type));
   let done = false;
+  const bid = document.querySelector('[data-testid=seat] .seat-scale');
   if ((k === 'p' || k === 'P') && !typing) done = press('projector');
-  else if (!document.querySelector('main.projector')) return;
-  else if (k === 'Escape') done = press('projector');
+  // While a bid is asked, a digit typed anywhere but a field gives it (0 for 10).
+  else if (bid && /^[0-9]$/.test(k) && !typing && !t.closest?.('[data-testid=seat]')) done = press(`seat-choice-${k === '0' ? 9 : k - 1}`);
+  // Enter sends a seat's speech from its box (Shift+Enter is a new line), in every view.
+  else if (k === 'Enter' && !e.shiftKey && tag === 'TEXTAREA' && t.closest('.seat')) done = press('seat-send');
+  else if (!document.querySelector('main.projector')) {
+    if (k === 'Escape' && !typing) done = press('drawer-close');
+  } else if (k === 'Escape') done = press('projector');
   else if (typing && !(k === 'Enter' && t.closest('.seat'))) return;
   // Space and Enter press the focused button or link first, as everywhere else.
   else if ((k === ' ' || k === 'Enter') && /^(BUTTON|A|SUMMARY)$/.test(tag)) return;

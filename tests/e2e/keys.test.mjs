@@ -42,6 +42,18 @@ for (const projector of [false, true]) {
     assert.equal(await page.getByTestId('seat-text').inputValue(), 'p p');
     assert.equal(await page.locator('main.projector').count(), projector ? 1 : 0, 'P typed into the box left the view as it was');
     assert.match(await page.getByTestId('status').textContent(), /^Waiting for you/);
+    // Enter sends the speech (in every view), and the class's speech is on the stage as said.
+    await page.keyboard.press('Enter');
+    await eventually(async () => assert.deepEqual(await page.locator('[data-testid=message]:has([data-testid=you]) [data-testid=message-text]').allTextContents(), ['p p']), { timeout: 30000 });
+    // The next bid, with the focus taken away from its box: a digit typed on the page still
+    // gives it, and only while a bid is asked.
+    await eventually(async () => assert.match(await heading.textContent(), /\(bid\)$/), { timeout: 30000 });
+    const seated = (await heading.textContent()).match(/Your turn: (.*) \(bid\)$/)[1];
+    const threes = page.locator(`[data-testid=bid][data-agent="${seated}"][data-value="3"]`);
+    const before = await threes.count();
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('3');
+    await eventually(async () => assert.equal(await threes.count(), before + 1), { timeout: 30000 });
     assert.deepEqual(errors, []);
     await page.close();
   });
