@@ -11,10 +11,13 @@ addEventListener('keydown', (e) => {
   const t = e.target, tag = t.tagName || '', k = e.key;
   const typing = /^(TEXTAREA|SELECT)$/.test(tag) || (tag === 'INPUT' && !/^(checkbox|radio|button|file)$/.test(t.type));
   let done = false;
-  const bid = document.querySelector('[data-testid=seat] .seat-scale');
+  const bid = document.querySelector('[data-testid=seat] h2')?.textContent.endsWith('(bid)');
   if ((k === 'p' || k === 'P') && !typing) done = press('projector');
   // While a bid is asked, a digit typed anywhere but a field gives it (0 for 10).
-  else if (bid && /^[0-9]$/.test(k) && !typing && !t.closest?.('[data-testid=seat]')) done = press(`seat-choice-${k === '0' ? 9 : k - 1}`);
+  else if (bid && /^[0-9]$/.test(k) && !typing && !t.closest?.('[data-testid=seat]')) {
+    const b = [...document.querySelectorAll('[data-testid=seat] [data-testid^=seat-choice-]')].find((x) => x.textContent === (k === '0' ? '10' : k));
+    if (b) (b.click(), (done = true));
+  }
   // Enter sends a seat's speech from its box (Shift+Enter is a new line), in every view.
   else if (k === 'Enter' && !e.shiftKey && tag === 'TEXTAREA' && t.closest('.seat')) done = press('seat-send');
   else if (!document.querySelector('main.projector')) {

@@ -158,7 +158,8 @@ test('a comparison played to the end is kept with the past runs and travels as a
   assert.match(url, /#cmp=1\./);
   await page.getByTestId('compare-close').click();
   await eventually(async () => assert.equal(await page.getByTestId('compare-frame').count(), 0));
-  // Kept: the past runs list it, and it opens with both runs recorded.
+  // Kept: the past runs (on the start screen) list it, and it opens with both runs recorded.
+  await page.getByTestId('to-gallery').click();
   const past = page.getByTestId('past-run').filter({ hasText: 'compared by seed' });
   await eventually(async () => assert.equal(await past.count(), 1));
   assert.match(await past.textContent(), /2 columns/);

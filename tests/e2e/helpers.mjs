@@ -154,7 +154,8 @@ async function bringIntoReach(page, id, tabsToo = true) {
     }, [id, STARTISH.source, TAB_OF.map(([re, tab]) => [re.source, tab]), tabsToo]).catch(() => null);
     if (press?.startsWith('tab-') && !tabsToo) return;
     if (!press) return;
-    await page.locator(`[data-testid="${press}"]`).click();
+    // The page may have changed screens by itself meanwhile (a file opened, a link): look again.
+    await page.locator(`[data-testid="${press}"]`).click({ timeout: 3000 }).catch(() => {});
   }
 }
 
