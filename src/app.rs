@@ -54,6 +54,7 @@ pub fn App() -> impl IntoView {
     provide_context(controller.keys);
     compare::hand_over_keys(controller.keys);
     let (run, problem) = storage::restore_run();
+    let restored = run.is_some();
     if let Some(run) = run {
         controller.restore(run);
     }
@@ -79,7 +80,8 @@ pub fn App() -> impl IntoView {
     // A run restored, a link opened, a comparison or a batch brought back opens on its stage
     // from the first paint (the effect below opens their tabs); a bad link leaves the gallery
     // showing, with its message.
-    if controller.view.with_untracked(|v| v.scenario.is_some())
+    if restored
+        || controller.view.with_untracked(|v| v.scenario.is_some())
         || controller.replaying.get_untracked()
         || controller.compare.frame.with_untracked(Option::is_some)
         || controller.batch.open.get_untracked()

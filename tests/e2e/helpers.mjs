@@ -130,7 +130,7 @@ const TAB_OF = [
 ];
 const ACTIONS = new Set(['click', 'dblclick', 'fill', 'check', 'uncheck', 'setChecked', 'selectOption', 'setInputFiles', 'press', 'pressSequentially', 'type', 'focus', 'hover', 'waitFor', 'scrollIntoViewIfNeeded', 'boundingBox', 'tap', 'dispatchEvent']);
 // Reads work on a control in a closed tab, but not on one the other screen holds.
-const READS = new Set(['isDisabled', 'isEnabled', 'isChecked', 'isEditable', 'inputValue', 'textContent', 'innerText', 'innerHTML', 'getAttribute', 'evaluate', 'selectText', 'blur']);
+const READS = new Set(['count', 'allTextContents', 'allInnerTexts', 'isDisabled', 'isEnabled', 'isChecked', 'isEditable', 'inputValue', 'textContent', 'innerText', 'innerHTML', 'getAttribute', 'evaluate', 'selectText', 'blur']);
 const LOCATING = new Set(['getByTestId', 'getByText', 'getByRole', 'getByLabel', 'getByPlaceholder', 'getByTitle', 'locator', 'first', 'last', 'nth', 'filter', 'and', 'or']);
 
 async function bringIntoReach(page, id, tabsToo = true) {
@@ -233,6 +233,8 @@ export async function runPreset(page, id, { malformed } = {}) {
 }
 
 export async function waitForStatus(page, prefix, timeout = 60000) {
+  // The status is on the stage: a test that went to the gallery (to wait for it) comes back.
+  await page.getByTestId('status').waitFor({ timeout }).catch(() => {});
   try {
     await page.waitForFunction(
       (p) => document.querySelector('[data-testid=status]')?.textContent.startsWith(p),

@@ -74,7 +74,7 @@ test('a run link replays in another browser and continues live from any step', a
 
   // A reload brings the replay back at the step it had reached.
   await p.reload();
-  await p.getByTestId('preset-list').waitFor();
+  await p.getByTestId('stage-title').waitFor(); // a restored replay opens on its stage
   await waitForStatus(p, 'Paused · turn 3 · replay');
   assert.deepEqual(await texts(p, 'message'), original.slice(0, 4));
 
@@ -132,6 +132,8 @@ test('past runs reopen as replays and can be deleted', async () => {
   const handoffs = await count(page, 'handoff-row');
   await page.getByTestId('reset').click();
   await runPreset(page, 'trading-game');
+  // The past runs are on the start screen.
+  await page.getByTestId('to-gallery').click();
   await waitForCount(page, 'past-run', 2);
   await waitForText(page.getByTestId('past-run').first(), /Negotiation/);
 
