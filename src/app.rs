@@ -77,32 +77,27 @@ pub fn App() -> impl IntoView {
     let layout = stage::Layout::new();
     provide_context(layout);
     share::open_links(link_notice, had_own);
-    // A run restored, a link opened, a comparison or a batch brought back opens on its stage
-    // from the first paint (the effect below opens their tabs); a bad link leaves the gallery
-    // showing, with its message.
-    if restored
-        || controller.view.with_untracked(|v| v.scenario.is_some())
-        || controller.replaying.get_untracked()
-        || controller.compare.frame.with_untracked(Option::is_some)
-        || controller.batch.open.get_untracked()
-        || link_notice.with_untracked(|n: &Option<share::LinkNotice>| n.as_ref().is_some_and(|n| !n.error))
-    {
-        layout.show_stage();
-    }
-    let on_stage = Memo::new(move |_| layout.stage.get());
-    // A tournament's leaderboard opened from a file, shown in "Share & files" (from either screen).
+    // What opens the stage: a run or a replay (restored, or from a link pasted, a past run, a
+    // file), a scenario's link (a bad one leaves the gallery showing, with its message), and in
+    // their tabs a comparison, a batch (opened or brought back after a reload) and a leaderboard.
     let board = RwSignal::new(String::new());
-    // What opens the stage later, each when it begins: a run or a replay (from a link pasted, a
-    // past run, a file), a scenario's link, and in their tabs a comparison, a batch (opened or
-    // brought back after a reload) and a leaderboard.
-    Effect::new(move |before: Option<[bool; 5]>| {
-        let now = [
+    let opened = move || {
+        [
             controller.replaying.get() || controller.mode.get() != Mode::Idle,
             link_notice.with(|n: &Option<share::LinkNotice>| n.as_ref().is_some_and(|n| !n.error)),
             controller.compare.frame.with(Option::is_some),
             controller.batch.open.get(),
             board.with(|b| !b.is_empty()),
-        ];
+        ]
+    };
+    // From the first paint (the effect below opens their tabs).
+    if restored || untrack(opened).contains(&true) {
+        layout.show_stage();
+    }
+    let on_stage = Memo::new(move |_| layout.stage.get());
+    // Later, each when it begins.
+    Effect::new(move |before: Option<[bool; 5]>| {
+        let now = opened();
         let before = before.unwrap_or_default();
         let began = |i: usize| now[i] && !before[i];
         if (0..5).any(began) {

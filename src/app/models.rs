@@ -245,7 +245,7 @@ pub fn ModelSettings() -> impl IntoView {
                         />
                         "Remember on this device"
                     </label>
-                    <button data-testid="forget-key" on:click=move |_| keys.forget() disabled=move || keys.key.get().is_empty()>
+                    <button data-testid="forget-key" on:click=move |_| { keys.forget(); typed.set(String::new()); } disabled=move || keys.key.get().is_empty()>
                         "Forget the key"
                     </button>
                 </div>
