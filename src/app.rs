@@ -94,7 +94,6 @@ pub fn App() -> impl IntoView {
     if restored || untrack(opened).contains(&true) {
         layout.show_stage();
     }
-    let on_stage = Memo::new(move |_| layout.stage.get());
     // Later, each when it begins.
     Effect::new(move |before: Option<[bool; 5]>| {
         let now = opened();
@@ -123,7 +122,11 @@ pub fn App() -> impl IntoView {
                 })
         }}
         <share::LinkMessage notice=link_notice />
-        {move || if on_stage.get() { view! { <Stage board=board /> }.into_any() } else { view! { <Start board=board /> }.into_any() }}
+        // Both screens stay on the page, the one not shown hidden (by the start screen's `hidden`
+        // and the stylesheet): going to the gallery and back finds an open room's panel, a
+        // comparison's frame, the open tab and the transcript as they were.
+        <Start board=board />
+        <Stage board=board />
     }
 }
 
@@ -141,17 +144,17 @@ fn Start(board: RwSignal<String>) -> impl IntoView {
             </div>
             <ModelBadge />
         </header>
-        <main class="start" data-testid="start">
+        <main class="start" data-testid="start" hidden=move || layout.stage.get()>
             <section class="gallery" aria-label="Scenarios">
                 <div class="gallery-head">
                     <h2>"Pick a scenario"</h2>
                     <button data-testid="to-stage" class="primary" on:click=move |_| layout.show_stage()>
                         {move || format!("Open \u{201c}{}\u{201d}", editor.scenario.with(|s| s.title.clone()))}
                     </button>
-                    <OpenRun message=message board=board />
+                    <OpenRun message=message board=board testid="open-file" />
                 </div>
                 {move || (!message.get().is_empty()).then(|| view! {
-                    <p class="notice error" data-testid="controls-message" role="alert">{move || message.get()}</p>
+                    <p class="notice error" data-testid="open-message" role="alert">{move || message.get()}</p>
                 })}
                 <editor::Gallery />
             </section>
@@ -476,7 +479,7 @@ fn Spending() -> impl IntoView {
 
 /// Opens a saved run file to replay it without a model.
 #[component]
-fn OpenRun(message: RwSignal<String>, board: RwSignal<String>) -> impl IntoView {
+fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static str) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let on_change = move |ev: leptos::ev::Event| {
@@ -525,7 +528,7 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>) -> impl IntoView 
     view! {
         <label class="file-button">
             "Open a saved run"
-            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid="import" title="A run or comparison saved from the page, or a tournament's CSV or JSON" on:change=on_change />
+            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid=testid title="A run or comparison saved from the page, or a tournament's CSV or JSON" on:change=on_change />
         </label>
     }
 }
@@ -567,7 +570,7 @@ fn ExportButtons(message: RwSignal<String>, board: RwSignal<String>) -> impl Int
     };
     view! {
         <div class="exports">
-            <OpenRun message=message board=board />
+            <OpenRun message=message board=board testid="import" />
             <share::ShareLinks />
             <button data-testid="export-json" disabled=move || !has_run() on:click=move |_| save(false)>
                 "Save run (JSON)"

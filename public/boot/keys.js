@@ -1,8 +1,10 @@
 // The page's keys: each presses a button of the page (src/app/projector.rs): P, a bid's digit,
 // Enter in a seat's speech and Escape everywhere; the others in the projector view.
+// A button on the screen not shown (the stage, while the gallery is up) is out of reach.
+const shown = (el) => el && !el.closest('[hidden]') && !(el.closest('main.layout') && document.querySelector('main.start:not([hidden])'));
 const press = (id) => {
   const b = document.querySelector(`[data-testid="${id}"]`);
-  if (!b || b.hidden || b.disabled) return false;
+  if (!shown(b) || b.disabled) return false;
   b.click();
   return true;
 };
@@ -11,7 +13,8 @@ addEventListener('keydown', (e) => {
   const t = e.target, tag = t.tagName || '', k = e.key;
   const typing = /^(TEXTAREA|SELECT)$/.test(tag) || (tag === 'INPUT' && !/^(checkbox|radio|button|file)$/.test(t.type));
   let done = false;
-  const bid = document.querySelector('[data-testid=seat] h2')?.textContent.endsWith('(bid)');
+  const asking = document.querySelector('[data-testid=seat] h2');
+  const bid = shown(asking) && asking.textContent.endsWith('(bid)');
   if ((k === 'p' || k === 'P') && !typing) done = press('projector');
   // While a bid is asked, a digit typed anywhere but a field gives it (0 for 10).
   else if (bid && /^[0-9]$/.test(k) && !typing && !t.closest?.('[data-testid=seat]')) {

@@ -577,7 +577,7 @@ pub fn BatchPanel() -> impl IntoView {
             }
         }>
             <summary><h2>"Batch: many seeds"</h2></summary>
-            <p class="muted">"Plays the scenario once per seed, one run after another, and sums the runs up with the figures `agora batch` prints in the terminal."</p>
+            <p class="muted">"Plays the scenario once per seed, one run after another, and sums the runs up: each figure's mean over the runs with its interval. The same batch runs in a terminal too (see the README)."</p>
             // The buttons stay put while a batch runs (redrawn, a button could lose a click).
             <div on:click=act>
                 <p class="row">

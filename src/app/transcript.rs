@@ -24,16 +24,18 @@ pub fn Transcript() -> impl IntoView {
     // Keep the newest message in sight unless the reader scrolled up to read (and bring it back
     // when the layout changes).
     // The comparison page's columns have no drawer.
-    let tab = use_context::<super::stage::Layout>().map(|l| l.tab);
+    let layout = use_context::<super::stage::Layout>();
     Effect::new(move |_| {
         count.track();
         // What changes the transcript's height: the projector view, the class's row (live runs),
-        // a seat's question, the drawer beside the stage.
+        // a seat's question, the drawer beside the stage, and the stage shown again after the
+        // gallery (hidden, it had no height to scroll).
         controller.projector.track();
         controller.mode.track();
         controller.desk.question.track();
-        if let Some(tab) = tab {
-            tab.track();
+        if let Some(layout) = layout {
+            layout.tab.track();
+            layout.stage.track();
         }
         if follow.get_untracked() {
             // After the new rows are laid out (the transcript may be gone by then).
@@ -121,7 +123,10 @@ pub fn Transcript() -> impl IntoView {
             }}
             {move || (count.get() == 0).then(|| view! {
                 <p class="muted empty">
-                    {move || if controller.replaying.get() {
+                    {move || if layout.is_none() {
+                        // A column of a comparison: the page's buttons play every column.
+                        "Press Play all or Step all to start the conversations."
+                    } else if controller.replaying.get() {
                         "Press Play or Step to watch the recorded conversation."
                     } else {
                         "Press Run or Step to start the conversation."

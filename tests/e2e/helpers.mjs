@@ -137,7 +137,7 @@ async function bringIntoReach(page, id, tabsToo = true) {
   for (let i = 0; i < 3; i++) {
     const press = await page.evaluate(([id, startish, tabs, tabsToo]) => {
       const has = (x) => document.querySelector(`[data-testid="${x}"]`);
-      const start = has('start');
+      const start = has('start') && !has('start').hidden;
       const el = has(id);
       if (!el) {
         if (start && !new RegExp(startish).test(id)) return 'to-stage';
@@ -145,6 +145,9 @@ async function bringIntoReach(page, id, tabsToo = true) {
         const tab = tabs.find(([re]) => new RegExp(re).test(id));
         return tab && has('tab-' + tab[1]) && document.querySelector('main.layout')?.dataset.tab !== tab[1] ? 'tab-' + tab[1] : null;
       }
+      // Both screens stay on the page; the one not shown is hidden.
+      if (start && el.closest('header.topbar, main.layout')) return 'to-stage';
+      if (!start && el.closest('header.top, main.start')) return 'to-gallery';
       const pane = el.closest('.pane');
       if (tabsToo && pane && pane.hidden) return 'tab-' + pane.dataset.testid.slice(5);
       // On a phone an open tab takes the stage's place: closing it brings the stage back.

@@ -108,6 +108,16 @@ test('two students play seats from their phones, a third interjects and votes, a
   assert.equal(await ann.page.getByTestId('phone-code').textContent(), code);
   await eventually(async () => assert.equal(await t.getByTestId('room-student').count(), 3));
 
+  // The teacher looks at the gallery and comes back: the room's panel is as it was, its code and
+  // its three students still shown (the stage stays on the page behind the gallery).
+  await t.getByTestId('to-gallery').click();
+  await t.getByTestId('start').waitFor();
+  assert.equal(await t.getByTestId('room-code').isVisible(), false);
+  await t.getByTestId('to-stage').click();
+  await t.getByTestId('room-code').waitFor();
+  assert.equal(await t.getByTestId('room-code').textContent(), code);
+  assert.equal(await t.getByTestId('room-student').count(), 3);
+
   // Ann and Ben pick their seats; Cy stays in the audience.
   await ann.page.getByRole('button', { name: 'Donald Trump' }).first().click();
   await eventually(async () => assert.match(await ann.page.getByTestId('phone-who').textContent(), /you play Donald Trump/));

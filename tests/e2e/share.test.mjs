@@ -208,7 +208,7 @@ test('names and texts from a link render as text, never as HTML', async () => {
   await waitForStatus(p, 'Finished');
   const speakers = await p.getByTestId('message').evaluateAll((els) => els.map((e) => e.dataset.speaker));
   assert.ok(speakers.includes(`Ann ${evil}`) && speakers.includes(`Bob ${script}`));
-  const page_text = await p.locator('main').textContent();
+  const page_text = await p.locator('main.layout').textContent();
   assert.ok(page_text.includes(evil) && page_text.includes(script), 'the tags are shown as text');
   assert.equal(await p.locator('main img, main script').count(), 0, 'no element came from the texts');
   assert.equal(await p.evaluate(() => window.__pwned), undefined);
