@@ -45,8 +45,11 @@ pub enum Failure {
     },
     FirstByteTimeout(u64),
     IdleTimeout(u64),
-    /// No status at all: offline, a wrong address, or a refusal by CORS.
+    /// No status at all, in the browser: offline, a wrong address, or a refusal by CORS.
     Network(String),
+    /// No status at all, from the terminal: nothing answered at the address (no server there,
+    /// a wrong address or port, DNS, a firewall, TLS). CORS does not apply outside a browser.
+    Unreachable(String),
     /// A reply or stream chunk that could not be read.
     Malformed(String),
     /// An error event inside a 200 stream.
@@ -109,6 +112,9 @@ impl Failure {
                 };
                 format!("No answer from {base_url} ({detail}). {hint}")
             }
+            Failure::Unreachable(detail) => format!(
+                "Could not reach {base_url} ({detail}). Is a server running at that address, and can this machine reach it (the address, the port, a proxy or firewall)?"
+            ),
             Failure::Malformed(message) => format!("{} sent something unreadable: {message}.", provider.label),
             Failure::StreamError(message) => format!("{} reported an error in the middle of its reply: {message}.", provider.label),
             Failure::Adaptable(change) => format!("{} refused {} ({}).", provider.label, change.1.parameter, change.1.message),
@@ -150,6 +156,7 @@ impl Failure {
             | Failure::Rejected { message, .. }
             | Failure::Quota(message)
             | Failure::Network(message)
+            | Failure::Unreachable(message)
             | Failure::Malformed(message)
             | Failure::StreamError(message) => *message = f(message),
             Failure::Adaptable(change) => change.1.message = f(&change.1.message),

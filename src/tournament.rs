@@ -16,6 +16,10 @@ use crate::judge::pairwise::{Judgement, Side, OVERALL};
 
 const HEADER: &str = "tournament,seeds,judge,seed,method_a,method_b,dimension,first,second,outcome,agreed";
 
+/// The `first` and `second` cells of a pair whose conversations were word for word the same
+/// (recorded as a tie, the judge not asked).
+const SAME: &str = "same";
+
 /// Bootstrap resamples for the intervals.
 pub const RESAMPLES: usize = 1000;
 
@@ -71,8 +75,8 @@ impl Tournament {
                 r.a.clone(),
                 r.b.clone(),
                 r.dimension.clone(),
-                side(r.judged.first).into(),
-                side(r.judged.second).into(),
+                if r.judged.identical { SAME.into() } else { side(r.judged.first).into() },
+                if r.judged.identical { SAME.into() } else { side(r.judged.second).into() },
                 outcome.into(),
                 agreed,
             ]));
@@ -110,7 +114,11 @@ impl Tournament {
                 a: c[4].clone(),
                 b: c[5].clone(),
                 dimension: c[6].clone(),
-                judged: Judgement { first: order(&c[7])?, second: order(&c[8])? },
+                judged: if c[7] == SAME && c[8] == SAME {
+                    Judgement::IDENTICAL
+                } else {
+                    Judgement::asked(order(&c[7])?, order(&c[8])?)
+                },
             });
         }
         Ok(t)
@@ -241,7 +249,20 @@ pub struct Leaderboard {
     pub standings: Vec<Standing>,
     /// Judgements where both orders gave the same verdict, among those judged both ways.
     pub agreement: Option<f64>,
+    /// Judgements (pairs × dimensions) asked in both orders.
     pub judged: usize,
+    /// Pairs of methods on a seed whose conversations were word for word the same: a tie each,
+    /// the judge not asked.
+    #[serde(default)]
+    pub identical: usize,
+    /// Pairs of methods on a seed left without an overall outcome (a run failed, or an order of
+    /// asking could not be read after every attempt).
+    #[serde(default)]
+    pub unjudged: usize,
+    /// Judge's replies asked again because they could not be read (written by the terminal's
+    /// tournament; not kept in the CSV, so a merge counts none).
+    #[serde(default)]
+    pub retries: usize,
 }
 
 fn round(x: f64, places: i32) -> f64 {
@@ -310,12 +331,16 @@ impl Leaderboard {
         let both: Vec<bool> = t.rows.iter().filter_map(|r| r.judged.agreed()).collect();
         let agreement = (!both.is_empty())
             .then(|| round(both.iter().filter(|a| **a).count() as f64 / both.len() as f64, 4));
+        let overall = || t.rows.iter().filter(|r| r.dimension == OVERALL);
         Leaderboard {
             judge: t.judge.clone(),
             seeds: t.seeds.clone(),
             standings,
             agreement,
             judged: both.len(),
+            identical: overall().filter(|r| r.judged.identical).count(),
+            unjudged: overall().filter(|r| r.judged.outcome().is_none()).count(),
+            retries: 0,
         }
     }
 
@@ -327,7 +352,7 @@ impl Leaderboard {
         for (i, s) in self.standings.iter().enumerate() {
             out.push(format!(
                 "  {}  {:<width$}  {:>6}  [{}, {}]  {:>4}  {:>4}  {:>4}",
-                i + 1,
+                if self.all_equal() { "=".to_string() } else { (i + 1).to_string() },
                 s.method,
                 crate::text::fixed(s.rating, 0),
                 crate::text::fixed(s.low, 0),
@@ -339,15 +364,49 @@ impl Leaderboard {
         }
         out.push(match self.agreement {
             Some(a) => format!(
-                "The two orders of asking agreed on {} % of {} judgements (a preference counts only when they agree).",
+                "The two orders of asking agreed on {} % of {} judgements, every dimension pooled (a preference counts only when they agree).",
                 crate::text::fixed(a * 100.0, 1),
                 self.judged
             ),
             None => "No judgement was made in both orders.".into(),
         });
+        if self.identical > 0 {
+            out.push(format!(
+                "{} pair{} of conversations were word for word the same: each counted as a tie, the judge not asked.",
+                self.identical,
+                if self.identical == 1 { "" } else { "s" }
+            ));
+        }
+        if self.unjudged > 0 {
+            out.push(format!(
+                "{} pair{} of methods could not be judged and count for nothing.",
+                self.unjudged,
+                if self.unjudged == 1 { "" } else { "s" }
+            ));
+        }
+        if self.all_equal() {
+            out.push("Every rating is the same: the judgements tell the methods apart in nothing, so the order above means nothing.".into());
+        }
+        out.extend(EXPLAINED.lines().map(String::from));
         out
     }
+
+    /// Whether every method has the same rating (a judge that preferred none, or no judgement).
+    pub fn all_equal(&self) -> bool {
+        self.standings.windows(2).all(|w| w[0].rating == w[1].rating)
+    }
 }
+
+/// What the leaderboard's numbers mean, printed under it (and in the README).
+pub const EXPLAINED: &str =
+    "How to read it: ratings are Bradley-Terry strengths on the Elo scale, from the overall
+preferences only: 1000 is the field's average, and 400 points more are 10 to 1 odds of being
+preferred. Each method starts with one tie against every other (a prior that keeps a method that
+never won finite), and a tie counts half a win. The interval is the 2.5th to 97.5th percentile of
+1000 refits with the seeds resampled. Won, tied and lost count the overall outcomes. In the CSV,
+method_a is A: `first` is the verdict with method_a's conversation shown first, `second` with it
+shown second (read back so that A is method_a), `outcome` the preference both orders agreed on
+(else tie), `agreed` whether they did; `same` marks conversations that were word for word alike.";
 
 /// Each method's games on one dimension: won, tied, lost.
 pub type Records = Vec<(String, [u32; 3])>;
@@ -486,7 +545,7 @@ mod tests {
                         a: names[i].into(),
                         b: names[j].into(),
                         dimension: OVERALL.into(),
-                        judged: Judgement { first: Some(side), second: Some(side) },
+                        judged: Judgement::asked(Some(side), Some(side)),
                     });
                 }
             }
@@ -515,7 +574,7 @@ mod tests {
 
     #[test]
     fn a_preference_counts_only_when_both_orders_agree() {
-        let j = |a, b| Judgement { first: a, second: b };
+        let j = Judgement::asked;
         assert_eq!(j(Some(Side::A), Some(Side::A)).outcome(), Some(Side::A));
         assert_eq!(j(Some(Side::A), Some(Side::B)).outcome(), Some(Side::Tie));
         assert_eq!(j(Some(Side::A), Some(Side::B)).agreed(), Some(false));
@@ -525,7 +584,7 @@ mod tests {
 
     #[test]
     fn the_page_draws_the_same_leaderboard_from_the_csv_and_the_json_with_each_dimension_from_the_csv() {
-        let j = |a, b| Judgement { first: a, second: b };
+        let j = Judgement::asked;
         let row = |seed, a: &str, b: &str, d: &str, judged| Row {
             seed,
             a: a.into(),

@@ -120,9 +120,14 @@ fn a_tournament_on_the_local_llm_server_is_judged_in_both_orders_and_reports_the
             assert_eq!(r.judged.outcome(), Some(agora::judge::pairwise::Side::Tie));
         }
     }
+    // Pairs that said the same words are not asked, so not in the agreement.
+    let asked = t.rows.iter().filter(|r| r.judged.agreed().is_some()).count();
+    assert_eq!(asked, t.rows.iter().filter(|r| !r.judged.identical).count());
     let agreed = t.rows.iter().filter(|r| r.judged.agreed() == Some(true)).count();
-    let shown =
-        format!("agreed on {} % of 24 judgements", agora::text::fixed(agreed as f64 * 100.0 / 24.0, 1));
+    let shown = format!(
+        "agreed on {} % of {asked} judgements",
+        agora::text::fixed(agreed as f64 * 100.0 / asked as f64, 1)
+    );
     assert!(stdout.contains(&shown), "{stdout}");
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -237,4 +242,160 @@ fn tournament_shards_run_as_a_slurm_array_merge_into_the_one_machine_result() {
         );
     }
     drop(cluster);
+}
+
+/// A tournament of three methods on one seed judged by the local LLM server started with `faults`.
+fn judged_by_server(name: &str, faults: &[&str]) -> (std::path::PathBuf, i32, String, String) {
+    let dir = temp(name);
+    let server = Server::start(faults);
+    let (code, stdout, stderr) = agora(
+        &[
+            "tournament",
+            "preset:rail-debate",
+            "--methods",
+            "round_robin,random,bidding",
+            "--seeds",
+            "1",
+            "--turns",
+            "3",
+            "--judge-provider",
+            "custom",
+            "--judge-model",
+            "judge-x",
+            "--judge-base-url",
+            &server.url,
+            "--out",
+            "t.csv",
+        ],
+        &dir,
+    );
+    (dir, code, stdout, stderr)
+}
+
+#[test]
+fn a_judge_that_answers_garbage_leaves_every_pair_unjudged_says_so_and_ends_with_status_1() {
+    let (dir, code, stdout, stderr) = judged_by_server("tournament-garbage", &["--fault", "unreadablex100"]);
+    assert_eq!(code, 1, "{stderr}");
+    // On seed 1 at three turns, random and bidding say the same words: a tie without a call. The
+    // two other pairs are asked in two orders, three attempts each: two retries an order.
+    assert!(
+        stderr.contains("seed 1: 3 methods played; 1 of 3 pairs judged (1 word for word the same: a tie each, the judge not asked); 8 replies asked again, 4 orders of asking lost; 2 pairs not judged"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("round_robin against random: the judge's verdicts could not be read"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("2 pairs of methods could not be judged"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("t.json")).unwrap()).unwrap();
+    assert_eq!(
+        (
+            json["judged"].as_u64(),
+            json["unjudged"].as_u64(),
+            json["retries"].as_u64(),
+            json["identical"].as_u64()
+        ),
+        (Some(0), Some(2), Some(8), Some(1))
+    );
+    // No preference at all: the ratings are equal, and the leaderboard says so instead of ranking.
+    assert!(stdout.contains("Every rating is the same"), "{stdout}");
+    assert!(stdout.lines().filter(|l| l.starts_with("  =  ")).count() == 3, "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn one_order_lost_to_unreadable_replies_is_said_counted_and_ends_with_status_1() {
+    // The first three replies are unreadable: the first pair's first order is lost.
+    let (dir, code, stdout, stderr) = judged_by_server("tournament-third", &["--fault", "unreadablex3"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("seed 1: 3 methods played; 2 of 3 pairs judged (1 word for word the same: a tie each, the judge not asked); 2 replies asked again, 1 order of asking lost; 1 pair not judged"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("round_robin against random: one order's verdict could not be read"), "{stderr}");
+    assert!(stdout.contains("1 pair of methods could not be judged"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_judge_that_cannot_be_reached_is_named_in_the_terminals_words() {
+    let dir = temp("tournament-unreachable");
+    // A port that was open a moment ago and is closed now: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}/v1");
+    let (code, _, stderr) = agora(
+        &[
+            "tournament",
+            "preset:rail-debate",
+            "--methods",
+            "round_robin,random",
+            "--seeds",
+            "1",
+            "--turns",
+            "2",
+            "--judge-provider",
+            "custom",
+            "--judge-model",
+            "judge-x",
+            "--judge-base-url",
+            &url,
+            "--out",
+            "t.csv",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains(&format!("Could not reach {url}")), "{stderr}");
+    assert!(!stderr.contains("CORS") && !stderr.contains("this page"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn conversations_word_for_word_the_same_are_ties_without_asking_the_judge() {
+    let dir = temp("tournament-same");
+    let (code, stdout, stderr) = agora(
+        &[
+            "tournament",
+            "preset:rail-debate",
+            "--methods",
+            METHODS,
+            "--seeds",
+            "1..10",
+            "--turns",
+            "4",
+            "--out",
+            "t.csv",
+            "--events-dir",
+            "logs",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let t = Tournament::read_csv(&std::fs::read_to_string(dir.join("t.csv")).unwrap()).unwrap();
+    let log = |seed: u64, m: &str| -> Vec<(String, String)> {
+        let text = std::fs::read_to_string(dir.join(format!("logs/seed-{seed}-{m}.jsonl"))).unwrap();
+        common::messages(&agora::events::from_json_lines(&text).unwrap())
+    };
+    let mut same = 0;
+    for r in t.rows.iter().filter(|r| r.dimension == "overall") {
+        let alike = log(r.seed, &r.a) == log(r.seed, &r.b);
+        assert_eq!(r.judged.identical, alike, "seed {} {} against {}", r.seed, r.a, r.b);
+        if alike {
+            same += 1;
+            assert_eq!(r.judged.outcome(), Some(agora::judge::pairwise::Side::Tie));
+            assert_eq!(r.judged.agreed(), None, "not asked, so not in the agreement");
+        }
+    }
+    assert!(same > 0, "some methods say the same at four turns");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("t.json")).unwrap()).unwrap();
+    assert_eq!(json["identical"].as_u64(), Some(same));
+    assert_eq!(json["judged"].as_u64(), Some((100 - same) * 4));
+    assert!(
+        stdout.contains(&format!("{same} pairs of conversations were word for word the same")),
+        "{stdout}"
+    );
+    assert!(stderr.contains("word for word the same: a tie each, the judge not asked"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
 }

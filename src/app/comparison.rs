@@ -509,6 +509,7 @@ fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView 
                 "A" => format!("A: {a}"),
                 "B" => format!("B: {b}"),
                 "tie" => "tie".to_string(),
+                "same" => "not asked".to_string(),
                 _ => "not judged".to_string(),
             };
             let body = rows
@@ -528,7 +529,11 @@ fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView 
                 .collect_view();
             view! {
                 <table class="scorecard" data-testid="pair" data-a=a.clone() data-b=b.clone()>
-                    <caption>{format!("A: {a} · B: {b} (the orders agreed on {agreed} of {})", rows.len())}</caption>
+                    <caption>{if rows.first().is_some_and(|r| r["first"] == "same") {
+                        format!("A: {a} · B: {b} (word for word the same conversation: a tie, the judge not asked)")
+                    } else {
+                        format!("A: {a} · B: {b} (the orders agreed on {agreed} of {})", rows.len())
+                    }}</caption>
                     <thead><tr><th scope="col"></th><th scope="col">"Asked A first"</th><th scope="col">"Asked B first"</th><th scope="col">"Outcome"</th></tr></thead>
                     <tbody>{body}</tbody>
                 </table>

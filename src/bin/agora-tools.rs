@@ -187,7 +187,10 @@ mod exports {
         let (ea, eb) = (agora::events::run_part(&fa.events), agora::events::run_part(&fb.events));
         let settings = fa.scenario.judge.settings()?;
         let judge = agora::judge::Judge::of(&settings.who(), &fa.scenario);
+        let n = pairwise::dimensions(&settings).len();
         let judged = match judge_model(&fa.scenario, &settings, &judge, key)? {
+            // Nothing for a judge reading the text to tell apart: a tie, not asked.
+            _ if pairwise::identical(ea, eb) => vec![pairwise::Judgement::IDENTICAL; n],
             None => pairwise::demo(ea, eb, &settings),
             Some(model) => {
                 let clock = std::rc::Rc::new(agora::app::browser::BrowserClock);
@@ -195,11 +198,12 @@ mod exports {
             }
         };
         let side = |s: Option<pairwise::Side>| s.map_or("", pairwise::Side::as_str);
+        let asked = |j: &pairwise::Judgement, s| if j.identical { "same" } else { side(s) };
         let rows: Vec<serde_json::Value> = pairwise::dimensions(&settings)
             .iter()
             .zip(&judged)
             .map(|(d, j)| {
-                serde_json::json!({"dimension": d, "first": side(j.first), "second": side(j.second),
+                serde_json::json!({"dimension": d, "first": asked(j, j.first), "second": asked(j, j.second),
                     "outcome": side(j.outcome()), "agreed": j.agreed()})
             })
             .collect();

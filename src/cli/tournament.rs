@@ -13,7 +13,7 @@ use crate::judge::{pairwise, Judge};
 use crate::scenario::MethodKind;
 use crate::tournament::{merge, Leaderboard, Row, Tournament};
 
-pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them. --events-dir keeps\neach run's log (seed-<seed>-<method>.jsonl). A run or a comparison that fails leaves its pairs not judged\n(said on stderr, status 1); the tournament goes on.";
+pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them. --events-dir keeps\neach run's log (seed-<seed>-<method>.jsonl). A run or a comparison that fails leaves its pairs not judged\n(said on stderr), as does a pair whose\njudge's replies could not be read after every attempt; the tournament goes on and ends with status 1.\nConversations that are word for word the same are recorded as a tie without asking the judge.";
 
 /// The JSON file written beside a tournament's CSV.
 fn json_path(out: &Path) -> PathBuf {
@@ -92,7 +92,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     }
     // A run or a comparison that fails is said and leaves its pairs not judged; the tournament
     // goes on, and ends with status 1.
-    let mut failed = 0;
+    let (mut failed, mut retries) = (0, 0);
     for &seed in mine.list() {
         let mut logs = Vec::new();
         for &kind in &methods {
@@ -128,10 +128,17 @@ pub fn main(args: &[String]) -> Result<i32, String> {
             };
             logs.push((kind.id(), events));
         }
+        // Per seed: pairs judged, pairs that were word for word the same, pairs left unjudged,
+        // the judge's replies asked again, and orders of asking lost after every attempt.
+        let (mut judged_pairs, mut same, mut unjudged, mut retried, mut lost) = (0, 0, 0, 0, 0);
         for i in 0..logs.len() {
             for j in i + 1..logs.len() {
                 let (a, b) = (&logs[i], &logs[j]);
                 let judged = match (&a.1, &b.1) {
+                    (Some(ea), Some(eb)) if pairwise::identical(ea, eb) => {
+                        same += 1;
+                        Ok(vec![pairwise::Judgement::IDENTICAL; dimensions.len()])
+                    }
                     (Some(ea), Some(eb)) if judge.is_demo() => Ok(pairwise::demo(ea, eb, &settings)),
                     (Some(ea), Some(eb)) => judge_model(&settings, &scenario, &judge, clock.clone())
                         .and_then(|m| m.ok_or_else(|| "the judge has no model".to_string()))
@@ -143,7 +150,14 @@ pub fn main(args: &[String]) -> Result<i32, String> {
                                 model,
                                 clock.clone(),
                             ))
-                            .map(|(judged, _)| judged)
+                            .map(|(judged, calls)| {
+                                let asked = calls
+                                    .iter()
+                                    .filter(|e| matches!(e, crate::events::Event::ModelCall { .. }))
+                                    .count();
+                                retried += asked.saturating_sub(2);
+                                judged
+                            })
                             .map_err(|e| e.to_string())
                         }),
                     _ => Err(String::new()),
@@ -151,10 +165,26 @@ pub fn main(args: &[String]) -> Result<i32, String> {
                 let judged = judged.unwrap_or_else(|e| {
                     if !e.is_empty() {
                         eprintln!("seed {seed}, {} against {}: the judge could not be asked: {e}", a.0, b.0);
-                        failed += 1;
                     }
-                    vec![pairwise::Judgement { first: None, second: None }; dimensions.len()]
+                    vec![pairwise::Judgement::default(); dimensions.len()]
                 });
+                let overall = judged.last().copied().unwrap_or_default();
+                if overall.outcome().is_some() {
+                    judged_pairs += 1;
+                } else {
+                    unjudged += 1;
+                    if a.1.is_some() && b.1.is_some() {
+                        lost += usize::from(overall.first.is_none()) + usize::from(overall.second.is_none());
+                        if overall.first.is_some() || overall.second.is_some() {
+                            eprintln!(
+                                "seed {seed}, {} against {}: one order's verdict could not be read after every attempt, so the pair is not judged",
+                                a.0, b.0
+                            );
+                        } else {
+                            eprintln!("seed {seed}, {} against {}: the judge's verdicts could not be read after every attempt, so the pair is not judged", a.0, b.0);
+                        }
+                    }
+                }
                 for (d, judgement) in dimensions.iter().zip(judged) {
                     t.rows.push(Row {
                         seed,
@@ -166,9 +196,28 @@ pub fn main(args: &[String]) -> Result<i32, String> {
                 }
             }
         }
-        eprintln!("seed {seed}: {} methods played and judged", methods.len());
+        let pairs = logs.len() * logs.len().saturating_sub(1) / 2;
+        let mut said =
+            format!("seed {seed}: {} methods played; {judged_pairs} of {pairs} pairs judged", methods.len());
+        if same > 0 {
+            said += &format!(" ({same} word for word the same: a tie each, the judge not asked)");
+        }
+        if !judge.is_demo() {
+            said += &format!(
+                "; {retried} repl{} asked again, {lost} order{} of asking lost",
+                if retried == 1 { "y" } else { "ies" },
+                if lost == 1 { "" } else { "s" }
+            );
+        }
+        if unjudged > 0 {
+            said += &format!("; {unjudged} pair{} not judged", if unjudged == 1 { "" } else { "s" });
+        }
+        eprintln!("{said}");
+        failed += unjudged;
+        retries += retried;
     }
-    let board = Leaderboard::of(&t);
+    let mut board = Leaderboard::of(&t);
+    board.retries = retries;
     write(&out, &t, &board)?;
     if shard != Shard::WHOLE {
         say(format_args!(

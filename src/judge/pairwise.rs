@@ -57,13 +57,25 @@ impl Side {
 
 /// One dimension judged in both orders: `first` asked with the pair as given (A first), `second`
 /// with it swapped, read back in the pair's own terms. `None` where that order gave no verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Judgement {
     pub first: Option<Side>,
     pub second: Option<Side>,
+    /// The two conversations were word for word the same: a tie recorded without asking (a judge
+    /// reading the text has nothing to tell apart), left out of the orders' agreement.
+    pub identical: bool,
 }
 
 impl Judgement {
+    /// The judgement of two conversations that are word for word the same.
+    pub const IDENTICAL: Judgement =
+        Judgement { first: Some(Side::Tie), second: Some(Side::Tie), identical: true };
+
+    /// Both orders' verdicts, as read from the judge's replies.
+    pub fn asked(first: Option<Side>, second: Option<Side>) -> Judgement {
+        Judgement { first, second, identical: false }
+    }
+
     /// A preference where both orders agree, else a tie; `None` when an order was not judged.
     pub fn outcome(&self) -> Option<Side> {
         match (self.first?, self.second?) {
@@ -72,10 +84,18 @@ impl Judgement {
         }
     }
 
-    /// Whether both orders gave the same verdict.
+    /// Whether both orders gave the same verdict (`None` for a pair not asked both ways).
     pub fn agreed(&self) -> Option<bool> {
+        if self.identical {
+            return None;
+        }
         Some(self.first? == self.second?)
     }
+}
+
+/// Whether two runs said the same words, speaker for speaker: what the judge would read is the same.
+pub fn identical(a: &[Event], b: &[Event]) -> bool {
+    transcript(a) == transcript(b)
 }
 
 /// The dimensions compared: the conversation rubric's, then [`OVERALL`].
@@ -163,7 +183,7 @@ pub fn demo(a: &[Event], b: &[Event], settings: &JudgeSettings) -> Vec<Judgement
                 std::cmp::Ordering::Less => Side::B,
                 std::cmp::Ordering::Equal => Side::Tie,
             };
-            Judgement { first: Some(side), second: Some(side) }
+            Judgement::asked(Some(side), Some(side))
         })
         .collect()
 }
@@ -194,8 +214,7 @@ pub async fn compare(
     let side = |o: &Option<Vec<Side>>, i: usize, swap: bool| {
         o.as_ref().map(|v| if swap { v[i].swapped() } else { v[i] })
     };
-    let judgements = (0..n)
-        .map(|i| Judgement { first: side(&orders[0], i, false), second: side(&orders[1], i, true) })
-        .collect();
+    let judgements =
+        (0..n).map(|i| Judgement::asked(side(&orders[0], i, false), side(&orders[1], i, true))).collect();
     Ok((judgements, std::mem::take(&mut floor.events)))
 }

@@ -49,7 +49,7 @@ impl Transport for NativeTransport {
             let response = match sent {
                 Ok(r) => r,
                 Err(e) => {
-                    let _ = head_tx.send(Err(Failure::Network(e.to_string())));
+                    let _ = head_tx.send(Err(Failure::Unreachable(e.to_string())));
                     return;
                 }
             };

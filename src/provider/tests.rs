@@ -154,6 +154,12 @@ fn network_failures_say_how_to_fix_them() {
     let m = Failure::Network("Failed to fetch".into())
         .describe(preset("openai").unwrap(), "https://api.openai.com/v1");
     assert!(m.contains("offline") && m.contains("CORS"), "{m}");
+    // From the terminal, CORS is not the reason: the message names the address and the machine.
+    let m = Failure::Unreachable("Connection refused".into()).describe(ollama, "http://127.0.0.1:9/v1");
+    assert!(
+        m.contains("http://127.0.0.1:9/v1") && m.contains("Connection refused") && !m.contains("CORS"),
+        "{m}"
+    );
 }
 
 #[test]
