@@ -30,11 +30,13 @@ for (const path of all.filter((p) => glue(p) || boot(p))) {
   }
 }
 // Trunk preloads the page's glue with its digest: the digest of the minified file replaces it.
+// The href starts with Trunk's --public-url, whatever it is (`./`, `/agora/`, a full address).
+const minified = (href) => [...changed].find(([path]) => href === path || href.endsWith(`/${path}`))?.[1];
 for (const page of all.filter((p) => p.endsWith('.html')).map((p) => join(dir, p))) {
   const html = readFileSync(page, 'utf8');
   const updated = html.replace(/<link\b[^>]*>/g, (tag) => {
-    const href = /href="(?:\.\/)?([^"]+)"/.exec(tag)?.[1];
-    const digest = href && changed.get(href);
+    const href = /href="([^"?#]+)/.exec(tag)?.[1];
+    const digest = href && minified(href);
     return digest ? tag.replace(/integrity="sha384-[^"]*"/, `integrity="sha384-${digest}"`) : tag;
   });
   if (updated !== html) writeFileSync(page, updated);

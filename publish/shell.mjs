@@ -41,7 +41,7 @@ function card(id) {
 
 const page = join(dir, 'index.html');
 let html = readFileSync(page, 'utf8');
-const wasm = /data-wasm="(?:\.\/)?([^"]+)"/.exec(html)?.[1];
+const wasm = /data-wasm="[^"]*?([^"/]+)"/.exec(html)?.[1];
 if (!wasm) throw new Error('index.html names no wasm (Trunk.toml, pattern_script)');
 const cards = presetIds().map(card).join('');
 const filled = html

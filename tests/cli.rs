@@ -280,3 +280,29 @@ fn a_seat_at_the_terminal_with_a_time_limit_passes_its_turn_when_nobody_types() 
     let spoke = log.iter().filter(|e| matches!(e, Event::Message { kind: MessageKind::Agent, .. })).count();
     assert_eq!(spoke, 2, "the others speak before and after the seat's turn");
 }
+
+#[test]
+fn agora_help_lists_every_command_the_binary_takes() {
+    let (code, stdout, _) = agora(&["--help"]);
+    assert_eq!(code, 0);
+    // The first block: one usage line per command.
+    let block = stdout.split("\n\n").next().unwrap();
+    let listed: Vec<&str> = block
+        .lines()
+        .filter_map(|l| l.trim_start().trim_start_matches("usage: ").strip_prefix("agora "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    // Every command the binary dispatches (read from its source), and nothing it does not.
+    let source = include_str!("../src/cli.rs");
+    let mut taken: Vec<&str> = source
+        .match_indices("Some(\"")
+        .filter_map(|(i, _)| source[i + 6..].split_once("\") => ").map(|(c, _)| c))
+        .filter(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-') && !c.is_empty())
+        .collect();
+    taken.sort_unstable();
+    taken.dedup();
+    let mut shown = listed.clone();
+    shown.sort_unstable();
+    shown.dedup();
+    assert_eq!(shown, taken, "{stdout}");
+}

@@ -417,6 +417,38 @@ fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
     let table = agora::batch::read_csv(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert!(table.rows.iter().all(|r| r.judge.iter().filter(|(_, v)| v.is_some()).count() >= 3 + 3));
     assert!(stdout.contains("The judge's scores (3 of 3 runs judged;"));
+    assert!(table.rows.iter().all(|r| r.judge_error.is_empty()), "judged runs have no judge_error");
+
+    // A judge that answers prose where JSON was asked for: each run says why it was not judged, on
+    // stderr and in the CSV's judge_error column.
+    drop(server);
+    let server = Server::start(&["--fault", "unreadablex100"]);
+    std::fs::remove_file(&out).unwrap();
+    let (code, stdout, stderr) =
+        batch(&["--judge-provider", "custom", "--judge-model", "judge-x", "--judge-base-url", &server.url]);
+    assert_eq!(code, 0, "{stderr}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",judge_error"), "{csv}");
+    let table = agora::batch::read_csv(&csv).unwrap();
+    for r in &table.rows {
+        assert!(r.judge_error.starts_with("no readable verdict in 3 replies"), "{:?}", r.judge_error);
+        assert!(stderr.contains(&format!("seed {}: not judged: {}", r.seed, r.judge_error)), "{stderr}");
+    }
+    assert!(stdout.contains("0 of 3 runs judged"), "{stdout}");
+    assert_eq!(agora::batch::read_csv(&table.to_csv()).unwrap(), table, "judge_error reads back as written");
+
+    // A judge nobody answers for: the reason names the address.
+    drop(server);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}/v1");
+    std::fs::remove_file(&out).unwrap();
+    let (_, _, stderr) =
+        batch(&["--judge-provider", "custom", "--judge-model", "judge-x", "--judge-base-url", &url]);
+    let table = agora::batch::read_csv(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    for r in &table.rows {
+        assert!(r.judge_error.contains(&format!("Could not reach {url}")), "{:?}", r.judge_error);
+    }
+    assert!(stderr.contains("seed 1: not judged: the judge could not be asked: Could not reach"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

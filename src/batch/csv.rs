@@ -23,6 +23,9 @@ pub struct Table {
     /// then the conversation's `balance`, ...), empty when the batch is not judged (see
     /// [`judge_columns`]).
     pub judge: Vec<String>,
+    /// Whether a judged batch's rows say why a run was not judged (`judge_error`, after the
+    /// judge's columns; a file written before it existed has none).
+    pub judge_error: bool,
     pub rows: Vec<RunFigures>,
 }
 
@@ -62,7 +65,16 @@ const MIDDLE: [&str; 15] = [
 
 impl Table {
     pub fn new(batch: String, seeds: String, agents: Vec<String>, games: u32) -> Table {
-        Table { batch, seeds, agents, games, text: true, judge: Vec::new(), rows: Vec::new() }
+        Table {
+            batch,
+            seeds,
+            agents,
+            games,
+            text: true,
+            judge: Vec::new(),
+            judge_error: true,
+            rows: Vec::new(),
+        }
     }
 
     fn columns(&self) -> Vec<String> {
@@ -80,11 +92,18 @@ impl Table {
             c.extend(TEXT.iter().flat_map(|m| self.agents.iter().map(move |a| format!("{m}:{a}"))));
         }
         c.extend(self.judge.iter().map(|j| format!("judge:{j}")));
+        if self.judged_why() {
+            c.push("judge_error".into());
+        }
         if self.games > 0 {
             c.push("optimum".into());
             c.extend((1..=self.games).map(|g| format!("overall:{g}")));
         }
         c
+    }
+
+    fn judged_why(&self) -> bool {
+        self.judge_error && !self.judge.is_empty()
     }
 
     /// The header line, with its line end.
@@ -136,6 +155,9 @@ impl Table {
         }
         for j in &self.judge {
             c.push(opt(r.judge.iter().find(|(n, _)| n == j).and_then(|(_, v)| *v).map(|v| v.to_string())));
+        }
+        if self.judged_why() {
+            c.push(r.judge_error.clone());
         }
         if self.games > 0 {
             c.push(opt(r.optimum.map(|o| o.to_string())));
@@ -232,6 +254,7 @@ pub fn read_csv(text: &str) -> Result<Table, String> {
     let mut table = Table::new(String::new(), String::new(), agents, games);
     table.text = header.iter().any(|c| c.starts_with("repetition:"));
     table.judge = header.iter().filter_map(|c| c.strip_prefix("judge:")).map(str::to_string).collect();
+    table.judge_error = header.iter().any(|c| c == "judge_error");
     if header != table.columns() {
         return Err("the header is not that of a batch written by `agora batch`".into());
     }
@@ -358,6 +381,9 @@ fn read_row(table: &Table, columns: &[String], cells: &[String]) -> Result<RunFi
     }
     for j in &table.judge {
         r.judge.push((j.clone(), c.opt_u32()?));
+    }
+    if table.judged_why() {
+        r.judge_error = c.text();
     }
     if table.games > 0 {
         r.optimum = c.opt_i64()?;

@@ -47,6 +47,9 @@ pub struct RunFigures {
     /// The newest verdict's scores, by judge column (see [`super::csv::judge_columns`]); none
     /// where the run was not judged, or a score was not given.
     pub judge: Vec<(String, Option<u32>)>,
+    /// Why the run has no verdict where it was to be judged (the judge could not be reached, or
+    /// no reply could be read); empty when judged.
+    pub judge_error: String,
 }
 
 impl RunFigures {
@@ -111,6 +114,9 @@ impl RunFigures {
             }
         }
         f.error = errors.join("; ");
+        if let Some(Event::Verdict { not_judged, .. }) = crate::judge::latest(events) {
+            f.judge_error.clone_from(not_judged);
+        }
         // A verdict whose scorecards cannot be read leaves the judge's cells empty, as not judged.
         if let Some(Ok((cards, conversation))) = crate::judge::latest(events).map(crate::judge::scorecards) {
             // In the columns' order: each dimension, then each agent.

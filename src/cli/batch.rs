@@ -257,10 +257,21 @@ fn run_one(
             futures::executor::block_on(crate::judge::judge_run(events, settings, judge, model, clock))
                 .map_err(|e| e.to_string())
         });
-        match judged {
-            Ok(added) => events.extend(added),
-            Err(e) => eprintln!("seed {seed}: the judge could not be asked: {e}"),
+        let problem = match judged {
+            Ok(added) => {
+                events.extend(added);
+                None
+            }
+            Err(e) => Some(format!("the judge could not be asked: {e}")),
+        };
+        let mut row = row_of(scenario, seed, &played);
+        if let Some(problem) = problem {
+            row.judge_error = problem;
         }
+        if !row.judge_error.is_empty() {
+            eprintln!("seed {seed}: not judged: {}", row.judge_error);
+        }
+        return (row, played.ok().map(|events| to_json_lines(&events)));
     }
     (row_of(scenario, seed, &played), played.ok().map(|events| to_json_lines(&events)))
 }
