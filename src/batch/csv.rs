@@ -254,7 +254,7 @@ pub fn read_csv(text: &str) -> Result<Table, String> {
     let mut table = Table::new(String::new(), String::new(), agents, games);
     table.text = header.iter().any(|c| c.starts_with("repetition:"));
     table.judge = header.iter().filter_map(|c| c.strip_prefix("judge:")).map(str::to_string).collect();
-    table.judge_error = header.iter().any(|c| c == "judge_error");
+    table.judge_error = table.judge.is_empty() || header.iter().any(|c| c == "judge_error");
     if header != table.columns() {
         return Err("the header is not that of a batch written by `agora batch`".into());
     }
