@@ -464,6 +464,7 @@ fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
     // The researcher agrees with the judge on civility and argument, and ranks evidence backwards.
     let mut labels = String::from("run,agent,dimension,score\n");
     let mut judge_evidence = Vec::new();
+    let mut judge_argument = Vec::new();
     for seed in 1..=6 {
         let log = from_json_lines(&std::fs::read_to_string(runs.join(format!("seed-{seed}.jsonl"))).unwrap())
             .unwrap();
@@ -478,6 +479,9 @@ fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
                 };
                 if s.dimension == "evidence" {
                     judge_evidence.push((v, given));
+                }
+                if s.dimension == "argument" {
+                    judge_argument.push((v, given));
                 }
                 labels.push_str(&format!("seed-{seed},{},{},{given}\n", c.agent, s.dimension));
             }
@@ -494,19 +498,63 @@ fn agora_judge_check_compares_the_judges_scores_with_a_researchers_labels() {
             .unwrap_or_else(|| panic!("{d}: {stdout}"))
             .to_string()
     };
-    assert!(line("argument").ends_with("1.000     1.000") || line("argument").contains(" –"), "{stdout}");
+    let argument = judge::agreement::Agreement::of("argument", &judge_argument, 1, 5);
+    assert_eq!(line("argument"), argument.line(9));
+    assert!(argument.spearman.is_none_or(|r| r == 1.0), "{stdout}");
     let expected = judge::agreement::Agreement::of("evidence", &judge_evidence, 1, 5);
-    let figure = |v: Option<f64>| v.map_or("–".to_string(), |v| agora::text::fixed(v, 3));
-    assert!(
-        line("evidence").ends_with(&format!(
-            "{:>8}  {:>8}",
-            figure(expected.spearman),
-            figure(expected.kappa)
-        )),
-        "{stdout}"
-    );
+    assert_eq!(line("evidence"), expected.line(9));
     assert!(expected.spearman.is_none_or(|r| r < 0.0), "ranked backwards");
+    // Each interval holds its figure, within [-1, 1].
+    for a in [&argument, &expected] {
+        for (figure, ci) in [(a.spearman, a.spearman_ci), (a.kappa, a.kappa_ci)] {
+            if let (Some(v), Some((lo, hi))) = (figure, ci) {
+                assert!(
+                    (-1.0..=lo).contains(&-1.0) && lo <= v && v <= hi && hi <= 1.0,
+                    "{v} in [{lo}, {hi}]"
+                );
+            }
+        }
+    }
+    assert!(stdout.contains("95 % percentile bootstrap over the pairs (1000 resamples)"), "{stdout}");
     assert!(stdout.contains("1 labels had no judged score"), "{stdout}");
+
+    // An item labelled twice with the same score counts once and is said.
+    let first = labels.lines().nth(1).unwrap().to_string();
+    std::fs::write(dir.join("twice.csv"), format!("{labels}{first}\n")).unwrap();
+    let (code, again, stderr) = common::agora(&["judge-check", "runs", "twice.csv"], Some(&dir), None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(again.contains("1 labels repeated an item with the same score and were counted once"), "{again}");
+    assert_eq!(
+        again.lines().find(|l| l.trim_start().starts_with("evidence")),
+        Some(line("evidence").as_str())
+    );
+
+    // Labels off the scale, and an item labelled twice with different scores, are refused by line.
+    let n = labels.lines().count();
+    let (run, rest) = first.split_once(',').unwrap();
+    let (who_what, score) = rest.rsplit_once(',').unwrap();
+    for (name, extra, said) in [
+        ("seven.csv", format!("{run},{who_what},7\n"), format!("line {n}: the score 7 is off the scale of")),
+        ("zero.csv", format!("{run},{who_what},0\n"), format!("line {n}: the score 0 is off the scale of")),
+        (
+            "other.csv",
+            format!("{run},{who_what},{}\n", if score == "3" { 4 } else { 3 }),
+            format!("line {}: {run}, ", n + 1),
+        ),
+    ] {
+        // An off-scale label replaces the first line's (moved to the end); a conflicting one repeats it.
+        let text = if name == "other.csv" {
+            format!("{labels}{extra}")
+        } else {
+            let mut without = labels.clone();
+            without = without.replacen(&format!("{first}\n"), "", 1);
+            format!("{without}{extra}")
+        };
+        std::fs::write(dir.join(name), text).unwrap();
+        let (code, _, stderr) = common::agora(&["judge-check", "runs", name], Some(&dir), None);
+        assert_eq!(code, 2, "{name}: {stderr}");
+        assert!(stderr.contains(&said), "{name}: {stderr}");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -157,7 +157,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     Ok(if judged { 0 } else { 1 })
 }
 
-pub const CHECK_USAGE: &str = "usage: agora judge-check <runs-dir> <labels.csv>\n\n<runs-dir> holds judged runs (agora judge --out, or agora batch --judge --events-dir): each file's newest\nverdict is compared with <labels.csv>, a researcher's own scores with the header run,agent,dimension,score\n(run: the file's name without its extension; agent empty for the conversation's dimensions). Prints, per\ndimension, the pairs compared, Spearman's rho and Cohen's quadratic-weighted kappa on the dimension's scale.";
+pub const CHECK_USAGE: &str = "usage: agora judge-check <runs-dir> <labels.csv>\n\n<runs-dir> holds judged runs (agora judge --out, or agora batch --judge --events-dir): each file's newest\nverdict is compared with <labels.csv>, a researcher's own scores with the header run,agent,dimension,score\n(run: the file's name without its extension; agent empty for the conversation's dimensions). Prints, per\ndimension, the pairs compared, Spearman's rho and Cohen's quadratic-weighted kappa on the dimension's scale,\neach with a 95 % bootstrap interval. A score off the dimension's scale, or an item labelled twice with\ndifferent scores, is refused naming its line; an item repeated with the same score counts once.";
 
 /// `agora judge-check runs/ labels.csv`.
 pub fn check_main(args: &[String]) -> Result<i32, String> {
@@ -205,17 +205,41 @@ pub fn check_main(args: &[String]) -> Result<i32, String> {
     // Per dimension: (judge's score, person's score) pairs, and the dimension's scale.
     type Compared = (Vec<(u32, u32)>, u32, u32);
     let mut pairs: std::collections::BTreeMap<String, Compared> = Default::default();
-    let mut unmatched = 0;
+    let (mut unmatched, mut repeated) = (0, 0);
+    // Each item labelled, with its score and line: an item labelled twice must say the same.
+    let mut seen: std::collections::BTreeMap<(String, String, String), (u32, usize)> = Default::default();
     for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let at = i + 2;
         let cells: Vec<&str> = line.split(',').map(str::trim).collect();
         let [run, agent, dimension, score] = cells[..] else {
-            return Err(format!("{labels} line {}: four cells expected", i + 2));
+            return Err(format!("{labels} line {at}: four cells expected"));
         };
         let score: u32 = score
             .parse()
-            .map_err(|_| format!("{labels} line {}: the score \"{score}\" is not a whole number", i + 2))?;
-        match judged.get(&(run.to_string(), agent.to_string(), dimension.to_string())) {
+            .map_err(|_| format!("{labels} line {at}: the score \"{score}\" is not a whole number"))?;
+        let item = (run.to_string(), agent.to_string(), dimension.to_string());
+        match seen.get(&item) {
+            Some(&(before, line)) if before != score => {
+                return Err(format!(
+                    "{labels} line {at}: {run}, {}{dimension} is labelled {score} here and {before} on line {line}: keep one",
+                    if agent.is_empty() { String::new() } else { format!("{agent}, ") }
+                ));
+            }
+            Some(_) => {
+                repeated += 1;
+                continue;
+            }
+            None => {
+                seen.insert(item.clone(), (score, at));
+            }
+        }
+        match judged.get(&item) {
             Some(&(v, min, max)) => {
+                if !(min..=max).contains(&score) {
+                    return Err(format!(
+                        "{labels} line {at}: the score {score} is off the scale of {dimension} ({min} to {max})"
+                    ));
+                }
                 let entry = pairs.entry(dimension.to_string()).or_insert((Vec::new(), min, max));
                 entry.0.push((v, score));
             }
@@ -226,9 +250,25 @@ pub fn check_main(args: &[String]) -> Result<i32, String> {
         return Err(format!("no label in {labels} matches a judged score in {dir} (run names are file names without their extension)"));
     }
     let width = pairs.keys().map(|d| d.chars().count()).max().unwrap_or(9).max(9);
-    say(format_args!("  {:<width$}  {:>5}  {:>8}  {:>8}", "dimension", "pairs", "spearman", "kappa"));
+    say(format_args!(
+        "  {:<width$}  {:>5}  {:>8}  {:>14}  {:>8}  {:>14}",
+        "dimension", "pairs", "spearman", "95 % interval", "kappa", "95 % interval"
+    ));
+    let mut undefined = Vec::new();
     for (dimension, (list, min, max)) in &pairs {
-        say(crate::judge::agreement::Agreement::of(dimension, list, *min, *max).line(width));
+        let a = crate::judge::agreement::Agreement::of(dimension, list, *min, *max);
+        say(a.line(width));
+        undefined.extend(a.undefined());
+    }
+    for why in undefined {
+        say(why);
+    }
+    say(format_args!(
+        "Spearman's rho ranks the judge's scores against yours; kappa is Cohen's, quadratic-weighted on the dimension's scale. Intervals: 95 % percentile bootstrap over the pairs ({} resamples).",
+        crate::judge::agreement::RESAMPLES
+    ));
+    if repeated > 0 {
+        say(format_args!("{repeated} labels repeated an item with the same score and were counted once."));
     }
     if unmatched > 0 {
         say(format_args!("{unmatched} labels had no judged score to compare with (a run, agent or dimension the judge did not score)."));

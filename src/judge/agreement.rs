@@ -63,37 +63,93 @@ pub fn weighted_kappa(x: &[u32], y: &[u32], min: u32, max: u32) -> Option<f64> {
     (chance > 0.0).then(|| 1.0 - seen / chance)
 }
 
-/// A dimension's agreement: pairs compared, rho and kappa.
+/// Bootstrap resamples for the intervals of rho and kappa.
+pub const RESAMPLES: usize = 1000;
+
+/// A dimension's agreement: pairs compared, rho and kappa, each with its 95 % bootstrap interval
+/// (the pairs resampled with replacement, the 2.5th and 97.5th percentiles of the resamples where
+/// the figure is defined; none when fewer than half of them define it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Agreement {
     pub dimension: String,
     pub pairs: usize,
     pub spearman: Option<f64>,
     pub kappa: Option<f64>,
+    pub spearman_ci: Option<(f64, f64)>,
+    pub kappa_ci: Option<(f64, f64)>,
+}
+
+/// The 95 % percentile interval of `figure` over resamples of `pairs` (seeded: the same pairs
+/// give the same interval).
+fn interval(pairs: &[(u32, u32)], figure: impl Fn(&[(u32, u32)]) -> Option<f64>) -> Option<(f64, f64)> {
+    use rand::{Rng, SeedableRng};
+    if pairs.len() < 2 {
+        return None;
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    let mut values: Vec<f64> = (0..RESAMPLES)
+        .filter_map(|_| {
+            let sample: Vec<(u32, u32)> =
+                (0..pairs.len()).map(|_| pairs[rng.random_range(0..pairs.len())]).collect();
+            figure(&sample)
+        })
+        .collect();
+    if values.len() < RESAMPLES / 2 {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+    Some((at(0.025), at(0.975)))
 }
 
 impl Agreement {
     /// `pairs` of (judge's score, person's score) on the scale `min` to `max`.
     pub fn of(dimension: &str, pairs: &[(u32, u32)], min: u32, max: u32) -> Agreement {
-        let (x, y): (Vec<u32>, Vec<u32>) = pairs.iter().copied().unzip();
-        let f = |v: &[u32]| v.iter().map(|&s| f64::from(s)).collect::<Vec<f64>>();
+        let rho = |p: &[(u32, u32)]| {
+            let (x, y): (Vec<f64>, Vec<f64>) = p.iter().map(|&(a, b)| (f64::from(a), f64::from(b))).unzip();
+            spearman(&x, &y)
+        };
+        let kappa = |p: &[(u32, u32)]| {
+            let (x, y): (Vec<u32>, Vec<u32>) = p.iter().copied().unzip();
+            weighted_kappa(&x, &y, min, max)
+        };
         Agreement {
             dimension: dimension.into(),
             pairs: pairs.len(),
-            spearman: spearman(&f(&x), &f(&y)),
-            kappa: weighted_kappa(&x, &y, min, max),
+            spearman: rho(pairs),
+            kappa: kappa(pairs),
+            spearman_ci: interval(pairs, rho),
+            kappa_ci: interval(pairs, kappa),
         }
     }
 
+    /// The row `agora judge-check` prints: figures to three places, intervals to two.
     pub fn line(&self, width: usize) -> String {
         let show = |v: Option<f64>| v.map_or("–".to_string(), |v| crate::text::fixed(v, 3));
+        let range = |v: Option<(f64, f64)>| {
+            v.map_or("–".to_string(), |(a, b)| {
+                format!("[{}, {}]", crate::text::fixed(a, 2), crate::text::fixed(b, 2))
+            })
+        };
         format!(
-            "  {:<width$}  {:>5}  {:>8}  {:>8}",
+            "  {:<width$}  {:>5}  {:>8}  {:>14}  {:>8}  {:>14}",
             self.dimension,
             self.pairs,
             show(self.spearman),
-            show(self.kappa)
+            range(self.spearman_ci),
+            show(self.kappa),
+            range(self.kappa_ci)
         )
+    }
+
+    /// Why a figure shows "–", when one does.
+    pub fn undefined(&self) -> Option<String> {
+        (self.spearman.is_none() || self.kappa.is_none()).then(|| {
+            format!(
+                "{}: \u{2013} where a figure is not defined: fewer than two pairs, or one side gave the same score every time.",
+                self.dimension
+            )
+        })
     }
 }
 
