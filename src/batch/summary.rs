@@ -19,6 +19,9 @@ pub struct Spread {
     pub ci: f64,
     pub min: f64,
     pub max: f64,
+    /// The figure's own range, when it has one (a share or a rate: 0 to 1; a judge's score: its
+    /// scale): the interval is cut to it, as a mean cannot leave it.
+    pub bounds: Option<(f64, f64)>,
 }
 
 /// `text` with every whole number of five digits or more in groups of three ("12,345 tokens"), as
@@ -86,7 +89,23 @@ impl Spread {
             ci,
             min: values.iter().copied().fold(f64::INFINITY, f64::min),
             max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            bounds: None,
         }
+    }
+
+    /// The same figures, for a quantity that stays within `low` to `high`.
+    pub fn within(self, low: f64, high: f64) -> Spread {
+        Spread { bounds: Some((low, high)), ..self }
+    }
+
+    /// The 95 % interval of the mean: Student's t, cut to the figure's range; none from fewer
+    /// than three runs (t with one degree of freedom is 12.7: an interval wider than any range).
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        if self.n < 3 {
+            return None;
+        }
+        let (low, high) = self.bounds.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        Some(((self.mean - self.ci).max(low), (self.mean + self.ci).min(high)))
     }
 
     /// "3.00 ± 2.16 [−0.44, 6.44] (1.00 to 6.00)": mean ± sample sd, the 95 % confidence interval
@@ -95,17 +114,22 @@ impl Spread {
         if self.n == 1 {
             return format!("{} (one run)", fixed(self.mean, decimals));
         }
+        let interval = match self.interval() {
+            Some((low, high)) => format!("[{}, {}]", fixed(low, decimals), fixed(high, decimals)),
+            None => "[no interval from 2 runs]".into(),
+        };
         format!(
-            "{} ± {} [{}, {}] ({} to {})",
+            "{} ± {} {interval} ({} to {})",
             fixed(self.mean, decimals),
             fixed(self.sd, decimals),
-            fixed(self.mean - self.ci, decimals),
-            fixed(self.mean + self.ci, decimals),
             fixed(self.min, decimals),
             fixed(self.max, decimals)
         )
     }
 }
+
+/// Which interval the summary's figures use, printed under them.
+pub const INTERVALS: &str = "Intervals: 95 % Student's t interval of the mean over runs, cut to what the figure can be (a share or a rate 0 to 1, a count or a cost from 0); none from fewer than 3 runs.";
 
 /// How a run ended (as its CSV row names it: `turn_limit`, `error`, ...), in words.
 pub fn ending(how: &str) -> &str {
@@ -170,16 +194,17 @@ impl Summary {
                 .agents
                 .iter()
                 .enumerate()
-                .map(|(i, a)| (a.clone(), each(&|r| r.floor.get(i).map(|(_, s)| *s))))
+                .map(|(i, a)| (a.clone(), each(&|r| r.floor.get(i).map(|(_, s)| *s)).within(0.0, 1.0)))
                 .collect(),
-            longest_run: each(&|r| Some(f64::from(r.longest_run))),
-            everyone_spoke_by: each(&|r| r.everyone_spoke_by.map(f64::from)),
-            calls: each(&|r| Some(f64::from(r.calls))),
-            orchestration_tokens: each(&|r| Some(r.orchestration_tokens as f64)),
-            speech_tokens: each(&|r| Some(r.speech_tokens as f64)),
-            cost: each(&|r| r.cost),
-            retries: each(&|r| Some(f64::from(r.retries))),
-            fallback_rate: each(&|r| (r.turns > 0).then(|| f64::from(r.fallbacks) / f64::from(r.turns))),
+            longest_run: each(&|r| Some(f64::from(r.longest_run))).within(0.0, f64::INFINITY),
+            everyone_spoke_by: each(&|r| r.everyone_spoke_by.map(f64::from)).within(0.0, f64::INFINITY),
+            calls: each(&|r| Some(f64::from(r.calls))).within(0.0, f64::INFINITY),
+            orchestration_tokens: each(&|r| Some(r.orchestration_tokens as f64)).within(0.0, f64::INFINITY),
+            speech_tokens: each(&|r| Some(r.speech_tokens as f64)).within(0.0, f64::INFINITY),
+            cost: each(&|r| r.cost).within(0.0, f64::INFINITY),
+            retries: each(&|r| Some(f64::from(r.retries))).within(0.0, f64::INFINITY),
+            fallback_rate: each(&|r| (r.turns > 0).then(|| f64::from(r.fallbacks) / f64::from(r.turns)))
+                .within(0.0, 1.0),
             default_bid_rate: (bids > 0).then(|| f64::from(default_bids) / f64::from(bids)),
             refused: rows.iter().map(|r| r.refused).sum(),
             empty: rows.iter().map(|r| r.empty).sum(),
@@ -209,7 +234,7 @@ impl Summary {
             return out;
         }
         out.push(
-            "Share of the floor (mean ± sample sd [95 % confidence interval of the mean] (min to max over runs)):"
+            "Share of the floor (mean ± sample sd [95 % interval of the mean] (min to max over runs)):"
                 .into(),
         );
         let width = self.floor.iter().map(|(a, _)| a.chars().count()).max().unwrap_or(0);
@@ -256,12 +281,13 @@ impl Summary {
         }
         if !self.judge.is_empty() {
             let judged = self.judge.iter().map(|(_, s)| s.n).max().unwrap_or(0);
-            out.push(format!("The judge's scores ({judged} of {} runs judged; mean ± sample sd [95 % confidence interval of the mean] (min to max)):", self.runs));
+            out.push(format!("The judge's scores ({judged} of {} runs judged; mean ± sample sd [95 % interval of the mean] (min to max)):", self.runs));
             let width = self.judge.iter().map(|(j, _)| j.chars().count()).max().unwrap_or(0);
             for (j, s) in self.judge.iter().filter(|(_, s)| s.n > 0) {
                 out.push(format!("  {j:<width$}  {}", s.describe(2)));
             }
         }
+        out.push(INTERVALS.into());
         out
     }
 

@@ -217,6 +217,18 @@ fn the_summary_is_the_spread_over_runs() {
     assert!((s.ci - 3.182 * (14.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
     assert_eq!(s.describe(2), "3.00 ± 2.16 [-0.44, 6.44] (1.00 to 6.00)");
     assert_eq!(Spread::of([0.25]).describe(2), "0.25 (one run)");
+    // A share of the floor from two runs (0.2 and 0.9): t with one degree of freedom gives
+    // [-3.9, 5.0]; no interval is printed from two runs, and from three a share's stays in [0, 1].
+    assert_eq!(
+        Spread::of([0.2, 0.9]).within(0.0, 1.0).describe(3),
+        "0.550 ± 0.495 [no interval from 2 runs] (0.200 to 0.900)"
+    );
+    let three = Spread::of([0.0, 0.1, 0.9]).within(0.0, 1.0);
+    assert!(three.mean - three.ci < 0.0 && three.mean + three.ci > 1.0, "the t interval leaves [0, 1] here");
+    assert_eq!(three.interval(), Some((0.0, 1.0)));
+    assert_eq!(three.describe(3), "0.333 ± 0.493 [0.000, 1.000] (0.000 to 0.900)");
+    let counts = Spread::of([0.0, 0.0, 3.0]).within(0.0, f64::INFINITY);
+    assert_eq!(counts.interval().unwrap().0, 0.0, "a count's interval starts at 0 at the lowest");
     // Past the table, the expansion is within 0.001 of t: 40 degrees of freedom give 2.021.
     let wide = Spread::of((0..41).map(f64::from));
     assert!((wide.ci / (wide.sd / 41f64.sqrt()) - 2.021).abs() < 1e-3, "{}", wide.ci);
@@ -226,7 +238,10 @@ fn the_summary_is_the_spread_over_runs() {
     assert_eq!(summary.finished.get("turn_limit"), Some(&3));
     let first = &table.agents[0];
     let mean = table.rows.iter().map(|r| r.floor[0].1).sum::<f64>() / 3.0;
-    assert_eq!(summary.floor[0], (first.clone(), Spread::of(table.rows.iter().map(|r| r.floor[0].1))));
+    assert_eq!(
+        summary.floor[0],
+        (first.clone(), Spread::of(table.rows.iter().map(|r| r.floor[0].1)).within(0.0, 1.0))
+    );
     assert!((summary.floor[0].1.mean - mean).abs() < 1e-12);
     let lines = summary.lines().join("\n");
     assert!(lines.starts_with("3 runs: 3 turn_limit"), "{lines}");
