@@ -507,7 +507,8 @@ fn object_grammar(schema: &Value, budget: u32) -> String {
 }
 
 /// A grammar for JSON following `schema`, nested (the judge's verdict and its comparison of two
-/// runs): an object has every property, in the schema's order; an array of objects whose first
+/// runs): an object has every property, in the schema's order (so a verdict keyed by the agents'
+/// names scores every agent, once); an array of objects whose first
 /// property is an `enum` has one item for each of its values, in order (so every agent is scored,
 /// once); an `enum` is one of its values; an integer with a `minimum` and `maximum` is one of
 /// that range, another at most three digits; anything else a bounded string. The strings share

@@ -239,11 +239,12 @@ fn as_told(scenario: &Scenario, events: &[Event]) -> (String, Vec<String>) {
 /// The JSON the judge is asked for, as an example the prompt shows.
 fn shape(settings: &JudgeSettings, names: &[String]) -> String {
     let scores = example_scores;
-    let agents: Vec<Value> = names
+    let agents: serde_json::Map<String, Value> = names
         .iter()
         .map(|n| {
-            json!({"agent": n, "reasoning": "…", "scores": scores(&settings.agent_rubric),
-                "strongest_turn": 1, "weakest_turn": 1})
+            let card = json!({"reasoning": "…", "scores": scores(&settings.agent_rubric),
+                "strongest_turn": 1, "weakest_turn": 1});
+            (n.clone(), card)
         })
         .collect();
     let mut out = json!({"agents": agents});
@@ -254,23 +255,28 @@ fn shape(settings: &JudgeSettings, names: &[String]) -> String {
 }
 
 /// The JSON schema of the verdict, for providers that take one (and the model in the tab's
-/// grammar): the cast's names, every dimension an integer on its scale, reasoning first.
+/// grammar): an object keyed by the cast's names, each one required, so a strict structured
+/// output cannot leave an agent out or judge one twice; every dimension an integer on its scale,
+/// reasoning first.
 pub fn schema(settings: &JudgeSettings, names: &[String]) -> Value {
     let scores = scores_schema;
     let agent = json!({
         "type": "object",
         "properties": {
-            "agent": {"type": "string", "enum": names},
             "reasoning": {"type": "string"},
             "scores": scores(&settings.agent_rubric),
             "strongest_turn": {"type": "integer"},
             "weakest_turn": {"type": "integer"},
         },
-        "required": ["agent", "reasoning", "scores", "strongest_turn", "weakest_turn"],
+        "required": ["reasoning", "scores", "strongest_turn", "weakest_turn"],
         "additionalProperties": false,
     });
+    let cast: serde_json::Map<String, Value> = names.iter().map(|n| (n.clone(), agent.clone())).collect();
     let mut properties = serde_json::Map::new();
-    properties.insert("agents".into(), json!({"type": "array", "items": agent}));
+    properties.insert(
+        "agents".into(),
+        json!({"type": "object", "properties": cast, "required": names, "additionalProperties": false}),
+    );
     let mut required = vec!["agents"];
     if !settings.conversation_rubric.is_empty() {
         properties.insert("conversation".into(), card_schema(&settings.conversation_rubric));
@@ -382,16 +388,21 @@ pub fn read_verdict(reply: &str, events: &[Event], settings: &JudgeSettings) -> 
         return Err("the log does not start with run_started".into());
     };
     let value = json_object(reply, "the verdict")?;
-    let listed = value.get("agents").and_then(Value::as_array).ok_or("the verdict has no list of agents")?;
+    // Keyed by the agents' names, as the schema asks; a list of cards naming their agent, as a
+    // model given only the prompt may still write (and as verdicts were asked for before).
+    let listed = value.get("agents").ok_or("the verdict does not judge the agents")?;
     let said = messages(events);
     let mut agents = Vec::new();
     for name in scenario.agent_names() {
-        let entry = listed
-            .iter()
-            .find(|a| {
-                a.get("agent").and_then(Value::as_str).is_some_and(|n| n.trim().eq_ignore_ascii_case(&name))
-            })
-            .ok_or_else(|| format!("the verdict does not judge {name}"))?;
+        let same = |n: &str| n.trim().eq_ignore_ascii_case(&name);
+        let entry = match listed {
+            Value::Object(cards) => cards.iter().find(|(n, _)| same(n)).map(|(_, card)| card),
+            Value::Array(cards) => {
+                cards.iter().find(|a| a.get("agent").and_then(Value::as_str).is_some_and(same))
+            }
+            _ => None,
+        }
+        .ok_or_else(|| format!("the verdict does not judge {name}"))?;
         let mut c = card(entry, &settings.agent_rubric, &name)?;
         // A turn is kept only where the agent spoke in it, so a link to it finds the speech.
         let turn_of = |key: &str| {

@@ -115,10 +115,7 @@ fn the_judges_request_is_golden_for_openai_compatible_and_anthropic_providers() 
     let agora::model::ResponseFormat::JsonSchema { schema, .. } = &request.response_format else {
         panic!("no schema")
     };
-    assert_eq!(
-        schema["properties"]["agents"]["items"]["properties"]["agent"]["enum"].as_array().unwrap().len(),
-        3
-    );
+    assert_eq!(schema["properties"]["agents"]["required"].as_array().unwrap().len(), 3);
 }
 
 #[test]
@@ -198,6 +195,45 @@ fn a_reply_that_leaves_out_an_agent_or_strays_off_the_scale_is_unreadable() {
     );
     assert_eq!(off.unwrap_err(), "Donald Trump's responsiveness score is 6, outside 1 to 5");
     assert!(judge::read_verdict("I liked them all.", &events, &s).unwrap_err().contains("no JSON object"));
+
+    // The schema keys the cards by the cast's names and requires each: a strict structured output
+    // cannot leave one out (an array of cards let it return one agent).
+    let names: Vec<String> = ["Donald Trump", "Kanye West", "Elizabeth Warren"].map(String::from).to_vec();
+    let schema = judge::schema(&s, &names);
+    let agents = &schema["properties"]["agents"];
+    assert_eq!(agents["type"], "object");
+    assert_eq!(agents["required"], serde_json::json!(names));
+    assert_eq!(agents["additionalProperties"], false);
+    for n in &names {
+        assert_eq!(
+            agents["properties"][n]["required"],
+            serde_json::json!(["reasoning", "scores", "strongest_turn", "weakest_turn"])
+        );
+    }
+    // A reply in that shape is read; one that leaves an agent out is refused by name.
+    let keyed = |cards: &[(&str, i64)]| {
+        let map: serde_json::Map<String, serde_json::Value> = cards
+            .iter()
+            .map(|(n, v)| {
+                let mut c = card(n, *v);
+                c.as_object_mut().unwrap().remove("agent");
+                (n.to_string(), c)
+            })
+            .collect();
+        serde_json::json!({"agents": map, "conversation": conversation}).to_string()
+    };
+    let read = judge::read_verdict(
+        &keyed(&[("Donald Trump", 4), ("Kanye West", 2), ("Elizabeth Warren", 1)]),
+        &events,
+        &s,
+    )
+    .unwrap();
+    assert_eq!(
+        read.agents.iter().map(|c| c.scores[0].score).collect::<Vec<_>>(),
+        [Some(4), Some(2), Some(1)]
+    );
+    let missing = judge::read_verdict(&keyed(&[("Donald Trump", 4), ("Kanye West", 2)]), &events, &s);
+    assert_eq!(missing.unwrap_err(), "the verdict does not judge Elizabeth Warren");
 }
 
 #[test]

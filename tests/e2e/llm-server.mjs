@@ -114,8 +114,9 @@ function reply(body, protocol) {
     const dims = (title) => [...section(title).matchAll(/^- (.+?) \((\d+) to (\d+)\):/gm)].map((m) => [m[1], +m[2], +m[3]]);
     const scores = (list, salt) => Object.fromEntries(list.map(([d, lo, hi]) => [d, lo + (hash(salt + d + h) % (hi - lo + 1))]));
     const turns = (n) => [...last.matchAll(/^\[turn (\d+)\] ([^:\n]+):/gm)].filter((m) => m[2] === n).map((m) => +m[1]);
-    const agents = names.map((n) => ({ agent: n, reasoning: `${n} answered the others ${h % 97} times.`,
-      scores: scores(dims('Score each participant on:\n'), n), strongest_turn: turns(n)[0] ?? 0, weakest_turn: turns(n).at(-1) ?? 0 }));
+    // Keyed by name, as the verdict's schema asks (src/judge.rs).
+    const agents = Object.fromEntries(names.map((n) => [n, { reasoning: `${n} answered the others ${h % 97} times.`,
+      scores: scores(dims('Score each participant on:\n'), n), strongest_turn: turns(n)[0] ?? 0, weakest_turn: turns(n).at(-1) ?? 0 }]));
     const verdict = { agents };
     const whole = dims('Score the conversation as a whole on:\n');
     if (whole.length) verdict.conversation = { reasoning: 'It moved on from where it began.', scores: scores(whole, 'the conversation') };
