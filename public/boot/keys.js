@@ -31,7 +31,8 @@ addEventListener('keydown', (e) => {
   else if ((k === ' ' || k === 'Enter') && /^(BUTTON|A|SUMMARY)$/.test(tag)) return;
   else if (k === 'ArrowRight') done = press('step');
   else if (k === 'ArrowLeft') done = press('step-back');
-  else if (k === ' ') done = press('pause') || press('run');
+  // Space pauses and resumes; over a finished run it starts nothing (Run does, on purpose).
+  else if (k === ' ') done = press('pause') || (!/^(Finished|Stopped)/.test(document.querySelector('[data-testid=status]')?.textContent ?? '') && press('run'));
   else if (k === 'Enter' && !e.shiftKey) done = press('seat-send');
   if (done) e.preventDefault();
 });

@@ -128,6 +128,8 @@ pub fn Transcript() -> impl IntoView {
                         "Press Play all or Step all to start the conversations."
                     } else if controller.replaying.get() {
                         "Press Play or Step to watch the recorded conversation."
+                    } else if controller.mode.get() != super::Mode::Idle {
+                        "The conversation begins with the first speech."
                     } else {
                         "Press Run or Step to start the conversation."
                     }}

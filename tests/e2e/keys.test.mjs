@@ -3,7 +3,7 @@
 // the projector view, and open or play nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appSession, eventually, openApp } from './helpers.mjs';
+import { appSession, eventually, openApp, waitForStatus } from './helpers.mjs';
 
 const session = appSession();
 
@@ -82,4 +82,36 @@ test('P and Space typed into the editor, the interjection and the share settings
   assert.match(await page.getByTestId('status').textContent(), /^Running/, 'Space in the box did not pause the run');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('Space pauses and resumes, but over a finished run starts nothing; a live run\'s card in the gallery goes back to it', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-max_turns').fill('3');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const count = await page.getByTestId('message-count').textContent();
+  await page.keyboard.press('p');
+  await page.locator('main.projector').waitFor();
+  await page.keyboard.press(' ');
+  await page.waitForTimeout(500);
+  assert.match(await page.getByTestId('status').textContent(), /^Finished/, 'Space left the finished run alone');
+  assert.equal(await page.getByTestId('message-count').textContent(), count);
+  await page.keyboard.press('Escape');
+  await page.locator('main.projector').waitFor({ state: 'detached' });
+
+  // A run paused mid-way: the gallery and its card bring it back as it was, not a fresh one.
+  await page.getByTestId('field-max_turns').fill('8');
+  await page.getByTestId('speed').selectOption('400');
+  await page.getByTestId('run').click();
+  await eventually(async () => assert.ok(Number((await page.getByTestId('message-count').textContent()).match(/\d+/)[0]) >= 2));
+  await page.getByTestId('pause').click();
+  await waitForStatus(page, 'Paused');
+  const paused = await page.getByTestId('message-count').textContent();
+  await page.getByTestId('to-gallery').click();
+  await page.getByTestId('open-rail-debate').click();
+  await waitForStatus(page, 'Paused');
+  assert.equal(await page.getByTestId('message-count').textContent(), paused);
+  assert.deepEqual(errors, []);
 });
