@@ -86,29 +86,7 @@ fn five_methods_over_ten_seeds_on_the_demo_model_in_four_shards_merge_into_the_o
 
 #[test]
 fn a_tournament_on_the_local_llm_server_is_judged_in_both_orders_and_reports_the_agreement() {
-    let dir = temp("tournament-server");
-    let server = Server::start(&[]);
-    let (code, stdout, stderr) = agora(
-        &[
-            "tournament",
-            "preset:rail-debate",
-            "--methods",
-            "round_robin,random,bidding",
-            "--seeds",
-            "1..2",
-            "--turns",
-            "3",
-            "--judge-provider",
-            "custom",
-            "--judge-model",
-            "judge-x",
-            "--judge-base-url",
-            &server.url,
-            "--out",
-            "t.csv",
-        ],
-        &dir,
-    );
+    let (dir, code, stdout, stderr) = judged_by_server("tournament-server", &[], "1..2");
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("judged by custom judge-x"), "{stderr}");
     let t = Tournament::read_csv(&std::fs::read_to_string(dir.join("t.csv")).unwrap()).unwrap();
@@ -244,8 +222,8 @@ fn tournament_shards_run_as_a_slurm_array_merge_into_the_one_machine_result() {
     drop(cluster);
 }
 
-/// A tournament of three methods on one seed judged by the local LLM server started with `faults`.
-fn judged_by_server(name: &str, faults: &[&str]) -> (std::path::PathBuf, i32, String, String) {
+/// A tournament of three methods on `seeds` judged by the local LLM server started with `faults`.
+fn judged_by_server(name: &str, faults: &[&str], seeds: &str) -> (std::path::PathBuf, i32, String, String) {
     let dir = temp(name);
     let server = Server::start(faults);
     let (code, stdout, stderr) = agora(
@@ -255,7 +233,7 @@ fn judged_by_server(name: &str, faults: &[&str]) -> (std::path::PathBuf, i32, St
             "--methods",
             "round_robin,random,bidding",
             "--seeds",
-            "1",
+            seeds,
             "--turns",
             "3",
             "--judge-provider",
@@ -274,7 +252,8 @@ fn judged_by_server(name: &str, faults: &[&str]) -> (std::path::PathBuf, i32, St
 
 #[test]
 fn a_judge_that_answers_garbage_leaves_every_pair_unjudged_says_so_and_ends_with_status_1() {
-    let (dir, code, stdout, stderr) = judged_by_server("tournament-garbage", &["--fault", "unreadablex100"]);
+    let (dir, code, stdout, stderr) =
+        judged_by_server("tournament-garbage", &["--fault", "unreadablex100"], "1");
     assert_eq!(code, 1, "{stderr}");
     // On seed 1 at three turns, random and bidding say the same words: a tie without a call. The
     // two other pairs are asked in two orders, three attempts each: two retries an order.
@@ -307,7 +286,7 @@ fn a_judge_that_answers_garbage_leaves_every_pair_unjudged_says_so_and_ends_with
 #[test]
 fn one_order_lost_to_unreadable_replies_is_said_counted_and_ends_with_status_1() {
     // The first three replies are unreadable: the first pair's first order is lost.
-    let (dir, code, stdout, stderr) = judged_by_server("tournament-third", &["--fault", "unreadablex3"]);
+    let (dir, code, stdout, stderr) = judged_by_server("tournament-third", &["--fault", "unreadablex3"], "1");
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains("seed 1: 3 methods played; 2 of 3 pairs judged (1 word for word the same: a tie each, the judge not asked); 2 replies asked again, 1 order of asking lost; 1 pair not judged"),
