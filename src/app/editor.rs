@@ -31,27 +31,24 @@ pub fn Gallery() -> impl IntoView {
                         let title = title.clone();
                         move || editor.scenario.with(|s| s.title == title)
                     };
-                    let this_one = title.clone();
+                    let on_screen = current.clone();
                     view! {
                         <li class="preset" class:current=current data-testid=format!("preset-{}", p.id)>
                             <button
                                 class="preset-open"
                                 data-testid=format!("open-{}", p.id)
-                                on:click={
-                                    let title = this_one;
-                                    move |_| {
-                                        // The card of a run still going on (paused, or waiting for
-                                        // the class) goes back to it; Reset starts it afresh.
-                                        let live = matches!(
-                                            controller.mode.get_untracked(),
-                                            super::Mode::Running | super::Mode::Paused | super::Mode::PausedOnError
-                                        ) && !controller.replaying.get_untracked();
-                                        if !(live && editor.scenario.with_untracked(|s| s.title == title)) {
-                                            controller.reset();
-                                            editor.load(scenario.clone());
-                                        }
-                                        layout.show_stage();
+                                on:click=move |_| {
+                                    // The card of a run still going on (paused, or waiting for
+                                    // the class) goes back to it; Reset starts it afresh.
+                                    let live = matches!(
+                                        controller.mode.get_untracked(),
+                                        super::Mode::Running | super::Mode::Paused | super::Mode::PausedOnError
+                                    ) && !controller.replaying.get_untracked();
+                                    if !(live && untrack(&on_screen)) {
+                                        controller.reset();
+                                        editor.load(scenario.clone());
                                     }
+                                    layout.show_stage();
                                 }
                             >
                                 <span class="method-tag">{method}</span>

@@ -108,15 +108,16 @@ impl Spread {
         Some(((self.mean - self.ci).max(low), (self.mean + self.ci).min(high)))
     }
 
-    /// "3.00 ± 2.16 [−0.44, 6.44] (1.00 to 6.00)": mean ± sample sd, the 95 % confidence interval
-    /// of the mean, and the range, with `decimals` after the point. A single run has no spread.
+    /// "3.00 ± 2.16 [−0.44, 6.44] (1.00 to 6.00)": mean ± sample sd, the 95 % interval of the
+    /// mean ([`Spread::interval`]), and the range, with `decimals` after the point. A single run
+    /// has no spread.
     pub fn describe(&self, decimals: u32) -> String {
         if self.n == 1 {
             return format!("{} (one run)", fixed(self.mean, decimals));
         }
         let interval = match self.interval() {
             Some((low, high)) => format!("[{}, {}]", fixed(low, decimals), fixed(high, decimals)),
-            None => "[no interval from 2 runs]".into(),
+            None => format!("[no interval from {} runs]", self.n),
         };
         format!(
             "{} ± {} {interval} ({} to {})",
@@ -180,6 +181,8 @@ impl Summary {
     pub fn of(table: &Table) -> Summary {
         let rows = &table.rows;
         let each = |f: &dyn Fn(&RunFigures) -> Option<f64>| Spread::of(rows.iter().filter_map(f));
+        // A count or a cost: never below 0.
+        let count = |f: &dyn Fn(&RunFigures) -> Option<f64>| each(f).within(0.0, f64::INFINITY);
         let mut finished = BTreeMap::new();
         for r in rows {
             let how = if r.finish.is_empty() { "unfinished" } else { r.finish.as_str() };
@@ -196,13 +199,13 @@ impl Summary {
                 .enumerate()
                 .map(|(i, a)| (a.clone(), each(&|r| r.floor.get(i).map(|(_, s)| *s)).within(0.0, 1.0)))
                 .collect(),
-            longest_run: each(&|r| Some(f64::from(r.longest_run))).within(0.0, f64::INFINITY),
-            everyone_spoke_by: each(&|r| r.everyone_spoke_by.map(f64::from)).within(0.0, f64::INFINITY),
-            calls: each(&|r| Some(f64::from(r.calls))).within(0.0, f64::INFINITY),
-            orchestration_tokens: each(&|r| Some(r.orchestration_tokens as f64)).within(0.0, f64::INFINITY),
-            speech_tokens: each(&|r| Some(r.speech_tokens as f64)).within(0.0, f64::INFINITY),
-            cost: each(&|r| r.cost).within(0.0, f64::INFINITY),
-            retries: each(&|r| Some(f64::from(r.retries))).within(0.0, f64::INFINITY),
+            longest_run: count(&|r| Some(f64::from(r.longest_run))),
+            everyone_spoke_by: count(&|r| r.everyone_spoke_by.map(f64::from)),
+            calls: count(&|r| Some(f64::from(r.calls))),
+            orchestration_tokens: count(&|r| Some(r.orchestration_tokens as f64)),
+            speech_tokens: count(&|r| Some(r.speech_tokens as f64)),
+            cost: count(&|r| r.cost),
+            retries: count(&|r| Some(f64::from(r.retries))),
             fallback_rate: each(&|r| (r.turns > 0).then(|| f64::from(r.fallbacks) / f64::from(r.turns)))
                 .within(0.0, 1.0),
             default_bid_rate: (bids > 0).then(|| f64::from(default_bids) / f64::from(bids)),

@@ -252,28 +252,27 @@ fn run_one(
     seeded.seed = seed;
     let model = chat_model(choice, script, &seeded, clock.clone());
     let mut played = futures::executor::block_on(play_seed(scenario, seed, model, clock.clone()));
+    // Why a run to be judged has no verdict when the judge could not even be asked; a verdict
+    // recorded as not judged says its own why (read into the row by `row_of`).
+    let mut unasked = None;
     if let (Ok(events), Some((settings, judge))) = (&mut played, judging) {
         let judged = super::judge::judge_model(settings, &seeded, judge, clock.clone()).and_then(|model| {
             futures::executor::block_on(crate::judge::judge_run(events, settings, judge, model, clock))
                 .map_err(|e| e.to_string())
         });
-        let problem = match judged {
-            Ok(added) => {
-                events.extend(added);
-                None
-            }
-            Err(e) => Some(format!("the judge could not be asked: {e}")),
-        };
-        let mut row = row_of(scenario, seed, &played);
-        if let Some(problem) = problem {
-            row.judge_error = problem;
+        match judged {
+            Ok(added) => events.extend(added),
+            Err(e) => unasked = Some(format!("the judge could not be asked: {e}")),
         }
-        if !row.judge_error.is_empty() {
-            eprintln!("seed {seed}: not judged: {}", row.judge_error);
-        }
-        return (row, played.ok().map(|events| to_json_lines(&events)));
     }
-    (row_of(scenario, seed, &played), played.ok().map(|events| to_json_lines(&events)))
+    let mut row = row_of(scenario, seed, &played);
+    if let Some(why) = unasked {
+        row.judge_error = why;
+    }
+    if !row.judge_error.is_empty() {
+        eprintln!("seed {seed}: not judged: {}", row.judge_error);
+    }
+    (row, played.ok().map(|events| to_json_lines(&events)))
 }
 
 /// Writes a file whole or not at all: into a neighbour first, then renamed over it.
