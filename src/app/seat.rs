@@ -22,6 +22,9 @@ type Open = (Question, oneshot::Sender<(Answer, String)>);
 pub struct PageDesk {
     pub question: RwSignal<Option<Question>>,
     pub problem: RwSignal<Option<String>>,
+    /// The question the page's box was drawn for (as JSON) and its HTML: the tools module draws
+    /// it a moment after the question is asked, which changes the height of what is around it.
+    pub drawn: RwSignal<(String, String)>,
     open: StoredValue<Vec<Open>, LocalStorage>,
     /// Pause was pressed and the run not resumed: a seat's time limit stands still.
     held: RwSignal<bool>,
@@ -32,6 +35,7 @@ impl PageDesk {
         Self {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
+            drawn: RwSignal::new((String::new(), String::new())),
             open: StoredValue::new_local(Vec::new()),
             held: RwSignal::new(false),
         }
@@ -117,8 +121,7 @@ impl Desk for PageDesk {
 #[component]
 pub fn SeatBox() -> impl IntoView {
     let desk = expect_context::<crate::app::driver::Controller>().desk;
-    // The question the box was drawn for (as JSON) and its HTML.
-    let drawn = RwSignal::new((String::new(), String::new()));
+    let drawn = desk.drawn;
     let asked = move || desk.question.with(|q| q.as_ref().map(Question::to_json)).unwrap_or_default();
     let html = move || {
         let json = asked();

@@ -20,7 +20,7 @@ pub fn Transcript() -> impl IntoView {
     let described = Memo::new(move |_| controller.view.with(|v| v.descriptions.len()));
     let list = NodeRef::<Ol>::new();
     let follow = RwSignal::new(true);
-    let last_top = StoredValue::new(0);
+    let last_top = StoredValue::new((0, 0));
     // Keep the newest message in sight unless the reader scrolled up to read (and bring it back
     // when the layout changes).
     // The comparison page's columns have no drawer.
@@ -28,11 +28,12 @@ pub fn Transcript() -> impl IntoView {
     Effect::new(move |_| {
         count.track();
         // What changes the transcript's height: the projector view, the class's row (live runs),
-        // a seat's question, the drawer beside the stage, and the stage shown again after the
+        // a seat's question (and its box, drawn a moment later), the drawer beside the stage, and the stage shown again after the
         // gallery (hidden, it had no height to scroll).
         controller.projector.track();
         controller.mode.track();
         controller.desk.question.track();
+        controller.desk.drawn.track();
         if let Some(layout) = layout {
             layout.tab.track();
             layout.stage.track();
@@ -78,15 +79,17 @@ pub fn Transcript() -> impl IntoView {
                 aria-live="polite"
                 on:scroll=move |_| {
                     if let Some(el) = list.get_untracked() {
-                        let top = el.scroll_top();
-                        let at_bottom = top + el.client_height() >= el.scroll_height() - 40;
-                        // Only the reader scrolling up stops the following; our own scrolls go down.
+                        let (top, height) = (el.scroll_top(), el.scroll_height());
+                        let at_bottom = top + el.client_height() >= height - 40;
+                        // Only the reader scrolling up stops the following: our own scrolls go
+                        // down, and a list redrawn under the reader (rows replaced, the height
+                        // changed) may put it back at the top without them asking.
                         if at_bottom {
                             follow.set(true);
-                        } else if top < last_top.get_value() {
+                        } else if top < last_top.get_value().0 && height == last_top.get_value().1 {
                             follow.set(false);
                         }
-                        last_top.set_value(top);
+                        last_top.set_value((top, height));
                     }
                 }
             >

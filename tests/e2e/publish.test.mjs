@@ -273,8 +273,7 @@ test('a new deploy is offered while a run goes on, and after the reload the new 
   assert.ok(await tab.getByTestId('message').count() >= spokenBefore - 1);
   await tab.getByTestId('update-reload').click();
   await tab.locator('meta[name=agora-build]').waitFor({ state: 'attached', timeout: 30000 });
-  await tab.getByTestId('preset-list').waitFor();
-  // Build B opened the run build A kept: paused where it was.
+  // Build B opened the run build A kept: paused where it was, on the stage.
   await waitForStatus(tab, 'Paused');
   assert.ok(await tab.getByTestId('message').count() >= spokenBefore - 1);
   assert.deepEqual(errors, []);
