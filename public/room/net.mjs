@@ -2,12 +2,21 @@
 // phone, found through Nostr relays by trystero. Bundled with trystero into room/net.js at build
 // time (publish/room.mjs); the tools module (src/app/room_live.rs) imports it the first time a
 // room opens or a phone joins, never on the first page.
-import { joinRoom, selfId } from 'trystero/nostr';
+import {
+  getRelaySockets, joinRoom, pauseRelayReconnection, resumeRelayReconnection, selfId,
+} from 'trystero/nostr';
+
+// How long the room may go without an open relay before it says so, and how often the relays
+// that closed are tried again (trystero alone backs off and, after about a minute, stops).
+const PATIENCE_MS = 7000;
+const RETRY_MS = 4000;
 
 // Joins the room `options.topic` through `options.relays` (none: trystero's public relays), with
 // `options.ice` as the STUN/TURN servers (null: trystero's public ones; [] none, for a network
-// of its own). What arrives is handed on as text.
-export function join(options, onJoin, onLeave, onMessage) {
+// of its own). What arrives is handed on as text. `onReach(false)` says that no relay has been open
+// for a while (a network that blocks them), `onReach(true)` that one is open again; meanwhile the
+// relays are tried again every few seconds, for as long as the room is open.
+export function join(options, onJoin, onLeave, onMessage, onReach) {
   const config = { appId: 'agora-class-room' };
   if (options.relays.length) config.relayConfig = { urls: options.relays };
   if (options.ice) {
@@ -24,9 +33,51 @@ export function join(options, onJoin, onLeave, onMessage) {
   say.onMessage = (data, context) => onMessage(context.peerId, String(data));
   room.onPeerJoin = (peer) => onJoin(peer);
   room.onPeerLeave = (peer) => onLeave(peer);
+  const stop = watch(options.relays, onReach);
   return {
     id: selfId,
     send: (text, peer) => say.send(text, peer ? { target: peer } : undefined).catch(() => {}),
-    leave: () => room.leave(),
+    leave: () => {
+      stop();
+      return room.leave();
+    },
+  };
+}
+
+// Watches the room's relays (none named: the public ones trystero picked) once a second.
+function watch(relays, onReach) {
+  let openAt = Date.now();
+  let reached = true;
+  let retryAt = Date.now() + RETRY_MS;
+  const opening = new WeakMap();
+  // A relay that closes waits for the next retry below instead of backing off to giving up.
+  pauseRelayReconnection();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const sockets = Object.entries(getRelaySockets())
+      .filter(([url, socket]) => socket && (!relays.length || relays.includes(url)))
+      .map(([, socket]) => socket);
+    if (sockets.some((s) => s.readyState === WebSocket.OPEN)) openAt = now;
+    for (const socket of sockets) {
+      // A relay that never answers leaves its socket opening for minutes: closed, it is tried again.
+      if (socket.readyState !== WebSocket.CONNECTING) continue;
+      if (!opening.has(socket)) opening.set(socket, now);
+      else if (now - opening.get(socket) > PATIENCE_MS) socket.close();
+    }
+    const ok = now - openAt < PATIENCE_MS;
+    if (ok !== reached) {
+      reached = ok;
+      onReach(ok);
+    }
+    if (now >= retryAt) {
+      retryAt = now + RETRY_MS;
+      resumeRelayReconnection();
+      // Paused again once the waiting sockets have been started (the lock clears asynchronously).
+      setTimeout(pauseRelayReconnection, 0);
+    }
+  }, 1000);
+  return () => {
+    clearInterval(timer);
+    resumeRelayReconnection();
   };
 }

@@ -143,6 +143,7 @@ impl Net {
         joined: fn(String),
         left: fn(String),
         heard: fn(String, String),
+        reach: fn(bool),
     ) -> Result<Net, String> {
         let failed =
             |e: JsValue| format!("the room's connection could not start ({})", super::intab::words(&e));
@@ -154,7 +155,8 @@ impl Net {
         let joined = Closure::<dyn Fn(String)>::new(joined).into_js_value();
         let left = Closure::<dyn Fn(String)>::new(left).into_js_value();
         let heard = Closure::<dyn Fn(String, String)>::new(heard).into_js_value();
-        let args: js_sys::Array = [meeting.options(topic), joined, left, heard].iter().collect();
+        let reach = Closure::<dyn Fn(bool)>::new(reach).into_js_value();
+        let args: js_sys::Array = [meeting.options(topic), joined, left, heard, reach].iter().collect();
         let handle = join.apply(&JsValue::NULL, &args).map_err(failed)?;
         let id =
             js_sys::Reflect::get(&handle, &"id".into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
@@ -261,6 +263,8 @@ struct Teacher {
     host: Host,
     net: Option<Net>,
     link: String,
+    /// Where the room meets, to name it when it cannot be reached.
+    meeting: Meeting,
     /// Closed by the teacher: the phones were told, the transport left; the host still keeps
     /// the run's log and seats for a room opened again.
     closed: bool,
@@ -314,7 +318,7 @@ fn draw_teacher() {
 
 fn settings_html(m: &Meeting) -> Markup {
     crate::markup!(
-        "<div data-part=\"live\"></div><p class=\"room-close\"><button data-act=\"close\" data-testid=\"room-close\" title=\"Every phone is told the room has ended; a new room has a new link\">Close the room</button></p><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
+        "<div data-part=\"reach\"></div><div data-part=\"live\"></div><p class=\"room-close\"><button data-act=\"close\" data-testid=\"room-close\" title=\"Every phone is told the room has ended; a new room has a new link\">Close the room</button></p><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
         m.relay,
         m.ice
     )
@@ -432,7 +436,9 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
     let topic = secret.topic();
     let log = json_lines(lines);
     let host = Host::new(secret, seats, log);
-    TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { host, net: None, link, closed: false }));
+    TEACHER.with(|t| {
+        *t.borrow_mut() = Some(Teacher { host, net: None, link, meeting: meeting.clone(), closed: false })
+    });
     show("#room-panel", settings_html(&meeting));
     let first = !STARTED.replace(true);
     if first {
@@ -444,7 +450,11 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
         draw_teacher();
     };
     left().await;
-    let net = Net::join(&meeting, &topic, |_| {}, gone, teacher_heard).await?;
+    let reach = |ok: bool| {
+        let warning = with_teacher(|t| (!ok && !t.closed).then(|| unreachable_for_teacher(&t.meeting.relay)));
+        show("#room-panel [data-part=reach]", warning.flatten().unwrap_or_default());
+    };
+    let net = Net::join(&meeting, &topic, |_| {}, gone, teacher_heard, reach).await?;
     with_teacher(|t| t.net = Some(net));
     if first {
         every(HERE_EVERY_MS, || {
@@ -453,6 +463,24 @@ pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
         });
     }
     Ok(String::new())
+}
+
+/// What the teacher's panel says when the room's meeting point cannot be reached: what that
+/// usually means and what to do, with the command that starts a meeting point of one's own.
+fn unreachable_for_teacher(relay: &str) -> Markup {
+    const COMMAND: &str = "agora relay --host 0.0.0.0 --port 7447";
+    if relay.is_empty() {
+        crate::markup!(
+            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> the public meeting points (Nostr relays) do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do.</p><p>Connect this computer and the phones to another network (a phone's hotspot works), or run a meeting point on a computer they can all reach: <code>{}</code>, then enter <code>ws://ADDRESS:7447</code> (ADDRESS: that computer's address on the network) as the Relay under \"Where the room meets\" below and press \"Use these\". Still trying every few seconds.</p></div>",
+            COMMAND
+        )
+    } else {
+        crate::markup!(
+            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> its meeting point {} does not answer from this computer. Either nothing runs there, or the network blocks it.</p><p>Start it on that computer with <code>{}</code> (the port as in the address), check that this computer and the phones can reach it, or empty \"Relay\" under \"Where the room meets\" to use the public meeting points. Still trying every few seconds.</p></div>",
+            relay,
+            COMMAND
+        )
+    }
 }
 
 /// The run's events from the `from`th on (JSON lines), for every phone.
@@ -695,14 +723,24 @@ pub async fn phone_start() -> Result<String, String> {
     show(
         "main",
         crate::markup!(
-            "<h1>Agora class room <span class=\"room-code\" data-testid=\"phone-code\">{}</span></h1><div data-part=\"join\"><label class=\"field\"><span>Your name</span><input data-testid=\"phone-name\" maxlength=\"40\" autocomplete=\"nickname\" value=\"{}\"></label><button class=\"primary\" data-act=\"join\" data-testid=\"phone-join\">Join</button></div><div data-part=\"note\"></div><div data-part=\"head\"></div><div data-part=\"seat\"></div><h2>The conversation</h2><ol class=\"phone-log\" data-part=\"log\" data-testid=\"phone-log\"></ol><div data-part=\"audience\"></div>",
+            "<h1>Agora class room <span class=\"room-code\" data-testid=\"phone-code\">{}</span></h1><div data-part=\"reach\"></div><div data-part=\"join\"><label class=\"field\"><span>Your name</span><input data-testid=\"phone-name\" maxlength=\"40\" autocomplete=\"nickname\" value=\"{}\"></label><button class=\"primary\" data-act=\"join\" data-testid=\"phone-join\">Join</button></div><div data-part=\"note\"></div><div data-part=\"head\"></div><div data-part=\"seat\"></div><h2>The conversation</h2><ol class=\"phone-log\" data-part=\"log\" data-testid=\"phone-log\"></ol><div data-part=\"audience\"></div>",
             code,
             kept_name
         ),
     );
     on_acts("main", phone_act);
     let rejoin = token.is_some() && !kept_name.is_empty();
-    let net = Net::join(&meeting, &topic, phone_met, |_| {}, phone_heard).await?;
+    let reach = |ok: bool| {
+        show(
+            "[data-part=reach]",
+            if ok {
+                Markup::new()
+            } else {
+                crate::markup!("<p class=\"notice error\" role=\"alert\" data-testid=\"phone-unreachable\">This phone cannot reach the class room's meeting point. The network probably blocks it, as school networks often do: try another network (mobile data, or a hotspot), or ask your teacher to run a meeting point of their own. Still trying…</p>")
+            },
+        )
+    };
+    let net = Net::join(&meeting, &topic, phone_met, |_| {}, phone_heard, reach).await?;
     let mut phone = Phone::new(secret, net.id.clone(), token);
     phone.name = kept_name;
     STUDENT.with(|s| {

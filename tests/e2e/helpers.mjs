@@ -398,8 +398,8 @@ export async function openAllSections(target) {
 /**
  * Starts `agora relay` (the release build) on a free loopback port; resolves to { url, close }.
  */
-export async function startRelay() {
-  const child = spawn(join(root, 'target', 'release', 'agora'), ['relay', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startRelay(port = 0) {
+  const child = spawn(join(root, 'target', 'release', 'agora'), ['relay', '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((ok, fail) => {
     createInterface({ input: child.stdout }).once('line', (line) => ok(line.replace('agora relay: listening on ', '')));
     child.once('exit', (code) => fail(new Error(`agora relay stopped (${code})`)));

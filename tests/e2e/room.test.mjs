@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { connect, createServer } from 'node:net';
 import {
   eventually, launch, loopbackOnly, ofType, root, screenshot, selectedPairs, serveDist, startRelay, startTurn, waitForStatus, waitForText,
 } from './helpers.mjs';
@@ -286,6 +287,107 @@ test("a student who presses Join before the room's connection is ready joins onc
   assert.deepEqual([...teacher.errors, ...phone.errors], []);
   await teacher.context.close();
   await phone.context.close();
+});
+
+/** A port on 127.0.0.1 that nothing listens on (a relay there refuses every connection). */
+async function closedPort() {
+  const server = createServer();
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+/** A server on `port` that takes connections and never answers them (as a firewall that drops
+ * packets looks from a browser), until `forward(to)`: from then on the connections it takes go on
+ * to port `to`, while those it took before stay unanswered. */
+async function silentServer(port) {
+  const sockets = new Set();
+  let target = null;
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    if (target === null) {
+      sockets.add(socket);
+      return;
+    }
+    const onward = connect(target, '127.0.0.1');
+    onward.on('error', () => socket.destroy());
+    socket.pipe(onward).pipe(socket);
+  });
+  await new Promise((ok) => server.listen(port, '127.0.0.1', ok));
+  return {
+    forward: (to) => { target = to; },
+    close: () => new Promise((ok) => { sockets.forEach((s) => s.destroy()); server.close(ok); }),
+  };
+}
+
+for (const kind of ['refuses connections', 'never answers']) {
+  test(`a meeting point that ${kind}: within seconds the teacher and the phone say so and what to do, and the room meets once it answers`, async () => {
+    const port = await closedPort();
+    const silent = kind === 'never answers' ? await silentServer(port) : null;
+    const relay = `ws://127.0.0.1:${port}`;
+    const teacher = await open(ctx.server.url, { viewport: { width: 1280, height: 720 } }, { settings: { relay, ice: ctx.turn.ice } });
+    const t = teacher.page;
+    await t.getByTestId('open-rail-debate').click();
+    await t.getByTestId('room-open').click();
+    const link = await t.getByTestId('room-link').getAttribute('href');
+    const phone = await open(link, PHONE);
+    await phone.page.getByTestId('phone-name').fill('Gus');
+    await phone.page.getByTestId('phone-join').click();
+    // About ten seconds from the room's opening (seven without an open relay, then the next look).
+    await waitForText(t.getByTestId('room-unreachable'), /Phones cannot reach this room: its meeting point ws:\/\/127\.0\.0\.1:\d+ does not answer/, 11000);
+    const said = await t.getByTestId('room-unreachable').textContent();
+    assert.ok(said.includes(relay), said);
+    assert.match(said, /the network blocks it/);
+    assert.match(said, /agora relay --host 0\.0\.0\.0 --port 7447/);
+    assert.match(said, /Still trying/);
+    await waitForText(phone.page.getByTestId('phone-unreachable'), /This phone cannot reach the class room's meeting point\. The network probably blocks it.*try another network.*Still trying/, 11000);
+    await screenshot(phone.page, `room-unreachable-phone-${kind.split(' ')[0]}`);
+    assert.equal(await phone.page.getByTestId('phone-joining').textContent(), 'Joining…');
+    // The meeting point starts answering: both stop warning, and the phone joins as it asked.
+    // Where connections went unanswered, the ones already made stay so: the room must give them
+    // up and connect anew.
+    const started = await startRelay(silent ? 0 : port);
+    silent?.forward(Number(new URL(started.url).port));
+    try {
+      await waitForText(phone.page.getByTestId('phone-who'), /Gus, you are in the audience/, 40000);
+      await eventually(async () => assert.match(await t.getByTestId('room-students').textContent(), /Gus/), { timeout: 20000 });
+      await eventually(async () => assert.equal(await t.getByTestId('room-unreachable').count(), 0), { timeout: 20000 });
+      await eventually(async () => assert.equal(await phone.page.getByTestId('phone-unreachable').count(), 0), { timeout: 20000 });
+      assert.deepEqual([...teacher.errors, ...phone.errors], []);
+    } finally {
+      started.close();
+      await silent?.close();
+      await teacher.context.close();
+      await phone.context.close();
+    }
+  });
+}
+
+test('where the public meeting points are blocked, the teacher is told to use another network or run agora relay', async () => {
+  const teacher = await open(ctx.server.url, { viewport: { width: 1024, height: 768 } }, { settings: { relay: '', ice: ctx.turn.ice } });
+  const t = teacher.page;
+  // A school's firewall, as the page sees it: every connection to a relay is closed at once.
+  const asked = [];
+  await teacher.context.routeWebSocket(() => true, (ws) => {
+    asked.push(new URL(ws.url()).host);
+    ws.close();
+  });
+  await t.getByTestId('open-rail-debate').click();
+  await t.getByTestId('room-open').click();
+  await waitForText(t.getByTestId('room-unreachable'), /Phones cannot reach this room: the public meeting points \(Nostr relays\) do not answer from this computer\. This usually means the network blocks them/, 11000);
+  const said = await t.getByTestId('room-unreachable').textContent();
+  assert.match(said, /another network \(a phone's hotspot works\)/);
+  assert.match(said, /agora relay --host 0\.0\.0\.0 --port 7447/);
+  assert.match(said, /Still trying every few seconds/);
+  // Still trying: the relays are asked again, well after trystero alone would have backed off.
+  const relays = new Set(asked);
+  assert.ok(relays.size >= 2, `the page asked the public relays: ${[...relays]}`);
+  const before = asked.length;
+  await eventually(async () => assert.ok(asked.length >= before + relays.size, `${asked.length - before} tries since the warning`), { timeout: 15000 });
+  await screenshot(t, 'room-unreachable-teacher');
+  assert.deepEqual(teacher.errors, []);
+  await teacher.context.close();
 });
 
 test('a damaged join link says so on the phone', async () => {
