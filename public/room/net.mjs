@@ -11,6 +11,14 @@ import {
 const PATIENCE_MS = 7000;
 const RETRY_MS = 4000;
 
+// What the transport did, newest last (at most 400 entries), for a test or a person in the
+// console to read when a room does not meet: globalThis.agoraRoomLog.
+const trail = (globalThis.agoraRoomLog ??= []);
+function note(...what) {
+  trail.push(`${Math.round(performance.now())} ${what.join(' ')}`);
+  if (trail.length > 400) trail.shift();
+}
+
 // Joins the room `options.topic` through `options.relays` (none: trystero's public relays), with
 // `options.ice` as the STUN/TURN servers (null: trystero's public ones; [] none, for a network
 // of its own). What arrives is handed on as text. `onReach(false)` says that no relay has been open
@@ -28,18 +36,32 @@ export function join(options, onJoin, onLeave, onMessage, onReach) {
     });
     config.rtcConfig = { iceServers: servers, iceTransportPolicy: options.ice.includes('only') ? 'relay' : 'all' };
   }
+  note('join', options.topic.slice(0, 8), 'as', selfId, 'via', options.relays.join(',') || 'public relays');
   const room = joinRoom(config, options.topic);
   const say = room.makeAction('say');
-  say.onMessage = (data, context) => onMessage(context.peerId, String(data));
-  room.onPeerJoin = (peer) => onJoin(peer);
-  room.onPeerLeave = (peer) => onLeave(peer);
+  say.onMessage = (data, context) => {
+    note('heard', String(data).length, 'from', context.peerId);
+    onMessage(context.peerId, String(data));
+  };
+  room.onPeerJoin = (peer) => {
+    note('peer joined', peer);
+    onJoin(peer);
+  };
+  room.onPeerLeave = (peer) => {
+    note('peer left', peer);
+    onLeave(peer);
+  };
   const stop = watch(options.relays, onReach);
   return {
     id: selfId,
-    send: (text, peer) => say.send(text, peer ? { target: peer } : undefined).catch(() => {}),
+    send: (text, peer) => {
+      note('send', text.length, 'to', peer || 'all');
+      return say.send(text, peer ? { target: peer } : undefined).catch((e) => note('not sent:', e));
+    },
     leave: () => {
+      note('leave', options.topic.slice(0, 8));
       stop();
-      return room.leave();
+      return Promise.resolve(room.leave()).then(() => note('left', options.topic.slice(0, 8)));
     },
   };
 }
@@ -50,6 +72,7 @@ function watch(relays, onReach) {
   let reached = true;
   let retryAt = Date.now() + RETRY_MS;
   const opening = new WeakMap();
+  let lastStates = '';
   // A relay that closes waits for the next retry below instead of backing off to giving up.
   pauseRelayReconnection();
   const timer = setInterval(() => {
@@ -65,7 +88,11 @@ function watch(relays, onReach) {
       else if (now - opening.get(socket) > PATIENCE_MS) socket.close();
     }
     const ok = now - openAt < PATIENCE_MS;
+    const states = sockets.map((s) => s.readyState).join('');
+    if (states !== lastStates) note('relays', states || 'none', '(0 opening, 1 open, 3 closed)');
+    lastStates = states;
     if (ok !== reached) {
+      note(ok ? 'a relay is open again' : 'no relay open');
       reached = ok;
       onReach(ok);
     }

@@ -30,6 +30,26 @@ after(async () => {
   ctx.turn?.close();
 });
 
+/** The pages the running test opened, to print their transports' trails if it fails. */
+let opened = [];
+
+/** A test of the room: when it fails, what each page's transport did (room/net.js keeps a trail)
+ * is printed, so that a failure that comes once in many runs can be read. */
+function roomTest(name, body) {
+  test(name, async () => {
+    opened = [];
+    try {
+      await body();
+    } catch (e) {
+      for (const [i, page] of opened.entries()) {
+        const trail = await page.evaluate(() => globalThis.agoraRoomLog ?? []).catch(() => ['(closed)']);
+        console.error(`--- page ${i + 1} (${page.url().split('#')[0]}):\n${trail.join('\n')}`);
+      }
+      throw e;
+    }
+  });
+}
+
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A page in a context of its own, with WebRTC on loopback alone and its errors collected. */
@@ -40,6 +60,7 @@ async function open(url, options, { settings, storageState } = {}) {
     await context.addInitScript((s) => localStorage.setItem('agora.room', s), JSON.stringify(settings));
   }
   const page = await context.newPage();
+  opened.push(page);
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
@@ -86,7 +107,7 @@ function forger(relay, topic, code) {
   return { child, sent };
 }
 
-test('two students play seats from their phones, a third interjects and votes, and the log names who answered', async () => {
+roomTest('two students play seats from their phones, a third interjects and votes, and the log names who answered', async () => {
   const teacher = await open(ctx.server.url, { viewport: { width: 1280, height: 720 } }, { settings: { relay: ctx.relay.url, ice: ctx.turn.ice } });
   const t = teacher.page;
   await t.getByTestId('open-rail-debate').click();
@@ -222,7 +243,7 @@ test('two students play seats from their phones, a third interjects and votes, a
   assert.deepEqual([...teacher.errors, ...cy.errors, ...ben.errors], []);
 });
 
-test('the room meets where its setting says: a new relay gives a new link, which a phone joins', async () => {
+roomTest('the room meets where its setting says: a new relay gives a new link, which a phone joins', async () => {
   const other = await startRelay();
   try {
     const teacher = await open(ctx.server.url, { viewport: { width: 1024, height: 768 } }, { settings: { relay: ctx.relay.url, ice: ctx.turn.ice } });
@@ -267,7 +288,7 @@ test('the room meets where its setting says: a new relay gives a new link, which
   }
 });
 
-test("a student who presses Join before the room's connection is ready joins once it is", async () => {
+roomTest("a student who presses Join before the room's connection is ready joins once it is", async () => {
   const teacher = await open(ctx.server.url, { viewport: { width: 1280, height: 720 } }, { settings: { relay: ctx.relay.url, ice: ctx.turn.ice } });
   const t = teacher.page;
   await t.getByTestId('open-rail-debate').click();
@@ -322,7 +343,7 @@ async function silentServer(port) {
 }
 
 for (const kind of ['refuses connections', 'never answers']) {
-  test(`a meeting point that ${kind}: within seconds the teacher and the phone say so and what to do, and the room meets once it answers`, async () => {
+  roomTest(`a meeting point that ${kind}: within seconds the teacher and the phone say so and what to do, and the room meets once it answers`, async () => {
     const port = await closedPort();
     const silent = kind === 'never answers' ? await silentServer(port) : null;
     const relay = `ws://127.0.0.1:${port}`;
@@ -364,7 +385,7 @@ for (const kind of ['refuses connections', 'never answers']) {
   });
 }
 
-test('where the public meeting points are blocked, the teacher is told to use another network or run agora relay', async () => {
+roomTest('where the public meeting points are blocked, the teacher is told to use another network or run agora relay', async () => {
   const teacher = await open(ctx.server.url, { viewport: { width: 1024, height: 768 } }, { settings: { relay: '', ice: ctx.turn.ice } });
   const t = teacher.page;
   // A school's firewall, as the page sees it: every connection to a relay is closed at once.
@@ -390,7 +411,7 @@ test('where the public meeting points are blocked, the teacher is told to use an
   await teacher.context.close();
 });
 
-test('a damaged join link says so on the phone', async () => {
+roomTest('a damaged join link says so on the phone', async () => {
   for (const hash of ['#k=not-a-secret', '#relay=ws%3A%2F%2F127.0.0.1%3A1', '']) {
     const phone = await open(`${ctx.server.url}phone.html${hash}`, PHONE);
     await waitForText(phone.page.getByTestId('phone-error'), /This room cannot be opened: the room's link is damaged: its secret is (not readable|the wrong length)\. Ask your teacher for the link again\./);
