@@ -171,14 +171,16 @@ pub use crate::methods::selector::settings::{PromptRole, SelectorFallback, Selec
 
 /// The methods as scenario data, from the registry: each method's variant, its `kind` in files
 /// and its settings (each settings type has its seed's defaults, `validate` and `read`, in its
-/// method's folder).
+/// method's folder). Only each method's `settings` module is named here, a leaf that knows no
+/// floor, event or seat: the scenario sits below the methods' turns, panels and seats, which read
+/// it (tests/layers.rs keeps it so).
 macro_rules! scenario_methods {
     ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
         /// How the next speaker is chosen, with the method's settings: `{"kind": "bidding", ...}`.
         #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(tag = "kind")]
         pub enum Method {
-            $(#[serde(rename = $id)] $kind(crate::methods::$module::Settings),)*
+            $(#[serde(rename = $id)] $kind(crate::methods::$module::settings::Settings),)*
         }
 
         /// Which method a scenario uses, without its settings.
@@ -197,7 +199,7 @@ macro_rules! scenario_methods {
             /// The method's prompt templates its settings send (see `MethodSettings::TEMPLATES`).
             fn templates(&self) -> Vec<(&'static str, &'static str)> {
                 let (all, sends): (&[(&'static str, &'static str)], &dyn Fn(&str) -> bool) = match self {
-                    $(Method::$kind(s) => (<crate::methods::$module::Settings as MethodSettings>::TEMPLATES, &|f| s.sends(f)),)*
+                    $(Method::$kind(s) => (<crate::methods::$module::settings::Settings as MethodSettings>::TEMPLATES, &|f| s.sends(f)),)*
                 };
                 all.iter().copied().filter(|(f, _)| sends(f)).collect()
             }
@@ -250,42 +252,42 @@ macro_rules! scenario_methods {
             /// Whether the conversation opens with the scenario's injected message.
             pub fn injects_opening(self) -> bool {
                 match self {
-                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::INJECTS_OPENING,)*
+                    $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::INJECTS_OPENING,)*
                 }
             }
 
             /// Whether the scenario's turn limit ends the run.
             pub fn ends_at_turn_limit(self) -> bool {
                 match self {
-                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::ENDS_AT_TURN_LIMIT,)*
+                    $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::ENDS_AT_TURN_LIMIT,)*
                 }
             }
 
             /// Whether the class can end the run from the page ("End the show").
             pub fn ends_on_request(self) -> bool {
                 match self {
-                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::ENDS_ON_REQUEST,)*
+                    $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::ENDS_ON_REQUEST,)*
                 }
             }
 
             /// Why the class cannot give the floor in this method, when it cannot.
             pub fn fixed_floor(self) -> Option<&'static str> {
                 match self {
-                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::FIXED_FLOOR,)*
+                    $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::FIXED_FLOOR,)*
                 }
             }
 
             /// Whether its calls read the shared templates.
             fn shared_templates(self) -> bool {
                 match self {
-                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::SHARED_TEMPLATES,)*
+                    $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::SHARED_TEMPLATES,)*
                 }
             }
 
             /// Whether the shared templates default to the show's wording (seed 004).
             fn show_templates(self) -> bool {
                 match self {
-                    $(MethodKind::$kind => <crate::methods::$module::Settings as MethodSettings>::SHOW_TEMPLATES,)*
+                    $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::SHOW_TEMPLATES,)*
                 }
             }
         }
@@ -492,6 +494,16 @@ impl Scenario {
         crate::json::indent(&serde_json::to_string(self).expect("a scenario always serializes"))
     }
 
+    /// The names a seat can be taken for (`crate::seat`): the agents, and the selector when the
+    /// method has one.
+    pub fn seat_names(&self) -> Vec<String> {
+        let mut names = self.agent_names();
+        if matches!(self.method, Method::Selector(_)) {
+            names.push(crate::methods::selector::settings::SELECTOR.to_string());
+        }
+        names
+    }
+
     pub fn agent_names(&self) -> Vec<String> {
         self.agents.iter().map(|a| a.name.clone()).collect()
     }
@@ -617,7 +629,7 @@ impl Scenario {
         if self.agents.len() < 2 {
             err("agents", "at least two agents are needed".into());
         }
-        let seats = crate::seat::seat_names(self);
+        let seats = self.seat_names();
         for (i, seat) in self.seats.iter().enumerate() {
             if !seats.contains(seat) {
                 err(&format!("seats[{i}]"), format!("\"{seat}\" is not in the cast"));

@@ -261,19 +261,9 @@ impl ChatModel for Seated {
     }
 }
 
-/// The names a seat can be taken for in `scenario`: its agents, and the selector when the
-/// method has one.
-pub fn seat_names(scenario: &crate::scenario::Scenario) -> Vec<String> {
-    let mut names = scenario.agent_names();
-    if matches!(scenario.method, crate::scenario::Method::Selector(_)) {
-        names.push(crate::methods::selector::SELECTOR.to_string());
-    }
-    names
-}
-
 /// The seat names as the scenario spells them, or which one it does not have.
 pub fn check_seats(scenario: &crate::scenario::Scenario, wanted: &[String]) -> Result<Vec<String>, String> {
-    let names = seat_names(scenario);
+    let names = scenario.seat_names();
     wanted
         .iter()
         .map(|w| {

@@ -472,17 +472,8 @@ fn no_module_cycle_crosses_a_folder() {
     let modules = modules();
     assert!(modules.len() > 40, "the source was not found: {} modules", modules.len());
     let cycles = cycles_across_folders(&modules, &method_modules());
-    // One known group, not yet cut (issue 48): a scenario holds its method's settings, whose
-    // types sit in each method's folder, while every method reads the scenario through the floor.
-    // It may not grow, and no other may appear; once it is cut, this exception goes.
-    let (known, others): (Vec<&String>, Vec<&String>) =
-        cycles.iter().partition(|c| c.starts_with(&format!("a cycle across {KNOWN}:")));
-    assert!(others.is_empty(), "{}", others.iter().map(|c| c.as_str()).collect::<Vec<_>>().join("\n\n"));
-    assert_eq!(known.len(), 1, "the known cycle is gone: remove KNOWN and this exception");
+    assert!(cycles.is_empty(), "{}", cycles.join("\n\n"));
 }
-
-/// The folders of the one cycle the code still has (see above).
-const KNOWN: &str = "src/demo, src/events, src/floor, src/methods, src/methods/bidding, src/methods/director, src/methods/handoff, src/methods/negotiation, src/methods/random, src/methods/round_robin, src/methods/selector, src/scenario, src/seat, src/ui";
 
 /// The check finds a cycle when one is there: two files in different folders naming each other,
 /// through `crate::`, `super::` and a child module, through an item of a grouped import, and

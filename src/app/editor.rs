@@ -507,7 +507,7 @@ fn take_seat(s: &mut crate::scenario::Scenario, name: String, on: bool) {
 
 /// Drops seats whose agent has gone or been renamed, so a seat never points at nobody.
 fn keep_seats(s: &mut crate::scenario::Scenario) {
-    let names = crate::seat::seat_names(s);
+    let names = s.seat_names();
     s.seats.retain(|n| names.contains(n));
 }
 

@@ -19,5 +19,5 @@ pub mod turn;
 pub mod view;
 pub mod words;
 
-pub use settings::BiddingSettings as Settings;
+pub use settings::Settings;
 pub use turn::Bidding as State;

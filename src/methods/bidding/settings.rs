@@ -7,6 +7,10 @@ use crate::methods::registry::MethodSettings;
 use crate::parse::check_pattern;
 use crate::prompts;
 
+/// The method's settings, under the name the scenario's list of methods gives every method's
+/// (`crate::scenario::Method`).
+pub type Settings = BiddingSettings;
+
 settings! {
     /// Seeds 000 and 002.
     #[derive(Clone, Debug, PartialEq, Serialize)]

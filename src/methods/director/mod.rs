@@ -20,5 +20,5 @@ pub mod turn;
 pub mod view;
 pub mod words;
 
-pub use settings::DirectorSettings as Settings;
+pub use settings::Settings;
 pub use turn::Director as State;

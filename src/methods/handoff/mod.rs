@@ -17,5 +17,5 @@ pub mod turn;
 pub mod view;
 pub mod words;
 
-pub use settings::HandoffSettings as Settings;
+pub use settings::Settings;
 pub use turn::Handoff as State;

@@ -7,6 +7,10 @@ use crate::methods::registry::MethodSettings;
 use crate::parse::check_pattern;
 use crate::prompts;
 
+/// The method's settings, under the name the scenario's list of methods gives every method's
+/// (`crate::scenario::Method`).
+pub type Settings = HandoffSettings;
+
 /// Seed 003's three ways of reading a handoff.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

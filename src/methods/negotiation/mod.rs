@@ -20,6 +20,6 @@ pub mod turn;
 pub mod view;
 pub mod words;
 
-pub use settings::NegotiationSettings as Settings;
+pub use settings::Settings;
 pub use turn::describe_inventory;
 pub use turn::Negotiation as State;

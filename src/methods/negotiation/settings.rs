@@ -6,6 +6,10 @@ use crate::json::settings;
 use crate::methods::registry::MethodSettings;
 use crate::prompts;
 
+/// The method's settings, under the name the scenario's list of methods gives every method's
+/// (`crate::scenario::Method`).
+pub type Settings = NegotiationSettings;
+
 /// The trading game's size: the search for its optimum grows with the square of the item count,
 /// and at these limits it stays within milliseconds in the browser.
 pub const MAX_RESOURCES: usize = 10;

@@ -13,5 +13,5 @@ pub mod turn;
 #[cfg(target_arch = "wasm32")]
 pub mod panel;
 
-pub use settings::RandomSettings as Settings;
+pub use settings::Settings;
 pub use turn::Random as State;

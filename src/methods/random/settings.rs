@@ -5,6 +5,10 @@ use serde::Serialize;
 use crate::json::settings;
 use crate::methods::registry::MethodSettings;
 
+/// The method's settings, under the name the scenario's list of methods gives every method's
+/// (`crate::scenario::Method`).
+pub type Settings = RandomSettings;
+
 settings! {
     /// AutoGen's random selection draws among the agents its group chat allows.
     #[derive(Clone, Debug, Default, PartialEq, Serialize)]

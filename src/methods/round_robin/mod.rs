@@ -12,5 +12,5 @@ pub mod seat;
 pub mod settings;
 pub mod turn;
 
-pub use settings::RoundRobinSettings as Settings;
+pub use settings::Settings;
 pub use turn::RoundRobin as State;

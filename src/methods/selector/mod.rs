@@ -23,6 +23,6 @@ pub mod turn;
 pub mod view;
 pub mod words;
 
-pub use settings::SelectorSettings as Settings;
+pub use settings::Settings;
 pub use turn::Selector as State;
-pub use turn::SELECTOR;
+pub use settings::SELECTOR;

@@ -6,6 +6,13 @@ use crate::json::settings;
 use crate::methods::registry::MethodSettings;
 use crate::prompts;
 
+/// The method's settings, under the name the scenario's list of methods gives every method's
+/// (`crate::scenario::Method`).
+pub type Settings = SelectorSettings;
+
+/// The name the selector's calls are recorded under, and its seat's.
+pub const SELECTOR: &str = "Selector";
+
 /// Where the selector's prompt goes: AutoGen sends it as the system message to OpenAI's GPT
 /// and o-series models and as a user message to every other model family.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,8 +9,7 @@ use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
 use crate::prompts::fill;
 use crate::scenario::{PromptRole, SelectorFallback, SelectorSettings};
 
-/// The name the selector's calls are recorded under.
-pub const SELECTOR: &str = "Selector";
+use super::settings::SELECTOR;
 
 pub struct Selector {
     settings: SelectorSettings,
