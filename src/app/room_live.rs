@@ -471,12 +471,12 @@ fn unreachable_for_teacher(relay: &str) -> Markup {
     const COMMAND: &str = "agora relay --host 0.0.0.0 --port 7447";
     if relay.is_empty() {
         crate::markup!(
-            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> the public meeting points (Nostr relays) do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do.</p><p>Connect this computer and the phones to another network (a phone's hotspot works), or run a meeting point on a computer they can all reach: <code>{}</code>, then enter <code>ws://ADDRESS:7447</code> (ADDRESS: that computer's address on the network) as the Relay under \"Where the room meets\" below and press \"Use these\". Still trying every few seconds.</p></div>",
+            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> the public meeting points Agora uses to connect phones do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do. Still trying every few seconds.</p><p><strong>Quick fix:</strong> connect this computer and the phones to another network, such as a phone's hotspot: the room connects by itself once it can, with the same code.</p><details><summary>Or run a meeting point on your own network (for IT staff)</summary><p>On a computer that this one and the phones can all reach, run <code>{}</code> in a terminal, then enter that computer's network address as the Relay under \"Where the room meets\" below (for example <code>ws://192.168.1.20:7447</code>) and press \"Use these (a new link)\": the room gets a new link and code, which the students scan again.</p></details></div>",
             COMMAND
         )
     } else {
         crate::markup!(
-            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> its meeting point {} does not answer from this computer. Either nothing runs there, or the network blocks it.</p><p>Start it on that computer with <code>{}</code> (the port as in the address), check that this computer and the phones can reach it, or empty \"Relay\" under \"Where the room meets\" to use the public meeting points. Still trying every few seconds.</p></div>",
+            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> its meeting point {} does not answer from this computer. Either nothing runs there, or the network blocks it. Still trying every few seconds.</p><p>Start it on that computer with <code>{}</code> in a terminal (the port as in the address) and check that this computer and the phones can reach it, or empty \"Relay\" under \"Where the room meets\" below to use the public meeting points.</p></div>",
             relay,
             COMMAND
         )
@@ -736,7 +736,7 @@ pub async fn phone_start() -> Result<String, String> {
             if ok {
                 Markup::new()
             } else {
-                crate::markup!("<p class=\"notice error\" role=\"alert\" data-testid=\"phone-unreachable\">This phone cannot reach the class room's meeting point. The network probably blocks it, as school networks often do: try another network (mobile data, or a hotspot), or ask your teacher to run a meeting point of their own. Still trying…</p>")
+                crate::markup!("<p class=\"notice error\" role=\"alert\" data-testid=\"phone-unreachable\">This phone cannot reach the class room. The network probably blocks it, as school networks often do: try another network (mobile data, or a hotspot), or tell your teacher that the class room cannot connect. Still trying…</p>")
             },
         )
     };

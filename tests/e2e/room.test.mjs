@@ -362,7 +362,7 @@ for (const kind of ['refuses connections', 'never answers']) {
     assert.match(said, /the network blocks it/);
     assert.match(said, /agora relay --host 0\.0\.0\.0 --port 7447/);
     assert.match(said, /Still trying/);
-    await waitForText(phone.page.getByTestId('phone-unreachable'), /This phone cannot reach the class room's meeting point\. The network probably blocks it.*try another network.*Still trying/, 11000);
+    await waitForText(phone.page.getByTestId('phone-unreachable'), /This phone cannot reach the class room\. The network probably blocks it.*try another network.*tell your teacher.*Still trying/, 11000);
     await screenshot(phone.page, `room-unreachable-phone-${kind.split(' ')[0]}`);
     assert.equal(await phone.page.getByTestId('phone-joining').textContent(), 'Joining…');
     // The meeting point starts answering: both stop warning, and the phone joins as it asked.
@@ -396,10 +396,10 @@ roomTest('where the public meeting points are blocked, the teacher is told to us
   });
   await t.getByTestId('open-rail-debate').click();
   await t.getByTestId('room-open').click();
-  await waitForText(t.getByTestId('room-unreachable'), /Phones cannot reach this room: the public meeting points \(Nostr relays\) do not answer from this computer\. This usually means the network blocks them/, 11000);
+  await waitForText(t.getByTestId('room-unreachable'), /Phones cannot reach this room: the public meeting points Agora uses to connect phones do not answer from this computer\. This usually means the network blocks them/, 11000);
   const said = await t.getByTestId('room-unreachable').textContent();
-  assert.match(said, /another network \(a phone's hotspot works\)/);
-  assert.match(said, /agora relay --host 0\.0\.0\.0 --port 7447/);
+  assert.match(said, /Quick fix: connect this computer and the phones to another network, such as a phone's hotspot/);
+  assert.match(said, /run agora relay --host 0\.0\.0\.0 --port 7447 in a terminal.*ws:\/\/192\.168\.1\.20:7447.*Use these \(a new link\)/);
   assert.match(said, /Still trying every few seconds/);
   // Still trying: the relays are asked again, well after trystero alone would have backed off.
   const relays = new Set(asked);
