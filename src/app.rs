@@ -331,7 +331,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             </button>
             <projector::ProjectorButton />
             {move || {
-                (seated.get() && !controller.replaying.get() && matches!(controller.mode.get(), Mode::Running | Mode::Paused | Mode::PausedOnError)).then(|| view! {
+                (seated.get() && controller.live()).then(|| view! {
                     <button
                         data-testid="undo-answer"
                         title="Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)"

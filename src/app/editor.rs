@@ -40,11 +40,7 @@ pub fn Gallery() -> impl IntoView {
                                 on:click=move |_| {
                                     // The card of a run still going on (paused, or waiting for
                                     // the class) goes back to it; Reset starts it afresh.
-                                    let live = matches!(
-                                        controller.mode.get_untracked(),
-                                        super::Mode::Running | super::Mode::Paused | super::Mode::PausedOnError
-                                    ) && !controller.replaying.get_untracked();
-                                    if !(live && untrack(&on_screen)) {
+                                    if !untrack(|| controller.live() && on_screen()) {
                                         controller.reset();
                                         editor.load(scenario.clone());
                                     }

@@ -28,8 +28,8 @@ pub fn Transcript() -> impl IntoView {
     Effect::new(move |_| {
         count.track();
         // What changes the transcript's height: the projector view, the class's row (live runs),
-        // a seat's question (and its box, drawn a moment later), the drawer beside the stage, and the stage shown again after the
-        // gallery (hidden, it had no height to scroll).
+        // a seat's question (and its box, drawn a moment later), the drawer beside the stage, and
+        // the stage shown again after the gallery (hidden, it had no height to scroll).
         controller.projector.track();
         controller.mode.track();
         controller.desk.question.track();
@@ -80,13 +80,14 @@ pub fn Transcript() -> impl IntoView {
                 on:scroll=move |_| {
                     if let Some(el) = list.get_untracked() {
                         let (top, height) = (el.scroll_top(), el.scroll_height());
+                        let (last, last_height) = last_top.get_value();
                         let at_bottom = top + el.client_height() >= height - 40;
                         // Only the reader scrolling up stops the following: our own scrolls go
                         // down, and a list redrawn under the reader (rows replaced, the height
                         // changed) may put it back at the top without them asking.
                         if at_bottom {
                             follow.set(true);
-                        } else if top < last_top.get_value().0 && height == last_top.get_value().1 {
+                        } else if top < last && height == last_height {
                             follow.set(false);
                         }
                         last_top.set_value((top, height));
