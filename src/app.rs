@@ -273,7 +273,12 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             (Mode::Paused | Mode::PausedOnError, Some(FinishReason::Error)) => {
                 format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
             }
-            (_, Some(reason)) => format!("Finished after turn {turn}: {}", finish_label(reason)),
+            (_, Some(_)) => {
+                format!(
+                    "Finished after turn {turn}: {}",
+                    controller.view.with(|v| v.ending()).unwrap_or_default()
+                )
+            }
             (Mode::Finished, None) => format!("Finished after turn {turn}"),
             (Mode::Running, None) if controller.desk.question.with(Option::is_some) => {
                 format!("Waiting for you · turn {turn}")
@@ -581,16 +586,6 @@ fn ExportButtons(message: RwSignal<String>, board: RwSignal<String>) -> impl Int
         </div>
         // The leaderboard's panel and its Close button come from the tools module.
         <div on:click=move |ev| if browser::acted(&ev, "close").is_some() { board.set(String::new()) } markup=move || crate::markup::Markup::from_tools_module(board.get())></div>
-    }
-}
-
-pub(crate) fn finish_label(reason: FinishReason) -> &'static str {
-    match reason {
-        FinishReason::TurnLimit => "turn limit reached",
-        FinishReason::DirectorStopped => "the director ended the show",
-        FinishReason::GameOver => "all games played",
-        FinishReason::Stopped => "stopped",
-        FinishReason::Error => "an error ended the run",
     }
 }
 

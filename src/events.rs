@@ -144,6 +144,17 @@ impl FinishReason {
         FinishReason::Error,
     ];
 
+    /// Why the run ended, in words (see also `RunView::ending`, which says a stop draw's odds).
+    pub fn label(self) -> &'static str {
+        match self {
+            FinishReason::TurnLimit => "turn limit reached",
+            FinishReason::DirectorStopped => "the director ended the show",
+            FinishReason::GameOver => "all games played",
+            FinishReason::Stopped => "stopped",
+            FinishReason::Error => "an error ended the run",
+        }
+    }
+
     /// The name written in event logs.
     pub fn as_str(self) -> &'static str {
         match self {

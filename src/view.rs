@@ -215,6 +215,18 @@ pub struct RunView {
 }
 
 impl RunView {
+    /// Why the run ended, in words, once it has: a stop draw's ending names its odds, or the
+    /// class that ended the show.
+    pub fn ending(&self) -> Option<String> {
+        let reason = self.finished?;
+        Some(match (reason, self.director.last()) {
+            (FinishReason::DirectorStopped, Some(d)) => {
+                crate::methods::director::words::ended(d.probability, d.ended_by_class)
+            }
+            _ => reason.label().to_string(),
+        })
+    }
+
     /// Why this turn's latest call by `agent` for `purpose` (the one whose reply was read, or
     /// given up on) came out as it did: its refusal, if it was refused, and its reasoning.
     fn reasoning_of(&self, turn: u32, agent: &str, purpose: Purpose) -> String {

@@ -476,7 +476,7 @@ fn column(c: Column) -> impl IntoView {
                     // A column that has finished says so and why, so it does not look stuck.
                     {move || c.controller.view.with(|v| v.finished).map(|reason| view! {
                         <p class="notice column-finished" data-testid="column-finished" data-reason=reason.as_str()>
-                            {format!("Finished: {}.", crate::app::finish_label(reason))}
+                            {format!("Finished: {}.", c.controller.view.with(|v| v.ending()).unwrap_or_default())}
                         </p>
                     })}
                     <p class="muted" role="status" data-testid="column-judging" hidden=move || c.controller.judging.with(String::is_empty)>

@@ -226,7 +226,7 @@ pub fn ShareLinks() -> impl IntoView {
 }
 
 fn ended_label(ended: Option<FinishReason>) -> &'static str {
-    ended.map_or("unfinished", super::finish_label)
+    ended.map_or("unfinished", FinishReason::label)
 }
 
 /// The runs played here before, to open as replays or delete.

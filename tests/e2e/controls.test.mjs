@@ -76,7 +76,7 @@ test('invalid input is shown next to its field and blocks Run until fixed', asyn
   // The edited scenario is the one that runs: with p = 1 the director stops at once.
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
-  await waitForText(page.getByTestId('status'), /^Finished.*the director ended the show/);
+  await waitForText(page.getByTestId('status'), /^Finished.*the director ended the show on its stop draw, set to stop at every turn$/);
   await waitForCount(page, 'director-turn', 1);
   assert.deepEqual(errors, []);
 });

@@ -22,3 +22,44 @@ pub fn verdict(stop: bool, ended_by_class: bool) -> &'static str {
         (false, false) => "go on",
     }
 }
+
+/// Why the show ended when its stop draw ended it: the class's button, or the draw and its odds
+/// ("the director ended the show on its stop draw, 1 chance in 5 each turn"), so a run that
+/// stops at turn 1 reads as the chance it is.
+pub fn ended(probability: f64, ended_by_class: bool) -> String {
+    if ended_by_class {
+        return "the class ended the show".into();
+    }
+    // The smallest whole odds that say the probability exactly, else a percentage.
+    let odds = (1..=20u32).find_map(|d| {
+        let k = probability * d as f64;
+        ((k - k.round()).abs() < 1e-9 && k >= 1.0).then(|| (k.round() as u32, d))
+    });
+    let chance = match odds {
+        Some((_, 1)) => "set to stop at every turn".to_string(),
+        Some((1, d)) => format!("1 chance in {d}"),
+        Some((k, d)) => format!("{k} chances in {d}"),
+        None => format!("a {} % chance", crate::text::fixed(probability * 100.0, 1).trim_end_matches(".0")),
+    };
+    let each = if odds.is_some_and(|(_, d)| d == 1) { "" } else { " each turn" };
+    format!("the director ended the show on its stop draw, {chance}{each}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_stop_draw_ending_names_its_odds() {
+        let cases = [
+            (0.2, "1 chance in 5 each turn"),
+            (0.75, "3 chances in 4 each turn"),
+            (0.125, "1 chance in 8 each turn"),
+            (0.33, "a 33 % chance each turn"),
+            (0.025, "a 2.5 % chance each turn"),
+            (1.0, "set to stop at every turn"),
+        ];
+        for (p, odds) in cases {
+            assert_eq!(super::ended(p, false), format!("the director ended the show on its stop draw, {odds}"));
+        }
+        assert_eq!(super::ended(0.2, true), "the class ended the show");
+    }
+}
