@@ -5,6 +5,7 @@
 
 mod batch;
 pub mod browser;
+pub mod builtin;
 pub mod compare;
 pub mod comparison;
 mod driver;

@@ -63,6 +63,9 @@ const OPENAI_STYLE: Dialect = Dialect {
     no_token_limit: false,
 };
 
+/// The provider id a scenario names to run on the model built into the browser (the Prompt API).
+pub const BUILTIN: &str = "builtin";
+
 pub const PROVIDERS: [ProviderPreset; 12] = [
     ProviderPreset { id: "openai", label: "OpenAI", protocol: Protocol::OpenAi, base_url: "https://api.openai.com/v1", needs_key: true, dialect: Dialect { max_completion_tokens: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
     ProviderPreset { id: "anthropic", label: "Anthropic", protocol: Protocol::Anthropic, base_url: "https://api.anthropic.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Agora sends the anthropic-dangerous-direct-browser-access header that Anthropic requires for calls from a web page." },

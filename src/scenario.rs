@@ -411,6 +411,17 @@ impl ModelSettings {
         self.provider == crate::intab::PROVIDER
     }
 
+    /// Whether the model is the one built into the browser (the Prompt API, `app::builtin`).
+    pub fn is_builtin(&self) -> bool {
+        self.provider == crate::catalog::BUILTIN
+    }
+
+    /// Whether calls go over the network to a provider: not the demo, the tab's engine or the
+    /// browser's own model.
+    pub fn is_hosted(&self) -> bool {
+        !self.is_demo() && !self.is_in_tab() && !self.is_builtin()
+    }
+
     /// The base URL calls go to: the one set, else the provider's.
     pub fn effective_base_url(&self) -> String {
         if !self.base_url.trim().is_empty() {
@@ -674,7 +685,7 @@ impl Scenario {
                     format!("name a listed model ({}) or the address of a .gguf file", ids.join(", ")),
                 );
             }
-        } else if !m.is_demo() {
+        } else if m.is_hosted() {
             if crate::catalog::preset(&m.provider).is_none() {
                 err("model.provider", format!("unknown provider \"{}\"", m.provider));
             }

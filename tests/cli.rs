@@ -306,3 +306,17 @@ fn agora_help_lists_every_command_the_binary_takes() {
     shown.dedup();
     assert_eq!(shown, taken, "{stdout}");
 }
+
+#[test]
+fn a_scenario_on_the_browsers_own_model_is_valid_and_the_terminal_plays_it_on_the_demo() {
+    let mut scenario: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("public/scenarios/rail-debate.json").unwrap()).unwrap();
+    scenario["model"] = serde_json::json!({ "provider": "builtin" });
+    let path = temp("builtin.json");
+    std::fs::write(&path, scenario.to_string()).unwrap();
+    // Valid with no model name, address or key; the terminal plays it on the demo model, as it
+    // does any scenario without --model.
+    let (code, out, err) = agora(&["run", path.to_str().unwrap(), "--turns", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("== finished"), "{out}");
+}

@@ -159,7 +159,7 @@ impl Controller {
                 .ok()
                 .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
                 .unwrap_or_default();
-        let http = if scenario.model.is_demo() || scenario.model.is_in_tab() {
+        let http = if !scenario.model.is_hosted() {
             None
         } else {
             // Whole replies: nothing of a batch streams into the transcript of the run on screen.
@@ -232,6 +232,9 @@ impl Controller {
                     Some(h) => Ok(h.clone()),
                     None if seeded.model.is_in_tab() => {
                         this.intab.model(&seeded, Rc::new(|_: &str, _: &str| {}))
+                    }
+                    None if seeded.model.is_builtin() => {
+                        Ok(crate::app::builtin::model(this.intab, Rc::new(|_: &str, _: &str| {})))
                     }
                     None => Ok(Rc::new(DemoModel::new(&seeded, clock.clone()))),
                 };

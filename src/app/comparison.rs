@@ -422,7 +422,7 @@ fn ComparisonPage() -> impl IntoView {
         let editor = EditorState::new(RwSignal::new(c.scenario.clone()));
         view! {
             <Provider value=editor>
-                <crate::app::intab::InTabSettings />
+                <crate::app::intab::EngineSettings module=crate::app::intab::ENGINE_MODULE />
             </Provider>
         }
     });

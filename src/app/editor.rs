@@ -391,7 +391,7 @@ fn AgentRow(index: usize) -> impl IntoView {
                 ></textarea>
             </label>
             // One engine holds one model, so agents in the tab share it.
-            <Show when=move || s.with(|s| !s.model.is_demo() && !s.model.is_in_tab())>
+            <Show when=move || s.with(|s| s.model.is_hosted())>
                 <label class="field">
                     <span>"Model for this agent (empty: the scenario's)"</span>
                     <input

@@ -22,7 +22,7 @@ use crate::provider::TextSink;
 use crate::scenario::Scenario;
 
 thread_local! {
-    static ENGINE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+    static ENGINE: RefCell<Vec<(&'static str, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
 // The engine's module (and the tools module, see `app::tools`) is imported by `agoraImport`,
@@ -43,21 +43,26 @@ pub(super) fn words(e: &JsValue) -> String {
         .unwrap_or_else(|| "an unknown error".into())
 }
 
-/// The engine's module, fetched once.
-async fn engine() -> Result<JsValue, String> {
-    if let Some(m) = ENGINE.with(|e| e.borrow().clone()) {
+/// The in-tab engine's module, and the built-in model's (`crate::app::builtin`).
+pub const ENGINE_MODULE: &str = "intab/agora-intab.js";
+pub const BUILTIN_MODULE: &str = "builtin/agora-builtin.js";
+
+/// The module at `path` (one of the two above), fetched once.
+async fn engine(path: &'static str) -> Result<JsValue, String> {
+    if let Some(m) = ENGINE.with(|e| e.borrow().iter().find(|(p, _)| *p == path).map(|(_, m)| m.clone())) {
         return Ok(m);
     }
-    let module = JsFuture::from(import_module("intab/agora-intab.js")).await.map_err(|e| {
-        format!("the in-tab engine could not be fetched ({}); reload the page and try again", words(&e))
+    let module = JsFuture::from(import_module(path)).await.map_err(|e| {
+        let what = if path == ENGINE_MODULE { "the in-tab engine" } else { "the built-in model's module" };
+        format!("{what} could not be fetched ({}); reload the page and try again", words(&e))
     })?;
-    ENGINE.with(|e| *e.borrow_mut() = Some(module.clone()));
+    ENGINE.with(|e| e.borrow_mut().push((path, module.clone())));
     Ok(module)
 }
 
-/// Calls the engine's `name` with `args`, awaiting it if it answers with a promise.
-async fn call(name: &str, args: &[&JsValue]) -> Result<JsValue, String> {
-    let module = engine().await?;
+/// Calls `name` of the module at `path` with `args`, awaiting it if it answers with a promise.
+pub(super) async fn call_in(path: &'static str, name: &str, args: &[&JsValue]) -> Result<JsValue, String> {
+    let module = engine(path).await?;
     let f: js_sys::Function = js_sys::Reflect::get(&module, &name.into())
         .map_err(|e| words(&e))?
         .dyn_into()
@@ -96,7 +101,8 @@ pub struct Loaded {
 #[derive(Clone, Copy)]
 pub struct InTab {
     pub loaded: RwSignal<Option<Loaded>>,
-    calls: StoredValue<Vec<web_sys::AbortController>, LocalStorage>,
+    /// The calls in flight, on the engine or the built-in model, which Stop aborts.
+    pub(super) calls: StoredValue<Vec<web_sys::AbortController>, LocalStorage>,
 }
 
 impl Default for InTab {
@@ -139,10 +145,11 @@ impl InTab {
     }
 }
 
-/// The model settings of a scenario on the in-tab model: drawn by the engine's module (fetched
-/// when they first show), told which model the scenario names, and telling back what it loads.
+/// The model settings of a scenario on the in-tab model or the browser's own: drawn by the
+/// `module` (fetched when they first show), told which model the scenario names, and telling
+/// back what it loads.
 #[component]
-pub fn InTabSettings() -> impl IntoView {
+pub fn EngineSettings(module: &'static str) -> impl IntoView {
     let s = expect_context::<crate::ui::form::EditorState>().scenario;
     let tab = expect_context::<crate::app::Controller>().intab;
     let node = NodeRef::<leptos::html::Div>::new();
@@ -151,13 +158,13 @@ pub fn InTabSettings() -> impl IntoView {
         let name = s.with(|s| s.model.name.clone());
         let Some(root) = node.get() else { return };
         leptos::task::spawn_local(async move {
-            if let Err(e) = call("settings", &[&root.into(), &name.into(), &hooks(s, tab)]).await {
+            if let Err(e) = call_in(module, "settings", &[&root.into(), &name.into(), &hooks(s, tab)]).await {
                 failed.set(e);
             }
         });
     });
     view! {
-        <div node_ref=node class="intab" data-testid="intab-settings"></div>
+        <div node_ref=node class="intab" data-testid=if module == ENGINE_MODULE { "intab-settings" } else { "builtin-settings" }></div>
         <crate::ui::form::FieldMessage field="model.name" />
         {move || {
             let e = failed.get();
@@ -225,8 +232,15 @@ impl ChatModel for InTabModel {
             let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
             self.state.calls.update_value(|c| c.push(abort.clone()));
             let sampling = self.writing.sampling(request, &self.cast);
-            let asked =
-                ask(request, call_seed(self.seed, n), sampling, Some(self.on_text.clone()), &abort).await;
+            let asked = ask(
+                ENGINE_MODULE,
+                request,
+                call_seed(self.seed, n),
+                sampling,
+                Some(self.on_text.clone()),
+                &abort,
+            )
+            .await;
             self.state.calls.update_value(|c| c.retain(|a| a != &abort));
             asked
         })
@@ -240,7 +254,8 @@ fn call_seed(seed: u64, n: u64) -> u32 {
 
 /// Asks the engine `request` with `seed` and `sampling`, streaming its text to `on_text`
 /// (when given) and stopped by `abort`.
-async fn ask(
+pub(super) async fn ask(
+    module: &'static str,
     request: &ChatRequest,
     seed: u32,
     sampling: Option<crate::model::Sampling>,
@@ -254,7 +269,8 @@ async fn ask(
             on_text(&agent, &text);
         }
     });
-    let result = call("complete", &[&body.into(), streamed.as_ref(), &abort.signal().into()]).await;
+    let result =
+        call_in(module, "complete", &[&body.into(), streamed.as_ref(), &abort.signal().into()]).await;
     drop(streamed);
     let out = match result {
         Ok(v) => data(&v),
@@ -289,11 +305,13 @@ impl ChatModel for EngineJudge {
         Box::pin(async move {
             let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
             let sampling = self.writing.sampling(request, &[]);
-            ask(request, call_seed(self.seed, n), sampling, None, &abort).await.map_err(|e| match e {
-                ModelError::Unavailable(why) => ModelError::Unavailable(format!(
-                    "{why}: the judge is the model in the tab, so load it in Model settings first"
-                )),
-                e => e,
+            ask(ENGINE_MODULE, request, call_seed(self.seed, n), sampling, None, &abort).await.map_err(|e| {
+                match e {
+                    ModelError::Unavailable(why) => ModelError::Unavailable(format!(
+                        "{why}: the judge is the model in the tab, so load it in Model settings first"
+                    )),
+                    e => e,
+                }
             })
         })
     }

@@ -10,7 +10,7 @@ use super::storage::storage;
 use leptos::prelude::*;
 
 use super::Controller;
-use crate::app::intab::InTabSettings;
+use crate::app::intab::EngineSettings;
 use crate::provider::{preset, PROVIDERS};
 use crate::ui::form::{number_field, EditorState, FieldMessage};
 
@@ -114,8 +114,14 @@ pub fn ModelSettings() -> impl IntoView {
     let s = editor.scenario;
     let provider = move || s.with(|s| s.model.provider.clone());
     let is_demo = move || s.with(|s| s.model.is_demo());
-    let is_in_tab = move || s.with(|s| s.model.is_in_tab());
-    let in_tab = Memo::new(move |_| is_in_tab());
+    // The module that draws the settings of a model that runs in the page, if the scenario's does.
+    let engine = Memo::new(move |_| {
+        s.with(|s| match () {
+            _ if s.model.is_in_tab() => Some(crate::app::intab::ENGINE_MODULE),
+            _ if s.model.is_builtin() => Some(crate::app::intab::BUILTIN_MODULE),
+            _ => None,
+        })
+    });
     let note = move || preset(&provider()).map(|p| p.browser_note).unwrap_or_default();
     let placeholder = move || preset(&provider()).map(|p| p.base_url).unwrap_or_default();
     let needs_key = move || preset(&provider()).is_some_and(|p| p.needs_key);
@@ -157,15 +163,16 @@ pub fn ModelSettings() -> impl IntoView {
                     <option value="demo" selected=is_demo>
                         "Offline demo (no key)"
                     </option>
-                    <option value=crate::intab::PROVIDER selected=move || provider() == crate::intab::PROVIDER>
-                        "In this browser (no key)"
-                    </option>
-                    {PROVIDERS
-                        .iter()
-                        .map(|p| {
+                    {[
+                        (crate::intab::PROVIDER, "In this browser (no key)"),
+                        (crate::catalog::BUILTIN, "The browser's built-in model (no key)"),
+                    ]
+                        .into_iter()
+                        .chain(PROVIDERS.iter().map(|p| (p.id, p.label)))
+                        .map(|(id, label)| {
                             view! {
-                                <option value=p.id selected=move || provider() == p.id>
-                                    {p.label}
+                                <option value=id selected=move || provider() == id>
+                                    {label}
                                 </option>
                             }
                         })
@@ -173,9 +180,9 @@ pub fn ModelSettings() -> impl IntoView {
                 </select>
             </label>
             // Memoized: the engine's panel mounts when the provider becomes the tab, not on every edit.
-            {move || in_tab.get().then(|| view! { <InTabSettings /> })}
+            {move || engine.get().map(|module| view! { <EngineSettings module /> })}
             <Show
-                when=move || !is_demo() && !is_in_tab()
+                when=move || s.with(|s| s.model.is_hosted())
                 fallback=move || {
                     is_demo().then(|| view! {
                         <p class="muted">
@@ -372,7 +379,7 @@ fn ConnectionCheck() -> impl IntoView {
 pub fn SpendingCapFields() -> impl IntoView {
     let editor = expect_context::<EditorState>();
     // Runs inside the tab cost nothing.
-    let real = move || editor.scenario.with(|s| !s.model.is_demo() && !s.model.is_in_tab());
+    let real = move || editor.scenario.with(|s| s.model.is_hosted());
     move || {
         real().then(|| {
             view! {

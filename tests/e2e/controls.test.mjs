@@ -187,7 +187,7 @@ test('a saved run opens as a replay that steps and plays with the same panels', 
   const shown = await page.getByTestId('message').evaluateAll((rows) => rows.map((r) => r.querySelector('[data-testid=message-text]').textContent));
   assert.deepEqual(shown, native.filter((e) => e.type === 'message').map((e) => e.text));
   assert.equal(await page.getByTestId('director-turn').count(), native.filter((e) => e.type === 'stop_draw').length);
-  assert.match(await page.getByTestId('status').textContent(), /the director ended the show · replay/);
+  assert.match(await page.getByTestId('status').textContent(), /the director ended the show on its stop draw, 1 chance in 5 each turn · replay$/);
   // Run after the replay plays the same scenario live, with the demo model.
   await page.getByTestId('run').click();
   await page.waitForFunction(() => {

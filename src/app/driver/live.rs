@@ -72,6 +72,12 @@ impl Controller {
             });
             return self.intab.model(scenario, on_text);
         }
+        if scenario.model.is_builtin() {
+            let on_text = Rc::new(move |agent: &str, text: &str| {
+                this.live_text.set(Some((agent.to_string(), text.to_string())))
+            });
+            return Ok(crate::app::builtin::model(self.intab, on_text));
+        }
         let model = self.http_model(scenario, clock)?;
         self.http.set_value(Some(model.clone()));
         Ok(model)

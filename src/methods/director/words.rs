@@ -39,7 +39,10 @@ pub fn ended(probability: f64, ended_by_class: bool) -> String {
         Some((_, 1)) => "set to stop at every turn".to_string(),
         Some((1, d)) => format!("1 chance in {d}"),
         Some((k, d)) => format!("{k} chances in {d}"),
-        None => format!("a {} % chance", crate::text::fixed(probability * 100.0, 1).trim_end_matches(".0")),
+        None => {
+            let pct = probability * 100.0;
+            format!("a {} % chance", crate::text::fixed(pct, if pct.fract().abs() < 1e-9 { 0 } else { 1 }))
+        }
     };
     let each = if odds.is_some_and(|(_, d)| d == 1) { "" } else { " each turn" };
     format!("the director ended the show on its stop draw, {chance}{each}")
