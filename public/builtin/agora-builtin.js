@@ -30,7 +30,8 @@ export async function availability() {
   try {
     state = await LM.availability(OPTIONS);
   } catch (e) {
-    return { state: 'unavailable', words: `The built-in model is unavailable: ${explain(e)}`, reason: explain(e) };
+    const reason = e?.message || String(e);
+    return { state: 'unavailable', words: `The built-in model is unavailable: the browser says "${reason}".`, reason };
   }
   if (state === 'available') return { state, words: 'Available: the built-in model is ready on this device.', reason: '' };
   if (state === 'downloadable') {
@@ -66,7 +67,7 @@ function explain(e) {
     case 'InvalidStateError':
       return `the built-in model's session was closed (the browser says "${message}")`;
     default:
-      return message;
+      return `the built-in model failed (the browser says "${message}")`;
   }
 }
 
@@ -179,7 +180,7 @@ export async function complete(body, onText, signal) {
     return { content, prompt_tokens: promptTokens, completion_tokens: written, finish_reason: 'stop', timings: null };
   } catch (e) {
     if (signal?.aborted || e?.name === 'AbortError') throw new Error('cancelled');
-    throw new Error(`the built-in model: ${explain(e)}`);
+    throw new Error(explain(e));
   } finally {
     session?.destroy?.();
   }
