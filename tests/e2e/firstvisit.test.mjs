@@ -119,7 +119,13 @@ async function slowPage(context) {
  * long enough for what used to follow it (a reload 0.6 s later) to have happened.
  */
 async function workerInControl(page) {
-  await page.evaluate(() => navigator.serviceWorker.ready);
+  // A worker whose install fails (a file that differs from the revision sw.js lists) is never
+  // ready: say so in two minutes instead of waiting out the file's ten.
+  const ready = await page.evaluate(() => Promise.race([
+    navigator.serviceWorker.ready.then(() => 'ready'),
+    new Promise((ok) => setTimeout(() => ok('never ready'), 120000)),
+  ]));
+  assert.equal(ready, 'ready', 'the service worker never installed: does every file match the revision sw.js lists?');
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', null, { timeout: 120000 });
   await page.waitForTimeout(2000);
 }
