@@ -437,17 +437,16 @@ fn provider_model_with_key(
     key: Option<String>,
     clock: Rc<dyn Clock>,
 ) -> Result<crate::provider::HttpModel, String> {
-    if scenario.model.is_builtin() {
-        return Err(
-            "this scenario's model is the one built into the browser (provider \"builtin\"): open it \
-                    in the app, or pass --model demo or --provider with a real provider"
-                .into(),
-        );
-    }
-    if scenario.model.is_in_tab() {
-        return Err("this scenario's model runs inside a browser tab (provider \"browser\"): open it in \
-                    the app, or pass --model demo or --provider with a real provider"
-            .into());
+    if scenario.model.is_in_tab() || scenario.model.is_builtin() {
+        let (what, id) = if scenario.model.is_in_tab() {
+            ("runs inside a browser tab", crate::intab::PROVIDER)
+        } else {
+            ("is the one built into the browser", crate::catalog::BUILTIN)
+        };
+        return Err(format!(
+            "this scenario's model {what} (provider \"{id}\"): open it in the app, or pass --model demo or \
+             --provider with a real provider"
+        ));
     }
     let endpoint = crate::provider::Endpoint::of(scenario, key);
     let mut network = scenario.model.network.clone();

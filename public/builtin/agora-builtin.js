@@ -97,7 +97,7 @@ function base(system, signal) {
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The constraint that holds a reply of the form `reply` (see src/reply.rs), if any. */
-export function constraint(reply) {
+function constraint(reply) {
   const range = (lo, hi) => Array.from({ length: hi - lo + 1 }, (_, i) => String(lo + i)).reverse();
   switch (reply?.kind) {
     case 'number':
@@ -184,12 +184,6 @@ export async function complete(body, onText, signal) {
   } finally {
     session?.destroy?.();
   }
-}
-
-/** Forgets the sessions (a new run of another cast, or the panel's reset). */
-export function reset() {
-  for (const made of bases.values()) made.then((s) => s.destroy?.(), () => {});
-  bases.clear();
 }
 
 const el = (tag, props = {}, ...children) => {

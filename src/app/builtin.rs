@@ -6,12 +6,10 @@
 
 use std::rc::Rc;
 
-use futures::future::LocalBoxFuture;
-use leptos::prelude::*;
-
-use super::intab::{ask, words, InTab, BUILTIN_MODULE};
+use super::intab::{InTab, BUILTIN_MODULE};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use crate::provider::TextSink;
+use futures::future::LocalBoxFuture;
 
 /// The model a run on the browser's own model asks.
 pub fn model(state: InTab, on_text: TextSink) -> Rc<dyn ChatModel> {
@@ -29,12 +27,6 @@ impl ChatModel for Builtin {
         &'a self,
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-        Box::pin(async move {
-            let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
-            self.state.calls.update_value(|c| c.push(abort.clone()));
-            let asked = ask(BUILTIN_MODULE, request, 0, None, Some(self.on_text.clone()), &abort).await;
-            self.state.calls.update_value(|c| c.retain(|a| a != &abort));
-            asked
-        })
+        Box::pin(self.state.ask(BUILTIN_MODULE, request, 0, None, self.on_text.clone()))
     }
 }

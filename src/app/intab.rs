@@ -102,7 +102,7 @@ pub struct Loaded {
 pub struct InTab {
     pub loaded: RwSignal<Option<Loaded>>,
     /// The calls in flight, on the engine or the built-in model, which Stop aborts.
-    pub(super) calls: StoredValue<Vec<web_sys::AbortController>, LocalStorage>,
+    calls: StoredValue<Vec<web_sys::AbortController>, LocalStorage>,
 }
 
 impl Default for InTab {
@@ -114,6 +114,23 @@ impl Default for InTab {
 impl InTab {
     pub fn new() -> Self {
         Self { loaded: RwSignal::new(None), calls: StoredValue::new_local(Vec::new()) }
+    }
+
+    /// Asks the module at `module` (see [`ask`]) with an abort that Stop reaches while the call
+    /// is in flight.
+    pub(super) async fn ask(
+        &self,
+        module: &'static str,
+        request: &ChatRequest,
+        seed: u32,
+        sampling: Option<crate::model::Sampling>,
+        on_text: TextSink,
+    ) -> Result<ChatResponse, ModelError> {
+        let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
+        self.calls.update_value(|c| c.push(abort.clone()));
+        let asked = ask(module, request, seed, sampling, Some(on_text), &abort).await;
+        self.calls.update_value(|c| c.retain(|a| a != &abort));
+        asked
     }
 
     /// Stops every call in flight.
@@ -229,20 +246,10 @@ impl ChatModel for InTabModel {
         let n = self.calls.get();
         self.calls.set(n + 1);
         Box::pin(async move {
-            let abort = web_sys::AbortController::new().map_err(|e| ModelError::Unavailable(words(&e)))?;
-            self.state.calls.update_value(|c| c.push(abort.clone()));
             let sampling = self.writing.sampling(request, &self.cast);
-            let asked = ask(
-                ENGINE_MODULE,
-                request,
-                call_seed(self.seed, n),
-                sampling,
-                Some(self.on_text.clone()),
-                &abort,
-            )
-            .await;
-            self.state.calls.update_value(|c| c.retain(|a| a != &abort));
-            asked
+            self.state
+                .ask(ENGINE_MODULE, request, call_seed(self.seed, n), sampling, self.on_text.clone())
+                .await
         })
     }
 }
@@ -254,7 +261,7 @@ fn call_seed(seed: u64, n: u64) -> u32 {
 
 /// Asks the engine `request` with `seed` and `sampling`, streaming its text to `on_text`
 /// (when given) and stopped by `abort`.
-pub(super) async fn ask(
+async fn ask(
     module: &'static str,
     request: &ChatRequest,
     seed: u32,

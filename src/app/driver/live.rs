@@ -66,17 +66,15 @@ impl Controller {
             return Ok(demo);
         }
         let this = *self;
-        if scenario.model.is_in_tab() {
+        if scenario.model.is_in_tab() || scenario.model.is_builtin() {
             let on_text = Rc::new(move |agent: &str, text: &str| {
                 this.live_text.set(Some((agent.to_string(), text.to_string())))
             });
-            return self.intab.model(scenario, on_text);
-        }
-        if scenario.model.is_builtin() {
-            let on_text = Rc::new(move |agent: &str, text: &str| {
-                this.live_text.set(Some((agent.to_string(), text.to_string())))
-            });
-            return Ok(crate::app::builtin::model(self.intab, on_text));
+            return if scenario.model.is_in_tab() {
+                self.intab.model(scenario, on_text)
+            } else {
+                Ok(crate::app::builtin::model(self.intab, on_text))
+            };
         }
         let model = self.http_model(scenario, clock)?;
         self.http.set_value(Some(model.clone()));

@@ -36,7 +36,7 @@ pub fn ended(probability: f64, ended_by_class: bool) -> String {
         ((k - k.round()).abs() < 1e-9 && k >= 1.0).then(|| (k.round() as u32, d))
     });
     let chance = match odds {
-        Some((_, 1)) => "set to stop at every turn".to_string(),
+        Some((_, 1)) => return "the director ended the show on its stop draw, set to stop at every turn".into(),
         Some((1, d)) => format!("1 chance in {d}"),
         Some((k, d)) => format!("{k} chances in {d}"),
         None => {
@@ -44,8 +44,7 @@ pub fn ended(probability: f64, ended_by_class: bool) -> String {
             format!("a {} % chance", crate::text::fixed(pct, if pct.fract().abs() < 1e-9 { 0 } else { 1 }))
         }
     };
-    let each = if odds.is_some_and(|(_, d)| d == 1) { "" } else { " each turn" };
-    format!("the director ended the show on its stop draw, {chance}{each}")
+    format!("the director ended the show on its stop draw, {chance} each turn")
 }
 
 #[cfg(test)]
