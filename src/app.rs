@@ -8,6 +8,7 @@ pub mod browser;
 pub mod builtin;
 pub mod compare;
 pub mod comparison;
+pub mod demo;
 mod driver;
 mod editor;
 pub mod fetch;
@@ -53,6 +54,17 @@ pub fn App() -> impl IntoView {
     provide_context(controller);
     provide_context(editor);
     provide_context(controller.keys);
+    // The demo model is the first thing a visitor runs: fetched now, while they read the page.
+    leptos::task::spawn_local(async move {
+        let loaded = demo::load().await;
+        controller.demo_ready.set(loaded.is_ok());
+        // The service worker waits for this (boot/offline.js), so it copies the module from
+        // the browser's cache instead of downloading it a second time.
+        if let Some(w) = web_sys::window() {
+            let _ = js_sys::Reflect::set(&w, &"agoraDemo".into(), &true.into());
+            let _ = web_sys::Event::new("agora-demo").map(|e| w.dispatch_event(&e));
+        }
+    });
     compare::hand_over_keys(controller.keys);
     let (run, problem) = storage::restore_run();
     let restored = run.is_some();
@@ -453,8 +465,8 @@ fn Spending() -> impl IntoView {
             Some((model.name.clone(), r, w))
         });
         editor.scenario.with(|s| {
-            let e = (!s.model.is_demo() && s.validate().is_ok())
-                .then(|| crate::estimate::Estimate::of(s))
+            let e = (!s.model.is_demo() && s.validate().is_ok() && controller.demo_ready.get())
+                .then(|| demo::estimate(s))
                 .flatten()?;
             // In the tab, how long too: at the speeds of the last run on this model, else of the
             // warm-up measured when the model loaded.

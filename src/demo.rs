@@ -68,7 +68,8 @@ impl DemoModel {
         ChaCha8Rng::seed_from_u64(fnv(&key))
     }
 
-    fn reply(&self, request: &ChatRequest) -> ChatResponse {
+    /// Its reply to `request`, at once (the latency is [`ChatModel::complete`]'s).
+    pub fn answer(&self, request: &ChatRequest) -> ChatResponse {
         let mut rng = self.rng_for(request);
         let malformed = self.malformed_rate > 0.0 && rng.random::<f64>() < self.malformed_rate;
         let me = self.cast.person(&request.agent);
@@ -117,7 +118,7 @@ impl ChatModel for DemoModel {
         &'a self,
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-        let response = self.reply(request);
+        let response = self.answer(request);
         let latency = self.latency_ms.get();
         let wait = (latency > 0).then(|| self.clock.sleep(latency));
         Box::pin(async move {

@@ -46,18 +46,24 @@ pub struct Estimate {
 impl Estimate {
     /// Plays `scenario` on the demo model and counts; `None` if it cannot start.
     pub fn of(scenario: &Scenario) -> Option<Estimate> {
+        Self::with(scenario, |s| Rc::new(DemoModel::new(s, Rc::new(FrozenClock))))
+    }
+
+    /// Plays `scenario` on the demo model `demo` makes for it (the page's answers through its
+    /// module, `app::demo`) and counts; `None` if it cannot start or does not answer at once.
+    pub fn with(scenario: &Scenario, demo: impl FnOnce(&Scenario) -> Rc<dyn ChatModel>) -> Option<Estimate> {
         let mut scenario = scenario.clone();
         scenario.model.demo.malformed_rate = 0.0;
         scenario.model.demo.latency_ms = 0;
         // The whole run, not the part under a cap.
         scenario.model.spending_cap = Default::default();
         let clock = Rc::new(FrozenClock);
-        let demo = DemoModel::new(&scenario, clock.clone());
+        let demo = demo(&scenario);
         // Comparing every prompt with the earlier ones costs milliseconds a run, and the page
         // makes an estimate at each edit: only the model in the tab keeps prompts, so only its
         // estimate needs them.
         let keeps_prompts = scenario.model.is_in_tab();
-        let model: Rc<dyn ChatModel> = if keeps_prompts { Rc::new(ToBudget(demo)) } else { Rc::new(demo) };
+        let model: Rc<dyn ChatModel> = if keeps_prompts { Rc::new(ToBudget(demo)) } else { demo };
         let mut run = Run::new(scenario.clone(), model, clock).ok()?;
         // Nothing in a demo run at zero latency waits, so it completes in one poll.
         run.run_to_end().now_or_never()?;
@@ -126,7 +132,7 @@ const SHARE_OF_BUDGET: usize = 75;
 /// The demo model writing each text to [`SHARE_OF_BUDGET`] of its token budget, as the small
 /// models that run in the tab do (the word limit the seeds ask for is a request they seldom
 /// keep). Every later prompt holds the longer texts too, so what is read again grows with them.
-struct ToBudget(DemoModel);
+struct ToBudget(Rc<dyn ChatModel>);
 
 impl ChatModel for ToBudget {
     fn complete<'a>(

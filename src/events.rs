@@ -12,7 +12,7 @@ use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, Sampling, ToolCall
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
-mod write;
+pub(crate) mod write;
 
 use crate::json::{Fields, Kept};
 

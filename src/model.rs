@@ -8,6 +8,8 @@
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 
+mod wire;
+
 /// Who wrote a chat message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -139,8 +141,9 @@ pub enum ResponseFormat {
 }
 
 /// What the engine knows about the moment of a call. Real providers ignore it; the demo model
-/// reads it instead of parsing prompts that users are free to rewrite.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// reads it instead of parsing prompts that users are free to rewrite. (Written as JSON for the
+/// page's demo module by `ChatRequest::to_json`.)
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub enum Cue {
     #[default]
     None,
@@ -183,7 +186,7 @@ pub enum Cue {
 
 /// What a negotiating player can see: its own inventory, its strategy prompt, and the actions so
 /// far (its own and the other player's, as parsed by the engine).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct NegotiationCue {
     pub player: String,
     pub resources: Vec<String>,
@@ -195,13 +198,15 @@ pub struct NegotiationCue {
     pub history: Vec<(String, Option<crate::game::negotiation::Action>)>,
     /// The game as it stands, and which of its two players this is: what a person's action is
     /// checked against before it is sent.
+    #[serde(skip)]
     pub game: crate::game::negotiation::Game,
+    #[serde(skip)]
     pub seat: usize,
 }
 
 /// What the demo optimizer can see: the starting inventories and current prompts of both players
 /// and the score of the last game.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct OptimizerCue {
     pub players: Vec<String>,
     pub resources: Vec<String>,
@@ -213,8 +218,8 @@ pub struct OptimizerCue {
     pub iteration: u32,
 }
 
-/// One call to a model.
-#[derive(Clone, Debug, PartialEq)]
+/// One call to a model. (Written as JSON for the page's demo module by `to_json`, `model/wire.rs`.)
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct ChatRequest {
     /// The agent on whose behalf the call is made (or a role such as "optimizer").
     pub agent: String,

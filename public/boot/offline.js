@@ -47,6 +47,14 @@ if (!sw || !isSecureContext) {
   if (!crossOriginIsolated) {
     state.why = first ? 'next' : 'refused';
   }
+  // After the demo model's module too (the app fetches it as soon as it has drawn), or a minute
+  // if it never comes: the worker then finds it in the browser's cache.
+  if (!globalThis.agoraDemo) {
+    await new Promise((done) => {
+      addEventListener('agora-demo', done, { once: true });
+      setTimeout(done, 60000);
+    });
+  }
   await new Promise((idle) => (globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 1000)))(idle, { timeout: 3000 }));
   try {
     const reg = await sw.register(new URL('sw.js', base), { scope: base.href, updateViaCache: 'none' });

@@ -6,6 +6,12 @@ const t = document.querySelector('script[data-glue]');
 const at = (path) => new URL(path, document.baseURI).href;
 // How the app imports a module of its own (the model in the tab's engine, the tools module).
 globalThis.agoraImport = (path) => import(at(path));
+// And how it starts a wasm-bindgen build of its own (the demo model, the tools module): once,
+// whoever asks first, and again at the next ask if it failed.
+const started = {};
+globalThis.agoraStart = (path) => (started[path] ??= agoraImport(path)
+  .then(async (m) => (await m.default(), m))
+  .catch((e) => { delete started[path]; throw e; }));
 // The static shell's bar (publish/shell.mjs set its end to the wasm's size) moves with each chunk
 // of the wasm as it arrives; the body is handed on as it streams, so compiling is not held back.
 const bar = document.querySelector('[data-shell-wasm]');

@@ -12,9 +12,9 @@ use leptos::prelude::*;
 use super::browser::BrowserClock;
 use super::tools::{call, module};
 use super::Controller;
+use crate::app::demo::PageDemo;
 use crate::batch::play_seed;
 use crate::clock::Clock;
-use crate::demo::DemoModel;
 use crate::markup;
 use crate::markup::Markup;
 use crate::model::ChatModel;
@@ -236,7 +236,7 @@ impl Controller {
                     None if seeded.model.is_builtin() => {
                         Ok(crate::app::builtin::model(this.intab, Rc::new(|_: &str, _: &str| {})))
                     }
-                    None => Ok(Rc::new(DemoModel::new(&seeded, clock.clone()))),
+                    None => Ok(Rc::new(PageDemo::new(&seeded, clock.clone()))),
                 };
                 let mut played = play_seed(&seeded, seed, model, clock.clone()).await;
                 if cancelled() {
@@ -411,7 +411,7 @@ impl Controller {
         // The demo model answers a seed the same way every time: the run is played again.
         leptos::task::spawn_local(async move {
             let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
-            let model: Rc<dyn ChatModel> = Rc::new(DemoModel::new(&scenario, clock.clone()));
+            let model: Rc<dyn ChatModel> = Rc::new(PageDemo::new(&scenario, clock.clone()));
             match play_seed(&scenario, seed, Ok(model), clock).await {
                 Ok(events) => {
                     editor.load(scenario);
@@ -459,7 +459,8 @@ pub fn BatchPanel() -> impl IntoView {
             if s.model.is_demo() {
                 return Some(format!("{count} runs on the offline demo model: nothing leaves the page."));
             }
-            let e = crate::estimate::Estimate::of(&batch_scenario(s))?;
+            controller.demo_ready.get().then_some(())?;
+            let e = crate::app::demo::estimate(&batch_scenario(s))?;
             let n = count as u64;
             let cost = e.cost.map(|c| format!(", about ${}", crate::text::fixed(c * n as f64, 2))).unwrap_or_default();
             Some(format!(

@@ -10,8 +10,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::app::demo::PageDemo;
 use crate::clock::Clock;
-use crate::demo::DemoModel;
 use crate::engine::Run;
 use crate::events::Event;
 use crate::provider::HttpModel;
@@ -88,8 +88,10 @@ pub struct Controller {
     pub batch: crate::app::batch::BatchState,
     /// The comparison on screen (see `app::compare`).
     pub compare: crate::app::compare::CompareState,
+    /// The demo model's module has started (`app::demo`): what the estimates play on.
+    pub demo_ready: RwSignal<bool>,
     session: StoredValue<Rc<RefCell<Session>>, LocalStorage>,
-    demo: StoredValue<Option<Rc<DemoModel>>, LocalStorage>,
+    demo: StoredValue<Option<Rc<PageDemo>>, LocalStorage>,
     http: StoredValue<Option<Rc<HttpModel>>, LocalStorage>,
     /// What providers refused, remembered across the runs of this session.
     learned: StoredValue<crate::provider::Learned, LocalStorage>,
@@ -124,6 +126,7 @@ impl Controller {
             ending: RwSignal::new(false),
             batch: crate::app::batch::BatchState::new(),
             compare: Default::default(),
+            demo_ready: RwSignal::new(false),
             session: StoredValue::new_local(Rc::new(RefCell::new(Session::new()))),
             demo: StoredValue::new_local(None),
             http: StoredValue::new_local(None),
@@ -159,6 +162,7 @@ impl Controller {
             intab: page.intab,
             projector: page.projector,
             learned: page.learned,
+            demo_ready: page.demo_ready,
             column: true,
             ..Self::new()
         }

@@ -34,6 +34,9 @@ thread_local! {
 extern "C" {
     #[wasm_bindgen(js_name = agoraImport)]
     pub(super) fn import_module(path: &str) -> js_sys::Promise;
+    /// The wasm-bindgen build whose script is at `path`, imported and started once.
+    #[wasm_bindgen(js_name = agoraStart)]
+    pub(super) fn start_module(path: &str) -> js_sys::Promise;
 }
 
 /// Words for whatever JavaScript threw.

@@ -1,36 +1,50 @@
 //! The page's tools module (`src/bin/agora-tools.rs`): a second small WebAssembly build with the
 //! core code only some uses need (a batch's rows and report, the Markdown transcript), fetched
-//! the first time one of them is used, so none of it is on the first page.
+//! the first time one of them is used, so none of it is on the first page; and how the page
+//! fetches and starts such a module (the demo model's too, `app::demo`).
 
 /// The tools module (`src/bin/agora-tools.rs`), fetched and started once.
 pub async fn module() -> Result<wasm_bindgen::JsValue, String> {
-    use wasm_bindgen::{JsCast, JsValue};
-    use wasm_bindgen_futures::JsFuture;
-    thread_local! {
-        static MODULE: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
-    }
-    if let Some(m) = MODULE.with(|m| m.borrow().clone()) {
-        return Ok(m);
-    }
-    let fetched = |e: JsValue| {
+    wasm_module("tools/agora-tools.js", "the tools module").await
+}
+
+thread_local! {
+    /// The modules that have started, by path, for callers that cannot wait (`started`).
+    static STARTED: std::cell::RefCell<Vec<(&'static str, wasm_bindgen::JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The WebAssembly module whose script is at `path`, once it has started (`what` names it in an
+/// error). The page's start file fetches and starts each once, whoever asks first
+/// (`agoraStart`, boot/start.js): a second start would set up a second copy of its memory.
+pub async fn wasm_module(path: &'static str, what: &'static str) -> Result<wasm_bindgen::JsValue, String> {
+    let m = wasm_bindgen_futures::JsFuture::from(super::intab::start_module(path)).await.map_err(|e| {
         format!(
-            "the tools module could not be fetched ({}); reload the page and try again",
+            "{what} could not be fetched ({}): check the connection, then try again (or reload the page)",
             super::intab::words(&e)
         )
-    };
-    let m = JsFuture::from(super::intab::import_module("tools/agora-tools.js")).await.map_err(fetched)?;
-    let init: js_sys::Function = js_sys::Reflect::get(&m, &"default".into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or("the tools module cannot be started")?;
-    let started = init.call0(&JsValue::NULL).map_err(fetched)?;
-    JsFuture::from(js_sys::Promise::from(started)).await.map_err(fetched)?;
-    MODULE.with(|slot| *slot.borrow_mut() = Some(m.clone()));
+    })?;
+    if started(path).is_none() {
+        STARTED.with(|s| s.borrow_mut().push((path, m.clone())));
+    }
     Ok(m)
+}
+
+/// The module at `path` if it has started, at once.
+pub fn started(path: &'static str) -> Option<wasm_bindgen::JsValue> {
+    STARTED.with(|s| s.borrow().iter().find(|(p, _)| *p == path).map(|(_, m)| m.clone()))
 }
 
 /// Calls the tools module's `name` with `args`; its text, or the error it gave.
 pub fn call(m: &wasm_bindgen::JsValue, name: &str, args: &[wasm_bindgen::JsValue]) -> Result<String, String> {
+    Ok(call_value(m, name, args)?.as_string().unwrap_or_default())
+}
+
+/// Calls module `m`'s `name` with `args`; what it answered, or the error it gave.
+pub fn call_value(
+    m: &wasm_bindgen::JsValue,
+    name: &str,
+    args: &[wasm_bindgen::JsValue],
+) -> Result<wasm_bindgen::JsValue, String> {
     use wasm_bindgen::JsCast;
     let f: js_sys::Function = js_sys::Reflect::get(m, &name.into())
         .ok()
@@ -38,7 +52,7 @@ pub fn call(m: &wasm_bindgen::JsValue, name: &str, args: &[wasm_bindgen::JsValue
         .ok_or_else(|| format!("the tools module has no {name}"))?;
     let args: js_sys::Array = args.iter().collect();
     let out = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
-    Ok(out.as_string().unwrap_or_default())
+    Ok(out)
 }
 
 /// Calls the tools module's `name` with `args` once the module is loaded, then `then` with its

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// Appends `key` (`,"name":`, as the declaration spells it) and the value.
-pub(super) fn field<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, value: &T) {
+pub(crate) fn field<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, value: &T) {
     out.extend_from_slice(key.as_bytes());
     // Writing to a Vec cannot fail, and every type in an event serializes.
     let _ = serde_json::to_writer(&mut *out, value);

@@ -235,3 +235,23 @@ test('the scenario being edited survives a reload, and unreadable saved data is 
   assert.equal(await page.getByTestId('field-title').inputValue(), 'Presidential debate: transcontinental high-speed rail');
   assert.deepEqual(errors, []);
 });
+
+test("the demo model's module that cannot be fetched stops the run with one clear message, and Resume fetches it again", async () => {
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  let blocked = true;
+  await context.route('**/demo/agora-demo_bg.wasm', (r) => (blocked ? r.abort('internetdisconnected') : r.continue()));
+  const page = await context.newPage();
+  await page.goto(session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await page.locator('.notice', { hasText: /the demo model could not be fetched \(.+\): check the connection, then try again/ }).waitFor();
+  await waitForText(page.getByTestId('status'), /Paused after an error · turn 0 · Resume or Step plays the failed turn again/);
+  assert.equal(await messages(page), 0);
+  // The network back: Resume plays the turn again and the run goes to its end.
+  blocked = false;
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished after turn 10');
+  assert.equal(await messages(page), 11);
+  await context.close();
+});

@@ -8,9 +8,9 @@ use leptos::prelude::*;
 
 use super::Controller;
 use crate::app::browser::BrowserClock;
+use crate::app::demo::PageDemo;
 use crate::app::fetch::BrowserTransport;
 use crate::clock::Clock;
-use crate::demo::DemoModel;
 use crate::model::ChatModel;
 use crate::provider::{Endpoint, HttpModel};
 use crate::scenario::Scenario;
@@ -61,7 +61,7 @@ impl Controller {
         if scenario.model.is_demo() {
             let mut scenario = scenario.clone();
             scenario.model.demo.latency_ms = self.demo_latency();
-            let demo = Rc::new(DemoModel::new(&scenario, clock));
+            let demo = Rc::new(PageDemo::new(&scenario, clock));
             self.demo.set_value(Some(demo.clone()));
             return Ok(demo);
         }
