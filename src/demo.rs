@@ -26,6 +26,7 @@ use crate::model::{estimate_tokens, ChatModel, ChatRequest, ChatResponse, Cue, M
 use crate::scenario::Scenario;
 
 pub(crate) mod cast;
+pub(crate) mod topic;
 
 use cast::{fnv, Cast};
 
@@ -74,20 +75,24 @@ impl DemoModel {
         let malformed = self.malformed_rate > 0.0 && rng.random::<f64>() < self.malformed_rate;
         let me = self.cast.person(&request.agent);
         let mut response = match (&request.cue, request.purpose) {
-            (Cue::Bid { last_speaker, turns_since_spoke, .. }, _) => ChatResponse::text(self.cast.bid(
-                me,
-                last_speaker.as_deref(),
-                *turns_since_spoke,
-                malformed,
-                &mut rng,
-            )),
-            (Cue::Speak { topic, word_limit, last_speaker, .. }, _) => ChatResponse::text(self.cast.speech(
-                me,
-                topic,
-                *word_limit,
-                last_speaker.as_deref(),
-                &mut rng,
-            )),
+            (Cue::Bid { last_speaker, last_text, turns_since_spoke }, _) => {
+                ChatResponse::text(self.cast.bid(
+                    me,
+                    last_speaker.as_deref().map(|s| (s, last_text.as_str())),
+                    *turns_since_spoke,
+                    malformed,
+                    &mut rng,
+                ))
+            }
+            (Cue::Speak { topic, word_limit, last_speaker, last_text }, _) => {
+                ChatResponse::text(self.cast.speech(
+                    me,
+                    topic,
+                    *word_limit,
+                    last_speaker.as_deref().map(|s| (s, last_text.as_str())),
+                    &mut rng,
+                ))
+            }
             (Cue::Director { .. }, _) => {
                 ChatResponse::text(self.cast.direct(request, me, malformed, &mut rng))
             }

@@ -246,7 +246,8 @@ mod tests {
             (4 * (written - 3) + 12..=4 * written + 12).contains(&e.completion_tokens),
             "{written} {e:?}"
         );
-        assert!(hosted.completion_tokens < 4 * budget / 3 + 12, "{hosted:?}");
+        // (The budget is two tokens a word: a speech kept to the limit writes at most half of it.)
+        assert!(hosted.completion_tokens < 4 * budget / 2 + 12, "{budget} {hosted:?}");
         // And every later prompt holds the longer speeches.
         assert!(e.prompt_tokens > hosted.prompt_tokens + 4 * written, "{e:?} {hosted:?}");
         // The history grows, so later prompts are longer: more than 4 times the first turn's.

@@ -8,6 +8,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::scenario::{Scenario, Stance};
 
+use super::topic::{key_phrase, lean, Topic};
+
 /// The agents as the demo model knows them, and the topic in a few words.
 pub(crate) struct Cast {
     people: Vec<Person>,
@@ -76,6 +78,17 @@ const VOICES: [Voice; 6] = [
     },
 ];
 
+/// The voice everyone takes on a serious subject (war, illness, loss): no slogans.
+const SOBER: Voice = Voice {
+    openers: &["With respect,", "Let me be careful here:", "I want to be precise:"],
+    gestures: &["*pauses*", "*speaks quietly*", "*looks down at the notes*"],
+    closers: &[
+        "People's lives depend on getting this right.",
+        "We owe them that much.",
+        "That is where I stand.",
+    ],
+};
+
 const FOR_POINTS: [&str; 6] = [
     "{topic} is exactly the bold move we need",
     "{topic} will create jobs and pay for itself",
@@ -100,14 +113,68 @@ const NEUTRAL_POINTS: [&str; 6] = [
     "the question is who pays for {topic}, and when",
     "{topic} deserves a pilot before a promise",
 ];
+const SERIOUS_FOR: [&str; 4] = [
+    "{topic} is a hard choice, but the right one",
+    "walking away from {topic} would cost more lives than it saves",
+    "{topic} keeps a commitment that others rely on",
+    "{topic} is how we stand by people in danger",
+];
+const SERIOUS_AGAINST: [&str; 4] = [
+    "{topic} risks more lives than it saves",
+    "{topic} could deepen the suffering it means to end",
+    "nobody has shown that {topic} brings peace closer",
+    "{topic} needs limits and conditions we have not set",
+];
+const SERIOUS_NEUTRAL: [&str; 4] = [
+    "{topic} deserves care, not slogans",
+    "we owe the people affected by {topic} clear facts first",
+    "the costs of {topic} are counted in lives, on every side",
+    "{topic} needs conditions that protect civilians",
+];
+/// Answers to someone in the cast, who said `{quote}`.
 const REPLIES_DISAGREE: [&str; 4] = [
-    "{name} is wrong about that",
-    "with all due respect to {name}, no",
-    "{name} has it backwards",
-    "I heard {name}, and I could not disagree more",
+    "{name} says {quote}, and that is wrong",
+    "{name}, you say {quote}; I could not disagree more",
+    "I heard {name} say {quote}, and no",
+    "{name} says {quote}, but that has it backwards",
 ];
 const REPLIES_AGREE: [&str; 3] =
-    ["{name} makes a fair point", "I'm with {name} on this", "{name} is onto something"];
+    ["{name} is right to say {quote}", "{name} says {quote}, and I agree", "like {name}, I say {quote}"];
+/// Words that only frame an answer to someone (see `Cast::answer`): not what is taken up.
+const FRAME_WORDS: [&str; 20] = [
+    "says",
+    "say",
+    "asks",
+    "heard",
+    "wrong",
+    "agree",
+    "disagree",
+    "backwards",
+    "answer",
+    "question",
+    "straight",
+    "deserves",
+    "matters",
+    "seriously",
+    "right",
+    "differently",
+    "hear",
+    "puts",
+    "way",
+    "point",
+];
+/// Answers to a question from outside the cast (the class, the audience, the moderator).
+const ANSWERS_QUESTION: [&str; 3] = [
+    "{who} asks {quote}, and here is my answer",
+    "to the question {quote}, my answer is clear",
+    "{who} asks {quote}, and it deserves a straight answer",
+];
+/// Answers to a remark from outside the cast.
+const ANSWERS_AGREE: [&str; 2] = ["{who} says {quote}, and I agree", "{who} is right: {quote}, and more"];
+const ANSWERS_DISAGREE: [&str; 2] =
+    ["{who} says {quote}, but I see it differently", "{who} says {quote}; I hear that, and I disagree"];
+const ANSWERS_OPEN: [&str; 2] =
+    ["{who} says {quote}, and that matters", "{who} puts it this way, {quote}, and I take that seriously"];
 
 impl Cast {
     pub(crate) fn new(scenario: &Scenario) -> Self {
@@ -136,50 +203,130 @@ impl Cast {
         Self { people, topic_phrase: scenario.model.demo.topic_phrase.clone() }
     }
 
+    /// The topic as the demo's sentences use it (see `Topic`).
+    pub(crate) fn topic(&self, topic: &str) -> Topic {
+        Topic::read(topic, &self.topic_phrase)
+    }
+
+    /// A noun phrase for the topic, to say mid-sentence.
     pub(crate) fn short_topic(&self, topic: &str) -> String {
-        if self.topic_phrase.trim().is_empty() {
-            short_topic(topic)
-        } else {
-            self.topic_phrase.trim().to_string()
+        self.topic(topic).noun
+    }
+
+    /// What `me` says back to the last message (`name` said `text`): their name or who they
+    /// are, a few of their words in quotes, and whether `me` agrees, as the stances (or, from
+    /// outside the cast, the words) say. None when there is nothing to take up.
+    fn answer(
+        &self,
+        me: &Person,
+        name: &str,
+        text: &str,
+        noun: &str,
+        most: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<(String, String, bool)> {
+        // What they said of their own: not a voice's stock opener or closer, not the names and
+        // verbs of the answer they gave someone else.
+        let mut own = text.to_string();
+        for voice in VOICES.iter().chain([&SOBER]) {
+            for line in voice.openers.iter().chain(voice.closers) {
+                own = own.replace(line, "");
+            }
         }
+        let mut ignore: Vec<String> = FRAME_WORDS.iter().map(|w| w.to_string()).collect();
+        for person in self.people.iter().map(|p| p.name.as_str()).chain([name]) {
+            ignore.extend(super::topic::content_words(person));
+        }
+        let noun_words = noun.split_whitespace().count();
+        let phrase = key_phrase(&own, name, &ignore, most + noun_words)?;
+        // What they said of the topic itself is told again in a word ("it is a headline"),
+        // anything else quoted as they said it.
+        let words: Vec<&str> = phrase.split_whitespace().collect();
+        let asked = phrase.ends_with('?');
+        let said_it =
+            !asked && words.first().is_some_and(|w| w.eq_ignore_ascii_case("it")) && words.len() > 2;
+        let about_topic = said_it
+            || (!asked
+                && phrase.to_lowercase().starts_with(&noun.to_lowercase())
+                && words.len() > noun_words + 1);
+        // A question is quoted whole when it is short.
+        let most = if asked { most + 4 } else { most };
+        let quote = if said_it {
+            format!("it {}", super::topic::cut(&words[1..], most))
+        } else if about_topic {
+            format!("it {}", super::topic::cut(&words[noun_words..], most))
+        } else if asked && words.len() <= most {
+            format!("“{phrase}”")
+        } else {
+            format!("“{}”", super::topic::cut(&words, most))
+        };
+        let frames: &[&str] = match self.person(name) {
+            _ if asked => &ANSWERS_QUESTION,
+            Some(other) if (other.stance - me.stance).abs() > 0.6 => &REPLIES_DISAGREE,
+            Some(_) => &REPLIES_AGREE,
+            None => match lean(text) {
+                Some(l) if (l - me.stance).abs() > 0.6 => &ANSWERS_DISAGREE,
+                Some(_) => &ANSWERS_AGREE,
+                None => &ANSWERS_OPEN,
+            },
+        };
+        let frame = frames.choose(rng).copied().unwrap_or("{quote}");
+        let fill =
+            |f: &str| f.replace("{name}", name).replace("{who}", &who(name)).replace("{quote}", &quote);
+        // The short form, where words are few: agreement alone, or the question alone.
+        let short = match self.person(name) {
+            _ if asked => "to the question {quote}",
+            Some(other) if (other.stance - me.stance).abs() > 0.6 => "{name} is wrong",
+            Some(_) => "{name} is right",
+            None => "{who} has a point",
+        };
+        Some((fill(frame), fill(short), about_topic))
     }
 
     pub(crate) fn person(&self, name: &str) -> Option<&Person> {
         self.people.iter().find(|p| p.name.eq_ignore_ascii_case(name))
     }
 
+    /// A speech for `me` on `topic`, answering `last` (who spoke last, and what they said).
     pub(crate) fn speech(
         &self,
         me: Option<&Person>,
         topic: &str,
         word_limit: u32,
-        last: Option<&str>,
+        last: Option<(&str, &str)>,
         rng: &mut ChaCha8Rng,
     ) -> String {
         let Some(me) = me else { return "I agree.".into() };
-        let topic = self.short_topic(topic);
-        let points = if me.stance > 0.33 {
-            &FOR_POINTS
-        } else if me.stance < -0.33 {
-            &AGAINST_POINTS
-        } else {
-            &NEUTRAL_POINTS
+        let topic = self.topic(topic);
+        let points: &[&str] = match (topic.serious, me.stance) {
+            (false, s) if s > 0.33 => &FOR_POINTS,
+            (false, s) if s < -0.33 => &AGAINST_POINTS,
+            (false, _) => &NEUTRAL_POINTS,
+            (true, s) if s > 0.33 => &SERIOUS_FOR,
+            (true, s) if s < -0.33 => &SERIOUS_AGAINST,
+            (true, _) => &SERIOUS_NEUTRAL,
         };
-        let voice = me.voice;
+        let voice = if topic.serious { &SOBER } else { me.voice };
         let gesture = voice.gestures.choose(rng).copied().filter(|_| chance(rng, 0.6));
         let opener = voice.openers.choose(rng).copied().unwrap_or("");
-        let reply = match last.and_then(|l| self.person(l)).filter(|p| p.name != me.name) {
-            Some(other) if (other.stance - me.stance).abs() > 0.6 => {
-                Some(REPLIES_DISAGREE.choose(rng).copied().unwrap_or("").replace("{name}", &other.name))
-            }
-            Some(other) => {
-                Some(REPLIES_AGREE.choose(rng).copied().unwrap_or("").replace("{name}", &other.name))
-            }
-            None => None,
-        };
-        let point = points.choose(rng).copied().unwrap_or("").replace("{topic}", &topic);
+        let answered = last
+            .filter(|(name, _)| !name.eq_ignore_ascii_case(&me.name))
+            // Fewer words quoted where a speech has few.
+            .and_then(|(name, text)| {
+                self.answer(me, name, text, &topic.noun, if word_limit < 30 { 4 } else { 7 }, rng)
+            });
+        let reply = answered.as_ref().map(|a| a.0.clone());
+        let short = answered.as_ref().map(|a| a.1.clone());
+        let point = points.choose(rng).copied().unwrap_or("").replace("{topic}", &topic.noun);
+        // Where the answer told again what was said of the topic ("it is a headline"), the point
+        // may say "it" too.
+        let it_point = answered
+            .as_ref()
+            .filter(|a| a.2)
+            .map(|a| format!("{}: {}.", capitalize(&a.0), it_form(&point, &topic.noun)));
         let closer = voice.closers.choose(rng).copied();
-        // Drop the trimmings, least important first, until the message fits the word limit.
+        // Drop the trimmings, least important first, until the message fits the word limit:
+        // the answer to the last speaker goes last but one.
         let body = match &reply {
             Some(r) => format!("{}: {point}.", capitalize(r)),
             None => format!("{}.", capitalize(&point)),
@@ -188,11 +335,17 @@ impl Cast {
             Some(r) => format!("{opener} {r}: {point}."),
             None => format!("{opener} {point}."),
         };
+        let brief = match &short {
+            Some(r) => format!("{}: {point}.", capitalize(r)),
+            None => format!("{}.", capitalize(&point)),
+        };
         let drafts = [
             [gesture, Some(full.as_str()), closer],
             [gesture, Some(full.as_str()), None],
             [None, Some(full.as_str()), None],
             [None, Some(body.as_str()), None],
+            [None, it_point.as_deref().or(Some(body.as_str())), None],
+            [None, Some(brief.as_str()), None],
             [None, Some(&*format!("{}.", capitalize(&point))), None],
         ];
         let fits = |d: &[Option<&str>; 3]| {
@@ -253,14 +406,50 @@ impl Cast {
         rng: &mut ChaCha8Rng,
     ) -> String {
         let names: Vec<&str> = self.people.iter().map(|p| p.name.as_str()).collect();
-        let frames = [
-            "the problem to solve is how to deliver {topic} on budget, on time, and with the public on board",
-            "tell us how {topic} will be paid for, who gains, and who loses",
-            "explain what {topic} should look like in ten years, and what you would do first",
-        ];
-        let frame =
-            frames.choose(rng).copied().unwrap_or("").replace("{topic}", topic.trim_end_matches(['?', '.']));
-        limit_words(&format!("{}, {frame}.", names.join(", ")), word_limit)
+        let t = self.topic(topic);
+        let put = if t.question {
+            Some(format!("{}, the question before us: {}", names.join(", "), t.clause))
+        } else if t.noun == "what is proposed" || t.serious {
+            Some(format!("{}, the motion before us: {}.", names.join(", "), t.clause))
+        } else {
+            None
+        };
+        let text = if let Some(put) = put {
+            // The request to answer only where the words allow it.
+            let full = format!("{put} Tell us where you stand, and why.");
+            if full.split_whitespace().count() <= word_limit as usize {
+                full
+            } else {
+                put
+            }
+        } else {
+            let frames = [
+                "tell us how {topic} would work, who gains, and who loses",
+                "say what {topic} would cost, and who would pay for it",
+                "explain what {topic} should look like in ten years, and what you would do first",
+            ];
+            let frame = frames.choose(rng).copied().unwrap_or("").replace("{topic}", &t.noun);
+            format!("{}, {frame}.", names.join(", "))
+        };
+        limit_words(&text, word_limit)
+    }
+}
+
+/// `point` with the topic said as "it" (at the start, "It" is kept lowercase after a colon).
+fn it_form(point: &str, noun: &str) -> String {
+    point.replacen(noun, "it", 1)
+}
+
+/// How a speaker from outside the cast is named in a sentence: a role ("Audience member",
+/// "Debate Moderator") with "the", a person by their name.
+fn who(name: &str) -> String {
+    let lower = name.to_lowercase();
+    let role =
+        ["audience", "moderator", "member", "class", "teacher", "student"].iter().any(|r| lower.contains(r));
+    if role {
+        format!("the {lower}")
+    } else {
+        name.to_string()
     }
 }
 
@@ -279,37 +468,6 @@ fn voice_for(name: &str, about: &str) -> &'static Voice {
         |(_, i)| *i,
     );
     &VOICES[index]
-}
-
-/// A topic short enough to say in a sentence: the part before a modal verb ("artificial
-/// intelligence should ..."), or the title before a dash, or the topic itself when short.
-fn short_topic(topic: &str) -> String {
-    let mut t = topic.trim().trim_end_matches(['?', '.', '!']);
-    if let Some((_, after)) = t.rsplit_once(": ") {
-        t = after;
-    }
-    if let Some((before, _)) = t.split_once(" - ") {
-        t = before;
-    }
-    let words: Vec<&str> = t.split_whitespace().collect();
-    if let Some(modal) = words.iter().position(|w| {
-        ["should", "must", "will", "can", "is", "are"].contains(&w.to_ascii_lowercase().as_str())
-    }) {
-        if modal > 0 && modal <= 4 {
-            return words[..modal].join(" ").to_ascii_lowercase();
-        }
-    }
-    if words.len() <= 6 {
-        let mut chars = t.chars();
-        match chars.next() {
-            Some(c) if !t.starts_with("AI") && !t.starts_with("US") => {
-                c.to_ascii_lowercase().to_string() + chars.as_str()
-            }
-            _ => t.to_string(),
-        }
-    } else {
-        "this question".into()
-    }
 }
 
 pub(crate) fn capitalize(s: &str) -> String {

@@ -24,6 +24,8 @@ test("the README's class demo, step by step, ends with the class's seat, interje
   await page.getByTestId('open-rail-debate').click();
   assert.equal(await page.getByTestId('field-opening.specify_topic').isChecked(), true);
   assert.equal(await page.getByTestId('field-opening.describe_characters').isChecked(), true);
+  // The class's own topic, as the class put it.
+  await page.getByTestId('field-topic').fill('Should our town build a high-speed rail line?');
   await shot('1-preset');
 
   // 2. Under the run controls, tick one candidate in "Played by you"; press Run. The run asks for
@@ -83,6 +85,12 @@ test("the README's class demo, step by step, ends with the class's seat, interje
   const mine = page.getByTestId('message').filter({ hasText: 'The tracks pay for themselves' });
   assert.equal(await mine.getByTestId('you').count(), 1);
   assert.equal(await page.getByTestId('message').filter({ hasText: 'Who pays for the tracks?' }).count(), 1);
+  // The topic is put as the question it is, and the speaker after the interjection answers it.
+  await waitForText(page.getByTestId('message').first(), /the question before us: should our town build a high-speed rail line\?/);
+  const texts = await page.getByTestId('message').allTextContents();
+  const at = texts.findIndex((t) => t.includes('Who pays for the tracks?'));
+  assert.match(texts[at + 1], /Kanye West/);
+  assert.match(texts[at + 1], /pays for the tracks/, texts[at + 1]);
   await eventually(async () => assert.match(await page.getByTestId('board-given').first().textContent(), /floor given to Kanye West by the class/));
   assert.match(markdown, /\*\*\(Elizabeth Warren, you\):\*\* The tracks pay for themselves/);
   assert.match(markdown, /Who pays for the tracks\?/);

@@ -13,7 +13,7 @@ impl Cast {
     pub(crate) fn bid(
         &self,
         me: Option<&Person>,
-        last: Option<&str>,
+        last: Option<(&str, &str)>,
         waited: Option<u32>,
         malformed: bool,
         rng: &mut ChaCha8Rng,
@@ -23,14 +23,19 @@ impl Cast {
             None => 2.5,
             Some(w) => (w as f64 - 1.0).clamp(0.0, 3.0),
         };
-        let value: i64 = match last.and_then(|l| self.person(l)) {
-            Some(p) if me.is_some_and(|m| m.name == p.name) => rng.random_range(1..=2),
-            Some(p) => {
-                let gap = (mine - p.stance).abs(); // 0 (agree) to 2 (opposed)
+        // Whoever spoke from outside the cast (the class, the audience) leans as their words do.
+        let theirs = last.and_then(|(name, text)| match self.person(name) {
+            Some(p) => Some((me.is_some_and(|m| m.name == p.name), p.stance)),
+            None => crate::demo::topic::lean(text).map(|s| (false, s)),
+        });
+        let value: i64 = match theirs {
+            Some((true, _)) => rng.random_range(1..=2),
+            Some((false, stance)) => {
+                let gap = (mine - stance).abs(); // 0 (agree) to 2 (opposed)
                 let base = 1.0 + gap * 3.5 + eagerness + rng.random_range(-1.5..=1.5);
                 base.round().clamp(1.0, 10.0) as i64
             }
-            // The opening came from outside: everyone is keen to answer it.
+            // The opening came from outside and takes no side: everyone is keen to answer it.
             None => rng.random_range(4..=8),
         };
         if malformed {

@@ -1,0 +1,529 @@
+//! How the demo model reads what it is given in words: the topic a teacher typed (a phrase, a
+//! statement, a question, in any language) turned into something a sentence can hold, whether a
+//! subject is a serious one, the words of the last message worth answering, and which side a
+//! remark from outside the cast leans to.
+
+/// A topic as the demo's sentences use it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Topic {
+    /// A noun phrase that fits mid-sentence ("banning phones in class", "high speed rail"), or
+    /// a stand-in for one ("what is proposed") when the topic gives none.
+    pub(crate) noun: String,
+    /// The topic as a whole clause to end a sentence with, after a colon: "should our school ban
+    /// phones in class?" (a question keeps its question mark; the first word is lowercased only
+    /// where it is a common word).
+    pub(crate) clause: String,
+    /// Whether the topic is a question.
+    pub(crate) question: bool,
+    /// War, illness, loss: no cheerful lines.
+    pub(crate) serious: bool,
+}
+
+/// Words that start a yes/no question or join a subject to its verb.
+const MODALS: [&str; 13] = [
+    "should", "must", "can", "could", "would", "will", "shall", "do", "does", "did", "may", "might", "ought",
+];
+/// Words that open a question whose answer is not yes or no.
+const WH: [&str; 8] = ["what", "why", "how", "who", "which", "when", "where", "whose"];
+/// Forms of "to be" and "to have", which open a question as an auxiliary does.
+const BE: [&str; 6] = ["is", "are", "was", "were", "has", "have"];
+/// Words that open a subject ("the US", "our school").
+const DETERMINERS: [&str; 17] = [
+    "the", "a", "an", "our", "your", "their", "my", "his", "her", "its", "this", "that", "these", "those",
+    "all", "every", "some",
+];
+const PRONOUNS: [&str; 5] = ["we", "you", "they", "i", "it"];
+/// Words common enough that a capital on them only marks the start of a sentence.
+const COMMON_STARTS: [&str; 12] =
+    ["should", "must", "can", "could", "would", "will", "do", "does", "is", "are", "was", "were"];
+
+/// Words about harm, war and loss: a topic with one of them is spoken of soberly.
+const SERIOUS: [&str; 40] = [
+    "war",
+    "wars",
+    "weapon",
+    "weapons",
+    "arms",
+    "military",
+    "army",
+    "bomb",
+    "bombs",
+    "missile",
+    "missiles",
+    "invasion",
+    "genocide",
+    "terror",
+    "terrorism",
+    "death",
+    "deaths",
+    "dying",
+    "die",
+    "cancer",
+    "illness",
+    "disease",
+    "pandemic",
+    "suicide",
+    "grief",
+    "loss",
+    "abuse",
+    "refugee",
+    "refugees",
+    "famine",
+    "violence",
+    "shooting",
+    "shootings",
+    "gun",
+    "guns",
+    "murder",
+    "killing",
+    "hostage",
+    "hostages",
+    "occupation",
+];
+
+/// Words that carry little of what a message is about.
+const STOPWORDS: [&str; 64] = [
+    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "for", "with", "at", "by", "from", "is",
+    "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "i", "you", "we",
+    "they", "he", "she", "me", "us", "them", "my", "your", "our", "their", "so", "as", "if", "not", "no",
+    "do", "does", "did", "have", "has", "had", "will", "would", "should", "can", "could", "just", "very",
+    "what", "who", "how", "why", "there", "here",
+];
+
+/// Verbs a topic's proposal may start with, in their plain form.
+const VERBS: [&str; 72] = [
+    "ban",
+    "allow",
+    "send",
+    "move",
+    "build",
+    "replace",
+    "require",
+    "make",
+    "let",
+    "give",
+    "pay",
+    "adopt",
+    "fund",
+    "cut",
+    "raise",
+    "lower",
+    "keep",
+    "stop",
+    "start",
+    "end",
+    "spend",
+    "tax",
+    "invest",
+    "join",
+    "leave",
+    "use",
+    "teach",
+    "learn",
+    "close",
+    "open",
+    "limit",
+    "restrict",
+    "regulate",
+    "accept",
+    "reject",
+    "support",
+    "be",
+    "have",
+    "go",
+    "switch",
+    "change",
+    "introduce",
+    "abolish",
+    "provide",
+    "offer",
+    "hire",
+    "grow",
+    "protect",
+    "legalize",
+    "outlaw",
+    "expand",
+    "reduce",
+    "increase",
+    "sell",
+    "buy",
+    "drop",
+    "get",
+    "put",
+    "run",
+    "lift",
+    "scrap",
+    "phase",
+    "shorten",
+    "extend",
+    "lengthen",
+    "forbid",
+    "permit",
+    "mandate",
+    "prohibit",
+    "subsidize",
+    "rebuild",
+    "return",
+];
+
+fn is_word(w: &str, list: &[&str]) -> bool {
+    list.contains(&w.to_lowercase().trim_matches(|c: char| !c.is_alphanumeric()))
+}
+
+/// A word's -ing form ("ban" → "banning", "move" → "moving", "be" → "being").
+fn gerund(verb: &str) -> String {
+    let v = verb.to_lowercase();
+    let chars: Vec<char> = v.chars().collect();
+    let vowel = |c: char| "aeiou".contains(c);
+    if v == "be" || v.ends_with("ee") {
+        return format!("{v}ing");
+    }
+    if v.ends_with("ie") {
+        return format!("{}ying", &v[..v.len() - 2]);
+    }
+    if v.ends_with('e') {
+        return format!("{}ing", &v[..v.len() - 1]);
+    }
+    // Short verbs ending consonant, vowel, consonant double the last letter ("cut", "stop").
+    let n = chars.len();
+    if (n == 3 || ["stop", "drop", "plan", "scrap", "swap", "ship", "shop"].contains(&v.as_str()))
+        && n >= 3
+        && !vowel(chars[n - 1])
+        && !"wxy".contains(chars[n - 1])
+        && vowel(chars[n - 2])
+        && !vowel(chars[n - 3])
+    {
+        return format!("{v}{}ing", chars[n - 1]);
+    }
+    format!("{v}ing")
+}
+
+/// `word` with a lowercase first letter when it only carries a capital for starting a sentence:
+/// common words, and words in title-cased topics; names and acronyms ("AI", "NASA") keep theirs.
+fn unstarted(word: &str, title_case: bool) -> String {
+    let inner_capital = word.chars().skip(1).any(char::is_uppercase);
+    let common = is_word(word, &COMMON_STARTS)
+        || is_word(word, &DETERMINERS)
+        || is_word(word, &PRONOUNS)
+        || is_word(word, &WH)
+        || is_word(word, &BE)
+        || is_word(word, &STOPWORDS);
+    if inner_capital || !(common || title_case) {
+        return word.to_string();
+    }
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+impl Topic {
+    /// Reads `topic`; `phrase`, when set and about the same thing (a word in common), is the
+    /// noun phrase the scenario gives for it.
+    pub(crate) fn read(topic: &str, phrase: &str) -> Topic {
+        let text = topic.trim();
+        let question = text.ends_with('?') || text.starts_with('¿');
+        let bare = text.trim_start_matches('¿').trim_end_matches(['?', '.', '!', ' ']);
+        // A headline: "The New Workout Trend: Competitive Sitting - How Laziness ...".
+        let mut core = bare;
+        if let Some((_, after)) = core.rsplit_once(": ") {
+            core = after;
+        }
+        if let Some((before, _)) = core.split_once(" - ") {
+            core = before;
+        }
+        let words: Vec<&str> = core.split_whitespace().collect();
+        let title_case = words.len() > 1 && words.iter().all(|w| w.starts_with(|c: char| !c.is_lowercase()));
+        let serious =
+            text.split(|c: char| !c.is_alphanumeric()).any(|w| SERIOUS.contains(&w.to_lowercase().as_str()));
+        let own = phrase.trim();
+        let shares = |a: &str, b: &str| content_words(a).iter().any(|w| content_words(b).contains(w));
+        let noun = if !own.is_empty() && shares(own, text) {
+            Some(own.to_string())
+        } else {
+            noun_phrase(&words, title_case, question)
+        };
+        let mut clause: Vec<String> = bare.split_whitespace().map(String::from).collect();
+        if let Some(first) = clause.first_mut() {
+            *first = unstarted(first, false);
+        }
+        let clause = format!(
+            "{}{}{}",
+            if text.starts_with('¿') { "¿" } else { "" },
+            clause.join(" "),
+            if question { "?" } else { "" }
+        );
+        let fallback = if question && words.first().is_some_and(|w| is_word(w, &WH)) {
+            "the answer we choose"
+        } else {
+            "what is proposed"
+        };
+        Topic { noun: noun.unwrap_or_else(|| fallback.into()), clause, question, serious }
+    }
+}
+
+/// A noun phrase for a topic's words, if there is a short one: the proposal after a modal as
+/// an -ing phrase ("should our school ban phones" → "banning phones"), the subject before it
+/// ("artificial intelligence should ..."), or the words themselves when few (not a question's).
+fn noun_phrase(words: &[&str], title_case: bool, question: bool) -> Option<String> {
+    if words.is_empty() {
+        return None;
+    }
+    let lower = |w: &&str| w.to_lowercase();
+    let first = words[0].to_lowercase();
+    // A question opened by a modal: the subject follows it ("Should the US send ...").
+    let modal_at = if MODALS.contains(&first.as_str()) {
+        Some(0)
+    } else {
+        words
+            .iter()
+            .position(|w| MODALS.contains(&lower(w).as_str()) || lower(w) == "needs")
+            .filter(|&i| i > 0)
+    };
+    if let Some(m) = modal_at {
+        // The verb: the first known verb within three words after the modal (the subject
+        // sits between when the modal opens a question).
+        let from = m + 1;
+        let verb = (from..words.len().min(from + 4))
+            .find(|&i| is_word(words[i], &VERBS) && (m > 0 || i > from || is_word(words[from], &PRONOUNS)));
+        if let Some(v) = verb {
+            let rest = &words[v + 1..];
+            // "to": "needs to ban" reads as "banning".
+            if rest.len() <= 6 && !(m == 0 && v == from && !is_word(words[from], &PRONOUNS)) {
+                let mut out = vec![gerund(words[v])];
+                out.extend(rest.iter().map(|w| w.to_string()));
+                return Some(out.join(" "));
+            }
+        }
+        if m > 0 && m <= 4 && !WH.contains(&first.as_str()) {
+            return Some(phrase_of(&words[..m], title_case));
+        }
+        return None;
+    }
+    // A question's own words are not a noun phrase ("is it fair?", "¿deberían ...?").
+    if question || WH.contains(&first.as_str()) || BE.contains(&first.as_str()) {
+        return None;
+    }
+    (words.len() <= 6).then(|| phrase_of(words, title_case))
+}
+
+/// `words` to be said mid-sentence: a title's capitals dropped, and the first word's when it
+/// only marks the start ("High-speed rail", "Social media"); a name alone ("Britain") or of two
+/// words ("New York") keeps its capitals, as an acronym does.
+fn phrase_of(words: &[&str], title_case: bool) -> String {
+    let second_lower = words.get(1).is_some_and(|w| w.starts_with(char::is_lowercase));
+    words
+        .iter()
+        .enumerate()
+        .map(
+            |(i, w)| {
+                if title_case || i == 0 {
+                    unstarted(w, title_case || second_lower)
+                } else {
+                    w.to_string()
+                }
+            },
+        )
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The words of `text` that say what it is about, lowercased.
+pub(crate) fn content_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
+        .map(|w| w.trim_matches(['-', '\'']).to_lowercase())
+        .filter(|w| w.chars().count() > 2 && !STOPWORDS.contains(&w.as_str()))
+        .collect()
+}
+
+/// The part of a message worth answering, a few words as the speaker said them: the clause with
+/// the most to say (the last such), without gestures, quotes of others or a "Name:" in front. A question keeps
+/// its question mark. None when the message says nothing of substance.
+pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usize) -> Option<String> {
+    // Their own words: not their gestures, nor what they quoted of someone else.
+    let mut plain = String::new();
+    let (mut in_gesture, mut in_quote) = (false, false);
+    for c in text.chars() {
+        match c {
+            '*' => in_gesture = !in_gesture,
+            '“' => in_quote = true,
+            '”' => in_quote = false,
+            _ if !in_gesture && !in_quote => plain.push(c),
+            _ => {}
+        }
+    }
+    let plain = plain.trim();
+    let plain = plain.strip_prefix(&format!("{speaker}:")).unwrap_or(plain);
+    let mut best: Option<(usize, String)> = None;
+    let mut clause = String::new();
+    let mut consider = |clause: &str, end: char| {
+        let words: Vec<&str> = clause.split_whitespace().collect();
+        // A question asks to be answered first.
+        let score = content_words(clause).iter().filter(|w| !ignore.contains(w)).count()
+            + 2 * usize::from(end == '?');
+        if score < 2 {
+            return;
+        }
+        // The whole clause when short, otherwise `most` words from the first of substance, not
+        // ending on a small word.
+        // A question is quoted from its start, a little longer.
+        let most = if end == '?' { most + 4 } else { most };
+        let first = words.iter().position(|w| !content_words(w).is_empty()).unwrap_or(0);
+        let start = if words.len() <= most || first <= 2 || end == '?' { 0 } else { first };
+        let mut phrase = cut(&words[start..], most);
+        if end == '?' && phrase.split_whitespace().count() == words.len() - start {
+            phrase.push('?');
+        }
+        if best.as_ref().is_none_or(|(s, _)| score >= *s) {
+            best = Some((score, phrase));
+        }
+    };
+    for c in plain.chars() {
+        if ".!?;:—,".contains(c) {
+            consider(&clause, c);
+            clause.clear();
+        } else {
+            clause.push(c);
+        }
+    }
+    consider(&clause, '.');
+    best.map(|(_, p)| p)
+}
+
+/// At most `most` of `words`, not ending on a small word (unless all are taken).
+pub(crate) fn cut(words: &[&str], most: usize) -> String {
+    let mut taken: Vec<&str> = words.iter().take(most).copied().collect();
+    while taken.len() > 2 && taken.len() < words.len() && content_words(taken[taken.len() - 1]).is_empty() {
+        taken.pop();
+    }
+    taken.join(" ").trim_end_matches([',', ';', ':', '—', '-']).to_string()
+}
+
+/// Which side a remark leans to, from its words (-1 doubtful, +1 in favour), when it leans at
+/// all: what a class's interjection or a seat's words say to the bidders.
+pub(crate) fn lean(text: &str) -> Option<f64> {
+    const DOUBT: [&str; 22] = [
+        "pays",
+        "pay",
+        "cost",
+        "costs",
+        "expensive",
+        "afford",
+        "risk",
+        "risks",
+        "why",
+        "doubt",
+        "wrong",
+        "never",
+        "against",
+        "stop",
+        "waste",
+        "fail",
+        "fails",
+        "problem",
+        "worse",
+        "dangerous",
+        "harm",
+        "no",
+    ];
+    const FAVOUR: [&str; 14] = [
+        "yes", "great", "good", "support", "agree", "benefit", "benefits", "better", "need", "love", "right",
+        "help", "helps", "works",
+    ];
+    let words: Vec<String> =
+        text.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).filter(|w| !w.is_empty()).collect();
+    let doubt = words.iter().filter(|w| DOUBT.contains(&w.as_str())).count() as f64;
+    let favour = words.iter().filter(|w| FAVOUR.contains(&w.as_str())).count() as f64;
+    (doubt + favour > 0.0).then(|| 0.8 * (favour - doubt) / (favour + doubt))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics_of_every_kind_read_as_parts_of_sentences() {
+        let cases = [
+            ("Should our school ban phones in class?", "banning phones in class", "should our school ban phones in class?"),
+            ("Should the US send weapons to Israel?", "sending weapons to Israel", "should the US send weapons to Israel?"),
+            ("transcontinental high speed rail", "transcontinental high speed rail", "transcontinental high speed rail"),
+            ("High-speed rail", "high-speed rail", "High-speed rail"),
+            ("Our school should ban phones in class", "banning phones in class", "our school should ban phones in class"),
+            ("Artificial intelligence should be allowed to make moral decisions in situations where humans fail to agree.", "artificial intelligence", "Artificial intelligence should be allowed to make moral decisions in situations where humans fail to agree"),
+            ("How should we fund the arts?", "funding the arts", "how should we fund the arts?"),
+            ("What should we do about climate change?", "the answer we choose", "what should we do about climate change?"),
+            ("Is social media harmful to teenagers?", "what is proposed", "is social media harmful to teenagers?"),
+            ("¿Deberían las escuelas prohibir los móviles?", "what is proposed", "¿Deberían las escuelas prohibir los móviles?"),
+            ("The New Workout Trend: Competitive Sitting - How Laziness Became the Next Fitness Craze", "competitive sitting", "the New Workout Trend: Competitive Sitting - How Laziness Became the Next Fitness Craze"),
+            ("Should we cut the school day?", "cutting the school day", "should we cut the school day?"),
+            ("AI in schools", "AI in schools", "AI in schools"),
+        ];
+        for (topic, noun, clause) in cases {
+            let t = Topic::read(topic, "");
+            assert_eq!((t.noun.as_str(), t.clause.as_str()), (noun, clause), "{topic}");
+        }
+        assert!(Topic::read("Should the US send weapons to Israel?", "").serious);
+        assert!(!Topic::read("Should our school ban phones in class?", "").serious);
+        // A scenario's own phrase is kept while it is about the topic, and dropped once the topic
+        // is another one.
+        assert_eq!(
+            Topic::read("Should the US send weapons to Israel?", "arming Israel").noun,
+            "arming Israel"
+        );
+        assert_eq!(
+            Topic::read("Should our school ban phones?", "sending weapons to Israel").noun,
+            "banning phones"
+        );
+    }
+
+    #[test]
+    fn verbs_take_their_ing_forms() {
+        for (v, g) in [
+            ("ban", "banning"),
+            ("move", "moving"),
+            ("be", "being"),
+            ("send", "sending"),
+            ("cut", "cutting"),
+            ("allow", "allowing"),
+            ("tax", "taxing"),
+            ("stop", "stopping"),
+            ("open", "opening"),
+            ("agree", "agreeing"),
+        ] {
+            assert_eq!(gerund(v), g);
+        }
+    }
+
+    #[test]
+    fn the_words_worth_answering_are_found() {
+        assert_eq!(
+            key_phrase("Who pays for the tracks?", "Audience member", &[], 6).as_deref(),
+            Some("Who pays for the tracks?")
+        );
+        assert_eq!(
+            key_phrase("*taps the podium* Let's be clear about who pays: high speed rail will bury taxpayers in debt.", "Elizabeth Warren", &[], 6).as_deref(),
+            Some("high speed rail will bury taxpayers")
+        );
+        assert_eq!(
+            key_phrase("Kanye West: Real talk: the tracks are the future.", "Kanye West", &[], 6).as_deref(),
+            Some("the tracks are the future")
+        );
+        assert_eq!(key_phrase("*nods*", "A", &[], 6), None);
+        // Words that only frame an answer ("Donald Trump says") are not what is answered.
+        let ignore = ["donald".to_string(), "trump".into(), "says".into(), "wrong".into()];
+        assert_eq!(
+            key_phrase(
+                "Donald Trump says “the tracks”, and that is wrong: rail solves the wrong problem.",
+                "Xi",
+                &ignore,
+                6
+            )
+            .as_deref(),
+            Some("rail solves the wrong problem")
+        );
+        assert!(lean("Who pays for the tracks?").unwrap() < 0.0);
+        assert!(lean("Yes, it helps everyone.").unwrap() > 0.0);
+        assert_eq!(lean("The moderator opens the debate."), None);
+    }
+}

@@ -1,0 +1,227 @@
+//! The demo model read from outside, as a class would hear it: any topic a teacher types reads as
+//! part of a sentence, the next speaker answers the last message (an interjection or a seat's
+//! speech among them), a serious subject gets no cheerful lines, and bids follow what was said.
+
+mod common;
+
+use std::rc::Rc;
+
+use agora::clock::FrozenClock;
+use agora::demo::DemoModel;
+use agora::engine::Run;
+use agora::events::{Event, MessageKind};
+use agora::presets;
+use agora::scenario::Scenario;
+
+/// The rail debate (bidding) on `topic`, its scenario's own phrase for the old topic cleared, the
+/// topic made specific by the demo first.
+fn debate(topic: &str, seed: u64, turns: u32) -> Scenario {
+    let mut s = presets::find("rail-debate").unwrap().scenario();
+    s.topic = topic.into();
+    s.seed = seed;
+    s.max_turns = turns;
+    s.model.demo.topic_phrase.clear();
+    s.opening.specify_topic = true;
+    s
+}
+
+/// Every text the demo wrote in a run: the specified topic and every speech.
+fn texts(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { text, kind, .. } if *kind != MessageKind::Injected => Some(text.clone()),
+            Event::TopicSpecified { specified, .. } => Some(specified.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What is wrong with how `text` says `topic`: the topic pasted mid-sentence with its capital
+/// (after a word, not at a sentence's start, a colon or a quote), or a question mark inside a
+/// sentence that goes on in lowercase.
+fn splices(topic: &str, text: &str) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let head: String = topic.trim_start_matches('¿').split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    // An acronym ("AI in schools") keeps its capitals anywhere.
+    let acronym = head.split_whitespace().next().is_some_and(|w| w.chars().skip(1).any(char::is_uppercase));
+    if head.starts_with(char::is_uppercase) && !acronym && topic.split_whitespace().count() > 1 {
+        for (at, _) in text.match_indices(&head) {
+            let before = text[..at].trim_end();
+            if !(before.is_empty() || before.ends_with(['.', '!', '?', ':', '“', '"', '¿'])) {
+                wrong.push(format!(
+                    "\"{head}\" pasted after \"{}\"",
+                    &before[before.len().saturating_sub(20)..]
+                ));
+            }
+        }
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for i in 0..chars.len().saturating_sub(2) {
+        if chars[i] == '?' && chars[i + 1] == ' ' && chars[i + 2].is_lowercase() {
+            wrong.push(format!("a question mark mid-sentence: {text}"));
+        }
+    }
+    wrong
+}
+
+#[test]
+fn twenty_topics_of_every_kind_read_as_parts_of_sentences() {
+    let topics = [
+        // Questions.
+        "Should our school ban phones in class?",
+        "Should the US send weapons to Israel?",
+        "Should we cut the school day to four days?",
+        "Is social media harmful to teenagers?",
+        "How should we fund the arts?",
+        "What should we do about climate change?",
+        "Why do we still have homework?",
+        // Noun phrases.
+        "transcontinental high speed rail",
+        "High-speed rail",
+        "AI in schools",
+        "Universal basic income",
+        "The four-day week",
+        // Statements.
+        "Our school should ban phones in class",
+        "Artificial intelligence should be allowed to make moral decisions in situations where humans fail to agree.",
+        "Social media does more harm than good.",
+        "Homework should be abolished",
+        // A headline, a long sentence, other languages.
+        "The New Workout Trend: Competitive Sitting - How Laziness Became the Next Fitness Craze",
+        "Cities that build more housing near transit see lower rents, fewer cars and cleaner air over a decade",
+        "¿Deberían las escuelas prohibir los móviles?",
+        "Faut-il interdire les téléphones à l'école ?",
+    ];
+    assert_eq!(topics.len(), 20);
+    let mut problems = Vec::new();
+    for topic in topics {
+        for seed in [1, 2, 3] {
+            let events = common::run_demo(debate(topic, seed, 6));
+            let said = texts(&events);
+            assert!(said.len() >= 4, "{topic}: {said:?}");
+            for text in &said {
+                problems.extend(
+                    splices(topic, text).into_iter().map(|p| format!("{topic} (seed {seed}): {p}: {text}")),
+                );
+                assert!(!text.contains("{topic}") && !text.contains("“”"), "{text}");
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+
+    // A question is put as a question when the topic is made specific.
+    let events = common::run_demo(debate("Should our school ban phones in class?", 1, 2));
+    let specified = texts(&events).remove(0);
+    assert!(
+        specified.contains("the question before us: should our school ban phones in class?"),
+        "{specified}"
+    );
+    // And spoken of as what it proposes.
+    let speeches = texts(&events)[1..].join(" ");
+    assert!(speeches.to_lowercase().contains("banning phones in class"), "{speeches}");
+}
+
+/// A run of the rail debate stepped `before` turns, then `speaker` says `text` (as the class's
+/// interjection, or as a seat's speech when `speaker` is in the cast), then one more turn: the
+/// message that answers it.
+fn answer_to(speaker: &str, text: &str, seed: u64, before: u32) -> (String, String) {
+    let mut s = presets::find("rail-debate").unwrap().scenario();
+    s.seed = seed;
+    s.max_turns = before + 2;
+    s.opening.specify_topic = false;
+    s.opening.describe_characters = false;
+    let model = Rc::new(DemoModel::new(&s, Rc::new(FrozenClock)));
+    let mut run = Run::new(s, model, Rc::new(FrozenClock)).unwrap();
+    for _ in 0..before {
+        futures::executor::block_on(run.step());
+    }
+    run.inject(speaker, text);
+    let count = common::messages(run.events()).len();
+    futures::executor::block_on(run.step());
+    let after = common::messages(run.events());
+    after[count..].iter().find(|(who, _)| who != speaker).cloned().expect("someone answered")
+}
+
+#[test]
+fn the_next_speaker_answers_an_interjection_and_a_seats_speech() {
+    let shared = |a: &str, b: &str| {
+        let words = |t: &str| -> Vec<String> {
+            t.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 3).map(str::to_lowercase).collect()
+        };
+        let theirs = words(a);
+        words(b).into_iter().filter(|w| theirs.contains(w)).count()
+    };
+    for seed in 1..=8 {
+        let interjection = "Who pays for the tracks?";
+        let (who, said) = answer_to("Audience member", interjection, seed, 2);
+        assert!(shared(interjection, &said) >= 2, "seed {seed}: {who} said {said:?}");
+        assert!(
+            said.to_lowercase().contains("the audience member")
+                || said.to_lowercase().contains("to the question"),
+            "seed {seed}: {said}"
+        );
+
+        // A seat's speech is the agent's own words: the next speaker names them and takes them up.
+        let seat = "Kanye West";
+        let speech = "The tracks should run through every small town first.";
+        let (who, said) = answer_to(seat, speech, seed, 2);
+        assert_ne!(who, seat);
+        assert!(said.contains(seat), "seed {seed}: {who} said {said:?}");
+        assert!(shared(speech, &said) >= 2, "seed {seed}: {who} said {said:?}");
+    }
+}
+
+#[test]
+fn a_serious_subject_gets_no_cheerful_lines() {
+    let cheerful = [
+        "tremendous",
+        "Big league",
+        "Yo,",
+        "visionary",
+        "bold move",
+        "promise to the next generation",
+        "Nobody's thinking this big",
+        "Only in America",
+        "I wish I were joking",
+    ];
+    for seed in 1..=5 {
+        let mut s = presets::find("arms-debate").unwrap().scenario();
+        s.seed = seed;
+        let said = texts(&common::run_demo(s)).join("\n");
+        for line in cheerful {
+            assert!(!said.contains(line), "seed {seed}: \"{line}\" in\n{said}");
+        }
+    }
+}
+
+#[test]
+fn bids_follow_what_the_class_said() {
+    // "Who pays for the tracks?" doubts the rail line: its supporter bids higher to answer it
+    // than its critic does, over many runs.
+    let (mut trump, mut warren) = (0i64, 0i64);
+    for seed in 1..=30 {
+        let mut s = presets::find("rail-debate").unwrap().scenario();
+        s.seed = seed;
+        s.max_turns = 4;
+        s.opening.specify_topic = false;
+        s.opening.describe_characters = false;
+        let model = Rc::new(DemoModel::new(&s, Rc::new(FrozenClock)));
+        let mut run = Run::new(s, model, Rc::new(FrozenClock)).unwrap();
+        futures::executor::block_on(run.step());
+        futures::executor::block_on(run.step());
+        run.inject("Audience member", "Who pays for the tracks? It costs too much.");
+        let from = run.events().len();
+        futures::executor::block_on(run.step());
+        for e in &run.events()[from..] {
+            if let Event::Bid { agent, value: v, .. } = e {
+                match agent.as_str() {
+                    "Donald Trump" => trump += v,
+                    "Elizabeth Warren" => warren += v,
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(trump > warren + 30, "the supporter's bids {trump}, the critic's {warren}");
+}
