@@ -141,28 +141,7 @@ const REPLIES_DISAGREE: [&str; 4] = [
 const REPLIES_AGREE: [&str; 3] =
     ["{name} is right to say {quote}", "{name} says {quote}, and I agree", "like {name}, I say {quote}"];
 /// Words that only frame an answer to someone (see `Cast::answer`): not what is taken up.
-const FRAME_WORDS: [&str; 20] = [
-    "says",
-    "say",
-    "asks",
-    "heard",
-    "wrong",
-    "agree",
-    "disagree",
-    "backwards",
-    "answer",
-    "question",
-    "straight",
-    "deserves",
-    "matters",
-    "seriously",
-    "right",
-    "differently",
-    "hear",
-    "puts",
-    "way",
-    "point",
-];
+const FRAME_WORDS: &str = "says say asks heard wrong agree disagree backwards answer question straight deserves matters seriously right differently hear puts way point";
 /// Answers to a question from outside the cast (the class, the audience, the moderator).
 const ANSWERS_QUESTION: [&str; 3] = [
     "{who} asks {quote}, and here is my answer",
@@ -230,10 +209,10 @@ impl Cast {
         let mut own = text.to_string();
         for voice in VOICES.iter().chain([&SOBER]) {
             for line in voice.openers.iter().chain(voice.closers) {
-                own = own.replace(line, "");
+                own = own.replace(*line, "");
             }
         }
-        let mut ignore: Vec<String> = FRAME_WORDS.iter().map(|w| w.to_string()).collect();
+        let mut ignore: Vec<String> = FRAME_WORDS.split(' ').map(String::from).collect();
         for person in self.people.iter().map(|p| p.name.as_str()).chain([name]) {
             ignore.extend(super::topic::content_words(person));
         }
@@ -247,7 +226,7 @@ impl Cast {
             !asked && words.first().is_some_and(|w| w.eq_ignore_ascii_case("it")) && words.len() > 2;
         let about_topic = said_it
             || (!asked
-                && phrase.to_lowercase().starts_with(&noun.to_lowercase())
+                && phrase.to_ascii_lowercase().starts_with(&noun.to_ascii_lowercase())
                 && words.len() > noun_words + 1);
         // A question is quoted whole when it is short.
         let most = if asked { most + 4 } else { most };
@@ -437,13 +416,16 @@ impl Cast {
 
 /// `point` with the topic said as "it" (at the start, "It" is kept lowercase after a colon).
 fn it_form(point: &str, noun: &str) -> String {
-    point.replacen(noun, "it", 1)
+    match point.find(noun) {
+        Some(at) => format!("{}it{}", &point[..at], &point[at + noun.len()..]),
+        None => point.to_string(),
+    }
 }
 
 /// How a speaker from outside the cast is named in a sentence: a role ("Audience member",
 /// "Debate Moderator") with "the", a person by their name.
 fn who(name: &str) -> String {
-    let lower = name.to_lowercase();
+    let lower = name.to_ascii_lowercase();
     let role =
         ["audience", "moderator", "member", "class", "teacher", "student"].iter().any(|r| lower.contains(r));
     if role {

@@ -20,159 +20,48 @@ pub(crate) struct Topic {
 }
 
 /// Words that start a yes/no question or join a subject to its verb.
-const MODALS: [&str; 13] = [
-    "should", "must", "can", "could", "would", "will", "shall", "do", "does", "did", "may", "might", "ought",
-];
+const MODALS: &str = "should must can could would will shall do does did may might ought";
 /// Words that open a question whose answer is not yes or no.
-const WH: [&str; 8] = ["what", "why", "how", "who", "which", "when", "where", "whose"];
+const WH: &str = "what why how who which when where whose";
 /// Forms of "to be" and "to have", which open a question as an auxiliary does.
-const BE: [&str; 6] = ["is", "are", "was", "were", "has", "have"];
+const BE: &str = "is are was were has have";
 /// Words that open a subject ("the US", "our school").
-const DETERMINERS: [&str; 17] = [
-    "the", "a", "an", "our", "your", "their", "my", "his", "her", "its", "this", "that", "these", "those",
-    "all", "every", "some",
-];
-const PRONOUNS: [&str; 5] = ["we", "you", "they", "i", "it"];
+const DETERMINERS: &str = "the a an our your their my his her its this that these those all every some";
+const PRONOUNS: &str = "we you they i it";
 /// Words common enough that a capital on them only marks the start of a sentence.
-const COMMON_STARTS: [&str; 12] =
-    ["should", "must", "can", "could", "would", "will", "do", "does", "is", "are", "was", "were"];
+const COMMON_STARTS: &str = "should must can could would will do does is are was were";
 
 /// Words about harm, war and loss: a topic with one of them is spoken of soberly.
-const SERIOUS: [&str; 40] = [
-    "war",
-    "wars",
-    "weapon",
-    "weapons",
-    "arms",
-    "military",
-    "army",
-    "bomb",
-    "bombs",
-    "missile",
-    "missiles",
-    "invasion",
-    "genocide",
-    "terror",
-    "terrorism",
-    "death",
-    "deaths",
-    "dying",
-    "die",
-    "cancer",
-    "illness",
-    "disease",
-    "pandemic",
-    "suicide",
-    "grief",
-    "loss",
-    "abuse",
-    "refugee",
-    "refugees",
-    "famine",
-    "violence",
-    "shooting",
-    "shootings",
-    "gun",
-    "guns",
-    "murder",
-    "killing",
-    "hostage",
-    "hostages",
-    "occupation",
-];
+const SERIOUS: &str = "war wars weapon weapons arms military army bomb bombs missile missiles invasion genocide terror terrorism death deaths dying die cancer illness disease pandemic suicide grief loss abuse refugee refugees famine violence shooting shootings gun guns murder killing hostage hostages occupation";
 
 /// Words that carry little of what a message is about.
-const STOPWORDS: [&str; 64] = [
-    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "for", "with", "at", "by", "from", "is",
-    "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "i", "you", "we",
-    "they", "he", "she", "me", "us", "them", "my", "your", "our", "their", "so", "as", "if", "not", "no",
-    "do", "does", "did", "have", "has", "had", "will", "would", "should", "can", "could", "just", "very",
-    "what", "who", "how", "why", "there", "here",
-];
+const STOPWORDS: &str = "the a an and or but of to in on for with at by from is are was were be been it its this that these those i you we they he she me us them my your our their so as if not no do does did have has had will would should can could just very what who how why there here";
 
 /// Verbs a topic's proposal may start with, in their plain form.
-const VERBS: [&str; 72] = [
-    "ban",
-    "allow",
-    "send",
-    "move",
-    "build",
-    "replace",
-    "require",
-    "make",
-    "let",
-    "give",
-    "pay",
-    "adopt",
-    "fund",
-    "cut",
-    "raise",
-    "lower",
-    "keep",
-    "stop",
-    "start",
-    "end",
-    "spend",
-    "tax",
-    "invest",
-    "join",
-    "leave",
-    "use",
-    "teach",
-    "learn",
-    "close",
-    "open",
-    "limit",
-    "restrict",
-    "regulate",
-    "accept",
-    "reject",
-    "support",
-    "be",
-    "have",
-    "go",
-    "switch",
-    "change",
-    "introduce",
-    "abolish",
-    "provide",
-    "offer",
-    "hire",
-    "grow",
-    "protect",
-    "legalize",
-    "outlaw",
-    "expand",
-    "reduce",
-    "increase",
-    "sell",
-    "buy",
-    "drop",
-    "get",
-    "put",
-    "run",
-    "lift",
-    "scrap",
-    "phase",
-    "shorten",
-    "extend",
-    "lengthen",
-    "forbid",
-    "permit",
-    "mandate",
-    "prohibit",
-    "subsidize",
-    "rebuild",
-    "return",
-];
+const VERBS: &str = "ban allow send move build replace require make let give pay adopt fund cut raise lower keep stop start end spend tax invest join leave use teach learn close open limit restrict regulate accept reject support be have go switch change introduce abolish provide offer hire grow protect legalize outlaw expand reduce increase sell buy drop get put run lift scrap phase shorten extend lengthen forbid permit mandate prohibit subsidize rebuild return";
 
-fn is_word(w: &str, list: &[&str]) -> bool {
-    list.contains(&w.to_lowercase().trim_matches(|c: char| !c.is_alphanumeric()))
+/// What separates words: any ASCII character but a letter or a digit. Other characters
+/// (accented letters, other scripts) count as letters, so the browser build carries no Unicode
+/// tables for this, and one function serves every split (one copy of the splitting code).
+fn separator(c: char) -> bool {
+    c.is_ascii() && !c.is_ascii_alphanumeric()
+}
+
+/// Whether `word` (lowercase) is one of the words of `list` (a space-separated list: one string
+/// weighs less in the browser build than an array of them).
+#[inline(never)]
+fn listed(list: &str, word: &str) -> bool {
+    list.split(' ').any(|w| w == word)
+}
+
+#[inline(never)]
+fn is_word(w: &str, list: &str) -> bool {
+    listed(list, w.to_ascii_lowercase().trim_matches(separator))
 }
 
 /// A word's -ing form ("ban" → "banning", "move" → "moving", "be" → "being").
 fn gerund(verb: &str) -> String {
-    let v = verb.to_lowercase();
+    let v = verb.to_ascii_lowercase();
     let chars: Vec<char> = v.chars().collect();
     let vowel = |c: char| "aeiou".contains(c);
     if v == "be" || v.ends_with("ee") {
@@ -200,20 +89,21 @@ fn gerund(verb: &str) -> String {
 
 /// `word` with a lowercase first letter when it only carries a capital for starting a sentence:
 /// common words, and words in title-cased topics; names and acronyms ("AI", "NASA") keep theirs.
+#[inline(never)]
 fn unstarted(word: &str, title_case: bool) -> String {
-    let inner_capital = word.chars().skip(1).any(char::is_uppercase);
-    let common = is_word(word, &COMMON_STARTS)
-        || is_word(word, &DETERMINERS)
-        || is_word(word, &PRONOUNS)
-        || is_word(word, &WH)
-        || is_word(word, &BE)
-        || is_word(word, &STOPWORDS);
+    let inner_capital = word.chars().skip(1).any(|c| c.is_ascii_uppercase());
+    let common = is_word(word, COMMON_STARTS)
+        || is_word(word, DETERMINERS)
+        || is_word(word, PRONOUNS)
+        || is_word(word, WH)
+        || is_word(word, BE)
+        || is_word(word, STOPWORDS);
     if inner_capital || !(common || title_case) {
         return word.to_string();
     }
     let mut chars = word.chars();
     match chars.next() {
-        Some(c) => c.to_lowercase().collect::<String>() + chars.as_str(),
+        Some(c) => c.to_ascii_lowercase().to_string() + chars.as_str(),
         None => String::new(),
     }
 }
@@ -224,7 +114,7 @@ impl Topic {
     pub(crate) fn read(topic: &str, phrase: &str) -> Topic {
         let text = topic.trim();
         let question = text.ends_with('?') || text.starts_with('¿');
-        let bare = text.trim_start_matches('¿').trim_end_matches(['?', '.', '!', ' ']);
+        let bare = text.trim_start_matches('¿').trim_end_matches(['?', '.', '!']).trim_end();
         // A headline: "The New Workout Trend: Competitive Sitting - How Laziness ...".
         let mut core = bare;
         if let Some((_, after)) = core.rsplit_once(": ") {
@@ -234,9 +124,9 @@ impl Topic {
             core = before;
         }
         let words: Vec<&str> = core.split_whitespace().collect();
-        let title_case = words.len() > 1 && words.iter().all(|w| w.starts_with(|c: char| !c.is_lowercase()));
+        let title_case = words.len() > 1 && words.iter().all(|w| w.starts_with(|c: char| !c.is_ascii_lowercase()));
         let serious =
-            text.split(|c: char| !c.is_alphanumeric()).any(|w| SERIOUS.contains(&w.to_lowercase().as_str()));
+            text.split(separator).any(|w| listed(SERIOUS, &w.to_ascii_lowercase()));
         let own = phrase.trim();
         let shares = |a: &str, b: &str| content_words(a).iter().any(|w| content_words(b).contains(w));
         let noun = if !own.is_empty() && shares(own, text) {
@@ -254,7 +144,7 @@ impl Topic {
             clause.join(" "),
             if question { "?" } else { "" }
         );
-        let fallback = if question && words.first().is_some_and(|w| is_word(w, &WH)) {
+        let fallback = if question && words.first().is_some_and(|w| is_word(w, WH)) {
             "the answer we choose"
         } else {
             "what is proposed"
@@ -270,15 +160,15 @@ fn noun_phrase(words: &[&str], title_case: bool, question: bool) -> Option<Strin
     if words.is_empty() {
         return None;
     }
-    let lower = |w: &&str| w.to_lowercase();
-    let first = words[0].to_lowercase();
+    let lower = |w: &&str| w.to_ascii_lowercase();
+    let first = words[0].to_ascii_lowercase();
     // A question opened by a modal: the subject follows it ("Should the US send ...").
-    let modal_at = if MODALS.contains(&first.as_str()) {
+    let modal_at = if listed(MODALS, &first) {
         Some(0)
     } else {
         words
             .iter()
-            .position(|w| MODALS.contains(&lower(w).as_str()) || lower(w) == "needs")
+            .position(|w| listed(MODALS, &lower(w)) || lower(w) == "needs")
             .filter(|&i| i > 0)
     };
     if let Some(m) = modal_at {
@@ -286,23 +176,23 @@ fn noun_phrase(words: &[&str], title_case: bool, question: bool) -> Option<Strin
         // sits between when the modal opens a question).
         let from = m + 1;
         let verb = (from..words.len().min(from + 4))
-            .find(|&i| is_word(words[i], &VERBS) && (m > 0 || i > from || is_word(words[from], &PRONOUNS)));
+            .find(|&i| is_word(words[i], VERBS) && (m > 0 || i > from || is_word(words[from], PRONOUNS)));
         if let Some(v) = verb {
             let rest = &words[v + 1..];
             // "to": "needs to ban" reads as "banning".
-            if rest.len() <= 6 && !(m == 0 && v == from && !is_word(words[from], &PRONOUNS)) {
+            if rest.len() <= 6 && !(m == 0 && v == from && !is_word(words[from], PRONOUNS)) {
                 let mut out = vec![gerund(words[v])];
                 out.extend(rest.iter().map(|w| w.to_string()));
                 return Some(out.join(" "));
             }
         }
-        if m > 0 && m <= 4 && !WH.contains(&first.as_str()) {
+        if m > 0 && m <= 4 && !listed(WH, &first) {
             return Some(phrase_of(&words[..m], title_case));
         }
         return None;
     }
     // A question's own words are not a noun phrase ("is it fair?", "¿deberían ...?").
-    if question || WH.contains(&first.as_str()) || BE.contains(&first.as_str()) {
+    if question || listed(WH, &first) || listed(BE, &first) {
         return None;
     }
     (words.len() <= 6).then(|| phrase_of(words, title_case))
@@ -311,8 +201,9 @@ fn noun_phrase(words: &[&str], title_case: bool, question: bool) -> Option<Strin
 /// `words` to be said mid-sentence: a title's capitals dropped, and the first word's when it
 /// only marks the start ("High-speed rail", "Social media"); a name alone ("Britain") or of two
 /// words ("New York") keeps its capitals, as an acronym does.
+#[inline(never)]
 fn phrase_of(words: &[&str], title_case: bool) -> String {
-    let second_lower = words.get(1).is_some_and(|w| w.starts_with(char::is_lowercase));
+    let second_lower = words.get(1).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()));
     words
         .iter()
         .enumerate()
@@ -330,10 +221,11 @@ fn phrase_of(words: &[&str], title_case: bool) -> String {
 }
 
 /// The words of `text` that say what it is about, lowercased.
+#[inline(never)]
 pub(crate) fn content_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '\'')
-        .map(|w| w.trim_matches(['-', '\'']).to_lowercase())
-        .filter(|w| w.chars().count() > 2 && !STOPWORDS.contains(&w.as_str()))
+    text.split(separator)
+        .map(str::to_ascii_lowercase)
+        .filter(|w| w.chars().count() > 2 && !listed(STOPWORDS, w))
         .collect()
 }
 
@@ -392,49 +284,24 @@ pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usi
 }
 
 /// At most `most` of `words`, not ending on a small word (unless all are taken).
+#[inline(never)]
 pub(crate) fn cut(words: &[&str], most: usize) -> String {
     let mut taken: Vec<&str> = words.iter().take(most).copied().collect();
     while taken.len() > 2 && taken.len() < words.len() && content_words(taken[taken.len() - 1]).is_empty() {
         taken.pop();
     }
-    taken.join(" ").trim_end_matches([',', ';', ':', '—', '-']).to_string()
+    taken.join(" ").trim_end_matches([',', ':', ';']).to_string()
 }
 
 /// Which side a remark leans to, from its words (-1 doubtful, +1 in favour), when it leans at
 /// all: what a class's interjection or a seat's words say to the bidders.
 pub(crate) fn lean(text: &str) -> Option<f64> {
-    const DOUBT: [&str; 22] = [
-        "pays",
-        "pay",
-        "cost",
-        "costs",
-        "expensive",
-        "afford",
-        "risk",
-        "risks",
-        "why",
-        "doubt",
-        "wrong",
-        "never",
-        "against",
-        "stop",
-        "waste",
-        "fail",
-        "fails",
-        "problem",
-        "worse",
-        "dangerous",
-        "harm",
-        "no",
-    ];
-    const FAVOUR: [&str; 14] = [
-        "yes", "great", "good", "support", "agree", "benefit", "benefits", "better", "need", "love", "right",
-        "help", "helps", "works",
-    ];
+    const DOUBT: &str = "pays pay cost costs expensive afford risk risks why doubt wrong never against stop waste fail fails problem worse dangerous harm no";
+    const FAVOUR: &str = "yes great good support agree benefit benefits better need love right help helps works";
     let words: Vec<String> =
-        text.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).filter(|w| !w.is_empty()).collect();
-    let doubt = words.iter().filter(|w| DOUBT.contains(&w.as_str())).count() as f64;
-    let favour = words.iter().filter(|w| FAVOUR.contains(&w.as_str())).count() as f64;
+        text.split(separator).map(str::to_ascii_lowercase).filter(|w| !w.is_empty()).collect();
+    let doubt = words.iter().filter(|w| listed(DOUBT, w)).count() as f64;
+    let favour = words.iter().filter(|w| listed(FAVOUR, w)).count() as f64;
     (doubt + favour > 0.0).then(|| 0.8 * (favour - doubt) / (favour + doubt))
 }
 
