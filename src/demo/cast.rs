@@ -203,7 +203,7 @@ impl Cast {
         noun: &str,
         most: usize,
         rng: &mut ChaCha8Rng,
-    ) -> Option<(String, String, bool)> {
+    ) -> Option<(String, String)> {
         // What they said of their own: not a voice's stock opener or closer, not the names and
         // verbs of the answer they gave someone else.
         let mut own = text.to_string();
@@ -218,26 +218,13 @@ impl Cast {
         }
         let noun_words = noun.split_whitespace().count();
         let phrase = key_phrase(&own, name, &ignore, most + noun_words)?;
-        // What they said of the topic itself is told again in a word ("it is a headline"),
-        // anything else quoted as they said it.
         let words: Vec<&str> = phrase.split_whitespace().collect();
         let asked = phrase.ends_with('?');
-        let said_it =
-            !asked && words.first().is_some_and(|w| w.eq_ignore_ascii_case("it")) && words.len() > 2;
-        let about_topic = said_it
-            || (!asked
-                && phrase.to_ascii_lowercase().starts_with(&noun.to_ascii_lowercase())
-                && words.len() > noun_words + 1);
         // A question is quoted whole when it is short.
-        let most = if asked { most + 4 } else { most };
-        let quote = if said_it {
-            format!("it {}", super::topic::cut(&words[1..], most))
-        } else if about_topic {
-            format!("it {}", super::topic::cut(&words[noun_words..], most))
-        } else if asked && words.len() <= most {
+        let quote = if asked && words.len() <= most + 4 {
             format!("“{phrase}”")
         } else {
-            format!("“{}”", super::topic::cut(&words, most))
+            format!("“{}”", super::topic::cut(&words, if asked { most + 4 } else { most }))
         };
         let frames: &[&str] = match self.person(name) {
             _ if asked => &ANSWERS_QUESTION,
@@ -259,7 +246,7 @@ impl Cast {
             Some(_) => "{name} is right",
             None => "{who} has a point",
         };
-        Some((fill(frame), fill(short), about_topic))
+        Some((fill(frame), fill(short)))
     }
 
     pub(crate) fn person(&self, name: &str) -> Option<&Person> {
@@ -297,12 +284,6 @@ impl Cast {
         let reply = answered.as_ref().map(|a| a.0.clone());
         let short = answered.as_ref().map(|a| a.1.clone());
         let point = points.choose(rng).copied().unwrap_or("").replace("{topic}", &topic.noun);
-        // Where the answer told again what was said of the topic ("it is a headline"), the point
-        // may say "it" too.
-        let it_point = answered
-            .as_ref()
-            .filter(|a| a.2)
-            .map(|a| format!("{}: {}.", capitalize(&a.0), it_form(&point, &topic.noun)));
         let closer = voice.closers.choose(rng).copied();
         // Drop the trimmings, least important first, until the message fits the word limit:
         // the answer to the last speaker goes last but one.
@@ -323,7 +304,6 @@ impl Cast {
             [gesture, Some(full.as_str()), None],
             [None, Some(full.as_str()), None],
             [None, Some(body.as_str()), None],
-            [None, it_point.as_deref().or(Some(body.as_str())), None],
             [None, Some(brief.as_str()), None],
             [None, Some(&*format!("{}.", capitalize(&point))), None],
         ];
@@ -411,14 +391,6 @@ impl Cast {
             format!("{}, {frame}.", names.join(", "))
         };
         limit_words(&text, word_limit)
-    }
-}
-
-/// `point` with the topic said as "it" (at the start, "It" is kept lowercase after a colon).
-fn it_form(point: &str, noun: &str) -> String {
-    match point.find(noun) {
-        Some(at) => format!("{}it{}", &point[..at], &point[at + noun.len()..]),
-        None => point.to_string(),
     }
 }
 
