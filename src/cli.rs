@@ -12,7 +12,7 @@ use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 use crate::scripted::ScriptedModel;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora judge-check <runs-dir> <labels.csv>  (a judge's scores against your own labels: agora judge-check --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--otlp <file> [--otlp-content]] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora judge-check <runs-dir> <labels.csv>  (a judge's scores against your own labels: agora judge-check --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -25,6 +25,9 @@ pub struct RunArgs {
     pub turns: Option<u32>,
     pub events: Option<String>,
     pub markdown: Option<String>,
+    /// The run as an OpenTelemetry trace (OTLP/JSON), and whether it holds what was said.
+    pub otlp: Option<String>,
+    pub otlp_content: bool,
     pub provider: Option<String>,
     pub base_url: Option<String>,
     pub cap_tokens: Option<u64>,
@@ -55,6 +58,8 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         turns: None,
         events: None,
         markdown: None,
+        otlp: None,
+        otlp_content: false,
         provider: None,
         base_url: None,
         cap_tokens: None,
@@ -77,6 +82,8 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
             }
             "--events" => out.events = Some(value("--events")?),
             "--markdown" => out.markdown = Some(value("--markdown")?),
+            "--otlp" => out.otlp = Some(value("--otlp")?),
+            "--otlp-content" => out.otlp_content = true,
             "--malformed-rate" => {
                 let v = value("--malformed-rate")?;
                 match v.parse::<f64>() {
@@ -500,9 +507,11 @@ fn run(args: &[String]) -> Result<i32, String> {
         Rc::new(crate::seat::Seated::new(model, &scenario, Rc::new(desk), clock.clone()))
     };
     // Check the output files can be written before spending model calls.
-    for path in args.events.iter().chain(&args.markdown) {
+    for path in args.events.iter().chain(&args.markdown).chain(&args.otlp) {
         std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
     }
+    let started =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     let mut run = Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))?;
     // Printed as recorded, so a seated person has read everything said before being asked.
     let mut printer = Printer::new(run.scenario().seats.clone());
@@ -526,6 +535,12 @@ fn run(args: &[String]) -> Result<i32, String> {
             if let Some(path) = &args.markdown {
                 std::fs::write(path, crate::export::to_markdown(run.events()))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;
+            }
+            if let Some(path) = &args.otlp {
+                let options =
+                    crate::trace::TraceOptions { start_unix_nanos: started, content: args.otlp_content };
+                let trace = crate::trace::otlp_json(&[run.events()], &options)?;
+                std::fs::write(path, trace).map_err(|e| format!("cannot write {path}: {e}"))?;
             }
             return Ok(if outcome == StepOutcome::Finished(FinishReason::Error) { 1 } else { 0 });
         }

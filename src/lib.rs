@@ -39,6 +39,7 @@ pub mod session;
 pub mod text;
 pub mod textstats;
 pub mod tournament;
+pub mod trace;
 pub mod transcript;
 pub mod view;
 

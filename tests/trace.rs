@@ -1,0 +1,179 @@
+//! A run as an OpenTelemetry trace (`agora::trace`): every model call is a `chat` span with the
+//! call's tokens, every decision is an event of its turn, content only when asked for, and the
+//! file `agora run --otlp` writes reads as an `ExportTraceServiceRequest` with OpenTelemetry's
+//! own protobuf definitions (PyPI's opentelemetry-proto, installed by .ci/setup).
+
+mod common;
+
+use std::process::Command;
+
+use agora::events::Event;
+use agora::trace::{otlp_json, TraceOptions};
+use serde_json::Value;
+
+fn preset(id: &str) -> agora::scenario::Scenario {
+    agora::presets::find(id).unwrap().scenario()
+}
+
+fn attr<'a>(span: &'a Value, key: &str) -> Option<&'a Value> {
+    span["attributes"].as_array()?.iter().find(|a| a["key"] == key).map(|a| &a["value"])
+}
+
+fn int(span: &Value, key: &str) -> i64 {
+    attr(span, key).and_then(|v| v["intValue"].as_str()).and_then(|s| s.parse().ok()).unwrap_or(-1)
+}
+
+fn text<'a>(span: &'a Value, key: &str) -> &'a str {
+    attr(span, key).and_then(|v| v["stringValue"].as_str()).unwrap_or("")
+}
+
+fn spans_of(events: &[Event], content: bool) -> Vec<Value> {
+    let json =
+        otlp_json(&[events], &TraceOptions { start_unix_nanos: 1_700_000_000_000_000_000, content }).unwrap();
+    let v: Value = serde_json::from_str(&json).unwrap();
+    v["resourceSpans"][0]["scopeSpans"][0]["spans"].as_array().unwrap().clone()
+}
+
+#[test]
+fn every_call_is_a_chat_span_with_its_tokens_and_every_decision_an_event() {
+    for id in
+        ["rail-debate", "daily-show-director", "ai-morality-handoff", "town-hall-selector", "trading-game"]
+    {
+        let events = common::run_demo(preset(id));
+        let spans = spans_of(&events, false);
+        // One trace, one root, every other span's parent in it.
+        let trace = spans[0]["traceId"].as_str().unwrap();
+        assert_eq!(trace.len(), 32);
+        assert!(spans.iter().all(|s| s["traceId"] == trace));
+        let ids: Vec<&str> = spans.iter().map(|s| s["spanId"].as_str().unwrap()).collect();
+        assert!(ids.iter().all(|i| i.len() == 16));
+        assert_eq!(spans.iter().filter(|s| s.get("parentSpanId").is_none()).count(), 1, "{id}: one root");
+        for s in &spans[1..] {
+            assert!(ids.contains(&s["parentSpanId"].as_str().unwrap()), "{id}: {}", s["name"]);
+        }
+        // A chat span per call, in order, with the call's agent and tokens.
+        let calls: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::ModelCall { .. })).collect();
+        let chats: Vec<&Value> =
+            spans.iter().filter(|s| text(s, "gen_ai.operation.name") == "chat").collect();
+        assert_eq!(chats.len(), calls.len(), "{id}");
+        for (call, span) in calls.iter().zip(&chats) {
+            let Event::ModelCall { agent, usage, purpose, .. } = call else { unreachable!() };
+            assert_eq!(span["name"], "chat demo");
+            assert_eq!(text(span, "gen_ai.agent.name"), agent);
+            assert_eq!(text(span, "gen_ai.provider.name"), "agora.demo");
+            assert_eq!(text(span, "agora.purpose"), purpose.as_str());
+            assert_eq!(int(span, "gen_ai.usage.input_tokens"), i64::from(usage.prompt_tokens));
+            assert_eq!(int(span, "gen_ai.usage.output_tokens"), i64::from(usage.completion_tokens));
+            assert!(attr(span, "gen_ai.input.messages").is_none(), "no content unless asked");
+        }
+        // Each decision of the log is an event, under the turn it was made in.
+        let decisions = |name: &str| -> Vec<&Value> {
+            spans.iter().flat_map(|s| s["events"].as_array().unwrap()).filter(|e| e["name"] == name).collect()
+        };
+        let count = |f: fn(&Event) -> bool| events.iter().filter(|e| f(e)).count();
+        assert_eq!(decisions("agora.bid").len(), count(|e| matches!(e, Event::Bid { .. })), "{id}");
+        assert_eq!(
+            decisions("agora.stop_draw").len(),
+            count(|e| matches!(e, Event::StopDraw { .. })),
+            "{id}"
+        );
+        assert_eq!(
+            decisions("agora.director_choice").len(),
+            count(|e| matches!(e, Event::DirectorChoice { .. }))
+        );
+        assert_eq!(decisions("agora.handoff").len(), count(|e| matches!(e, Event::Handoff { .. })), "{id}");
+        assert_eq!(
+            decisions("agora.selector_choice").len(),
+            count(|e| matches!(e, Event::SelectorChoice { .. }))
+        );
+        assert_eq!(
+            decisions("agora.trade_action").len(),
+            count(|e| matches!(e, Event::Action { .. })),
+            "{id}"
+        );
+        let kinds =
+            ["agora.bid", "agora.stop_draw", "agora.handoff", "agora.selector_choice", "agora.trade_action"];
+        assert!(kinds.iter().any(|k| !decisions(k).is_empty()), "{id} has decisions");
+        // A bid's value is the one recorded.
+        for (e, d) in events.iter().filter(|e| matches!(e, Event::Bid { .. })).zip(decisions("agora.bid")) {
+            let Event::Bid { value, agent, .. } = e else { unreachable!() };
+            let v = d["attributes"].as_array().unwrap();
+            assert!(v.iter().any(|a| a["key"] == "agora.bid.value"
+                && a["value"]["intValue"].as_str() == Some(&value.to_string())));
+            assert!(v.iter().any(|a| a["key"] == "gen_ai.agent.name" && a["value"]["stringValue"] == *agent));
+        }
+    }
+}
+
+#[test]
+fn content_is_in_the_trace_only_when_asked_for() {
+    let events = common::run_demo(preset("rail-debate"));
+    let spans = spans_of(&events, true);
+    let chat = spans.iter().find(|s| text(s, "agora.purpose") == "speak").unwrap();
+    let sent: Value = serde_json::from_str(text(chat, "gen_ai.input.messages")).unwrap();
+    let i = events
+        .iter()
+        .position(|e| matches!(e, Event::ModelCall { purpose, .. } if purpose.as_str() == "speak"))
+        .unwrap();
+    let messages = agora::events::request_messages(&events, i).unwrap();
+    assert_eq!(sent.as_array().unwrap().len(), messages.len());
+    assert_eq!(sent[0]["parts"][0]["content"], messages[0].content);
+    let Event::ModelCall { raw, .. } = &events[i] else { unreachable!() };
+    let said: Value = serde_json::from_str(text(chat, "gen_ai.output.messages")).unwrap();
+    assert_eq!(said[0]["parts"][0]["content"], *raw);
+}
+
+/// Reads OTLP/JSON with opentelemetry-proto: ids are hex in OTLP/JSON (the one place it departs
+/// from protobuf's JSON mapping), so they are turned into base64 before `Parse`.
+const READ_OTLP: &str = r#"
+import base64, json, sys
+from google.protobuf import json_format
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+doc = json.load(open(sys.argv[1]))
+for rs in doc['resourceSpans']:
+    for ss in rs['scopeSpans']:
+        for s in ss['spans']:
+            for k in ('traceId', 'spanId', 'parentSpanId'):
+                if k in s:
+                    s[k] = base64.b64encode(bytes.fromhex(s[k])).decode()
+req = json_format.Parse(json.dumps(doc), trace_service_pb2.ExportTraceServiceRequest())
+spans = [s for rs in req.resource_spans for ss in rs.scope_spans for s in ss.spans]
+assert all(len(s.trace_id) == 16 and len(s.span_id) == 8 for s in spans)
+chat = [s for s in spans if s.name.startswith('chat ')]
+tokens = sum(a.value.int_value for s in chat for a in s.attributes if a.key == 'gen_ai.usage.input_tokens')
+bids = sum(1 for s in spans for e in s.events if e.name == 'agora.bid')
+print(len(spans), len(chat), tokens, bids, len({s.trace_id for s in spans}))
+"#;
+
+#[test]
+fn the_file_agora_run_writes_reads_as_an_export_trace_service_request() {
+    let dir = std::env::temp_dir().join(format!("agora-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (trace, log) = (dir.join("run.otlp.json"), dir.join("run.jsonl"));
+    let out = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args(["run", "preset:rail-debate", "--turns", "4", "--otlp"])
+        .arg(&trace)
+        .arg("--events")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let events: Vec<Event> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let calls: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::ModelCall { .. })).collect();
+    let tokens: u64 = calls
+        .iter()
+        .map(|e| match e {
+            Event::ModelCall { usage, .. } => u64::from(usage.prompt_tokens),
+            _ => 0,
+        })
+        .sum();
+    let bids = events.iter().filter(|e| matches!(e, Event::Bid { .. })).count();
+    let read = Command::new("python3").arg("-c").arg(READ_OTLP).arg(&trace).output().expect("python3 runs");
+    assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
+    let figures: Vec<u64> =
+        String::from_utf8_lossy(&read.stdout).split_whitespace().map(|n| n.parse().unwrap()).collect();
+    // Spans: the run, one per turn (the opening and 4 turns) and one per call; one trace.
+    assert_eq!(figures, vec![1 + 5 + calls.len() as u64, calls.len() as u64, tokens, bids as u64, 1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
