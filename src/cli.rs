@@ -12,7 +12,7 @@ use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 use crate::scripted::ScriptedModel;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--otlp <file> [--otlp-content]] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora judge-check <runs-dir> <labels.csv>  (a judge's scores against your own labels: agora judge-check --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--otlp <file>] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora judge-check <runs-dir> <labels.csv>  (a judge's scores against your own labels: agora judge-check --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -28,6 +28,9 @@ pub struct RunArgs {
     /// The run as an OpenTelemetry trace (OTLP/JSON), and whether it holds what was said.
     pub otlp: Option<String>,
     pub otlp_content: bool,
+    /// An OTLP/HTTP receiver the trace is sent to, and in which encoding.
+    pub otlp_endpoint: Option<String>,
+    pub otlp_json: bool,
     pub provider: Option<String>,
     pub base_url: Option<String>,
     pub cap_tokens: Option<u64>,
@@ -60,6 +63,8 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         markdown: None,
         otlp: None,
         otlp_content: false,
+        otlp_endpoint: None,
+        otlp_json: false,
         provider: None,
         base_url: None,
         cap_tokens: None,
@@ -84,6 +89,18 @@ pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
             "--markdown" => out.markdown = Some(value("--markdown")?),
             "--otlp" => out.otlp = Some(value("--otlp")?),
             "--otlp-content" => out.otlp_content = true,
+            "--otlp-endpoint" => out.otlp_endpoint = Some(value("--otlp-endpoint")?),
+            "--otlp-protocol" => {
+                out.otlp_json = match value("--otlp-protocol")?.as_str() {
+                    "http/json" | "json" => true,
+                    "http/protobuf" | "protobuf" => false,
+                    other => {
+                        return Err(format!(
+                            "--otlp-protocol must be http/protobuf or http/json, not \"{other}\""
+                        ))
+                    }
+                }
+            }
             "--malformed-rate" => {
                 let v = value("--malformed-rate")?;
                 match v.parse::<f64>() {
@@ -536,15 +553,52 @@ fn run(args: &[String]) -> Result<i32, String> {
                 std::fs::write(path, crate::export::to_markdown(run.events()))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;
             }
-            if let Some(path) = &args.otlp {
+            if args.otlp.is_some() || args.otlp_endpoint.is_some() {
                 let options =
                     crate::trace::TraceOptions { start_unix_nanos: started, content: args.otlp_content };
                 let trace = crate::trace::otlp_json(&[run.events()], &options)?;
-                std::fs::write(path, trace).map_err(|e| format!("cannot write {path}: {e}"))?;
+                if let Some(path) = &args.otlp {
+                    std::fs::write(path, &trace).map_err(|e| format!("cannot write {path}: {e}"))?;
+                }
+                if let Some(url) = &args.otlp_endpoint {
+                    send_trace(url, &trace, args.otlp_json)?;
+                    say(format!("The trace went to {}.", traces_url(url)));
+                }
             }
             return Ok(if outcome == StepOutcome::Finished(FinishReason::Error) { 1 } else { 0 });
         }
     }
+}
+
+/// The address traces are posted to: an endpoint's `/v1/traces`, as OTLP exporters add it to a
+/// base address; one already ending so is taken as it is.
+fn traces_url(endpoint: &str) -> String {
+    let base = endpoint.trim_end_matches('/');
+    if base.ends_with("/v1/traces") {
+        base.to_string()
+    } else {
+        format!("{base}/v1/traces")
+    }
+}
+
+/// Posts an OTLP/JSON trace to an OTLP/HTTP receiver, as protobuf unless `json`.
+fn send_trace(endpoint: &str, trace: &str, json: bool) -> Result<(), String> {
+    let url = traces_url(endpoint);
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let sent = if json {
+        agent.post(&url).header("Content-Type", "application/json").send(trace)
+    } else {
+        let body = crate::trace::otlp_protobuf(trace)?;
+        agent.post(&url).header("Content-Type", "application/x-protobuf").send(&body[..])
+    };
+    let mut response = sent.map_err(|e| format!("the trace could not be sent to {url}: {e}"))?;
+    let status = response.status().as_u16();
+    if !(200..300).contains(&status) {
+        let body = response.body_mut().read_to_string().unwrap_or_default();
+        let body: String = body.chars().take(200).collect();
+        return Err(format!("{url} refused the trace: HTTP {status} {body}"));
+    }
+    Ok(())
 }
 
 mod batch;

@@ -459,3 +459,146 @@ pub fn otlp_json(runs: &[&[Event]], options: &TraceOptions) -> Result<String, St
     });
     Ok(request.to_string())
 }
+
+/// The same request in OTLP's protobuf encoding (what OTLP/HTTP receivers such as Phoenix take),
+/// written from its JSON form field by field after opentelemetry-proto's `trace.proto`.
+pub fn otlp_protobuf(json: &str) -> Result<Vec<u8>, String> {
+    let doc: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for rs in list(&doc["resourceSpans"]) {
+        message(&mut out, 1, &resource_spans(rs)?);
+    }
+    Ok(out)
+}
+
+fn list(v: &Value) -> &[Value] {
+    v.as_array().map_or(&[], Vec::as_slice)
+}
+
+fn varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn tag(out: &mut Vec<u8>, field: u32, wire: u8) {
+    varint(out, u64::from(field) << 3 | u64::from(wire));
+}
+
+fn bytes(out: &mut Vec<u8>, field: u32, data: &[u8]) {
+    tag(out, field, 2);
+    varint(out, data.len() as u64);
+    out.extend_from_slice(data);
+}
+
+fn message(out: &mut Vec<u8>, field: u32, body: &[u8]) {
+    bytes(out, field, body);
+}
+
+fn text_field(out: &mut Vec<u8>, field: u32, v: &Value) {
+    if let Some(s) = v.as_str().filter(|s| !s.is_empty()) {
+        bytes(out, field, s.as_bytes());
+    }
+}
+
+fn fixed64(out: &mut Vec<u8>, field: u32, v: &Value) -> Result<(), String> {
+    let n: u64 = v.as_str().and_then(|s| s.parse().ok()).ok_or("a time must be nanoseconds as text")?;
+    tag(out, field, 1);
+    out.extend_from_slice(&n.to_le_bytes());
+    Ok(())
+}
+
+fn hex(v: &Value, len: usize) -> Result<Vec<u8>, String> {
+    let s = v.as_str().filter(|s| s.len() == 2 * len).ok_or("an id of the wrong length")?;
+    (0..len).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).map_err(|e| e.to_string())).collect()
+}
+
+fn any_value(v: &Value) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    if let Some(s) = v.get("stringValue").and_then(Value::as_str) {
+        bytes(&mut out, 1, s.as_bytes());
+    } else if let Some(b) = v.get("boolValue").and_then(Value::as_bool) {
+        tag(&mut out, 2, 0);
+        varint(&mut out, u64::from(b));
+    } else if let Some(i) = v.get("intValue") {
+        let n: i64 = i
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .or(i.as_i64())
+            .ok_or("an intValue that is not a number")?;
+        tag(&mut out, 3, 0);
+        varint(&mut out, n as u64);
+    } else if let Some(d) = v.get("doubleValue") {
+        tag(&mut out, 4, 1);
+        out.extend_from_slice(&d.as_f64().unwrap_or(f64::NAN).to_le_bytes());
+    } else if let Some(a) = v.get("arrayValue") {
+        let mut array = Vec::new();
+        for item in list(&a["values"]) {
+            message(&mut array, 1, &any_value(item)?);
+        }
+        message(&mut out, 5, &array);
+    }
+    Ok(out)
+}
+
+fn attributes(out: &mut Vec<u8>, field: u32, v: &Value) -> Result<(), String> {
+    for kv in list(v) {
+        let mut body = Vec::new();
+        text_field(&mut body, 1, &kv["key"]);
+        message(&mut body, 2, &any_value(&kv["value"])?);
+        message(out, field, &body);
+    }
+    Ok(())
+}
+
+fn resource_spans(rs: &Value) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut resource = Vec::new();
+    attributes(&mut resource, 1, &rs["resource"]["attributes"])?;
+    message(&mut out, 1, &resource);
+    for ss in list(&rs["scopeSpans"]) {
+        let mut scope_spans = Vec::new();
+        let mut scope = Vec::new();
+        text_field(&mut scope, 1, &ss["scope"]["name"]);
+        text_field(&mut scope, 2, &ss["scope"]["version"]);
+        message(&mut scope_spans, 1, &scope);
+        for s in list(&ss["spans"]) {
+            message(&mut scope_spans, 2, &span(s)?);
+        }
+        text_field(&mut scope_spans, 3, &ss["schemaUrl"]);
+        message(&mut out, 2, &scope_spans);
+    }
+    Ok(out)
+}
+
+fn span(s: &Value) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    bytes(&mut out, 1, &hex(&s["traceId"], 16)?);
+    bytes(&mut out, 2, &hex(&s["spanId"], 8)?);
+    if !s["parentSpanId"].is_null() {
+        bytes(&mut out, 4, &hex(&s["parentSpanId"], 8)?);
+    }
+    text_field(&mut out, 5, &s["name"]);
+    tag(&mut out, 6, 0);
+    varint(&mut out, s["kind"].as_u64().unwrap_or(1));
+    fixed64(&mut out, 7, &s["startTimeUnixNano"])?;
+    fixed64(&mut out, 8, &s["endTimeUnixNano"])?;
+    attributes(&mut out, 9, &s["attributes"])?;
+    for e in list(&s["events"]) {
+        let mut event = Vec::new();
+        fixed64(&mut event, 1, &e["timeUnixNano"])?;
+        text_field(&mut event, 2, &e["name"]);
+        attributes(&mut event, 3, &e["attributes"])?;
+        message(&mut out, 11, &event);
+    }
+    let mut status = Vec::new();
+    text_field(&mut status, 2, &s["status"]["message"]);
+    if let Some(code) = s["status"]["code"].as_u64().filter(|c| *c != 0) {
+        tag(&mut status, 3, 0);
+        varint(&mut status, code);
+    }
+    message(&mut out, 15, &status);
+    Ok(out)
+}

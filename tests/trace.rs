@@ -177,3 +177,185 @@ fn the_file_agora_run_writes_reads_as_an_export_trace_service_request() {
     assert_eq!(figures, vec![1 + 5 + calls.len() as u64, calls.len() as u64, tokens, bids as u64, 1]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Reads the protobuf encoding with opentelemetry-proto and compares it, message for message,
+/// with the JSON form read the same way.
+const SAME_AS_JSON: &str = r#"
+import base64, json, sys
+from google.protobuf import json_format
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as t
+doc = json.load(open(sys.argv[1]))
+for rs in doc['resourceSpans']:
+    for ss in rs['scopeSpans']:
+        for s in ss['spans']:
+            for k in ('traceId', 'spanId', 'parentSpanId'):
+                if k in s:
+                    s[k] = base64.b64encode(bytes.fromhex(s[k])).decode()
+from_json = json_format.Parse(json.dumps(doc), t.ExportTraceServiceRequest())
+from_proto = t.ExportTraceServiceRequest()
+from_proto.ParseFromString(open(sys.argv[2], 'rb').read())
+assert from_proto == from_json, 'the two encodings differ'
+print(sum(len(ss.spans) for rs in from_proto.resource_spans for ss in rs.scope_spans))
+"#;
+
+#[test]
+fn the_protobuf_encoding_holds_what_the_json_holds() {
+    let dir = std::env::temp_dir().join(format!("agora-trace-pb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A trading game (negative and array values, errors none) and a judged run's verdict are
+    // among the cases of the first test; here a director's show with content, whose
+    // attributes hold every kind of value.
+    let events = common::run_demo(preset("daily-show-director"));
+    let json =
+        otlp_json(&[&events], &TraceOptions { start_unix_nanos: 1_700_000_000_000_000_000, content: true })
+            .unwrap();
+    let (json_path, proto_path) = (dir.join("t.json"), dir.join("t.pb"));
+    std::fs::write(&json_path, &json).unwrap();
+    std::fs::write(&proto_path, agora::trace::otlp_protobuf(&json).unwrap()).unwrap();
+    let read = Command::new("python3")
+        .arg("-c")
+        .arg(SAME_AS_JSON)
+        .arg(&json_path)
+        .arg(&proto_path)
+        .output()
+        .expect("python3 runs");
+    assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
+    let spans: usize = String::from_utf8_lossy(&read.stdout).trim().parse().unwrap();
+    assert_eq!(spans, spans_of(&events, true).len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A port nobody listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Arize Phoenix (`phoenix serve`, from PyPI, installed by .ci/setup) on loopback, stopped when
+/// dropped.
+struct Phoenix(std::process::Child, String, std::path::PathBuf);
+
+impl Drop for Phoenix {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        let _ = std::fs::remove_dir_all(&self.2);
+    }
+}
+
+fn get(url: &str) -> Option<(u16, String)> {
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let mut r = agent.get(url).call().ok()?;
+    let status = r.status().as_u16();
+    Some((status, r.body_mut().read_to_string().ok()?))
+}
+
+fn start_phoenix() -> Phoenix {
+    let dir = std::env::temp_dir().join(format!("agora-phoenix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let child = Command::new("phoenix")
+        .arg("serve")
+        .env("PHOENIX_WORKING_DIR", &dir)
+        .env("PHOENIX_HOST", "127.0.0.1")
+        .env("PHOENIX_PORT", port.to_string())
+        .env("PHOENIX_GRPC_PORT", free_port().to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("phoenix serve starts (pip install arize-phoenix; .ci/setup does)");
+    let phoenix = Phoenix(child, format!("http://127.0.0.1:{port}"), dir);
+    for _ in 0..180 {
+        if get(&format!("{}/healthz", phoenix.1)).is_some_and(|(s, _)| s == 200) {
+            return phoenix;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    panic!("phoenix did not answer on {} within 90 s", phoenix.1);
+}
+
+#[test]
+fn a_run_sent_to_phoenix_reads_back_through_its_own_api() {
+    let phoenix = start_phoenix();
+    let dir = phoenix.2.join("run");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("run.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args([
+            "run",
+            "preset:daily-show-director",
+            "--turns",
+            "5",
+            "--otlp-endpoint",
+            &phoenix.1,
+            "--events",
+        ])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!("The trace went to {}/v1/traces.", phoenix.1))
+    );
+    let events: Vec<Event> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let calls: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::ModelCall { .. })).collect();
+    // Phoenix writes spans as it receives them: read until they are all there.
+    let url = format!("{}/v1/projects/default/spans?limit=1000", phoenix.1);
+    let mut spans = Vec::new();
+    for _ in 0..40 {
+        if let Some((200, body)) = get(&url) {
+            let v: Value = serde_json::from_str(&body).unwrap();
+            spans = v["data"].as_array().cloned().unwrap_or_default();
+            if spans.len() >= calls.len() {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    let turns = 1 + events.iter().filter_map(Event::turn).max().unwrap() as usize;
+    assert_eq!(spans.len(), 1 + turns + calls.len(), "the run, its turns and its calls");
+    let traces: std::collections::BTreeSet<&str> =
+        spans.iter().map(|s| s["context"]["trace_id"].as_str().unwrap()).collect();
+    assert_eq!(traces.len(), 1, "one trace");
+    // Each call's span holds its tokens, in the order of the log.
+    let mut chats: Vec<&Value> =
+        spans.iter().filter(|s| s["attributes"]["gen_ai.operation.name"] == "chat").collect();
+    chats.sort_by_key(|s| s["start_time"].as_str().unwrap().to_string());
+    assert_eq!(chats.len(), calls.len());
+    let mut sent: Vec<(String, u64, u64)> = calls
+        .iter()
+        .map(|e| match e {
+            Event::ModelCall { agent, usage, .. } => {
+                (agent.clone(), u64::from(usage.prompt_tokens), u64::from(usage.completion_tokens))
+            }
+            _ => unreachable!(),
+        })
+        .collect();
+    let mut seen: Vec<(String, u64, u64)> = chats
+        .iter()
+        .map(|s| {
+            let a = &s["attributes"];
+            (
+                a["gen_ai.agent.name"].as_str().unwrap().to_string(),
+                a["gen_ai.usage.input_tokens"].as_u64().unwrap(),
+                a["gen_ai.usage.output_tokens"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    sent.sort();
+    seen.sort();
+    assert_eq!(seen, sent);
+    // The director's decisions are there: its choices and stop draws as events.
+    let named = |name: &str| {
+        spans.iter().flat_map(|s| s["events"].as_array().unwrap()).filter(|e| e["name"] == name).count()
+    };
+    assert_eq!(
+        named("agora.stop_draw"),
+        events.iter().filter(|e| matches!(e, Event::StopDraw { .. })).count()
+    );
+    assert_eq!(
+        named("agora.director_choice"),
+        events.iter().filter(|e| matches!(e, Event::DirectorChoice { .. })).count()
+    );
+    assert!(named("agora.stop_draw") > 0);
+}
