@@ -408,7 +408,28 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             <span class="status" data-testid="status" role="status" aria-live="polite">
                 {status}
             </span>
+            <EngineLine />
         </div>
+    }
+}
+
+/// For the model in the tab, beside the status: where the engine runs it and how fast it writes
+/// (in the run on screen, else in the warm-up).
+#[component]
+fn EngineLine() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    move || {
+        let loaded =
+            controller.intab.loaded.get().filter(|_| editor.scenario.with(|s| s.model.is_in_tab()))?;
+        let run = controller.view.with(|v| v.stats.engine.rates().map(|r| r.1));
+        let text = format!(
+            "Engine: {}, {} tokens/s{}",
+            if loaded.gpu { "GPU (WebGPU)" } else { "CPU" },
+            crate::text::fixed(run.unwrap_or(loaded.tokens_per_s), 0),
+            if run.is_some() { "" } else { " in the warm-up" }
+        );
+        Some(view! { <span class="engine-line" data-testid="engine-line">{text}</span> })
     }
 }
 

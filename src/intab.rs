@@ -30,10 +30,12 @@ pub struct TabModel {
     pub memory_mb: u32,
     pub licence: &'static str,
     pub licence_url: &'static str,
+    /// Which machine it suits, for the engine's panel.
+    pub suits: &'static str,
 }
 
 /// Small instruction-tuned models at quantisations a school laptop can hold.
-pub const MODELS: [TabModel; 3] = [
+pub const MODELS: [TabModel; 5] = [
     TabModel {
         id: "smollm2-360m",
         label: "SmolLM2 360M Instruct (Q8_0)",
@@ -42,6 +44,7 @@ pub const MODELS: [TabModel; 3] = [
         memory_mb: 600,
         licence: "Apache 2.0",
         licence_url: "https://huggingface.co/HuggingFaceTB/SmolLM2-360M-Instruct",
+        suits: "the smallest and quickest: any laptop or Chromebook, and the only one for a phone",
     },
     TabModel {
         id: "qwen2.5-0.5b",
@@ -51,6 +54,27 @@ pub const MODELS: [TabModel; 3] = [
         memory_mb: 800,
         licence: "Apache 2.0",
         licence_url: "https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct",
+        suits: "a laptop with 4 GB of memory or more",
+    },
+    TabModel {
+        id: "lfm2-1.2b",
+        label: "LFM2 1.2B (Q4_K_M)",
+        url: "https://huggingface.co/LiquidAI/LFM2-1.2B-GGUF/resolve/main/LFM2-1.2B-Q4_K_M.gguf",
+        download_mb: 731,
+        memory_mb: 1100,
+        licence: "LFM Open License v1.0",
+        licence_url: "https://huggingface.co/LiquidAI/LFM2-1.2B/blob/main/LICENSE",
+        suits: "a laptop with 8 GB and no graphics card to speak of: built to write quickly on a CPU",
+    },
+    TabModel {
+        id: "gemma3-1b",
+        label: "Gemma 3 1B Instruct (Q4_K_M)",
+        url: "https://huggingface.co/lmstudio-community/gemma-3-1b-it-GGUF/resolve/main/gemma-3-1b-it-Q4_K_M.gguf",
+        download_mb: 806,
+        memory_mb: 1200,
+        licence: "Gemma Terms of Use",
+        licence_url: "https://ai.google.dev/gemma/terms",
+        suits: "a laptop with 8 GB, quickest where the browser offers WebGPU",
     },
     TabModel {
         id: "llama3.2-1b",
@@ -60,6 +84,7 @@ pub const MODELS: [TabModel; 3] = [
         memory_mb: 1300,
         licence: "Llama 3.2 Community License",
         licence_url: "https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct",
+        suits: "a laptop with 8 GB, quickest where the browser offers WebGPU",
     },
 ];
 

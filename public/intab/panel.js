@@ -84,7 +84,8 @@ function drawModels() {
     input.addEventListener('change', () => panel.hooks.setName(m.id));
     const licence = el('a', { href: m.licence_url, target: '_blank', rel: 'noopener', textContent: m.licence });
     return el('label', { className: 'check intab-model' }, input,
-      el('span', {}, el('strong', { textContent: m.label }), ` · ${m.download_mb} MB download · about ${m.memory_mb} MB of memory · `, licence));
+      el('span', {}, el('strong', { textContent: m.label }), ` · ${m.download_mb} MB download · about ${m.memory_mb} MB of memory · `, licence,
+        el('small', { className: 'intab-suits', textContent: `Suits ${m.suits}.` })));
   });
   const address = el('input', {
     type: 'url', placeholder: 'https://…/model.gguf', value: listed ? '' : info.name, dataset: { testid: 'field-model.name' },

@@ -392,6 +392,12 @@ test('the engine runs on the GPU only when a warm-up says it is faster, says why
   await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
   await downloadAndLoad(page);
   await waitForText(page.getByTestId('intab-engine'), /It runs on the CPU: this browser offers no WebGPU\./);
+  // The stage says so beside the run's status, with the warm-up's speed until a run has measured its own.
+  const badge = (p) => p.getByTestId('engine-line');
+  await waitForText(badge(page), /^Engine: CPU, \d+ tokens\/s in the warm-up$/);
+  await page.getByTestId('run').click();
+  await finish(page);
+  await waitForText(badge(page), /^Engine: CPU, \d+ tokens\/s$/);
   assert.deepEqual(errors, []);
   await context.close();
 
@@ -406,6 +412,7 @@ test('the engine runs on the GPU only when a warm-up says it is faster, says why
     await downloadAndLoad(p);
     const line = await waitForText(p.getByTestId('intab-engine'), /It runs on (the CPU: the engine found no WebGPU device it can use|the CPU: in the warm-up it wrote [\d.]+ tokens a second, the GPU [\d.]+ tokens a second|the GPU \(WebGPU\): in the warm-up it wrote [\d.]+ tokens a second, the CPU [\d.]+ tokens a second\. On the GPU the same seed may not repeat a run exactly)/, 30000);
     console.log(`# with WebGPU offered: ${line}`);
+    await waitForText(badge(p), /It runs on the GPU/.test(line) ? /^Engine: GPU \(WebGPU\), \d+ tokens\/s in the warm-up$/ : /^Engine: CPU, \d+ tokens\/s in the warm-up$/);
     // Beside the seed, the editor says when a seed may not repeat the run: only on the GPU.
     const onGpu = /It runs on the GPU/.test(line) ? 1 : 0;
     await eventually(async () => assert.equal(await p.getByTestId('seed-gpu').count(), onGpu));
