@@ -123,12 +123,13 @@ fn content_is_in_the_trace_only_when_asked_for() {
     assert_eq!(said[0]["parts"][0]["content"], *raw);
 }
 
-/// Reads OTLP/JSON with opentelemetry-proto: ids are hex in OTLP/JSON (the one place it departs
-/// from protobuf's JSON mapping), so they are turned into base64 before `Parse`.
-const READ_OTLP: &str = r#"
+/// Python that reads the OTLP/JSON file `sys.argv[1]` with opentelemetry-proto into `req`: ids
+/// are hex in OTLP/JSON (the one place it departs from protobuf's JSON mapping), so they are
+/// turned into base64 before `Parse`.
+const READ_JSON: &str = r#"
 import base64, json, sys
 from google.protobuf import json_format
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as t
 doc = json.load(open(sys.argv[1]))
 for rs in doc['resourceSpans']:
     for ss in rs['scopeSpans']:
@@ -136,7 +137,11 @@ for rs in doc['resourceSpans']:
             for k in ('traceId', 'spanId', 'parentSpanId'):
                 if k in s:
                     s[k] = base64.b64encode(bytes.fromhex(s[k])).decode()
-req = json_format.Parse(json.dumps(doc), trace_service_pb2.ExportTraceServiceRequest())
+req = json_format.Parse(json.dumps(doc), t.ExportTraceServiceRequest())
+"#;
+
+/// The file's figures: spans, chat spans, their input tokens, bids, traces.
+const READ_OTLP: &str = r#"
 spans = [s for rs in req.resource_spans for ss in rs.scope_spans for s in ss.spans]
 assert all(len(s.trace_id) == 16 and len(s.span_id) == 8 for s in spans)
 chat = [s for s in spans if s.name.startswith('chat ')]
@@ -169,7 +174,12 @@ fn the_file_agora_run_writes_reads_as_an_export_trace_service_request() {
         })
         .sum();
     let bids = events.iter().filter(|e| matches!(e, Event::Bid { .. })).count();
-    let read = Command::new("python3").arg("-c").arg(READ_OTLP).arg(&trace).output().expect("python3 runs");
+    let read = Command::new("python3")
+        .arg("-c")
+        .arg(format!("{READ_JSON}{READ_OTLP}"))
+        .arg(&trace)
+        .output()
+        .expect("python3 runs");
     assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
     let figures: Vec<u64> =
         String::from_utf8_lossy(&read.stdout).split_whitespace().map(|n| n.parse().unwrap()).collect();
@@ -181,17 +191,7 @@ fn the_file_agora_run_writes_reads_as_an_export_trace_service_request() {
 /// Reads the protobuf encoding with opentelemetry-proto and compares it, message for message,
 /// with the JSON form read the same way.
 const SAME_AS_JSON: &str = r#"
-import base64, json, sys
-from google.protobuf import json_format
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2 as t
-doc = json.load(open(sys.argv[1]))
-for rs in doc['resourceSpans']:
-    for ss in rs['scopeSpans']:
-        for s in ss['spans']:
-            for k in ('traceId', 'spanId', 'parentSpanId'):
-                if k in s:
-                    s[k] = base64.b64encode(bytes.fromhex(s[k])).decode()
-from_json = json_format.Parse(json.dumps(doc), t.ExportTraceServiceRequest())
+from_json = req
 from_proto = t.ExportTraceServiceRequest()
 from_proto.ParseFromString(open(sys.argv[2], 'rb').read())
 assert from_proto == from_json, 'the two encodings differ'
@@ -214,7 +214,7 @@ fn the_protobuf_encoding_holds_what_the_json_holds() {
     std::fs::write(&proto_path, agora::trace::otlp_protobuf(&json).unwrap()).unwrap();
     let read = Command::new("python3")
         .arg("-c")
-        .arg(SAME_AS_JSON)
+        .arg(format!("{READ_JSON}{SAME_AS_JSON}"))
         .arg(&json_path)
         .arg(&proto_path)
         .output()
