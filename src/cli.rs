@@ -357,6 +357,20 @@ pub fn main(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("import") => match autogen::import_main(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("agora: {e}\n{}", autogen::USAGE);
+                2
+            }
+        },
+        Some("export") => match autogen::export_main(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("agora: {e}\n{}", autogen::USAGE);
+                2
+            }
+        },
         Some("presets") => {
             for p in presets::PRESETS {
                 say(format_args!("preset:{:<22} {}", p.id, p.scenario().title));
@@ -369,6 +383,7 @@ pub fn main(args: Vec<String>) -> i32 {
             say(format_args!("\n{}", judge::USAGE));
             say(format_args!("\n{}", tournament::USAGE));
             say(format_args!("\n{}", judge::CHECK_USAGE));
+            say(format_args!("\n{}", autogen::USAGE));
             0
         }
         Some(other) => {
@@ -601,6 +616,7 @@ fn send_trace(endpoint: &str, trace: &str, json: bool) -> Result<(), String> {
     Ok(())
 }
 
+mod autogen;
 mod batch;
 mod desk;
 mod judge;

@@ -378,6 +378,13 @@ impl Run {
         self.floor.spent()
     }
 
+    /// Each agent's system message as its calls will send it (the scenario's descriptions, before
+    /// any opening step writes new ones).
+    pub fn system_messages(&self) -> Vec<(String, String)> {
+        let agents = self.floor.scenario.agents.clone();
+        agents.iter().map(|a| (a.name.clone(), self.floor.persona(a, a.description.clone()).system)).collect()
+    }
+
     /// Calls `listener` with every event from now on, as it is recorded (the events so far are in
     /// [`Run::events`]).
     pub fn set_listener(&mut self, listener: impl FnMut(&Event) + 'static) {
