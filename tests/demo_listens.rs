@@ -225,3 +225,50 @@ fn bids_follow_what_the_class_said() {
     }
     assert!(trump > warren + 30, "the supporter's bids {trump}, the critic's {warren}");
 }
+
+/// What a teacher trying the page met (a statement losing its subject, a plural with a singular
+/// verb, a long topic cut off, a quote ending mid-phrase, war lines on a loss at home).
+#[test]
+fn subjects_stay_verbs_agree_long_topics_are_not_cut_and_a_loss_is_not_a_war() {
+    let all = |topic: &str| -> String {
+        (1..=3)
+            .flat_map(|seed| texts(&common::run_demo(debate(topic, seed, 6))))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // A statement whose verb is "be" keeps what it is about.
+    let said = all("Homework should be optional.");
+    assert!(said.contains("making homework optional"), "{said}");
+    assert!(!said.contains("being optional"), "{said}");
+    let said = all("Should school uniforms be compulsory?");
+    assert!(said.contains("making school uniforms compulsory"), "{said}");
+    // A plural takes a plural verb.
+    let said = all("school uniforms");
+    for wrong in
+        ["school uniforms is ", "school uniforms deserves ", "school uniforms needs ", "school uniforms has "]
+    {
+        assert!(!said.contains(wrong), "\"{wrong}\" in {said}");
+    }
+    assert!(said.contains("school uniforms are ") || said.contains("school uniforms deserve "), "{said}");
+    // A topic longer than the opening's word limit is not cut off mid-sentence.
+    let long = "Because our town has limited money and many teenagers have nowhere to go after school, should the council build a new youth centre, even if that means higher local taxes for the next ten years?";
+    let events = common::run_demo(debate(long, 1, 2));
+    let opening = texts(&events).remove(0);
+    assert!(!opening.contains("Because"), "{opening}");
+    assert!(opening.ends_with(['.', '?']) && !opening.contains("next ten."), "{opening}");
+    // Quotes end where a phrase ends, not on a word that promises more.
+    for text in all("Should our school ban phones in class?").lines() {
+        for quote in text.split('“').skip(1).filter_map(|q| q.split('”').next()) {
+            let last = quote.trim_end_matches(['?', '.', '!']).rsplit(' ').next().unwrap_or("");
+            assert!(
+                !["exactly", "the", "a", "is", "bold", "very", "new"].contains(&last),
+                "“{quote}” in {text}"
+            );
+        }
+    }
+    // A loss at home is spoken of soberly, without the words of war.
+    let said = all("How should we support a classmate whose parent has died of cancer?");
+    for war in ["peace", "civilians", "people in danger", "more lives than it saves", "on every side"] {
+        assert!(!said.contains(war), "\"{war}\" in {said}");
+    }
+}

@@ -131,6 +131,25 @@ const SERIOUS_NEUTRAL: [&str; 4] = [
     "the costs of {topic} are counted in lives, on every side",
     "{topic} needs conditions that protect civilians",
 ];
+/// Illness, loss and other harm at home: sober, and nothing about lives on every side or peace.
+const CARE_FOR: [&str; 4] = [
+    "{topic} needs patience and people who listen",
+    "what helps most with {topic} is steady, quiet support",
+    "we should start from what the people affected by {topic} ask for",
+    "{topic} is a reason to act with care, and soon",
+];
+const CARE_AGAINST: [&str; 4] = [
+    "rushing {topic} could hurt the people it means to help",
+    "{topic} needs more care than a quick rule gives",
+    "nobody should be left to carry {topic} alone, and a rule will not change that",
+    "good intentions about {topic} are not enough without listening first",
+];
+const CARE_NEUTRAL: [&str; 4] = [
+    "{topic} deserves care, not slogans",
+    "we owe the people affected by {topic} clear facts first",
+    "{topic} is best met with honesty and time",
+    "{topic} needs the views of those it touches most",
+];
 /// Answers to someone in the cast, who said `{quote}`.
 const REPLIES_DISAGREE: [&str; 4] = [
     "{name} says {quote}, and that is wrong",
@@ -268,9 +287,12 @@ impl Cast {
             (false, s) if s > 0.33 => &FOR_POINTS,
             (false, s) if s < -0.33 => &AGAINST_POINTS,
             (false, _) => &NEUTRAL_POINTS,
-            (true, s) if s > 0.33 => &SERIOUS_FOR,
-            (true, s) if s < -0.33 => &SERIOUS_AGAINST,
-            (true, _) => &SERIOUS_NEUTRAL,
+            (true, s) if s > 0.33 && topic.war => &SERIOUS_FOR,
+            (true, s) if s < -0.33 && topic.war => &SERIOUS_AGAINST,
+            (true, _) if topic.war => &SERIOUS_NEUTRAL,
+            (true, s) if s > 0.33 => &CARE_FOR,
+            (true, s) if s < -0.33 => &CARE_AGAINST,
+            (true, _) => &CARE_NEUTRAL,
         };
         let voice = if topic.serious { &SOBER } else { me.voice };
         let gesture = voice.gestures.choose(rng).copied().filter(|_| chance(rng, 0.6));
@@ -283,7 +305,7 @@ impl Cast {
             });
         let reply = answered.as_ref().map(|a| a.0.clone());
         let short = answered.as_ref().map(|a| a.1.clone());
-        let point = points.choose(rng).copied().unwrap_or("").replace("{topic}", &topic.noun);
+        let point = topic.fill(points.choose(rng).copied().unwrap_or(""));
         let closer = voice.closers.choose(rng).copied();
         // Drop the trimmings, least important first, until the message fits the word limit:
         // the answer to the last speaker goes last but one.
@@ -376,10 +398,17 @@ impl Cast {
         let text = if let Some(put) = put {
             // The request to answer only where the words allow it.
             let full = format!("{put} Tell us where you stand, and why.");
-            if full.split_whitespace().count() <= word_limit as usize {
+            let fits = |s: &str| s.split_whitespace().count() <= word_limit as usize;
+            if fits(&full) {
                 full
-            } else {
+            } else if fits(&put) {
                 put
+            } else {
+                // A topic too long to repeat within the limit is not cut off mid-sentence.
+                format!(
+                    "{}, you have the proposal before you: tell us where you stand on it, and why.",
+                    names.join(", ")
+                )
             }
         } else {
             let frames = [
@@ -387,7 +416,7 @@ impl Cast {
                 "say what {topic} would cost, and who would pay for it",
                 "explain what {topic} should look like in ten years, and what you would do first",
             ];
-            let frame = frames.choose(rng).copied().unwrap_or("").replace("{topic}", &t.noun);
+            let frame = t.fill(frames.choose(rng).copied().unwrap_or(""));
             format!("{}, {frame}.", names.join(", "))
         };
         limit_words(&text, word_limit)

@@ -17,6 +17,10 @@ pub(crate) struct Topic {
     pub(crate) question: bool,
     /// War, illness, loss: no cheerful lines.
     pub(crate) serious: bool,
+    /// War in particular: the sober lines about lives and peace fit it, not a loss at home.
+    pub(crate) war: bool,
+    /// The noun phrase is plural ("school uniforms"): the verb after it agrees.
+    pub(crate) plural: bool,
 }
 
 /// Words that start a yes/no question or join a subject to its verb.
@@ -29,10 +33,13 @@ const BE: &str = "is are was were has have";
 const PRONOUNS: &str = "we you they i it";
 /// Words common enough that a capital on them only marks the start of a sentence, besides the
 /// `STOPWORDS`.
-const COMMON: &str = "must shall may might ought which when where whose all every some his her";
+const COMMON: &str = "must shall may might ought which when where whose all every some his her because since although though while given unless once after before during despite instead many most more each both";
 
 /// Words about harm, war and loss: a topic with one of them is spoken of soberly.
 const SERIOUS: &str = "war wars weapon weapons arms military army bomb bombs missile missiles invasion genocide terror terrorism death deaths dying die cancer illness disease pandemic suicide grief loss abuse refugee refugees famine violence shooting shootings gun guns murder killing hostage hostages occupation";
+
+/// Of those, the words of war.
+const WAR: &str = "war wars weapon weapons arms military army bomb bombs missile missiles invasion genocide terror terrorism hostage hostages occupation troops soldiers ceasefire";
 
 /// Words that carry little of what a message is about.
 const STOPWORDS: &str = "the a an and or but of to in on for with at by from is are was were be been it its this that these those i you we they he she me us them my your our their so as if not no do does did have has had will would should can could just very what who how why there here";
@@ -111,7 +118,8 @@ impl Topic {
         let question = text.ends_with('?') || text.starts_with('¿');
         let bare = text.trim_start_matches('¿').trim_end_matches(['?', '.', '!']).trim_end();
         let words: Vec<&str> = bare.split_whitespace().collect();
-        let serious = text.split(separator).any(|w| listed(SERIOUS, &w.to_ascii_lowercase()));
+        let has = |list: &str| text.split(separator).any(|w| listed(list, &w.to_ascii_lowercase()));
+        let (serious, war) = (has(SERIOUS) || has(WAR), has(WAR));
         let own = phrase.trim();
         let shares = |a: &str, b: &str| content_words(a).iter().any(|w| content_words(b).contains(w));
         let noun = if !own.is_empty() && shares(own, text) {
@@ -134,7 +142,40 @@ impl Topic {
         } else {
             "what is proposed"
         };
-        Topic { noun: noun.unwrap_or_else(|| fallback.into()), clause, question, serious }
+        let plural = noun.as_deref().is_some_and(|n| {
+            let (first, last) = (n.split(' ').next().unwrap_or(n), n.rsplit(' ').next().unwrap_or(n));
+            !first.ends_with("ing")
+                && !n.contains(" being ")
+                && last.len() > 3
+                && last.ends_with('s')
+                && !last.ends_with("ss")
+                && !last.ends_with("us")
+                && !last.ends_with("is")
+        });
+        Topic { noun: noun.unwrap_or_else(|| fallback.into()), clause, question, serious, war, plural }
+    }
+
+    /// `template` with the noun phrase for `{topic}`, its verb agreeing when the phrase is
+    /// plural ("school uniforms are", not "is").
+    pub(crate) fn fill(&self, template: &str) -> String {
+        let mut out = template.replace("{topic}", &self.noun);
+        if self.plural {
+            for (one, many) in [
+                ("is", "are"),
+                ("has", "have"),
+                ("was", "were"),
+                ("needs", "need"),
+                ("deserves", "deserve"),
+                ("solves", "solve"),
+                ("risks", "risk"),
+                ("puts", "put"),
+                ("keeps", "keep"),
+                ("brings", "bring"),
+            ] {
+                out = out.replace(&format!("{} {one} ", self.noun), &format!("{} {many} ", self.noun));
+            }
+        }
+        out
     }
 }
 
@@ -161,6 +202,28 @@ fn noun_phrase(words: &[&str], question: bool) -> Option<String> {
             .find(|&i| is_word(words[i], VERBS) && (m > 0 || i > from || is_word(words[from], PRONOUNS)));
         if let Some(v) = verb {
             let rest = &words[v + 1..];
+            // "Homework should be optional", "Should homework be optional?": the subject is
+            // what the topic is about, so it stays ("making homework optional", "AI being
+            // regulated").
+            let subject = if m > 0 { &words[..m] } else { &words[from..v] };
+            if words[v].eq_ignore_ascii_case("be")
+                && (1..=4).contains(&subject.len())
+                && (1..=4).contains(&rest.len())
+                && !is_word(subject[0], PRONOUNS)
+            {
+                // The capital of a statement's first word only starts the sentence, as far as a
+                // demo can tell ("Homework should be ..."); a name loses it too, rarer in a
+                // classroom's motions than a common noun.
+                let mut subject: Vec<String> = subject.iter().map(|w| w.to_string()).collect();
+                subject[0] = unstarted(&subject[0], m > 0);
+                let subject = subject.join(" ");
+                let rest = rest.join(" ");
+                return Some(if rest.ends_with("ed") || rest.ends_with("en") {
+                    format!("{subject} being {rest}")
+                } else {
+                    format!("making {subject} {rest}")
+                });
+            }
             // "to": "needs to ban" reads as "banning".
             if rest.len() <= 6 && !(m == 0 && v == from && !is_word(words[from], PRONOUNS)) {
                 let mut out = vec![gerund(words[v])];
@@ -255,11 +318,20 @@ pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usi
     best.map(|(_, p)| p)
 }
 
-/// At most `most` of `words`, not ending on a small word (unless all are taken).
+/// Words a quote cut short should not end on, besides the small ones: they promise more.
+const WEAK_ENDINGS: &str =
+    "exactly very really just only also even more most much bold new good great big real whole own every";
+
+/// At most `most` of `words` (all of them when only a few more), not ending on a small word or
+/// one that promises more (unless all are taken).
 #[inline(never)]
 pub(crate) fn cut(words: &[&str], most: usize) -> String {
+    let most = if words.len() <= most + 3 { words.len() } else { most };
     let mut taken: Vec<&str> = words.iter().take(most).copied().collect();
-    while taken.len() > 2 && taken.len() < words.len() && content_words(taken[taken.len() - 1]).is_empty() {
+    while taken.len() > 2
+        && taken.len() < words.len()
+        && (content_words(taken[taken.len() - 1]).is_empty() || is_word(taken[taken.len() - 1], WEAK_ENDINGS))
+    {
         taken.pop();
     }
     taken.join(" ").trim_end_matches([',', ':', ';']).to_string()
@@ -343,7 +415,7 @@ mod tests {
         );
         assert_eq!(
             key_phrase("*taps the podium* Let's be clear about who pays: high speed rail will bury taxpayers in debt.", "Elizabeth Warren", &[], 6).as_deref(),
-            Some("high speed rail will bury taxpayers")
+            Some("high speed rail will bury taxpayers in debt")
         );
         assert_eq!(
             key_phrase("Kanye West: Real talk: the tracks are the future.", "Kanye West", &[], 6).as_deref(),
