@@ -161,16 +161,22 @@ fn number(text: &str, flag: &str) -> Result<u64, String> {
     text.parse().map_err(|_| format!("{flag} needs a whole number, not \"{text}\""))
 }
 
+/// The scenario a command names: `preset:ID` or a scenario file.
+pub(crate) fn read_scenario(name: &str) -> Result<Scenario, String> {
+    match name.strip_prefix("preset:") {
+        Some(id) => {
+            Ok(presets::find(id).ok_or(format!("no preset \"{id}\" (see `agora presets`)"))?.scenario())
+        }
+        None => {
+            let text = std::fs::read_to_string(name).map_err(|e| format!("cannot read {name}: {e}"))?;
+            Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))
+        }
+    }
+}
+
 /// Loads the scenario a `run` names, with the flags applied.
 pub fn load_scenario(args: &RunArgs) -> Result<Scenario, String> {
-    let mut scenario = match args.scenario.strip_prefix("preset:") {
-        Some(id) => presets::find(id).ok_or(format!("no preset \"{id}\" (see `agora presets`)"))?.scenario(),
-        None => {
-            let text = std::fs::read_to_string(&args.scenario)
-                .map_err(|e| format!("cannot read {}: {e}", args.scenario))?;
-            Scenario::from_json(&text).map_err(|e| format!("{}: {e}", args.scenario))?
-        }
-    };
+    let mut scenario = read_scenario(&args.scenario)?;
     if let Some(seed) = args.seed {
         scenario.seed = seed;
     }

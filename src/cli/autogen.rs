@@ -2,7 +2,6 @@
 //! (a round robin or selector scenario as a team component); the mapping is `crate::autogen`.
 
 use crate::autogen::{export_team, import_team};
-use crate::scenario::Scenario;
 
 pub const USAGE: &str = "usage: agora import <team.json> [--task TEXT] [--out scenario.json]  (an AutoGen team component as a scenario)\n       agora export <scenario.json | preset:ID> --autogen [--out team.json]  (a round robin or selector scenario as an AutoGen team)";
 
@@ -63,15 +62,7 @@ pub fn export_main(args: &[String]) -> Result<i32, String> {
     if flag(&found, "--autogen").is_none() {
         return Err("say which form: --autogen".into());
     }
-    let scenario = match path.strip_prefix("preset:") {
-        Some(id) => {
-            crate::presets::find(id).ok_or(format!("no preset \"{id}\" (see `agora presets`)"))?.scenario()
-        }
-        None => {
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?
-        }
-    };
+    let scenario = super::read_scenario(&path)?;
     let (team, note) = export_team(&scenario)?;
     if !note.is_empty() {
         eprintln!("agora: {note}");
