@@ -137,6 +137,9 @@ async function bringIntoReach(page, id, tabsToo = true) {
   for (let i = 0; i < 3; i++) {
     const press = await page.evaluate(([id, startish, tabs, tabsToo]) => {
       const has = (x) => document.querySelector(`[data-testid="${x}"]`);
+      // The app's page before its wasm has mounted (a reload): which screen it opens on is not
+      // known yet.
+      if (has('shell') && !has('start')) return 'mounting';
       const start = has('start') && !has('start').hidden;
       const el = has(id);
       if (!el) {
@@ -155,10 +158,31 @@ async function bringIntoReach(page, id, tabsToo = true) {
       if (tabsToo && run && getComputedStyle(run).display === 'none' && !run.parentElement.matches(':has(.comparison-frame)')) return 'drawer-close';
       return null;
     }, [id, STARTISH.source, TAB_OF.map(([re, tab]) => [re.source, tab]), tabsToo]).catch(() => null);
+    if (press === 'mounting') {
+      await page.waitForFunction(() => !document.querySelector('[data-testid=shell]') || document.querySelector('[data-testid=start]'), null, { timeout: 30000 }).catch(() => {});
+      continue;
+    }
     if (press?.startsWith('tab-') && !tabsToo) return;
     if (!press) return;
     // The page may have changed screens by itself meanwhile (a file opened, a link): look again.
     await page.locator(`[data-testid="${press}"]`).click({ timeout: 3000 }).catch(() => {});
+  }
+}
+
+// Waiting for a control to show brings it into reach again and again: the page may change
+// screens by itself while the test waits (a restored run opens the stage once the app has mounted).
+async function waitInReach(page, locator, id, options) {
+  const state = options.state ?? 'visible';
+  if (state !== 'visible') return locator.waitFor(options);
+  const deadline = Date.now() + (options.timeout || 30000);
+  for (;;) {
+    await bringIntoReach(page, id);
+    const left = deadline - Date.now();
+    try {
+      return await locator.waitFor({ ...options, timeout: Math.max(1, Math.min(left, 2000)) });
+    } catch (e) {
+      if (Date.now() >= deadline || !/Timeout/.test(e.message)) throw e;
+    }
   }
 }
 
@@ -167,6 +191,7 @@ function reaching(page, locator, id) {
     get(target, name) {
       const value = Reflect.get(target, name);
       if (typeof value !== 'function') return value;
+      if (name === 'waitFor') return (options = {}) => waitInReach(page, target, id, options);
       if (ACTIONS.has(name)) return async (...args) => { await bringIntoReach(page, id); return value.apply(target, args); };
       if (READS.has(name)) return async (...args) => { await bringIntoReach(page, id, false); return value.apply(target, args); };
       if (LOCATING.has(name)) return (...args) => reaching(page, value.apply(target, args), id);
