@@ -26,6 +26,7 @@ pub mod link;
 pub mod markup;
 pub mod methods;
 pub mod model;
+pub mod notebook;
 pub mod parse;
 pub mod presets;
 pub mod prompts;

@@ -1,9 +1,12 @@
-//! `agora import` (an AutoGen Studio team component as a scenario) and `agora export --autogen`
-//! (a round robin or selector scenario as a team component); the mapping is `crate::autogen`.
+//! `agora import` (an AutoGen Studio team component as a scenario) and `agora export`: a round
+//! robin or selector scenario as a team component (`--autogen`, the mapping is
+//! `crate::autogen`), any scenario or recorded run as a Jupyter notebook or a Python script
+//! (`--notebook`, `crate::notebook`).
 
 use crate::autogen::{export_team, import_team};
 
-pub const USAGE: &str = "usage: agora import <team.json> [--task TEXT] [--out scenario.json]  (an AutoGen team component as a scenario)\n       agora export <scenario.json | preset:ID> --autogen [--out team.json]  (a round robin or selector scenario as an AutoGen team)";
+pub const USAGE: &str = "usage: agora import <team.json> [--task TEXT] [--out scenario.json]  (an AutoGen team component as a scenario)\n       agora export <scenario.json | preset:ID> --autogen [--out team.json]  (a round robin or selector scenario as an AutoGen team)
+       agora export <scenario.json | run.json | events.jsonl | preset:ID> --notebook [--out run.ipynb | run.py]  (a notebook that plays it with the openai package)";
 
 /// The flags given, with their values (empty for a switch).
 type Flags<'a> = Vec<(&'a str, String)>;
@@ -56,17 +59,46 @@ pub fn import_main(args: &[String]) -> Result<i32, String> {
     Ok(0)
 }
 
-/// `agora export --autogen`.
+/// `agora export --autogen` and `agora export --notebook`.
 pub fn export_main(args: &[String]) -> Result<i32, String> {
-    let (path, found) = parse(args, &["--out"], &["--autogen"])?;
-    if flag(&found, "--autogen").is_none() {
-        return Err("say which form: --autogen".into());
+    let (path, found) = parse(args, &["--out"], &["--autogen", "--notebook"])?;
+    let out = flag(&found, "--out");
+    match (flag(&found, "--autogen").is_some(), flag(&found, "--notebook").is_some()) {
+        (true, false) => {
+            let scenario = super::read_scenario(&path)?;
+            let (team, note) = export_team(&scenario)?;
+            if !note.is_empty() {
+                eprintln!("agora: {note}");
+            }
+            write_out(out, &team)?;
+        }
+        (false, true) => {
+            let scenario = scenario_or_run(&path)?;
+            let script = out.is_some_and(|o| o.ends_with(".py"));
+            let text =
+                if script { crate::notebook::script(&scenario) } else { crate::notebook::ipynb(&scenario) };
+            write_out(out, text.trim_end())?;
+        }
+        _ => return Err("say which form: --autogen or --notebook".into()),
     }
-    let scenario = super::read_scenario(&path)?;
-    let (team, note) = export_team(&scenario)?;
-    if !note.is_empty() {
-        eprintln!("agora: {note}");
-    }
-    write_out(flag(&found, "--out"), &team)?;
     Ok(0)
+}
+
+/// The scenario in a scenario file or a preset, or the one a recorded run (a run file or its
+/// event log as JSON lines) was played from.
+fn scenario_or_run(path: &str) -> Result<crate::scenario::Scenario, String> {
+    let as_scenario = super::read_scenario(path);
+    if as_scenario.is_ok() || path.starts_with("preset:") {
+        return as_scenario;
+    }
+    match super::judge::read_log(path) {
+        Ok((events, _)) => match events.into_iter().next() {
+            Some(crate::events::Event::RunStarted { scenario, .. }) => Ok(*scenario),
+            _ => Err(format!("{path}: the log does not start with run_started")),
+        },
+        Err(log) => Err(format!(
+            "{path} is neither a scenario ({}) nor a recorded run ({log})",
+            as_scenario.err().unwrap_or_default()
+        )),
+    }
 }

@@ -78,7 +78,7 @@ pub fn judge_model(
 }
 
 /// A recorded log and whether it came as a run file (else JSON lines).
-fn read_log(path: &str) -> Result<(Vec<Event>, bool), String> {
+pub(crate) fn read_log(path: &str) -> Result<(Vec<Event>, bool), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let file = text.trim_start().starts_with("{\"format\"") || text.trim_start().starts_with("{\n");
     let events = if file {

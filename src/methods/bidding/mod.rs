@@ -13,6 +13,7 @@ pub(crate) mod demo;
 #[cfg(target_arch = "wasm32")]
 pub mod panel;
 pub mod intab;
+pub mod notebook;
 pub mod seat;
 pub mod settings;
 pub mod turn;

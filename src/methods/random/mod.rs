@@ -7,6 +7,7 @@
 //! draws, and the setting in the editor, browser builds only).
 
 pub mod intab;
+pub mod notebook;
 pub mod seat;
 pub mod settings;
 pub mod turn;

@@ -1,0 +1,341 @@
+//! A scenario as a Jupyter notebook (and the same as a plain Python script) that a class runs
+//! beside the run it came from: the seeds' own style (a `DialogueAgent`, a `DialogueSimulator`,
+//! each method's rule in one cell), the `openai` package alone, and the prompt texts, settings
+//! and message lists Agora sends, so that with the same replies a model receives the same
+//! requests in the same order until the first random draw (the notebook draws with Python's
+//! `random.Random(SEED)`, Agora with its own generator).
+//!
+//! The Python is in `notebook/*.py` and each method's `methods/<method>/notebook.py`; this file
+//! writes the scenario's values as Python constants and puts the cells together.
+
+use std::fmt::Write;
+
+use crate::catalog;
+use crate::scenario::{Method, PromptKind, Scenario, Stance};
+
+/// One cell of the notebook.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub markdown: bool,
+    pub source: String,
+}
+
+fn md(source: impl Into<String>) -> Cell {
+    Cell { markdown: true, source: source.into() }
+}
+
+fn code(source: impl Into<String>) -> Cell {
+    Cell { markdown: false, source: source.into().trim_end().to_string() }
+}
+
+/// Python constants, one `NAME = value` line each, written as Python reads them back exactly.
+#[derive(Default)]
+pub struct Constants(String);
+
+impl Constants {
+    pub fn text(&mut self, name: &str, value: &str) {
+        self.line(name, &string(value));
+    }
+    pub fn int(&mut self, name: &str, value: impl std::fmt::Display) {
+        self.line(name, &value.to_string());
+    }
+    pub fn float(&mut self, name: &str, value: f64) {
+        self.line(name, &float(value));
+    }
+    pub fn opt_float(&mut self, name: &str, value: Option<f64>) {
+        self.line(name, &value.map_or("None".into(), float));
+    }
+    pub fn opt_int(&mut self, name: &str, value: Option<u32>) {
+        self.line(name, &value.map_or("None".into(), |v| v.to_string()));
+    }
+    pub fn boolean(&mut self, name: &str, value: bool) {
+        self.line(name, if value { "True" } else { "False" });
+    }
+    pub fn texts(&mut self, name: &str, values: &[String]) {
+        let items: Vec<String> = values.iter().map(|v| string(v)).collect();
+        self.line(name, &format!("[{}]", items.join(", ")));
+    }
+    pub fn ints(&mut self, name: &str, values: &[i64]) {
+        self.line(name, &ints(values));
+    }
+    pub fn pattern(&mut self, name: &str, value: &str) {
+        self.line(name, &pattern(value));
+    }
+    pub fn raw(&mut self, name: &str, python: &str) {
+        self.line(name, python);
+    }
+    fn line(&mut self, name: &str, value: &str) {
+        let _ = writeln!(self.0, "{name} = {value}");
+    }
+}
+
+fn ints(values: &[i64]) -> String {
+    let items: Vec<String> = values.iter().map(i64::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A Python string literal that reads back as `s`: triple-quoted when it runs over lines, so a
+/// prompt reads as written.
+pub fn string(s: &str) -> String {
+    if !s.contains('\n') {
+        return serde_json::to_string(s).unwrap_or_default();
+    }
+    let mut out = String::from("\"\"\"");
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            // Never three quotes in a row, nor one just before the closing three.
+            '"' if matches!(chars.peek(), Some('"') | None) => out.push_str("\\\""),
+            '\r' => out.push_str("\\r"),
+            '\n' | '\t' => out.push(c),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"\"\"");
+    out
+}
+
+/// A regular expression as a raw Python string where it can be one (`r"<(\d+)>"`).
+pub fn pattern(s: &str) -> String {
+    let trailing = s.len() - s.trim_end_matches('\\').len();
+    if s.contains(['"', '\n', '\r']) || trailing % 2 == 1 {
+        return string(s);
+    }
+    format!("r\"{s}\"")
+}
+
+/// A Python float literal (`repr` reads it back as the same number).
+pub fn float(f: f64) -> String {
+    if f.is_finite() {
+        format!("{f:?}")
+    } else if f.is_nan() {
+        "float('nan')".into()
+    } else {
+        format!("float('{}inf')", if f < 0.0 { "-" } else { "" })
+    }
+}
+
+/// What each method adds: its rule in words, its constants and its code.
+struct MethodPart {
+    rule: &'static str,
+    code: &'static str,
+    constants: Constants,
+}
+
+macro_rules! method_parts {
+    ($($kind:ident $module:ident $id:literal $label:literal,)*) => {
+        fn method_part(scenario: &Scenario) -> MethodPart {
+            let mut constants = Constants::default();
+            match &scenario.method {
+                $(Method::$kind(s) => {
+                    crate::methods::$module::notebook::constants(scenario, s, &mut constants);
+                    MethodPart {
+                        rule: crate::methods::$module::notebook::RULE,
+                        code: include_str!(concat!("methods/", stringify!($module), "/notebook.py")),
+                        constants,
+                    }
+                })*
+            }
+        }
+    };
+}
+crate::methods::registry::each_method!(method_parts);
+
+/// Where the notebook's client sends its calls, and the dialect the provider's preset gives:
+/// (base URL, whether a temperature is sent, the token limit's field), and a note when Agora
+/// itself would speak another protocol.
+fn endpoint(scenario: &Scenario) -> (String, bool, Option<&'static str>, Option<&'static str>) {
+    let m = &scenario.model;
+    let preset = catalog::preset(&m.provider);
+    let mut note = None;
+    let mut url = m.base_url.clone();
+    if url.is_empty() {
+        url = preset.map_or("", |p| p.base_url).to_string();
+    }
+    if m.provider == "anthropic" {
+        note = Some("Agora calls Anthropic's own Messages API; this notebook calls its OpenAI-compatible endpoint, so the requests are written differently (the prompts and settings are the same).");
+    }
+    if url.is_empty() || m.provider == "demo" || m.provider.is_empty() {
+        url = "https://api.openai.com/v1".into();
+    }
+    let dialect = preset.map(|p| p.dialect).unwrap_or_default();
+    let limit = match (dialect.no_token_limit, dialect.max_completion_tokens) {
+        (true, _) => None,
+        (false, true) => Some("max_completion_tokens"),
+        (false, false) => Some("max_tokens"),
+    };
+    (url, !dialect.no_temperature, limit, note)
+}
+
+/// The notebook's cells, in order.
+pub fn cells(scenario: &Scenario) -> Vec<Cell> {
+    let kind = scenario.method.kind();
+    let part = method_part(scenario);
+    let (url, temperature, limit, note) = endpoint(scenario);
+    let demo = scenario.model.provider.is_empty() || scenario.model.provider == "demo";
+    let model =
+        if demo || scenario.model.name.is_empty() { "gpt-4o-mini" } else { scenario.model.name.as_str() };
+
+    let mut intro = format!(
+        "# {}\n\n{}\n\nA notebook Agora wrote from this scenario: the **{}** method, played the way Agora plays it, with the same prompt texts, settings and message lists. Given the same replies, the model receives the same requests in the same order as in Agora until the first random draw (a tie between bids, the director's stop draw, a random speaker or a fallback): Agora draws with its own seeded generator and this notebook with Python's `random.Random(SEED)`, so from that draw on the two runs can go different ways.\n\n",
+        scenario.title.trim(),
+        scenario.summary.trim(),
+        kind.label()
+    );
+    intro.push_str("To run it: `pip install openai`, then set `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for any other OpenAI-compatible server, such as Ollama or a local llama.cpp) before starting Jupyter. `AGORA_MODEL` names another model.");
+    if demo {
+        intro.push_str(" The scenario ran on Agora's offline demo model, which has no counterpart here: the notebook asks a real model.");
+    }
+    if let Some(note) = note {
+        intro.push(' ');
+        intro.push_str(note);
+    }
+    if !scenario.seats.is_empty() {
+        let _ = write!(
+            intro,
+            " In Agora people answer for {}; here the model answers for everyone.",
+            scenario.seats.join(", ")
+        );
+    }
+
+    let setup = format!(
+        "import json\nimport os\nimport random\nimport re\n\nfrom openai import OpenAI\n\nclient = OpenAI(\n    base_url=os.environ.get(\"OPENAI_BASE_URL\") or {},\n    api_key=os.environ.get(\"OPENAI_API_KEY\") or \"none\",\n)\nMODEL = os.environ.get(\"AGORA_MODEL\") or {}",
+        string(&url),
+        string(model)
+    );
+
+    let mut c = Constants::default();
+    c.text("TITLE", &scenario.title);
+    c.text("METHOD", kind.id());
+    c.int("SEED", scenario.seed);
+    c.text("TOPIC", &scenario.topic);
+    c.int("WORD_LIMIT", scenario.word_limit);
+    c.int("MAX_TURNS", scenario.max_turns);
+    c.boolean("ENDS_AT_TURN_LIMIT", kind.ends_at_turn_limit());
+    c.opt_float("TEMPERATURE", scenario.model.temperature);
+    c.boolean("SEND_TEMPERATURE", temperature);
+    c.raw("TOKEN_LIMIT_FIELD", &limit.map_or("None".into(), string));
+    let own: Vec<String> = scenario
+        .agents
+        .iter()
+        .filter(|_| !demo)
+        .filter_map(|a| a.model.as_ref().map(|m| format!("{}: {}", string(&a.name), string(m))))
+        .collect();
+    c.raw("MODELS", &format!("{{{}}}  # agents with a model of their own", own.join(", ")));
+    let agents: Vec<String> = scenario
+        .agents
+        .iter()
+        .map(|a| {
+            let stance = a.stance.map_or("None".into(), |s| {
+                string(match s {
+                    Stance::For => "for",
+                    Stance::Against => "against",
+                    Stance::Neutral => "neutral",
+                })
+            });
+            format!(
+                "    dict(\n        name={},\n        role={},\n        location={},\n        description={},\n        stance={stance},\n        system_prompt={},\n    ),\n",
+                string(&a.name),
+                string(&a.role),
+                string(&a.location),
+                string(&a.description),
+                a.system_prompt.as_deref().map_or("None".into(), string),
+            )
+        })
+        .collect();
+    c.raw("AGENTS", &format!("[\n{}]", agents.concat()));
+    c.text("CONVERSATION_DESCRIPTION", scenario.prompt(PromptKind::ConversationDescription));
+    c.text("HEADER", scenario.prompt(PromptKind::Header));
+    c.text("SYSTEM", scenario.prompt(PromptKind::System));
+    c.text("HISTORY_HEADER", scenario.prompt(PromptKind::HistoryHeader));
+    let o = &scenario.opening;
+    c.text("OPENING_SPEAKER", &o.speaker);
+    c.text("OPENING_TEXT", &o.text);
+    c.boolean("DESCRIBE_CHARACTERS", o.describe_characters);
+    c.text("DESCRIBER_SYSTEM", &o.describer_system);
+    c.text("DESCRIBER_PROMPT", &o.describer_prompt);
+    c.boolean("SPECIFY_TOPIC", o.specify_topic);
+    c.text("SPECIFIER_SYSTEM", &o.specifier_system);
+    c.text("SPECIFIER_PROMPT", &o.specifier_prompt);
+    let mut scenario_cell = c.0;
+    scenario_cell.push_str("\nrng = random.Random(SEED)  # every random draw of the run");
+
+    let mut run = String::new();
+    if kind.injects_opening() {
+        run.push_str("simulator.inject(OPENING_SPEAKER, opening or TOPIC)\n");
+    }
+    run.push_str(include_str!("notebook/run.py"));
+
+    vec![
+        md(intro),
+        code(setup),
+        md("## The scenario\n\nEvery value and prompt text as the scenario gives them (a field it leaves out has its seed's value). Templates are filled by name: `{topic}` becomes the topic, and braces that name nothing stay as they are."),
+        code(scenario_cell),
+        md("## Talking to the model\n\nOne function sends every call, with the settings Agora sends for it; the others read replies the way Agora reads them."),
+        code(include_str!("notebook/talk.py")),
+        md("## The agents\n\nEach agent has a system message built from the templates above and hears every message of the conversation (seed 000's `DialogueAgent` and `DialogueSimulator`)."),
+        code(include_str!("notebook/agents.py")),
+        md("## The opening\n\nWhat happens before the first turn: character descriptions and a more specific topic, when the scenario asks for them."),
+        code(include_str!("notebook/opening.py")),
+        md(format!("## {}\n\n{}", kind.label(), part.rule)),
+        code(format!("{}\n{}", part.constants.0, part.code)),
+        md("## The run\n\nTurn after turn until the method ends it or the turn limit is reached; the transcript is printed as `agora run` prints it."),
+        code(run),
+    ]
+}
+
+/// The notebook as a Jupyter file (nbformat 4).
+pub fn ipynb(scenario: &Scenario) -> String {
+    let cells: Vec<serde_json::Value> = cells(scenario)
+        .into_iter()
+        .enumerate()
+        .map(|(i, cell)| {
+            let lines: Vec<String> = cell.source.split_inclusive('\n').map(str::to_string).collect();
+            let id = format!("cell-{i}");
+            if cell.markdown {
+                serde_json::json!({"cell_type": "markdown", "id": id, "metadata": {}, "source": lines})
+            } else {
+                serde_json::json!({"cell_type": "code", "id": id, "execution_count": null, "metadata": {}, "outputs": [], "source": lines})
+            }
+        })
+        .collect();
+    let notebook = serde_json::json!({
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    });
+    let mut text = serde_json::to_string_pretty(&notebook).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The same cells as a plain Python script (the "percent" format Jupyter, VS Code and Spyder
+/// open as cells): `python notebook.py` runs it.
+pub fn script(scenario: &Scenario) -> String {
+    let mut out = String::new();
+    for cell in cells(scenario) {
+        if cell.markdown {
+            out.push_str("# %% [markdown]\n");
+            for line in cell.source.lines() {
+                out.push_str(if line.is_empty() { "#" } else { "# " });
+                out.push_str(line);
+                out.push('\n');
+            }
+        } else {
+            out.push_str("# %%\n");
+            out.push_str(&cell.source);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
