@@ -12,7 +12,7 @@ use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 use crate::scripted::ScriptedModel;
 
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--otlp <file>] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora judge-check <runs-dir> <labels.csv>  (a judge's scores against your own labels: agora judge-check --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora import <team.json> [--task TEXT] [--out scenario.json]  (an AutoGen team component as a scenario)\n       agora export <scenario.json | preset:ID> --autogen [--out team.json]  (a round robin or selector scenario as an AutoGen team)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--otlp <file>] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora judge-check <runs-dir> <labels.csv>  (a judge's scores against your own labels: agora judge-check --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora import <team.json> [--task TEXT] [--out scenario.json]  (an AutoGen team component as a scenario)\n       agora export <scenario.json | preset:ID> --autogen [--out team.json]  (a round robin or selector scenario as an AutoGen team)\n       agora export <scenario.json | run.json | events.jsonl | preset:ID> --notebook [--out run.ipynb | run.py]  (a notebook that plays it with the openai package)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -547,8 +547,7 @@ fn run(args: &[String]) -> Result<i32, String> {
     for path in args.events.iter().chain(&args.markdown).chain(&args.otlp) {
         std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
     }
-    let started =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let started = unix_nanos();
     let mut run = Run::new(scenario, model, clock).map_err(|errors| FieldError::join(&errors))?;
     // Printed as recorded, so a seated person has read everything said before being asked.
     let mut printer = Printer::new(run.scenario().seats.clone());
@@ -573,21 +572,35 @@ fn run(args: &[String]) -> Result<i32, String> {
                 std::fs::write(path, crate::export::to_markdown(run.events()))
                     .map_err(|e| format!("cannot write {path}: {e}"))?;
             }
-            if args.otlp.is_some() || args.otlp_endpoint.is_some() {
-                let options =
-                    crate::trace::TraceOptions { start_unix_nanos: started, content: args.otlp_content };
-                let trace = crate::trace::otlp_json(&[run.events()], &options)?;
-                if let Some(path) = &args.otlp {
-                    std::fs::write(path, &trace).map_err(|e| format!("cannot write {path}: {e}"))?;
-                }
-                if let Some(url) = &args.otlp_endpoint {
-                    send_trace(url, &trace, args.otlp_json)?;
-                    say(format!("The trace went to {}.", traces_url(url)));
-                }
-            }
+            write_trace(&args, &[run.events()], started)?;
             return Ok(if outcome == StepOutcome::Finished(FinishReason::Error) { 1 } else { 0 });
         }
     }
+}
+
+/// Nanoseconds since 1970, now: where a trace's first run starts.
+pub(crate) fn unix_nanos() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Writes `runs` as one OTLP request (a trace per run) to the file `--otlp` names and sends it to
+/// the receiver `--otlp-endpoint` names, when they do: `agora run`, `batch` and `tournament`.
+pub(crate) fn write_trace(args: &RunArgs, runs: &[&[Event]], started: u64) -> Result<(), String> {
+    if args.otlp.is_none() && args.otlp_endpoint.is_none() {
+        return Ok(());
+    }
+    let options = crate::trace::TraceOptions { start_unix_nanos: started, content: args.otlp_content };
+    let trace = crate::trace::otlp_json(runs, &options)?;
+    if let Some(path) = &args.otlp {
+        std::fs::write(path, &trace).map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    if let Some(url) = &args.otlp_endpoint {
+        send_trace(url, &trace, args.otlp_json)?;
+        let what =
+            if runs.len() == 1 { "The trace".to_string() } else { format!("The {} traces", runs.len()) };
+        say(format!("{what} went to {}.", traces_url(url)));
+    }
+    Ok(())
 }
 
 /// The address traces are posted to: an endpoint's `/v1/traces`, as OTLP exporters add it to a

@@ -358,4 +358,113 @@ fn a_run_sent_to_phoenix_reads_back_through_its_own_api() {
         events.iter().filter(|e| matches!(e, Event::DirectorChoice { .. })).count()
     );
     assert!(named("agora.stop_draw") > 0);
+
+    // A batch: a trace per run, in the file and at Phoenix.
+    let (csv, file) = (dir.join("batch.csv"), dir.join("batch.otlp.json"));
+    let out = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args([
+            "batch",
+            "preset:rail-debate",
+            "--seeds",
+            "1..3",
+            "--turns",
+            "2",
+            "--otlp-endpoint",
+            &phoenix.1,
+        ])
+        .arg("--out")
+        .arg(&csv)
+        .arg("--otlp")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains(&format!("The 3 traces went to {}/v1/traces.", phoenix.1)),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let mut traces = std::collections::BTreeSet::new();
+    for _ in 0..40 {
+        if let Some((200, body)) = get(&url) {
+            let v: Value = serde_json::from_str(&body).unwrap();
+            traces = v["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["context"]["trace_id"].as_str().unwrap().to_string())
+                .collect();
+            if traces.len() >= 4 {
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    assert_eq!(traces.len(), 1 + 3, "the run's trace and one for each run of the batch");
+    let sent: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let in_file: std::collections::BTreeSet<&str> = sent["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["traceId"].as_str().unwrap())
+        .collect();
+    assert_eq!(in_file.len(), 3);
+    assert!(in_file.iter().all(|t| traces.contains(*t)), "the file holds the traces Phoenix has");
+}
+
+#[test]
+fn a_tournament_writes_every_run_it_played_as_a_trace_of_its_own() {
+    let dir = std::env::temp_dir().join(format!("agora-trace-tournament-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (csv, trace, logs) = (dir.join("t.csv"), dir.join("t.otlp.json"), dir.join("logs"));
+    let out = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args([
+            "tournament",
+            "preset:rail-debate",
+            "--methods",
+            "bidding,round_robin",
+            "--seeds",
+            "1..2",
+            "--turns",
+            "3",
+        ])
+        .arg("--out")
+        .arg(&csv)
+        .arg("--events-dir")
+        .arg(&logs)
+        .arg("--otlp")
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut calls = 0;
+    let mut tokens = 0;
+    let mut bids = 0;
+    for entry in std::fs::read_dir(&logs).unwrap() {
+        let events =
+            agora::events::from_json_lines(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        for e in &events {
+            match e {
+                Event::ModelCall { usage, .. } => {
+                    calls += 1;
+                    tokens += u64::from(usage.prompt_tokens);
+                }
+                Event::Bid { .. } => bids += 1,
+                _ => {}
+            }
+        }
+    }
+    let read = Command::new("python3")
+        .arg("-c")
+        .arg(format!("{READ_JSON}{READ_OTLP}"))
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
+    let figures: Vec<u64> =
+        String::from_utf8_lossy(&read.stdout).split_whitespace().map(|n| n.parse().unwrap()).collect();
+    // Four runs (two methods on two seeds), each its own trace; every call and bid is there.
+    assert_eq!(figures[1..], [calls, tokens, bids, 4]);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,9 +16,11 @@ use crate::clock::{Clock, SystemClock};
 use crate::events::to_json_lines;
 use crate::scenario::Scenario;
 
-pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--resume] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X] [--judge | --judge-provider ID --judge-model NAME [--judge-base-url URL]]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on. --judge judges each run with the
+pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--resume] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X] [--judge | --judge-provider ID --judge-model NAME [--judge-base-url URL]] [--otlp FILE] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on. --judge judges each run with the
 scenario's judge (its own model, or the demo judge on the demo model), --judge-provider and --judge-model
-with another (key from AGORA_JUDGE_API_KEY, else AGORA_API_KEY): a judge: column per dimension and agent.";
+with another (key from AGORA_JUDGE_API_KEY, else AGORA_API_KEY): a judge: column per dimension and agent.
+--otlp FILE writes every run of the batch as an OpenTelemetry trace (OTLP/JSON, one trace per run, in
+seed order) once the batch ends; --otlp-endpoint URL sends them to an OTLP/HTTP receiver.";
 
 /// What `batch` was asked to do.
 #[derive(Debug)]
@@ -92,6 +94,9 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     // is named once, before any run starts.
     chat_model(&args.run.model, script.as_deref(), &scenario, Rc::new(SystemClock::default()))?;
     let mine = args.seeds.shard(args.shard);
+    if let Some(path) = &args.run.otlp {
+        std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
     let mut table = Table::new(
         fingerprint(&scenario),
         args.seeds.to_string(),
@@ -133,6 +138,10 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     file.write_all(table.to_csv().as_bytes()).map_err(write_err)?;
 
     let started = Instant::now();
+    let trace_start = super::unix_nanos();
+    // Each run's log, by seed, for the trace (`--otlp`, `--otlp-endpoint`).
+    let tracing = args.run.otlp.is_some() || args.run.otlp_endpoint.is_some();
+    let mut traced: Vec<(u64, Vec<crate::events::Event>)> = Vec::new();
     let progress = Progress::new(todo.len());
     let next = AtomicUsize::new(0);
     let (done_tx, done_rx) = mpsc::channel::<(RunFigures, Option<String>)>();
@@ -156,8 +165,11 @@ pub fn main(args: &[String]) -> Result<i32, String> {
         drop(done_tx);
         let mut failed = 0;
         for (figures, log) in done_rx {
-            if let (Some(dir), Some(log)) = (&args.events_dir, log) {
-                write_whole(&dir.join(format!("seed-{}.jsonl", figures.seed)), &log)?;
+            if let (Some(dir), Some(log)) = (&args.events_dir, &log) {
+                write_whole(&dir.join(format!("seed-{}.jsonl", figures.seed)), log)?;
+            }
+            if let (true, Some(log)) = (tracing, &log) {
+                traced.push((figures.seed, crate::events::from_json_lines(log)?));
             }
             // One write per row, so an interrupted batch leaves only whole rows.
             file.write_all(table.line(&figures).as_bytes()).map_err(write_err)?;
@@ -170,6 +182,9 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     drop(file);
     write_whole(&args.out, &table.to_csv())?;
     progress.finish();
+    traced.sort_by_key(|(seed, _)| *seed);
+    let runs: Vec<&[crate::events::Event]> = traced.iter().map(|(_, events)| events.as_slice()).collect();
+    super::write_trace(&args.run, &runs, trace_start)?;
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "{} runs in {} s ({} runs a second, {} at a time){}{}; rows in {}",

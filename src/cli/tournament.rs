@@ -13,7 +13,7 @@ use crate::judge::{pairwise, Judge};
 use crate::scenario::MethodKind;
 use crate::tournament::{merge, Leaderboard, Row, Tournament};
 
-pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them. --events-dir keeps\neach run's log (seed-<seed>-<method>.jsonl). A run or a comparison that fails leaves its pairs not judged\n(said on stderr), as does a pair whose\njudge's replies could not be read after every attempt; the tournament goes on and ends with status 1.\nConversations that are word for word the same are recorded as a tie without asking the judge.";
+pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--otlp FILE] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them. --events-dir keeps\neach run's log (seed-<seed>-<method>.jsonl); --otlp and --otlp-endpoint write every run as an OpenTelemetry trace. A run or a comparison that fails leaves its pairs not judged\n(said on stderr), as does a pair whose\njudge's replies could not be read after every attempt; the tournament goes on and ends with status 1.\nConversations that are word for word the same are recorded as a tie without asking the judge.";
 
 /// The JSON file written beside a tournament's CSV.
 fn json_path(out: &Path) -> PathBuf {
@@ -93,6 +93,13 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     // A run or a comparison that fails is said and leaves its pairs not judged; the tournament
     // goes on, and ends with status 1.
     let (mut failed, mut retries) = (0, 0);
+    if let Some(path) = &run.otlp {
+        std::fs::write(path, "").map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    let trace_start = super::unix_nanos();
+    // Every run that played, for the trace (`--otlp`, `--otlp-endpoint`): a trace each.
+    let tracing = run.otlp.is_some() || run.otlp_endpoint.is_some();
+    let mut traced: Vec<Vec<crate::events::Event>> = Vec::new();
     for &seed in mine.list() {
         let mut logs = Vec::new();
         for &kind in &methods {
@@ -126,6 +133,9 @@ pub fn main(args: &[String]) -> Result<i32, String> {
                     None
                 }
             };
+            if let (true, Some(events)) = (tracing, &events) {
+                traced.push(events.clone());
+            }
             logs.push((kind.id(), events));
         }
         // Per seed: pairs judged, pairs that were word for word the same, pairs left unjudged,
@@ -219,6 +229,8 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     let mut board = Leaderboard::of(&t);
     board.retries = retries;
     write(&out, &t, &board)?;
+    let runs: Vec<&[crate::events::Event]> = traced.iter().map(Vec::as_slice).collect();
+    super::write_trace(&run, &runs, trace_start)?;
     if shard != Shard::WHOLE {
         say(format_args!(
             "shard {} of {}: merge the shards for the whole leaderboard",
