@@ -521,6 +521,7 @@ fn Spending() -> impl IntoView {
 fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static str) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
+    let layout = expect_context::<stage::Layout>();
     let on_change = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
@@ -553,6 +554,31 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static 
                     }),
                 );
             }
+            // An AutoGen team component opens as a scenario (the tools module's mapping), with
+            // what did not map said.
+            if text.contains("\"autogen_agentchat.teams.") {
+                return tools::spawn_call(
+                    "autogen_import",
+                    vec![text.into()],
+                    Box::new(move |out| {
+                        let read = out.and_then(|t| {
+                            let (note, json) = t.split_once('\n').unwrap_or_default();
+                            Ok((note.to_string(), crate::scenario::Scenario::from_json(json)?))
+                        });
+                        match read {
+                            Ok((note, scenario)) => {
+                                controller.reset();
+                                editor.load(scenario);
+                                layout.show_stage();
+                                // Said on the stage, where the scenario opens.
+                                controller.notice.set(note);
+                                message.set(String::new());
+                            }
+                            Err(e) => message.set(format!("Could not open {name}: {e}")),
+                        }
+                    }),
+                );
+            }
             let opened = crate::export::from_json(&text);
             match opened {
                 Ok(run) => {
@@ -567,56 +593,85 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static 
     view! {
         <label class="file-button">
             "Open a saved run"
-            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid=testid title="A run or comparison saved from the page, or a tournament's CSV or JSON" on:change=on_change />
+            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid=testid title="A run or comparison saved from the page, a tournament's CSV or JSON, or an AutoGen team" on:change=on_change />
         </label>
     }
 }
 
-/// Saves the run on screen as JSON (scenario and event log) or as a Markdown transcript.
+/// The files the page saves: test id, button, the tools module's function that writes it (none:
+/// the run file itself), the file's ending and type, and whether it needs a run (the others take
+/// the scenario in the editor when nothing has run).
+const SAVES: [(&str, &str, &str, &str, &str, bool); 5] = [
+    ("export-json", "Save run (JSON)", "", ".json", "application/json", true),
+    ("export-markdown", "Save transcript (Markdown)", "markdown", ".md", "text/markdown", true),
+    ("export-notebook", "Save as notebook", "notebook", ".ipynb", "application/x-ipynb+json", false),
+    ("export-trace", "Save trace (OpenTelemetry)", "trace", ".otlp.json", "application/json", true),
+    ("export-autogen", "Save as AutoGen team", "autogen_team", ".team.json", "application/json", false),
+];
+
+/// Saves the run on screen (or the scenario in the editor) in each of the [`SAVES`] forms; all
+/// but the run file are written by the tools module, fetched the first time.
 #[component]
 fn ExportButtons(message: RwSignal<String>, board: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
     let has_run = move || controller.view.with(|v| v.scenario.is_some());
-    let save = move |markdown: bool| {
-        let scenario = controller.view.with_untracked(|v| v.scenario.as_ref().map(|s| (**s).clone()));
-        let Some(scenario) = scenario else { return };
-        let slug: String = scenario
-            .title
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
-            .collect::<String>()
-            .split('-')
-            .filter(|w| !w.is_empty())
-            .take(6)
-            .collect::<Vec<_>>()
-            .join("-");
-        let json = controller.with_events(|events| crate::export::to_json(&scenario, events));
-        if !markdown {
-            if let Err(e) = browser::download(&format!("{slug}.json"), "application/json", &json) {
-                message.set(e);
+    let save =
+        move |(_, _, tool, ending, mime, _): (&str, &str, &'static str, &'static str, &'static str, bool)| {
+            let (title, json) = match controller.view.with_untracked(|v| v.scenario.clone()) {
+                Some(s) => {
+                    (s.title.clone(), controller.with_events(|events| crate::export::to_json(&s, events)))
+                }
+                None => editor
+                    .scenario
+                    .with_untracked(|s| (s.title.clone(), serde_json::to_string(s).unwrap_or_default())),
+            };
+            let slug: String = title
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+                .collect::<String>()
+                .split('-')
+                .filter(|w| !w.is_empty())
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("-");
+            let name = format!("{slug}{ending}");
+            if tool.is_empty() {
+                if let Err(e) = browser::download(&name, mime, &json) {
+                    message.set(e);
+                }
+                return;
             }
-            return;
-        }
-        // The transcript is written by the tools module, fetched the first time.
-        leptos::task::spawn_local(async move {
-            let written = async { tools::call(&tools::module().await?, "markdown", &[json.as_str().into()]) };
-            if let Err(e) =
-                written.await.and_then(|md| browser::download(&format!("{slug}.md"), "text/markdown", &md))
-            {
-                message.set(e);
-            }
-        });
-    };
+            tools::spawn_call(
+                tool,
+                vec![json.into()],
+                Box::new(move |written| {
+                    let saved = written.and_then(|text| {
+                        // Each file comes after a line with anything to say about it.
+                        let (note, file) = text.split_once('\n').unwrap_or_default();
+                        message.set(note.to_string());
+                        browser::download(&name, mime, file)
+                    });
+                    if let Err(e) = saved {
+                        message.set(e);
+                    }
+                }),
+            );
+        };
     view! {
         <div class="exports">
             <OpenRun message=message board=board testid="import" />
             <share::ShareLinks />
-            <button data-testid="export-json" disabled=move || !has_run() on:click=move |_| save(false)>
-                "Save run (JSON)"
-            </button>
-            <button data-testid="export-markdown" disabled=move || !has_run() on:click=move |_| save(true)>
-                "Save transcript (Markdown)"
-            </button>
+            {SAVES
+                .into_iter()
+                .map(|s| {
+                    view! {
+                        <button data-testid=s.0 disabled=move || s.5 && !has_run() on:click=move |_| save(s)>
+                            {s.1}
+                        </button>
+                    }
+                })
+                .collect_view()}
         </div>
         // The leaderboard's panel and its Close button come from the tools module.
         <div on:click=move |ev| if browser::acted(&ev, "close").is_some() { board.set(String::new()) } markup=move || crate::markup::Markup::from_tools_module(board.get())></div>

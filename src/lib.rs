@@ -31,6 +31,7 @@ pub mod parse;
 pub mod presets;
 pub mod prompts;
 pub mod provider;
+pub mod python;
 pub mod replay;
 pub mod reply;
 pub mod room;

@@ -301,7 +301,7 @@ fn a_notebook_and_its_script_hold_the_same_cells_and_python_reads_every_constant
         .map(|(i, t)| {
             format!(
                 "T{i} = {}\nassert T{i} == {}, T{i}\n",
-                agora::notebook::string(t),
+                agora::python::string(t),
                 serde_json::to_string(t).unwrap()
             )
         })

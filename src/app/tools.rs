@@ -80,12 +80,7 @@ pub async fn call_async(
     args: &[wasm_bindgen::JsValue],
 ) -> Result<String, String> {
     use wasm_bindgen::JsCast;
-    let f: js_sys::Function = js_sys::Reflect::get(m, &name.into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| format!("the tools module has no {name}"))?;
-    let args: js_sys::Array = args.iter().collect();
-    let out = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
+    let out = call_value(m, name, args)?;
     let out = match out.dyn_into::<js_sys::Promise>() {
         Ok(promise) => {
             wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| super::intab::words(&e))?

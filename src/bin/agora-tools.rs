@@ -37,10 +37,53 @@ mod exports {
         page::row(scenario, seeds, seed as u64, run, error, csv)
     }
 
-    /// The Markdown transcript of a run file (see [`agora::export::to_markdown`]).
+    /// The Markdown transcript of a run file (see [`agora::export::to_markdown`]). Like every
+    /// file the page saves through this module, it comes after a line for a note (empty here).
     #[wasm_bindgen]
     pub fn markdown(run: &str) -> Result<String, String> {
-        agora::export::from_json(run).map(|f| agora::export::to_markdown(&f.events))
+        agora::export::from_json(run).map(|f| format!("\n{}", agora::export::to_markdown(&f.events)))
+    }
+
+    /// The scenario of a run file, or a scenario's own JSON (what the editor holds before a run).
+    fn scenario_of(text: &str) -> Result<agora::scenario::Scenario, String> {
+        agora::export::from_json(text)
+            .map(|f| f.scenario)
+            .or_else(|e| agora::scenario::Scenario::from_json(text).map_err(|_| e))
+    }
+
+    /// A run's or a scenario's notebook, which plays it (`agora::notebook`), after an empty
+    /// note line.
+    #[wasm_bindgen]
+    pub fn notebook(run: &str) -> Result<String, String> {
+        scenario_of(run).map(|s| format!("\n{}", agora::notebook::ipynb(&s)))
+    }
+
+    /// A run file as one OpenTelemetry trace in OTLP/JSON, with what was said (the GenAI
+    /// conventions' opt-in content: the file already holds it), starting now; after an empty
+    /// note line.
+    #[wasm_bindgen]
+    pub fn trace(run: &str) -> Result<String, String> {
+        let file = agora::export::from_json(run)?;
+        let options = agora::trace::TraceOptions {
+            start_unix_nanos: (js_sys::Date::now() * 1e6) as u64,
+            content: true,
+        };
+        agora::trace::otlp_json(&[agora::events::run_part(&file.events)], &options).map(|t| format!("\n{t}"))
+    }
+
+    /// A run's or a scenario's round robin or selector scenario as an AutoGen team component: the
+    /// first line says what was renamed (empty when nothing was), the rest is the component.
+    #[wasm_bindgen]
+    pub fn autogen_team(run: &str) -> Result<String, String> {
+        agora::autogen::export_team(&scenario_of(run)?).map(|(team, note)| format!("{note}\n{team}"))
+    }
+
+    /// An AutoGen team component as a scenario: the first line says what did not map (empty when
+    /// everything did), the rest is the scenario's JSON.
+    #[wasm_bindgen]
+    pub fn autogen_import(team: &str) -> Result<String, String> {
+        let imported = agora::autogen::import_team(team, None)?;
+        Ok(format!("{}\n{}", imported.not_mapped.replace('\n', " "), imported.scenario.to_json_pretty()))
     }
 
     /// The model of the judge `settings` name for a run of `scenario`, with `key`; none for the

@@ -1,7 +1,7 @@
 //! Bidding in a notebook: its rule in words and its settings as Python constants (its code is
 //! `notebook.py` beside this file).
 
-use crate::notebook::Constants;
+use crate::python::Constants;
 use crate::scenario::Scenario;
 
 pub const RULE: &str = "Seeds 000 and 002: before every turn each agent rates, from 1 to 10, how much the last message contradicts its ideas, written as `<int>`. A reply that cannot be read is asked again (`BID_ATTEMPTS` in all) and then counts as `DEFAULT_BID`. The highest bid speaks; a tie is drawn at random.";

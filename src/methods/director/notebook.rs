@@ -1,7 +1,7 @@
 //! The director in a notebook: its rule in words and its settings as Python constants (its code
 //! is `notebook.py` beside this file).
 
-use crate::notebook::Constants;
+use crate::python::Constants;
 use crate::scenario::{ChoiceFallback, Scenario};
 
 pub const RULE: &str = "Seed 004: the host directs. On each of its turns it first draws whether the show ends (`STOP_PROBABILITY`); if so it closes with a summary. Otherwise it makes three calls: a comment on what was said, the index of the next speaker (`<n>`, asked `ATTEMPTS` times, then `FALLBACK`), and a question for that speaker. The chosen speaker answers in the next turn, then the director again.";

@@ -1,7 +1,7 @@
 //! Handoff in a notebook: its rule in words and its settings as Python constants (its code is
 //! `notebook.py` beside this file).
 
-use crate::notebook::Constants;
+use crate::python::Constants;
 use crate::scenario::Scenario;
 
 pub const RULE: &str = "Seed 003: whoever speaks names the next speaker, read one of three ways (`VIA`): \"Transition to X\" in the text, a `handoff(response, next_agent_name)` tool call, or a JSON object with those two fields. Each speaker reads its own instructions and every speech so far. A reply without a readable handoff (after `ATTEMPTS` tries) hands the floor to another agent drawn at random.";

@@ -2,7 +2,7 @@
 //! code is `notebook.py` beside this file).
 
 use crate::game::negotiation::optimum;
-use crate::notebook::Constants;
+use crate::python::Constants;
 use crate::scenario::Scenario;
 
 pub const RULE: &str = "Seed 001: two players trade resources from private inventories, one JSON action a turn (TRADE, ACCEPT, REJECT or END); a move the rules forbid is recorded and changes nothing, and the game ends when both players choose END or at the turn limit. The score is the value of both inventories together. After each game but the last, an optimizer model rewrites both players' strategy prompts from the score (`ITERATIONS` games in all).";

@@ -1,7 +1,7 @@
 //! The selector in a notebook: its rule in words and its settings as Python constants (its code
 //! is `notebook.py` beside this file).
 
-use crate::notebook::Constants;
+use crate::python::Constants;
 use crate::scenario::{PromptRole, Scenario, SelectorFallback};
 
 pub const RULE: &str = "AutoGen's `SelectorGroupChat`: a model reads the roles and the conversation and names the next speaker. An answer that names nobody, several agents, or the last speaker when repeats are off gets AutoGen's feedback and another try (`ATTEMPTS` in all); then `FALLBACK` decides.";
