@@ -243,7 +243,7 @@ fn Stage(board: RwSignal<String>) -> impl IntoView {
             <stage::Drawer>
                 {stage::pane("scenario", view! { <Spending /> <editor::Editor /> })}
                 {stage::pane("class", view! { <editor::ClassSeats /> <room::Room /> })}
-                {stage::pane("files", view! { <ExportButtons message=message board=board /> })}
+                {stage::pane("files", view! { <ExportButtons board=board /> })}
                 // Full width: its seven columns do not fit beside the transcript.
                 {stage::pane("stats", view! { <inspector::Stats /> })}
                 {stage::pane("judge", view! { <judge::VerdictPanel /> })}
@@ -570,6 +570,7 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static 
                                 controller.reset();
                                 editor.load(scenario);
                                 layout.show_stage();
+                                layout.tab.set("");
                                 // Said on the stage, where the scenario opens.
                                 controller.notice.set(note);
                                 message.set(String::new());
@@ -612,12 +613,15 @@ const SAVES: [(&str, &str, &str, &str, &str, bool); 5] = [
 /// Saves the run on screen (or the scenario in the editor) in each of the [`SAVES`] forms; all
 /// but the run file are written by the tools module, fetched the first time.
 #[component]
-fn ExportButtons(message: RwSignal<String>, board: RwSignal<String>) -> impl IntoView {
+fn ExportButtons(board: RwSignal<String>) -> impl IntoView {
+    // Said beside the buttons, in the drawer (on a phone the drawer hides the run's column).
+    let message = RwSignal::new(String::new());
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let has_run = move || controller.view.with(|v| v.scenario.is_some());
     let save =
         move |(_, _, tool, ending, mime, _): (&str, &str, &'static str, &'static str, &'static str, bool)| {
+            message.set(String::new());
             let (title, json) = match controller.view.with_untracked(|v| v.scenario.clone()) {
                 Some(s) => {
                     (s.title.clone(), controller.with_events(|events| crate::export::to_json(&s, events)))
@@ -673,6 +677,9 @@ fn ExportButtons(message: RwSignal<String>, board: RwSignal<String>) -> impl Int
                 })
                 .collect_view()}
         </div>
+        {move || (!message.get().is_empty()).then(|| view! {
+            <p class="notice" data-testid="files-message" role="status">{move || message.get()}</p>
+        })}
         // The leaderboard's panel and its Close button come from the tools module.
         <div on:click=move |ev| if browser::acted(&ev, "close").is_some() { board.set(String::new()) } markup=move || crate::markup::Markup::from_tools_module(board.get())></div>
     }

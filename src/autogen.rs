@@ -26,6 +26,9 @@ pub struct Imported {
     pub scenario: Scenario,
     /// One line: what did not map, or empty.
     pub not_mapped: String,
+    /// Which model the scenario runs on, from the team's model client (empty when it names
+    /// none), and that the key is the user's to give: what the page says beside what did not map.
+    pub runs_on: String,
 }
 
 /// Whether `json` looks like an AutoGen component (so "Open a saved run" can tell it apart).
@@ -221,7 +224,11 @@ pub fn import_team(text: &str, task: Option<&str>) -> Result<Imported, String> {
         serde_json::from_value(doc).map_err(|e| format!("the team does not make a scenario: {e}"))?;
     let not_mapped =
         if notes.is_empty() { String::new() } else { format!("Not carried over: {}.", notes.join("; ")) };
-    Ok(Imported { scenario, not_mapped })
+    let runs_on = scenario_model.map_or(String::new(), |(id, name, url)| {
+        let at = if url.is_empty() { crate::catalog::preset(&id).map_or(id.clone(), |p| p.label.to_string()) } else { url };
+        format!("It runs on the team's model, {name} at {at}; the file holds no key: give one, or choose another model, under Model.")
+    });
+    Ok(Imported { scenario, not_mapped, runs_on })
 }
 
 /// A name AutoGen accepts (a Python identifier), made from an agent's.

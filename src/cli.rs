@@ -614,15 +614,53 @@ fn traces_url(endpoint: &str) -> String {
     }
 }
 
-/// Posts an OTLP/JSON trace to an OTLP/HTTP receiver, as protobuf unless `json`.
+/// The headers OpenTelemetry's exporters read from the environment
+/// (`OTEL_EXPORTER_OTLP_TRACES_HEADERS`, else `OTEL_EXPORTER_OTLP_HEADERS`): `key=value` pairs
+/// separated by commas, each value percent-encoded; Langfuse takes its keys this way
+/// (`Authorization=Basic%20<base64 of public:secret>`).
+pub(crate) fn otlp_headers(var: impl Fn(&str) -> Option<String>) -> Vec<(String, String)> {
+    let text = var("OTEL_EXPORTER_OTLP_TRACES_HEADERS").or_else(|| var("OTEL_EXPORTER_OTLP_HEADERS"));
+    let decode = |v: &str| {
+        let bytes = v.as_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+            match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+                (b'%', Some(b)) => {
+                    out.push(b);
+                    i += 3;
+                }
+                (b, _) => {
+                    out.push(b);
+                    i += 1;
+                }
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    text.unwrap_or_default()
+        .split(',')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.trim().to_string(), decode(v.trim())))
+        .filter(|(k, _)| !k.is_empty())
+        .collect()
+}
+
+/// Posts an OTLP/JSON trace to an OTLP/HTTP receiver, as protobuf unless `json`, with the
+/// headers the environment gives ([`otlp_headers`]).
 fn send_trace(endpoint: &str, trace: &str, json: bool) -> Result<(), String> {
     let url = traces_url(endpoint);
     let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let mut post = agent.post(&url);
+    for (k, v) in otlp_headers(|name| std::env::var(name).ok()) {
+        post = post.header(k, v);
+    }
     let sent = if json {
-        agent.post(&url).header("Content-Type", "application/json").send(trace)
+        post.header("Content-Type", "application/json").send(trace)
     } else {
         let body = crate::trace::otlp_protobuf(trace)?;
-        agent.post(&url).header("Content-Type", "application/x-protobuf").send(&body[..])
+        post.header("Content-Type", "application/x-protobuf").send(&body[..])
     };
     let mut response = sent.map_err(|e| format!("the trace could not be sent to {url}: {e}"))?;
     let status = response.status().as_u16();

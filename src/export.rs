@@ -50,6 +50,13 @@ pub fn from_json(text: &str) -> Result<RunFile, String> {
     match value.get("format").and_then(|f| f.as_str()) {
         Some(RUN_FORMAT) => {}
         Some(other) => return Err(format!("not an Agora run (format \"{other}\")")),
+        // The other files the page saves open elsewhere.
+        None if value.get("nbformat").is_some() => {
+            return Err("a notebook: it opens in Jupyter or Colab, not here".into())
+        }
+        None if value.get("resourceSpans").is_some() => {
+            return Err("a trace: it opens in a trace viewer such as Phoenix or Jaeger, not here".into())
+        }
         None => return Err("not an Agora run (no \"format\" field)".into()),
     }
     match value.get("version").and_then(|v| v.as_u64()) {

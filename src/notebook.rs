@@ -11,6 +11,7 @@
 use std::fmt::Write;
 
 use crate::catalog;
+use crate::events::Event;
 use crate::python::{string, Constants};
 use crate::scenario::{Method, PromptKind, Scenario, Stance};
 
@@ -81,8 +82,9 @@ fn endpoint(scenario: &Scenario) -> (String, bool, Option<&'static str>, Option<
     (url, !dialect.no_temperature, limit, note)
 }
 
-/// The notebook's cells, in order.
-pub fn cells(scenario: &Scenario) -> Vec<Cell> {
+/// The notebook's cells, in order; with the log of a run recorded from the scenario (`run`,
+/// empty for none), a last cell holds that run's transcript, to read beside the notebook's.
+pub fn cells(scenario: &Scenario, run: &[Event]) -> Vec<Cell> {
     let kind = scenario.method.kind();
     let part = method_part(scenario);
     let (url, temperature, limit, note) = endpoint(scenario);
@@ -96,9 +98,12 @@ pub fn cells(scenario: &Scenario) -> Vec<Cell> {
         scenario.summary.trim(),
         kind.label()
     );
-    intro.push_str("To run it: `pip install openai`, then set `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for any other OpenAI-compatible server, such as Ollama or a local llama.cpp) before starting Jupyter. `AGORA_MODEL` names another model.");
+    let _ = write!(
+        intro,
+        "To run it: `pip install openai`, then set `OPENAI_API_KEY` (and `OPENAI_BASE_URL` for any other OpenAI-compatible server, such as Ollama or a local llama.cpp) before starting Jupyter; in Colab, run `!pip install openai` and `import os; os.environ[\"OPENAI_API_KEY\"] = \"...\"` in a cell first. It asks `{model}` unless `AGORA_MODEL` names another model. To change the topic, a setting or a prompt, edit its constant in the scenario cell below and run the cells again."
+    );
     if demo {
-        intro.push_str(" The scenario ran on Agora's offline demo model, which has no counterpart here: the notebook asks a real model.");
+        intro.push_str(" The scenario is set to Agora's offline demo model, which has no counterpart here: the notebook asks a real model.");
     }
     if let Some(note) = note {
         intro.push(' ');
@@ -174,33 +179,45 @@ pub fn cells(scenario: &Scenario) -> Vec<Cell> {
     let mut scenario_cell = c.source().to_string();
     scenario_cell.push_str("\nrng = random.Random(SEED)  # every random draw of the run");
 
-    let mut run = String::new();
+    let mut play = String::new();
     if kind.injects_opening() {
-        run.push_str("simulator.inject(OPENING_SPEAKER, opening or TOPIC)\n");
+        play.push_str("simulator.inject(OPENING_SPEAKER, opening or TOPIC)\n");
     }
-    run.push_str(include_str!("notebook/run.py"));
+    play.push_str(include_str!("notebook/run.py"));
 
-    vec![
+    let mut cells = vec![
         md(intro),
         code(setup),
         md("## The scenario\n\nEvery value and prompt text as the scenario gives them (a field it leaves out has its seed's value). Templates are filled by name: `{topic}` becomes the topic, and braces that name nothing stay as they are."),
         code(scenario_cell),
         md("## Talking to the model\n\nOne function sends every call, with the settings Agora sends for it; the others read replies the way Agora reads them."),
         code(include_str!("notebook/talk.py")),
-        md("## The agents\n\nEach agent has a system message built from the templates above and hears every message of the conversation (seed 000's `DialogueAgent` and `DialogueSimulator`)."),
+        md("## The agents\n\nEach agent has a system message built from the templates above and hears every message of the conversation: the `DialogueAgent` and `DialogueSimulator` of the LangChain multi-agent notebooks this follows."),
         code(include_str!("notebook/agents.py")),
         md("## The opening\n\nWhat happens before the first turn: character descriptions and a more specific topic, when the scenario asks for them."),
         code(include_str!("notebook/opening.py")),
         md(format!("## {}\n\n{}", kind.label(), part.rule)),
         code(format!("{}\n{}", part.constants.source(), part.code)),
         md("## The run\n\nTurn after turn until the method ends it or the turn limit is reached; the transcript is printed as `agora run` prints it."),
-        code(run),
-    ]
+        code(play),
+    ];
+    if run.len() > 1 {
+        // Its headings one level down, under this cell's own.
+        let transcript: Vec<String> = crate::export::to_markdown(run)
+            .lines()
+            .map(|l| if l.starts_with('#') { format!("##{l}") } else { l.to_string() })
+            .collect();
+        cells.push(md(format!(
+            "## The run this notebook came from\n\nAs Agora recorded it, to read beside the run above: the same requests until the first random draw, so the same words where the model answers them the same way.\n\n{}",
+            transcript.join("\n")
+        )));
+    }
+    cells
 }
 
-/// The notebook as a Jupyter file (nbformat 4).
-pub fn ipynb(scenario: &Scenario) -> String {
-    let cells: Vec<serde_json::Value> = cells(scenario)
+/// The notebook as a Jupyter file (nbformat 4), with the recorded `run`'s transcript when given.
+pub fn ipynb(scenario: &Scenario, run: &[Event]) -> String {
+    let cells: Vec<serde_json::Value> = cells(scenario, run)
         .into_iter()
         .enumerate()
         .map(|(i, cell)| {
@@ -229,9 +246,9 @@ pub fn ipynb(scenario: &Scenario) -> String {
 
 /// The same cells as a plain Python script (the "percent" format Jupyter, VS Code and Spyder
 /// open as cells): `python notebook.py` runs it.
-pub fn script(scenario: &Scenario) -> String {
+pub fn script(scenario: &Scenario, run: &[Event]) -> String {
     let mut out = String::new();
-    for cell in cells(scenario) {
+    for cell in cells(scenario, run) {
         if cell.markdown {
             out.push_str("# %% [markdown]\n");
             for line in cell.source.lines() {

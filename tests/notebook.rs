@@ -113,6 +113,18 @@ fn compare(name: &str, scenario: &Scenario) -> Compared {
         None,
     );
     assert_eq!(code, 0, "{name}: {err}");
+    // Exported from the recorded run, it ends with that run's transcript.
+    let cells: Value = serde_json::from_str(&std::fs::read_to_string(&notebook).unwrap()).unwrap();
+    let last: String = cells["cells"].as_array().unwrap().last().unwrap()["source"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(last.starts_with("## The run this notebook came from"), "{name}: {last}");
+    let first_said = said(&printed).into_iter().next().unwrap();
+    let words = first_said.split_once("): ").unwrap().1;
+    assert!(last.contains(words), "{name}: the recorded transcript holds {words:?}");
     let ran = {
         let server = common::Server::start(&["--log", notebook_log.to_str().unwrap()]);
         Command::new("python3")
@@ -276,9 +288,9 @@ fn notebooks_send_agoras_requests_for_handoffs_and_the_trading_game() {
 fn a_notebook_and_its_script_hold_the_same_cells_and_python_reads_every_constant_back() {
     for p in agora::presets::PRESETS {
         let s = p.scenario();
-        let notebook: Value = serde_json::from_str(&agora::notebook::ipynb(&s)).unwrap();
+        let notebook: Value = serde_json::from_str(&agora::notebook::ipynb(&s, &[])).unwrap();
         let cells = notebook["cells"].as_array().unwrap();
-        let script = agora::notebook::script(&s);
+        let script = agora::notebook::script(&s, &[]);
         assert_eq!(script.matches("# %%").count(), cells.len(), "{}", p.id);
         for cell in cells.iter().filter(|c| c["cell_type"] == "code") {
             let source: String =

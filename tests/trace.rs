@@ -468,3 +468,54 @@ fn a_tournament_writes_every_run_it_played_as_a_trace_of_its_own() {
     assert_eq!(figures[1..], [calls, tokens, bids, 4]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What one HTTP request to a loopback receiver carried: its request line, headers (names in
+/// lower case) and body; the receiver answers 200.
+fn receive_one(listener: std::net::TcpListener) -> (String, Vec<(String, String)>, Vec<u8>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let (stream, _) = listener.accept().unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        reader.read_line(&mut h).unwrap();
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        let (k, v) = h.split_once(':').unwrap();
+        headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
+    }
+    let length: usize =
+        headers.iter().find(|(k, _)| k == "content-length").map_or(0, |(_, v)| v.parse().unwrap());
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    let mut stream = stream;
+    stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
+    (line.trim_end().to_string(), headers, body)
+}
+
+#[test]
+fn a_trace_is_sent_with_the_headers_opentelemetrys_environment_names_as_langfuse_needs() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/api/public/otel", listener.local_addr().unwrap());
+    let received = std::thread::spawn(move || receive_one(listener));
+    let out = Command::new(env!("CARGO_BIN_EXE_agora"))
+        .args(["run", "preset:rail-debate", "--turns", "1", "--otlp-endpoint", &url])
+        .env(
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "Authorization=Basic%20cGstbGY6c2stbGY=, x-langfuse-ingestion-version = 4",
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (line, headers, body) = received.join().unwrap();
+    assert_eq!(line, "POST /api/public/otel/v1/traces HTTP/1.1");
+    let header = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    assert_eq!(header("authorization"), Some("Basic cGstbGY6c2stbGY="));
+    assert_eq!(header("x-langfuse-ingestion-version"), Some("4"));
+    assert_eq!(header("content-type"), Some("application/x-protobuf"));
+    assert!(body.len() > 1000, "a whole trace, {} bytes", body.len());
+}

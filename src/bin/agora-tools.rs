@@ -44,18 +44,19 @@ mod exports {
         agora::export::from_json(run).map(|f| format!("\n{}", agora::export::to_markdown(&f.events)))
     }
 
-    /// The scenario of a run file, or a scenario's own JSON (what the editor holds before a run).
-    fn scenario_of(text: &str) -> Result<agora::scenario::Scenario, String> {
+    /// A run file's scenario and log, or a scenario's own JSON (what the editor holds before a
+    /// run) with no log.
+    fn run_of(text: &str) -> Result<(agora::scenario::Scenario, Vec<agora::events::Event>), String> {
         agora::export::from_json(text)
-            .map(|f| f.scenario)
-            .or_else(|e| agora::scenario::Scenario::from_json(text).map_err(|_| e))
+            .map(|f| (f.scenario, f.events))
+            .or_else(|e| agora::scenario::Scenario::from_json(text).map(|s| (s, Vec::new())).map_err(|_| e))
     }
 
-    /// A run's or a scenario's notebook, which plays it (`agora::notebook`), after an empty
-    /// note line.
+    /// A run's or a scenario's notebook, which plays it (`agora::notebook`), ending with the
+    /// run's transcript when there is one; after an empty note line.
     #[wasm_bindgen]
     pub fn notebook(run: &str) -> Result<String, String> {
-        scenario_of(run).map(|s| format!("\n{}", agora::notebook::ipynb(&s)))
+        run_of(run).map(|(s, events)| format!("\n{}", agora::notebook::ipynb(&s, &events)))
     }
 
     /// A run file as one OpenTelemetry trace in OTLP/JSON, with what was said (the GenAI
@@ -75,15 +76,16 @@ mod exports {
     /// first line says what was renamed (empty when nothing was), the rest is the component.
     #[wasm_bindgen]
     pub fn autogen_team(run: &str) -> Result<String, String> {
-        agora::autogen::export_team(&scenario_of(run)?).map(|(team, note)| format!("{note}\n{team}"))
+        agora::autogen::export_team(&run_of(run)?.0).map(|(team, note)| format!("{note}\n{team}"))
     }
 
-    /// An AutoGen team component as a scenario: the first line says what did not map (empty when
-    /// everything did), the rest is the scenario's JSON.
+    /// An AutoGen team component as a scenario: the first line says what did not map and which
+    /// model it runs on, the rest is the scenario's JSON.
     #[wasm_bindgen]
     pub fn autogen_import(team: &str) -> Result<String, String> {
         let imported = agora::autogen::import_team(team, None)?;
-        Ok(format!("{}\n{}", imported.not_mapped.replace('\n', " "), imported.scenario.to_json_pretty()))
+        let said = [imported.not_mapped, imported.runs_on].join(" ");
+        Ok(format!("{}\n{}", said.trim().replace('\n', " "), imported.scenario.to_json_pretty()))
     }
 
     /// The model of the judge `settings` name for a run of `scenario`, with `key`; none for the

@@ -73,10 +73,13 @@ pub fn export_main(args: &[String]) -> Result<i32, String> {
             write_out(out, &team)?;
         }
         (false, true) => {
-            let scenario = scenario_or_run(&path)?;
+            let (scenario, run) = scenario_or_run(&path)?;
             let script = out.is_some_and(|o| o.ends_with(".py"));
-            let text =
-                if script { crate::notebook::script(&scenario) } else { crate::notebook::ipynb(&scenario) };
+            let text = if script {
+                crate::notebook::script(&scenario, &run)
+            } else {
+                crate::notebook::ipynb(&scenario, &run)
+            };
             write_out(out, text.trim_end())?;
         }
         _ => return Err("say which form: --autogen or --notebook".into()),
@@ -85,15 +88,15 @@ pub fn export_main(args: &[String]) -> Result<i32, String> {
 }
 
 /// The scenario in a scenario file or a preset, or the one a recorded run (a run file or its
-/// event log as JSON lines) was played from.
-fn scenario_or_run(path: &str) -> Result<crate::scenario::Scenario, String> {
+/// event log as JSON lines) was played from, with that run's log (empty for a scenario).
+fn scenario_or_run(path: &str) -> Result<(crate::scenario::Scenario, Vec<crate::events::Event>), String> {
     let as_scenario = super::read_scenario(path);
     if as_scenario.is_ok() || path.starts_with("preset:") {
-        return as_scenario;
+        return as_scenario.map(|s| (s, Vec::new()));
     }
     match super::judge::read_log(path) {
-        Ok((events, _)) => match events.into_iter().next() {
-            Some(crate::events::Event::RunStarted { scenario, .. }) => Ok(*scenario),
+        Ok((events, _)) => match events.first() {
+            Some(crate::events::Event::RunStarted { scenario, .. }) => Ok(((**scenario).clone(), events)),
             _ => Err(format!("{path}: the log does not start with run_started")),
         },
         Err(log) => Err(format!(

@@ -209,7 +209,7 @@ test('a broken run file gets one clear message and changes nothing', async () =>
     ['future.json', '{"format": "agora-run", "version": 7}', /version 7 is not supported/],
   ]) {
     await page.getByTestId('import').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
-    await page.locator('.notice.error', { hasText: expected }).waitFor();
+    await waitForText(page.getByTestId('files-message'), expected);
     assert.equal(await messages(page), before, 'the run on screen is kept');
   }
   assert.deepEqual(errors, []);

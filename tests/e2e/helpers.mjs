@@ -120,7 +120,7 @@ export async function launch({ ignoreCertificateErrors = false, args = [] } = {}
 const STARTISH = /^(preset-list|preset-|open-|past-|to-stage$|start$)/;
 const TAB_OF = [
   [/^(field-|api-key|check-connection|connection-report|intab-|estimate$|editor$|templates-|seed-|spending|cap-|key-)/, 'scenario'],
-  [/^(export-|share-(scenario|run|url|message)$|links-at|leaderboard)/, 'files'],
+  [/^(export-|files-message$|share-(scenario|run|url|message)$|links-at|leaderboard)/, 'files'],
   [/^(seat-\d+$|seat-selector$|class-seats$|room)/, 'class'],
   [/^(stats$|textstats|stats-)/, 'stats'],
   [/^(judge-|scorecard|verdict$|judging$)/, 'judge'],

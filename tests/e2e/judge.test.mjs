@@ -263,7 +263,7 @@ test('a tournament file opens as its leaderboard: the CSV and the JSON agora tou
   const broken = join(dir, 'broken.csv');
   writeFileSync(broken, 'tournament,seeds,judge\n1,2\n');
   await page.getByTestId('import').setInputFiles(broken);
-  await waitForText(page.getByTestId('controls-message'), 'Could not open broken.csv: the header is not that of a tournament');
+  await waitForText(page.getByTestId('files-message'), 'Could not open broken.csv: the header is not that of a tournament');
   assert.deepEqual(errors, []);
 });
 

@@ -30,11 +30,18 @@ test('a scenario, and then its run, save as the notebook agora export writes, wh
   const path = join(dir, 'show.ipynb');
   writeFileSync(path, before.text);
   assert.equal(python('import sys, nbformat; nb = nbformat.read(sys.argv[1], as_version=4); nbformat.validate(nb); print(len(nb.cells))', path).trim(), '14');
-  // After one: the run's scenario.
+  // After one: the run's scenario, and the run's transcript in its last cell, as the terminal
+  // writes it from the same run's file.
   await runPreset(page, 'rail-debate');
   const after = await saved(page, 'export-notebook');
-  assert.equal(after.text.trim(), agora('export', 'preset:rail-debate', '--notebook').trim());
+  const run = await saved(page, 'export-json');
+  const runPath = join(dir, 'rail.json');
+  writeFileSync(runPath, run.text);
+  assert.equal(after.text.trim(), agora('export', runPath, '--notebook').trim());
   assert.match(after.text, /def ask_for_bid\(agent\):/);
+  const cells = JSON.parse(after.text).cells;
+  assert.equal(cells.length, 15);
+  assert.match(cells.at(-1).source.join(''), /^## The run this notebook came from[^]*> Selected: /);
   assert.deepEqual(errors, []);
 });
 
@@ -80,7 +87,7 @@ test('a selector scenario saves as the AutoGen team agora export writes; a biddi
 
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('export-autogen').click();
-  await waitForText(page.getByTestId('controls-message'), /round robin|selector/);
+  await waitForText(page.getByTestId('files-message'), /^only round robin and selector scenarios become AutoGen teams, not Bidding/);
   assert.deepEqual(errors, []);
 });
 
@@ -103,6 +110,17 @@ odd = RoundRobinGroupChat(agents([FunctionTool(weather, description="The weather
 open(sys.argv[1] + "/odd.json", "w").write(odd.dump_component().model_dump_json())
 `;
 
+test('a notebook or a trace opened here says where it opens instead', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await runPreset(page, 'rail-debate');
+  for (const [id, said] of [['export-notebook', /a notebook: it opens in Jupyter or Colab, not here$/], ['export-trace', /a trace: it opens in a trace viewer such as Phoenix or Jaeger, not here$/]]) {
+    const file = await saved(page, id);
+    await page.getByTestId('import').setInputFiles({ name: file.name, mimeType: 'application/json', buffer: Buffer.from(file.text) });
+    await waitForText(page.getByTestId('files-message'), said);
+  }
+  assert.deepEqual(errors, []);
+});
+
 test('an AutoGen team opens as the scenario agora import makes, and what does not map is said once', async () => {
   // From a file: FunctionTool reads its function's source.
   writeFileSync(join(dir, 'dump.py'), DUMP);
@@ -113,9 +131,9 @@ test('an AutoGen team opens as the scenario agora import makes, and what does no
     await page.getByTestId('open-file').setInputFiles(join(dir, file));
     await waitForText(page.getByTestId('stage-title'), /planner, critic/);
     await waitForText(page.getByTestId('run-notice'), said);
-    // The one message the terminal gives for the same team.
+    // The one message the terminal gives for the same team, and which model the scenario runs on.
     const terminal = spawnSync(join(root, 'target', 'release', 'agora'), ['import', join(dir, file)], { encoding: 'utf8' });
-    assert.equal(`agora: ${await page.getByTestId('run-notice').textContent()}\n`, terminal.stderr);
+    assert.equal(`agora: ${await page.getByTestId('run-notice').textContent()}\n`, terminal.stderr.replace(/\n$/, " It runs on the team's model, gpt-4o-mini at http://127.0.0.1:9/v1; the file holds no key: give one, or choose another model, under Model.\n"));
     // The whole scenario, as the notebook writes every value of it: the terminal's import.
     const scenario = join(dir, `${file}.scenario.json`);
     agora('import', join(dir, file), '--out', scenario);

@@ -4,7 +4,7 @@
 use crate::python::Constants;
 use crate::scenario::Scenario;
 
-pub const RULE: &str = "Seeds 000 and 002: before every turn each agent rates, from 1 to 10, how much the last message contradicts its ideas, written as `<int>`. A reply that cannot be read is asked again (`BID_ATTEMPTS` in all) and then counts as `DEFAULT_BID`. The highest bid speaks; a tie is drawn at random.";
+pub const RULE: &str = "As in the multi-agent bidding notebooks: before every turn each agent rates, from 1 to 10, how much the last message contradicts its ideas, written as `<int>`. A reply that cannot be read is asked again (`BID_ATTEMPTS` in all) and then counts as `DEFAULT_BID`. The highest bid speaks; a tie is drawn at random.";
 
 pub fn constants(_scenario: &Scenario, s: &super::Settings, c: &mut Constants) {
     c.text("BID_TEMPLATE", &s.template);

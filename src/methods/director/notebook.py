@@ -21,7 +21,9 @@ class DirectorDialogueAgent(DialogueAgent):
             if index is not None and 0 <= index < len(self.speakers):
                 return self.speakers[index]
         # No readable index: FALLBACK says whom.
-        return self.speakers[0] if FALLBACK == "first" else rng.choice(self.speakers)
+        chosen = self.speakers[0] if FALLBACK == "first" else rng.choice(self.speakers)
+        print(f"\t(no readable index after {ATTEMPTS} attempts: {chosen.name}, the {FALLBACK} fallback)")
+        return chosen
 
     def send(self):
         history = "\n".join(self.message_history)

@@ -4,7 +4,7 @@
 use crate::python::Constants;
 use crate::scenario::{ChoiceFallback, Scenario};
 
-pub const RULE: &str = "Seed 004: the host directs. On each of its turns it first draws whether the show ends (`STOP_PROBABILITY`); if so it closes with a summary. Otherwise it makes three calls: a comment on what was said, the index of the next speaker (`<n>`, asked `ATTEMPTS` times, then `FALLBACK`), and a question for that speaker. The chosen speaker answers in the next turn, then the director again.";
+pub const RULE: &str = "As in the director notebook of a talk show: the host directs. On each of its turns it first draws whether the show ends (`STOP_PROBABILITY`); if so it closes with a summary. Otherwise it makes three calls: a comment on what was said, the index of the next speaker (`<n>`, asked `ATTEMPTS` times, then `FALLBACK`), and a question for that speaker. The chosen speaker answers in the next turn, then the director again.";
 
 pub fn constants(_scenario: &Scenario, s: &super::Settings, c: &mut Constants) {
     c.text("DIRECTOR", &s.director);

@@ -4,7 +4,7 @@
 use crate::python::Constants;
 use crate::scenario::Scenario;
 
-pub const RULE: &str = "Seed 003: whoever speaks names the next speaker, read one of three ways (`VIA`): \"Transition to X\" in the text, a `handoff(response, next_agent_name)` tool call, or a JSON object with those two fields. Each speaker reads its own instructions and every speech so far. A reply without a readable handoff (after `ATTEMPTS` tries) hands the floor to another agent drawn at random.";
+pub const RULE: &str = "As in the state-pattern debate notebook: whoever speaks names the next speaker, read one of three ways (`VIA`): \"Transition to X\" in the text, a `handoff(response, next_agent_name)` tool call, or a JSON object with those two fields. Each speaker reads its own instructions and every speech so far. A reply without a readable handoff (after `ATTEMPTS` tries) hands the floor to another agent drawn at random.";
 
 pub fn constants(_scenario: &Scenario, s: &super::Settings, c: &mut Constants) {
     c.text("VIA", s.via.as_str());

@@ -5,7 +5,7 @@ use crate::game::negotiation::optimum;
 use crate::python::Constants;
 use crate::scenario::Scenario;
 
-pub const RULE: &str = "Seed 001: two players trade resources from private inventories, one JSON action a turn (TRADE, ACCEPT, REJECT or END); a move the rules forbid is recorded and changes nothing, and the game ends when both players choose END or at the turn limit. The score is the value of both inventories together. After each game but the last, an optimizer model rewrites both players' strategy prompts from the score (`ITERATIONS` games in all).";
+pub const RULE: &str = "As in the negotiation arena notebook: two players trade resources from private inventories, one JSON action a turn (TRADE, ACCEPT, REJECT or END); a move the rules forbid is recorded and changes nothing, and the game ends when both players choose END or at the turn limit. The score is the value of both inventories together. After each game but the last, an optimizer model rewrites both players' strategy prompts from the score (`ITERATIONS` games in all).";
 
 pub fn constants(_scenario: &Scenario, s: &super::Settings, c: &mut Constants) {
     c.texts("RESOURCES", &s.resources);
