@@ -95,7 +95,7 @@ test('a selector scenario saves as the AutoGen team agora export writes; a biddi
 const DUMP = `
 import sys
 from autogen_agentchat.agents import AssistantAgent
-from autogen_agentchat.teams import RoundRobinGroupChat
+from autogen_agentchat.teams import RoundRobinGroupChat, SelectorGroupChat
 from autogen_agentchat.conditions import MaxMessageTermination, TextMentionTermination
 from autogen_ext.models.openai import OpenAIChatCompletionClient
 from autogen_core.tools import FunctionTool
@@ -106,6 +106,8 @@ def agents(tools=()):
     return [AssistantAgent("planner", model_client=client, description="Plans the trip.", system_message="You plan school trips.", tools=list(tools)),
             AssistantAgent("critic", model_client=client, description="Finds the flaws.", system_message="You find what can go wrong.")]
 open(sys.argv[1] + "/plain.json", "w").write(RoundRobinGroupChat(agents(), termination_condition=MaxMessageTermination(7)).dump_component().model_dump_json())
+sel = SelectorGroupChat(agents(), model_client=client, termination_condition=MaxMessageTermination(5), allow_repeated_speaker=True, max_selector_attempts=2, selector_prompt="Pick from {participants}.\\n{roles}\\n{history}")
+open(sys.argv[1] + "/selector.json", "w").write(sel.dump_component().model_dump_json())
 odd = RoundRobinGroupChat(agents([FunctionTool(weather, description="The weather.")]), termination_condition=MaxMessageTermination(4) | TextMentionTermination("APPROVED"))
 open(sys.argv[1] + "/odd.json", "w").write(odd.dump_component().model_dump_json())
 `;
@@ -127,9 +129,9 @@ test('an AutoGen team opens as the scenario agora import makes, and what does no
   execFileSync('python3', [join(dir, 'dump.py'), dir]);
   const { page, errors } = await openApp(session.browser, session.server.url);
   // The task is AutoGen's at run time: the topic is left to set, and said so.
-  for (const [file, said] of [['plain.json', /^Not carried over: no task/], ['odd.json', /tools.*TextMentionTermination|TextMentionTermination.*tools/]]) {
+  for (const [file, said] of [['plain.json', /^Not carried over: no task/], ['selector.json', /^Not carried over: no task/], ['odd.json', /tools.*TextMentionTermination|TextMentionTermination.*tools/]]) {
     await page.getByTestId('open-file').setInputFiles(join(dir, file));
-    await waitForText(page.getByTestId('stage-title'), /planner, critic/);
+    await waitForText(page.getByTestId('stage-title'), file === 'selector.json' ? /^SelectorGroupChat: planner, critic$/ : /^RoundRobinGroupChat: planner, critic$/);
     await waitForText(page.getByTestId('run-notice'), said);
     // The one message the terminal gives for the same team, and which model the scenario runs on.
     const terminal = spawnSync(join(root, 'target', 'release', 'agora'), ['import', join(dir, file)], { encoding: 'utf8' });
