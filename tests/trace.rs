@@ -299,20 +299,21 @@ fn a_run_sent_to_phoenix_reads_back_through_its_own_api() {
     let events: Vec<Event> =
         std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let calls: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::ModelCall { .. })).collect();
-    // Phoenix writes spans as it receives them: read until they are all there.
+    // Phoenix writes spans as it receives them (a loaded machine takes seconds): read until they
+    // are all there.
     let url = format!("{}/v1/projects/default/spans?limit=1000", phoenix.1);
+    let turns = 1 + events.iter().filter_map(Event::turn).max().unwrap() as usize;
     let mut spans = Vec::new();
-    for _ in 0..40 {
+    for _ in 0..120 {
         if let Some((200, body)) = get(&url) {
             let v: Value = serde_json::from_str(&body).unwrap();
             spans = v["data"].as_array().cloned().unwrap_or_default();
-            if spans.len() >= calls.len() {
+            if spans.len() >= 1 + turns + calls.len() {
                 break;
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(250));
     }
-    let turns = 1 + events.iter().filter_map(Event::turn).max().unwrap() as usize;
     assert_eq!(spans.len(), 1 + turns + calls.len(), "the run, its turns and its calls");
     let traces: std::collections::BTreeSet<&str> =
         spans.iter().map(|s| s["context"]["trace_id"].as_str().unwrap()).collect();
@@ -386,7 +387,7 @@ fn a_run_sent_to_phoenix_reads_back_through_its_own_api() {
         String::from_utf8_lossy(&out.stdout)
     );
     let mut traces = std::collections::BTreeSet::new();
-    for _ in 0..40 {
+    for _ in 0..120 {
         if let Some((200, body)) = get(&url) {
             let v: Value = serde_json::from_str(&body).unwrap();
             traces = v["data"]
