@@ -144,7 +144,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     let mut traced: Vec<(u64, Vec<crate::events::Event>)> = Vec::new();
     let progress = Progress::new(todo.len());
     let next = AtomicUsize::new(0);
-    let (done_tx, done_rx) = mpsc::channel::<(RunFigures, Option<String>)>();
+    let (done_tx, done_rx) = mpsc::channel::<(RunFigures, Option<Vec<crate::events::Event>>)>();
     let failed = std::thread::scope(|s| -> Result<usize, String> {
         for _ in 0..args.jobs.min(todo.len()) {
             let done_tx = done_tx.clone();
@@ -166,10 +166,10 @@ pub fn main(args: &[String]) -> Result<i32, String> {
         let mut failed = 0;
         for (figures, log) in done_rx {
             if let (Some(dir), Some(log)) = (&args.events_dir, &log) {
-                write_whole(&dir.join(format!("seed-{}.jsonl", figures.seed)), log)?;
+                write_whole(&dir.join(format!("seed-{}.jsonl", figures.seed)), &to_json_lines(log))?;
             }
-            if let (true, Some(log)) = (tracing, &log) {
-                traced.push((figures.seed, crate::events::from_json_lines(log)?));
+            if let (true, Some(log)) = (tracing, log) {
+                traced.push((figures.seed, log));
             }
             // One write per row, so an interrupted batch leaves only whole rows.
             file.write_all(table.line(&figures).as_bytes()).map_err(write_err)?;
@@ -253,15 +253,15 @@ fn kept_rows(
     Ok((earlier.rows, Some(earlier.text)))
 }
 
-/// Plays one seed on a model of its own, judged when `judging` names the judge; the log as JSON
-/// Lines (with the judge's calls and verdict), when the run started.
+/// Plays one seed on a model of its own, judged when `judging` names the judge; the log (with the
+/// judge's calls and verdict), when the run started.
 fn run_one(
     scenario: &Scenario,
     choice: &ModelChoice,
     script: Option<&str>,
     seed: u64,
     judging: Option<(&crate::judge::JudgeSettings, &crate::judge::Judge)>,
-) -> (RunFigures, Option<String>) {
+) -> (RunFigures, Option<Vec<crate::events::Event>>) {
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
     let mut seeded = scenario.clone();
     seeded.seed = seed;
@@ -287,7 +287,7 @@ fn run_one(
     if !row.judge_error.is_empty() {
         eprintln!("seed {seed}: not judged: {}", row.judge_error);
     }
-    (row, played.ok().map(|events| to_json_lines(&events)))
+    (row, played.ok())
 }
 
 /// Writes a file whole or not at all: into a neighbour first, then renamed over it.
