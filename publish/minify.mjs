@@ -19,9 +19,11 @@ const esbuild = createRequire(join(root, 'tests', 'package.json'))('esbuild');
 
 const all = filesIn(dir);
 const glue = (p) => p.endsWith('.js') && existsSync(join(dir, p.replace(/\.js$/, '_bg.wasm')));
+// The splitter's loader, which fetches the page's chunks (publish/split.mjs).
+const loader = (p) => p.endsWith('.split.js');
 const boot = (p) => p.endsWith('.js') && p.startsWith('boot/');
 const changed = new Map();
-for (const path of all.filter((p) => glue(p) || boot(p))) {
+for (const path of all.filter((p) => glue(p) || loader(p) || boot(p))) {
   const source = readFileSync(join(dir, path), 'utf8');
   const { code } = await esbuild.transform(source, { minify: true, format: 'esm', legalComments: 'none' });
   if (code.length < source.length) {

@@ -8,8 +8,6 @@
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 
-mod wire;
-
 /// Who wrote a chat message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -25,6 +25,17 @@ impl Preset {
     }
 }
 
+/// A preset as the start screen's gallery shows it, before the scenario reader has arrived: made
+/// from the preset's file by build.rs.
+pub struct Card {
+    pub id: &'static str,
+    pub kind: crate::scenario::MethodKind,
+    pub title: &'static str,
+    pub summary: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/cards.rs"));
+
 pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }
@@ -39,6 +50,18 @@ mod tests {
             let s = Scenario::from_json(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             let again = Scenario::from_json(&s.to_json_pretty()).unwrap();
             assert_eq!(s, again, "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn each_card_shows_its_presets_id_method_title_and_summary_in_the_gallerys_order() {
+        assert_eq!(CARDS.len(), PRESETS.len());
+        for (card, preset) in CARDS.iter().zip(PRESETS) {
+            let s = preset.scenario();
+            assert_eq!(card.id, preset.id);
+            assert_eq!(card.kind, s.method.kind(), "{}", preset.id);
+            assert_eq!(card.title, s.title, "{}", preset.id);
+            assert_eq!(card.summary, s.summary, "{}", preset.id);
         }
     }
 }

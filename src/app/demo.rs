@@ -1,38 +1,66 @@
-//! The demo model on the page. Its code is a module of its own (`src/bin/agora-demo.rs`, served
-//! as demo/agora-demo.js), fetched as soon as the page has drawn, so none of it is on the first
-//! page: each call goes to it as JSON and its reply comes back the same way, so a run on the page
-//! is the run `agora run` plays for the same scenario and seed.
+//! The demo model on the page: the core's [`DemoModel`], in a chunk of its own fetched as soon as
+//! the start screen is up (docs/architecture.md), so none of it is on the first page. The chunk
+//! hands back the function that opens a run's model; from then on each call is answered at once,
+//! as the core's demo model answers, so a run on the page is the run `agora run` plays for the
+//! same scenario and seed.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
-use wasm_bindgen::JsValue;
 
 use crate::clock::Clock;
+use crate::demo::DemoModel;
 use crate::estimate::Estimate;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use crate::scenario::Scenario;
 
-const MODULE: &str = "demo/agora-demo.js";
-const WHAT: &str = "the demo model";
+/// One run's demo model, answering each call as it is made.
+type Answers = Box<dyn Fn(&ChatRequest) -> ChatResponse>;
 
-/// Fetches and starts the demo model's module (at most once); whether it started.
-pub async fn load() -> Result<(), String> {
-    super::tools::wasm_module(MODULE, WHAT).await.map(drop)
+/// What the chunk gives: the demo model of a run of a scenario.
+type Opener = fn(&Scenario) -> Answers;
+
+thread_local! {
+    /// The chunk's opener, once it has been fetched.
+    static OPENER: Cell<Option<Opener>> = const { Cell::new(None) };
 }
 
-/// What a run of `scenario` will cost (see [`Estimate::of`]), played on the module: `None` until
-/// it has started.
+/// The chunk's entry (the split `#[lazy]` makes, written out for `fallible`: a chunk that cannot
+/// be fetched is an error to word, not a panic that stops the app).
+#[leptos::wasm_split::wasm_split(demo, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn opener() -> Result<Opener, super::Unfetched> {
+    Ok(|scenario| {
+        // The page waits out the latency itself, so that a change of speed reaches a run.
+        let model = DemoModel::new(scenario, Rc::new(crate::clock::FrozenClock));
+        Box::new(move |request| model.answer(request))
+    })
+}
+
+/// Fetches the demo model's chunk (at most once, again after a failure); whether it arrived.
+pub async fn load() -> Result<(), String> {
+    if OPENER.get().is_some() {
+        return Ok(());
+    }
+    let open = opener().await.map_err(|_| {
+        "the demo model could not be fetched (its file did not arrive): check the connection, then try \
+         again (or reload the page)"
+            .to_string()
+    })?;
+    OPENER.set(Some(open));
+    Ok(())
+}
+
+/// What a run of `scenario` will cost (see [`Estimate::of`]), played on the demo model: `None`
+/// until its chunk has arrived.
 pub fn estimate(scenario: &Scenario) -> Option<Estimate> {
     Estimate::with(scenario, |s| Rc::new(PageDemo::new(s, Rc::new(crate::clock::FrozenClock))))
 }
 
-/// The demo model of one run, answering through the module.
+/// The demo model of one run on the page, opened when its first call finds the chunk there.
 pub struct PageDemo {
-    scenario: String,
-    /// The module's number for this run's model, once it has one.
-    id: Cell<Option<u32>>,
+    scenario: Scenario,
+    model: RefCell<Option<Answers>>,
     latency_ms: Cell<u64>,
     clock: Rc<dyn Clock>,
 }
@@ -41,8 +69,8 @@ impl PageDemo {
     /// The demo model for a run of `scenario`, waiting `scenario.model.demo.latency_ms` a call.
     pub fn new(scenario: &Scenario, clock: Rc<dyn Clock>) -> Self {
         Self {
-            scenario: serde_json::to_string(scenario).unwrap_or_default(),
-            id: Cell::new(None),
+            scenario: scenario.clone(),
+            model: RefCell::new(None),
             latency_ms: Cell::new(scenario.model.demo.latency_ms),
             clock,
         }
@@ -53,34 +81,14 @@ impl PageDemo {
         self.latency_ms.set(ms);
     }
 
-    /// The reply to `request`, if the module has started; answered at once, as the core's demo
-    /// model answers, so calls made together count in the order they were made.
-    fn ask(&self, request: &str) -> Option<Result<ChatResponse, String>> {
-        let module = super::tools::started(MODULE)?;
-        let call = |name: &str, args: &[JsValue]| super::tools::call(&module, name, args);
-        Some((|| {
-            let id = match self.id.get() {
-                Some(id) => id,
-                None => {
-                    let id = super::tools::call_value(&module, "open", &[self.scenario.as_str().into()])?
-                        .as_f64()
-                        .ok_or("the demo model did not start")? as u32;
-                    self.id.set(Some(id));
-                    id
-                }
-            };
-            let reply = call("reply", &[id.into(), request.into()])?;
-            ChatResponse::from_demo_json(&reply)
-                .map_err(|e| format!("the demo model's reply could not be read: {e}"))
-        })())
-    }
-}
-
-impl Drop for PageDemo {
-    fn drop(&mut self) {
-        if let (Some(id), Some(module)) = (self.id.get(), super::tools::started(MODULE)) {
-            let _ = super::tools::call(&module, "close", &[id.into()]);
+    /// The reply to `request`, if the chunk has arrived; answered at once, so calls made together
+    /// count in the order they were made.
+    fn ask(&self, request: &ChatRequest) -> Option<ChatResponse> {
+        let mut model = self.model.borrow_mut();
+        if model.is_none() {
+            *model = Some(OPENER.get()?(&self.scenario));
         }
+        model.as_ref().map(|answer| answer(request))
     }
 }
 
@@ -89,15 +97,14 @@ impl ChatModel for PageDemo {
         &'a self,
         request: &'a ChatRequest,
     ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-        let body = request.to_json();
-        let now = self.ask(&body);
+        let now = self.ask(request);
         let latency = self.latency_ms.get();
         Box::pin(async move {
             let reply = match now {
-                Some(reply) => reply,
-                // The first call of a run that starts before the module has come waits for it.
+                Some(reply) => Ok(reply),
+                // The first call of a run that starts before the chunk has come waits for it.
                 None => match load().await {
-                    Ok(()) => self.ask(&body).unwrap_or_else(|| Err("the demo model did not start".into())),
+                    Ok(()) => self.ask(request).ok_or_else(|| "the demo model did not start".to_string()),
                     Err(e) => Err(e),
                 },
             };

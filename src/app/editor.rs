@@ -1,63 +1,15 @@
-//! The preset gallery and the scenario editor. Every edit updates the scenario signal; the
-//! scenario's own validation (the same one files and links go through) decides what is shown as
-//! an error next to each field, and any error blocks Run.
+//! The scenario editor (the gallery of presets is the first page's, in `app`). Every edit updates
+//! the scenario signal; the scenario's own validation (the same one files and links go through)
+//! decides what is shown as an error next to each field, and any error blocks Run.
 
 use leptos::prelude::*;
 
 use super::{Controller, Mode};
 use crate::markup;
 use crate::markup::Markup;
-use crate::presets::PRESETS;
 use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance};
 use crate::ui::form::{check_field, number_field, text_field, EditorState, FieldMessage};
 use crate::ui::MarkupAttribute;
-
-/// The presets, as cards to open.
-#[component]
-pub fn Gallery() -> impl IntoView {
-    let controller = expect_context::<Controller>();
-    let editor = expect_context::<EditorState>();
-    let layout = expect_context::<super::stage::Layout>();
-    view! {
-        <ul class="presets" data-testid="preset-list">
-            {PRESETS
-                .iter()
-                .map(|p| {
-                    let scenario = p.scenario();
-                    let title = scenario.title.clone();
-                    let summary = scenario.summary.clone();
-                    let method = super::method_label(&scenario.method);
-                    let current = {
-                        let title = title.clone();
-                        move || editor.scenario.with(|s| s.title == title)
-                    };
-                    let on_screen = current.clone();
-                    view! {
-                        <li class="preset" class:current=current data-testid=format!("preset-{}", p.id)>
-                            <button
-                                class="preset-open"
-                                data-testid=format!("open-{}", p.id)
-                                on:click=move |_| {
-                                    // The card of a run still going on (paused, or waiting for
-                                    // the class) goes back to it; Reset starts it afresh.
-                                    if !untrack(|| controller.live() && on_screen()) {
-                                        controller.reset();
-                                        editor.load(scenario.clone());
-                                    }
-                                    layout.show_stage();
-                                }
-                            >
-                                <span class="method-tag">{method}</span>
-                                <h3>{title}</h3>
-                                <p>{summary}</p>
-                            </button>
-                        </li>
-                    }
-                })
-                .collect_view()}
-        </ul>
-    }
-}
 
 /// The scenario editor.
 #[component]

@@ -1,0 +1,762 @@
+//! The workspace: everything of the app but the start screen's gallery, one chunk fetched as
+//! soon as the start screen is up (docs/architecture.md). It makes the controller that runs the
+//! engine and the editor's state, restores what the last visit left, opens a link's scenario or
+//! run, and draws the stage and its drawer, the start screen's past runs and file button, and the
+//! notices, each into the place the first page left for it ([`Slots`]).
+
+use leptos::prelude::*;
+
+use super::{
+    batch, browser, compare, demo, driver, editor, inspector, judge, methods, models, projector, room, seat,
+    share, stage, storage, tools, transcript, Controller, Mode, Slots,
+};
+use crate::events::FinishReason;
+use crate::presets::PRESETS;
+use crate::ui::MarkupAttribute;
+
+/// Fetches the workspace's chunk (the first time) and draws it into `slots` under `owner`, the
+/// first page's, whose contexts it reads and adds to. Leptos's `#[lazy]` expands to this same
+/// split; it is written out here for `fallible`, so a chunk that cannot be fetched is an error the
+/// page words instead of a panic that would stop the app.
+#[leptos::wasm_split::wasm_split(workspace, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn mount(owner: Owner, slots: Slots) -> Result<(), super::Unfetched> {
+    owner.with(|| build(slots));
+    Ok(())
+}
+
+/// The workspace under the current owner: the controller and editor, what the last visit left,
+/// a link's scenario or run, and every part drawn into its slot.
+fn build(slots: Slots) {
+    let controller = Controller::new();
+    let (saved, problem) = storage::restore();
+    let had_own = saved.is_some();
+    let scenario = RwSignal::new(saved.unwrap_or_else(|| PRESETS[0].scenario()));
+    let storage_notice = RwSignal::new(problem);
+    storage::keep_saved(scenario, storage_notice);
+    let editor = crate::ui::form::EditorState::new(scenario);
+    provide_context(controller);
+    provide_context(editor);
+    provide_context(controller.keys);
+    // The demo model is the first thing a visitor runs: fetched now, while they read the page.
+    leptos::task::spawn_local(async move {
+        let loaded = demo::load().await;
+        controller.demo_ready.set(loaded.is_ok());
+        // The service worker waits for this (boot/offline.js), so it copies the module from
+        // the browser's cache instead of downloading it a second time.
+        if let Some(w) = web_sys::window() {
+            let _ = js_sys::Reflect::set(&w, &"agoraDemo".into(), &true.into());
+            let _ = web_sys::Event::new("agora-demo").map(|e| w.dispatch_event(&e));
+        }
+    });
+    compare::hand_over_keys(controller.keys);
+    let (run, problem) = storage::restore_run();
+    let restored = run.is_some();
+    if let Some(run) = run {
+        controller.restore(run);
+    }
+    if let Some(problem) = problem {
+        controller.notice.set(problem);
+    }
+    controller.restore_batch();
+    // A comparison that was open comes back in its frame, each column where it had reached.
+    if storage::comparison_shown() {
+        controller.compare.open_fragment("open");
+    }
+    // Whatever a running run recorded since it was last saved, kept when the page goes away.
+    let leaving = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || controller.save_before_leaving());
+    if let Some(w) = web_sys::window() {
+        use wasm_bindgen::JsCast;
+        let _ = w.add_event_listener_with_callback("pagehide", leaving.as_ref().unchecked_ref());
+    }
+    leaving.forget(); // lives as long as the page
+    let link_notice = RwSignal::new(None);
+    let layout = expect_context::<stage::Layout>();
+    share::open_links(link_notice, had_own);
+    // What opens the stage: a run or a replay (restored, or from a link pasted, a past run, a
+    // file), a scenario's link (a bad one leaves the gallery showing, with its message), and in
+    // their tabs a comparison, a batch (opened or brought back after a reload) and a leaderboard.
+    let board = RwSignal::new(String::new());
+    let opened = move || {
+        [
+            controller.replaying.get() || controller.mode.get() != Mode::Idle,
+            link_notice.with(|n: &Option<share::LinkNotice>| n.as_ref().is_some_and(|n| !n.error)),
+            controller.compare.frame.with(Option::is_some),
+            controller.batch.open.get(),
+            board.with(|b| !b.is_empty()),
+        ]
+    };
+    // From the first paint (the effect below opens their tabs).
+    if restored || untrack(opened).contains(&true) {
+        layout.show_stage();
+    }
+    // Later, each when it begins.
+    Effect::new(move |before: Option<[bool; 5]>| {
+        let now = opened();
+        let before = before.unwrap_or_default();
+        let began = |i: usize| now[i] && !before[i];
+        if (0..5).any(began) {
+            layout.show_stage();
+        }
+        for (i, tab) in [(2, "compare"), (3, "batch"), (4, "files")] {
+            if began(i) {
+                layout.tab.set(tab);
+            }
+        }
+        now
+    });
+    // A card clicked on the start screen, before this arrived or since: the card of a run still
+    // going on (paused, or waiting for the class) goes back to it; Reset starts it afresh.
+    Effect::new(move || {
+        let Some(preset) = slots.open.get().and_then(crate::presets::find) else { return };
+        slots.open.set(None);
+        let scenario = preset.scenario();
+        let on_screen = editor.scenario.with_untracked(|s| s.title == scenario.title);
+        if !(controller.live() && on_screen) {
+            controller.reset();
+            editor.load(scenario);
+        }
+        layout.show_stage();
+    });
+    slots.title.set(Some(Signal::derive(move || editor.scenario.with(|s| s.title.clone()))));
+    let message = RwSignal::new(String::new());
+    let fill = |slot: super::Slot, view: AnyView| slot.set(Some(view));
+    fill(
+        slots.notices,
+        view! {
+            {move || {
+                storage_notice
+                    .get()
+                    .map(|n| {
+                        view! {
+                            <p class="notice error storage" data-testid="storage-notice" role="status">
+                                {n}
+                            </p>
+                        }
+                    })
+            }}
+            <share::LinkMessage notice=link_notice />
+        }
+        .into_any(),
+    );
+    fill(slots.badge, view! { <ModelBadge /> }.into_any());
+    fill(
+        slots.head,
+        view! {
+            <button data-testid="to-stage" class="primary" on:click=move |_| layout.show_stage()>
+                {move || format!("Open \u{201c}{}\u{201d}", editor.scenario.with(|s| s.title.clone()))}
+            </button>
+            <OpenRun message=message board=board testid="open-file" />
+        }
+        .into_any(),
+    );
+    fill(
+        slots.message,
+        view! {
+            {move || (!message.get().is_empty()).then(|| view! {
+                <p class="notice error" data-testid="open-message" role="alert">{move || message.get()}</p>
+            })}
+        }
+        .into_any(),
+    );
+    fill(slots.past, view! { <share::PastRuns /> }.into_any());
+    // Both screens stay on the page, the one not shown hidden (by the start screen's `hidden` and
+    // the stylesheet): going to the gallery and back finds an open room's panel, a comparison's
+    // frame, the open tab and the transcript as they were.
+    fill(slots.stage, view! { <Stage board=board /> }.into_any());
+}
+
+/// Which model the scenario runs on, in words.
+#[component]
+fn ModelBadge() -> impl IntoView {
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    view! {
+        <p class="model-badge" data-testid="model-badge">
+            {move || {
+                editor
+                    .scenario
+                    .with(|s| {
+                        if s.model.is_demo() {
+                            "Model: offline demo (no key needed)".to_string()
+                        } else {
+                            let provider =
+                                crate::provider::preset(&s.model.provider).map_or("in this browser", |p| p.label);
+                            format!("Model: {} · {}", s.model.name, provider)
+                        }
+                    })
+            }}
+        </p>
+    }
+}
+
+/// The run screen: the bar with the scenario's name and the tabs, one row of run controls, the
+/// stage (the conversation and the method's decisions) and the drawer beside it.
+#[component]
+fn Stage(board: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let layout = expect_context::<stage::Layout>();
+    let message = RwSignal::new(String::new());
+    let title = move || {
+        let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.title.clone()));
+        from_run.unwrap_or_else(|| editor.scenario.with(|s| s.title.clone()))
+    };
+    view! {
+        <header class="topbar" data-tab=move || layout.tab.get()>
+            <button class="back" data-testid="to-gallery" title="All scenarios and past runs (the run on screen stays as it is)" on:click=move |_| layout.stage.set(false)>
+                "\u{2190} Scenarios"
+            </button>
+            <h1 class="title" data-testid="stage-title">{title}</h1>
+            <ModelBadge />
+            <stage::TabBar />
+        </header>
+        <main class="layout" class:projector=move || controller.projector.get() class:drawer-open=move || !layout.tab.get().is_empty() data-tab=move || layout.tab.get()>
+            <section class="run" aria-label="Run">
+                <Controls message=message />
+                <div class="stage">
+                    <div class="talk">
+                        <transcript::Transcript />
+                        <div class="class-row">
+                            {move || {
+                                let live = matches!(controller.mode.get(), Mode::Running | Mode::Paused) && !controller.replaying.get();
+                                live.then(|| view! { <Interject message=message /> })
+                            }}
+                        </div>
+                    </div>
+                    <aside class="decisions" aria-label="Decisions">
+                        <Notices message=message />
+                        <seat::SeatBox />
+                        <MethodPanel />
+                    </aside>
+                </div>
+            </section>
+            <stage::Drawer>
+                {stage::pane("scenario", view! { <Spending /> <editor::Editor /> })}
+                {stage::pane("class", view! { <editor::ClassSeats /> <room::Room /> })}
+                {stage::pane("files", view! { <ExportButtons board=board /> })}
+                // Full width: its seven columns do not fit beside the transcript.
+                {stage::pane("stats", view! { <inspector::Stats /> })}
+                {stage::pane("judge", view! { <judge::VerdictPanel /> })}
+                {stage::pane("batch", view! { <batch::BatchPanel /> })}
+                {stage::pane("compare", view! { <compare::ComparePanel /> })}
+                {stage::pane("inspector", view! { <inspector::Inspector /> })}
+            </stage::Drawer>
+        </main>
+    }
+}
+
+/// The panel for the method of the run on screen (or, before a run, of the scenario).
+#[component]
+pub(crate) fn MethodPanel() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let kind = Memo::new(move |_| {
+        let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.method.kind()));
+        from_run.unwrap_or_else(|| editor.scenario.with(|s| s.method.kind()))
+    });
+    move || methods::panel(kind.get(), controller.view)
+}
+
+/// Run, Pause, Step, Stop, Reset, the speed, the projector and sharing: one row.
+#[component]
+fn Controls(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let layout = expect_context::<stage::Layout>();
+    let blocked = move || editor.has_errors();
+    let act = move |result: Result<(), String>| match result {
+        Ok(()) => message.set(String::new()),
+        Err(e) => message.set(e),
+    };
+    let status = move || {
+        let mode = controller.mode.get();
+        let (turn, finished) = controller.view.with(|v| (v.turn, v.finished));
+        let state = match (mode, finished) {
+            (Mode::Idle, _) => "Ready".to_string(),
+            (Mode::Paused | Mode::PausedOnError, Some(FinishReason::Error)) => {
+                format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
+            }
+            (_, Some(_)) => {
+                format!(
+                    "Finished after turn {turn}: {}",
+                    controller.view.with(|v| v.ending()).unwrap_or_default()
+                )
+            }
+            (Mode::Finished, None) => format!("Finished after turn {turn}"),
+            (Mode::Running, None) if controller.desk.question.with(Option::is_some) => {
+                format!("Waiting for you · turn {turn}")
+            }
+            (Mode::Running, None) => format!("Running · turn {turn}"),
+            (_, None) => format!("Paused · turn {turn}"),
+        };
+        if controller.replaying.get() {
+            format!("{state} · replay")
+        } else {
+            state
+        }
+    };
+    // Whether the run on screen has a seat, worked out when a run starts, not at every event.
+    let seated = Memo::new(move |_| {
+        controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()))
+    });
+    view! {
+        <div class="controls" role="toolbar" aria-label="Run controls">
+            <button
+                data-testid="run"
+                class="primary"
+                disabled=move || blocked() || controller.mode.get() == Mode::Running
+                on:click=move |_| act(controller.play(&editor.scenario.get_untracked()))
+            >
+                {move || match (controller.replaying.get(), controller.mode.get()) {
+                    (true, _) => "Play",
+                    (false, Mode::Paused | Mode::PausedOnError) => "Resume",
+                    _ => "Run",
+                }}
+            </button>
+            <button
+                data-testid="pause"
+                disabled=move || controller.mode.get() != Mode::Running
+                on:click=move |_| controller.pause()
+            >
+                "Pause"
+            </button>
+            <button
+                data-testid="step"
+                disabled=move || blocked() || controller.busy.get() || controller.mode.get() == Mode::Running
+                on:click=move |_| act(controller.step(&editor.scenario.get_untracked()))
+            >
+                "Step"
+            </button>
+            <button
+                data-testid="stop"
+                disabled=move || matches!(controller.mode.get(), Mode::Idle | Mode::Finished)
+                on:click=move |_| controller.stop()
+            >
+                "Stop"
+            </button>
+            <button data-testid="reset" on:click=move |_| controller.reset()>
+                "Reset"
+            </button>
+            <projector::ProjectorButton />
+            {move || {
+                (seated.get() && controller.live()).then(|| view! {
+                    <button
+                        data-testid="undo-answer"
+                        title="Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)"
+                        on:click=move |_| act(controller.undo_answer())
+                    >
+                        "Undo my last answer"
+                    </button>
+                })
+            }}
+            {move || controller.replaying.get().then(|| view! {
+                <button
+                    data-testid="step-back"
+                    title="Take the replay back one step (← in the projector view)"
+                    disabled=move || controller.busy.get() || controller.view.with(|v| v.applied == 0)
+                    on:click=move |_| controller.replay_back()
+                >
+                    "Step back"
+                </button>
+                <button
+                    data-testid="continue-live"
+                    title="Go on from the step on screen with the model, as a new live run"
+                    disabled=move || controller.busy.get() || controller.view.with(|v| v.applied == 0)
+                    on:click=move |_| controller.continue_here()
+                >
+                    "Continue live from here"
+                </button>
+            })}
+            <label class="speed">
+                "Speed "
+                <select
+                    data-testid="speed"
+                    on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        let speed = if value == "read" { Ok(driver::READ_ALOUD) } else { value.parse::<u64>() };
+                        if let Ok(speed) = speed {
+                            controller.set_speed(speed);
+                        }
+                    }
+                >
+                    {driver::SPEEDS
+                        .iter()
+                        .map(|(label, speed)| {
+                            let value = if *speed == driver::READ_ALOUD { "read".to_string() } else { speed.to_string() };
+                            view! {
+                                <option value=value selected=move || controller.latency_ms.get() == *speed>
+                                    {*label}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <button data-testid="share-open" title="Links, saving and opening files" aria-pressed=move || (layout.tab.get() == "files").to_string() on:click=move |_| layout.toggle("files")>
+                "Share"
+            </button>
+            <span class="status" data-testid="status" role="status" aria-live="polite">
+                {status}
+            </span>
+            <EngineLine />
+        </div>
+    }
+}
+
+/// For the model in the tab, beside the status: where the engine runs it and how fast it writes
+/// (in the run on screen, else in the warm-up).
+#[component]
+fn EngineLine() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    move || {
+        let loaded =
+            controller.intab.loaded.get().filter(|_| editor.scenario.with(|s| s.model.is_in_tab()))?;
+        let run = controller.view.with(|v| v.stats.engine.rates().map(|r| r.1));
+        let text = format!(
+            "Engine: {}, {} tokens/s{}",
+            if loaded.gpu { "GPU (WebGPU)" } else { "CPU" },
+            crate::text::fixed(run.unwrap_or(loaded.tokens_per_s), 0),
+            if run.is_some() { "" } else { " in the warm-up" }
+        );
+        Some(view! { <span class="engine-line" data-testid="engine-line">{text}</span> })
+    }
+}
+
+/// What the page has to say about the run: why it cannot start, a retry, an error, the cap.
+#[component]
+fn Notices(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let blocked = move || editor.has_errors();
+    let errors = move || controller.view.with(|v| v.errors.clone());
+    view! {
+        {move || blocked().then(|| view! {
+            <p class="notice error" data-testid="blocked">
+                "Fix the scenario's highlighted fields to run it."
+            </p>
+        })}
+        {move || (!message.get().is_empty()).then(|| view! {
+            <p class="notice error" data-testid="controls-message" role="alert">{move || message.get()}</p>
+        })}
+        {move || (!controller.retry_note.get().is_empty()).then(|| view! {
+            <p class="notice" data-testid="retry-note" role="status">
+                {move || controller.retry_note.get()}
+            </p>
+        })}
+        {move || (!controller.notice.get().is_empty()).then(|| view! {
+            <p class="notice error" data-testid="run-notice" role="status">
+                {move || controller.notice.get()}
+            </p>
+        })}
+        <For each=errors key=|e| e.clone() let:error>
+            <p class="notice error" data-testid="run-error">{error}</p>
+        </For>
+        {move || controller.view.with(|v| v.capped.clone()).map(|note| view! {
+            <p class="notice" data-testid="cap-note" role="status">{note}</p>
+        })}
+    }
+}
+
+/// What a run on a real provider will take, before it starts, and the spending cap.
+#[component]
+fn Spending() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    // What a run on a real provider will cost, before it starts (a demo run of the scenario).
+    let estimate = Memo::new(move |_| {
+        let loaded = controller.intab.loaded.get();
+        // The engine's own speeds over the run on screen, when it ran in the tab (a run's long
+        // prompts read and write slower than the short warm-up); read again when the run stops
+        // or starts, not at every event.
+        controller.mode.get();
+        let measured = controller.view.with_untracked(|v| {
+            let model = &v.scenario.as_ref()?.model;
+            let (r, w, _) = v.stats.engine.rates().filter(|_| model.is_in_tab())?;
+            Some((model.name.clone(), r, w))
+        });
+        editor.scenario.with(|s| {
+            let e = (!s.model.is_demo() && s.validate().is_ok() && controller.demo_ready.get())
+                .then(|| demo::estimate(s))
+                .flatten()?;
+            // In the tab, how long too: at the speeds of the last run on this model, else of the
+            // warm-up measured when the model loaded.
+            let speeds = match (measured, loaded) {
+                (Some((name, r, w)), Some(_)) if name == s.model.name => Some((r, w, "the last run")),
+                (_, Some(l)) => Some((l.prompt_per_s, l.tokens_per_s, "the warm-up")),
+                _ => None,
+            };
+            let time = speeds
+                .filter(|_| s.model.is_in_tab())
+                .and_then(|(r, w, from)| Some((e.duration(r, w)?.1, from)))
+                .map(|(per_turn, from)| {
+                    format!(
+                        ", roughly {} s a turn with this model on this machine (at the speeds of {from})",
+                        crate::text::fixed(per_turn, 0)
+                    )
+                });
+            Some(e.describe() + &time.unwrap_or_default())
+        })
+    });
+    view! {
+        {move || estimate.get().map(|e| view! {
+            <p class="muted" data-testid="estimate">{format!("Estimate: {e}.")}</p>
+        })}
+        <models::SpendingCapFields />
+    }
+}
+
+/// Opens a saved run file to replay it without a model.
+#[component]
+fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static str) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let layout = expect_context::<stage::Layout>();
+    let on_change = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            let text =
+                wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+            let Some(text) = text else {
+                message.set(format!("Could not open {name}: the file could not be read as text"));
+                return;
+            };
+            // A comparison saved from the page opens as its columns.
+            if text.contains("\"agora-comparison\"") {
+                controller.compare.open_file(&text);
+                return;
+            }
+            // A tournament's CSV or JSON leaderboard opens as its leaderboard (the tools module's).
+            if text.starts_with("tournament,") || text.contains("\"standings\"") {
+                message.set(String::new());
+                return tools::spawn_call(
+                    "leaderboard",
+                    vec![text.into()],
+                    Box::new(move |out| match out {
+                        Ok(html) => board.set(html),
+                        Err(e) => message.set(format!("Could not open {name}: {e}")),
+                    }),
+                );
+            }
+            // An AutoGen team component opens as a scenario (the tools module's mapping), with
+            // what did not map said.
+            if text.contains("\"autogen_agentchat.teams.") {
+                return tools::spawn_call(
+                    "autogen_import",
+                    vec![text.into()],
+                    Box::new(move |out| {
+                        let read = out.and_then(|t| {
+                            let (note, json) = t.split_once('\n').unwrap_or_default();
+                            Ok((note.to_string(), crate::scenario::Scenario::from_json(json)?))
+                        });
+                        match read {
+                            Ok((note, scenario)) => {
+                                controller.reset();
+                                editor.load(scenario);
+                                layout.show_stage();
+                                layout.tab.set("");
+                                // Said on the stage, where the scenario opens.
+                                controller.notice.set(note);
+                                message.set(String::new());
+                            }
+                            Err(e) => message.set(format!("Could not open {name}: {e}")),
+                        }
+                    }),
+                );
+            }
+            let opened = crate::export::from_json(&text);
+            match opened {
+                Ok(run) => {
+                    editor.load(run.scenario);
+                    controller.load_replay(run.events);
+                    message.set(String::new());
+                }
+                Err(e) => message.set(format!("Could not open {name}: {e}")),
+            }
+        });
+    };
+    view! {
+        <label class="file-button">
+            "Open a saved run"
+            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid=testid title="A run or comparison saved from the page, a tournament's CSV or JSON, or an AutoGen team" on:change=on_change />
+        </label>
+    }
+}
+
+/// The files the page saves: test id, button, the tools module's function that writes it (none:
+/// the run file itself), the file's ending and type, and whether it needs a run (the others take
+/// the scenario in the editor when nothing has run).
+const SAVES: [(&str, &str, &str, &str, &str, bool); 5] = [
+    ("export-json", "Save run (JSON)", "", ".json", "application/json", true),
+    ("export-markdown", "Save transcript (Markdown)", "markdown", ".md", "text/markdown", true),
+    ("export-notebook", "Save as notebook", "notebook", ".ipynb", "application/x-ipynb+json", false),
+    ("export-trace", "Save trace (OpenTelemetry)", "trace", ".otlp.json", "application/json", true),
+    ("export-autogen", "Save as AutoGen team", "autogen_team", ".team.json", "application/json", false),
+];
+
+/// Saves the run on screen (or the scenario in the editor) in each of the [`SAVES`] forms; all
+/// but the run file are written by the tools module, fetched the first time.
+#[component]
+fn ExportButtons(board: RwSignal<String>) -> impl IntoView {
+    // Said beside the buttons, in the drawer (on a phone the drawer hides the run's column).
+    let message = RwSignal::new(String::new());
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let has_run = move || controller.view.with(|v| v.scenario.is_some());
+    let save =
+        move |(_, _, tool, ending, mime, _): (&str, &str, &'static str, &'static str, &'static str, bool)| {
+            message.set(String::new());
+            let (title, json) = match controller.view.with_untracked(|v| v.scenario.clone()) {
+                Some(s) => {
+                    (s.title.clone(), controller.with_events(|events| crate::export::to_json(&s, events)))
+                }
+                None => editor
+                    .scenario
+                    .with_untracked(|s| (s.title.clone(), serde_json::to_string(s).unwrap_or_default())),
+            };
+            let slug: String = title
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+                .collect::<String>()
+                .split('-')
+                .filter(|w| !w.is_empty())
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("-");
+            let name = format!("{slug}{ending}");
+            if tool.is_empty() {
+                if let Err(e) = browser::download(&name, mime, &json) {
+                    message.set(e);
+                }
+                return;
+            }
+            tools::spawn_call(
+                tool,
+                vec![json.into()],
+                Box::new(move |written| {
+                    let saved = written.and_then(|text| {
+                        // Each file comes after a line with anything to say about it.
+                        let (note, file) = text.split_once('\n').unwrap_or_default();
+                        message.set(note.to_string());
+                        browser::download(&name, mime, file)
+                    });
+                    if let Err(e) = saved {
+                        message.set(e);
+                    }
+                }),
+            );
+        };
+    view! {
+        <div class="exports">
+            <OpenRun message=message board=board testid="import" />
+            <share::ShareLinks />
+            {SAVES
+                .into_iter()
+                .map(|s| {
+                    view! {
+                        <button data-testid=s.0 disabled=move || s.5 && !has_run() on:click=move |_| save(s)>
+                            {s.1}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+        {move || (!message.get().is_empty()).then(|| view! {
+            <p class="notice" data-testid="files-message" role="status">{move || message.get()}</p>
+        })}
+        // The leaderboard's panel and its Close button come from the tools module.
+        <div on:click=move |ev| if browser::acted(&ev, "close").is_some() { board.set(String::new()) } markup=move || crate::markup::Markup::from_tools_module(board.get())></div>
+    }
+}
+
+/// Interject: a message from outside the cast (seed 004's "Audience member", or the moderator)
+/// that every agent hears from the next call, recorded as injected.
+#[component]
+fn Interject(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let speaker = RwSignal::new("Audience member".to_string());
+    let text = RwSignal::new(String::new());
+    let send = move || match controller.interject(&speaker.get_untracked(), &text.get_untracked()) {
+        Ok(()) => {
+            text.set(String::new());
+            message.set(String::new());
+        }
+        Err(e) => message.set(e),
+    };
+    view! {
+        <div class="row interject" role="group" aria-label="Interject">
+            <label class="field">
+                <span>"Interject as"</span>
+                <select data-testid="interject-as" on:change=move |ev| speaker.set(event_target_value(&ev))>
+                    <option value="Audience member">"Audience member"</option>
+                    <option value="Moderator">"Moderator"</option>
+                </select>
+            </label>
+            <label class="field grow">
+                <span>"Message (heard from the next call)"</span>
+                <input
+                    data-testid="interject-text"
+                    placeholder="What the class says"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" {
+                            send()
+                        }
+                    }
+                />
+            </label>
+            <button data-testid="interject" on:click=move |_| send()>"Interject"</button>
+            <span class="muted" data-testid="interject-later" role="status">{move || controller.heard_later.get()}</span>
+        </div>
+        <GiveFloor message=message />
+    }
+}
+
+/// Give the floor: the class makes an agent the next speaker once (a click on their name); the
+/// method still chooses, and both are recorded. The trading game says why it cannot.
+#[component]
+fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    // Drawn again when a run starts, not at every event it records (a button redrawn under the
+    // pointer would lose the click).
+    let scenario = Memo::new(move |_| {
+        controller.view.with(|v| v.scenario.as_ref().map(|s| (s.method.kind(), s.agent_names())))
+    });
+    move || {
+        let (kind, names) = scenario.get()?;
+        let fixed = kind.fixed_floor();
+        let names = if fixed.is_some() { Vec::new() } else { names };
+        Some(view! {
+            <div class="row interject" role="group" aria-label="Give the floor" data-testid="floor">
+                <span>{fixed.map_or("Give the floor to".to_string(), |why| format!("Give the floor: {why}."))}</span>
+                {names.into_iter().map(|agent| {
+                    let name = agent.clone();
+                    view! {
+                        <button data-testid="give-floor" on:click=move |_| {
+                            message.set(controller.give_floor(&agent).err().unwrap_or_default())
+                        }>{name}</button>
+                    }
+                }).collect_view()}
+                {kind.ends_on_request().then(|| view! {
+                    <button
+                        data-testid="end-show"
+                        title="The director's next turn closes the show (its stop draw is still made and recorded)"
+                        on:click=move |_| message.set(controller.end_show().err().unwrap_or_default())
+                    >
+                        "End the show"
+                    </button>
+                })}
+                <span class="muted" data-testid="floor-given" role="status">
+                    {move || controller.given.get()}
+                    {move || controller.ending.get().then_some(" The show ends at the director's next turn.")}
+                </span>
+            </div>
+        })
+    }
+}
