@@ -6,9 +6,8 @@
 //!   first page) and never drifts from the files.
 //! - The page's code splitting (docs/architecture.md): the splitter (`wasm-split-cli`, run after
 //!   each Trunk build by publish/split.mjs) reads the `linking` and `reloc.*` sections of rustc's
-//!   wasm, which wasm-ld drops unless told to keep them. Asked for the binaries that are split
-//!   alone (the page, and the comparison page until it is folded into it): a global flag would
-//!   leave about 1.6 MB of linking data in every other wasm file.
+//!   wasm, which wasm-ld drops unless told to keep them. Asked for the page's binary alone (the
+//!   test and bench binaries are native).
 use std::fmt::Write;
 
 fn main() {
@@ -16,9 +15,7 @@ fn main() {
     println!("cargo::rerun-if-changed=src/presets.rs");
     println!("cargo::rerun-if-changed=public/scenarios");
     if std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "wasm32") {
-        for bin in ["agora", "agora-compare"] {
-            println!("cargo::rustc-link-arg-bin={bin}=--emit-relocs");
-        }
+        println!("cargo::rustc-link-arg-bin=agora=--emit-relocs");
     }
     let presets = std::fs::read_to_string("src/presets.rs").expect("src/presets.rs");
     let mut cards = String::from("pub const CARDS: &[Card] = &[\n");

@@ -31,12 +31,13 @@ for (const path of files.filter((p) => compressible.test(p))) {
 }
 
 // Trunk names the files it builds with a hash of their content (agora-<hash>_bg.wasm, the hash
-// written without its leading zeros, so 16 hex digits or a few fewer): those can be
+// written without its leading zeros, so 16 hex digits or a few fewer), and the split names its
+// loader and chunks after them (agora-<hash>.split.js, agora-<hash>.<chunk>.wasm): those can be
 // cached for a year. The pages and the service worker are checked with the host at each load, so a
 // new deploy is seen at once; other files keep the host's default (Netlify and Cloudflare Pages
 // revalidate them). No two rules set one header, so the hosts' different ways of merging them
 // cannot matter.
-const hashed = files.filter((p) => /-[0-9a-f]{12,16}(_bg)?\.[a-z]+$/.test(p));
+const hashed = files.filter((p) => /-[0-9a-f]{12,16}(_bg|\.[\w-]+)?\.[a-z]+$/.test(p));
 const rules = [
   '/*',
   '  Cross-Origin-Opener-Policy: same-origin',

@@ -2,7 +2,8 @@
 // paints before the wasm arrives): a card for each preset in the build's scenarios/, in the order
 // the app lists them (src/presets.rs), and the wasm's size as the progress bar's end, which
 // boot/start.js counts the arriving bytes against. Built from the presets on every build, the
-// cards never drift from them. Trunk runs it after minify.mjs and before precache.mjs, whose list
+// cards never drift from them; and names the program's files in phone.html, which runs it too.
+// Trunk runs it after minify.mjs and before precache.mjs, whose list
 // must see the final page (publish/after-build.mjs); by hand: `node publish/shell.mjs dist`.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,3 +53,15 @@ if (!filled.includes(cards) || !/<progress[^>]*data-shell-wasm[^>]*max="\d+"/.te
 }
 writeFileSync(page, filled);
 console.log(`index.html: the shell with ${cards.split('<li').length - 1} cards, wasm ${wasm}`);
+
+// A student's phone (phone.html) runs the same program: its start script is told the files the
+// page's start script is told, which only the build knows.
+const phone = join(dir, 'phone.html');
+const glue = /<script\b[^>]*\bdata-glue="([^"]+)"[^>]*\bdata-wasm="([^"]+)"/.exec(html);
+if (existsSync(phone)) {
+  if (!glue) throw new Error('index.html names no glue for phone.html (Trunk.toml, pattern_script)');
+  const text = readFileSync(phone, 'utf8');
+  const named = text.replace(/(<script\b[^>]*\bsrc="boot\/phone\.js")[^>]*>/, `$1 data-glue="${glue[1]}" data-wasm="${glue[2]}">`);
+  if (!named.includes(`data-glue="${glue[1]}"`)) throw new Error('phone.html lost its boot/phone.js script');
+  writeFileSync(phone, named);
+}

@@ -24,10 +24,7 @@ const stage = process.env.TRUNK_STAGING_DIR;
 const profile = process.env.TRUNK_PROFILE;
 // Only a Trunk build has rustc's wasm beside the staged files; by hand there is nothing to do.
 if (stage && profile) {
-  // The programs split: the page, and the comparison page's own build (it runs the page's
-  // controller, whose demo model is a chunk) until it is folded into the page.
   split('agora', '', (f) => /^agora-[0-9a-f]+\.js$/.test(f));
-  split('agora-compare', 'compare', (f) => f === 'agora-compare.js');
 }
 
 function split(program, folder, isGlue) {
@@ -73,7 +70,7 @@ function split(program, folder, isGlue) {
     }
 
     // wasm-opt on the main module and on every chunk (Trunk's would have seen only the file this
-    // step replaces, so index.html turns it off for these programs): release builds only.
+    // step replaces, so index.html turns it off for the page): release builds only.
     const features = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
       '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals'];
     const files = [[join(bound, `${base}_bg.wasm`), join(dir, `${base}_bg.wasm`)],
@@ -82,7 +79,7 @@ function split(program, folder, isGlue) {
       if (profile === 'release') {
         // The page's main module is what a first visit waits for: flattening and rebuilding its
         // control flow, then shrinking twice more, takes about 2 KB more off it (docs/size.md).
-        const main = from.endsWith('_bg.wasm') && program === 'agora';
+        const main = from.endsWith('_bg.wasm');
         run(bin('wasm-opt'), [...features, ...(main ? ['-Oz', '--flatten', '--rereloop', '-Oz', '-Oz'] : ['-Oz']), from, '-o', to]);
       } else {
         renameSync(from, to);

@@ -40,10 +40,35 @@ pub use driver::{Controller, Mode};
 pub use methods::method_label;
 pub(crate) use workspace::MethodPanel;
 
-/// Mounts the app into the page body.
+/// Starts the page the program was loaded by: a student's phone in a class's room (phone.html,
+/// whose body is a `phone-page`), else the app, mounted into the page body.
 pub fn start() {
     console_error_panic_hook::set_once();
+    let body = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body());
+    if body.is_some_and(|b| b.class_list().contains("phone-page")) {
+        return phone();
+    }
     leptos::mount::mount_to_body(App);
+}
+
+/// A student's phone: the room's screen, drawn by the tools' chunk from the join link; what
+/// stops it said in its place.
+fn phone() {
+    leptos::task::spawn_local(async {
+        let Err(why) = tools::answer_later(tools::phone_start()).await else { return };
+        let document = web_sys::window().and_then(|w| w.document());
+        let Some(main) = document.and_then(|d| d.query_selector("main").ok().flatten()) else { return };
+        main.set_text_content(None);
+        let main: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(main);
+        leptos::mount::mount_to(main, move || {
+            view! {
+                <p class="notice error" role="alert" data-testid="phone-error">
+                    {format!("This room cannot be opened: {why}. Ask your teacher for the link again.")}
+                </p>
+            }
+        })
+        .forget();
+    });
 }
 
 /// Where the workspace draws its parts of the start screen and the stage, and what the start

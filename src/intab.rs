@@ -358,9 +358,15 @@ pub fn shape(request: &ChatRequest) -> Shape {
 }
 
 /// The call the page hands the engine's module: the messages, the call's `seed`, the request's
-/// own token limit and temperature if it sets them, and the [`Reply`] the module builds the
-/// grammar from. Written by hand: a `json!` tree here costs the first page kilobytes.
-pub fn call_body(request: &ChatRequest, seed: u32, sampling: Option<&Sampling>) -> String {
+/// own token limit and temperature if it sets them, the [`Reply`] it must take, and for the
+/// in-tab engine its [`Shape`] as JSON (the grammar and the token budget, built by the page's
+/// `intab` chunk: the built-in model reads the reply itself). Written by hand: a `json!` tree here costs the first page kilobytes.
+pub fn call_body(
+    request: &ChatRequest,
+    seed: u32,
+    sampling: Option<&Sampling>,
+    shape: Option<&str>,
+) -> String {
     let mut body = format!(
         "{{\"messages\":{},\"seed\":{seed},\"reply\":{}",
         serde_json::to_string(&request.messages).unwrap_or_default(),
@@ -374,6 +380,9 @@ pub fn call_body(request: &ChatRequest, seed: u32, sampling: Option<&Sampling>) 
     }
     if let Some(s) = sampling {
         body.push_str(&format!(",\"writing\":{}", serde_json::to_string(s).unwrap_or_default()));
+    }
+    if let Some(shape) = shape {
+        body.push_str(&format!(",\"shape\":{shape}"));
     }
     body.push('}');
     body
@@ -447,16 +456,10 @@ impl EngineAnswer {
     }
 }
 
-/// What the engine's module asks of its WebAssembly build: `call` is the JSON
-/// `{"max_tokens": n or null, "reply": Reply}` the page sent; the answer is the [`Shape`] as JSON.
-pub fn shape_json(call: &str) -> Result<String, String> {
-    #[derive(serde::Deserialize)]
-    struct Call {
-        max_tokens: Option<u32>,
-        reply: Reply,
-    }
-    let call: Call = serde_json::from_str(call).map_err(|e| format!("a call the engine cannot read: {e}"))?;
-    serde_json::to_string(&call.reply.shape(call.max_tokens)).map_err(|e| e.to_string())
+/// The shape of `request`'s call as JSON, as the page's `intab` chunk hands it to the engine's
+/// module inside the call's body ([`call_body`]).
+pub fn shape_json(request: &ChatRequest) -> String {
+    serde_json::to_string(&shape(request)).unwrap_or_default()
 }
 
 /// A GBNF literal for `text`.

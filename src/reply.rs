@@ -11,9 +11,9 @@ use serde_json::Value;
 pub const BID_RANGE: (u32, u32) = (1, 10);
 
 /// What a call's reply must look like, read off the request by the page (small: no grammar
-/// text), and sent with the call to the engine's module, whose own small WebAssembly build
-/// (`src/bin/agora-shape.rs`) turns it into a [`crate::intab::Shape`]. The split keeps the grammar builder
-/// off the first page.
+/// text), and sent with the call to the engine's module with the [`crate::intab::Shape`] the
+/// page's `intab` chunk builds from it, and to the built-in model, which holds its reply to it.
+/// The split keeps the grammar builder off the first page.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Reply {

@@ -150,25 +150,12 @@ export async function unload() {
   if (old) await old.w.exit().catch(() => {});
 }
 
-// The grammar builder: Agora's own Rust (src/bin/agora-shape.rs), a small WebAssembly module
-// beside this one, fetched with it.
-let shaper = null;
-export function shapes() {
-  shaper ??= import('./agora-shape.js').then(async (m) => {
-    await m.default();
-    return m;
-  }).catch((e) => {
-    throw new Error(`the in-tab engine could not be fetched (${e?.message ?? e}); reload the page and try again`);
-  });
-  shaper.catch(() => { shaper = null; });
-  return shaper;
-}
-
 /**
- * One chat completion: `req` is { messages, temperature?, seed, max_tokens, reply?, writing? }
- * where `reply` is the form the reply must take (Rust's `intab::Reply`), from which the grammar,
- * the token budget and streaming follow (without it, `stream` says whether to stream), and
- * `writing` how free text is written (Rust's `model::Sampling`).
+ * One chat completion: `req` is { messages, temperature?, seed, max_tokens, reply?, shape?,
+ * writing? } where `reply` is the form the reply must take (Rust's `intab::Reply`), `shape` the
+ * grammar, token budget and streaming the page built from it (Rust's `intab::Shape`; without it,
+ * `stream` says whether to stream), and `writing` how free text is written (Rust's
+ * `model::Sampling`).
  * `onText(textSoFar)` is called as a streamed reply grows. Resolves to
  * { content, prompt_tokens, completion_tokens, finish_reason, ms, timings }.
  */
@@ -186,9 +173,7 @@ async function completeNow(req, onText, signal) {
   if (!engine) throw new Error('the in-tab model is not loaded');
   if (signal?.aborted) throw new Error('cancelled');
   if (typeof req === 'string') req = JSON.parse(req);
-  const shape = req.reply
-    ? JSON.parse((await shapes()).shape(JSON.stringify({ max_tokens: req.max_tokens ?? null, reply: req.reply })))
-    : { grammar: null, max_tokens: req.max_tokens, streams: req.stream };
+  const shape = req.shape ?? { grammar: null, max_tokens: req.max_tokens, streams: req.stream };
   const started = performance.now();
   const options = {
     messages: req.messages,

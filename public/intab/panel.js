@@ -1,7 +1,7 @@
 // The model settings of a scenario on the in-tab model, drawn here rather than in the app so the
 // first page carries none of it: which model, its download (asked first, with progress and
 // Cancel), what is kept in this browser, and how the engine runs here.
-import { environment, load, shapes, unload } from './engine.js';
+import { environment, load, unload } from './engine.js';
 import { cached, download, mb, remove, stored } from './store.js';
 
 const el = (tag, { dataset = {}, ...props } = {}, ...children) => {
@@ -236,16 +236,13 @@ addEventListener('agora-offline', draw);
 /**
  * Draws the settings into `root` (again, when the app mounts them anew) for the model the
  * scenario names (`name`); `hooks` are the app's { setName(name), loaded(source, picked,
- * promptPerSecond, tokensPerSecond, onGpu) } (an empty source: nothing loaded).
+ * promptPerSecond, tokensPerSecond, onGpu) } (an empty source: nothing loaded), and `about` what
+ * the app says of that model, as JSON: { url, label, context, models } (Rust's `engine_info`).
  */
-export async function settings(root, name, hooks) {
+export async function settings(root, name, hooks, about) {
   // The app tells the panel of every edit to the scenario; only a new mount or name matters.
   if (panel.root === root && panel.info?.name === name) return;
-  const m = await shapes();
-  const models = JSON.parse(m.models());
-  const url = m.source(name) ?? null;
-  const label = url && m.label(url);
-  const info = { name, url, label, context: m.context_tokens(), models };
+  const info = { name, ...JSON.parse(about) };
   const fresh = panel.root !== root || panel.info?.url !== info.url;
   const redraw = fresh || panel.info?.name !== info.name;
   panel.root = root;

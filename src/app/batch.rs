@@ -10,7 +10,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use super::browser::BrowserClock;
-use super::tools::{call, module};
+use super::tools;
 use super::Controller;
 use crate::app::demo::PageDemo;
 use crate::batch::play_seed;
@@ -153,9 +153,8 @@ impl Controller {
                 .ok_or("there is no interrupted batch to resume")?,
         };
         let json = serde_json::to_string(&scenario).unwrap_or_default();
-        let m = module().await?;
         let seeds: Vec<u64> =
-            serde_json::from_str::<serde_json::Value>(&call(&m, "seeds", &[spec.as_str().into()])?)
+            serde_json::from_str::<serde_json::Value>(&tools::answer(tools::seeds(spec.clone())).await?)
                 .ok()
                 .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
                 .unwrap_or_default();
@@ -173,14 +172,14 @@ impl Controller {
             None => b.data.with_value(|d| d.csv.lines().next().is_some_and(|h| h.contains(",judge:"))),
         };
         let key = if judged {
-            let address = call(&m, "judge_address", &[json.as_str().into()])?;
+            let address = tools::answer(tools::judge_address(json.clone())).await?;
             super::judge::judge_key(&self.keys, &address)?
         } else {
             String::new()
         };
         if new.is_some() {
             // A resumed batch has its header already.
-            let header = call(&m, "header", &[json.as_str().into(), spec.as_str().into(), judged.into()])?;
+            let header = tools::answer(tools::header(json.clone(), spec.clone(), judged)).await?;
             // A batch left unfinished by a reload is kept with the past runs before this one starts.
             if b.data.with_value(|d| d.interrupted) {
                 self.end_interrupted_batch();
@@ -253,17 +252,10 @@ impl Controller {
                     Ok(events) => (crate::export::to_json_compact(&seeded, events), String::new()),
                     Err(e) => (String::new(), e.clone()),
                 };
-                let args = [
-                    json.as_str().into(),
-                    spec.as_str().into(),
-                    (seed as f64).into(),
-                    run.as_str().into(),
-                    error.into(),
-                    b.data
-                        .with_value(|d| d.csv.lines().next().map(wasm_bindgen::JsValue::from))
-                        .unwrap_or_default(),
-                ];
-                let row = match call(&m, "row", &args) {
+                let header = b.data.with_value(|d| d.csv.lines().next().unwrap_or_default().to_string());
+                let row =
+                    tools::answer(tools::row(json.clone(), spec.clone(), seed, run, error, header)).await;
+                let row = match row {
                     Ok(row) => serde_json::from_str::<serde_json::Value>(&row).unwrap_or_default(),
                     Err(e) => {
                         b.change(|d| {
@@ -612,5 +604,5 @@ fn seed_count(spec: &str) -> Option<usize> {
 
 /// The report of a batch's rows, drawn by the tools module.
 async fn report_of(csv: &str) -> Result<String, String> {
-    call(&module().await?, "report", &[csv.into()])
+    tools::answer(tools::report(csv.to_string())).await
 }

@@ -1,14 +1,14 @@
-//! "Compare side by side" on the app's page: what the columns differ in, and the comparison page
-//! ([`super::comparison`], its own WebAssembly build) in a frame across the run area while a
-//! comparison is open. The app hands the page its comparison in the frame's address (`compare.html#cmp=...`, the
-//! same packing as a share link, or `#past=ID`), so no comparison code is on the first page.
+//! "Compare side by side" on the app's page: what the columns differ in, and the comparison
+//! ([`super::comparison`], a chunk of the page fetched when one first opens) across the run area
+//! while one is open, named by a fragment (`cmp=...`, the same packing as a share link, `past=ID`,
+//! or `new=...`).
 
 use leptos::prelude::*;
 
 use crate::markup::Markup;
 use crate::ui::MarkupAttribute;
 
-/// The comparison page's address while one is open.
+/// What names the comparison open (see [`super::comparison`]'s `requested`), while one is.
 #[derive(Clone, Copy, Default)]
 pub struct CompareState {
     pub frame: RwSignal<Option<String>>,
@@ -20,9 +20,8 @@ impl CompareState {
     pub fn open_fragment(&self, fragment: &str) {
         // Another comparison replaces the one kept until now: a reload must not bring that back.
         super::storage::show_comparison(true, fragment != "open");
-        // A query of its own, so the frame loads the page afresh: an address that differs from
-        // the frame's only after `#` would not.
-        self.frame.set(Some(format!("compare.html?{}#{fragment}", js_sys::Date::now() as u64)));
+        // Set even when it is the same: the comparison is drawn afresh.
+        self.frame.set(Some(fragment.to_string()));
     }
 
     /// Shows a comparison file's text (opened from disk).
@@ -34,32 +33,6 @@ impl CompareState {
     pub fn open_past(&self, id: &str) {
         self.open_fragment(&format!("past={id}"));
     }
-}
-
-/// Answers the comparison page's request for the key (`agora-key?`, posted by a page of this
-/// origin) with the key the app holds and the address it was entered for: from memory to memory,
-/// so a key kept only in memory (the default) reaches the columns without being stored.
-pub fn hand_over_keys(keys: super::models::KeyStore) {
-    use wasm_bindgen::{JsCast, JsValue};
-    let Some(window) = web_sys::window() else { return };
-    let own = window.location().origin().unwrap_or_default();
-    let answer = wasm_bindgen::closure::Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
-        let field = |name: &str| js_sys::Reflect::get(&e, &name.into()).unwrap_or_default();
-        if field("origin").as_string().as_deref() != Some(&own)
-            || field("data").as_string().as_deref() != Some("agora-key?")
-        {
-            return;
-        }
-        let source = field("source");
-        if let Ok(post) = js_sys::Reflect::get(&source, &"postMessage".into())
-            .and_then(|f| f.dyn_into::<js_sys::Function>())
-        {
-            let text = format!("agora-key\n{}\n{}", keys.origin.get_untracked(), keys.key.get_untracked());
-            let _ = post.call2(&source, &text.into(), &own.as_str().into());
-        }
-    });
-    let _ = window.add_event_listener_with_callback("message", answer.as_ref().unchecked_ref());
-    answer.forget(); // lives as long as the page
 }
 
 /// The panel's controls, drawn once as text: nothing in them changes (Close shows while a
@@ -118,9 +91,33 @@ pub fn ComparePanel() -> impl IntoView {
         <section class="panel compare" data-testid="compare" aria-label="Compare side by side">
             <h2>"Compare side by side"</h2>
             <div on:click=act markup=Markup::from_static(CONTROLS)></div>
-            {move || state.frame.get().map(|src| view! {
-                <iframe class="comparison-frame" data-testid="compare-frame" title="Comparison" src=src></iframe>
+            {move || state.frame.get().map(|fragment| view! {
+                <div class="comparison-frame" data-testid="compare-frame" role="region" aria-label="Comparison" tabindex="0">
+                    {comparison(fragment)}
+                </div>
             })}
         </section>
+    }
+}
+
+/// The comparison `fragment` names, once the `compare` chunk has arrived (fetched the first time);
+/// what stops it said in its place.
+fn comparison(fragment: String) -> impl IntoView {
+    let slot: super::Slot = RwSignal::new_local(None);
+    let failed = RwSignal::new(None::<String>);
+    if let Some(owner) = Owner::current() {
+        leptos::task::spawn_local(async move {
+            // The tab may have closed meanwhile: then there is nowhere to draw it.
+            match super::comparison::comparison_view(owner, fragment).await {
+                Ok(view) => drop(slot.try_set(Some(view))),
+                Err(e) => drop(failed.try_set(Some(e.to_string()))),
+            }
+        });
+    }
+    view! {
+        {super::place(slot)}
+        {move || failed.get().map(|why| view! {
+            <p class="notice error" role="alert" data-testid="compare-error">{format!("The comparison could not be opened: {why}")}</p>
+        })}
     }
 }

@@ -1,9 +1,9 @@
-//! The comparison page (`compare.html`, its own WebAssembly build `src/bin/agora-compare.rs`,
-//! fetched only when a comparison opens, so none of it is on the first page): two to four columns
-//! of one cast and topic that differ in one thing ([`crate::compare`]), each a run of its own
-//! (its own [`Controller`], drawn by the app's transcript and method panel), stepped and played
-//! together, with the strip of figures above them. The app shows the page in a frame beside the
-//! run on screen; a comparison is one file, one link and one entry in the past runs.
+//! A comparison, in the page's Compare tab: a chunk of its own (`compare`), fetched when a
+//! comparison first opens. Two to four columns of one cast and topic that differ in one thing
+//! ([`crate::compare`]), each a run of its own (its own [`Controller`], drawn by the app's
+//! transcript and method panel), stepped and played together, with the strip of figures above
+//! them; a comparison is one file, one link and one entry in the past runs. The columns take the
+//! page's key, demo speed and model in the tab from the page's controller.
 //!
 //! The columns share the provider's limit on calls in flight (every model on this page counts its
 //! calls together: [`crate::provider::share_limits`]); the scenario's spending cap is
@@ -21,12 +21,14 @@ use crate::scenario::Scenario;
 use crate::ui::form::EditorState;
 use crate::ui::MarkupAttribute;
 
-/// Starts the comparison page: reads the comparison its address names and shows it.
-pub fn start() {
-    console_error_panic_hook::set_once();
+/// The comparison `fragment` names (see [`requested`]) drawn under `owner`, once the chunk is
+/// there: the split function (what Leptos's `#[lazy]` expands to, with `fallible`, so a chunk that
+/// cannot be fetched is an error the tab words) the Compare tab enters the chunk through.
+#[leptos::wasm_split::wasm_split(compare, wasm_split_path = ::leptos::wasm_split, fallible)]
+pub fn comparison_view(owner: Owner, fragment: String) -> Result<AnyView, super::Unfetched> {
     // The columns' calls share the provider's limit on calls in flight.
     crate::provider::share_limits();
-    leptos::mount::mount_to_body(ComparisonPage);
+    Ok(owner.with(|| view! { <ComparisonView fragment=fragment /> }.into_any()))
 }
 
 /// One column: what sets it apart, the scenario it runs, and its run.
@@ -153,38 +155,11 @@ impl Open {
     }
 }
 
-/// Asks the app this page is shown in for the key it holds (see
-/// `crate::app::compare::hand_over_keys`): a key kept only in memory is not in this page's storage.
-fn ask_for_keys(page: Controller) {
-    use wasm_bindgen::{JsCast, JsValue};
-    let Some(window) = web_sys::window() else { return };
-    let own = window.location().origin().unwrap_or_default();
-    let origin = own.clone();
-    let take = wasm_bindgen::closure::Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| {
-        let field = |name: &str| js_sys::Reflect::get(&e, &name.into()).unwrap_or_default();
-        if field("origin").as_string().as_deref() != Some(&own) {
-            return;
-        }
-        let text = field("data").as_string().unwrap_or_default();
-        let Some((origin, key)) = text.strip_prefix("agora-key\n").and_then(|t| t.split_once('\n')) else {
-            return;
-        };
-        if !key.is_empty() {
-            page.keys.set_key(key.to_string(), origin.to_string());
-        }
-    });
-    let _ = window.add_event_listener_with_callback("message", take.as_ref().unchecked_ref());
-    take.forget(); // lives as long as the page
-    if let Ok(Some(parent)) = window.parent() {
-        let _ = parent.post_message(&"agora-key?".into(), &origin);
-    }
-}
-
-/// What the page's address asks for: `#cmp=1.DATA` (a comparison file, packed as links are),
-/// `#past=ID` (a comparison kept in the past runs), or `#new=VARY&VALUES&s=1.DATA` (a new
-/// comparison of a scenario, as its link carries it; what varies and the values URI-encoded).
-fn requested() -> Result<ComparisonFile, String> {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+/// What a fragment asks for: `cmp=1.DATA` (a comparison file, packed as links are), `past=ID`
+/// (a comparison kept in the past runs), or `new=VARY&VALUES&s=1.DATA` (a new comparison of a
+/// scenario, as its link carries it; what varies and the values URI-encoded).
+fn requested(fragment: &str) -> Result<ComparisonFile, String> {
+    let hash = format!("#{fragment}");
     if let Some(new) = hash.strip_prefix("#new=") {
         let mut parts = new.splitn(3, '&');
         let mut next = || -> String {
@@ -209,17 +184,16 @@ fn requested() -> Result<ComparisonFile, String> {
     crate::compare::from_json(&text)
 }
 
+/// The comparison `fragment` names (`open`: the one open before a reload), its controls, strip
+/// and columns.
 #[component]
-fn ComparisonPage() -> impl IntoView {
+fn ComparisonView(fragment: String) -> impl IntoView {
     // Holds what the columns share: the key store, the demo speed, the model in the tab.
-    let page = Controller::new();
-    provide_context(page);
-    ask_for_keys(page);
-    let reopening = web_sys::window().and_then(|w| w.location().hash().ok()).as_deref() == Some("#open");
-    let opened = if reopening {
+    let page = expect_context::<Controller>();
+    let opened = if fragment == "open" {
         Open::reopened(&page)
     } else {
-        requested().and_then(|file| Open::of(file, &page)).map(|o| (o, false))
+        requested(&fragment).and_then(|file| Open::of(file, &page)).map(|o| (o, false))
     };
     let error = opened.as_ref().err().cloned();
     let (opened, was_kept) = opened.map_or((None, false), |(o, kept)| (Some(o), kept));
@@ -234,7 +208,8 @@ fn ComparisonPage() -> impl IntoView {
         o.as_ref().is_some_and(|o| o.columns.iter().any(|c| c.recorded.with_value(Option::is_some)))
     });
     let kept = StoredValue::new(recorded || was_kept);
-    let with_open = move |f: &dyn Fn(&Open)| open.with_value(|o| o.as_ref().map(f));
+    // (Timers and frames may fire after the comparison has closed: nothing is left to read then.)
+    let with_open = move |f: &dyn Fn(&Open)| open.try_with_value(|o| o.as_ref().map(f));
     // Each step of a column draws the strip again, once a frame at most; once every column has
     // finished, the comparison is kept in the past runs.
     let drawn = StoredValue::new(false);
@@ -245,7 +220,7 @@ fn ComparisonPage() -> impl IntoView {
         }
         drawn.set_value(true);
         request_animation_frame(move || {
-            drawn.set_value(false);
+            drawn.try_set_value(false);
             with_open(&|o| {
                 match crate::compare::strip_html(&o.file()) {
                     Ok(html) => strip.set(html),
@@ -281,19 +256,16 @@ fn ComparisonPage() -> impl IntoView {
             keep_scheduled.set_value(true);
             set_timeout(
                 move || {
-                    keep_scheduled.set_value(false);
-                    keep();
+                    if keep_scheduled.try_set_value(false).is_none() {
+                        keep();
+                    }
                 },
                 std::time::Duration::from_millis(1000),
             );
         }
     });
-    let leaving = wasm_bindgen::closure::Closure::<dyn Fn()>::new(keep);
-    if let Some(w) = web_sys::window() {
-        use wasm_bindgen::JsCast;
-        let _ = w.add_event_listener_with_callback("pagehide", leaving.as_ref().unchecked_ref());
-    }
-    leaving.forget(); // lives as long as the page
+    let leaving = window_event_listener(leptos::ev::pagehide, move |_| keep());
+    on_cleanup(move || leaving.remove());
     let act = move |what: &'static str| {
         with_open(&|o| {
             let mut errors = Vec::new();
@@ -393,12 +365,11 @@ fn ComparisonPage() -> impl IntoView {
         note.set(format!("Judging {} pairs of columns side by side…", runs.len() * (runs.len() - 1) / 2));
         leptos::task::spawn_local(async move {
             let done = async {
-                let m = super::tools::module().await?;
                 for i in 0..runs.len() {
                     for j in i + 1..runs.len() {
-                        let args =
-                            [runs[i].1.as_str().into(), runs[j].1.as_str().into(), key.as_str().into()];
-                        let out = super::tools::call_async(&m, "judge_pair", &args).await?;
+                        let pair =
+                            super::tools::judge_pair(runs[i].1.clone(), runs[j].1.clone(), key.clone());
+                        let out = super::tools::answer_later(pair).await?;
                         let judged = serde_json::from_str(&out).map_err(|e| e.to_string())?;
                         pairs.update(|p| p.push((runs[i].0.clone(), runs[j].0.clone(), judged)));
                     }
@@ -427,7 +398,7 @@ fn ComparisonPage() -> impl IntoView {
         }
     });
     view! {
-        <main class="comparison" data-testid="comparison">
+        <div class="comparison" data-testid="comparison">
             {error.map(|e| view! {
                 <p class="notice error" role="alert" data-testid="compare-error">
                     {format!("The comparison could not be opened: {e}.")}
@@ -460,7 +431,7 @@ fn ComparisonPage() -> impl IntoView {
             <div class="strip-box" markup=move || strip.get()></div>
             {move || pairs.with(|p| (!p.is_empty()).then(|| side_by_side(p)))}
             <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
-        </main>
+        </div>
     }
 }
 

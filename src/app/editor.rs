@@ -137,7 +137,7 @@ fn Templates(
                 let show = move |out: Result<String, String>| {
                     html.set(out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string()))
                 };
-                super::tools::spawn_call("templates", vec![json.into(), part.into()], Box::new(show));
+                super::tools::spawn(super::tools::templates(json, part.to_string()), show);
             }
         }
         Markup::from_tools_module(html.get())
@@ -159,7 +159,7 @@ fn Templates(
             }
         };
         let json = s.with_untracked(|s| serde_json::to_string(s).unwrap_or_default());
-        super::tools::spawn_call("template_edit", vec![json.into(), ev.into()], Box::new(apply));
+        super::tools::spawn(super::tools::template_edit(json, ev), apply);
     };
     view! {
         <details class="templates" data-testid=format!("templates-{part}") hidden=move || !s.with(when) on:toggle=move |ev| {
@@ -466,4 +466,126 @@ fn rename(s: &mut crate::scenario::Scenario, index: usize, name: String) {
     for seat in s.seats.iter_mut().filter(|n| **n == old) {
         *seat = name.clone();
     }
+}
+/// An edit in the judge's settings (drawn by [`templates`] for the part `judge`): the
+/// scenario with the settings read back from the rows, as JSON; after a dimension is added
+/// or removed, prefixed `redraw` and a line end, so the page draws the rows again.
+fn judge_edit(
+    scenario: &str,
+    event: &web_sys::Event,
+    el: &web_sys::Element,
+    block: &web_sys::Element,
+) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    let act = el.get_attribute("data-act").filter(|_| event.type_() == "click");
+    if event.type_() != "input" && act.is_none() {
+        return Ok(String::new());
+    }
+    let mut s = crate::scenario::Scenario::parse(scenario)?;
+    let mut settings = s.judge.read()?;
+    let value = |e: &web_sys::Element| -> String {
+        if let Some(i) = e.dyn_ref::<web_sys::HtmlInputElement>() {
+            i.value()
+        } else if let Some(t) = e.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+            t.value()
+        } else {
+            String::new()
+        }
+    };
+    let within = |root: &web_sys::Element, key: &str| {
+        root.query_selector(&format!("[data-key={key}]"))
+            .ok()
+            .flatten()
+            .map(|e| value(&e))
+            .unwrap_or_default()
+    };
+    if let Some(live) = block
+        .query_selector("[data-key=live]")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+    {
+        settings.live = live.checked();
+    }
+    let head = block.query_selector("p.row").ok().flatten();
+    if let Some(head) = &head {
+        (settings.provider, settings.model, settings.base_url) = (
+            within(head, "provider").trim().into(),
+            within(head, "model").trim().into(),
+            within(head, "base_url").trim().into(),
+        );
+    }
+    let removed =
+        if act.as_deref() == Some("remove") { el.closest(".dimension").ok().flatten() } else { None };
+    let (mut agent, mut conversation) = (Vec::new(), Vec::new());
+    // The rows are the block's children that name their list.
+    let mut next = block.first_element_child();
+    while let Some(row) = next {
+        next = row.next_element_sibling();
+        // (The add buttons name their list too.)
+        let Some(list) = row.get_attribute("data-list").filter(|_| row.tag_name() == "DIV") else {
+            continue;
+        };
+        if removed.as_ref() == Some(&row) {
+            continue;
+        }
+        let d = crate::judge::Dimension {
+            name: within(&row, "name").trim().to_string(),
+            min: within(&row, "min").trim().parse().unwrap_or(0),
+            max: within(&row, "max").trim().parse().unwrap_or(0),
+            description: within(&row, "description").trim().to_string(),
+        };
+        if list == "conversation_rubric" {
+            conversation.push(d);
+        } else {
+            agent.push(d);
+        }
+    }
+    if act.as_deref() == Some("add") {
+        let list = if el.get_attribute("data-list").as_deref() == Some("conversation_rubric") {
+            &mut conversation
+        } else {
+            &mut agent
+        };
+        let name = format!("dimension {}", list.len() + 1);
+        list.push(crate::judge::Dimension { name, min: 1, max: 5, description: String::new() });
+    }
+    (settings.agent_rubric, settings.conversation_rubric) = (agent, conversation);
+    s.judge = crate::judge::JudgeSpec::of(&settings);
+    let json = serde_json::to_string(&s).map_err(|e| e.to_string())?;
+    Ok(if act.is_some() { format!("redraw\n{json}") } else { json })
+}
+
+/// What an input or click in the editor's template rows (drawn by the tools' `templates`) does to
+/// the scenario `scenario` holds as JSON: the scenario with that template set, as JSON (a seed
+/// button also puts the seed's text in its box), or an empty text when the event edits nothing.
+/// The row's seed button is disabled while its text is the seed's.
+pub(crate) fn template_edit(scenario: &str, event: &web_sys::Event) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    let Some(el) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return Ok(String::new());
+    };
+    if let Some(block) = el.closest(".judge-settings").ok().flatten() {
+        return judge_edit(scenario, event, &el, &block);
+    }
+    let row = el.closest(".template").ok().flatten();
+    let find = |tag: &str| row.as_ref().and_then(|r| r.query_selector(tag).ok().flatten());
+    let (Some(field), Some(button), Some(area)) =
+        (el.get_attribute("data-field"), find("button"), find("textarea"))
+    else {
+        return Ok(String::new());
+    };
+    let (button, area): (web_sys::HtmlButtonElement, web_sys::HtmlTextAreaElement) =
+        (button.unchecked_into(), area.unchecked_into());
+    let seed = button.get_attribute("data-seed").unwrap_or_default();
+    match event.type_().as_str() {
+        "click" if el.tag_name() == "BUTTON" => area.set_value(&seed),
+        "input" => {}
+        _ => return Ok(String::new()),
+    }
+    let text = area.value();
+    button.set_disabled(text == seed);
+    let mut s = crate::scenario::Scenario::parse(scenario)?;
+    s.set_template(&field, text);
+    serde_json::to_string(&s).map_err(|e| e.to_string())
 }

@@ -1,10 +1,9 @@
 //! The in-tab model in the app: its engine (`public/intab/agora-intab.js` with wllama, fetched
 //! the first time it is needed, so the first page carries none of it), which also draws its
-//! settings (download, load, the cache: plain DOM there, measured at 24 KB gzipped less on the
-//! first page than the same panel in Leptos), and the [`ChatModel`] a run asks. Every call
-//! carries the [`Reply`] it asks for, from which the engine's module builds the grammar and
-//! token budget (with the core's code, in its own small WebAssembly build), and a seed drawn
-//! from the run's seed and the call's place in the run.
+//! settings (download, load, the cache: plain DOM there), and the [`ChatModel`] a run asks.
+//! Every call carries the [`Reply`](crate::reply::Reply) it asks for, the grammar and token
+//! budget built from it (the core's code, in the page's `intab` chunk, fetched with the engine),
+//! and a seed drawn from the run's seed and the call's place in the run.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -165,6 +164,30 @@ impl InTab {
     }
 }
 
+/// The grammar and token budget of `request`'s call on the in-tab engine, as JSON (the core's
+/// `intab::shape`): a split function of the page's `intab` chunk (what Leptos's `#[lazy]`
+/// expands to, with `fallible`), so the grammar builder is fetched only with the engine.
+#[leptos::wasm_split::wasm_split(intab, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn engine_shape(request: ChatRequest) -> Result<String, super::Unfetched> {
+    Ok(crate::intab::shape_json(&request))
+}
+
+/// What the engine's settings show for the model `name` names, as JSON: where it comes from and
+/// how it is called (none: not a model Agora can load), the context it is loaded with, and the
+/// models Agora offers. In the `intab` chunk with the shapes.
+#[leptos::wasm_split::wasm_split(intab, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn engine_info(name: String) -> Result<String, super::Unfetched> {
+    use crate::intab::{label, source, CONTEXT_TOKENS, MODELS};
+    let url = source(&name);
+    let label = url.as_deref().map(label);
+    Ok(serde_json::json!({"url": url, "label": label, "context": CONTEXT_TOKENS, "models": MODELS})
+        .to_string())
+}
+
+/// What the page says when the `intab` chunk did not arrive.
+const NO_INTAB_CHUNK: &str =
+    "the in-tab engine could not be fetched (its grammar builder did not arrive); reload the page and try again";
+
 /// The model settings of a scenario on the in-tab model or the browser's own: drawn by the
 /// `module` (fetched when they first show), told which model the scenario names, and telling
 /// back what it loads.
@@ -178,7 +201,16 @@ pub fn EngineSettings(module: &'static str) -> impl IntoView {
         let name = s.with(|s| s.model.name.clone());
         let Some(root) = node.get() else { return };
         leptos::task::spawn_local(async move {
-            if let Err(e) = call_in(module, "settings", &[&root.into(), &name.into(), &hooks(s, tab)]).await {
+            let info = match module {
+                ENGINE_MODULE => match engine_info(name.clone()).await {
+                    Ok(info) => JsValue::from(info),
+                    Err(_) => return failed.set(NO_INTAB_CHUNK.into()),
+                },
+                _ => JsValue::UNDEFINED,
+            };
+            if let Err(e) =
+                call_in(module, "settings", &[&root.into(), &name.into(), &hooks(s, tab), &info]).await
+            {
                 failed.set(e);
             }
         });
@@ -272,7 +304,15 @@ async fn ask(
     on_text: Option<TextSink>,
     abort: &web_sys::AbortController,
 ) -> Result<ChatResponse, ModelError> {
-    let body = crate::intab::call_body(request, seed, sampling.as_ref());
+    let shape = match module {
+        ENGINE_MODULE => Some(
+            engine_shape(request.clone())
+                .await
+                .map_err(|_| ModelError::Unavailable(NO_INTAB_CHUNK.into()))?,
+        ),
+        _ => None,
+    };
+    let body = crate::intab::call_body(request, seed, sampling.as_ref(), shape.as_deref());
     let agent = request.agent.clone();
     let streamed = Closure::<dyn Fn(JsValue)>::new(move |text: JsValue| {
         if let (Some(text), Some(on_text)) = (text.as_string(), &on_text) {

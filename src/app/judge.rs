@@ -28,17 +28,15 @@ impl Controller {
         self.judging.set(format!("Judging: {label} reads the run…"));
         let run = crate::export::to_json_compact(scenario, &events);
         let this = *self;
-        super::tools::spawn_call(
-            "judge",
-            vec![run.into(), key.into()],
-            Box::new(move |out| match out.and_then(|lines| crate::events::from_json_lines(&lines)) {
+        super::tools::spawn_later(super::tools::judge(run, key), move |out| {
+            match out.and_then(|lines| crate::events::from_json_lines(&lines)) {
                 Ok(added) => {
                     this.add_judged(added);
                     this.judging.set(String::new());
                 }
                 Err(e) => this.judging.set(format!("The judge could not be asked: {e}")),
-            }),
-        );
+            }
+        });
     }
 }
 
@@ -64,8 +62,7 @@ pub(crate) fn judge_key(keys: &super::models::KeyStore, address: &str) -> Result
 /// The judge's calls and verdict on the run file `run` (its log to be appended to), from the
 /// tools module's `judge` with `key`.
 pub(crate) async fn judged(run: String, key: String) -> Result<Vec<Event>, String> {
-    let m = super::tools::module().await?;
-    let lines = super::tools::call_async(&m, "judge", &[run.into(), key.into()]).await?;
+    let lines = super::tools::answer_later(super::tools::judge(run, key)).await?;
     crate::events::from_json_lines(&lines)
 }
 
@@ -90,26 +87,20 @@ fn score_live(controller: Controller) {
         let run = controller.with_events(|e| crate::export::to_json_compact(&scenario, e));
         // The page's key and the address it was entered for: the tools module sends it only there.
         let (key, origin) = (controller.keys.key.get_untracked(), controller.keys.origin.get_untracked());
-        super::tools::spawn_call(
-            "score_speeches",
-            vec![run.into(), key.into(), origin.into()],
-            Box::new(move |out| {
-                // Every score so far: shown while the run goes on (its own events stay the
-                // engine's), and in its log, with the judge's calls, once it has ended.
-                match out.and_then(|lines| crate::events::from_json_lines(&lines)) {
-                    Ok(all) if finished => controller.add_judged(all),
-                    Ok(all) => controller.view.update(|v| {
-                        all.iter()
-                            .filter(|e| matches!(e, Event::SpeechScored { .. }))
-                            .for_each(|e| v.apply(e))
-                    }),
-                    Err(e) => controller.notice.set(format!("A speech could not be scored: {e}")),
-                }
-                busy.set_value(false);
-                // Looks again, for what was said meanwhile.
-                controller.view.update(|_| {});
-            }),
-        );
+        super::tools::spawn_later(super::tools::score_speeches(run, key, origin), move |out| {
+            // Every score so far: shown while the run goes on (its own events stay the
+            // engine's), and in its log, with the judge's calls, once it has ended.
+            match out.and_then(|lines| crate::events::from_json_lines(&lines)) {
+                Ok(all) if finished => controller.add_judged(all),
+                Ok(all) => controller.view.update(|v| {
+                    all.iter().filter(|e| matches!(e, Event::SpeechScored { .. })).for_each(|e| v.apply(e))
+                }),
+                Err(e) => controller.notice.set(format!("A speech could not be scored: {e}")),
+            }
+            busy.set_value(false);
+            // Looks again, for what was said meanwhile.
+            controller.view.update(|_| {});
+        });
     });
 }
 
@@ -130,11 +121,9 @@ pub fn VerdictPanel() -> impl IntoView {
         let Ok(events) = controller.judgeable() else { return };
         let Some(Event::RunStarted { scenario, .. }) = events.first() else { return };
         let run = crate::export::to_json_compact(scenario, &events);
-        super::tools::spawn_call(
-            "verdict_panel",
-            vec![run.into()],
-            Box::new(move |out| card.set(out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string()))),
-        );
+        super::tools::spawn(super::tools::verdict_panel(run), move |out| {
+            card.set(out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string()))
+        });
     });
     let act = move |ev: leptos::ev::MouseEvent| {
         let Some(button) = super::browser::acted(&ev, "judge") else { return };
@@ -152,4 +141,146 @@ pub fn VerdictPanel() -> impl IntoView {
             }
         })
     }
+}
+/// The model of the judge `settings` name for a run of `scenario`, with `key`; none for the
+/// demo judge.
+fn judge_model(
+    scenario: &crate::scenario::Scenario,
+    settings: &crate::judge::JudgeSettings,
+    judge: &crate::judge::Judge,
+    key: String,
+) -> Result<Option<std::rc::Rc<dyn crate::model::ChatModel>>, String> {
+    use std::rc::Rc;
+    if judge.is_demo() {
+        return Ok(None);
+    }
+    let s = crate::judge::judge_scenario(scenario, &settings.who());
+    if s.model.is_in_tab() {
+        // The page's engine (one module for the page and this one): whatever the tab holds.
+        return Ok(Some(Rc::new(crate::app::intab::EngineJudge::new(s.seed, s.model.writing.clone()))));
+    }
+    let key = (!key.trim().is_empty()).then_some(key);
+    let endpoint = crate::provider::Endpoint::of(&s, key);
+    let transport = Rc::new(crate::app::fetch::BrowserTransport::default());
+    let clock = Rc::new(crate::app::browser::BrowserClock);
+    let http = crate::provider::HttpModel::new(endpoint, s.model.network, transport, clock)?;
+    Ok(Some(Rc::new(http)))
+}
+
+/// Judges a run file with the judge its scenario names (`key` for that judge's provider): the
+/// judge's calls and verdict as JSON lines, to append to the run's log (see
+/// [`crate::judge::judge_run`]); the demo judge calls nothing. The tools' `judge`.
+pub(crate) async fn judge_tool(run: String, key: String) -> Result<String, String> {
+    let file = crate::export::from_json(&run)?;
+    let events = crate::events::run_part(&file.events);
+    let settings = file.scenario.judge.settings()?;
+    let judge = crate::judge::Judge::of(&settings.who(), &file.scenario);
+    let model = judge_model(&file.scenario, &settings, &judge, key)?;
+    let clock = std::rc::Rc::new(crate::app::browser::BrowserClock);
+    let added =
+        crate::judge::judge_run(events, &settings, &judge, model, clock).await.map_err(|e| e.to_string())?;
+    Ok(crate::events::to_json_lines(&added))
+}
+
+/// The scores made so far for the run under way: the page keeps them out of the run's log
+/// until it ends, and asks again after each step.
+#[derive(Clone, Default)]
+struct Scored {
+    /// The run's `run_started`, as JSON.
+    run: String,
+    /// Each speech scored: its turn, speaker and words.
+    speeches: Vec<(u32, String, String)>,
+    /// The judge's calls and `speech_scored` events.
+    events: Vec<crate::events::Event>,
+}
+
+thread_local! {
+    static SCORED: std::cell::RefCell<Scored> = Default::default();
+}
+
+/// Scores each speech of a run file not yet scored (`judge.live`, see
+/// [`crate::judge::live`]) with the judge its scenario names, sending the page's `key` only
+/// when the judge is called at the address it was entered for (`origin`; any, when empty):
+/// every score of the run so far, with the judge's calls, as JSON lines. Once the run has
+/// ended they are handed over for its log, and forgotten here. A model error with nothing
+/// scored this time is the error.
+pub(crate) async fn score_tool(run: String, key: String, origin: String) -> Result<String, String> {
+    use crate::events::Event;
+    let file = crate::export::from_json(&run)?;
+    let settings = file.scenario.judge.settings()?;
+    let judge = crate::judge::Judge::of(&settings.who(), &file.scenario);
+    let address = crate::judge::judge_address(&file.scenario);
+    if !(address.is_empty() || origin.is_empty() || address.starts_with(&origin)) {
+        return Err(format!(
+            "the judge is called at {address}, and your key was entered for {origin}: judge the run when it has ended, or name a judge at {origin}"
+        ));
+    }
+    let model = judge_model(&file.scenario, &settings, &judge, key)?;
+    let id = file.events.first().map(Event::to_json).unwrap_or_default();
+    // The scores kept for this run, of speeches its log still holds as they were scored.
+    let said = |turn: u32, agent: &str| {
+        file.events.iter().find_map(|e| match e {
+            Event::Message { turn: t, speaker, text, .. } if *t == turn && speaker == agent => {
+                Some(text.clone())
+            }
+            _ => None,
+        })
+    };
+    // Kept only while every speech they scored is in the log in the same words (a run
+    // played again from the same seed may say other things).
+    let mut kept = SCORED.with(|s| s.borrow().clone());
+    if kept.run != id
+        || kept.speeches.iter().any(|(turn, agent, text)| said(*turn, agent).as_ref() != Some(text))
+    {
+        kept = Scored { run: id, ..Scored::default() };
+    }
+    let mut log = file.events.clone();
+    log.extend(kept.events.iter().cloned());
+    let clock = std::rc::Rc::new(crate::app::browser::BrowserClock);
+    let (added, error) = crate::judge::live::score_speeches(&log, &settings, &judge, model, clock).await;
+    if let (Some(e), true) = (&error, added.is_empty()) {
+        return Err(e.to_string());
+    }
+    for e in &added {
+        if let Event::SpeechScored { turn, agent, .. } = e {
+            kept.speeches.push((*turn, agent.clone(), said(*turn, agent).unwrap_or_default()));
+        }
+    }
+    kept.events.extend(added);
+    let out = crate::events::to_json_lines(&kept.events);
+    let ended = crate::events::finish_of(&file.events).is_some();
+    SCORED.with(|s| *s.borrow_mut() = if ended { Scored::default() } else { kept });
+    Ok(out)
+}
+
+/// Two run files of one comparison judged side by side in both orders (see
+/// [`crate::judge::pairwise`]): the judge, then each dimension's verdict in either order and its
+/// outcome, as JSON. The tools' `judge_pair`.
+pub(crate) async fn pair_tool(a: String, b: String, key: String) -> Result<String, String> {
+    use crate::judge::pairwise;
+    let (fa, fb) = (crate::export::from_json(&a)?, crate::export::from_json(&b)?);
+    let (ea, eb) = (crate::events::run_part(&fa.events), crate::events::run_part(&fb.events));
+    let settings = fa.scenario.judge.settings()?;
+    let judge = crate::judge::Judge::of(&settings.who(), &fa.scenario);
+    let n = pairwise::dimensions(&settings).len();
+    let judged = match judge_model(&fa.scenario, &settings, &judge, key)? {
+        // Nothing for a judge reading the text to tell apart: a tie, not asked.
+        _ if pairwise::identical(ea, eb) => vec![pairwise::Judgement::IDENTICAL; n],
+        None => pairwise::demo(ea, eb, &settings),
+        Some(model) => {
+            let clock = std::rc::Rc::new(crate::app::browser::BrowserClock);
+            pairwise::compare(ea, eb, &settings, model, clock).await.map_err(|e| e.to_string())?.0
+        }
+    };
+    let side = |s: Option<pairwise::Side>| s.map_or("", pairwise::Side::as_str);
+    let asked = |j: &pairwise::Judgement, s| if j.identical { "same" } else { side(s) };
+    let rows: Vec<serde_json::Value> = pairwise::dimensions(&settings)
+        .iter()
+        .zip(&judged)
+        .map(|(d, j)| {
+            serde_json::json!({"dimension": d, "first": asked(j, j.first), "second": asked(j, j.second),
+                "outcome": side(j.outcome()), "agreed": j.agreed()})
+        })
+        .collect();
+    Ok(serde_json::json!({"judge": judge.label, "same_model": judge.same_model, "rows": rows}).to_string())
 }

@@ -16,18 +16,30 @@ thread_local! {
     static OPEN: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Tells the open room `name` with `args` (nothing when no room is open).
-pub fn tell(name: &'static str, args: Vec<JsValue>) {
+/// Tells the open room what `tell` gives (nothing when no room is open).
+fn tell(tell: impl FnOnce() -> Told + 'static) {
     if OPEN.get() {
-        crate::app::tools::spawn_call(name, args, Box::new(|_| ()));
+        leptos::task::spawn_local(async move {
+            let _ = tell().await;
+        });
     }
 }
+
+/// What telling the room comes to: done, once the tools are there.
+type Told = futures::future::LocalBoxFuture<'static, Result<(), crate::app::Unfetched>>;
 
 /// The run's events from the `from`th on, for the phones.
 pub fn events(from: usize, events: &[crate::events::Event]) {
     if OPEN.get() {
-        tell("room_events", vec![(from as f64).into(), crate::events::to_json_lines(events).into()]);
+        let lines = crate::events::to_json_lines(events);
+        tell(move || Box::pin(crate::app::tools::room_events(from, lines)));
     }
+}
+
+/// The question seat `agent` is asked now (as JSON), for the phone that holds it; none: it is
+/// closed.
+pub fn ask(agent: String, question: Option<String>) {
+    tell(move || Box::pin(crate::app::tools::room_ask(Some(agent), question)));
 }
 
 /// What the room asks of the run, from the tools module: `{kind, what, by, agent}`.
@@ -78,7 +90,7 @@ pub fn Room() -> impl IntoView {
                 c.notice.set(e)
             }
         };
-        crate::app::tools::spawn_call("room_open", vec![seats.into(), lines.into()], Box::new(opened));
+        crate::app::tools::spawn_later(crate::app::tools::room_open(seats, lines), opened);
     };
     view! {
         <div class="room" data-testid="room">

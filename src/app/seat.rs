@@ -65,7 +65,7 @@ impl PageDesk {
         match checked {
             Ok(agent) => {
                 let Some((_, reply)) = self.open.try_update_value(|o| o.remove(at)) else { return };
-                crate::app::room::tell("room_ask", vec![agent.into()]);
+                crate::app::room::ask(agent, None);
                 let _ = reply.send((answer, by));
                 self.show_first();
             }
@@ -77,7 +77,7 @@ impl PageDesk {
     /// Ends every wait (Stop, Reset): the seats' calls are cancelled like calls in flight.
     pub fn cancel(&self) {
         for (q, _) in self.open.try_update_value(std::mem::take).unwrap_or_default() {
-            crate::app::room::tell("room_ask", vec![q.agent.into()]);
+            crate::app::room::ask(q.agent, None);
         }
         self.question.set(None);
         self.problem.set(None);
@@ -96,7 +96,7 @@ impl Desk for PageDesk {
             o.retain(|(q, _)| q.agent != question.agent);
             o.push((question.clone(), tx));
         });
-        crate::app::room::tell("room_ask", vec![question.agent.clone().into(), question.to_json().into()]);
+        crate::app::room::ask(question.agent.clone(), Some(question.to_json()));
         self.show_first();
         if self.question.with_untracked(|q| q.as_ref() == Some(question)) {
             self.problem.set(problem.map(str::to_string));
@@ -106,7 +106,7 @@ impl Desk for PageDesk {
 
     fn withdraw(&self, question: &Question) {
         self.open.update_value(|o| o.retain(|(q, _)| q.agent != question.agent));
-        crate::app::room::tell("room_ask", vec![question.agent.clone().into()]);
+        crate::app::room::ask(question.agent.clone(), None);
         self.show_first();
     }
 
@@ -129,13 +129,13 @@ pub fn SeatBox() -> impl IntoView {
         if for_json == json {
             return Markup::from_tools_module(html);
         }
-        let args = vec![json.clone().into()];
+        let call = crate::app::tools::seat_box(json.clone());
         let show = move |out: Result<String, String>| {
             let html = out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string());
             // Once drawn, the question takes the keys (public/boot/keys.js).
             drawn.set((json, html));
         };
-        crate::app::tools::spawn_call("seat_box", args, Box::new(show));
+        crate::app::tools::spawn(call, show);
         Markup::new()
     };
     let act = move |ev: web_sys::Event| {
@@ -145,7 +145,7 @@ pub fn SeatBox() -> impl IntoView {
                 desk.send(None, answer, String::new());
             }
         };
-        crate::app::tools::spawn_call("seat_event", vec![json.into(), ev.into()], Box::new(send));
+        crate::app::tools::spawn(crate::app::tools::seat_event(json, ev), send);
     };
     view! {
         {move || desk.question.with(Option::is_some).then(|| view! {

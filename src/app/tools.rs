@@ -1,91 +1,233 @@
-//! The page's tools module (`src/bin/agora-tools.rs`): a second small WebAssembly build with the
-//! core code only some uses need (a batch's rows and report, the Markdown transcript), fetched
-//! the first time one of them is used, so none of it is on the first page; and how the page
-//! fetches and starts such a module (the demo model's too, `app::demo`).
+//! The tools: what the page does only for some uses, in one chunk of the page (`tools`) fetched
+//! the first time one is used and precached once the page is idle (docs/architecture.md). For a
+//! batch it reads the seeds, writes each run's CSV row from its log and draws the report; for a
+//! run it writes the Markdown transcript, the notebook, the trace and the AutoGen team, asks the
+//! judge and draws the verdict; for the editor it draws a part's prompt templates and sets one;
+//! for a seat it draws the box that asks the person and reads the answer from it; it opens the
+//! class's room. The code is the core's, so the page writes the rows `agora batch` writes and the
+//! files `agora export` writes.
+//!
+//! Each tool is a split function of the chunk: the first call fetches it, later calls run at once
+//! (a step of the microtask queue, so calls keep the order they were made in). A chunk that cannot
+//! be fetched is [`Unfetched`], worded where it is shown, never a panic that would stop the app.
 
-/// The tools module (`src/bin/agora-tools.rs`), fetched and started once.
-pub async fn module() -> Result<wasm_bindgen::JsValue, String> {
-    wasm_module("tools/agora-tools.js", "the tools module").await
-}
+use std::future::Future;
 
-thread_local! {
-    /// The modules that have started, by path, for callers that cannot wait (`started`).
-    static STARTED: std::cell::RefCell<Vec<(&'static str, wasm_bindgen::JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
+use futures::future::LocalBoxFuture;
 
-/// The WebAssembly module whose script is at `path`, once it has started (`what` names it in an
-/// error). The page's start file fetches and starts each once, whoever asks first
-/// (`agoraStart`, boot/start.js): a second start would set up a second copy of its memory.
-pub async fn wasm_module(path: &'static str, what: &'static str) -> Result<wasm_bindgen::JsValue, String> {
-    let m = wasm_bindgen_futures::JsFuture::from(super::intab::start_module(path)).await.map_err(|e| {
-        format!(
-            "{what} could not be fetched ({}): check the connection, then try again (or reload the page)",
-            super::intab::words(&e)
-        )
-    })?;
-    if started(path).is_none() {
-        STARTED.with(|s| s.borrow_mut().push((path, m.clone())));
+use super::Unfetched;
+
+/// What a tool answers: its text, or why it could not, in words.
+pub type Answer = Result<String, String>;
+
+/// What an asynchronous tool hands back at once: its answer, later.
+pub type Later = LocalBoxFuture<'static, Answer>;
+
+impl From<Unfetched> for String {
+    fn from(_: Unfetched) -> String {
+        "the page's tools could not be fetched: check the connection, then try again (or reload the page)"
+            .into()
     }
-    Ok(m)
 }
 
-/// The module at `path` if it has started, at once.
-pub fn started(path: &'static str) -> Option<wasm_bindgen::JsValue> {
-    STARTED.with(|s| s.borrow().iter().find(|(p, _)| *p == path).map(|(_, m)| m.clone()))
+/// A tool's answer, once its chunk is there.
+pub async fn answer(call: impl Future<Output = Result<Answer, Unfetched>>) -> Answer {
+    call.await?
 }
 
-/// Calls the tools module's `name` with `args`; its text, or the error it gave.
-pub fn call(m: &wasm_bindgen::JsValue, name: &str, args: &[wasm_bindgen::JsValue]) -> Result<String, String> {
-    Ok(call_value(m, name, args)?.as_string().unwrap_or_default())
+/// An asynchronous tool's answer, once its chunk is there and it has answered.
+pub async fn answer_later(call: impl Future<Output = Result<Later, Unfetched>>) -> Answer {
+    call.await?.await
 }
 
-/// Calls module `m`'s `name` with `args`; what it answered, or the error it gave.
-pub fn call_value(
-    m: &wasm_bindgen::JsValue,
-    name: &str,
-    args: &[wasm_bindgen::JsValue],
-) -> Result<wasm_bindgen::JsValue, String> {
-    use wasm_bindgen::JsCast;
-    let f: js_sys::Function = js_sys::Reflect::get(m, &name.into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| format!("the tools module has no {name}"))?;
-    let args: js_sys::Array = args.iter().collect();
-    let out = f.apply(&wasm_bindgen::JsValue::NULL, &args).map_err(|e| super::intab::words(&e))?;
-    Ok(out)
-}
-
-/// Calls the tools module's `name` with `args` once the module is loaded, then `then` with its
-/// text or the error. One future serves every such caller (each `async` block awaiting
-/// [`module`] would carry a copy of its loading).
-pub fn spawn_call(
-    name: &'static str,
-    args: Vec<wasm_bindgen::JsValue>,
-    then: Box<dyn FnOnce(Result<String, String>)>,
+/// Runs a tool, then `then` with its answer.
+pub fn spawn(
+    call: impl Future<Output = Result<Answer, Unfetched>> + 'static,
+    then: impl FnOnce(Answer) + 'static,
 ) {
-    leptos::task::spawn_local(async move {
-        let out = match module().await {
-            Ok(m) => call_async(&m, name, &args).await,
-            Err(e) => Err(e),
-        };
-        then(out);
-    });
+    leptos::task::spawn_local(async move { then(answer(call).await) });
 }
 
-/// Calls the tools module's `name` (async or not) with `args` and awaits its text, or the error
-/// it gave.
-pub async fn call_async(
-    m: &wasm_bindgen::JsValue,
-    name: &str,
-    args: &[wasm_bindgen::JsValue],
-) -> Result<String, String> {
-    use wasm_bindgen::JsCast;
-    let out = call_value(m, name, args)?;
-    let out = match out.dyn_into::<js_sys::Promise>() {
-        Ok(promise) => {
-            wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| super::intab::words(&e))?
-        }
-        Err(text) => text,
+/// Runs an asynchronous tool, then `then` with its answer.
+pub fn spawn_later(
+    call: impl Future<Output = Result<Later, Unfetched>> + 'static,
+    then: impl FnOnce(Answer) + 'static,
+) {
+    leptos::task::spawn_local(async move { then(answer_later(call).await) });
+}
+
+/// Declares tools as split functions of the `tools` chunk (what Leptos's `#[lazy]` expands to,
+/// with `fallible`).
+macro_rules! tools {
+    ($($(#[$doc:meta])* pub fn $name:ident($($arg:ident: $ty:ty),*) -> $out:ty $body:block)*) => {
+        $(
+            $(#[$doc])*
+            #[leptos::wasm_split::wasm_split(tools, wasm_split_path = ::leptos::wasm_split, fallible)]
+            pub fn $name($($arg: $ty),*) -> Result<$out, Unfetched> {
+                Ok($body)
+            }
+        )*
     };
-    Ok(out.as_string().unwrap_or_default())
+}
+
+/// A run file's scenario and log, or a scenario's own JSON (what the editor holds before a run)
+/// with no log.
+fn run_of(text: &str) -> Result<(crate::scenario::Scenario, Vec<crate::events::Event>), String> {
+    crate::export::from_json(text)
+        .map(|f| (f.scenario, f.events))
+        .or_else(|e| crate::scenario::Scenario::from_json(text).map(|s| (s, Vec::new())).map_err(|_| e))
+}
+
+tools! {
+    /// The seeds a `--seeds` text names, as a JSON list.
+    pub fn seeds(spec: String) -> Answer {
+        crate::batch::report::page::seeds(&spec)
+    }
+
+    /// The CSV header of a batch.
+    pub fn header(scenario: String, seeds: String, judged: bool) -> Answer {
+        crate::batch::report::page::header(&scenario, &seeds, judged)
+    }
+
+    /// One run's row (see [`crate::batch::report::page::row`]).
+    pub fn row(scenario: String, seeds: String, seed: u64, run: String, error: String, csv: String) -> Answer {
+        crate::batch::report::page::row(&scenario, &seeds, seed, &run, &error, &csv)
+    }
+
+    /// The report of the batch `csv` holds (see [`crate::batch::report_html`]).
+    pub fn report(csv: String) -> Answer {
+        crate::batch::read_csv(&csv).map(|t| crate::batch::report_html(&t).into_string())
+    }
+
+    /// The Markdown transcript of a run file (see [`crate::export::to_markdown`]). Like every
+    /// file the page saves through the tools, it comes after a line for a note (empty here).
+    pub fn markdown(run: String) -> Answer {
+        crate::export::from_json(&run).map(|f| format!("\n{}", crate::export::to_markdown(&f.events)))
+    }
+
+    /// A run's or a scenario's notebook, which plays it (`crate::notebook`), ending with the
+    /// run's transcript when there is one; after an empty note line.
+    pub fn notebook(run: String) -> Answer {
+        run_of(&run).map(|(s, events)| format!("\n{}", crate::notebook::ipynb(&s, &events)))
+    }
+
+    /// A run file as one OpenTelemetry trace in OTLP/JSON, with what was said (the GenAI
+    /// conventions' opt-in content: the file already holds it), starting now; after an empty
+    /// note line.
+    pub fn trace(run: String) -> Answer {
+        (|| {
+            let file = crate::export::from_json(&run)?;
+            let options = crate::trace::TraceOptions {
+                start_unix_nanos: (js_sys::Date::now() * 1e6) as u64,
+                content: true,
+            };
+            crate::trace::otlp_json(&[crate::events::run_part(&file.events)], &options).map(|t| format!("\n{t}"))
+        })()
+    }
+
+    /// A run's or a scenario's round robin or selector scenario as an AutoGen team component: the
+    /// first line says what was renamed (empty when nothing was), the rest is the component.
+    pub fn autogen_team(run: String) -> Answer {
+        run_of(&run).and_then(|(s, _)| crate::autogen::export_team(&s)).map(|(team, note)| format!("{note}\n{team}"))
+    }
+
+    /// An AutoGen team component as a scenario: the first line says what did not map and which
+    /// model it runs on, the rest is the scenario's JSON.
+    pub fn autogen_import(team: String) -> Answer {
+        crate::autogen::import_team(&team, None).map(|imported| {
+            let said = [imported.not_mapped, imported.runs_on].join(" ");
+            format!("{}\n{}", said.trim().replace('\n', " "), imported.scenario.to_json_pretty())
+        })
+    }
+
+    /// A tournament's leaderboard as HTML, from the CSV `agora tournament` writes or the JSON
+    /// leaderboard beside it (see [`crate::tournament::leaderboard_html`]).
+    pub fn leaderboard(text: String) -> Answer {
+        crate::tournament::leaderboard_html(&text).map(|board| {
+            crate::markup!(
+                "<section class=\"panel leaderboard\" data-testid=\"leaderboard\" aria-label=\"Tournament\"><h2>A tournament's leaderboard</h2><div>{}</div><button data-act=\"close\" data-testid=\"leaderboard-close\">Close</button></section>",
+                board
+            )
+            .into_string()
+        })
+    }
+
+    /// The address whose key the judge of `scenario` (JSON) needs; empty when it needs none
+    /// (see [`crate::judge::judge_address`]).
+    pub fn judge_address(scenario: String) -> Answer {
+        crate::scenario::Scenario::from_json(&scenario).map(|s| crate::judge::judge_address(&s))
+    }
+
+    /// Judges a run file with the judge its scenario names (`key` for that judge's provider):
+    /// the judge's calls and verdict as JSON lines, to append to the run's log (see
+    /// [`crate::judge::judge_run`]); the demo judge calls nothing.
+    pub fn judge(run: String, key: String) -> Later {
+        Box::pin(super::judge::judge_tool(run, key))
+    }
+
+    /// Scores each speech of a run file not yet scored (see [`super::judge::score_tool`]).
+    pub fn score_speeches(run: String, key: String, origin: String) -> Later {
+        Box::pin(super::judge::score_tool(run, key, origin))
+    }
+
+    /// Two run files of one comparison judged side by side in both orders (see
+    /// [`super::judge::pair_tool`]).
+    pub fn judge_pair(a: String, b: String, key: String) -> Later {
+        Box::pin(super::judge::pair_tool(a, b, key))
+    }
+
+    /// What a finished run's panel shows under "Verdict": the button that asks the judge, who
+    /// judges and the scorecard of its newest verdict (see [`crate::judge::panel_html`]), then
+    /// its text statistics ([`crate::textstats::table_html`]), as HTML.
+    pub fn verdict_panel(run: String) -> Answer {
+        crate::export::from_json(&run).map(|file| {
+            let mut html = crate::judge::panel_html(&file.events);
+            html.push(crate::textstats::table_html(crate::events::run_part(&file.events)));
+            html.into_string()
+        })
+    }
+
+    /// The editor's rows for one part's prompt templates (see
+    /// [`crate::scenario::Scenario::templates_html`]) of the scenario `scenario` holds as JSON.
+    pub fn templates(scenario: String, part: String) -> Answer {
+        crate::scenario::Scenario::parse(&scenario).map(|s| s.templates_html(&part).into_string())
+    }
+
+    /// What an input or click in the editor's template rows does to the scenario (see
+    /// [`super::editor::template_edit`]).
+    pub fn template_edit(scenario: String, event: web_sys::Event) -> Answer {
+        super::editor::template_edit(&scenario, &event)
+    }
+
+    /// The box that asks a person in a seat, as HTML, for the question `question` holds as JSON
+    /// (see [`crate::seat::draw::draw`]).
+    pub fn seat_box(question: String) -> Answer {
+        crate::seat::Question::from_json(&question).map(|q| crate::seat::draw::draw(&q).into_string())
+    }
+
+    /// What a click, input or key in the seat's box answers, as [`crate::seat::Answer::to_line`]
+    /// writes it; an empty text when it answers nothing (typing in the text box counts its words).
+    pub fn seat_event(question: String, event: web_sys::Event) -> Answer {
+        super::seat_box::answer_of(&question, &event).map(|a| a.map(|a| a.to_line()).unwrap_or_default())
+    }
+
+    /// Opens the class's room on the teacher's page (see [`super::room_live::open`]).
+    pub fn room_open(seats: String, lines: String) -> Later {
+        Box::pin(async move { super::room_live::open(&seats, &lines).await })
+    }
+
+    /// The run's events from the `from`th on, for the room's phones.
+    pub fn room_events(from: usize, lines: String) -> () {
+        super::room_live::events(from, &lines)
+    }
+
+    /// The question a seat is asked now, for the phone that holds it (none: closed).
+    pub fn room_ask(agent: Option<String>, question: Option<String>) -> () {
+        super::room_live::ask(agent, question)
+    }
+
+    /// Starts a student's phone screen from the join link (phone.html).
+    pub fn phone_start() -> Later {
+        Box::pin(super::room_live::phone_start())
+    }
 }

@@ -48,7 +48,6 @@ fn build(slots: Slots) {
             let _ = web_sys::Event::new("agora-demo").map(|e| w.dispatch_event(&e));
         }
     });
-    compare::hand_over_keys(controller.keys);
     let (run, problem) = storage::restore_run();
     let restored = run.is_some();
     if let Some(run) = run {
@@ -534,40 +533,32 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static 
             // A tournament's CSV or JSON leaderboard opens as its leaderboard (the tools module's).
             if text.starts_with("tournament,") || text.contains("\"standings\"") {
                 message.set(String::new());
-                return tools::spawn_call(
-                    "leaderboard",
-                    vec![text.into()],
-                    Box::new(move |out| match out {
-                        Ok(html) => board.set(html),
-                        Err(e) => message.set(format!("Could not open {name}: {e}")),
-                    }),
-                );
+                return tools::spawn(tools::leaderboard(text), move |out| match out {
+                    Ok(html) => board.set(html),
+                    Err(e) => message.set(format!("Could not open {name}: {e}")),
+                });
             }
             // An AutoGen team component opens as a scenario (the tools module's mapping), with
             // what did not map said.
             if text.contains("\"autogen_agentchat.teams.") {
-                return tools::spawn_call(
-                    "autogen_import",
-                    vec![text.into()],
-                    Box::new(move |out| {
-                        let read = out.and_then(|t| {
-                            let (note, json) = t.split_once('\n').unwrap_or_default();
-                            Ok((note.to_string(), crate::scenario::Scenario::from_json(json)?))
-                        });
-                        match read {
-                            Ok((note, scenario)) => {
-                                controller.reset();
-                                editor.load(scenario);
-                                layout.show_stage();
-                                layout.tab.set("");
-                                // Said on the stage, where the scenario opens.
-                                controller.notice.set(note);
-                                message.set(String::new());
-                            }
-                            Err(e) => message.set(format!("Could not open {name}: {e}")),
+                return tools::spawn(tools::autogen_import(text), move |out| {
+                    let read = out.and_then(|t| {
+                        let (note, json) = t.split_once('\n').unwrap_or_default();
+                        Ok((note.to_string(), crate::scenario::Scenario::from_json(json)?))
+                    });
+                    match read {
+                        Ok((note, scenario)) => {
+                            controller.reset();
+                            editor.load(scenario);
+                            layout.show_stage();
+                            layout.tab.set("");
+                            // Said on the stage, where the scenario opens.
+                            controller.notice.set(note);
+                            message.set(String::new());
                         }
-                    }),
-                );
+                        Err(e) => message.set(format!("Could not open {name}: {e}")),
+                    }
+                });
             }
             let opened = crate::export::from_json(&text);
             match opened {
@@ -588,15 +579,26 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static 
     }
 }
 
-/// The files the page saves: test id, button, the tools module's function that writes it (none:
-/// the run file itself), the file's ending and type, and whether it needs a run (the others take
-/// the scenario in the editor when nothing has run).
-const SAVES: [(&str, &str, &str, &str, &str, bool); 5] = [
-    ("export-json", "Save run (JSON)", "", ".json", "application/json", true),
-    ("export-markdown", "Save transcript (Markdown)", "markdown", ".md", "text/markdown", true),
-    ("export-notebook", "Save as notebook", "notebook", ".ipynb", "application/x-ipynb+json", false),
-    ("export-trace", "Save trace (OpenTelemetry)", "trace", ".otlp.json", "application/json", true),
-    ("export-autogen", "Save as AutoGen team", "autogen_team", ".team.json", "application/json", false),
+/// What writes a file the page saves.
+#[derive(Clone, Copy)]
+enum Save {
+    /// The run file itself, as the page holds it.
+    Run,
+    /// The tools' writers.
+    Markdown,
+    Notebook,
+    Trace,
+    AutogenTeam,
+}
+
+/// The files the page saves: test id, button, what writes it, the file's ending and type, and
+/// whether it needs a run (the others take the scenario in the editor when nothing has run).
+const SAVES: [(&str, &str, Save, &str, &str, bool); 5] = [
+    ("export-json", "Save run (JSON)", Save::Run, ".json", "application/json", true),
+    ("export-markdown", "Save transcript (Markdown)", Save::Markdown, ".md", "text/markdown", true),
+    ("export-notebook", "Save as notebook", Save::Notebook, ".ipynb", "application/x-ipynb+json", false),
+    ("export-trace", "Save trace (OpenTelemetry)", Save::Trace, ".otlp.json", "application/json", true),
+    ("export-autogen", "Save as AutoGen team", Save::AutogenTeam, ".team.json", "application/json", false),
 ];
 
 /// Saves the run on screen (or the scenario in the editor) in each of the [`SAVES`] forms; all
@@ -608,49 +610,48 @@ fn ExportButtons(board: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let has_run = move || controller.view.with(|v| v.scenario.is_some());
-    let save =
-        move |(_, _, tool, ending, mime, _): (&str, &str, &'static str, &'static str, &'static str, bool)| {
-            message.set(String::new());
-            let (title, json) = match controller.view.with_untracked(|v| v.scenario.clone()) {
-                Some(s) => {
-                    (s.title.clone(), controller.with_events(|events| crate::export::to_json(&s, events)))
-                }
-                None => editor
-                    .scenario
-                    .with_untracked(|s| (s.title.clone(), serde_json::to_string(s).unwrap_or_default())),
-            };
-            let slug: String = title
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
-                .collect::<String>()
-                .split('-')
-                .filter(|w| !w.is_empty())
-                .take(6)
-                .collect::<Vec<_>>()
-                .join("-");
-            let name = format!("{slug}{ending}");
-            if tool.is_empty() {
+    let save = move |(_, _, tool, ending, mime, _): (&str, &str, Save, &'static str, &'static str, bool)| {
+        message.set(String::new());
+        let (title, json) = match controller.view.with_untracked(|v| v.scenario.clone()) {
+            Some(s) => (s.title.clone(), controller.with_events(|events| crate::export::to_json(&s, events))),
+            None => editor
+                .scenario
+                .with_untracked(|s| (s.title.clone(), serde_json::to_string(s).unwrap_or_default())),
+        };
+        let slug: String = title
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .collect::<String>()
+            .split('-')
+            .filter(|w| !w.is_empty())
+            .take(6)
+            .collect::<Vec<_>>()
+            .join("-");
+        let name = format!("{slug}{ending}");
+        let file_name = name.clone();
+        let then = move |written: tools::Answer| {
+            let saved = written.and_then(|text| {
+                // Each file comes after a line with anything to say about it.
+                let (note, file) = text.split_once('\n').unwrap_or_default();
+                message.set(note.to_string());
+                browser::download(&file_name, mime, file)
+            });
+            if let Err(e) = saved {
+                message.set(e);
+            }
+        };
+        match tool {
+            Save::Run => {
                 if let Err(e) = browser::download(&name, mime, &json) {
                     message.set(e);
                 }
-                return;
             }
-            tools::spawn_call(
-                tool,
-                vec![json.into()],
-                Box::new(move |written| {
-                    let saved = written.and_then(|text| {
-                        // Each file comes after a line with anything to say about it.
-                        let (note, file) = text.split_once('\n').unwrap_or_default();
-                        message.set(note.to_string());
-                        browser::download(&name, mime, file)
-                    });
-                    if let Err(e) = saved {
-                        message.set(e);
-                    }
-                }),
-            );
-        };
+            Save::Markdown => tools::spawn(tools::markdown(json), then),
+            Save::Notebook => tools::spawn(tools::notebook(json), then),
+            Save::Trace => tools::spawn(tools::trace(json), then),
+            Save::AutogenTeam => tools::spawn(tools::autogen_team(json), then),
+        }
+    };
     view! {
         <div class="exports">
             <OpenRun message=message board=board testid="import" />

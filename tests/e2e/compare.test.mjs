@@ -113,7 +113,7 @@ test('a comparison being stepped comes back after a reload with each column wher
   const before = JSON.parse(await saveJson(page, frame));
   // Reloaded at once: what the page keeps as it leaves is enough.
   await page.reload();
-  const again = page.frameLocator('[data-testid=compare-frame]');
+  const again = page.getByTestId('compare-frame');
   await eventually(async () => assert.deepEqual(await counts(again), [3, 3]), { timeout: 30000 });
   assert.deepEqual(speakers(JSON.parse(await saveJson(page, again))), speakers(before));
   // Paused where it was; the next step is the one an uninterrupted comparison takes.
@@ -153,7 +153,7 @@ test('a comparison played to the end is kept with the past runs and travels as a
   await eventually(async () => assert.match(await frame.getByTestId('compare-note').textContent(), /^Link with its runs copied to the clipboard \(\d+ characters\)\.$/));
   // The link in a box of its own, inside the frame's width (not printed into the note).
   const url = await frame.getByTestId('compare-url').inputValue();
-  const [box, page0] = await Promise.all([frame.getByTestId('compare-url').boundingBox(), frame.locator('main').boundingBox()]);
+  const [box, page0] = await Promise.all([frame.getByTestId('compare-url').boundingBox(), frame.getByTestId('comparison').boundingBox()]);
   assert.ok(box.x + box.width <= page0.x + page0.width + 1, 'the link box stays inside the comparison');
   assert.match(url, /#cmp=1\./);
   await page.getByTestId('compare-close').click();
@@ -220,7 +220,7 @@ test('a comparison that cannot be made says why, and a broken link changes nothi
   for (const [vary, values, expected] of cases) {
     await setComparison(page, vary, values);
     await page.getByTestId('compare-open').click();
-    const frame = page.frameLocator('[data-testid=compare-frame]');
+    const frame = page.getByTestId('compare-frame');
     await eventually(async () => assert.match(await frame.getByTestId('compare-error').textContent(), expected), { timeout: 30000 });
     assert.equal(await frame.getByTestId('compare-column').count(), 0);
   }
@@ -231,7 +231,7 @@ test('a comparison that cannot be made says why, and a broken link changes nothi
   assert.equal(await broken.page.getByTestId('compare-frame').count(), 0);
   const packed = deflateSync(JSON.stringify({ format: 'agora-run', version: 1 })).toString('base64url');
   const stray = await openApp(session.browser, `${session.server.url}#cmp=1.${packed}`, undefined, 'compare-frame');
-  const strayFrame = stray.page.frameLocator('[data-testid=compare-frame]');
+  const strayFrame = stray.page.getByTestId('compare-frame');
   await eventually(async () => assert.match(await strayFrame.getByTestId('compare-error').textContent(), /not an Agora comparison \(format "agora-run"\)/), { timeout: 30000 });
   assert.deepEqual(errors, []);
   assert.deepEqual(broken.errors, []);
@@ -247,7 +247,8 @@ for (const [preset, vary, values] of [
     const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
     const frame = await compare(page, preset, vary, values);
     await frame.getByTestId('compare-play').click();
-    const inner = page.frames().find((f) => f.url().includes('compare.html'));
+    // The comparison is drawn in the page itself.
+    const inner = page;
     await eventually(async () => {
       const saved = JSON.parse(await saveJson(page, frame));
       assert.ok(saved.runs.every((r) => r?.events.at(-1).type === 'run_finished'));
@@ -280,11 +281,12 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768
     assert.ok(await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight + 1), 'the page scrolls too');
     const box = await page.getByTestId('compare-frame').boundingBox();
     assert.ok(box.y + box.height <= viewport.height + 1, `the frame ends at ${box.y + box.height}`);
-    // Inside it, each column's transcript starts in view, before the strip of figures.
+    // Inside it, each column's transcript starts in view (in the box's top half), before the strip
+    // of figures.
     const tops = await frame.locator('[data-testid=compare-column] .transcript').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
-    const inner = await frame.locator('body').evaluate(() => innerHeight);
+    const inner = box.height;
     assert.equal(tops.length, 2);
-    for (const top of tops) assert.ok(top < inner / 2, `a transcript starts at ${top} of ${inner}`);
+    for (const top of tops) assert.ok(top - box.y < inner / 2, `a transcript starts at ${top - box.y} of ${inner}`);
     const strip = await frame.getByTestId('compare-strip').evaluate((e) => e.getBoundingClientRect().top);
     assert.ok(strip > Math.max(...tops));
     assert.deepEqual(errors, []);

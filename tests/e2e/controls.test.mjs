@@ -239,7 +239,7 @@ test('the scenario being edited survives a reload, and unreadable saved data is 
 test("the demo model's module that cannot be fetched stops the run with one clear message, and Resume fetches it again", async () => {
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 720 } });
   let blocked = true;
-  await context.route('**/demo/agora-demo_bg.wasm', (r) => (blocked ? r.abort('internetdisconnected') : r.continue()));
+  await context.route('**/agora-*.split_demo.wasm', (r) => (blocked ? r.abort('internetdisconnected') : r.continue()));
   const page = await context.newPage();
   await page.goto(session.server.url);
   await page.getByTestId('open-rail-debate').click();

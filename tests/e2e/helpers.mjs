@@ -309,12 +309,12 @@ export async function eventually(check, { timeout = 10000, interval = 50 } = {})
 }
 
 /**
- * Waits until the comparison frame on `page` shows `n` columns (at least `n` with `atLeast`) and
- * returns the frame. If it never does, the failure says what the frame showed instead: its
- * address, its text and the page's note, so a failure on another machine can be read from the log.
+ * Waits until the comparison on `page` (in its box, `compare-frame`) shows `n` columns (at least
+ * `n` with `atLeast`) and returns the box. If it never does, the failure says what the box showed
+ * instead, so a failure on another machine can be read from the log.
  */
 export async function comparisonColumns(page, n, { atLeast = false, timeout = 30000 } = {}) {
-  const frame = page.frameLocator('[data-testid=compare-frame]');
+  const frame = page.getByTestId('compare-frame');
   try {
     await eventually(async () => {
       const count = await frame.getByTestId('compare-column').count();
@@ -322,9 +322,8 @@ export async function comparisonColumns(page, n, { atLeast = false, timeout = 30
       else assert.equal(count, n);
     }, { timeout });
   } catch (e) {
-    const src = await page.getByTestId('compare-frame').getAttribute('src', { timeout: 1000 }).catch(() => '(no frame)');
-    const shown = await frame.locator('body').innerText({ timeout: 1000 }).catch((err) => `(unreadable: ${err.message.split('\n')[0]})`);
-    e.message += `\nThe frame's address: ${src}\nWhat it showed: ${shown.slice(0, 800)}`;
+    const shown = await frame.innerText({ timeout: 1000 }).catch((err) => `(unreadable: ${err.message.split('\n')[0]})`);
+    e.message += `\nWhat the comparison showed: ${shown.slice(0, 800)}`;
     throw e;
   }
   return frame;

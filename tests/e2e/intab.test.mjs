@@ -636,11 +636,11 @@ test('a conversation longer than the model\'s context stops the run with one mes
 test('when the engine cannot be fetched the model settings say so, and a reload brings it back', async () => {
   const context = await ctx.browser.newContext();
   const { page } = await openApp(context);
-  await context.route('**/intab/agora-shape.js', (route) => route.fulfill({ status: 503, body: 'down' }));
+  await context.route('**/intab/engine.js', (route) => route.fulfill({ status: 503, body: 'down' }));
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('field-model.provider').selectOption('browser');
   await waitForText(page.getByTestId('intab-failed'), /^the in-tab engine could not be fetched \(.+\); reload the page and try again$/);
-  await context.unroute('**/intab/agora-shape.js');
+  await context.unroute('**/intab/engine.js');
   await page.reload();
   await page.getByTestId('intab-download').waitFor();
   assert.equal(await page.getByTestId('intab-failed').count(), 0);

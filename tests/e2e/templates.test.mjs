@@ -97,7 +97,7 @@ test('an opening step turned on shows its prompts, an edited template reaches th
 test('a template that starts with a newline keeps it after a reload, and the templates load only when opened', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-rail-debate').click();
-  const tools = () => page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.includes('agora-tools')).length);
+  const tools = () => page.evaluate(() => performance.getEntriesByType('resource').filter((r) => /\.split_tools\.wasm$/.test(r.name)).length);
   assert.equal(await tools(), 0, 'the tools module is not fetched before a list of templates opens');
   await page.getByTestId('templates-method').locator('summary').click();
   const box = page.getByTestId('field-method.template');
