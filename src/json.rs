@@ -448,12 +448,9 @@ mod tests {
 }
 
 /// A value kept as the JSON it was written in, read into `T` only where it is used
-/// ([`Kept::read`]). The page carries such values through its logs, links and storage without
-/// their reader, writer and checks (the code a type costs the first page is paid once for each
-/// type it reads), and the native build still refuses, where the log is read, a value that is
-/// not a `T`, so a terminal never holds an event it cannot read.
-#[derive(Debug)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(PartialEq))]
+/// ([`Kept::read`]), and checked to be a `T` where it is read in ([`Kept::from_value`]), in the
+/// terminal and on the page alike, so neither ever holds an event it cannot read.
+#[derive(Debug, PartialEq)]
 pub struct Kept<T> {
     json: serde_json::Value,
     kind: std::marker::PhantomData<fn() -> T>,
@@ -484,9 +481,8 @@ impl<T: serde::Serialize + serde::de::DeserializeOwned> Kept<T> {
 }
 
 impl<T: serde::de::DeserializeOwned> Kept<T> {
-    /// `json` kept as written; the native build refuses it here when it is not a `T`.
+    /// `json` kept as written; refused here when it is not a `T`.
     pub fn from_value(json: serde_json::Value) -> Result<Self, String> {
-        #[cfg(not(target_arch = "wasm32"))]
         T::deserialize(&json).map_err(|e| e.to_string())?;
         Ok(Kept { json, kind: std::marker::PhantomData })
     }

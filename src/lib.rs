@@ -9,6 +9,7 @@ pub mod batch;
 pub mod catalog;
 pub mod clock;
 pub mod compare;
+pub mod controls;
 pub mod decisions;
 pub mod demo;
 pub mod engine;

@@ -15,9 +15,10 @@ use crate::replay::Replay;
 use crate::scenario::{Scenario, SpendingCap};
 
 /// Where the session stands, as the controls show it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Status {
     /// Nothing loaded.
+    #[default]
     Idle,
     /// Steps (or replay steps) follow each other until something pauses or ends the run.
     Running,

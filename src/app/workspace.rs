@@ -10,7 +10,6 @@ use super::{
     batch, browser, compare, demo, driver, editor, inspector, judge, methods, models, projector, room, seat,
     share, stage, storage, tools, transcript, Controller, Mode, Slots,
 };
-use crate::events::FinishReason;
 use crate::presets::PRESETS;
 use crate::ui::MarkupAttribute;
 
@@ -261,73 +260,61 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let layout = expect_context::<stage::Layout>();
-    let blocked = move || editor.has_errors();
     let act = move |result: Result<(), String>| match result {
         Ok(()) => message.set(String::new()),
         Err(e) => message.set(e),
-    };
-    let status = move || {
-        let mode = controller.mode.get();
-        let (turn, finished) = controller.view.with(|v| (v.turn, v.finished));
-        let state = match (mode, finished) {
-            (Mode::Idle, _) => "Ready".to_string(),
-            (Mode::Paused | Mode::PausedOnError, Some(FinishReason::Error)) => {
-                format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
-            }
-            (_, Some(_)) => {
-                format!(
-                    "Finished after turn {turn}: {}",
-                    controller.view.with(|v| v.ending()).unwrap_or_default()
-                )
-            }
-            (Mode::Finished, None) => format!("Finished after turn {turn}"),
-            (Mode::Running, None) if controller.desk.question.with(Option::is_some) => {
-                format!("Waiting for you · turn {turn}")
-            }
-            (Mode::Running, None) => format!("Running · turn {turn}"),
-            (_, None) => format!("Paused · turn {turn}"),
-        };
-        if controller.replaying.get() {
-            format!("{state} · replay")
-        } else {
-            state
-        }
     };
     // Whether the run on screen has a seat, worked out when a run starts, not at every event.
     let seated = Memo::new(move |_| {
         controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()))
     });
+    // What the controls show is decided in one place (`crate::controls`, tested natively).
+    let shown = Memo::new(move |_| {
+        let (finished, turn, applied) = controller.view.with(|v| (v.finished, v.turn, v.applied));
+        crate::controls::controls(&crate::controls::RunState {
+            mode: controller.mode.get(),
+            finished,
+            turn,
+            ending: finished.and_then(|_| controller.view.with(|v| v.ending())).unwrap_or_default(),
+            waiting: controller.desk.question.with(Option::is_some),
+            replaying: controller.replaying.get(),
+            blocked: editor.has_errors(),
+            busy: controller.busy.get(),
+            applied,
+            seated: seated.get(),
+        })
+    });
+    // The buttons that come and go are drawn again only when they do (a button redrawn under the
+    // pointer would lose the click).
+    let undo = Memo::new(move |_| shown.with(|c| c.undo_answer));
+    let replay = Memo::new(move |_| shown.with(|c| c.step_back.is_some()));
     view! {
         <div class="controls" role="toolbar" aria-label="Run controls">
             <button
                 data-testid="run"
                 class="primary"
-                disabled=move || blocked() || controller.mode.get() == Mode::Running
+                disabled=move || !shown.with(|c| c.run)
                 on:click=move |_| act(controller.play(&editor.scenario.get_untracked()))
             >
-                {move || match (controller.replaying.get(), controller.mode.get()) {
-                    (true, _) => "Play",
-                    (false, Mode::Paused | Mode::PausedOnError) => "Resume",
-                    _ => "Run",
-                }}
+                {move || shown.with(|c| c.run_label)}
             </button>
             <button
                 data-testid="pause"
-                disabled=move || controller.mode.get() != Mode::Running
+                disabled=move || !shown.with(|c| c.pause)
                 on:click=move |_| controller.pause()
             >
                 "Pause"
             </button>
             <button
                 data-testid="step"
-                disabled=move || blocked() || controller.busy.get() || controller.mode.get() == Mode::Running
+                disabled=move || !shown.with(|c| c.step)
                 on:click=move |_| act(controller.step(&editor.scenario.get_untracked()))
             >
                 "Step"
             </button>
             <button
                 data-testid="stop"
-                disabled=move || matches!(controller.mode.get(), Mode::Idle | Mode::Finished)
+                disabled=move || !shown.with(|c| c.stop)
                 on:click=move |_| controller.stop()
             >
                 "Stop"
@@ -337,7 +324,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             </button>
             <projector::ProjectorButton />
             {move || {
-                (seated.get() && controller.live()).then(|| view! {
+                undo.get().then(|| view! {
                     <button
                         data-testid="undo-answer"
                         title="Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)"
@@ -347,11 +334,11 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
                     </button>
                 })
             }}
-            {move || controller.replaying.get().then(|| view! {
+            {move || replay.get().then(|| view! {
                 <button
                     data-testid="step-back"
                     title="Take the replay back one step (← in the projector view)"
-                    disabled=move || controller.busy.get() || controller.view.with(|v| v.applied == 0)
+                    disabled=move || shown.with(|c| c.step_back != Some(true))
                     on:click=move |_| controller.replay_back()
                 >
                     "Step back"
@@ -359,7 +346,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
                 <button
                     data-testid="continue-live"
                     title="Go on from the step on screen with the model, as a new live run"
-                    disabled=move || controller.busy.get() || controller.view.with(|v| v.applied == 0)
+                    disabled=move || shown.with(|c| c.continue_live != Some(true))
                     on:click=move |_| controller.continue_here()
                 >
                     "Continue live from here"
@@ -394,7 +381,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
                 "Share"
             </button>
             <span class="status" data-testid="status" role="status" aria-live="polite">
-                {status}
+                {move || shown.with(|c| c.status.clone())}
             </span>
             <EngineLine />
         </div>

@@ -1,0 +1,181 @@
+//! What the run controls show in each state of a run: which buttons are offered and enabled, what
+//! the primary button says and the status line beside them. Plain data in, plain data out, so
+//! the page draws exactly what these decide and native tests pin every state down.
+
+use crate::events::FinishReason;
+use crate::session::Status;
+
+/// Everything about the run on screen that the controls depend on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunState {
+    pub mode: Status,
+    /// Why the run on screen ended, once its log says so.
+    pub finished: Option<FinishReason>,
+    /// The last turn played.
+    pub turn: u32,
+    /// How the run ended, in words (the view's `ending`).
+    pub ending: String,
+    /// A seat's question is open: the run waits for a person.
+    pub waiting: bool,
+    /// The run on screen is a replay.
+    pub replaying: bool,
+    /// The scenario in the editor has errors.
+    pub blocked: bool,
+    /// A step is being played.
+    pub busy: bool,
+    /// The replay's steps shown so far.
+    pub applied: usize,
+    /// The run on screen has a seat a person plays.
+    pub seated: bool,
+}
+
+/// The controls for a [`RunState`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Controls {
+    /// The primary button's word: Run, Resume, or Play in a replay.
+    pub run_label: &'static str,
+    pub run: bool,
+    pub pause: bool,
+    pub step: bool,
+    pub stop: bool,
+    /// "Undo my last answer" is offered.
+    pub undo_answer: bool,
+    /// A replay's "Step back" and "Continue live from here": offered (`Some`), and enabled.
+    pub step_back: Option<bool>,
+    pub continue_live: Option<bool>,
+    /// The status line.
+    pub status: String,
+}
+
+/// Whether the run is one the class can still act in: going on or paused, not a replay.
+pub fn live(s: &RunState) -> bool {
+    matches!(s.mode, Status::Running | Status::Paused | Status::PausedOnError) && !s.replaying
+}
+
+/// What the controls show for `s`.
+pub fn controls(s: &RunState) -> Controls {
+    let replay = s.replaying.then_some(!s.busy && s.applied > 0);
+    Controls {
+        run_label: match (s.replaying, s.mode) {
+            (true, _) => "Play",
+            (false, Status::Paused | Status::PausedOnError) => "Resume",
+            _ => "Run",
+        },
+        run: !s.blocked && s.mode != Status::Running,
+        pause: s.mode == Status::Running,
+        step: !s.blocked && !s.busy && s.mode != Status::Running,
+        stop: !matches!(s.mode, Status::Idle | Status::Finished),
+        undo_answer: s.seated && live(s),
+        step_back: replay,
+        continue_live: replay,
+        status: status(s),
+    }
+}
+
+/// The status line: where the run stands and, in a replay, that it is one.
+pub fn status(s: &RunState) -> String {
+    let turn = s.turn;
+    let state = match (s.mode, s.finished) {
+        (Status::Idle, _) => "Ready".to_string(),
+        (Status::Paused | Status::PausedOnError, Some(FinishReason::Error)) => {
+            format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
+        }
+        (_, Some(_)) => format!("Finished after turn {turn}: {}", s.ending),
+        (Status::Finished, None) => format!("Finished after turn {turn}"),
+        (Status::Running, None) if s.waiting => format!("Waiting for you · turn {turn}"),
+        (Status::Running, None) => format!("Running · turn {turn}"),
+        (_, None) => format!("Paused · turn {turn}"),
+    };
+    if s.replaying {
+        format!("{state} · replay")
+    } else {
+        state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(mode: Status) -> RunState {
+        RunState { mode, turn: 3, ..RunState::default() }
+    }
+
+    /// The buttons enabled, in the row's order (Run, Pause, Step, Stop), as letters.
+    fn enabled(c: &Controls) -> String {
+        [(c.run, 'R'), (c.pause, 'P'), (c.step, 'S'), (c.stop, 'X')]
+            .iter()
+            .map(|(on, letter)| if *on { *letter } else { '-' })
+            .collect()
+    }
+
+    #[test]
+    fn each_state_enables_its_own_buttons_and_names_the_primary_one() {
+        for (mode, buttons, label, status) in [
+            (Status::Idle, "R-S-", "Run", "Ready"),
+            (Status::Running, "-P-X", "Run", "Running · turn 3"),
+            (Status::Paused, "R-SX", "Resume", "Paused · turn 3"),
+            (Status::PausedOnError, "R-SX", "Resume", "Paused · turn 3"),
+            (Status::Finished, "R-S-", "Run", "Finished after turn 3"),
+        ] {
+            let c = controls(&at(mode));
+            assert_eq!(enabled(&c), buttons, "{mode:?}");
+            assert_eq!(c.run_label, label, "{mode:?}");
+            assert_eq!(c.status, status, "{mode:?}");
+            assert!(!c.undo_answer && c.step_back.is_none() && c.continue_live.is_none(), "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn a_scenario_with_errors_and_a_step_in_flight_hold_run_and_step_back() {
+        let blocked = controls(&RunState { blocked: true, ..at(Status::Paused) });
+        assert_eq!(enabled(&blocked), "---X");
+        let busy = controls(&RunState { busy: true, ..at(Status::Paused) });
+        assert_eq!(enabled(&busy), "R--X");
+    }
+
+    #[test]
+    fn the_status_says_why_a_run_ended_that_it_waits_for_a_person_and_that_it_is_a_replay() {
+        let ended = RunState {
+            finished: Some(FinishReason::TurnLimit),
+            ending: "turn limit reached".into(),
+            ..at(Status::Finished)
+        };
+        assert_eq!(status(&ended), "Finished after turn 3: turn limit reached");
+        let failed = RunState { finished: Some(FinishReason::Error), ..at(Status::PausedOnError) };
+        assert_eq!(
+            status(&failed),
+            "Paused after an error · turn 3 · Resume or Step plays the failed turn again"
+        );
+        assert_eq!(status(&RunState { waiting: true, ..at(Status::Running) }), "Waiting for you · turn 3");
+        assert_eq!(status(&RunState { waiting: true, ..at(Status::Paused) }), "Paused · turn 3");
+        assert_eq!(status(&RunState { replaying: true, ..at(Status::Paused) }), "Paused · turn 3 · replay");
+    }
+
+    #[test]
+    fn a_replay_plays_and_offers_step_back_and_continue_once_a_step_is_shown() {
+        let start = controls(&RunState { replaying: true, ..at(Status::Paused) });
+        assert_eq!(start.run_label, "Play");
+        assert_eq!((start.step_back, start.continue_live), (Some(false), Some(false)));
+        let shown = controls(&RunState { replaying: true, applied: 2, ..at(Status::Paused) });
+        assert_eq!((shown.step_back, shown.continue_live), (Some(true), Some(true)));
+        let busy = controls(&RunState { replaying: true, applied: 2, busy: true, ..at(Status::Paused) });
+        assert_eq!(busy.step_back, Some(false));
+    }
+
+    #[test]
+    fn undo_is_offered_only_in_a_live_run_with_a_seat() {
+        for (mode, replaying, seated, offered) in [
+            (Status::Running, false, true, true),
+            (Status::Paused, false, true, true),
+            (Status::PausedOnError, false, true, true),
+            (Status::Running, false, false, false),
+            (Status::Finished, false, true, false),
+            (Status::Idle, false, true, false),
+            (Status::Paused, true, true, false),
+        ] {
+            let c = controls(&RunState { replaying, seated, ..at(mode) });
+            assert_eq!(c.undo_answer, offered, "{mode:?} replaying {replaying} seated {seated}");
+        }
+    }
+}
