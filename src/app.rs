@@ -20,6 +20,7 @@ pub mod fetch;
 mod inspector;
 pub mod intab;
 mod judge;
+mod keys;
 pub(crate) mod methods;
 mod models;
 mod projector;
@@ -245,6 +246,7 @@ fn Gallery(slots: Slots) -> impl IntoView {
                                 <span class="method-tag">{card.kind.label()}</span>
                                 <h3>{card.title}</h3>
                                 <p>{card.summary}</p>
+                                {move || opening().then(|| view! { <span class="opening" role="status">"Opening…"</span> })}
                             </button>
                         </li>
                     }

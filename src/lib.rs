@@ -23,6 +23,7 @@ pub mod game;
 pub mod intab;
 pub mod json;
 pub mod judge;
+pub mod keys;
 pub mod link;
 pub mod markup;
 pub mod methods;

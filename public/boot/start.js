@@ -1,17 +1,11 @@
-// Starts the app without an inline script (Trunk.toml, pattern_script), then the projector view's
-// keys and, once the app runs, the service worker (offline.js). The build's file names are
-// relative to the page, so the same files serve at a host's root or under any path.
-import './keys.js';
+// Starts the app without an inline script (Trunk.toml, pattern_script) and, once the app runs,
+// the service worker (offline.js). The build's file names are relative to the page, so the same
+// files serve at a host's root or under any path.
 const t = document.querySelector('script[data-glue]');
 const at = (path) => new URL(path, document.baseURI).href;
-// How the app imports a module of its own (the model in the tab's engine, the tools module).
+// How the app imports a JavaScript module of its own (the model in the tab's engine, the built-in
+// model's, the room's transport).
 globalThis.agoraImport = (path) => import(at(path));
-// And how it starts a wasm-bindgen build of its own (the demo model, the tools module): once,
-// whoever asks first, and again at the next ask if it failed.
-const started = {};
-globalThis.agoraStart = (path) => (started[path] ??= agoraImport(path)
-  .then(async (m) => (await m.default(), m))
-  .catch((e) => { delete started[path]; throw e; }));
 // The static shell's bar (publish/shell.mjs set its end to the wasm's size) moves with each chunk
 // of the wasm as it arrives; the body is handed on as it streams, so compiling is not held back.
 const bar = document.querySelector('[data-shell-wasm]');

@@ -63,3 +63,8 @@ pub fn acted(ev: &web_sys::MouseEvent, name: &str) -> Option<web_sys::Element> {
     let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
     target.closest(&format!("[data-act={name}]")).ok().flatten()
 }
+
+/// `text` as a quoted CSS string, for an attribute selector.
+pub fn css_string(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\a "))
+}

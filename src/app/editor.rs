@@ -413,20 +413,29 @@ pub fn ClassSeats() -> impl IntoView {
     };
     let seated = Memo::new(move |_| s.with(|s| !s.seats.is_empty()));
     let selector = Memo::new(move |_| s.with(|s| matches!(s.method, crate::scenario::Method::Selector(_))));
+    let boxes_node = NodeRef::<leptos::html::Span>::new();
     let toggle = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
             return;
         };
         if let Some(name) = input.get_attribute("data-seat") {
-            // The boxes are drawn again; public/boot/keys.js keeps the keyboard on this one.
-            s.update(|s| take_seat(s, name, input.checked()));
+            s.update(|s| take_seat(s, name.clone(), input.checked()));
+            // The boxes are drawn again: the keyboard stays on the one ticked, drawn in its place.
+            let Some(list) = boxes_node.get_untracked() else { return };
+            request_animation_frame(move || {
+                let selector = format!("input[data-seat={}]", super::browser::css_string(&name));
+                let again = list.query_selector(&selector).ok().flatten();
+                if let Some(again) = again.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    let _ = again.focus();
+                }
+            });
         }
     };
     view! {
         <div class="row class-seats" role="group" aria-label="Played by you" data-testid="class-seats">
             <span>"Played by you (the class answers for them):"</span>
-            <span class="row" markup=boxes on:change=toggle></span>
+            <span class="row" markup=boxes on:change=toggle node_ref=boxes_node></span>
             {move || selector.get().then(|| {
                 crate::ui::form::check_field(
                     "the selector",

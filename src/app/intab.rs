@@ -24,8 +24,8 @@ thread_local! {
     static ENGINE: RefCell<Vec<(&'static str, JsValue)>> = const { RefCell::new(Vec::new()) };
 }
 
-// The engine's module (and the tools module, see `app::tools`) is imported by `agoraImport`,
-// which the page's start file defines (public/boot/start.js, compare.js): not a function built
+// The engine's module is imported by `agoraImport`, which the page's start files define
+// (public/boot/start.js, phone.js): not a function built
 // out of a string, so a page whose Content-Security-Policy forbids `eval` still loads it, and
 // not a wasm-bindgen snippet, whose file every build of the crate writes at the same path while
 // Trunk builds them side by side (a page once got another build's empty copy and never started).
@@ -33,9 +33,6 @@ thread_local! {
 extern "C" {
     #[wasm_bindgen(js_name = agoraImport)]
     pub(super) fn import_module(path: &str) -> js_sys::Promise;
-    /// The wasm-bindgen build whose script is at `path`, imported and started once.
-    #[wasm_bindgen(js_name = agoraStart)]
-    pub(super) fn start_module(path: &str) -> js_sys::Promise;
 }
 
 /// Words for whatever JavaScript threw.

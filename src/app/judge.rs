@@ -50,6 +50,33 @@ impl Controller {
     }
 }
 
+/// The turn link of a scorecard's reason that `ev` clicked, if it clicked one.
+fn goto_link(ev: &leptos::ev::MouseEvent) -> Option<web_sys::Element> {
+    use wasm_bindgen::JsCast;
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target.closest("[data-goto-turn]").ok().flatten()
+}
+
+/// Brings the speech a reason's turn link names into view in the transcript, and marks it.
+fn show_speech(link: &web_sys::Element) {
+    use super::browser::css_string;
+    let attr = |name: &str| link.get_attribute(name).unwrap_or_default();
+    let selector = format!(
+        "li.message[data-turn={}][data-speaker={}]",
+        css_string(&attr("data-goto-turn")),
+        css_string(&attr("data-speaker"))
+    );
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(speech) = document.query_selector(&selector).ok().flatten() else { return };
+    if let Ok(Some(marked)) = document.query_selector("li.message.goto") {
+        let _ = marked.class_list().remove_1("goto");
+    }
+    let _ = speech.class_list().add_1("goto");
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Center);
+    speech.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
 /// The page's key for a judge called at `address` (`crate::judge::judge_address`): none when it
 /// needs none, else the key, asking first, as for a run, when it was entered for another address.
 pub(crate) fn judge_key(keys: &super::models::KeyStore, address: &str) -> Result<String, String> {
@@ -126,6 +153,10 @@ pub fn VerdictPanel() -> impl IntoView {
         });
     });
     let act = move |ev: leptos::ev::MouseEvent| {
+        if let Some(link) = goto_link(&ev) {
+            ev.prevent_default();
+            return show_speech(&link);
+        }
         let Some(button) = super::browser::acted(&ev, "judge") else { return };
         let attr = |name: &str| button.get_attribute(name).unwrap_or_default();
         controller.judge(&attr("data-key-for"), &attr("data-judge"));

@@ -2,11 +2,10 @@
 //! type across the screen, the editor, statistics and call inspector out of the way (the styles
 //! are `main.projector` in style/app.css).
 //!
-//! Its keys are in public/boot/keys.js, where each presses one of the page's buttons (so a key
-//! does what its button does, at a fraction of the size of a listener in the app): P turns the
-//! view on and off; with it on, Escape leaves it, → steps, ← takes a replay back a step, Space
-//! plays or pauses, Enter sends the answer a seat is waiting for. Keys typed into a text field
-//! are left alone, but for Enter in the seat's box.
+//! Its keys are the page's (`app::keys`, their meanings in `crate::keys`): P turns the view on
+//! and off; with it on, Escape leaves it, → steps, ← takes a replay back a step, Space plays or
+//! pauses, Enter sends the answer a seat is waiting for. Keys typed into a text field are left
+//! alone, but for Enter in the seat's box.
 
 use leptos::prelude::*;
 
@@ -21,7 +20,14 @@ pub fn ProjectorButton() -> impl IntoView {
             data-testid="projector"
             aria-pressed=move || on.get().to_string()
             title="Large type for a class (P); → steps, ← steps back in a replay, Space plays, Esc leaves"
-            on:click=move |_| on.update(|v| *v = !*v)
+            on:click=move |ev| {
+                on.update(|v| *v = !*v);
+                // The focus goes back to the page, so that Space then plays instead of pressing
+                // this again.
+                if let Some(button) = ev.current_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) {
+                    let _ = button.blur();
+                }
+            }
         >
             {move || if on.get() { "Leave projector view" } else { "Projector view" }}
         </button>

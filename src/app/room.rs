@@ -69,18 +69,22 @@ fn carry_out(c: Controller, detail: &JsValue) {
 /// room is open.
 #[component]
 pub fn Room() -> impl IntoView {
-    use wasm_bindgen::JsCast;
     let c = expect_context::<Controller>();
     let scenario = expect_context::<crate::ui::form::EditorState>().scenario;
+    let owner = Owner::current();
     let start = move |_| {
         if !OPEN.replace(true) {
-            let listener =
-                wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
-                    carry_out(c, &js_sys::Reflect::get(&ev, &"detail".into()).unwrap_or_default());
+            // What the room asks of the run, for as long as the page's workspace is up.
+            let listener = window_event_listener_untyped("agora-room", move |ev: web_sys::Event| {
+                carry_out(c, &js_sys::Reflect::get(&ev, &"detail".into()).unwrap_or_default());
+            });
+            if let Some(owner) = owner.as_ref() {
+                owner.with(|| {
+                    on_cleanup(move || {
+                        listener.remove();
+                        OPEN.set(false);
+                    })
                 });
-            if let Some(w) = web_sys::window() {
-                let _ = w
-                    .add_event_listener_with_callback("agora-room", listener.into_js_value().unchecked_ref());
             }
         }
         let seats = scenario.with_untracked(|s| serde_json::to_string(&s.seats).unwrap_or_default());

@@ -25,6 +25,8 @@ pub struct PageDesk {
     /// The question the page's box was drawn for (as JSON) and its HTML: the tools module draws
     /// it a moment after the question is asked, which changes the height of what is around it.
     pub drawn: RwSignal<(String, String)>,
+    /// Counts the times the keys asked the box to send what it holds (Enter, `crate::keys`).
+    pub send_asked: RwSignal<u32>,
     open: StoredValue<Vec<Open>, LocalStorage>,
     /// Pause was pressed and the run not resumed: a seat's time limit stands still.
     held: RwSignal<bool>,
@@ -36,6 +38,7 @@ impl PageDesk {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
             drawn: RwSignal::new((String::new(), String::new())),
+            send_asked: RwSignal::new(0),
             open: StoredValue::new_local(Vec::new()),
             held: RwSignal::new(false),
         }
@@ -132,28 +135,79 @@ pub fn SeatBox() -> impl IntoView {
         let call = crate::app::tools::seat_box(json.clone());
         let show = move |out: Result<String, String>| {
             let html = out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string());
-            // Once drawn, the question takes the keys (public/boot/keys.js).
             drawn.set((json, html));
         };
         crate::app::tools::spawn(call, show);
         Markup::new()
     };
+    let asked_now =
+        move || desk.question.with_untracked(|q| q.as_ref().map(Question::to_json)).unwrap_or_default();
+    let send = move |out: Result<String, String>| {
+        if let Some(answer) = out.ok().and_then(|line| Answer::from_line(&line)) {
+            desk.send(None, answer, String::new());
+        }
+    };
     let act = move |ev: web_sys::Event| {
-        let json = desk.question.with_untracked(|q| q.as_ref().map(Question::to_json)).unwrap_or_default();
-        let send = move |out: Result<String, String>| {
-            if let Some(answer) = out.ok().and_then(|line| Answer::from_line(&line)) {
-                desk.send(None, answer, String::new());
-            }
-        };
-        crate::app::tools::spawn(crate::app::tools::seat_event(json, ev), send);
+        crate::app::tools::spawn(crate::app::tools::seat_event(asked_now(), ev), send)
+    };
+    let node = NodeRef::<leptos::html::Section>::new();
+    // Enter, from the page's keys: the box sends what it holds, as its Send button would.
+    Effect::new(move |seen: Option<u32>| {
+        let asked = desk.send_asked.get();
+        if let (Some(_), Some(root)) = (seen.filter(|s| *s != asked), node.get_untracked()) {
+            let root: web_sys::Element = wasm_bindgen::JsCast::unchecked_into(root);
+            crate::app::tools::spawn(crate::app::tools::seat_send(asked_now(), root), send);
+        }
+        asked
+    });
+    // A question that opens takes the keys (a digit bids, Enter sends): its text box when it
+    // has one, unless the teacher is typing in a field elsewhere on the page.
+    Effect::new(move |before: Option<String>| {
+        let (json, _) = drawn.get();
+        if !json.is_empty() && before.as_ref() != Some(&json) {
+            request_animation_frame(move || take_the_keys(node));
+        }
+        json
+    });
+    // A digit typed on the box (not in one of its fields) is a bid and nothing else: the speech
+    // box the answer opens next must not take its character.
+    let keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let key = ev.key();
+        let field = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        let command = ev.ctrl_key() || ev.alt_key() || ev.meta_key();
+        if !command && !field && key.len() == 1 && key.as_bytes()[0].is_ascii_digit() {
+            ev.prevent_default();
+        }
+        act(ev.into())
     };
     view! {
         {move || desk.question.with(Option::is_some).then(|| view! {
-            <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" markup=html
-                on:click=move |ev| act(ev.into()) on:input=act on:keydown=move |ev| act(ev.into())></section>
+            <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" markup=html node_ref=node
+                on:click=move |ev| act(ev.into()) on:input=act on:keydown=keydown></section>
         })}
         {move || desk.problem.get().map(|p| view! {
             <p class="notice error" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
         })}
     }
+}
+
+/// Puts the focus in the seat's box `node` (its text box when it has one), unless the focus is in
+/// a field elsewhere on the page, where someone is typing.
+fn take_the_keys(node: NodeRef<leptos::html::Section>) {
+    let Some(section) = node.get_untracked() else { return };
+    let document = web_sys::window().and_then(|w| w.document());
+    if let Some(active) = document.and_then(|d| d.active_element()) {
+        let field = matches!(active.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT");
+        if field && !section.contains(Some(&active)) {
+            return;
+        }
+    }
+    let text = section.query_selector("textarea").ok().flatten();
+    let _ = match text.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) {
+        Some(text) => text.focus(),
+        None => section.focus(),
+    };
 }

@@ -4,7 +4,7 @@
 /// What `event` in the seat's box for `question` (as JSON) answers; none when it answers
 /// nothing (typing in the text box counts its words).
 pub fn answer_of(question: &str, event: &web_sys::Event) -> Result<Option<crate::seat::Answer>, String> {
-    use crate::seat::draw::{answer, button_answer, text_limit, word_note};
+    use crate::seat::draw::{button_answer, text_limit, word_note};
     use crate::seat::{Answer, Form, Question};
     use wasm_bindgen::JsCast;
     let q = Question::from_json(question)?;
@@ -27,9 +27,7 @@ pub fn answer_of(question: &str, event: &web_sys::Event) -> Result<Option<crate:
             if let Some(i) = id.strip_prefix("seat-choice-").and_then(|i| i.parse::<usize>().ok()) {
                 button_answer(&q.form, i)
             } else if id == "seat-send" {
-                let picks: Vec<usize> =
-                    (0..3).map(|i| value(&format!("seat-pick-{i}")).parse().unwrap_or(0)).collect();
-                Some(answer(&q.form, value("seat-text"), &picks, &value("seat-quantity")))
+                Some(sent(&q.form, &root))
             } else {
                 None
             }
@@ -56,4 +54,25 @@ pub fn answer_of(question: &str, event: &web_sys::Event) -> Result<Option<crate:
         _ => None,
     };
     Ok(answered)
+}
+
+/// What the seat's box `root` (drawn for `form`) holds as its answer, as its Send button sends it:
+/// its text and what its lists and quantity say.
+fn sent(form: &crate::seat::Form, root: &web_sys::Element) -> crate::seat::Answer {
+    let value = |id: &str| {
+        root.query_selector(&format!("[data-testid={id}]"))
+            .ok()
+            .flatten()
+            .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    let picks: Vec<usize> = (0..3).map(|i| value(&format!("seat-pick-{i}")).parse().unwrap_or(0)).collect();
+    crate::seat::draw::answer(form, value("seat-text"), &picks, &value("seat-quantity"))
+}
+
+/// What the seat's box `root` for `question` (as JSON) sends, as its Send button would (Enter,
+/// from the page's keys).
+pub fn send_of(question: &str, root: &web_sys::Element) -> Result<crate::seat::Answer, String> {
+    Ok(sent(&crate::seat::Question::from_json(question)?.form, root))
 }

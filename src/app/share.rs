@@ -84,11 +84,8 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
         notice.set(Some(message));
     };
     open();
-    let listener = wasm_bindgen::closure::Closure::<dyn Fn()>::new(open);
-    if let Some(w) = web_sys::window() {
-        let _ = w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
-    }
-    listener.forget(); // lives as long as the page
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| open());
+    on_cleanup(move || listener.remove());
 }
 
 /// What a link was opened with, and the way back.

@@ -211,6 +211,12 @@ tools! {
         super::seat_box::answer_of(&question, &event).map(|a| a.map(|a| a.to_line()).unwrap_or_default())
     }
 
+    /// What the seat's box `root` sends for `question` (as JSON), as its Send button would, as
+    /// [`crate::seat::Answer::to_line`] writes it.
+    pub fn seat_send(question: String, root: web_sys::Element) -> Answer {
+        super::seat_box::send_of(&question, &root).map(|a| a.to_line())
+    }
+
     /// Opens the class's room on the teacher's page (see [`super::room_live::open`]).
     pub fn room_open(seats: String, lines: String) -> Later {
         Box::pin(async move { super::room_live::open(&seats, &lines).await })

@@ -61,14 +61,11 @@ fn build(slots: Slots) {
         controller.compare.open_fragment("open");
     }
     // Whatever a running run recorded since it was last saved, kept when the page goes away.
-    let leaving = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || controller.save_before_leaving());
-    if let Some(w) = web_sys::window() {
-        use wasm_bindgen::JsCast;
-        let _ = w.add_event_listener_with_callback("pagehide", leaving.as_ref().unchecked_ref());
-    }
-    leaving.forget(); // lives as long as the page
+    let leaving = window_event_listener(leptos::ev::pagehide, move |_| controller.save_before_leaving());
+    on_cleanup(move || leaving.remove());
     let link_notice = RwSignal::new(None);
     let layout = expect_context::<stage::Layout>();
+    super::keys::listen(controller, editor, layout);
     share::open_links(link_notice, had_own);
     // What opens the stage: a run or a replay (restored, or from a link pasted, a past run, a
     // file), a scenario's link (a bad one leaves the gallery showing, with its message), and in
@@ -264,26 +261,8 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
         Ok(()) => message.set(String::new()),
         Err(e) => message.set(e),
     };
-    // Whether the run on screen has a seat, worked out when a run starts, not at every event.
-    let seated = Memo::new(move |_| {
-        controller.view.with(|v| v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()))
-    });
     // What the controls show is decided in one place (`crate::controls`, tested natively).
-    let shown = Memo::new(move |_| {
-        let (finished, turn, applied) = controller.view.with(|v| (v.finished, v.turn, v.applied));
-        crate::controls::controls(&crate::controls::RunState {
-            mode: controller.mode.get(),
-            finished,
-            turn,
-            ending: finished.and_then(|_| controller.view.with(|v| v.ending())).unwrap_or_default(),
-            waiting: controller.desk.question.with(Option::is_some),
-            replaying: controller.replaying.get(),
-            blocked: editor.has_errors(),
-            busy: controller.busy.get(),
-            applied,
-            seated: seated.get(),
-        })
-    });
+    let shown = Memo::new(move |_| crate::controls::controls(&run_state(controller, editor)));
     // The buttons that come and go are drawn again only when they do (a button redrawn under the
     // pointer would lose the click).
     let undo = Memo::new(move |_| shown.with(|c| c.undo_answer));
@@ -385,6 +364,28 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             </span>
             <EngineLine />
         </div>
+    }
+}
+
+/// The run on screen as the controls and the keys see it.
+pub(super) fn run_state(
+    controller: Controller,
+    editor: crate::ui::form::EditorState,
+) -> crate::controls::RunState {
+    let (finished, turn, applied, seated) = controller
+        .view
+        .with(|v| (v.finished, v.turn, v.applied, v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty())));
+    crate::controls::RunState {
+        mode: controller.mode.get(),
+        finished,
+        turn,
+        ending: finished.and_then(|_| controller.view.with(|v| v.ending())).unwrap_or_default(),
+        waiting: controller.desk.question.with(Option::is_some),
+        replaying: controller.replaying.get(),
+        blocked: editor.has_errors(),
+        busy: controller.busy.get(),
+        applied,
+        seated,
     }
 }
 

@@ -139,10 +139,21 @@ pub fn draw(q: &Question) -> Markup {
         h.push_static("<label class=\"field\"><span>Quantity (TRADE)</span><input data-testid=\"seat-quantity\" inputmode=\"numeric\" value=\"1\"></label>");
     }
     h.push_static("</div>");
-    if l.text.is_some() || !l.picks.is_empty() {
+    if sends(&l) {
         h.push_static("<button class=\"primary\" data-testid=\"seat-send\">Send</button>");
     }
     h
+}
+
+/// Whether the box has a Send button: a text or a choice from lists to send, not buttons that
+/// answer by themselves.
+fn sends(l: &Layout) -> bool {
+    l.text.is_some() || !l.picks.is_empty()
+}
+
+/// Whether the box for `form` has a Send button (which Enter presses from the keys).
+pub fn sendable(form: &Form) -> bool {
+    sends(&layout(form))
 }
 
 /// Which of a form's buttons was pressed (`seat-choice-N`), as the answer it sends.

@@ -73,7 +73,7 @@ function pageWasm() {
 /**
  * Runs in every document before its scripts: records, against the page's own clock (0 is the
  * navigation's start), when the shell's title was painted (element timing), when the app first drew an element of its own (one with a test id that is
- * not the shell's), whether the shell's loading line was there then, and every 50 ms from the
+ * not the shell's), whether the shell's loading line was there then, and every 20 ms from the
  * first paint until then whether the loading line showed and how far its bar had come; and what the parsed page held
  * before any script ran (the shell's card titles, and whether they could be clicked).
  */
@@ -95,7 +95,7 @@ function watch() {
     if (!performance.getEntriesByName('first-contentful-paint').length) return;
     const bar = document.querySelector('[data-shell-wasm]');
     seen.samples.push({ t: performance.now(), shown: !!loading()?.checkVisibility(), value: bar?.value ?? null, max: bar?.max ?? null });
-  }, 50);
+  }, 20);
   document.addEventListener('DOMContentLoaded', () => {
     const cards = [...document.querySelectorAll('#shell .preset-open')];
     seen.parsed = { titles: cards.map((c) => c.querySelector('h3')?.textContent), clickable: cards.filter((c) => !c.disabled).length };
