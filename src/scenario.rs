@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::prompts;
 
+mod edit;
 mod read;
 mod templates;
 

@@ -190,7 +190,7 @@ fn MethodSettings() -> impl IntoView {
                         if let Some(k) = MethodKind::from_id(&event_target_value(&ev)) {
                             s.update(|s| {
                                 s.switch_method(k);
-                                keep_seats(s);
+                                s.keep_seats();
                             });
                         }
                     }
@@ -286,7 +286,7 @@ fn AgentRow(index: usize) -> impl IntoView {
                         aria-invalid=move || editor.error_for(&name_error).is_some().to_string()
                         on:input=move |ev| {
                             let v = event_target_value(&ev);
-                            s.update(|s| rename(s, index, v))
+                            s.update(|s| s.rename_agent(index, v))
                         }
                     />
                     <FieldMessage field=name_field.clone() />
@@ -372,7 +372,7 @@ fn AgentRow(index: usize) -> impl IntoView {
                         s.update(|s| {
                             if index < s.agents.len() {
                                 s.agents.remove(index);
-                                keep_seats(s);
+                                s.keep_seats();
                             }
                         })
                     }
@@ -420,7 +420,7 @@ pub fn ClassSeats() -> impl IntoView {
             return;
         };
         if let Some(name) = input.get_attribute("data-seat") {
-            s.update(|s| take_seat(s, name.clone(), input.checked()));
+            s.update(|s| s.take_seat(name.clone(), input.checked()));
             // The boxes are drawn again: the keyboard stays on the one ticked, drawn in its place.
             let Some(list) = boxes_node.get_untracked() else { return };
             request_animation_frame(move || {
@@ -441,7 +441,7 @@ pub fn ClassSeats() -> impl IntoView {
                     "the selector",
                     "seat-selector",
                     |s| s.seats.iter().any(|n| n == crate::methods::selector::SELECTOR),
-                    |s, on| take_seat(s, crate::methods::selector::SELECTOR.to_string(), on),
+                    |s, on| s.take_seat(crate::methods::selector::SELECTOR.to_string(), on),
                 )
             })}
             {move || seated.get().then(|| number_field(
@@ -454,28 +454,6 @@ pub fn ClassSeats() -> impl IntoView {
     }
 }
 
-/// Takes or leaves the seat of `name`.
-fn take_seat(s: &mut crate::scenario::Scenario, name: String, on: bool) {
-    s.seats.retain(|n| *n != name);
-    if on {
-        s.seats.push(name);
-    }
-}
-
-/// Drops seats whose agent has gone or been renamed, so a seat never points at nobody.
-fn keep_seats(s: &mut crate::scenario::Scenario) {
-    let names = s.seat_names();
-    s.seats.retain(|n| names.contains(n));
-}
-
-/// Renames agent `index`, its seat with it.
-fn rename(s: &mut crate::scenario::Scenario, index: usize, name: String) {
-    let Some(agent) = s.agents.get_mut(index) else { return };
-    let old = std::mem::replace(&mut agent.name, name.clone());
-    for seat in s.seats.iter_mut().filter(|n| **n == old) {
-        *seat = name.clone();
-    }
-}
 /// An edit in the judge's settings (drawn by [`templates`] for the part `judge`): the
 /// scenario with the settings read back from the rows, as JSON; after a dimension is added
 /// or removed, prefixed `redraw` and a line end, so the page draws the rows again.
