@@ -387,14 +387,25 @@ fn ComparisonView(fragment: String) -> impl IntoView {
         o.as_ref().map(|o| format!("{}: compared by {}", o.base.title, o.comparison.vary_name()))
     });
     let columns = open.with_value(|o| o.as_ref().map(|o| o.columns.clone()).unwrap_or_default());
-    // Columns on the model in the tab share this page's engine: its settings (download, or load
-    // the copy kept in this browser) come first.
-    let in_tab = columns.iter().find(|c| c.scenario.model.is_in_tab()).map(|c| {
-        let editor = EditorState::new(RwSignal::new(c.scenario.clone()));
-        view! {
-            <Provider value=editor>
-                <crate::app::intab::EngineSettings module=crate::app::intab::ENGINE_MODULE />
-            </Provider>
+    // Columns on the model in the tab run on this page's engine, loaded in the Scenario tab's
+    // model settings: said first, with what it holds.
+    let in_tab = columns.iter().any(|c| c.scenario.model.is_in_tab()).then(|| {
+        let loaded = page.intab.loaded;
+        let layout = expect_context::<super::stage::Layout>();
+        move || match loaded.get() {
+            Some(l) => view! {
+                <p class="muted" data-testid="intab-ready">
+                    {format!("The columns on the model in the tab run on this page's engine, which holds {}.", l.source)}
+                </p>
+            }
+            .into_any(),
+            None => view! {
+                <p class="notice" data-testid="intab-needed">
+                    "The columns on the model in the tab run on this page's engine: load the model in the Scenario tab's model settings first. "
+                    <button on:click=move |_| layout.tab.set("scenario")>"Model settings"</button>
+                </p>
+            }
+            .into_any(),
         }
     });
     view! {
