@@ -55,6 +55,9 @@ pub fn start() {
 /// A student's phone: the room's screen, drawn by the tools' chunk from the join link; what
 /// stops it said in its place.
 fn phone() {
+    // Mounting a view is what starts Leptos's executor, which the tools' futures run on; the
+    // phone's screen is the tools chunk's, so nothing is drawn here until something stops it.
+    leptos::mount::mount_to_body(|| ());
     leptos::task::spawn_local(async {
         let Err(why) = tools::answer_later(tools::phone_start()).await else { return };
         let document = web_sys::window().and_then(|w| w.document());
