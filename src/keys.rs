@@ -17,7 +17,7 @@ pub enum Target {
     TextBox,
     /// A button, a link or a summary, which Space and Enter press.
     Control,
-    /// Anything else.
+    /// Anything else (a box to tick among them).
     Other,
 }
 

@@ -63,10 +63,11 @@ fn target_of(element: &web_sys::Element) -> Target {
     match element.tag_name().as_str() {
         "TEXTAREA" => Target::TextBox,
         "SELECT" => Target::Field,
+        // A box to tick or a file to pick takes no typing, and Space does the page's work there.
         "INPUT" => {
             let kind = element.get_attribute("type").unwrap_or_default().to_ascii_lowercase();
             if matches!(kind.as_str(), "checkbox" | "radio" | "button" | "file") {
-                Target::Control
+                Target::Other
             } else {
                 Target::Field
             }
