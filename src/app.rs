@@ -171,6 +171,11 @@ pub fn App() -> impl IntoView {
     if let Some(owner) = Owner::current() {
         fetch_workspace(slots, owner);
     }
+    // The demo model is the first thing a visitor runs: its chunk comes beside the workspace's
+    // (the workspace waits for it before the service worker may copy it).
+    leptos::task::spawn_local(async {
+        let _ = demo::load().await;
+    });
     view! {
         {place(slots.notices)}
         <Start slots=slots />

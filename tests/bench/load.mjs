@@ -114,6 +114,8 @@ try {
         await page.waitForFunction(() => navigator.serviceWorker.controller, null, { timeout: 180000 });
         await page.waitForTimeout(2000);
         f.twice.push([...site.asked].filter(([path, n]) => n > 1 && !path.endsWith('sw.js')).map(([path, n]) => `${path} ×${n}`));
+        // The repeat load opens on the start screen, not on the run just played.
+        await page.evaluate(() => { localStorage.clear(); sessionStorage.clear(); });
         await throttle(page, p);
         await page.reload({ waitUntil: 'commit' });
         f.repeat.push(await toGallery(page));
