@@ -394,7 +394,7 @@ fn ComparisonView(fragment: String) -> impl IntoView {
         let layout = expect_context::<super::stage::Layout>();
         move || match loaded.get() {
             Some(l) => view! {
-                <p class="muted" data-testid="intab-ready">
+                <p class="notice" data-testid="intab-ready">
                     {format!("The columns on the model in the tab run on this page's engine, which holds {}.", l.source)}
                 </p>
             }
