@@ -47,9 +47,9 @@ pub struct Controls {
     pub status: String,
 }
 
-/// Whether the run is one the class can still act in: going on or paused, not a replay.
-pub fn live(s: &RunState) -> bool {
-    matches!(s.mode, Status::Running | Status::Paused | Status::PausedOnError) && !s.replaying
+/// Whether a run in `mode` is one the class can still act in: going on or paused, not a replay.
+pub fn live(mode: Status, replaying: bool) -> bool {
+    matches!(mode, Status::Running | Status::Paused | Status::PausedOnError) && !replaying
 }
 
 /// What the controls show for `s`.
@@ -65,7 +65,7 @@ pub fn controls(s: &RunState) -> Controls {
         pause: s.mode == Status::Running,
         step: !s.blocked && !s.busy && s.mode != Status::Running,
         stop: !matches!(s.mode, Status::Idle | Status::Finished),
-        undo_answer: s.seated && live(s),
+        undo_answer: s.seated && live(s.mode, s.replaying),
         step_back: replay,
         continue_live: replay,
         status: status(s),

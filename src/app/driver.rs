@@ -311,7 +311,7 @@ impl Controller {
     /// Whether a run is under way and not a replay: running, paused, or paused on an error
     /// (what a seat's Undo and a gallery card going back to the run need). Tracked.
     pub fn live(&self) -> bool {
-        matches!(self.mode.get(), Mode::Running | Mode::Paused | Mode::PausedOnError) && !self.replaying.get()
+        crate::controls::live(self.mode.get(), self.replaying.get())
     }
 
     /// Drops the run and everything shown of it (a live run is kept in the past runs).

@@ -30,14 +30,14 @@ pub fn listen(controller: Controller, editor: EditorState, layout: Layout) {
             in_seat: element.as_ref().is_some_and(|e| e.closest(".seat").ok().flatten().is_some()),
         };
         let meant = untrack(|| {
-            let controls = crate::controls::controls(&super::workspace::run_state(controller, editor));
+            let run = super::workspace::run_state(controller, editor);
+            let controls = crate::controls::controls(&run);
             let (bid_asked, sendable) = controller.desk.question.with(|q| {
                 q.as_ref().map_or((false, false), |q| {
                     (q.purpose == Purpose::Bid, crate::seat::draw::sendable(&q.form))
                 })
             });
-            let ended = controller.mode.get() == super::Mode::Finished
-                || controller.view.with(|v| v.finished.is_some());
+            let ended = run.mode == super::Mode::Finished || run.finished.is_some();
             meaning(
                 &press,
                 &State {

@@ -140,8 +140,7 @@ pub fn SeatBox() -> impl IntoView {
         crate::app::tools::spawn(call, show);
         Markup::new()
     };
-    let asked_now =
-        move || desk.question.with_untracked(|q| q.as_ref().map(Question::to_json)).unwrap_or_default();
+    let asked_now = move || untrack(asked);
     let send = move |out: Result<String, String>| {
         if let Some(answer) = out.ok().and_then(|line| Answer::from_line(&line)) {
             desk.send(None, answer, String::new());

@@ -14,13 +14,7 @@ pub fn answer_of(question: &str, event: &web_sys::Event) -> Result<Option<crate:
     let Some(root) = target.closest("[data-testid=seat]").ok().flatten() else {
         return Ok(None);
     };
-    let control = |id: &str| root.query_selector(&format!("[data-testid={id}]")).ok().flatten();
-    let value = |id: &str| {
-        control(id)
-            .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
-    };
+    let control = |id: &str| control(&root, id);
     let answered = match event.type_().as_str() {
         "click" => {
             let id = target.get_attribute("data-testid").unwrap_or_default();
@@ -34,7 +28,7 @@ pub fn answer_of(question: &str, event: &web_sys::Event) -> Result<Option<crate:
         }
         "input" => {
             if let (Some(limit), Some(count)) = (text_limit(&q.form), control("seat-words")) {
-                count.set_text_content(Some(&word_note(&value("seat-text"), limit)));
+                count.set_text_content(Some(&word_note(&value(&root, "seat-text"), limit)));
             }
             None
         }
@@ -59,14 +53,7 @@ pub fn answer_of(question: &str, event: &web_sys::Event) -> Result<Option<crate:
 /// What the seat's box `root` (drawn for `form`) holds as its answer, as its Send button sends it:
 /// its text and what its lists and quantity say.
 fn sent(form: &crate::seat::Form, root: &web_sys::Element) -> crate::seat::Answer {
-    let value = |id: &str| {
-        root.query_selector(&format!("[data-testid={id}]"))
-            .ok()
-            .flatten()
-            .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
-            .and_then(|v| v.as_string())
-            .unwrap_or_default()
-    };
+    let value = |id: &str| value(root, id);
     let picks: Vec<usize> = (0..3).map(|i| value(&format!("seat-pick-{i}")).parse().unwrap_or(0)).collect();
     crate::seat::draw::answer(form, value("seat-text"), &picks, &value("seat-quantity"))
 }
@@ -75,4 +62,17 @@ fn sent(form: &crate::seat::Form, root: &web_sys::Element) -> crate::seat::Answe
 /// from the page's keys).
 pub fn send_of(question: &str, root: &web_sys::Element) -> Result<crate::seat::Answer, String> {
     Ok(sent(&crate::seat::Question::from_json(question)?.form, root))
+}
+
+/// The seat box's control `id`.
+fn control(root: &web_sys::Element, id: &str) -> Option<web_sys::Element> {
+    root.query_selector(&format!("[data-testid={id}]")).ok().flatten()
+}
+
+/// The value of the seat box's control `id` ("" when there is none).
+fn value(root: &web_sys::Element, id: &str) -> String {
+    control(root, id)
+        .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
 }
