@@ -27,7 +27,6 @@ mod projector;
 mod room;
 pub mod room_live;
 mod seat;
-pub mod seat_box;
 mod share;
 mod stage;
 mod storage;

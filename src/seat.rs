@@ -274,7 +274,7 @@ pub fn check_seats(scenario: &crate::scenario::Scenario, wanted: &[String]) -> R
         .collect()
 }
 
-pub mod draw;
+pub mod form;
 
 #[cfg(test)]
 mod tests;

@@ -14,7 +14,7 @@ const why = (reason) => {
 };
 
 function offer(worker) {
-  let bar = document.querySelector('[data-testid=update]');
+  let bar = document.querySelector('body > .update');
   if (!bar) {
     bar = Object.assign(document.createElement('div'), { className: 'update', role: 'status' });
     bar.dataset.testid = 'update';

@@ -5,9 +5,6 @@
 
 use leptos::prelude::*;
 
-use crate::markup::Markup;
-use crate::ui::MarkupAttribute;
-
 /// What names the comparison open (see [`super::comparison`]'s `requested`), while one is.
 #[derive(Clone, Copy, Default)]
 pub struct CompareState {
@@ -35,11 +32,68 @@ impl CompareState {
     }
 }
 
-/// The panel's controls, drawn once as text: nothing in them changes (Close shows while a
-/// comparison is open, and each kind of column offers its own values, by the stylesheet), and the
-/// inputs are read when a button is pressed. The methods are the registry's, by their names
-/// (`MethodKind::label`; the trading game has its own cast and is not among them).
-const CONTROLS: &str = r#"<p class="row"><label>Columns differ in <select data-testid="compare-vary" name="compare-vary"><option value="method">the method</option><option value="seed">the seed</option><option value="model">the model</option><option value="setting">a setting</option></select></label> <label class="vary-setting">Setting <input data-testid="compare-setting" name="compare-setting" placeholder="max_turns" title="Its path in the scenario file: max_turns, word_limit, method.stop_probability"></label> <button data-testid="compare-open" data-act="open">Compare</button> <button class="when-open" data-testid="compare-close" data-act="close">Close the comparison</button></p><fieldset class="vary-method row"><legend>Two to four methods</legend><label class="check"><input type="checkbox" name="compare-method" value="bidding" data-testid="compare-method-bidding" checked> Bidding</label><label class="check"><input type="checkbox" name="compare-method" value="director" data-testid="compare-method-director" checked> Director</label><label class="check"><input type="checkbox" name="compare-method" value="handoff" data-testid="compare-method-handoff"> Handoff</label><label class="check"><input type="checkbox" name="compare-method" value="selector" data-testid="compare-method-selector"> Selector</label><label class="check"><input type="checkbox" name="compare-method" value="round_robin" data-testid="compare-method-round_robin"> Round robin</label><label class="check"><input type="checkbox" name="compare-method" value="random" data-testid="compare-method-random"> Random</label></fieldset><p class="row vary-values"><label>Values <input data-testid="compare-values" name="compare-values" placeholder="3, 8"></label></p><p class="muted vary-values">Two to four, with commas: seeds (3, 8), models (demo, or a provider and its model: openai/gpt-4o-mini, browser/&lt;model&gt; for the model in the tab), or the setting's values (4, 8).</p>"#;
+/// What a comparison's columns differ in, as the panel offers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Vary {
+    Method,
+    Seed,
+    Model,
+    Setting,
+}
+
+impl Vary {
+    const ALL: [Vary; 4] = [Vary::Method, Vary::Seed, Vary::Model, Vary::Setting];
+
+    /// Its name in a comparison's fragment (`new=method&...`) and the list's value.
+    fn id(self) -> &'static str {
+        match self {
+            Vary::Method => "method",
+            Vary::Seed => "seed",
+            Vary::Model => "model",
+            Vary::Setting => "setting",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Vary::Method => "the method",
+            Vary::Seed => "the seed",
+            Vary::Model => "the model",
+            Vary::Setting => "a setting",
+        }
+    }
+
+    fn from_id(id: &str) -> Vary {
+        Vary::ALL.into_iter().find(|v| v.id() == id).unwrap_or(Vary::Method)
+    }
+}
+
+/// The methods a comparison may set side by side, in the columns' order: the registry's, by
+/// their names (`MethodKind::label`; the trading game has its own cast and is not among them),
+/// and whether each is ticked at first.
+const METHODS: [(&str, &str, bool); 6] = [
+    ("bidding", "Bidding", true),
+    ("director", "Director", true),
+    ("handoff", "Handoff", false),
+    ("selector", "Selector", false),
+    ("round_robin", "Round robin", false),
+    ("random", "Random", false),
+];
+
+/// What a new comparison's columns differ in and their values, as its fragment names them
+/// (`new=VARY&VALUES&...`): the `ticked` methods, or the `values` (of the setting `setting`).
+fn columns(vary: Vary, ticked: &[bool], setting: &str, values: &str) -> (String, String) {
+    let (vary, values) = match vary {
+        Vary::Method => {
+            let picked: Vec<&str> =
+                METHODS.iter().zip(ticked).filter(|(_, t)| **t).map(|((id, _, _), _)| *id).collect();
+            ("method".to_string(), picked.join(", "))
+        }
+        Vary::Setting => (setting.to_string(), values.to_string()),
+        other => (other.id().to_string(), values.to_string()),
+    };
+    (vary, values)
+}
 
 /// What the columns differ in, Compare, and the comparison once open.
 #[component]
@@ -47,50 +101,80 @@ pub fn ComparePanel() -> impl IntoView {
     let page = expect_context::<super::Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let state = page.compare;
-    let act = move |ev: leptos::ev::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let Some(button) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-        let panel = button.closest(".compare").ok().flatten();
-        let input = |selector: &str| {
-            let found = panel.as_ref().and_then(|p| p.query_selector(selector).ok().flatten());
-            found
-                .and_then(|n| js_sys::Reflect::get(&n, &"value".into()).ok()?.as_string())
-                .unwrap_or_default()
-        };
-        match button.get_attribute("data-act").as_deref() {
-            Some("open") => {
-                let scenario = crate::link::scenario_fragment(&editor.scenario.get_untracked());
-                let (vary, values) = match input("[name=compare-vary]").as_str() {
-                    "method" => {
-                        // In the order the panel lists them, which is the columns' order.
-                        let ids = ["bidding", "director", "handoff", "selector", "round_robin", "random"]
-                            .into_iter();
-                        let picked: Vec<_> =
-                            ids.filter(|id| !input(&format!("[value={id}]:checked")).is_empty()).collect();
-                        ("method".to_string(), picked.join(", "))
-                    }
-                    "setting" => (input("[name=compare-setting]"), input("[name=compare-values]")),
-                    other => (other.to_string(), input("[name=compare-values]")),
-                };
-                let what = |text: String| String::from(js_sys::encode_uri_component(&text));
-                state.open_fragment(&format!("new={}&{}&{scenario}", what(vary), what(values)));
-            }
-            Some("close") => {
-                // Before the frame goes: what it saves as it closes is not kept.
-                super::storage::show_comparison(false, false);
-                state.frame.set(None);
-                // The comparison page may have added the comparison to the past runs.
-                if let Ok(list) = super::storage::history() {
-                    page.history.set(list);
-                }
-            }
-            _ => {}
+    let vary = RwSignal::new(Vary::Method);
+    let ticked: [RwSignal<bool>; 6] = METHODS.map(|(_, _, on)| RwSignal::new(on));
+    let setting = RwSignal::new(String::new());
+    let values = RwSignal::new(String::new());
+    let open = move |_| {
+        let scenario = crate::link::scenario_fragment(&editor.scenario.get_untracked());
+        let ticked = ticked.map(|t| t.get_untracked());
+        let (vary, values) =
+            columns(vary.get_untracked(), &ticked, &setting.get_untracked(), &values.get_untracked());
+        let what = |text: &str| String::from(js_sys::encode_uri_component(text));
+        state.open_fragment(&format!("new={}&{}&{scenario}", what(&vary), what(&values)));
+    };
+    let close = move |_| {
+        // Before the comparison goes: what it saves as it closes is not kept.
+        super::storage::show_comparison(false, false);
+        state.frame.set(None);
+        // The comparison may have added itself to the past runs.
+        if let Ok(list) = super::storage::history() {
+            page.history.set(list);
         }
     };
+    let options =
+        Vary::ALL.map(|v| view! { <option value=v.id() selected=v == Vary::Method>{v.label()}</option> });
+    let methods = METHODS
+        .iter()
+        .zip(ticked)
+        .map(|((id, label, _), on)| {
+            view! {
+                <label class="check">
+                    <input type="checkbox" value=*id data-testid=format!("compare-method-{id}") prop:checked=on
+                        on:change=move |ev| on.set(event_target_checked(&ev)) />
+                    " " {*label}
+                </label>
+            }
+        })
+        .collect_view();
     view! {
         <section class="panel compare" data-testid="compare" aria-label="Compare side by side">
             <h2>"Compare side by side"</h2>
-            <div on:click=act markup=Markup::from_static(CONTROLS)></div>
+            <p class="row">
+                <label>"Columns differ in "
+                    <select data-testid="compare-vary" on:change=move |ev| vary.set(Vary::from_id(&event_target_value(&ev)))>
+                        {options}
+                    </select>
+                </label>
+                " "
+                <label class="vary-setting" hidden=move || vary.get() != Vary::Setting>"Setting "
+                    <input data-testid="compare-setting" placeholder="max_turns" prop:value=setting
+                        title="Its path in the scenario file: max_turns, word_limit, method.stop_probability"
+                        on:input=move |ev| setting.set(event_target_value(&ev)) />
+                </label>
+                " "
+                <button data-testid="compare-open" on:click=open>"Compare"</button>
+                " "
+                {move || state.frame.with(Option::is_some).then(|| view! {
+                    <button data-testid="compare-close" on:click=close>"Close the comparison"</button>
+                })}
+            </p>
+            <fieldset class="vary-method row" hidden=move || vary.get() != Vary::Method>
+                <legend>"Two to four methods"</legend>
+                {methods}
+            </fieldset>
+            <div hidden=move || vary.get() == Vary::Method>
+                <p class="row vary-values">
+                    <label>"Values "
+                        <input data-testid="compare-values" placeholder="3, 8" prop:value=values
+                            on:input=move |ev| values.set(event_target_value(&ev)) />
+                    </label>
+                </p>
+                <p class="muted vary-values">
+                    "Two to four, with commas: seeds (3, 8), models (demo, or a provider and its model: \
+                     openai/gpt-4o-mini, browser/<model> for the model in the tab), or the setting's values (4, 8)."
+                </p>
+            </div>
             {move || state.frame.get().map(|fragment| view! {
                 <div class="comparison-frame" data-testid="compare-frame" role="region" aria-label="Comparison" tabindex="0">
                     {comparison(fragment)}

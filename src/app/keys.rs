@@ -34,7 +34,7 @@ pub fn listen(controller: Controller, editor: EditorState, layout: Layout) {
             let controls = crate::controls::controls(&run);
             let (bid_asked, sendable) = controller.desk.question.with(|q| {
                 q.as_ref().map_or((false, false), |q| {
-                    (q.purpose == Purpose::Bid, crate::seat::draw::sendable(&q.form))
+                    (q.purpose == Purpose::Bid, crate::seat::form::sendable(&q.form))
                 })
             });
             let ended = run.mode == super::Mode::Finished || run.finished.is_some();

@@ -50,9 +50,9 @@ fn value_of(el: &web_sys::Element) -> String {
     js_sys::Reflect::get(el, &"value".into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
 }
 
-/// The `value` of the input whose `data-testid` is `id` ("" when there is none).
-fn input(id: &str) -> String {
-    element(&format!("[data-testid={id}]")).map(|e| value_of(&e)).unwrap_or_default()
+/// The `value` of the input named `name` ("" when there is none).
+fn input(name: &str) -> String {
+    element(&format!("input[name={name}]")).map(|e| value_of(&e)).unwrap_or_default()
 }
 
 /// The JSON lines of a log's text, blank lines left out.
@@ -233,10 +233,7 @@ fn on_acts(selector: &str, f: fn(&str, &web_sys::Element, &web_sys::Event)) {
     let Some(root) = element(selector) else { return };
     let handler = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
         let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-        let Some(el) = target.closest("[data-act]").ok().flatten() else {
-            f("", &target, &ev);
-            return;
-        };
+        let Some(el) = target.closest("[data-act]").ok().flatten() else { return };
         let act = el.get_attribute("data-act").unwrap_or_default();
         // A list changes its value; a button is clicked.
         let is_select = el.tag_name() == "SELECT";
@@ -318,7 +315,7 @@ fn draw_teacher() {
 
 fn settings_html(m: &Meeting) -> Markup {
     crate::markup!(
-        "<div data-part=\"reach\"></div><div data-part=\"live\"></div><p class=\"room-close\"><button data-act=\"close\" data-testid=\"room-close\" title=\"Every phone is told the room has ended; a new room has a new link\">Close the room</button></p><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
+        "<div data-part=\"reach\"></div><div data-part=\"live\"></div><p class=\"room-close\"><button data-act=\"close\" data-testid=\"room-close\" title=\"Every phone is told the room has ended; a new room has a new link\">Close the room</button></p><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input name=\"relay\" data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input name=\"ice\" data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
         m.relay,
         m.ice
     )
@@ -345,8 +342,7 @@ fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
                 None => Vec::new(),
             },
             "settings" => {
-                Meeting { relay: input("room-relay").trim().into(), ice: input("room-ice").trim().into() }
-                    .save();
+                Meeting { relay: input("relay").trim().into(), ice: input("ice").trim().into() }.save();
                 restart = true;
                 Vec::new()
             }
@@ -518,6 +514,8 @@ thread_local! {
     static STUDENT: RefCell<Option<Student>> = const { RefCell::new(None) };
     /// A name typed and Join pressed before the phone's connection was ready: it joins then.
     static JOIN_WHEN_READY: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The question the phone's seat box shows (as JSON), and the box (a mounted Leptos view).
+    static PHONE_SEAT: RefCell<Option<(String, Box<dyn std::any::Any>)>> = const { RefCell::new(None) };
 }
 
 fn with_student<R>(f: impl FnOnce(&mut Student) -> R) -> Option<R> {
@@ -551,11 +549,7 @@ fn ask_to_join(to: Option<&str>) {
 fn draw_phone() {
     let Some((head, question, log, note, fine, voted, welcomed, out)) = with_student(|s| {
         let p = &s.phone;
-        let question = p.question.as_ref().map(|(_, _, q)| {
-            crate::seat::Question::from_json(q)
-                .map(|q| crate::seat::draw::draw(&q))
-                .unwrap_or_else(|e| crate::markup!("<p class=\"notice error\">{}</p>", e))
-        });
+        let question = p.question.as_ref().map(|(_, _, q)| q.clone());
         let voted = s.voted.clone().filter(|_| !p.tally.is_empty());
         let out = p.removed || p.ended;
         (
@@ -580,14 +574,7 @@ fn draw_phone() {
         head.push(crate::markup!("<p class=\"hint\" data-testid=\"phone-voted\">You voted for {}.</p>", v));
     }
     show("[data-part=head]", head);
-    show(
-        "[data-part=seat]",
-        question
-            .map(|q| {
-                crate::markup!("<section class=\"seat\" data-testid=\"seat\" tabindex=\"0\">{}</section>", q)
-            })
-            .unwrap_or_default(),
-    );
+    show_seat(question);
     // The conversation scrolls in its own box, kept at its newest message unless the student
     // scrolled back to read (the seat's question above it stays in view).
     let at_end = element("[data-part=log]")
@@ -611,17 +598,17 @@ fn draw_phone() {
         Markup::new()
     } else {
         crate::markup!(
-            "<div class=\"row\"><label class=\"field grow\"><span>Propose an interjection (the teacher decides)</span><input data-testid=\"phone-propose\" maxlength=\"400\"></label><button data-act=\"propose\">Propose</button></div>"
+            "<div class=\"row\"><label class=\"field grow\"><span>Propose an interjection (the teacher decides)</span><input name=\"propose\" data-testid=\"phone-propose\" maxlength=\"400\"></label><button data-act=\"propose\">Propose</button></div>"
         )
     };
     show("[data-part=audience]", audience);
 }
 
-fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
+fn phone_act(act: &str, el: &web_sys::Element, _: &web_sys::Event) {
     let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
     match act {
         "join" => {
-            let name = input("phone-name");
+            let name = input("name");
             if name.trim().is_empty() {
                 with_student(|s| (s.note, s.fine) = ("Type your name first.".into(), false));
             } else {
@@ -644,37 +631,65 @@ fn phone_act(act: &str, el: &web_sys::Element, ev: &web_sys::Event) {
             send_from_phone(&FromPhone::Vote { agent: attr("data-agent") }, None)
         }
         "propose" => {
-            let text = input("phone-propose");
+            let text = input("propose");
             if !text.trim().is_empty() {
                 send_from_phone(&FromPhone::Propose { text }, None);
-                if let Some(box_) = element("[data-testid=phone-propose]") {
+                if let Some(box_) = element("input[name=propose]") {
                     let _ = js_sys::Reflect::set(&box_, &"value".into(), &"".into());
                 }
                 with_student(|s| (s.note, s.fine) = ("Proposed: the teacher decides.".into(), true));
             }
         }
-        // Anything else is the seat's box: a bid, a choice, a speech sent.
-        _ => {
-            let question = with_student(|s| s.phone.question.as_ref().map(|(_, _, q)| q.clone())).flatten();
-            if let Some(q) = question {
-                if let Ok(Some(answer)) = super::seat_box::answer_of(&q, ev) {
-                    let checked =
-                        crate::seat::Question::from_json(&q).and_then(|q| q.form.reply(&answer).map(|_| ()));
-                    match checked {
-                        Ok(()) => {
-                            with_student(|s| {
-                                if let Ok(e) = s.phone.answer(answer.to_line()) {
-                                    s.net.envelope(&e, None);
-                                }
-                                s.note.clear();
-                            });
-                        }
-                        Err(why) => {
-                            with_student(|s| (s.note, s.fine) = (format!("Not sent: {why}."), false));
-                        }
-                    }
+        _ => {}
+    }
+    draw_phone();
+}
+
+/// The box that asks the phone's seat `question` (as JSON; none: nothing is asked), drawn in
+/// `[data-part=seat]` as the stage draws it and kept while the question stays the same (a redraw
+/// would lose what is typed).
+fn show_seat(question: Option<String>) {
+    use leptos::prelude::*;
+    let same = PHONE_SEAT.with(|s| s.borrow().as_ref().map(|(q, _)| q.clone()) == question);
+    if same {
+        return;
+    }
+    // The box answered is unmounted after its own click handler has returned.
+    let old = PHONE_SEAT.with(|s| s.borrow_mut().take());
+    queue_microtask(move || drop(old));
+    let (Some(json), Some(parent)) = (question, element("[data-part=seat]")) else { return };
+    let Ok(parent) = parent.dyn_into::<web_sys::HtmlElement>() else { return };
+    let shown = match crate::seat::Question::from_json(&json) {
+        Ok(question) => {
+            let answer = Callback::new(|answer| queue_microtask(move || phone_answer(answer)));
+            let handle = leptos::mount::mount_to(parent, move || {
+                view! { <super::seat::SeatForm question answer send_asked=Signal::stored(0) take_keys=false /> }
+            });
+            Box::new(handle) as Box<dyn std::any::Any>
+        }
+        Err(why) => Box::new(leptos::mount::mount_to(parent, move || {
+            view! { <p class="notice error" role="alert">{why}</p> }
+        })),
+    };
+    PHONE_SEAT.with(|s| *s.borrow_mut() = Some((json, shown)));
+}
+
+/// Sends the phone's `answer` to the question its seat is asked, if the form takes it; otherwise
+/// says why and keeps the question open.
+fn phone_answer(answer: crate::seat::Answer) {
+    let question = with_student(|s| s.phone.question.as_ref().map(|(_, _, q)| q.clone())).flatten();
+    let Some(q) = question else { return };
+    match crate::seat::Question::from_json(&q).and_then(|q| q.form.reply(&answer).map(|_| ())) {
+        Ok(()) => {
+            with_student(|s| {
+                if let Ok(e) = s.phone.answer(answer.to_line()) {
+                    s.net.envelope(&e, None);
                 }
-            }
+                s.note.clear();
+            });
+        }
+        Err(why) => {
+            with_student(|s| (s.note, s.fine) = (format!("Not sent: {why}."), false));
         }
     }
     draw_phone();
@@ -723,7 +738,7 @@ pub async fn phone_start() -> Result<String, String> {
     show(
         "main",
         crate::markup!(
-            "<h1>Agora class room <span class=\"room-code\" data-testid=\"phone-code\">{}</span></h1><div data-part=\"reach\"></div><div data-part=\"join\"><label class=\"field\"><span>Your name</span><input data-testid=\"phone-name\" maxlength=\"40\" autocomplete=\"nickname\" value=\"{}\"></label><button class=\"primary\" data-act=\"join\" data-testid=\"phone-join\">Join</button></div><div data-part=\"note\"></div><div data-part=\"head\"></div><div data-part=\"seat\"></div><h2>The conversation</h2><ol class=\"phone-log\" data-part=\"log\" data-testid=\"phone-log\"></ol><div data-part=\"audience\"></div>",
+            "<h1>Agora class room <span class=\"room-code\" data-testid=\"phone-code\">{}</span></h1><div data-part=\"reach\"></div><div data-part=\"join\"><label class=\"field\"><span>Your name</span><input name=\"name\" data-testid=\"phone-name\" maxlength=\"40\" autocomplete=\"nickname\" value=\"{}\"></label><button class=\"primary\" data-act=\"join\" data-testid=\"phone-join\">Join</button></div><div data-part=\"note\"></div><div data-part=\"head\"></div><div data-part=\"seat\"></div><h2>The conversation</h2><ol class=\"phone-log\" data-part=\"log\" data-testid=\"phone-log\"></ol><div data-part=\"audience\"></div>",
             code,
             kept_name
         ),

@@ -1,17 +1,15 @@
 //! A seat taken in the page: the question the run puts to the person, shown above the
 //! transcript with the prompt a model would read and a form that fits it (a bid, a speech with
 //! its words counted, a choice from the cast, a handoff, a trading action checked against the
-//! game's rules before it is sent; drawn by the tools module, `crate::seat::draw`). The run
-//! waits on the answer; Stop and Reset end the wait.
+//! game's rules before it is sent; its parts are `crate::seat::form`'s). The run waits on the
+//! answer; Stop and Reset end the wait.
 
 use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
 
-use crate::markup::Markup;
 use crate::model::ModelError;
 use crate::seat::{Answer, Desk, Question};
-use crate::ui::MarkupAttribute;
 
 /// A question open at the desk, and where its answer (and who gave it) goes.
 type Open = (Question, oneshot::Sender<(Answer, String)>);
@@ -22,9 +20,6 @@ type Open = (Question, oneshot::Sender<(Answer, String)>);
 pub struct PageDesk {
     pub question: RwSignal<Option<Question>>,
     pub problem: RwSignal<Option<String>>,
-    /// The question the page's box was drawn for (as JSON) and its HTML: the tools module draws
-    /// it a moment after the question is asked, which changes the height of what is around it.
-    pub drawn: RwSignal<(String, String)>,
     /// Counts the times the keys asked the box to send what it holds (Enter, `crate::keys`).
     pub send_asked: RwSignal<u32>,
     open: StoredValue<Vec<Open>, LocalStorage>,
@@ -37,7 +32,6 @@ impl PageDesk {
         Self {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
-            drawn: RwSignal::new((String::new(), String::new())),
             send_asked: RwSignal::new(0),
             open: StoredValue::new_local(Vec::new()),
             held: RwSignal::new(false),
@@ -118,74 +112,15 @@ impl Desk for PageDesk {
     }
 }
 
-/// The question waiting for the person, if any: the box is drawn by the tools module (see
-/// `crate::seat::draw`), which also reads each click, input and key in it; what it reads as an
-/// answer comes back here to be checked against the form and sent.
+/// The question waiting for the person, if any, in the box that asks it ([`SeatForm`]); its
+/// answer is checked against the form and sent.
 #[component]
 pub fn SeatBox() -> impl IntoView {
     let desk = expect_context::<crate::app::driver::Controller>().desk;
-    let drawn = desk.drawn;
-    let asked = move || desk.question.with(|q| q.as_ref().map(Question::to_json)).unwrap_or_default();
-    let html = move || {
-        let json = asked();
-        let (for_json, html) = drawn.get();
-        if for_json == json {
-            return Markup::from_tools_module(html);
-        }
-        let call = crate::app::tools::seat_box(json.clone());
-        let show = move |out: Result<String, String>| {
-            let html = out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string());
-            drawn.set((json, html));
-        };
-        crate::app::tools::spawn(call, show);
-        Markup::new()
-    };
-    let asked_now = move || untrack(asked);
-    let send = move |out: Result<String, String>| {
-        if let Some(answer) = out.ok().and_then(|line| Answer::from_line(&line)) {
-            desk.send(None, answer, String::new());
-        }
-    };
-    let act = move |ev: web_sys::Event| {
-        crate::app::tools::spawn(crate::app::tools::seat_event(asked_now(), ev), send)
-    };
-    let node = NodeRef::<leptos::html::Section>::new();
-    // Enter, from the page's keys: the box sends what it holds, as its Send button would.
-    Effect::new(move |seen: Option<u32>| {
-        let asked = desk.send_asked.get();
-        if let (Some(_), Some(root)) = (seen.filter(|s| *s != asked), node.get_untracked()) {
-            let root: web_sys::Element = wasm_bindgen::JsCast::unchecked_into(root);
-            crate::app::tools::spawn(crate::app::tools::seat_send(asked_now(), root), send);
-        }
-        asked
-    });
-    // A question that opens takes the keys (a digit bids, Enter sends): its text box when it
-    // has one, unless the teacher is typing in a field elsewhere on the page.
-    Effect::new(move |before: Option<String>| {
-        let (json, _) = drawn.get();
-        if !json.is_empty() && before.as_ref() != Some(&json) {
-            request_animation_frame(move || take_the_keys(node));
-        }
-        json
-    });
-    // A digit typed on the box (not in one of its fields) is a bid and nothing else: the speech
-    // box the answer opens next must not take its character.
-    let keydown = move |ev: leptos::ev::KeyboardEvent| {
-        let key = ev.key();
-        let field = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        let command = ev.ctrl_key() || ev.alt_key() || ev.meta_key();
-        if !command && !field && key.len() == 1 && key.as_bytes()[0].is_ascii_digit() {
-            ev.prevent_default();
-        }
-        act(ev.into())
-    };
+    let answer = Callback::new(move |answer: Answer| desk.send(None, answer, String::new()));
     view! {
-        {move || desk.question.with(Option::is_some).then(|| view! {
-            <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" markup=html node_ref=node
-                on:click=move |ev| act(ev.into()) on:input=act on:keydown=keydown></section>
+        {move || desk.question.get().map(|question| view! {
+            <SeatForm question answer send_asked=desk.send_asked take_keys=true />
         })}
         {move || desk.problem.get().map(|p| view! {
             <p class="notice error" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
@@ -193,10 +128,141 @@ pub fn SeatBox() -> impl IntoView {
     }
 }
 
-/// Puts the focus in the seat's box `node` (its text box when it has one), unless the focus is in
-/// a field elsewhere on the page, where someone is typing.
-fn take_the_keys(node: NodeRef<leptos::html::Section>) {
-    let Some(section) = node.get_untracked() else { return };
+/// The box that asks `question` of a person (on the stage, or on a student's phone): the prompt
+/// a model would read and the form's parts (`crate::seat::form`). A button that answers by itself
+/// (a bid, a choice) and Send hand the answer to `answer`, as does a digit typed on a bid and each
+/// change of `send_asked` (Enter, from the page's keys) when the box has a Send button. With
+/// `take_keys`, the box takes the focus when it opens (its text box when it has one), unless the
+/// focus is in a field elsewhere on the page, where someone is typing.
+#[component]
+pub fn SeatForm(
+    question: Question,
+    answer: Callback<Answer>,
+    #[prop(into)] send_asked: Signal<u32>,
+    take_keys: bool,
+) -> impl IntoView {
+    use crate::seat::form::{first_pick, layout, word_note};
+    use crate::seat::Form;
+    let parts = layout(&question.form);
+    let sends = parts.sends();
+    let bids = matches!(question.form, Form::Number { .. });
+    let form = StoredValue::new(question.form);
+    let text = RwSignal::new(String::new());
+    let picks: [RwSignal<usize>; 3] = std::array::from_fn(|i| RwSignal::new(first_pick(i)));
+    let quantity = RwSignal::new("1".to_string());
+    let held = move || {
+        let picks = picks.map(|p| p.get_untracked());
+        form.with_value(|f| {
+            crate::seat::form::answer(f, text.get_untracked(), &picks, &quantity.get_untracked())
+        })
+    };
+    let section = NodeRef::<leptos::html::Section>::new();
+    let text_box = NodeRef::<leptos::html::Textarea>::new();
+    Effect::new(move |seen: Option<u32>| {
+        let asked = send_asked.get();
+        if sends && seen.is_some_and(|s| s != asked) {
+            answer.run(held());
+        }
+        asked
+    });
+    if take_keys {
+        request_animation_frame(move || take_the_keys(section, text_box));
+    }
+    // A digit typed on a bid's box gives the bid at once (0 for 10), as its buttons do, and
+    // nothing else: the speech box the answer opens next must not take its character. A digit
+    // with Ctrl, Alt or Meta is the browser's (Ctrl+1 picks a tab).
+    let keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let command = ev.ctrl_key() || ev.alt_key() || ev.meta_key();
+        let digit = ev.key().parse::<u32>().ok().filter(|_| !command && ev.key().len() == 1);
+        let in_field = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|t| matches!(t.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if let Some(d) = digit.filter(|_| !in_field) {
+            ev.prevent_default();
+            if bids {
+                answer.run(Answer::Number(if d == 0 { 10 } else { d }));
+            }
+        }
+    };
+    let holdings = (!parts.holdings.is_empty()).then(|| {
+        let rows = parts
+            .holdings
+            .into_iter()
+            .map(|(resource, n, worth)| view! { <tr><td>{resource}</td><td>{n}</td><td>{worth}</td></tr> })
+            .collect_view();
+        view! {
+            <table class="seat-inventory" data-testid="seat-inventory">
+                <tr><th>"Resource"</th><th>"You hold"</th><th>"Worth"</th></tr>
+                {rows}
+            </table>
+        }
+    });
+    let buttons = parts
+        .buttons
+        .into_iter()
+        .enumerate()
+        .map(|(i, (label, a))| {
+            view! { <button data-testid=format!("seat-choice-{i}") on:click=move |_| answer.run(a.clone())>{label}</button> }
+        })
+        .collect_view();
+    let text_part = parts.text.map(|limit| {
+        view! {
+            <textarea data-testid="seat-text" aria-label="Your words" rows="4" node_ref=text_box
+                prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            <p class="hint" data-testid="seat-words">{move || text.with(|t| word_note(t, limit))}</p>
+        }
+    });
+    let lists = parts
+        .picks
+        .into_iter()
+        .enumerate()
+        .map(|(i, (label, options))| {
+            let pick = picks[i.min(2)];
+            let options = options
+                .into_iter()
+                .enumerate()
+                .map(|(j, o)| view! { <option value=j.to_string() selected=j == first_pick(i)>{o}</option> })
+                .collect_view();
+            view! {
+                <label class="field"><span>{label}</span>
+                    <select data-testid=format!("seat-pick-{i}")
+                        on:change=move |ev| pick.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select>
+                </label>
+            }
+        })
+        .collect_view();
+    let quantity_part = parts.quantity.then(|| {
+        view! {
+            <label class="field"><span>"Quantity (TRADE)"</span>
+                <input data-testid="seat-quantity" inputmode="numeric" prop:value=quantity
+                    on:input=move |ev| quantity.set(event_target_value(&ev)) />
+            </label>
+        }
+    });
+    let send = sends.then(|| {
+        view! { <button class="primary" data-testid="seat-send" on:click=move |_| answer.run(held())>"Send"</button> }
+    });
+    view! {
+        <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" node_ref=section on:keydown=keydown>
+            <h2>{format!("Your turn: {} ({})", question.agent, question.purpose.label())}</h2>
+            <details class="seat-prompt">
+                <summary>"The prompt a model would read"</summary>
+                <pre data-testid="seat-prompt">{question.prompt}</pre>
+            </details>
+            {holdings}
+            <div class="seat-choices" role="group" aria-label="Answers">{buttons}</div>
+            {text_part}
+            <div class="row">{lists}{quantity_part}</div>
+            {send}
+        </section>
+    }
+}
+
+/// Puts the focus in the seat's box (its text box when it has one), unless the focus is in a
+/// field elsewhere on the page, where someone is typing.
+fn take_the_keys(section: NodeRef<leptos::html::Section>, text_box: NodeRef<leptos::html::Textarea>) {
+    let Some(section) = section.get_untracked() else { return };
     let document = web_sys::window().and_then(|w| w.document());
     if let Some(active) = document.and_then(|d| d.active_element()) {
         let field = matches!(active.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT");
@@ -204,8 +270,7 @@ fn take_the_keys(node: NodeRef<leptos::html::Section>) {
             return;
         }
     }
-    let text = section.query_selector("textarea").ok().flatten();
-    let _ = match text.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) {
+    let _ = match text_box.get_untracked() {
         Some(text) => text.focus(),
         None => section.focus(),
     };

@@ -3,8 +3,7 @@
 //! batch it reads the seeds, writes each run's CSV row from its log and draws the report; for a
 //! run it writes the Markdown transcript, the notebook, the trace and the AutoGen team, asks the
 //! judge and draws the verdict; for the editor it draws a part's prompt templates and sets one;
-//! for a seat it draws the box that asks the person and reads the answer from it; it opens the
-//! class's room. The code is the core's, so the page writes the rows `agora batch` writes and the
+//! it opens the class's room. The code is the core's, so the page writes the rows `agora batch` writes and the
 //! files `agora export` writes.
 //!
 //! Each tool is a split function of the chunk: the first call fetches it, later calls run at once
@@ -197,24 +196,6 @@ tools! {
     /// [`super::editor::template_edit`]).
     pub fn template_edit(scenario: String, event: web_sys::Event) -> Answer {
         super::editor::template_edit(&scenario, &event)
-    }
-
-    /// The box that asks a person in a seat, as HTML, for the question `question` holds as JSON
-    /// (see [`crate::seat::draw::draw`]).
-    pub fn seat_box(question: String) -> Answer {
-        crate::seat::Question::from_json(&question).map(|q| crate::seat::draw::draw(&q).into_string())
-    }
-
-    /// What a click, input or key in the seat's box answers, as [`crate::seat::Answer::to_line`]
-    /// writes it; an empty text when it answers nothing (typing in the text box counts its words).
-    pub fn seat_event(question: String, event: web_sys::Event) -> Answer {
-        super::seat_box::answer_of(&question, &event).map(|a| a.map(|a| a.to_line()).unwrap_or_default())
-    }
-
-    /// What the seat's box `root` sends for `question` (as JSON), as its Send button would, as
-    /// [`crate::seat::Answer::to_line`] writes it.
-    pub fn seat_send(question: String, root: web_sys::Element) -> Answer {
-        super::seat_box::send_of(&question, &root).map(|a| a.to_line())
     }
 
     /// Opens the class's room on the teacher's page (see [`super::room_live::open`]).

@@ -28,12 +28,11 @@ pub fn Transcript() -> impl IntoView {
     Effect::new(move |_| {
         count.track();
         // What changes the transcript's height: the projector view, the class's row (live runs),
-        // a seat's question (and its box, drawn a moment later), the drawer beside the stage, and
+        // a seat's question (and its box), the drawer beside the stage, and
         // the stage shown again after the gallery (hidden, it had no height to scroll).
         controller.projector.track();
         controller.mode.track();
         controller.desk.question.track();
-        controller.desk.drawn.track();
         if let Some(layout) = layout {
             layout.tab.track();
             layout.stage.track();

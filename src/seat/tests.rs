@@ -467,7 +467,7 @@ fn a_seats_time_limit_does_not_run_while_the_run_is_held() {
 }
 
 #[test]
-fn the_box_draws_and_answers_the_question_it_is_handed_as_json() {
+fn the_box_shows_and_answers_the_question_it_is_handed_as_json() {
     use crate::game::negotiation::{Action, Game};
     let ask = |form: Form| Question {
         agent: "Ann \"A\" O'Neil".into(),
@@ -505,22 +505,22 @@ fn the_box_draws_and_answers_the_question_it_is_handed_as_json() {
     ];
     for q in &questions {
         let back = Question::from_json(&q.to_json()).unwrap_or_else(|e| panic!("{e}: {}", q.to_json()));
-        assert_eq!(draw::draw(&back), draw::draw(q), "{q:?}");
+        assert_eq!(form::layout(&back.form), form::layout(&q.form), "{q:?}");
         assert_eq!((&back.agent, back.purpose, &back.prompt), (&q.agent, q.purpose, &q.prompt));
         // The same controls give the same answer, which the real form takes.
-        let typed = draw::answer(&back.form, "Over to you.".into(), &[2, 0, 2], "1");
-        assert_eq!(typed, draw::answer(&q.form, "Over to you.".into(), &[2, 0, 2], "1"));
+        let typed = form::answer(&back.form, "Over to you.".into(), &[2, 0, 2], "1");
+        assert_eq!(typed, form::answer(&q.form, "Over to you.".into(), &[2, 0, 2], "1"));
         if !matches!(q.form, Form::Number { .. } | Form::Choice { .. }) {
             assert!(q.form.reply(&typed).is_ok(), "{q:?}: {typed:?}");
         }
         for i in 0..12 {
-            assert_eq!(draw::button_answer(&back.form, i), draw::button_answer(&q.form, i));
+            assert_eq!(form::button_answer(&back.form, i), form::button_answer(&q.form, i));
         }
     }
     // The trade the box reads from its lists is the player's own: 1 STONE for 1 GOLD (seat 1
     // holds 4 STONE), which the real game allows.
     let Form::Trade { .. } = &questions[8].form else { unreachable!() };
-    let trade = draw::answer(&questions[8].form, String::new(), &[0, 1, 2], "1");
+    let trade = form::answer(&questions[8].form, String::new(), &[0, 1, 2], "1");
     assert_eq!(
         trade,
         Answer::Trade(Action::Trade {

@@ -1,36 +1,35 @@
-//! The box that asks a person in a seat, as HTML: the prompt a model would read, and the form's
-//! controls (bid buttons, choices, a text box with its words counted, lists to pick from, a
-//! trade's quantity and the player's holdings). The page's tools module draws it and reads the
-//! answer back from its controls (`src/bin/agora-tools.rs`), from the question as JSON
-//! ([`Question::to_json`]), so none of this is on the first page; the page checks the answer
-//! against the form and sends it.
+//! What the box that asks a person in a seat is made of, for every form: bid buttons, choices, a
+//! text box with its words counted, lists to pick from, a trade's quantity and the player's
+//! holdings ([`layout`]), and the answer those parts hold when Send is pressed ([`answer`]). The
+//! page draws it as a Leptos view (`app::seat::SeatForm`) on the teacher's stage and on a
+//! student's phone, which gets the question over the room's wire as JSON
+//! ([`Question::to_json`]) and sends its answer back as a line ([`Answer::to_line`]).
 
 use serde_json::Value;
 
 use super::{words, Answer, Form, HandoffReply, Question};
 use crate::game::negotiation::{inventory_value, resource_value, Action, Game};
-use crate::markup;
-use crate::markup::Markup;
 use crate::model::Purpose;
 
-/// What the box shows for a form: every form is the same few parts, so one drawing serves them
-/// all (a Leptos view per form cost about 13 KB gzipped on the first page).
-struct Layout {
+/// What the box shows for a form: every form is the same few parts, so one drawing serves them all.
+#[derive(Debug, PartialEq)]
+pub struct Layout {
     /// A text box, with the word limit it is counted against.
-    text: Option<Option<u32>>,
+    pub text: Option<Option<u32>>,
     /// Buttons that each send an answer at once (a bid, a choice).
-    buttons: Vec<(String, Answer)>,
+    pub buttons: Vec<(String, Answer)>,
     /// Labelled lists to pick from (the next speaker; the action, what to give and what for).
-    picks: Vec<(&'static str, Vec<String>)>,
+    pub picks: Vec<(&'static str, Vec<String>)>,
     /// A quantity to type (a trade).
-    quantity: bool,
+    pub quantity: bool,
     /// Rows of (resource, held, worth) and the total worth (a trade).
-    holdings: Vec<(String, i64, i64)>,
+    pub holdings: Vec<(String, i64, i64)>,
 }
 
 const ACTIONS: [&str; 4] = ["TRADE", "ACCEPT", "REJECT", "END"];
 
-fn layout(form: &Form) -> Layout {
+/// The parts of the box for `form`.
+pub fn layout(form: &Form) -> Layout {
     let mut l =
         Layout { text: None, buttons: Vec::new(), picks: Vec::new(), quantity: false, holdings: Vec::new() };
     match form {
@@ -93,67 +92,23 @@ pub fn word_note(text: &str, limit: Option<u32>) -> String {
     }
 }
 
-/// The box's contents for a question, as markup (test ids name each control; the answer is read
-/// back from them).
-pub fn draw(q: &Question) -> Markup {
-    let l = layout(&q.form);
-    let mut h = markup!(
-        "<h2>Your turn: {} ({})</h2><details class=\"seat-prompt\"><summary>The prompt a model would read</summary><pre data-testid=\"seat-prompt\">{}</pre></details>",
-        q.agent,
-        q.purpose.label(),
-        q.prompt
-    );
-    if !l.holdings.is_empty() {
-        h.push_static("<table class=\"seat-inventory\" data-testid=\"seat-inventory\"><tr><th>Resource</th><th>You hold</th><th>Worth</th></tr>");
-        for (r, n, w) in &l.holdings {
-            h.push(markup!("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", r, n, w));
-        }
-        h.push_static("</table>");
+impl Layout {
+    /// Whether the box has a Send button: a text or a choice from lists to send, not buttons that
+    /// answer by themselves.
+    pub fn sends(&self) -> bool {
+        self.text.is_some() || !self.picks.is_empty()
     }
-    h.push_static("<div class=\"seat-choices\" role=\"group\" aria-label=\"Answers\">");
-    for (i, (label, _)) in l.buttons.iter().enumerate() {
-        h.push(markup!("<button data-testid=\"seat-choice-{}\">{}</button>", i, label));
-    }
-    h.push_static("</div>");
-    if let Some(limit) = l.text {
-        h.push(markup!(
-            "<textarea data-testid=\"seat-text\" aria-label=\"Your words\" rows=\"4\"></textarea><p class=\"hint\" data-testid=\"seat-words\">{}</p>",
-            word_note("", limit)
-        ));
-    }
-    h.push_static("<div class=\"row\">");
-    for (i, (label, options)) in l.picks.iter().enumerate() {
-        h.push(markup!(
-            "<label class=\"field\"><span>{}</span><select data-testid=\"seat-pick-{}\">",
-            label,
-            i
-        ));
-        for (j, o) in options.iter().enumerate() {
-            // A trade's second list starts on a different resource from the first.
-            let selected = if i == 2 && j == 1 { Markup::from_static(" selected") } else { Markup::new() };
-            h.push(markup!("<option value=\"{}\"{}>{}</option>", j, selected, o));
-        }
-        h.push_static("</select></label>");
-    }
-    if l.quantity {
-        h.push_static("<label class=\"field\"><span>Quantity (TRADE)</span><input data-testid=\"seat-quantity\" inputmode=\"numeric\" value=\"1\"></label>");
-    }
-    h.push_static("</div>");
-    if sends(&l) {
-        h.push_static("<button class=\"primary\" data-testid=\"seat-send\">Send</button>");
-    }
-    h
-}
-
-/// Whether the box has a Send button: a text or a choice from lists to send, not buttons that
-/// answer by themselves.
-fn sends(l: &Layout) -> bool {
-    l.text.is_some() || !l.picks.is_empty()
 }
 
 /// Whether the box for `form` has a Send button (which Enter presses from the keys).
 pub fn sendable(form: &Form) -> bool {
-    sends(&layout(form))
+    layout(form).sends()
+}
+
+/// The index a list of the box starts on: a trade's third list ("For") starts on a different
+/// resource from its second ("Give").
+pub fn first_pick(list: usize) -> usize {
+    usize::from(list == 2)
 }
 
 /// Which of a form's buttons was pressed (`seat-choice-N`), as the answer it sends.
@@ -167,9 +122,8 @@ pub fn text_limit(form: &Form) -> Option<Option<u32>> {
 }
 
 impl Question {
-    /// The question as the box needs it, as JSON: who for, why, the prompt, and the form (a
-    /// trade carries the player's resources, holdings and values, not the whole game). Written as
-    /// text: serde's value serializer would put one more JSON writer on the first page.
+    /// The question as a phone's box needs it, as JSON: who for, why, the prompt, and the form (a
+    /// trade carries the player's resources, holdings and values, not the whole game).
     pub fn to_json(&self) -> String {
         let text = |t: &str| serde_json::to_string(t).unwrap_or_default();
         let texts =
