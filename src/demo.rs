@@ -3,8 +3,10 @@
 //!
 //! It reads the engine's [`Cue`] rather than the prompt text (users rewrite prompts freely), and
 //! draws its randomness from a hash of (seed, agent, purpose, call number), so concurrent calls
-//! get the same replies whatever order they arrive in. Each persona speaks in a voice picked
-//! from its name; bids follow disagreement between stances; the director spreads the floor;
+//! get the same replies whatever order they arrive in. A persona speaks in the voice its
+//! description calls for (a cast of roles in a plain register), with claims that fit the kind of
+//! topic; bids follow disagreement between stances and rise for whoever has been passed over;
+//! the director and the selector spread the floor;
 //! handoffs go to the most opposed debater; negotiators follow their strategy prompt, and the
 //! optimizer writes prompts that reach the best score. A setting makes a share of replies
 //! malformed so that retries and fallbacks can be seen.
@@ -56,8 +58,8 @@ impl DemoModel {
         self.latency_ms.set(ms);
     }
 
-    /// A generator for this call alone.
-    fn rng_for(&self, request: &ChatRequest) -> ChaCha8Rng {
+    /// A generator for this call alone, and how many calls of its kind the agent has had.
+    fn rng_for(&self, request: &ChatRequest) -> (ChaCha8Rng, u64) {
         let mut calls = self.calls.borrow_mut();
         let n = calls.entry((request.agent.clone(), request.purpose)).or_insert(0);
         *n += 1;
@@ -66,12 +68,12 @@ impl DemoModel {
         key.extend_from_slice(request.agent.as_bytes());
         key.extend_from_slice(request.purpose.as_str().as_bytes());
         key.extend_from_slice(&n.to_le_bytes());
-        ChaCha8Rng::seed_from_u64(fnv(&key))
+        (ChaCha8Rng::seed_from_u64(fnv(&key)), *n)
     }
 
     /// Its reply to `request`, at once (the latency is [`ChatModel::complete`]'s).
     pub fn answer(&self, request: &ChatRequest) -> ChatResponse {
-        let mut rng = self.rng_for(request);
+        let (mut rng, nth) = self.rng_for(request);
         let malformed = self.malformed_rate > 0.0 && rng.random::<f64>() < self.malformed_rate;
         let me = self.cast.person(&request.agent);
         let mut response = match (&request.cue, request.purpose) {
@@ -79,7 +81,8 @@ impl DemoModel {
                 ChatResponse::text(self.cast.bid(
                     me,
                     last_speaker.as_deref().map(|s| (s, last_text.as_str())),
-                    *turns_since_spoke,
+                    // One who has not spoken yet has waited since the start (a bid a turn).
+                    Some(turns_since_spoke.unwrap_or(nth as u32)),
                     malformed,
                     &mut rng,
                 ))
@@ -97,9 +100,9 @@ impl DemoModel {
                 ChatResponse::text(self.cast.direct(request, me, malformed, &mut rng))
             }
             (Cue::Handoff { .. }, _) => self.cast.handoff(request, me, malformed, &mut rng),
-            (Cue::Select { candidates, last_speaker, .. }, _) => {
-                ChatResponse::text(self.cast.select(candidates, last_speaker.as_deref(), malformed, &mut rng))
-            }
+            (Cue::Select { candidates, last_speaker, waited, .. }, _) => ChatResponse::text(
+                self.cast.select(candidates, last_speaker.as_deref(), waited, malformed, &mut rng),
+            ),
             (Cue::Negotiate(cue), _) => ChatResponse::text(negotiate(cue, malformed, &mut rng)),
             (Cue::Optimize(cue), _) => ChatResponse::text(optimize(cue, malformed)),
             (Cue::Describe { subject, topic, word_limit }, Purpose::TopicSpecifier) => {

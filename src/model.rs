@@ -173,7 +173,15 @@ pub enum Cue {
         last_text: String,
     },
     /// Name the next speaker among `candidates` (the selector method).
-    Select { candidates: Vec<String>, last_speaker: Option<String>, attempt: u32 },
+    Select {
+        candidates: Vec<String>,
+        last_speaker: Option<String>,
+        attempt: u32,
+        /// For each candidate, how many messages ago it last spoke (the transcript's length
+        /// when it has not): what a model reading the history sees of who has been left out.
+        #[serde(default)]
+        waited: Vec<u32>,
+    },
     /// Choose a negotiation action.
     Negotiate(NegotiationCue),
     /// Rewrite the players' prompts from the score.

@@ -33,7 +33,10 @@ pub(crate) struct Voice {
     closers: &'static [&'static str],
 }
 
-const VOICES: [Voice; 6] = [
+/// The voices: five personas' (0 to 4, each given only to an agent whose description calls for
+/// it) and three plain registers (5 to 7) for everyone else: a cast of roles (a proponent, a
+/// teacher, a parent) speaks plainly, without another persona's catchphrases.
+const VOICES: [Voice; 8] = [
     Voice {
         openers: &["Let me tell you, folks,", "Believe me,", "Nobody knows this better than me:", "Frankly,"],
         gestures: &["*points at the crowd*", "*waves hand dismissively*", "*leans into the microphone*"],
@@ -76,7 +79,20 @@ const VOICES: [Voice; 6] = [
         gestures: &["*leans back*", "*shrugs*", "*smiles*"],
         closers: &["That's where I stand.", "We can do better than that.", "Let's not pretend otherwise."],
     },
+    Voice {
+        openers: &["In my view,", "Let me put it plainly:", "Here is what I see:"],
+        gestures: &["*nods*", "*looks around the room*", "*sets down the pen*"],
+        closers: &["That is my view.", "I think we can agree on that much.", "That is what matters here."],
+    },
+    Voice {
+        openers: &["To be fair,", "From where I sit,", "My concern is simple:"],
+        gestures: &["*leans forward*", "*turns to the others*", "*checks the notes*"],
+        closers: &["That is the heart of it.", "I hope we can be honest about that.", "That is my position."],
+    },
 ];
+
+/// How many of the `VOICES` are personas' (the rest are plain registers).
+const PERSONAS: usize = 5;
 
 /// The voice everyone takes on a serious subject (war, illness, loss): no slogans.
 const SOBER: Voice = Voice {
@@ -112,6 +128,56 @@ const NEUTRAL_POINTS: [&str; 6] = [
     "both sides are overselling {topic}",
     "the question is who pays for {topic}, and when",
     "{topic} deserves a pilot before a promise",
+];
+/// Claims about a school's rules and days: pupils, teachers and families, not jobs and taxes.
+const SCHOOL_FOR: [&str; 6] = [
+    "{topic} gives pupils more time to learn",
+    "{topic} is what good schools are already doing",
+    "teachers have asked for {topic} for years",
+    "{topic} makes the school day calmer and fairer",
+    "we should try {topic} this year, not someday",
+    "{topic} helps the pupils who struggle most",
+];
+const SCHOOL_AGAINST: [&str; 6] = [
+    "{topic} takes a choice away from families",
+    "{topic} lands on teachers who are already stretched",
+    "nobody has shown {topic} helps pupils learn",
+    "{topic} solves the wrong problem",
+    "we should fix the basics before {topic}",
+    "{topic} sounds simple and will not be",
+];
+const SCHOOL_NEUTRAL: [&str; 6] = [
+    "{topic} could help some pupils and hurt others",
+    "we need to hear from teachers and parents before {topic}",
+    "{topic} could work if the school plans it well",
+    "both sides are overselling {topic}",
+    "the question is who carries {topic} day to day",
+    "{topic} deserves a trial term before a rule",
+];
+/// Claims about anything else (a technology, a trend, a right): no budgets, no building.
+const GENERAL_FOR: [&str; 6] = [
+    "{topic} is exactly the change we need",
+    "{topic} makes life better for most people",
+    "the critics of {topic} said the same about every change that worked",
+    "{topic} puts us ahead instead of behind",
+    "we should go further and faster on {topic}",
+    "{topic} is a promise to the next generation",
+];
+const GENERAL_AGAINST: [&str; 6] = [
+    "{topic} is a fantasy",
+    "{topic} does more harm than good",
+    "nobody has shown {topic} can work",
+    "{topic} solves the wrong problem",
+    "we should fix what we have before dreaming about {topic}",
+    "{topic} is a headline, not a plan",
+];
+const GENERAL_NEUTRAL: [&str; 6] = [
+    "{topic} has real benefits and real costs",
+    "we need evidence before we commit to {topic}",
+    "{topic} could work if the details are right",
+    "both sides are overselling {topic}",
+    "the question is who gains from {topic}, and who loses",
+    "{topic} deserves a trial before a promise",
 ];
 const SERIOUS_FOR: [&str; 4] = [
     "{topic} is a hard choice, but the right one",
@@ -160,7 +226,7 @@ const REPLIES_DISAGREE: [&str; 4] = [
 const REPLIES_AGREE: [&str; 3] =
     ["{name} is right to say {quote}", "{name} says {quote}, and I agree", "like {name}, I say {quote}"];
 /// Words that only frame an answer to someone (see `Cast::answer`): not what is taken up.
-const FRAME_WORDS: &str = "says say asks heard wrong agree disagree backwards answer question straight deserves matters seriously right differently hear puts way point";
+const FRAME_WORDS: &str = "says say asks heard wrong agree disagree backwards answer question straight deserves matters seriously right differently hear puts way point tell stand motion before";
 /// Answers to a question from outside the cast (the class, the audience, the moderator).
 const ANSWERS_QUESTION: [&str; 3] = [
     "{who} asks {quote}, and here is my answer",
@@ -237,19 +303,14 @@ impl Cast {
         }
         let noun_words = noun.split_whitespace().count();
         let phrase = key_phrase(&own, name, &ignore, most + noun_words)?;
-        let words: Vec<&str> = phrase.split_whitespace().collect();
         let asked = phrase.ends_with('?');
-        // A question is quoted whole when it is short.
-        let quote = if asked && words.len() <= most + 4 {
-            format!("“{phrase}”")
-        } else {
-            format!("“{}”", super::topic::cut(&words, if asked { most + 4 } else { most }))
-        };
+        // The clause as they said it (`key_phrase` never hands back one cut short).
+        let quote = format!("“{phrase}”");
         let frames: &[&str] = match self.person(name) {
             _ if asked => &ANSWERS_QUESTION,
             Some(other) if (other.stance - me.stance).abs() > 0.6 => &REPLIES_DISAGREE,
             Some(_) => &REPLIES_AGREE,
-            None => match lean(text) {
+            None => match lean(&phrase) {
                 Some(l) if (l - me.stance).abs() > 0.6 => &ANSWERS_DISAGREE,
                 Some(_) => &ANSWERS_AGREE,
                 None => &ANSWERS_OPEN,
@@ -283,10 +344,19 @@ impl Cast {
     ) -> String {
         let Some(me) = me else { return "I agree.".into() };
         let topic = self.topic(topic);
+        use super::topic::Kind;
         let points: &[&str] = match (topic.serious, me.stance) {
-            (false, s) if s > 0.33 => &FOR_POINTS,
-            (false, s) if s < -0.33 => &AGAINST_POINTS,
-            (false, _) => &NEUTRAL_POINTS,
+            (false, s) => match (topic.kind, s) {
+                (Kind::Public, s) if s > 0.33 => &FOR_POINTS,
+                (Kind::Public, s) if s < -0.33 => &AGAINST_POINTS,
+                (Kind::Public, _) => &NEUTRAL_POINTS,
+                (Kind::School, s) if s > 0.33 => &SCHOOL_FOR,
+                (Kind::School, s) if s < -0.33 => &SCHOOL_AGAINST,
+                (Kind::School, _) => &SCHOOL_NEUTRAL,
+                (Kind::General, s) if s > 0.33 => &GENERAL_FOR,
+                (Kind::General, s) if s < -0.33 => &GENERAL_AGAINST,
+                (Kind::General, _) => &GENERAL_NEUTRAL,
+            },
             (true, s) if s > 0.33 && topic.war => &SERIOUS_FOR,
             (true, s) if s < -0.33 && topic.war => &SERIOUS_AGAINST,
             (true, _) if topic.war => &SERIOUS_NEUTRAL,
@@ -436,9 +506,10 @@ fn who(name: &str) -> String {
     }
 }
 
-/// Picks a voice that fits the description, or one from the name when nothing fits.
+/// Picks a persona's voice when the description calls for one (a word of it starts with one of
+/// the persona's cues), otherwise a plain register, the same for the same name.
 fn voice_for(name: &str, about: &str) -> &'static Voice {
-    let about = about.to_ascii_lowercase();
+    let about = format!(" {}", about.to_ascii_lowercase());
     let cues: [(&[&str], usize); 5] = [
         (&["host", "correspondent", "comedian", "satir"], 3),
         (&["plan", "policy", "numbers", "who pays"], 1),
@@ -446,8 +517,9 @@ fn voice_for(name: &str, about: &str) -> &'static Voice {
         (&["brash", "confident", "controversial", "deal"], 0),
         (&["measured", "strategic", "stability", "calm"], 4),
     ];
-    let index = cues.iter().find(|(words, _)| words.iter().any(|w| about.contains(w))).map_or_else(
-        || if about.trim().is_empty() { 5 } else { (fnv(name.as_bytes()) % VOICES.len() as u64) as usize },
+    let starts = |cue: &str| about.contains(&format!(" {cue}"));
+    let index = cues.iter().find(|(words, _)| words.iter().any(|w| starts(w))).map_or_else(
+        || PERSONAS + (fnv(name.as_bytes()) % (VOICES.len() - PERSONAS) as u64) as usize,
         |(_, i)| *i,
     );
     &VOICES[index]

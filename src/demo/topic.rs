@@ -21,10 +21,32 @@ pub(crate) struct Topic {
     pub(crate) war: bool,
     /// The noun phrase is plural ("school uniforms"): the verb after it agrees.
     pub(crate) plural: bool,
+    /// What kind of thing is argued over, which decides the claims that fit it.
+    pub(crate) kind: Kind,
 }
 
+/// The kinds of topic whose claims differ: a school's rules and days (pupils, teachers), public
+/// money and works (jobs, taxes, building), and anything else.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Kind {
+    School,
+    Public,
+    General,
+}
+
+/// Words of a school's life.
+const SCHOOL: &str = "school schools class classes classroom homework pupil pupils student students teacher teachers uniform uniforms exam exams lesson lessons timetable coursework primary playground";
+/// Words of public money and works.
+const PUBLIC: &str = "rail railway railways train trains tax taxes taxed toll tolls fare fares wage wages budget budgets fund funding jobs economy infrastructure energy plant plants coal housing road roads bridge bridges transport spending money cost costs subsidy subsidies airport tracks";
+
 /// Words that start a yes/no question or join a subject to its verb.
-const MODALS: &str = "should must can could would will shall do does did may might ought";
+const MODALS: &str = "should must can could would will shall do does did may might ought don't doesn't can't won't shouldn't wouldn't";
+/// Words that join or open a clause: a subject that reaches one of them is cut short before it
+/// ("Climate refugees and who should take them in" is about "climate refugees").
+const JOINS: &str = "and or but who whom whose which that where when if because while";
+/// Past participles that do not end in -ed or -en ("Should zoos be shut?").
+const PARTICIPLES: &str = "built taught made cut paid kept sold held run done set put spent shut left lost sent bought brought taken given shown known";
+
 /// Words that open a question whose answer is not yes or no.
 const WH: &str = "what why how who which when where whose";
 /// Forms of "to be" and "to have", which open a question as an auxiliary does.
@@ -152,7 +174,14 @@ impl Topic {
                 && !last.ends_with("us")
                 && !last.ends_with("is")
         });
-        Topic { noun: noun.unwrap_or_else(|| fallback.into()), clause, question, serious, war, plural }
+        let kind = if has(SCHOOL) {
+            Kind::School
+        } else if has(PUBLIC) {
+            Kind::Public
+        } else {
+            Kind::General
+        };
+        Topic { noun: noun.unwrap_or_else(|| fallback.into()), clause, question, serious, war, plural, kind }
     }
 
     /// `template` with the noun phrase for `{topic}`, its verb agreeing when the phrase is
@@ -171,6 +200,13 @@ impl Topic {
                 ("puts", "put"),
                 ("keeps", "keep"),
                 ("brings", "bring"),
+                ("gives", "give"),
+                ("makes", "make"),
+                ("helps", "help"),
+                ("takes", "take"),
+                ("sounds", "sound"),
+                ("lands", "land"),
+                ("does", "do"),
             ] {
                 out = out.replace(&format!("{} {one} ", self.noun), &format!("{} {many} ", self.noun));
             }
@@ -206,9 +242,14 @@ fn noun_phrase(words: &[&str], question: bool) -> Option<String> {
             // what the topic is about, so it stays ("making homework optional", "AI being
             // regulated").
             let subject = if m > 0 { &words[..m] } else { &words[from..v] };
+            let subject = &subject[..subject.iter().position(|w| is_word(w, JOINS)).unwrap_or(subject.len())];
+            let passive = rest.first().is_some_and(|w| {
+                let w = w.to_ascii_lowercase();
+                (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en"))) || listed(PARTICIPLES, &w)
+            });
             if words[v].eq_ignore_ascii_case("be")
                 && (1..=4).contains(&subject.len())
-                && (1..=4).contains(&rest.len())
+                && (1..=5).contains(&rest.len())
                 && !is_word(subject[0], PRONOUNS)
             {
                 // The capital of a statement's first word only starts the sentence, as far as a
@@ -218,7 +259,7 @@ fn noun_phrase(words: &[&str], question: bool) -> Option<String> {
                 subject[0] = unstarted(&subject[0], m > 0);
                 let subject = subject.join(" ");
                 let rest = rest.join(" ");
-                return Some(if rest.ends_with("ed") || rest.ends_with("en") {
+                return Some(if passive {
                     format!("{subject} being {rest}")
                 } else {
                     format!("making {subject} {rest}")
@@ -231,16 +272,63 @@ fn noun_phrase(words: &[&str], question: bool) -> Option<String> {
                 return Some(out.join(" "));
             }
         }
-        if m > 0 && m <= 4 && !listed(WH, &first) {
-            return Some(phrase_of(&words[..m]));
+        // The subject before the modal, up to a word that opens another clause.
+        let subject = &words[..words[..m].iter().position(|w| is_word(w, JOINS)).unwrap_or(m)];
+        if (1..=4).contains(&subject.len()) && !listed(WH, &first) && !is_word(subject[0], PRONOUNS) {
+            return Some(phrase_of(subject));
         }
+        return to_verb(words);
+    }
+    // "Is it time to raise the minimum wage?": the proposal after "to".
+    if let Some(p) = to_verb(words) {
+        return Some(p);
+    }
+    // "Electric cars: a blessing or a curse?": what comes before the colon or dash.
+    if let Some(at) = words.iter().position(|w| w.ends_with(':') || *w == "-" || *w == "—") {
+        let head: Vec<&str> = words[..=at]
+            .iter()
+            .map(|w| w.trim_end_matches(':'))
+            .filter(|w| !w.is_empty() && *w != "-" && *w != "—")
+            .collect();
+        // A title ("The New Workout Trend: ...") is quoted, not said as a phrase.
+        let title = head.iter().skip(1).any(|w| w.starts_with(|c: char| c.is_ascii_uppercase()));
+        if (1..=5).contains(&head.len())
+            && !title
+            && !head.iter().any(|w| is_word(w, BE) || is_word(w, MODALS))
+        {
+            return Some(phrase_of(&head));
+        }
+        return None;
+    }
+    // A clause is not a noun phrase ("homework is banned in primary schools").
+    if words.iter().skip(1).any(|w| is_word(w, BE) || is_word(w, MODALS)) {
         return None;
     }
     // A question's own words are not a noun phrase ("is it fair?", "¿deberían ...?").
     if question || listed(WH, &first) || listed(BE, &first) {
         return None;
     }
-    (words.len() <= 6).then(|| phrase_of(words))
+    if words.len() <= 6 {
+        return Some(phrase_of(words));
+    }
+    // "Social media for children that nobody asked for": what the clause is about.
+    let join = words.iter().position(|w| is_word(w, JOINS)).filter(|i| (2..=5).contains(i))?;
+    let head: Vec<&str> = words[..join].iter().map(|w| w.trim_end_matches([',', ';'])).collect();
+    Some(phrase_of(&head))
+}
+
+/// The proposal in "to <verb> ..." as an -ing phrase ("is it time to raise the minimum wage" →
+/// "raising the minimum wage"), when it is short and nothing follows it but its object.
+fn to_verb(words: &[&str]) -> Option<String> {
+    let at = words.iter().position(|w| w.eq_ignore_ascii_case("to"))?;
+    let verb = words.get(at + 1).filter(|v| is_word(v, VERBS))?;
+    let rest = &words[at + 2..];
+    if rest.len() > 6 || rest.iter().any(|w| is_word(w, JOINS) || is_word(w, MODALS)) {
+        return None;
+    }
+    let mut out = vec![gerund(verb)];
+    out.extend(rest.iter().map(|w| w.to_string()));
+    Some(out.join(" "))
 }
 
 /// `words` to be said mid-sentence: the first word's capital dropped where it only marks the
@@ -296,10 +384,24 @@ pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usi
         // ending on a small word.
         // A question is quoted from its start, a little longer.
         let most = if end == '?' { most + 4 } else { most };
-        let first = words.iter().position(|w| !content_words(w).is_empty()).unwrap_or(0);
-        let start = if words.len() <= most || first <= 2 || end == '?' { 0 } else { first };
-        let mut phrase = cut(&words[start..], most);
-        if end == '?' && phrase.split_whitespace().count() == words.len() - start {
+        // A quote starts where a clause does, not on the word that joined it to the last.
+        let start = words.iter().position(|w| !is_word(w, "and but or so then because")).unwrap_or(0);
+        let words = &words[start..];
+        // Whole, or up to where a second clause joins it ("... will create jobs" of "... will
+        // create jobs and pay for itself"); a clause too long for either is not quoted: a cut
+        // one says something its speaker did not.
+        let phrase = if words.len() <= most + 3 {
+            words.join(" ")
+        } else {
+            let join = (3..words.len()).find(|&i| is_word(words[i], "and but or while because"));
+            match join {
+                Some(i) if i <= most + 3 => words[..i].join(" "),
+                _ if words.len() <= 2 * most => words.join(" "),
+                _ => return,
+            }
+        };
+        let mut phrase = phrase.trim_end_matches([',', ':', ';']).to_string();
+        if end == '?' && phrase.split_whitespace().count() == words.len() {
             phrase.push('?');
         }
         if best.as_ref().is_none_or(|(s, _)| score >= *s) {
@@ -316,25 +418,6 @@ pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usi
     }
     consider(&clause, '.');
     best.map(|(_, p)| p)
-}
-
-/// Words a quote cut short should not end on, besides the small ones: they promise more.
-const WEAK_ENDINGS: &str =
-    "exactly very really just only also even more most much bold new good great big real whole own every";
-
-/// At most `most` of `words` (all of them when only a few more), not ending on a small word or
-/// one that promises more (unless all are taken).
-#[inline(never)]
-pub(crate) fn cut(words: &[&str], most: usize) -> String {
-    let most = if words.len() <= most + 3 { words.len() } else { most };
-    let mut taken: Vec<&str> = words.iter().take(most).copied().collect();
-    while taken.len() > 2
-        && taken.len() < words.len()
-        && (content_words(taken[taken.len() - 1]).is_empty() || is_word(taken[taken.len() - 1], WEAK_ENDINGS))
-    {
-        taken.pop();
-    }
-    taken.join(" ").trim_end_matches([',', ':', ';']).to_string()
 }
 
 /// Which side a remark leans to, from its words (-1 doubtful, +1 in favour), when it leans at

@@ -258,7 +258,8 @@ fn a_director_choice_is_an_index_within_the_speakers() {
 fn a_selector_reply_names_exactly_one_candidate() {
     let all = names(&["Mayor \"Bo\"", "Café owner", "Student", "Reporter"]);
     let candidates = all[..3].to_vec();
-    let cue = Cue::Select { candidates: candidates.clone(), last_speaker: None, attempt: 1 };
+    let cue =
+        Cue::Select { candidates: candidates.clone(), last_speaker: None, attempt: 1, waited: Vec::new() };
     for reply in replies(&request(Purpose::Selector, cue)) {
         match crate::methods::selector::turn::read_reply(&reply, &all) {
             crate::methods::selector::turn::Reading::Named(i, crate::events::SelectorMatch::Exact) => {

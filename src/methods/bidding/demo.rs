@@ -9,7 +9,8 @@ use crate::demo::cast::{Cast, Person};
 impl Cast {
     /// Seed 000's bid: how contradictory the last message is to this agent's ideas.
     /// An agent that has waited long to speak finds more to contradict, as a model reading the
-    /// whole history does.
+    /// whole history does, and one passed over twice bids as high as the most opposed: in a
+    /// normal debate everyone gets the floor.
     pub(crate) fn bid(
         &self,
         me: Option<&Person>,
@@ -21,7 +22,7 @@ impl Cast {
         let mine = me.map_or(0.0, |p| p.stance);
         let eagerness = match waited {
             None => 2.5,
-            Some(w) => (w as f64 - 1.0).clamp(0.0, 3.0),
+            Some(w) => (1.5 * (w as f64 - 1.0)).clamp(0.0, 6.0),
         };
         // Whoever spoke from outside the cast (the class, the audience) leans as their words do.
         let theirs = last.and_then(|(name, text)| match self.person(name) {

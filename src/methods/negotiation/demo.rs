@@ -8,7 +8,10 @@ use crate::model::{NegotiationCue, OptimizerCue};
 
 /// A negotiating player. With "STOCKPILE THESE RESOURCES: X, Y" it gathers X and Y and gives away
 /// the rest; without a list it only makes trades that raise its own value. Proposals move one
-/// unit at a time, and a proposal that was not accepted is not repeated.
+/// unit at a time, a proposal that was not accepted is not repeated, and it proposes only trades
+/// the game would take (it asks the game, as a person's seat checks an action before sending
+/// it): the invalid moves a class sees come from the malformed-reply setting, not from the demo
+/// guessing at the other player's private holdings.
 pub(crate) fn negotiate(cue: &NegotiationCue, malformed: bool, rng: &mut ChaCha8Rng) -> String {
     if malformed {
         let bad = [
@@ -70,7 +73,15 @@ pub(crate) fn negotiate(cue: &NegotiationCue, malformed: bool, rng: &mut ChaCha8
             } else {
                 stockpile.contains(&buy) && !stockpile.contains(&sell)
             };
-            if wanted && best.is_none_or(|(g, _, _)| gain > g) {
+            let allowed = || {
+                let trade = Action::Trade {
+                    sell_resource: cue.resources[sell].clone(),
+                    buy_resource: cue.resources[buy].clone(),
+                    quantity: 1,
+                };
+                cue.game.resources.is_empty() || cue.game.clone().apply(cue.seat, &trade).is_ok()
+            };
+            if wanted && best.is_none_or(|(g, _, _)| gain > g) && allowed() {
                 best = Some((gain, sell, buy));
             }
         }

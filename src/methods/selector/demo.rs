@@ -8,17 +8,25 @@ use crate::demo::cast::{chance, Cast};
 
 impl Cast {
     /// The selector names whoever disagrees most with the last speaker (now and then the
-    /// runner-up), written the ways models write a name: bare, in lower case, or in a sentence.
-    /// A malformed reply names nobody, two agents, or the last speaker.
+    /// runner-up), unless someone has been left out for as many messages as there are
+    /// candidates (then the one left out longest: a chair gives everyone the floor), written the
+    /// ways models write a name: bare, in lower case, or in a sentence. A malformed reply names
+    /// nobody, two agents, or the last speaker.
     pub(crate) fn select(
         &self,
         candidates: &[String],
         last: Option<&str>,
+        waited: &[u32],
         malformed: bool,
         rng: &mut ChaCha8Rng,
     ) -> String {
         let stance = last.and_then(|l| self.person(l)).map_or(0.0, |p| p.stance);
-        let ranked = self.most_opposed(candidates, stance);
+        let mut ranked = self.most_opposed(candidates, stance);
+        let longest = candidates.iter().zip(waited).max_by_key(|(_, w)| **w).filter(|(_, w)| **w as usize > candidates.len());
+        if let Some((left_out, _)) = longest {
+            ranked.retain(|n| *n != left_out);
+            ranked.insert(0, left_out);
+        }
         let pick = if ranked.len() > 1 && chance(rng, 0.3) { ranked[1] } else { ranked[0] };
         if malformed {
             let mut bad = vec![String::new(), "Let's hear from someone new!".to_string()];

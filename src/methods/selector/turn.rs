@@ -129,6 +129,14 @@ impl Selector {
             PromptRole::User => ChatMessage::user(prompt),
         }];
         let last_speaker = self.previous.map(|i| names[i].clone());
+        let lines = floor.transcript.lines();
+        let waited: Vec<u32> = candidates
+            .iter()
+            .map(|&i| {
+                let spoke = lines.iter().rposition(|l| l.speaker == names[i]);
+                spoke.map_or(lines.len(), |at| lines.len() - 1 - at) as u32
+            })
+            .collect();
         let mut raw = String::new();
         for attempt in 1..=s.attempts.max(1) {
             let mut req =
@@ -136,6 +144,7 @@ impl Selector {
                     candidates: candidates.iter().map(|&i| names[i].clone()).collect(),
                     last_speaker: last_speaker.clone(),
                     attempt,
+                    waited: waited.clone(),
                 });
             req.temperature = s.temperature;
             req.max_tokens = s.max_tokens;
