@@ -27,6 +27,8 @@ pub struct RunState {
     pub applied: usize,
     /// The run on screen has a seat a person plays.
     pub seated: bool,
+    /// That person has answered at least once in it.
+    pub answered: bool,
 }
 
 /// The controls for a [`RunState`].
@@ -65,7 +67,7 @@ pub fn controls(s: &RunState) -> Controls {
         pause: s.mode == Status::Running,
         step: !s.blocked && !s.busy && s.mode != Status::Running,
         stop: !matches!(s.mode, Status::Idle | Status::Finished),
-        undo_answer: s.seated && live(s.mode, s.replaying),
+        undo_answer: s.seated && s.answered && live(s.mode, s.replaying),
         step_back: replay,
         continue_live: replay,
         status: status(s),
@@ -164,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    fn undo_is_offered_only_in_a_live_run_with_a_seat() {
+    fn undo_is_offered_only_in_a_live_run_with_a_seat_once_it_has_answered() {
         for (mode, replaying, seated, offered) in [
             (Status::Running, false, true, true),
             (Status::Paused, false, true, true),
@@ -174,8 +176,11 @@ mod tests {
             (Status::Idle, false, true, false),
             (Status::Paused, true, true, false),
         ] {
-            let c = controls(&RunState { replaying, seated, ..at(mode) });
+            let c = controls(&RunState { replaying, seated, answered: true, ..at(mode) });
             assert_eq!(c.undo_answer, offered, "{mode:?} replaying {replaying} seated {seated}");
         }
+        // Before the first answer there is nothing to undo.
+        let c = controls(&RunState { seated: true, answered: false, ..at(Status::Running) });
+        assert!(!c.undo_answer);
     }
 }

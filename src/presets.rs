@@ -36,6 +36,11 @@ pub struct Card {
 
 include!(concat!(env!("OUT_DIR"), "/cards.rs"));
 
+/// Whether `title` is a preset's own title (one the person has not rewritten).
+pub fn is_title(title: &str) -> bool {
+    CARDS.iter().any(|c| c.title == title)
+}
+
 pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }

@@ -184,6 +184,8 @@ pub struct RunView {
     pub seed: u64,
     /// How many events have been applied.
     pub applied: usize,
+    /// A person in a seat has answered at least once in this run.
+    pub answered: bool,
     pub turn: u32,
     pub transcript: Vec<Arc<TranscriptRow>>,
     pub bid_turns: Vec<Arc<BidTurn>>,
@@ -296,6 +298,7 @@ impl RunView {
                 ..
             } => {
                 if *human {
+                    self.answered = true;
                     self.answered_by = (!by.is_empty()).then(|| (agent.clone(), by.clone()));
                 }
                 if let Some(t) = engine {
@@ -420,6 +423,7 @@ impl RunView {
                     self.stats.tally(&director, |t| t.fallbacks += 1);
                 }
                 let pick = DirectorPick {
+                    director: director.clone(),
                     raw: raw.clone(),
                     index: *index,
                     agent: agent.clone(),

@@ -43,8 +43,9 @@ const READ_ALOUD_LATENCY_MS: u64 = 400;
 /// call in milliseconds (a replay steps at that pace too, 150 ms at least).
 pub const SPEEDS: [(&str, u64); 5] = [
     ("Read aloud (150 words a minute)", READ_ALOUD),
-    ("Slow (1 s a call)", 1000),
-    ("Quick (0.4 s a call)", 400),
+    // A turn is two calls' wait (the bids go out together, then the speech): named by the turn.
+    ("Slow (1 s a call, about 2 s a turn)", 1000),
+    ("Quick (0.4 s a call, about 1 s a turn)", 400),
     ("Fast (0.1 s a call)", 120),
     ("Instant", 0),
 ];

@@ -28,7 +28,10 @@ pub fn Editor() -> impl IntoView {
                     {move || if locked() { "Reset the run to edit." } else { "" }}
                 </legend>
                 {text_field("Title", "title", |s| s.title.clone(), |s, v| s.title = v, false)}
-                {text_field("Topic", "topic", |s| s.topic.clone(), |s, v| s.topic = v, true)}
+                {text_field("Topic", "topic", |s| s.topic.clone(), |s, v| {
+                    let preset = crate::presets::is_title(&s.title);
+                    s.set_topic(v, preset)
+                }, true)}
                 <div class="row">
                     {number_field("Word limit", "word_limit", |s| s.word_limit, |s, v| s.word_limit = v)}
                     {number_field("Turn limit", "max_turns", |s| s.max_turns, |s, v| s.max_turns = v)}

@@ -120,10 +120,10 @@ pub fn SeatBox() -> impl IntoView {
     let answer = Callback::new(move |answer: Answer| desk.send(None, answer, String::new()));
     view! {
         {move || desk.question.get().map(|question| view! {
-            <SeatForm question answer send_asked=desk.send_asked take_keys=true />
+            <SeatForm question answer send_asked=desk.send_asked take_keys=true problem=desk.problem />
         })}
         {move || desk.problem.get().map(|p| view! {
-            <p class="notice error" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
+            <p class="notice error" id="seat-problem" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
         })}
     }
 }
@@ -133,13 +133,15 @@ pub fn SeatBox() -> impl IntoView {
 /// (a bid, a choice) and Send hand the answer to `answer`, as does a digit typed on a bid and each
 /// change of `send_asked` (Enter, from the page's keys) when the box has a Send button. With
 /// `take_keys`, the box takes the focus when it opens (its text box when it has one), unless the
-/// focus is in a field elsewhere on the page, where someone is typing.
+/// focus is in a field elsewhere on the page, where someone is typing. When `problem` says why
+/// an answer was not sent, the focus goes back to the text box it is about.
 #[component]
 pub fn SeatForm(
     question: Question,
     answer: Callback<Answer>,
     #[prop(into)] send_asked: Signal<u32>,
     take_keys: bool,
+    #[prop(optional, into)] problem: Option<Signal<Option<String>>>,
 ) -> impl IntoView {
     use crate::seat::form::{first_pick, layout, word_note};
     use crate::seat::Form;
@@ -167,6 +169,15 @@ pub fn SeatForm(
     });
     if take_keys {
         request_animation_frame(move || take_the_keys(section, text_box));
+    }
+    if let Some(problem) = problem {
+        Effect::new(move |_| {
+            if problem.with(Option::is_some) {
+                if let Some(text) = text_box.get_untracked() {
+                    let _ = text.focus();
+                }
+            }
+        });
     }
     // A digit typed on a bid's box gives the bid at once (0 for 10), as its buttons do, and
     // nothing else: the speech box the answer opens next must not take its character. A digit
@@ -208,7 +219,7 @@ pub fn SeatForm(
         .collect_view();
     let text_part = parts.text.map(|limit| {
         view! {
-            <textarea data-testid="seat-text" aria-label="Your words" rows="4" node_ref=text_box
+            <textarea data-testid="seat-text" aria-label="Your words" aria-describedby="seat-problem" rows="4" node_ref=text_box
                 prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
             <p class="hint" data-testid="seat-words">{move || text.with(|t| word_note(t, limit))}</p>
         }

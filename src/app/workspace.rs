@@ -372,9 +372,9 @@ pub(super) fn run_state(
     controller: Controller,
     editor: crate::ui::form::EditorState,
 ) -> crate::controls::RunState {
-    let (finished, turn, applied, seated) = controller
-        .view
-        .with(|v| (v.finished, v.turn, v.applied, v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty())));
+    let (finished, turn, applied, seated, answered) = controller.view.with(|v| {
+        (v.finished, v.turn, v.applied, v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()), v.answered)
+    });
     crate::controls::RunState {
         mode: controller.mode.get(),
         finished,
@@ -386,6 +386,7 @@ pub(super) fn run_state(
         busy: controller.busy.get(),
         applied,
         seated,
+        answered,
     }
 }
 

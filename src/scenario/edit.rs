@@ -1,6 +1,7 @@
-//! What the editor's edits of a scenario's cast do to its seats: a seat taken or left, an agent
-//! renamed with its seat, and seats dropped whose agent has gone. Plain functions on the
-//! scenario, so the page's edits are the ones these tests pin down.
+//! What the editor's edits of a scenario do beyond the field edited: a seat taken or left, an
+//! agent renamed with its seat, seats dropped whose agent has gone, and a new topic renaming the
+//! show while its title is not the person's own. Plain functions on the scenario, so the page's
+//! edits are the ones these tests pin down.
 
 use super::Scenario;
 
@@ -19,6 +20,20 @@ impl Scenario {
         self.seats.retain(|n| names.contains(n));
     }
 
+    /// Sets the topic. While the title is a preset's own (`preset_title`, as
+    /// `presets::is_title` says) or the one an earlier topic gave it, the title follows: the
+    /// show's kind (the title's part before its colon) with the new topic ("Presidential debate:
+    /// Should our school ban phones?"), so the header and the past runs name what is debated. A
+    /// title the person wrote stays.
+    pub fn set_topic(&mut self, topic: String, preset_title: bool) {
+        let head = show_kind(&self.title).to_string();
+        let follows = preset_title || self.title == titled(&head, &self.topic);
+        self.topic = topic;
+        if follows {
+            self.title = titled(&head, &self.topic);
+        }
+    }
+
     /// Renames agent `index`, its seat with it; nothing when there is no such agent.
     pub fn rename_agent(&mut self, index: usize, name: String) {
         let Some(agent) = self.agents.get_mut(index) else { return };
@@ -29,12 +44,69 @@ impl Scenario {
     }
 }
 
+/// The kind of show a title names: its part before a colon or a comma ("Presidential debate"
+/// of "Presidential debate: transcontinental high-speed rail"), or the whole title.
+fn show_kind(title: &str) -> &str {
+    title.split([':', ',']).next().unwrap_or(title).trim()
+}
+
+/// The most characters of a topic a title holds.
+const TITLE_TOPIC_CHARS: usize = 70;
+
+/// A title for a show of `kind` on `topic`: "kind: topic", the topic cut at a word past its
+/// first 70 characters.
+fn titled(kind: &str, topic: &str) -> String {
+    let topic = topic.split_whitespace().collect::<Vec<_>>().join(" ");
+    let short = if topic.chars().count() <= TITLE_TOPIC_CHARS {
+        topic
+    } else {
+        let cut: String = topic.chars().take(TITLE_TOPIC_CHARS).collect();
+        let at = cut.rfind(' ').unwrap_or(cut.len());
+        format!("{}…", cut[..at].trim_end_matches([',', ';', ':']))
+    };
+    if kind.is_empty() || short.is_empty() {
+        if short.is_empty() {
+            kind.to_string()
+        } else {
+            short
+        }
+    } else {
+        format!("{kind}: {short}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::presets;
 
     fn debate() -> crate::scenario::Scenario {
         presets::find("rail-debate").expect("the rail debate").scenario()
+    }
+
+    #[test]
+    fn a_new_topic_renames_the_show_until_the_title_is_the_persons_own() {
+        let mut s = debate();
+        assert_eq!(s.title, "Presidential debate: transcontinental high-speed rail");
+        s.set_topic("Should our school ban phones in class?".into(), presets::is_title(&s.title));
+        assert_eq!(s.title, "Presidential debate: Should our school ban phones in class?");
+        // Typed a letter at a time, it keeps following.
+        s.set_topic("Should our school ban phones in class? Yes".into(), presets::is_title(&s.title));
+        assert_eq!(s.title, "Presidential debate: Should our school ban phones in class? Yes");
+        // Emptied, the title is the show's kind alone, and follows the next topic typed.
+        s.set_topic(String::new(), presets::is_title(&s.title));
+        assert_eq!(s.title, "Presidential debate");
+        s.set_topic("A".repeat(10) + &" word".repeat(30), presets::is_title(&s.title));
+        assert!(s.title.ends_with("word…") && s.title.chars().count() < 100, "{}", s.title);
+        // A title the person wrote stays whatever the topic.
+        s.title = "Our class debate".into();
+        s.set_topic("Homework".into(), presets::is_title(&s.title));
+        assert_eq!((s.title.as_str(), s.topic.as_str()), ("Our class debate", "Homework"));
+        // Every preset's title follows its first new topic.
+        for p in presets::PRESETS {
+            let mut s = p.scenario();
+            s.set_topic("Four-day weeks".into(), presets::is_title(&s.title));
+            assert!(s.title.ends_with(": Four-day weeks"), "{}: {}", p.id, s.title);
+        }
     }
 
     #[test]

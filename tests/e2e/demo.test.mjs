@@ -26,6 +26,10 @@ test("the README's class demo, step by step, ends with the class's seat, interje
   assert.equal(await page.getByTestId('field-opening.describe_characters').isChecked(), true);
   // The class's own topic, as the class put it.
   await page.getByTestId('field-topic').fill('Should our town build a high-speed rail line?');
+  // The show is renamed for it: the title the preset gave followed the topic.
+  const renamed = 'Presidential debate: Should our town build a high-speed rail line?';
+  await waitForText(page.getByTestId('stage-title'), renamed);
+  assert.equal(await page.getByTestId('field-title').inputValue(), renamed);
   await shot('1-preset');
 
   // 2. Under the run controls, tick one candidate in "Played by you"; press Run. The run asks for
@@ -83,6 +87,8 @@ test("the README's class demo, step by step, ends with the class's seat, interje
   // 6. Afterwards, share the run ("Copy link with run"), or export it as Markdown.
   await page.getByTestId('stop').click();
   await waitForStatus(page, 'Finished');
+  // The past runs name it as the show was renamed.
+  await waitForText(page.getByTestId('past-run').first(), renamed);
   await page.getByTestId('share-run').click();
   await waitForText(page.getByTestId('share-message'), /^Link ready/);
   const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-markdown').click()]);

@@ -87,6 +87,10 @@ test('a seated candidate bids by key and by button, speaks, and the log marks ev
   // Seed 000's opening asks the seat for its own description first.
   await page.getByTestId('seat').waitFor();
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Donald Trump (character description)');
+  // Sent empty: not sent, and the focus goes back to the box the error is about.
+  await page.getByTestId('seat-send').click();
+  await waitForText(page.getByTestId('seat-problem'), 'Not sent: the answer is empty.');
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'seat-text');
   await page.getByTestId('seat-text').fill('A builder who never takes no for an answer.');
   await page.getByTestId('seat-send').click();
   // Then the seed's bid prompt, answered by typing the digit.
@@ -287,6 +291,7 @@ test('Undo my last answer, even while the seat waits, goes back to that step to 
   const { page, errors } = await openApp(session.browser, session.server.url);
   await runSeated(page, 'seat-2', 3);
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (bid)');
+  assert.equal(await page.getByTestId('undo-answer').count(), 0, 'nothing to undo before the first answer');
   await page.getByTestId('seat-choice-9').click();
   await waitForText(page.locator('[data-testid=seat] h2'), 'Your turn: Elizabeth Warren (speak)');
   await page.getByTestId('seat-text').fill('First thoughts, badly put.');

@@ -23,7 +23,7 @@ fn director_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
         <div class="panel" data-testid="director-panel">
             <h2>"Director"</h2>
             <p class="muted">
-                "Each of the director's turns starts with a stop draw; below the stop probability, the show ends with a summary."
+                "Each turn the director first draws a number: below the stop probability, the show ends with a summary; otherwise the director picks who speaks next."
             </p>
             <ol class="director-turns">
                 {chunked(
@@ -58,14 +58,13 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
 /// against the probability, the reflection, and the index chosen with who that is.
 fn entry_html(turn: &DirectorTurn) -> Markup {
     let mut out = markup!(
-        "<h3>Turn {}</h3><div class=\"draw\" data-testid=\"stop-draw\" data-stop=\"{}\"><span class=\"draw-track\" title=\"stop if the draw is below {}\"><span class=\"threshold\" style=\"width:{}%\"></span><span class=\"sample\" style=\"left:{}%\"></span></span><span>{}: <strong>{}</strong></span></div>",
+        "<h3>Turn {}</h3><div class=\"draw\" data-testid=\"stop-draw\" data-stop=\"{}\"><span class=\"draw-track\" title=\"stop if the draw is below {}\"><span class=\"threshold\" style=\"width:{}%\"></span><span class=\"sample\" style=\"left:{}%\"></span></span><span>{}</span></div>",
         turn.turn,
         turn.stop.to_string(),
         fixed(turn.probability, 2),
         fixed(turn.probability * 100.0, 1),
         fixed(turn.sample * 100.0, 1),
-        super::words::drawn(turn.sample, turn.probability),
-        super::words::verdict(turn.stop, turn.ended_by_class),
+        super::words::draw_sentence(turn.sample, turn.probability, turn.stop, turn.ended_by_class),
     );
     if let Some(r) = &turn.reflection {
         out.push(markup!("<p class=\"reflection\">{}</p>", r));
@@ -80,12 +79,12 @@ fn entry_html(turn: &DirectorTurn) -> Markup {
         };
         out.push(markup!(
             // A block, not a paragraph: the reasoning's <details> cannot sit in a <p> as HTML.
-            "<div class=\"choice\" data-testid=\"director-choice\" data-agent=\"{}\" data-fallback=\"{}\">Chose index {} ({}) → <strong>{}</strong>{}{}{}</div>",
+            "<div class=\"choice\" data-testid=\"director-choice\" data-agent=\"{}\" data-fallback=\"{}\"><strong>{}</strong> <span class=\"muted\">(its reply “{}”: index {}){}</span>{}{}</div>",
             c.agent,
             c.fallback.to_string(),
-            index,
+            super::words::choice_sentence(&c.director, &c.agent, c.fallback),
             c.raw.trim(),
-            c.agent,
+            index,
             attempts,
             fallback,
             why_html(&c.why),

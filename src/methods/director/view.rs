@@ -16,6 +16,8 @@ pub struct DirectorTurn {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirectorPick {
+    /// Who directs (the agent whose call chose).
+    pub director: String,
     pub raw: String,
     pub index: Option<i64>,
     pub agent: String,

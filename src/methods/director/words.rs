@@ -23,6 +23,55 @@ pub fn verdict(stop: bool, ended_by_class: bool) -> &'static str {
     }
 }
 
+/// The stop draw in a sentence: the odds, the number drawn against them and what it decided
+/// ("A 1 in 5 chance to end the show each turn: drew 0.404 against 0.20, the show goes on").
+pub fn draw_sentence(sample: f64, probability: f64, stop: bool, ended_by_class: bool) -> String {
+    let outcome = match (stop, ended_by_class) {
+        (_, true) => "the class ended the show",
+        (true, false) => "the show ends",
+        (false, false) => "the show goes on",
+    };
+    let chance = match odds(probability) {
+        Some(Odds::Every) => "Set to end the show at every turn".to_string(),
+        Some(Odds::Ratio(k, d)) => format!("A {k} in {d} chance to end the show each turn"),
+        None => format!("A {} chance to end the show each turn", percent(probability)),
+    };
+    format!("{chance}: {}, {outcome}", drawn(sample, probability))
+}
+
+/// The director's choice in a sentence: "Jon Stewart asks Ronny Chieng next" (a fallback: "Jon
+/// Stewart named no one the rules take, so Ronny Chieng speaks next").
+pub fn choice_sentence(director: &str, agent: &str, fallback: bool) -> String {
+    if fallback {
+        format!("{director} named no one the rules take, so {agent} speaks next")
+    } else if director.is_empty() {
+        format!("{agent} speaks next")
+    } else {
+        format!("{director} asks {agent} next")
+    }
+}
+
+/// A probability as the smallest whole odds that say it exactly.
+enum Odds {
+    Every,
+    Ratio(u32, u32),
+}
+
+fn odds(probability: f64) -> Option<Odds> {
+    (1..=20u32).find_map(|d| {
+        let k = probability * d as f64;
+        ((k - k.round()).abs() < 1e-9 && k >= 1.0).then(|| match (k.round() as u32, d) {
+            (_, 1) => Odds::Every,
+            (k, d) => Odds::Ratio(k, d),
+        })
+    })
+}
+
+fn percent(probability: f64) -> String {
+    let pct = probability * 100.0;
+    format!("{} %", crate::text::fixed(pct, if pct.fract().abs() < 1e-9 { 0 } else { 1 }))
+}
+
 /// Why the show ended when its stop draw ended it: the class's button, or the draw and its odds
 /// ("the director ended the show on its stop draw, 1 chance in 5 each turn"), so a run that
 /// stops at turn 1 reads as the chance it is.
@@ -31,18 +80,11 @@ pub fn ended(probability: f64, ended_by_class: bool) -> String {
         return "the class ended the show".into();
     }
     // The smallest whole odds that say the probability exactly, else a percentage.
-    let odds = (1..=20u32).find_map(|d| {
-        let k = probability * d as f64;
-        ((k - k.round()).abs() < 1e-9 && k >= 1.0).then(|| (k.round() as u32, d))
-    });
-    let chance = match odds {
-        Some((_, 1)) => return "the director ended the show on its stop draw, set to stop at every turn".into(),
-        Some((1, d)) => format!("1 chance in {d}"),
-        Some((k, d)) => format!("{k} chances in {d}"),
-        None => {
-            let pct = probability * 100.0;
-            format!("a {} % chance", crate::text::fixed(pct, if pct.fract().abs() < 1e-9 { 0 } else { 1 }))
-        }
+    let chance = match odds(probability) {
+        Some(Odds::Every) => return "the director ended the show on its stop draw, set to stop at every turn".into(),
+        Some(Odds::Ratio(1, d)) => format!("1 chance in {d}"),
+        Some(Odds::Ratio(k, d)) => format!("{k} chances in {d}"),
+        None => format!("a {} chance", percent(probability)),
     };
     format!("the director ended the show on its stop draw, {chance} each turn")
 }
@@ -63,5 +105,23 @@ mod tests {
             assert_eq!(super::ended(p, false), format!("the director ended the show on its stop draw, {odds}"));
         }
         assert_eq!(super::ended(0.2, true), "the class ended the show");
+    }
+
+    #[test]
+    fn the_stop_draw_and_the_choice_read_as_sentences() {
+        assert_eq!(
+            super::draw_sentence(0.404, 0.2, false, false),
+            "A 1 in 5 chance to end the show each turn: drew 0.404 against 0.20, the show goes on"
+        );
+        assert_eq!(
+            super::draw_sentence(0.1, 0.33, true, false),
+            "A 33 % chance to end the show each turn: drew 0.100 against 0.33, the show ends"
+        );
+        assert_eq!(
+            super::draw_sentence(0.9, 0.25, true, true),
+            "A 1 in 4 chance to end the show each turn: drew 0.900 against 0.25, the class ended the show"
+        );
+        assert_eq!(super::choice_sentence("Jon Stewart", "Ronny Chieng", false), "Jon Stewart asks Ronny Chieng next");
+        assert!(super::choice_sentence("Jon Stewart", "Ronny Chieng", true).contains("named no one"));
     }
 }

@@ -23,6 +23,9 @@ fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="handoff-panel">
             <h2>"Handoffs"</h2>
+            <p class="muted">
+                "Each speaker ends by handing the floor to the next (by name, by a tool call or in JSON, as the scenario sets); a reply that names no one passes it at random."
+            </p>
             {handoff_graph(view)}
             <ol class="handoffs">
                 {chunked(
@@ -57,11 +60,9 @@ fn entry_html(row: &HandoffRow) -> Markup {
         Markup::new()
     };
     markup!(
-        "<span class=\"muted\">Turn {} · {} · </span><strong>{}</strong> → <strong>{}</strong>{}<details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}",
+        "<span class=\"muted\">Turn {} · </span><strong>{}</strong>{}<details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}",
         row.turn,
-        row.method,
-        row.from,
-        row.to,
+        super::words::handoff_sentence(&row.from, &row.to, &row.method, row.fallback),
         fallback,
         row.raw,
         why_html(&row.why),

@@ -1,7 +1,37 @@
-//! Handoff's wording of a handoff that did not come, the same for every reader: the terminal, the
-//! Markdown export and the handoff view.
+//! Handoff's wording: a handoff that did not come, the same for every reader (the terminal, the
+//! Markdown export and the handoff view), and a handoff in a sentence for the stage.
 
 /// Why a random other agent has the floor.
 pub fn fallback_note(reason: Option<&str>) -> String {
     format!("fallback to a random agent: {}", reason.unwrap_or("no handoff"))
+}
+
+/// A handoff in a sentence: "Proponent hands the floor to Opponent, by name in its words" (how
+/// the reply named them: `method` is the scenario's `text`, `tool` or `json`).
+pub fn handoff_sentence(from: &str, to: &str, method: &str, fallback: bool) -> String {
+    if fallback {
+        return format!("{from} named no one the rules take: {to} has the floor, drawn at random");
+    }
+    let how = match method {
+        "tool" => "by a tool call",
+        "json" => "in a JSON reply",
+        _ => "by name in its words",
+    };
+    format!("{from} hands the floor to {to}, {how}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_handoff_reads_as_a_sentence() {
+        assert_eq!(
+            super::handoff_sentence("Proponent", "Opponent", "text", false),
+            "Proponent hands the floor to Opponent, by name in its words"
+        );
+        assert_eq!(
+            super::handoff_sentence("Proponent", "Neutral", "tool", false),
+            "Proponent hands the floor to Neutral, by a tool call"
+        );
+        assert!(super::handoff_sentence("A", "B", "json", true).contains("drawn at random"));
+    }
 }

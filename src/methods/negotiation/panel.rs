@@ -22,6 +22,11 @@ fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>"Trading game"</h2>
+            <p class="muted">
+                "Two players take turns: TRADE offers one resource for another, the other player ACCEPTs or REJECTs, and the game ends when one asks to END and the other agrees. "
+                "Each player sees only its own inventory; more of one resource is worth more (the value scale), and the goal is the highest value of both inventories together. "
+                "Between games an optimizer reads the score and rewrites each player's strategy."
+            </p>
             <div markup=move || {
                 view.with(|v| v.negotiation().map(game_state)).unwrap_or_default()
             }></div>

@@ -22,7 +22,7 @@ fn selector_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="selector-panel">
             <h2>"Selector"</h2>
-            <p class="muted">"Each turn a selector call names the next speaker from the candidates."</p>
+            <p class="muted">"Each turn a separate call reads the conversation and the roles, and names who should speak next from the candidates."</p>
             <ol class="selections">
                 {chunked(
                     count,
@@ -61,7 +61,7 @@ fn entry_html(row: &SelectorRow, fallback: bool) -> Markup {
     markup!(
         "<span class=\"muted\">Turn {} · </span><strong>{}</strong><span class=\"{}\"> · {}</span><div class=\"muted candidates\" data-testid=\"selection-candidates\">Candidates: {}</div>{}{}",
         row.turn,
-        row.agent,
+        super::words::selection_sentence(&row.agent, row.matched, row.attempts),
         if fallback { "fallback" } else { "muted" },
         format!("{how}{attempts}"),
         row.candidates.join(", "),
