@@ -173,7 +173,7 @@ pub fn SeatForm(
     if let Some(problem) = problem {
         Effect::new(move |_| {
             if problem.with(Option::is_some) {
-                if let Some(text) = text_box.get_untracked() {
+                if let Some(text) = text_box.try_get_untracked().flatten() {
                     let _ = text.focus();
                 }
             }
@@ -273,7 +273,8 @@ pub fn SeatForm(
 /// Puts the focus in the seat's box (its text box when it has one), unless the focus is in a
 /// field elsewhere on the page, where someone is typing.
 fn take_the_keys(section: NodeRef<leptos::html::Section>, text_box: NodeRef<leptos::html::Textarea>) {
-    let Some(section) = section.get_untracked() else { return };
+    // A frame later the box may be gone (its question answered meanwhile): then nothing to do.
+    let Some(section) = section.try_get_untracked().flatten() else { return };
     let document = web_sys::window().and_then(|w| w.document());
     if let Some(active) = document.and_then(|d| d.active_element()) {
         let field = matches!(active.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT");
@@ -281,7 +282,7 @@ fn take_the_keys(section: NodeRef<leptos::html::Section>, text_box: NodeRef<lept
             return;
         }
     }
-    let _ = match text_box.get_untracked() {
+    let _ = match text_box.try_get_untracked().flatten() {
         Some(text) => text.focus(),
         None => section.focus(),
     };

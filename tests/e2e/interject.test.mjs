@@ -136,7 +136,7 @@ test('End the show closes the director\'s show at its next turn, recorded on the
   assert.equal(draws[1].stop, true);
   assert.equal(draws[0].ended_by_class, undefined);
   assert.equal(events.at(-1).reason, 'director_stopped');
-  await waitForText(page.getByTestId('director-panel'), 'stop: the class ended the show');
+  await waitForText(page.getByTestId('director-panel'), /drew \d\.\d{3} against 0\.20, the class ended the show/);
   // A debate has no show to end.
   await page.getByTestId('reset').click();
   await page.getByTestId('open-rail-debate').click();

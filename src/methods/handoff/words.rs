@@ -9,14 +9,14 @@ pub fn fallback_note(reason: Option<&str>) -> String {
 /// A handoff in a sentence: "Proponent hands the floor to Opponent, by name in its words" (how
 /// the reply named them: `method` is the scenario's `text`, `tool` or `json`).
 pub fn handoff_sentence(from: &str, to: &str, method: &str, fallback: bool) -> String {
-    if fallback {
-        return format!("{from} named no one the rules take: {to} has the floor, drawn at random");
-    }
-    let how = match method {
-        "tool" => "by a tool call",
-        "json" => "in a JSON reply",
-        _ => "by name in its words",
+    let (how, reply) = match method {
+        "tool" => ("by a tool call", "tool call"),
+        "json" => ("in a JSON reply", "JSON reply"),
+        _ => ("by name in its words", "words"),
     };
+    if fallback {
+        return format!("{from}'s {reply} named no one the rules take: {to} has the floor, drawn at random");
+    }
     format!("{from} hands the floor to {to}, {how}")
 }
 
@@ -32,6 +32,9 @@ mod tests {
             super::handoff_sentence("Proponent", "Neutral", "tool", false),
             "Proponent hands the floor to Neutral, by a tool call"
         );
-        assert!(super::handoff_sentence("A", "B", "json", true).contains("drawn at random"));
+        assert_eq!(
+            super::handoff_sentence("A", "B", "json", true),
+            "A's JSON reply named no one the rules take: B has the floor, drawn at random"
+        );
     }
 }

@@ -22,11 +22,6 @@ fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>"Trading game"</h2>
-            <p class="muted">
-                "Two players take turns: TRADE offers one resource for another, the other player ACCEPTs or REJECTs, and the game ends when one asks to END and the other agrees. "
-                "Each player sees only its own inventory; more of one resource is worth more (the value scale), and the goal is the highest value of both inventories together. "
-                "Between games an optimizer reads the score and rewrites each player's strategy."
-            </p>
             <div markup=move || {
                 view.with(|v| v.negotiation().map(game_state)).unwrap_or_default()
             }></div>
@@ -34,6 +29,15 @@ fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
                 view.with(|v| v.negotiation().map(|g| optimizer_chart(&g.optimizer, g.optimum)))
                     .unwrap_or_default()
             }></div>
+            // The rules and the goal until the first move, under the game (whose inventories a seat
+            // asked to trade must see first); then the game has the room.
+            {move || (count.get() == 0).then(|| view! {
+                <p class="muted" data-testid="negotiation-rules">
+                    "Two players take turns: TRADE offers one resource for another, the other player ACCEPTs or REJECTs, and the game ends when one asks to END and the other agrees. "
+                    "Each player sees only its own inventory; more of one resource is worth more (the value scale), and the goal is the highest value of both inventories together. "
+                    "Between games an optimizer reads the score and rewrites each player's strategy."
+                </p>
+            })}
             <h3>"Actions"</h3>
             <ol class="actions">
                 {chunked(
