@@ -82,7 +82,7 @@ impl DemoModel {
                     me,
                     last_speaker.as_deref().map(|s| (s, last_text.as_str())),
                     // One who has not spoken yet has waited since the start (a bid a turn).
-                    Some(turns_since_spoke.unwrap_or(nth as u32)),
+                    turns_since_spoke.unwrap_or(nth as u32),
                     malformed,
                     &mut rng,
                 ))

@@ -242,7 +242,7 @@ fn noun_phrase(words: &[&str], question: bool) -> Option<String> {
             // what the topic is about, so it stays ("making homework optional", "AI being
             // regulated").
             let subject = if m > 0 { &words[..m] } else { &words[from..v] };
-            let subject = &subject[..subject.iter().position(|w| is_word(w, JOINS)).unwrap_or(subject.len())];
+            let subject = before_join(subject);
             let passive = rest.first().is_some_and(|w| {
                 let w = w.to_ascii_lowercase();
                 (w.len() > 3 && (w.ends_with("ed") || w.ends_with("en"))) || listed(PARTICIPLES, &w)
@@ -267,13 +267,11 @@ fn noun_phrase(words: &[&str], question: bool) -> Option<String> {
             }
             // "to": "needs to ban" reads as "banning".
             if rest.len() <= 6 && !(m == 0 && v == from && !is_word(words[from], PRONOUNS)) {
-                let mut out = vec![gerund(words[v])];
-                out.extend(rest.iter().map(|w| w.to_string()));
-                return Some(out.join(" "));
+                return Some(gerund_phrase(words[v], rest));
             }
         }
         // The subject before the modal, up to a word that opens another clause.
-        let subject = &words[..words[..m].iter().position(|w| is_word(w, JOINS)).unwrap_or(m)];
+        let subject = before_join(&words[..m]);
         if (1..=4).contains(&subject.len()) && !listed(WH, &first) && !is_word(subject[0], PRONOUNS) {
             return Some(phrase_of(subject));
         }
@@ -326,9 +324,18 @@ fn to_verb(words: &[&str]) -> Option<String> {
     if rest.len() > 6 || rest.iter().any(|w| is_word(w, JOINS) || is_word(w, MODALS)) {
         return None;
     }
-    let mut out = vec![gerund(verb)];
-    out.extend(rest.iter().map(|w| w.to_string()));
-    Some(out.join(" "))
+    Some(gerund_phrase(verb, rest))
+}
+
+/// `verb` as its -ing form with its object `rest` ("ban", "phones in class" → "banning phones in
+/// class").
+fn gerund_phrase(verb: &str, rest: &[&str]) -> String {
+    std::iter::once(gerund(verb)).chain(rest.iter().map(|w| w.to_string())).collect::<Vec<_>>().join(" ")
+}
+
+/// `words` up to the first that joins another clause to them (all of them when none does).
+fn before_join<'a, 'b>(words: &'a [&'b str]) -> &'a [&'b str] {
+    &words[..words.iter().position(|w| is_word(w, JOINS)).unwrap_or(words.len())]
 }
 
 /// `words` to be said mid-sentence: the first word's capital dropped where it only marks the

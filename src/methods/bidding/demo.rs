@@ -15,15 +15,12 @@ impl Cast {
         &self,
         me: Option<&Person>,
         last: Option<(&str, &str)>,
-        waited: Option<u32>,
+        waited: u32,
         malformed: bool,
         rng: &mut ChaCha8Rng,
     ) -> String {
         let mine = me.map_or(0.0, |p| p.stance);
-        let eagerness = match waited {
-            None => 2.5,
-            Some(w) => (1.5 * (w as f64 - 1.0)).clamp(0.0, 6.0),
-        };
+        let eagerness = (1.5 * (waited as f64 - 1.0)).clamp(0.0, 6.0);
         // Whoever spoke from outside the cast (the class, the audience) leans as their words do.
         let theirs = last.and_then(|(name, text)| match self.person(name) {
             Some(p) => Some((me.is_some_and(|m| m.name == p.name), p.stance)),
