@@ -1,7 +1,10 @@
 //! Engine benchmarks (not timed tests): they print figures for the README.
 //!
 //! 1. Engine time per bidding turn with the demo model at zero latency, for 3 and 8 agents and
-//!    transcripts of 50 and 2,000 messages.
+//!    transcripts of 50 and 2,000 messages. Every prompt carries the whole history (as the seeds
+//!    send it), so one copy of it per call is the floor; anything more grows with the transcript.
+//!    The benchmark exits with status 1 when a 3-agent turn at 2,000 messages takes more than
+//!    twice one at 50.
 //! 2. Wall time of one bidding turn with N agents when every call takes L milliseconds, as a
 //!    multiple of L (budget: at most 2.2 L for N up to 8; the seeds pay N + 1). The benchmark
 //!    exits with status 1 when a turn is over the budget.
@@ -18,6 +21,8 @@ use agora::scenario::{AgentSpec, BiddingSettings, Method, Scenario, Stance};
 
 /// A bidding turn may cost at most this many call latencies (bids at once, then the speech).
 const BUDGET_L: f64 = 2.2;
+/// A 3-agent turn at 2,000 messages may take at most this many times one at 50.
+const BUDGET_GROWTH: f64 = 2.0;
 
 fn scenario(agents: usize, latency_ms: u64) -> Scenario {
     let stances = [Stance::For, Stance::Against, Stance::Neutral];
@@ -57,14 +62,16 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 fn main() {
     println!("Engine time per bidding turn (demo model, zero latency; includes building every prompt)");
     println!(
-        "{:>7} {:>10} {:>12} {:>12} {:>16}",
-        "agents", "messages", "median_us", "p95_us", "history_copy_us"
+        "{:>7} {:>10} {:>12} {:>12} {:>16} {:>10}",
+        "agents", "messages", "median_us", "p95_us", "history_copy_us", "x_the_50"
     );
+    let mut growth = Vec::new();
     for agents in [3, 8] {
+        let mut at_50 = f64::NAN;
         for messages in [50, 2000] {
             let mut run = prepared(agents, messages, 0);
             let mut times = Vec::new();
-            for _ in 0..60 {
+            for _ in 0..120 {
                 let t = Instant::now();
                 futures::executor::block_on(run.step());
                 times.push(t.elapsed().as_secs_f64() * 1e6);
@@ -80,14 +87,22 @@ fn main() {
                 copies.push(t.elapsed().as_secs_f64() * 1e6);
             }
             copies.sort_by(f64::total_cmp);
+            let median = percentile(&times, 0.5);
+            if messages == 50 {
+                at_50 = median;
+            }
             println!(
-                "{agents:>7} {messages:>10} {:>12.1} {:>12.1} {:>16.1}",
-                percentile(&times, 0.5),
+                "{agents:>7} {messages:>10} {median:>12.1} {:>12.1} {:>16.1} {:>10.2}",
                 percentile(&times, 0.95),
-                percentile(&copies, 0.5)
+                percentile(&copies, 0.5),
+                median / at_50
             );
+            if messages == 2000 {
+                growth.push((agents, median / at_50));
+            }
         }
     }
+    let grew = growth.iter().any(|&(agents, x)| agents == 3 && x > BUDGET_GROWTH);
 
     let latency = 100u64;
     println!(
@@ -110,6 +125,13 @@ fn main() {
     }
     if over_budget {
         eprintln!("a bidding turn took more than {BUDGET_L} L: the bids are not all in flight at once");
+    }
+    if grew {
+        eprintln!(
+            "a 3-agent turn at 2,000 messages took more than {BUDGET_GROWTH} times one at 50: the engine's time grows with the transcript"
+        );
+    }
+    if over_budget || grew {
         std::process::exit(1);
     }
 }

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::failure::Adaptation;
 use crate::game::negotiation::Action;
 use crate::judge::scorecard::{Score, Scorecard};
-use crate::model::{ChatMessage, EngineTime, Purpose, Refusal, Sampling, ToolCall, ToolSpec, Usage};
+use crate::model::{
+    ChatMessage, EngineTime, HistorySpan, Purpose, Refusal, Sampling, ToolCall, ToolSpec, Usage,
+};
 use crate::scenario::{Scenario, SpendingCap};
 
 mod read;
@@ -635,15 +637,27 @@ impl Request {
     /// Encodes `messages` against `previous` (the messages of the call at event `base`), or whole
     /// when that saves little.
     pub fn encode(messages: &[ChatMessage], previous: Option<(usize, &[ChatMessage])>) -> Request {
+        Request::encode_knowing(messages, previous, None)
+    }
+
+    /// [`Request::encode`], told that message `known.message` of both calls holds the same bytes
+    /// at `known.start..known.start + known.len` (the history both copied): those are not
+    /// compared again.
+    pub fn encode_knowing(
+        messages: &[ChatMessage],
+        previous: Option<(usize, &[ChatMessage])>,
+        known: Option<HistorySpan>,
+    ) -> Request {
         let Some((base, old)) = previous else { return Request::Full(messages.to_vec()) };
         let deltas: Vec<MessageDelta> = messages
             .iter()
             .enumerate()
             .map(|(i, m)| {
+                let same = known.filter(|k| k.message == i).map(|k| (k.start, k.len));
                 let keep = old
                     .get(i)
                     .filter(|o| o.role == m.role)
-                    .map_or(0, |o| common_prefix(&o.content, &m.content));
+                    .map_or(0, |o| common_prefix_knowing(&o.content, &m.content, same));
                 MessageDelta { role: m.role, keep, append: m.content[keep..].to_string() }
             })
             .collect();
@@ -655,15 +669,33 @@ impl Request {
     }
 }
 
+/// [`common_prefix`], where `same` (start, length) is a range known to hold the same bytes in both.
+fn common_prefix_knowing(a: &str, b: &str, same: Option<(usize, usize)>) -> usize {
+    let Some((start, len)) = same else { return common_prefix(a, b) };
+    let end = start + len;
+    let (Some(head_a), Some(head_b), Some(tail_a), Some(tail_b)) =
+        (a.get(..start), b.get(..start), a.get(end..), b.get(end..))
+    else {
+        return common_prefix(a, b);
+    };
+    let head = common_prefix(head_a, head_b);
+    if head < start {
+        return head;
+    }
+    end + common_prefix(tail_a, tail_b)
+}
+
 /// The length in bytes of the longest common prefix, at a character boundary of both.
 fn common_prefix(a: &str, b: &str) -> usize {
     let len = a.len().min(b.len());
     let (x, y) = (&a.as_bytes()[..len], &b.as_bytes()[..len]);
-    // Compare in blocks (a vectorized memcmp) and finish byte by byte: prompts are long.
-    const BLOCK: usize = 256;
+    // Prompts are long and mostly the same: compare in large blocks (one vectorized memcmp
+    // each), then smaller ones inside the first block that differs, and finish byte by byte.
     let mut n = 0;
-    while n + BLOCK <= len && x[n..n + BLOCK] == y[n..n + BLOCK] {
-        n += BLOCK;
+    for block in [16384, 256] {
+        while n + block <= len && x[n..n + block] == y[n..n + block] {
+            n += block;
+        }
     }
     n += x[n..].iter().zip(&y[n..]).take_while(|(p, q)| p == q).count();
     while !a.is_char_boundary(n) || !b.is_char_boundary(n) {
@@ -837,6 +869,32 @@ mod tests {
         let last = events.last().unwrap().to_json().len();
         assert!(last <= second + 16, "the 2nd call took {second} bytes, the 200th {last}");
         assert!(requests.last().unwrap()[0].content.len() > 10 * last);
+    }
+
+    #[test]
+    fn a_known_shared_history_encodes_as_a_full_comparison_does() {
+        // The header before the history changes at one point, the rules after it at another:
+        // knowing where the history sits must find the same changes as reading every byte.
+        let mut history = String::from("Here is the conversation so far.");
+        let mut previous: Option<(Vec<ChatMessage>, HistorySpan)> = None;
+        for i in 0..60 {
+            history.push_str(&format!("\nAgent {}: point {i}, ünïcödé ✓", i % 3));
+            let header = if i < 30 { "Header one.\n" } else { "Header two.\n" };
+            let rules = if i % 7 == 0 { "\nRate it: <int>" } else { "\nRate it again: <int>" };
+            let prompt = format!("{header}{history}{rules}");
+            let span = HistorySpan { message: 0, start: header.len(), len: history.len() };
+            let messages = vec![ChatMessage::system(prompt)];
+            if let Some((old, old_span)) = &previous {
+                let base = Some((1, old.as_slice()));
+                let known = (old_span.start == span.start).then_some(*old_span);
+                assert_eq!(
+                    Request::encode_knowing(&messages, base, known),
+                    Request::encode(&messages, base),
+                    "call {i}"
+                );
+            }
+            previous = Some((messages, span));
+        }
     }
 
     #[test]

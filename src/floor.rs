@@ -11,7 +11,9 @@ use serde::Serialize;
 
 use crate::clock::Clock;
 use crate::events::{Event, MessageKind, ParseOutcome, Request};
-use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, ModelError, Purpose};
+use crate::model::{
+    ChatMessage, ChatModel, ChatRequest, ChatResponse, Cue, HistorySpan, ModelError, Purpose,
+};
 use crate::prompts::fill;
 use crate::scenario::{PromptKind, Scenario};
 use crate::transcript::Transcript;
@@ -89,6 +91,36 @@ impl GivenFloor {
 /// Told of each event as it is recorded.
 pub(crate) type Listener = Box<dyn FnMut(&Event)>;
 
+/// The last call of an agent and purpose, which its next call is recorded against.
+#[derive(Default)]
+struct Base {
+    /// Its `model_call` event.
+    event: usize,
+    messages: Vec<ChatMessage>,
+    history: Option<HistorySpan>,
+}
+
+impl Base {
+    /// What the log needs to encode `request` against this base; with the part of the history
+    /// both copied when they copied it at the same place.
+    fn against(&self, request: &ChatRequest) -> (Option<(usize, &[ChatMessage])>, Option<HistorySpan>) {
+        let known = match (self.history, request.history) {
+            (Some(old), Some(new))
+                if old.message == new.message && old.start == new.start && old.len <= new.len =>
+            {
+                Some(old)
+            }
+            _ => None,
+        };
+        (Some((self.event, self.messages.as_slice())), known)
+    }
+}
+
+/// How many replaced prompts' buffers a floor keeps for its next prompts: one turn's calls.
+const SPARE_BUFFERS: usize = 16;
+/// The smallest buffer worth keeping for a next prompt.
+const SPARE_MIN_BYTES: usize = 4096;
+
 /// What a method works with during a turn, and nothing more: the scenario, the cast, the
 /// transcript, the run's one RNG, the model (asked through the helpers here, which time and
 /// record every call) and the event log.
@@ -106,7 +138,9 @@ pub struct Floor {
     pub(crate) topic: String,
     /// The last call of each (agent, purpose): its event index and messages, the base the next
     /// such call is recorded against.
-    last_calls: std::collections::BTreeMap<(String, Purpose), (usize, Vec<ChatMessage>)>,
+    last_calls: std::collections::BTreeMap<(String, Purpose), Base>,
+    /// Buffers of bases that were replaced, for the next prompts (see [`Floor::buffer`]).
+    spare: std::cell::RefCell<Vec<String>>,
     /// The agent the class gave the floor to, until a method's next choice of speaker takes it
     /// (see [`Floor::floor_for`]); shared with the session, so a floor given while the turn is
     /// under way (a seat's bid awaited) reaches that turn's choice.
@@ -133,6 +167,7 @@ impl Floor {
             turn: 0,
             cast: Vec::new(),
             last_calls: Default::default(),
+            spare: Default::default(),
             given: GivenFloor::default(),
             end_requested: false,
             listener: None,
@@ -305,6 +340,26 @@ impl Floor {
         }
     }
 
+    /// [`Floor::record_asked`] for a request that is not needed afterwards: its messages become
+    /// the next call's base without a copy.
+    pub(crate) fn record_asked_owned<T>(&mut self, request: ChatRequest, asked: &Asked<T>) {
+        for (i, (reply, parse)) in asked.attempts.iter().enumerate() {
+            if i == 0 {
+                self.push_call(&request, 1, reply, parse.clone());
+            } else {
+                // A retry asked the same as the attempt before it, the event just pushed.
+                let previous = Some((self.events.len() - 1, request.messages.as_slice()));
+                let known = request.history;
+                let encoded = Request::encode_knowing(&request.messages, previous, known);
+                self.push_encoded(&request, encoded, i as u32 + 1, reply, parse.clone());
+            }
+        }
+        if !asked.attempts.is_empty() {
+            self.keep_base(request);
+        }
+    }
+
+    /// Records one call; the request's messages are kept (copied) as the next such call's base.
     pub(crate) fn record_call(
         &mut self,
         request: &ChatRequest,
@@ -312,10 +367,75 @@ impl Floor {
         reply: &Reply,
         parse: ParseOutcome,
     ) {
+        self.push_call(request, attempt, reply, parse);
+        // The kept copy reuses its buffers: a prompt is the whole history, and a fresh copy of
+        // it for every call would be most of a long run's engine time.
+        let kept = self.last_calls.entry((request.agent.clone(), request.purpose)).or_default();
+        kept.event = self.events.len() - 1;
+        kept.messages.clone_from(&request.messages);
+        kept.history = request.history;
+    }
+
+    /// [`Floor::record_call`] for a request that is not needed afterwards.
+    pub(crate) fn record_call_owned(
+        &mut self,
+        request: ChatRequest,
+        attempt: u32,
+        reply: &Reply,
+        parse: ParseOutcome,
+    ) {
+        self.push_call(&request, attempt, reply, parse);
+        self.keep_base(request);
+    }
+
+    /// The request's messages become the base of the next call of its agent and purpose (the
+    /// call just pushed).
+    fn keep_base(&mut self, request: ChatRequest) {
+        let index = self.events.len() - 1;
+        let base = Base { event: index, messages: request.messages, history: request.history };
+        let replaced = self.last_calls.insert((request.agent, request.purpose), base);
+        let mut spare = self.spare.borrow_mut();
+        for message in replaced.into_iter().flat_map(|base| base.messages) {
+            // Small ones cost the allocator little, and would crowd the history-sized ones out.
+            if spare.len() < SPARE_BUFFERS && message.content.capacity() >= SPARE_MIN_BYTES {
+                spare.push(message.content);
+            }
+        }
+    }
+
+    /// An empty string to build a prompt in, with the room of an earlier prompt when there is
+    /// one. Every prompt repeats the history: without this, each turn of a long run asks the
+    /// allocator for a few history-sized buffers and frees as many, and on a native heap that
+    /// returns them to the system every turn, faulting fresh pages is most of the turn's time.
+    pub(crate) fn buffer(&self) -> String {
+        let mut spare = self.spare.borrow_mut();
+        // The roomiest, so a buffer that already fits is not passed over for one that must grow.
+        let roomiest = (0..spare.len()).max_by_key(|&i| spare[i].capacity());
+        let mut buffer = roomiest.map(|i| spare.swap_remove(i)).unwrap_or_default();
+        buffer.clear();
+        buffer
+    }
+
+    /// Pushes the call's event, its messages encoded against the last call of the same agent and
+    /// purpose.
+    fn push_call(&mut self, request: &ChatRequest, attempt: u32, reply: &Reply, parse: ParseOutcome) {
         let key = (request.agent.clone(), request.purpose);
-        let previous = self.last_calls.get(&key).map(|(i, m)| (*i, m.as_slice()));
-        let encoded = Request::encode(&request.messages, previous);
-        self.last_calls.insert(key, (self.events.len(), request.messages.clone()));
+        let (previous, known) = match self.last_calls.get(&key) {
+            Some(base) => base.against(request),
+            None => (None, None),
+        };
+        let encoded = Request::encode_knowing(&request.messages, previous, known);
+        self.push_encoded(request, encoded, attempt, reply, parse);
+    }
+
+    fn push_encoded(
+        &mut self,
+        request: &ChatRequest,
+        encoded: Request,
+        attempt: u32,
+        reply: &Reply,
+        parse: ParseOutcome,
+    ) {
         self.push(Event::ModelCall {
             turn: self.turn,
             agent: request.agent.clone(),
@@ -343,7 +463,8 @@ impl Floor {
     /// Seed 000's `send`: the agent's system message, then the history ending with its name.
     pub(crate) fn speech_request(&self, agent: usize, cue: Cue) -> ChatRequest {
         let persona = &self.cast[agent];
-        let mut user = String::with_capacity(self.transcript.joined().len() + persona.name.len() + 3);
+        let mut user = self.buffer();
+        crate::prompts::make_room(&mut user, self.transcript.joined().len() + persona.name.len() + 3);
         user.push_str(self.transcript.joined());
         user.push('\n');
         user.push_str(&persona.name);
@@ -354,6 +475,7 @@ impl Floor {
             vec![ChatMessage::system(&persona.system), ChatMessage::user(user)],
         )
         .with_cue(cue);
+        req.history = Some(HistorySpan { message: 1, start: 0, len: self.transcript.joined().len() });
         req.temperature = self.scenario.model.temperature;
         req
     }
@@ -385,7 +507,7 @@ impl Floor {
         let req = self.speech_request(agent, self.speak_cue());
         let reply = self.ask(&req).await?;
         let text = reply.response.said().to_string();
-        self.record_call(&req, 1, &reply, ParseOutcome::of_speech(&reply.response));
+        self.record_call_owned(req, 1, &reply, ParseOutcome::of_speech(&reply.response));
         let name = self.cast[agent].name.clone();
         self.add_said(&name, &text, &[&reply.response]);
         Ok(text)

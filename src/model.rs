@@ -18,10 +18,21 @@ pub enum Role {
 }
 
 /// One message of a chat request. (Read back by hand, with the event log: `events/read.rs`.)
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Debug, PartialEq, Eq, Serialize)]
 pub struct ChatMessage {
     pub role: Role,
     pub content: String,
+}
+
+// By hand for `clone_from`, which reuses the content's buffer (the derive would allocate anew).
+impl Clone for ChatMessage {
+    fn clone(&self) -> Self {
+        Self { role: self.role, content: self.content.clone() }
+    }
+    fn clone_from(&mut self, source: &Self) {
+        self.role = source.role;
+        self.content.clone_from(&source.content);
+    }
 }
 
 impl ChatMessage {
@@ -236,6 +247,20 @@ pub struct ChatRequest {
     pub temperature: Option<f64>,
     pub max_tokens: Option<u32>,
     pub cue: Cue,
+    /// Where the floor's conversation so far was copied into the messages, if it was: the log
+    /// then compares this prompt with the agent's last one without reading the history twice
+    /// (the transcript only grows, so a shorter copy is a prefix of a longer one).
+    #[serde(skip)]
+    pub history: Option<HistorySpan>,
+}
+
+/// Bytes `start..start + len` of message `message` are the first `len` bytes of the floor's
+/// conversation (`Transcript::joined`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HistorySpan {
+    pub message: usize,
+    pub start: usize,
+    pub len: usize,
 }
 
 impl ChatRequest {
@@ -249,6 +274,7 @@ impl ChatRequest {
             temperature: None,
             max_tokens: None,
             cue: Cue::None,
+            history: None,
         }
     }
     pub fn with_cue(mut self, cue: Cue) -> Self {

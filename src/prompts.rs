@@ -7,32 +7,74 @@
 /// Fills `{name}` placeholders from `vars`. Unknown placeholders and stray braces stay as they
 /// are, so a user's template can never make the engine fail.
 pub fn fill(template: &str, vars: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len() + 64);
+    let mut out = String::new();
+    fill_into(&mut out, template, vars, None);
+    out
+}
+
+/// [`fill`] into `out` (emptied first), reusing its buffer: a value can be a whole transcript.
+/// Returns where the value of the placeholder `mark` was first written, if it was.
+pub fn fill_into(
+    out: &mut String,
+    template: &str,
+    vars: &[(&str, &str)],
+    mark: Option<&str>,
+) -> Option<usize> {
+    // Sized first: growing a transcript-sized buffer piece by piece costs more than the filling.
+    let mut len = 0;
+    pieces(template, vars, |piece, _| len += piece.len());
+    make_room(out, len);
+    let mut marked = None;
+    pieces(template, vars, |piece, key| {
+        if marked.is_none() && key.is_some() && key == mark {
+            marked = Some(out.len());
+        }
+        out.push_str(piece);
+    });
+    marked
+}
+
+/// Empties `out` and makes room in it for `len` bytes. A buffer too small is replaced, not grown
+/// (growing copies what it held), by one with an eighth more: the next prompt built in it is this
+/// one and a speech longer.
+pub fn make_room(out: &mut String, len: usize) {
+    out.clear();
+    if out.capacity() < len {
+        *out = String::with_capacity(len + len / 8);
+    }
+}
+
+/// Hands `emit` the filled text of `template`, piece by piece, with the placeholder's name for a
+/// value.
+fn pieces<'a>(
+    template: &'a str,
+    vars: &[(&'a str, &'a str)],
+    mut emit: impl FnMut(&'a str, Option<&'a str>),
+) {
     let mut rest = template;
     while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
+        emit(&rest[..open], None);
         let after = &rest[open + 1..];
         let key_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
         let value = match key_len {
             Some(len) if len > 0 && after[len..].starts_with('}') => {
-                vars.iter().find(|(k, _)| *k == &after[..len]).map(|(_, v)| (len, *v))
+                vars.iter().find(|(k, _)| *k == &after[..len]).map(|(k, v)| (len, *k, *v))
             }
             _ => None,
         };
         match value {
-            Some((len, v)) => {
-                out.push_str(v);
+            Some((len, key, v)) => {
+                emit(v, Some(key));
                 rest = &after[len + 1..];
             }
             None => {
                 // Not a placeholder we know (JSON examples in the rules, a user's braces).
-                out.push('{');
+                emit("{", None);
                 rest = after;
             }
         }
     }
-    out.push_str(rest);
-    out
+    emit(rest, None);
 }
 
 /// The first line of every agent's view of the conversation (seed 000's `reset`).
@@ -201,6 +243,22 @@ pub const SELECTOR_REPEATED: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn filling_into_a_buffer_marks_where_a_value_went() {
+        let mut out = String::from("left over from an earlier prompt");
+        let at = fill_into(
+            &mut out,
+            "{a} and {history}, {a} {x}",
+            &[("a", "one"), ("history", "H: hi")],
+            Some("history"),
+        );
+        assert_eq!(out, "one and H: hi, one {x}");
+        assert_eq!(at, Some(8));
+        assert_eq!(&out[8..13], "H: hi");
+        assert_eq!(fill_into(&mut out, "no history here", &[("history", "H")], Some("history")), None);
+        assert_eq!(out, "no history here");
+    }
 
     #[test]
     fn names_are_written_as_python_writes_a_tuple() {

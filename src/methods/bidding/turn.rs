@@ -6,9 +6,9 @@ use regex_lite::Regex;
 use crate::events::{Event, FinishReason};
 use crate::floor::Floor;
 use crate::methods::selection::SpeakerSelection;
-use crate::model::{ChatMessage, ChatRequest, Cue, ModelError, Purpose};
+use crate::model::{ChatMessage, ChatRequest, Cue, HistorySpan, ModelError, Purpose};
 use crate::parse;
-use crate::prompts::fill;
+use crate::prompts::fill_into;
 use crate::scenario::BiddingSettings;
 
 pub struct Bidding {
@@ -45,7 +45,9 @@ impl Bidding {
 
     fn bid_request(&self, floor: &Floor, agent: usize) -> ChatRequest {
         let persona = &floor.cast[agent];
-        let prompt = fill(
+        let mut prompt = floor.buffer();
+        let history = fill_into(
+            &mut prompt,
             &self.settings.template,
             &[
                 ("header", &persona.header),
@@ -53,6 +55,7 @@ impl Bidding {
                 ("recent_message", floor.transcript.recent()),
                 ("format_instructions", &self.settings.format_instructions),
             ],
+            Some("message_history"),
         );
         let last = floor.transcript.last();
         let mut req = ChatRequest::new(persona.name.clone(), Purpose::Bid, vec![ChatMessage::system(prompt)])
@@ -62,6 +65,7 @@ impl Bidding {
                 turns_since_spoke: self.last_spoke.get(agent).copied().flatten().map(|t| floor.turn - t),
             });
         req.temperature = floor.scenario().model.temperature;
+        req.history = history.map(|start| HistorySpan { message: 0, start, len: floor.transcript.joined().len() });
         req
     }
 }
@@ -86,9 +90,9 @@ impl SpeakerSelection for Bidding {
             .await
         };
         let mut bids = Vec::with_capacity(answers.len());
-        for (agent, (req, asked)) in requests.iter().zip(answers).enumerate() {
+        for (agent, (req, asked)) in requests.into_iter().zip(answers).enumerate() {
             let asked = asked?;
-            floor.record_asked(req, &asked);
+            floor.record_asked_owned(req, &asked);
             let bid = Bid {
                 agent,
                 value: asked.value.unwrap_or(self.settings.default_bid),
