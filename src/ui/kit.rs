@@ -5,8 +5,6 @@
 use leptos::prelude::*;
 
 use super::form::{EditorState, FieldMessage};
-use crate::markup;
-use crate::markup::Markup;
 use crate::scenario::Scenario;
 
 /// Reads a field of the scenario's method settings, or `$default` under another method.
@@ -38,16 +36,28 @@ pub(crate) fn color(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
-/// The model's reasoning behind a decision as HTML text, one click away; nothing when it did
-/// not reason.
-pub(crate) fn why_html(reasoning: &str) -> Markup {
-    if reasoning.is_empty() {
-        return Markup::new();
+/// The model's reasoning behind a decision, one click away; nothing when it did not reason.
+pub(crate) fn why(reasoning: &str) -> Option<impl IntoView + use<>> {
+    (!reasoning.is_empty()).then(|| {
+        let reasoning = reasoning.to_string();
+        view! {
+            <details class="why" data-testid="why">
+                <summary>"why"</summary>
+                <p class="reasoning">{reasoning}</p>
+            </details>
+        }
+    })
+}
+
+/// A reply as the model wrote it, one click away.
+pub(crate) fn raw_reply(raw: &str) -> impl IntoView + use<> {
+    let raw = raw.to_string();
+    view! {
+        <details class="raw">
+            <summary>"reply"</summary>
+            <code>{raw}</code>
+        </details>
     }
-    markup!(
-        "<details class=\"why\" data-testid=\"why\"><summary>why</summary><p class=\"reasoning\">{}</p></details>",
-        reasoning
-    )
 }
 
 pub(crate) fn agent_select(

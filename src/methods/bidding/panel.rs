@@ -6,13 +6,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ui::form::number_field;
-use crate::ui::kit::{color, update_method, why_html, with_method};
+use crate::ui::kit::{color, raw_reply, update_method, why, with_method};
 use crate::ui::rows::{chunked, key};
 use crate::methods::shown::Shown;
-use crate::markup;
-use crate::markup::Markup;
 use crate::text::fixed;
-use crate::ui::MarkupAttribute;
 use super::view::BidTurn;
 
 /// Bids per turn, newest first, with a small chart of every agent's bids across turns.
@@ -57,61 +54,48 @@ fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     }
 }
 
+/// A turn's bids: each bid's agent, bar, value, the raw reply one click away, the reasoning and
+/// its note; then the tie-break and a floor given by the class.
 #[component]
 fn Board(board: Arc<BidTurn>) -> impl IntoView {
-    view! {
-        <li
-            class="board"
-            data-testid="bid-turn"
-            data-turn=board.turn
-            data-winner=board.winner.clone().unwrap_or_default()
-            markup=board_html(&board)
-        ></li>
-    }
-}
-
-/// A turn's bids as HTML text (a typed view per bid cost the first page more): each bid's
-/// agent, bar, value, the raw reply one click away, the reasoning and its note; then the
-/// tie-break and a floor given by the class.
-fn board_html(board: &BidTurn) -> Markup {
     let winner = board.winner.as_deref();
     // Who spoke: the class's choice where it gave the floor, else the highest bid.
     let speaker = board.given.as_ref().map(|(agent, _)| agent.as_str()).or(winner);
-    let mut out = markup!(
-        "<h3>Turn {}{}</h3><ul class=\"bids\">",
-        board.turn,
-        speaker.map(|w| markup!("<span class=\"winner-name\"> · {} speaks</span>", w)).unwrap_or_default()
-    );
-    for (i, b) in board.bids.iter().enumerate() {
-        let won = if winner == Some(b.agent.as_str()) { " winner" } else { "" };
-        let defaulted = if b.defaulted { " defaulted" } else { "" };
-        let note = super::words::bid_note(b.value, b.attempts, b.defaulted)
-            .map(|n| markup!("<span class=\"note\" data-testid=\"bid-note\">{}</span>", n))
-            .unwrap_or_default();
-        out.push(markup!(
-            "<li class=\"bid{}{}\" data-testid=\"bid\" data-agent=\"{}\" data-value=\"{}\" title=\"Raw reply: {}\"><span class=\"agent\">{}</span><span class=\"bar-track\"><span class=\"bar\" style=\"width:{}%;background:{}\"></span></span><span class=\"value\" data-testid=\"bid-value\">{}</span><details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}{}</li>",
-            won,
-            defaulted,
-            b.agent,
-            b.value,
-            b.raw,
-            b.agent,
-            (b.value.clamp(0, 10) * 10).max(2),
-            color(i),
-            b.value,
-            if b.raw.is_empty() { "(empty)" } else { &b.raw },
-            why_html(&b.why),
-            note,
-        ));
+    let speaker = speaker.map(|w| view! { <span class="winner-name">{format!(" · {w} speaks")}</span> });
+    let bids = board
+        .bids
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let won = if winner == Some(b.agent.as_str()) { " winner" } else { "" };
+            let defaulted = if b.defaulted { " defaulted" } else { "" };
+            let note = super::words::bid_note(b.value, b.attempts, b.defaulted)
+                .map(|n| view! { <span class="note" data-testid="bid-note">{n}</span> });
+            let shown = if b.raw.is_empty() { "(empty)" } else { &b.raw };
+            view! {
+                <li class=format!("bid{won}{defaulted}") data-testid="bid" data-agent=b.agent.clone() data-value=b.value title=format!("Raw reply: {}", b.raw)>
+                    <span class="agent">{b.agent.clone()}</span>
+                    <span class="bar-track">
+                        <span class="bar" style=format!("width:{}%;background:{}", (b.value.clamp(0, 10) * 10).max(2), color(i))></span>
+                    </span>
+                    <span class="value" data-testid="bid-value">{b.value}</span>
+                    {raw_reply(shown)}
+                    {why(&b.why)}
+                    {note}
+                </li>
+            }
+        })
+        .collect_view();
+    let tie = board.tie.then(|| view! { <p class="tie" data-testid="tie-note">{crate::events::draw_note(&board.tied)}</p> });
+    let given = board.given.as_ref().map(|(_, note)| view! { <p class="tie" data-testid="board-given">{note.clone()}</p> });
+    view! {
+        <li class="board" data-testid="bid-turn" data-turn=board.turn data-winner=board.winner.clone().unwrap_or_default()>
+            <h3>{format!("Turn {}", board.turn)} {speaker}</h3>
+            <ul class="bids">{bids}</ul>
+            {tie}
+            {given}
+        </li>
     }
-    out.push_static("</ul>");
-    let tie = board.tie.then(|| crate::events::draw_note(&board.tied));
-    for (text, id) in [(tie, "tie-note"), (board.given.as_ref().map(|(_, note)| note.clone()), "board-given")] {
-        if let Some(t) = text {
-            out.push(markup!("<p class=\"tie\" data-testid=\"{}\">{}</p>", id, t));
-        }
-    }
-    out
 }
 
 /// How many recent turns the bid chart shows.

@@ -6,14 +6,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ui::form::{choice_field, number_field};
-use crate::ui::kit::{agent_select, update_method, why_html, with_method};
+use crate::ui::kit::{agent_select, update_method, why, with_method};
 use crate::ui::rows::{chunked, key};
 use crate::methods::shown::Shown;
 use crate::scenario::ChoiceFallback;
-use crate::markup;
-use crate::markup::Markup;
 use crate::text::fixed;
-use crate::ui::MarkupAttribute;
 use super::view::DirectorTurn;
 
 /// The director's turns: the stop draw against the probability, the reflection, the index chosen.
@@ -49,48 +46,41 @@ fn director_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     }
 }
 
+/// A director's turn: the stop draw against the probability, the reflection, and the index
+/// chosen with who that is.
 #[component]
 fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
-    view! { <li class="director-turn" data-testid="director-turn" data-turn=turn.turn markup=entry_html(&turn)></li> }
-}
-
-/// A director's turn as HTML text (a typed view of it cost the first page more): the stop draw
-/// against the probability, the reflection, and the index chosen with who that is.
-fn entry_html(turn: &DirectorTurn) -> Markup {
-    let mut out = markup!(
-        "<h3>Turn {}</h3><div class=\"draw\" data-testid=\"stop-draw\" data-stop=\"{}\"><span class=\"draw-track\" title=\"stop if the draw is below {}\"><span class=\"threshold\" style=\"width:{}%\"></span><span class=\"sample\" style=\"left:{}%\"></span></span><span>{}</span></div>",
-        turn.turn,
-        turn.stop.to_string(),
-        fixed(turn.probability, 2),
-        fixed(turn.probability * 100.0, 1),
-        fixed(turn.sample * 100.0, 1),
-        super::words::draw_sentence(turn.sample, turn.probability, turn.stop, turn.ended_by_class),
-    );
-    if let Some(r) = &turn.reflection {
-        out.push(markup!("<p class=\"reflection\">{}</p>", r));
-    }
-    if let Some(c) = &turn.choice {
+    let draw = super::words::draw_sentence(turn.sample, turn.probability, turn.stop, turn.ended_by_class);
+    let reflection = turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> });
+    let choice = turn.choice.as_ref().map(|c| {
         let index = c.index.map_or("none".to_string(), |i| i.to_string());
         let attempts = super::words::attempts_note(c.attempts).map(|n| format!(" {n}")).unwrap_or_default();
-        let fallback = if c.fallback {
-            markup!("<span class=\"fallback\"> · {}</span>", super::words::FALLBACK)
-        } else {
-            Markup::new()
-        };
-        out.push(markup!(
-            // A block, not a paragraph: the reasoning's <details> cannot sit in a <p> as HTML.
-            "<div class=\"choice\" data-testid=\"director-choice\" data-agent=\"{}\" data-fallback=\"{}\"><strong>{}</strong> <span class=\"muted\">(its reply “{}”: index {}){}</span>{}{}</div>",
-            c.agent,
-            c.fallback.to_string(),
-            super::words::choice_sentence(&c.director, &c.agent, c.fallback),
-            c.raw.trim(),
-            index,
-            attempts,
-            fallback,
-            why_html(&c.why),
-        ));
+        let fallback = c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", super::words::FALLBACK)}</span> });
+        view! {
+            // A block, not a paragraph: the reasoning's <details> cannot sit in a <p>.
+            <div class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
+                <strong>{super::words::choice_sentence(&c.director, &c.agent, c.fallback)}</strong>
+                " "
+                <span class="muted">{format!("(its reply “{}”: index {index}){attempts}", c.raw.trim())}</span>
+                {fallback}
+                {why(&c.why)}
+            </div>
+        }
+    });
+    view! {
+        <li class="director-turn" data-testid="director-turn" data-turn=turn.turn>
+            <h3>{format!("Turn {}", turn.turn)}</h3>
+            <div class="draw" data-testid="stop-draw" data-stop=turn.stop.to_string()>
+                <span class="draw-track" title=format!("stop if the draw is below {}", fixed(turn.probability, 2))>
+                    <span class="threshold" style=format!("width:{}%", fixed(turn.probability * 100.0, 1))></span>
+                    <span class="sample" style=format!("left:{}%", fixed(turn.sample * 100.0, 1))></span>
+                </span>
+                <span>{draw}</span>
+            </div>
+            {reflection}
+            {choice}
+        </li>
     }
-    out
 }
 
 pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {

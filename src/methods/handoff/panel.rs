@@ -7,14 +7,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ui::form::{choice_field, number_field};
-use crate::ui::kit::{agent_select, color, update_method, why_html, with_method};
+use crate::ui::kit::{agent_select, color, raw_reply, update_method, why, with_method};
 use crate::ui::rows::chunked;
 use crate::methods::shown::Shown;
 use crate::scenario::HandoffVia;
-use crate::markup;
-use crate::markup::Markup;
 use crate::text::fixed;
-use crate::ui::MarkupAttribute;
 use super::view::HandoffRow;
 
 /// Handoffs, with a graph of who handed to whom.
@@ -44,42 +41,35 @@ fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     }
 }
 
+/// A handoff: who handed to whom and how it was read, any fallback, the reply and the reasoning
+/// behind it.
 #[component]
 fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
+    let fallback = row.fallback.then(|| {
+        view! { <span class="fallback">{format!(" · {}", super::words::fallback_note(row.reason.as_deref()))}</span> }
+    });
     view! {
-        <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string() markup=entry_html(&row)></li>
+        <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string()>
+            <span class="muted">{format!("Turn {} · ", row.turn)}</span>
+            <strong>{super::words::handoff_sentence(&row.from, &row.to, &row.method, row.fallback)}</strong>
+            {fallback}
+            {raw_reply(&row.raw)}
+            {why(&row.why)}
+        </li>
     }
-}
-
-/// A handoff as HTML text (a typed view of it cost the first page more): who handed to whom and
-/// how it was read, any fallback, the reply and the reasoning behind it.
-fn entry_html(row: &HandoffRow) -> Markup {
-    let fallback = if row.fallback {
-        markup!("<span class=\"fallback\"> · {}</span>", super::words::fallback_note(row.reason.as_deref()))
-    } else {
-        Markup::new()
-    };
-    markup!(
-        "<span class=\"muted\">Turn {} · </span><strong>{}</strong>{}<details class=\"raw\"><summary>reply</summary><code>{}</code></details>{}",
-        row.turn,
-        super::words::handoff_sentence(&row.from, &row.to, &row.method, row.fallback),
-        fallback,
-        row.raw,
-        why_html(&row.why),
-    )
 }
 
 fn handoff_graph<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     move || {
         let (agents, counts) = view.with(|v| (v.agents(), v.handoff_counts().clone()));
-        let svg = graph_svg(&agents, &counts)?;
-        Some(view! { <figure class="chart graph" data-testid="handoff-graph" markup=svg></figure> })
+        let graph = graph(&agents, &counts)?;
+        Some(view! { <figure class="chart graph" data-testid="handoff-graph">{graph}</figure> })
     }
 }
 
-/// Who handed to whom as SVG text: the agents on a circle, an arrow for each pair with its count;
-/// `None` before the first handoff.
-fn graph_svg(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Option<Markup> {
+/// Who handed to whom: the agents on a circle, an arrow for each pair with its count; `None`
+/// before the first handoff.
+fn graph(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Option<impl IntoView + use<>> {
     if agents.is_empty() || counts.is_empty() {
         return None;
     }
@@ -90,48 +80,49 @@ fn graph_svg(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Opt
         (cx + r * x, cy + r * y)
     };
     let index = |name: &str| agents.iter().position(|a| a == name);
-    let mut out = Markup::from_static(
-        "<svg viewBox=\"0 0 300 190\" role=\"img\" aria-label=\"Who handed off to whom, with counts\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"14\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#6b6b70\"></path></marker></defs>",
-    );
-    for ((from, to), count) in counts {
-        let (Some(a), Some(b)) = (index(from).map(pos), index(to).map(pos)) else { continue };
-        // Bend each edge to one side so a→b and b→a stay apart.
-        let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let len = (dx * dx + dy * dy).sqrt().max(1.0);
-        let (qx, qy) = (fixed(mx - dy / len * 18.0, 1), fixed(my + dx / len * 18.0, 1));
-        out.push(markup!(
-            "<g class=\"edge\" data-testid=\"handoff-edge\" data-from=\"{}\" data-to=\"{}\" data-count=\"{}\"><path d=\"M{},{} Q{},{} {},{}\" fill=\"none\" stroke=\"#6b6b70\" stroke-width=\"{}\" marker-end=\"url(#arrow)\"></path><text x=\"{}\" y=\"{}\" class=\"edge-count\">{}</text></g>",
-            from,
-            to,
-            *count,
-            fixed(a.0, 1),
-            fixed(a.1, 1),
-            qx,
-            qy,
-            fixed(b.0, 1),
-            fixed(b.1, 1),
-            (1 + count).min(6),
-            qx,
-            qy,
-            *count,
-        ));
-    }
-    for (i, a) in agents.iter().enumerate() {
-        let (x, y) = pos(i);
-        let (x, text_y, y) = (fixed(x, 1), fixed(y - 10.0, 1), fixed(y, 1));
-        out.push(markup!(
-            "<g class=\"node\"><circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"{}\"></circle><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-            x,
-            y,
-            color(i),
-            x,
-            text_y,
-            a,
-        ));
-    }
-    out.push_static("</svg>");
-    Some(out)
+    let edges = counts
+        .iter()
+        .filter_map(|((from, to), count)| {
+            let (a, b) = (index(from).map(pos)?, index(to).map(pos)?);
+            // Bend each edge to one side so a→b and b→a stay apart.
+            let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let len = (dx * dx + dy * dy).sqrt().max(1.0);
+            let (qx, qy) = (fixed(mx - dy / len * 18.0, 1), fixed(my + dx / len * 18.0, 1));
+            let path = format!("M{},{} Q{},{} {},{}", fixed(a.0, 1), fixed(a.1, 1), qx, qy, fixed(b.0, 1), fixed(b.1, 1));
+            Some(view! {
+                <g class="edge" data-testid="handoff-edge" data-from=from.clone() data-to=to.clone() data-count=*count>
+                    <path d=path fill="none" stroke="#6b6b70" stroke-width=(1 + count).min(6) marker-end="url(#arrow)"></path>
+                    <text x=qx.clone() y=qy class="edge-count">{*count}</text>
+                </g>
+            })
+        })
+        .collect_view();
+    let nodes = agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let (x, y) = pos(i);
+            let (x, text_y, y) = (fixed(x, 1), fixed(y - 10.0, 1), fixed(y, 1));
+            view! {
+                <g class="node">
+                    <circle cx=x.clone() cy=y r="6" fill=color(i)></circle>
+                    <text x=x y=text_y text-anchor="middle">{a.clone()}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <svg viewBox="0 0 300 190" role="img" aria-label="Who handed off to whom, with counts">
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="14" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" fill="#6b6b70"></path>
+                </marker>
+            </defs>
+            {edges}
+            {nodes}
+        </svg>
+    })
 }
 
 /// The point `i` of `n` spread evenly on the unit circle, the first at the top. Computed by series

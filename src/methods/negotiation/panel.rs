@@ -9,10 +9,7 @@ use crate::ui::form::{number_field, text_field, EditorState, FieldMessage};
 use crate::ui::kit::{update_method, with_method};
 use crate::ui::rows::chunked;
 use crate::methods::shown::Shown;
-use crate::markup;
-use crate::markup::Markup;
 use crate::text::fixed;
-use crate::ui::MarkupAttribute;
 use super::view::{ActionRow, NegotiationView};
 
 /// The trading game: inventories, the pending proposal, every action, scores, the optimizer.
@@ -22,13 +19,8 @@ fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>"Trading game"</h2>
-            <div markup=move || {
-                view.with(|v| v.negotiation().map(game_state)).unwrap_or_default()
-            }></div>
-            <div markup=move || {
-                view.with(|v| v.negotiation().map(|g| optimizer_chart(&g.optimizer, g.optimum)))
-                    .unwrap_or_default()
-            }></div>
+            <div>{move || view.with(|v| v.negotiation().map(game_state))}</div>
+            <div>{move || view.with(|v| v.negotiation().and_then(|g| optimizer_chart(&g.optimizer, g.optimum)))}</div>
             // The rules and the goal until the first move, under the game (whose inventories a seat
             // asked to trade must see first); then the game has the room.
             {move || (count.get() == 0).then(|| view! {
@@ -61,33 +53,26 @@ fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
 }
 
 /// The game on screen: the inventories, the overall score against the optimum, the proposal
-/// pending and the games played, as HTML (drawn as text: typed views of the table's rows and cells
-/// cost more on the first page).
-fn game_state(game: &NegotiationView) -> Markup {
+/// pending and the games played.
+fn game_state(game: &NegotiationView) -> impl IntoView + use<> {
     let overall = game.overall();
     let pct = if game.optimum > 0 { (overall * 100 / game.optimum).clamp(0, 100) } else { 0 };
-    let mut h = markup!(
-        "<p class=\"muted\">Game {}</p><table class=\"inventories\"><thead><tr><th></th>",
-        game.iteration
-    );
-    for r in &game.resources {
-        h.push(markup!("<th scope=\"col\">{}</th>", r));
-    }
-    h.push_static("<th scope=\"col\">value</th></tr></thead><tbody>");
-    for (player, inv) in &game.inventories {
-        let value = game.values.get(player).copied().unwrap_or(0);
-        h.push(markup!(
-            "<tr data-testid=\"inventory\" data-player=\"{}\" data-quantities=\"{}\" data-value=\"{}\"><th scope=\"row\">{}</th>",
-            player,
-            format!("{inv:?}"),
-            value,
-            player
-        ));
-        for q in inv {
-            h.push(markup!("<td>{}</td>", *q));
-        }
-        h.push(markup!("<td class=\"value\">{}</td></tr>", value));
-    }
+    let heads = game.resources.iter().map(|r| view! { <th scope="col">{r.clone()}</th> }).collect_view();
+    let rows = game
+        .inventories
+        .iter()
+        .map(|(player, inv)| {
+            let value = game.values.get(player).copied().unwrap_or(0);
+            let cells = inv.iter().map(|q| view! { <td>{*q}</td> }).collect_view();
+            view! {
+                <tr data-testid="inventory" data-player=player.clone() data-quantities=format!("{inv:?}") data-value=value>
+                    <th scope="row">{player.clone()}</th>
+                    {cells}
+                    <td class="value">{value}</td>
+                </tr>
+            }
+        })
+        .collect_view();
     let pending = match (&game.pending, &game.end_requested_by) {
         (Some(p), _) => format!(
             "{} offers {} {} for {} {}, waiting for an answer",
@@ -98,33 +83,44 @@ fn game_state(game: &NegotiationView) -> Markup {
         }
         (None, None) => "No proposal pending".to_string(),
     };
-    h.push(markup!(
-        "</tbody></table><div class=\"score\" data-testid=\"overall\" data-overall=\"{}\" data-optimum=\"{}\"><span>Overall {} of the optimum {}</span><span class=\"meter\"><span class=\"fill\" style=\"width:{}%\"></span></span></div><p class=\"pending\" data-testid=\"pending\">{}</p><ol class=\"results\">",
-        overall,
-        game.optimum,
-        overall,
-        game.optimum,
-        pct,
-        pending
-    ));
-    for r in &game.games {
-        let scores: Vec<String> = r.scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
-        h.push(markup!(
-            "<li data-testid=\"game-result\" data-iteration=\"{}\" data-overall=\"{}\">{}</li>",
-            r.iteration,
-            r.overall,
-            format!(
+    let results = game
+        .games
+        .iter()
+        .map(|r| {
+            let scores: Vec<String> = r.scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
+            let line = format!(
                 "Game {}: {} · overall {} of {} ({})",
                 r.iteration,
                 scores.join(", "),
                 r.overall,
                 r.optimum,
                 r.reason.replace('_', " ")
-            )
-        ));
+            );
+            view! { <li data-testid="game-result" data-iteration=r.iteration data-overall=r.overall>{line}</li> }
+        })
+        .collect_view();
+    let optimum = game.optimum;
+    view! {
+        <p class="muted">{format!("Game {}", game.iteration)}</p>
+        <table class="inventories">
+            <thead>
+                <tr>
+                    <th></th>
+                    {heads}
+                    <th scope="col">"value"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <div class="score" data-testid="overall" data-overall=overall data-optimum=optimum>
+            <span>{format!("Overall {overall} of the optimum {optimum}")}</span>
+            <span class="meter">
+                <span class="fill" style=format!("width:{pct}%")></span>
+            </span>
+        </div>
+        <p class="pending" data-testid="pending">{pending}</p>
+        <ol class="results">{results}</ol>
     }
-    h.push_static("</ol>");
-    h
 }
 
 #[component]
@@ -132,70 +128,66 @@ fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
     // The move in the words the transcript uses, with what the player sent one click away.
     let line = super::words::move_line(&action.player, action.action.as_ref(), action.valid, &action.reason);
     let sent = action.action.as_ref().map_or_else(|| action.raw.clone(), |a| a.to_json());
-    let html = markup!(
-        "<span class=\"muted\">Turn {} · </span><span data-testid=\"action-line\">{}</span><details class=\"raw\"><summary>sent</summary><code>{}</code></details>",
-        action.turn,
-        line,
-        sent
-    );
     view! {
-        <li class="action" class:invalid=!action.valid data-testid="action" data-player=action.player.clone() data-valid=action.valid.to_string() markup=html></li>
+        <li class="action" class:invalid=!action.valid data-testid="action" data-player=action.player.clone() data-valid=action.valid.to_string()>
+            <span class="muted">{format!("Turn {} · ", action.turn)}</span>
+            <span data-testid="action-line">{line}</span>
+            <details class="raw">
+                <summary>"sent"</summary>
+                <code>{sent}</code>
+            </details>
+        </li>
     }
 }
 
-/// The overall score per game, against the optimum, with each game's prompts, as HTML (drawn as
-/// text, as the game above).
-fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Markup {
+/// The overall score per game, against the optimum, with each game's prompts; `None` before
+/// the first game ends.
+fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<impl IntoView + use<>> {
     if rows.is_empty() {
-        return Markup::new();
+        return None;
     }
     let top = rows.iter().map(|r| r.overall).max().unwrap_or(0).max(optimum).max(1) as f64;
     let (w, h) = (300.0, 100.0);
     let bw = w / rows.len() as f64;
-    let mut out = markup!(
-        "<h3>Prompt optimization</h3><figure class=\"chart\" data-testid=\"optimizer-chart\"><svg viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"Overall score per game against the optimum\">",
-        fixed(w, 0),
-        fixed(h, 0)
-    );
-    for (i, r) in rows.iter().enumerate() {
-        let bh = (h - 16.0) * r.overall as f64 / top;
-        out.push(markup!(
-            "<g data-testid=\"optimizer-bar\" data-iteration=\"{}\" data-overall=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#0b5cad\"></rect><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></g>",
-            r.iteration,
-            r.overall,
-            fixed(i as f64 * bw + 4.0, 1),
-            fixed(h - bh, 1),
-            fixed(bw - 8.0, 1),
-            fixed(bh, 1),
-            fixed(i as f64 * bw + bw / 2.0, 1),
-            fixed(h - bh - 3.0, 1),
-            r.overall
-        ));
-    }
+    let bars = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let bh = (h - 16.0) * r.overall as f64 / top;
+            view! {
+                <g data-testid="optimizer-bar" data-iteration=r.iteration data-overall=r.overall>
+                    <rect x=fixed(i as f64 * bw + 4.0, 1) y=fixed(h - bh, 1) width=fixed(bw - 8.0, 1) height=fixed(bh, 1) fill="#0b5cad"></rect>
+                    <text x=fixed(i as f64 * bw + bw / 2.0, 1) y=fixed(h - bh - 3.0, 1) text-anchor="middle">{r.overall}</text>
+                </g>
+            }
+        })
+        .collect_view();
     let oy = fixed(h - (h - 16.0) * optimum as f64 / top, 1);
-    out.push(markup!(
-        "<line x1=\"0\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"#b3261e\" stroke-dasharray=\"4 3\"></line></svg><figcaption class=\"muted\">Dashed line: the optimum, {}</figcaption></figure>",
-        fixed(w, 0),
-        oy,
-        oy,
-        optimum
-    ));
-    for r in rows {
-        out.push(markup!(
-            "<details class=\"iteration\" data-testid=\"optimizer-iteration\"><summary>Game {} · overall {}</summary><ul>",
-            r.iteration,
-            r.overall
-        ));
-        for (p, text) in &r.prompts {
-            out.push(markup!("<li>{}: {}</li>", p, text));
-        }
-        out.push_static("</ul>");
-        if let Some(n) = &r.note {
-            out.push(markup!("<p class=\"muted\">{}</p>", n));
-        }
-        out.push_static("</details>");
-    }
-    out
+    let games = rows
+        .iter()
+        .map(|r| {
+            let prompts = r.prompts.iter().map(|(p, text)| view! { <li>{format!("{p}: {text}")}</li> }).collect_view();
+            let note = r.note.clone().map(|n| view! { <p class="muted">{n}</p> });
+            view! {
+                <details class="iteration" data-testid="optimizer-iteration">
+                    <summary>{format!("Game {} · overall {}", r.iteration, r.overall)}</summary>
+                    <ul>{prompts}</ul>
+                    {note}
+                </details>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <h3>"Prompt optimization"</h3>
+        <figure class="chart" data-testid="optimizer-chart">
+            <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label="Overall score per game against the optimum">
+                {bars}
+                <line x1="0" x2=fixed(w, 0) y1=oy.clone() y2=oy stroke="#b3261e" stroke-dasharray="4 3"></line>
+            </svg>
+            <figcaption class="muted">{format!("Dashed line: the optimum, {optimum}")}</figcaption>
+        </figure>
+        {games}
+    })
 }
 
 pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {

@@ -8,8 +8,6 @@ use crate::ui::kit::{update_method, with_method};
 use crate::ui::rows::chunked;
 use crate::methods::shown::Shown;
 use crate::ui::form::check_field;
-use crate::markup;
-use crate::ui::MarkupAttribute;
 
 /// The draws, newest first.
 fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
@@ -31,16 +29,15 @@ fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
                         } else {
                             "the only one who could speak".to_string()
                         };
-                        // As HTML text: a typed view of it cost the first page more.
-                        let html = markup!(
-                            "<span class=\"muted\">Turn {} · </span><strong>{}</strong><div class=\"muted candidates\" data-testid=\"draw-candidates\">{}</div>",
-                            pick.turn,
-                            pick.agent,
-                            among
-                        );
                         Some(
-                            view! { <li class="selection" data-testid="draw" data-agent=pick.agent.clone() markup=html></li> }
-                                .into_any(),
+                            view! {
+                                <li class="selection" data-testid="draw" data-agent=pick.agent.clone()>
+                                    <span class="muted">{format!("Turn {} · ", pick.turn)}</span>
+                                    <strong>{pick.agent.clone()}</strong>
+                                    <div class="muted candidates" data-testid="draw-candidates">{among}</div>
+                                </li>
+                            }
+                            .into_any(),
                         )
                     }),
                     true,

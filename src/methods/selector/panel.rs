@@ -6,14 +6,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::ui::form::{check_field, choice_field, number_field};
-use crate::ui::kit::{update_method, why_html, with_method};
+use crate::ui::kit::{raw_reply, update_method, why, with_method};
 use crate::ui::rows::chunked;
 use crate::methods::shown::Shown;
 use crate::events::SelectorMatch;
 use crate::scenario::{PromptRole, SelectorFallback};
-use crate::markup;
-use crate::markup::Markup;
-use crate::ui::MarkupAttribute;
 use super::view::SelectorRow;
 
 /// The selector's choices: who could be named, who was, and how the reply was read.
@@ -40,34 +37,25 @@ fn selector_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     }
 }
 
+/// A selector's choice: who was named and how the reply was read, the candidates, the reply and
+/// the reasoning behind it.
 #[component]
 fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
     let fallback = row.matched == SelectorMatch::Fallback;
-    view! {
-        <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string() markup=entry_html(&row, fallback)></li>
-    }
-}
-
-/// A selector's choice as HTML text (a typed view of it cost the first page more): who was
-/// named and how the reply was read, the candidates, the reply and the reasoning behind it.
-fn entry_html(row: &SelectorRow, fallback: bool) -> Markup {
     let how = super::words::how_named(row.matched, row.attempts);
     let attempts = super::words::attempt_note(row.matched, row.attempts).map(|n| format!(" · {n}")).unwrap_or_default();
-    let raw = if row.raw.is_empty() {
-        Markup::new()
-    } else {
-        markup!("<details class=\"raw\"><summary>reply</summary><code>{}</code></details>", row.raw)
-    };
-    markup!(
-        "<span class=\"muted\">Turn {} · </span><strong>{}</strong><span class=\"{}\"> · {}</span><div class=\"muted candidates\" data-testid=\"selection-candidates\">Candidates: {}</div>{}{}",
-        row.turn,
-        super::words::selection_sentence(&row.agent, row.matched, row.attempts),
-        if fallback { "fallback" } else { "muted" },
-        format!("{how}{attempts}"),
-        row.candidates.join(", "),
-        raw,
-        why_html(&row.why),
-    )
+    view! {
+        <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string()>
+            <span class="muted">{format!("Turn {} · ", row.turn)}</span>
+            <strong>{super::words::selection_sentence(&row.agent, row.matched, row.attempts)}</strong>
+            <span class=if fallback { "fallback" } else { "muted" }>{format!(" · {how}{attempts}")}</span>
+            <div class="muted candidates" data-testid="selection-candidates">
+                {format!("Candidates: {}", row.candidates.join(", "))}
+            </div>
+            {(!row.raw.is_empty()).then(|| raw_reply(&row.raw))}
+            {why(&row.why)}
+        </li>
+    }
 }
 
 pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
