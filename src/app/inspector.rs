@@ -7,12 +7,9 @@ use leptos::prelude::*;
 
 use super::Controller;
 use crate::events::request_messages;
-use crate::markup;
-use crate::markup::Markup;
 use crate::model::Role;
 use crate::text::fixed;
 use crate::ui::rows::chunked;
-use crate::ui::MarkupAttribute;
 use crate::view::{CallRow, Tally};
 
 /// A toggle handler that keeps `open` equal to whether its `<details>` is open, so content can
@@ -199,20 +196,37 @@ pub fn Stats() -> impl IntoView {
                         <th scope="col" title="turns where the model answered nothing">"Empty"</th>
                     </tr>
                 </thead>
-                // Drawn as text: a typed view of a nine-cell row cost more on the first page.
-                <tbody markup=move || {
-                    rows()
-                        .into_iter()
-                        .map(|(agent, t)| {
-                            let class = if agent == "Total" { Markup::from_static(" class=\"total\"") } else { Markup::new() };
-                            markup!(
-                                "<tr{} data-testid=\"stats-row\" data-agent=\"{}\" data-calls=\"{}\" data-retries=\"{}\" data-fallbacks=\"{}\" data-refused=\"{}\" data-empty=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                                class, agent, t.calls, t.retries, t.fallbacks, t.refused, t.empty, agent,
-                                t.calls, t.orchestration_calls, t.speech_calls, t.tokens(), t.retries, t.fallbacks, t.refused, t.empty
-                            )
-                        })
-                        .collect::<Markup>()
-                }></tbody>
+                <tbody>
+                    {move || {
+                        rows()
+                            .into_iter()
+                            .map(|(agent, t)| {
+                                view! {
+                                    <tr
+                                        class:total=agent == "Total"
+                                        data-testid="stats-row"
+                                        data-agent=agent.clone()
+                                        data-calls=t.calls
+                                        data-retries=t.retries
+                                        data-fallbacks=t.fallbacks
+                                        data-refused=t.refused
+                                        data-empty=t.empty
+                                    >
+                                        <th scope="row">{agent.clone()}</th>
+                                        <td>{t.calls}</td>
+                                        <td>{t.orchestration_calls}</td>
+                                        <td>{t.speech_calls}</td>
+                                        <td>{t.tokens()}</td>
+                                        <td>{t.retries}</td>
+                                        <td>{t.fallbacks}</td>
+                                        <td>{t.refused}</td>
+                                        <td>{t.empty}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
             </table>
         </div>
     }

@@ -8,8 +8,6 @@
 
 use leptos::prelude::*;
 
-use crate::ui::MarkupAttribute;
-
 /// Which screen is shown and which drawer tab is open. `Copy`, so any component can take it.
 #[derive(Clone, Copy)]
 pub struct Layout {
@@ -51,36 +49,37 @@ pub const TABS: [(&str, &str); 8] = [
     ("inspector", "Inspector"),
 ];
 
-/// The row of tab buttons that open the drawer: drawn once as text, with one click handler; the
-/// open tab is marked by the stylesheet from the bar's `data-tab` (smaller than a view per button).
+/// The row of tab buttons that open the drawer; the open tab is marked by the stylesheet from
+/// the bar's `data-tab`, and for assistive technology by `aria-expanded`.
 #[component]
 pub fn TabBar() -> impl IntoView {
     let layout = expect_context::<Layout>();
     let batch = expect_context::<super::Controller>().batch.open;
-    let mut html = crate::markup::Markup::new();
-    for (id, label) in TABS {
-        html.push(crate::markup!(
-            "<button class=\"tab\" data-tab=\"{}\" data-testid=\"tab-{}\" aria-controls=\"drawer\">{}</button>",
-            id,
-            id,
-            label
-        ));
-    }
-    let open = move |ev: leptos::ev::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let tab = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|t| t.get_attribute("data-tab"));
-        if let Some((id, _)) = tab.and_then(|t| TABS.into_iter().find(|(id, _)| *id == t)) {
-            layout.toggle(id);
-            // The batch's tab holds nothing else: its panel opens with it.
-            if id == "batch" {
-                batch.set(true);
+    let buttons = TABS
+        .into_iter()
+        .map(|(id, label)| {
+            let open = move |_| {
+                layout.toggle(id);
+                // The batch's tab holds nothing else: its panel opens with it.
+                if id == "batch" {
+                    batch.set(true);
+                }
+            };
+            view! {
+                <button
+                    class="tab"
+                    data-tab=id
+                    data-testid=format!("tab-{id}")
+                    aria-controls="drawer"
+                    aria-expanded=move || (layout.tab.get() == id).to_string()
+                    on:click=open
+                >
+                    {label}
+                </button>
             }
-        }
-    };
-    view! { <nav class="tabs" aria-label="Panels beside the stage" on:click=open markup=html></nav> }
+        })
+        .collect_view();
+    view! { <nav class="tabs" aria-label="Panels beside the stage">{buttons}</nav> }
 }
 
 /// One tab's content in the drawer: drawn once and kept (a batch or a room goes on while another

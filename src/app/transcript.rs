@@ -8,9 +8,7 @@ use leptos::html::Ol;
 use leptos::prelude::*;
 
 use super::Controller;
-use crate::markup;
 use crate::ui::rows::chunked;
-use crate::ui::MarkupAttribute;
 use crate::view::{Segment, TranscriptRow};
 
 #[component]
@@ -61,14 +59,18 @@ pub fn Transcript() -> impl IntoView {
                 // when one is added, not at every event (which would also close the box).
                 let count = described.get();
                 (count > 0).then(|| {
-                    // Drawn as text: a typed view of the list cost about 1 KB more on the first page.
-                    let mut html = markup!("<summary>Character descriptions ({})</summary>", count);
-                    controller.view.with_untracked(|v| {
-                        for (agent, text) in &v.descriptions {
-                            html.push(markup!("<p data-testid=\"description\">{}: {}</p>", agent, text));
-                        }
+                    let lines = controller.view.with_untracked(|v| {
+                        v.descriptions
+                            .iter()
+                            .map(|(agent, text)| view! { <p data-testid="description">{format!("{agent}: {text}")}</p> })
+                            .collect_view()
                     });
-                    view! { <details class="descriptions" data-testid="descriptions" markup=html></details> }
+                    view! {
+                        <details class="descriptions" data-testid="descriptions">
+                            <summary>{format!("Character descriptions ({count})")}</summary>
+                            {lines}
+                        </details>
+                    }
                 })
             }}
             <ol

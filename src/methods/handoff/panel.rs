@@ -46,7 +46,7 @@ fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
 #[component]
 fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
     let fallback = row.fallback.then(|| {
-        view! { <span class="fallback">{format!(" · {}", super::words::fallback_note(row.reason.as_deref()))}</span> }
+        view! { <span class="fallback">{format!(" · {}", super::words::fallback_reason(row.reason.as_deref()))}</span> }
     });
     view! {
         <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string()>

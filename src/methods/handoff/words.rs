@@ -6,6 +6,12 @@ pub fn fallback_note(reason: Option<&str>) -> String {
     format!("fallback to a random agent: {}", reason.unwrap_or("no handoff"))
 }
 
+/// Why, beside [`handoff_sentence`] of a fallback (which says already that the floor was drawn
+/// at random).
+pub fn fallback_reason(reason: Option<&str>) -> String {
+    format!("fallback: {}", reason.unwrap_or("no handoff"))
+}
+
 /// A handoff in a sentence: "Proponent hands the floor to Opponent, by name in its words" (how
 /// the reply named them: `method` is the scenario's `text`, `tool` or `json`).
 pub fn handoff_sentence(from: &str, to: &str, method: &str, fallback: bool) -> String {
