@@ -95,9 +95,37 @@ pub fn status(s: &RunState) -> String {
     }
 }
 
+/// What the empty stage says before a run starts: how to start it and, when the class plays
+/// someone (ticked now or kept from an earlier visit), who, so Run does not wait on the class
+/// unannounced. `seats` are the scenario's seats, the selector's under its own name.
+pub fn before_run(seats: &[String], selector: &str) -> String {
+    let start = "Press Run or Step to start the conversation.";
+    let names: Vec<&str> =
+        seats.iter().map(|s| if s == selector { "the selector" } else { s.as_str() }).collect();
+    let who = match names.as_slice() {
+        [] => return start.to_string(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    format!("The class plays {who}: the stage asks you when it is their turn. {start}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_empty_stage_says_who_the_class_plays() {
+        assert_eq!(before_run(&[], "selector"), "Press Run or Step to start the conversation.");
+        let seats = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            before_run(&seats(&["Donald Trump"]), "selector"),
+            "The class plays Donald Trump: the stage asks you when it is their turn. Press Run or Step to start the conversation."
+        );
+        assert!(before_run(&seats(&["A", "B", "C"]), "selector").starts_with("The class plays A, B and C:"));
+        assert!(before_run(&seats(&["selector", "A"]), "selector")
+            .starts_with("The class plays the selector and A:"));
+    }
 
     fn at(mode: Status) -> RunState {
         RunState { mode, turn: 3, ..RunState::default() }

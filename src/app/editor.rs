@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 
 use super::{Controller, Mode};
-use crate::markup;
 use crate::markup::Markup;
 use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance};
 use crate::ui::form::{check_field, number_field, text_field, EditorState, FieldMessage};
@@ -393,52 +392,40 @@ fn AgentRow(index: usize) -> impl IntoView {
 #[component]
 pub fn ClassSeats() -> impl IntoView {
     let s = expect_context::<EditorState>().scenario;
-    // The boxes are one text-drawn list with one handler (a typed view per agent cost the first
-    // page 1.5 KB more), drawn again at every edit of the scenario (behind a memo it cost 0.7 KB
-    // more). The time limit and the selector's box sit behind memos, so typing in the field does
-    // not draw it again (it would lose its focus).
+    // Drawn again only when the cast changes; ticking a box changes the seats, which each box
+    // reads for itself, so the box keeps the keyboard's focus. The time limit and the selector's
+    // box sit behind memos too, so typing in the field does not draw it again.
+    let names = Memo::new(move |_| s.with(|s| s.agents.iter().map(|a| a.name.clone()).collect::<Vec<_>>()));
     let boxes = move || {
-        s.with(|s| {
-            s.agents
-                .iter()
-                .enumerate()
-                .map(|(i, a)| {
-                    markup!(
-                        "<label class=\"check\"><input type=\"checkbox\" data-testid=\"seat-{}\" data-seat=\"{}\"{}> <span>{}</span></label>",
-                        i,
-                        a.name,
-                        if s.seats.contains(&a.name) { " checked" } else { "" },
-                        a.name
-                    )
-                })
-                .collect::<Markup>()
-        })
+        names
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let taken = {
+                    let name = name.clone();
+                    move || s.with(|s| s.seats.contains(&name))
+                };
+                let toggle = {
+                    let name = name.clone();
+                    move |ev: leptos::ev::Event| s.update(|s| s.take_seat(name.clone(), event_target_checked(&ev)))
+                };
+                view! {
+                    <label class="check">
+                        <input type="checkbox" data-testid=format!("seat-{i}") prop:checked=taken on:change=toggle />
+                        " "
+                        <span>{name}</span>
+                    </label>
+                }
+            })
+            .collect_view()
     };
     let seated = Memo::new(move |_| s.with(|s| !s.seats.is_empty()));
     let selector = Memo::new(move |_| s.with(|s| matches!(s.method, crate::scenario::Method::Selector(_))));
-    let boxes_node = NodeRef::<leptos::html::Span>::new();
-    let toggle = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
-            return;
-        };
-        if let Some(name) = input.get_attribute("data-seat") {
-            s.update(|s| s.take_seat(name.clone(), input.checked()));
-            // The boxes are drawn again: the keyboard stays on the one ticked, drawn in its place.
-            let Some(list) = boxes_node.get_untracked() else { return };
-            request_animation_frame(move || {
-                let selector = format!("input[data-seat={}]", super::browser::css_string(&name));
-                let again = list.query_selector(&selector).ok().flatten();
-                if let Some(again) = again.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-                    let _ = again.focus();
-                }
-            });
-        }
-    };
     view! {
         <div class="row class-seats" role="group" aria-label="Played by you" data-testid="class-seats">
             <span>"Played by you (the class answers for them):"</span>
-            <span class="row" markup=boxes on:change=toggle node_ref=boxes_node></span>
+            <span class="row">{boxes}</span>
             {move || selector.get().then(|| {
                 crate::ui::form::check_field(
                     "the selector",

@@ -23,6 +23,9 @@ pub fn Transcript() -> impl IntoView {
     // when the layout changes).
     // The comparison page's columns have no drawer.
     let layout = use_context::<super::stage::Layout>();
+    // Who the class plays in the scenario in the editor (none in a comparison's column).
+    let editor = use_context::<crate::ui::form::EditorState>();
+    let seats = Memo::new(move |_| editor.map(|e| e.scenario.with(|s| s.seats.clone())).unwrap_or_default());
     Effect::new(move |_| {
         count.track();
         // What changes the transcript's height: the projector view, the class's row (live runs),
@@ -130,13 +133,14 @@ pub fn Transcript() -> impl IntoView {
                 <p class="muted empty">
                     {move || if layout.is_none() {
                         // A column of a comparison: the page's buttons play every column.
-                        "Press Play all or Step all to start the conversations."
+                        "Press Play all or Step all to start the conversations.".to_string()
                     } else if controller.replaying.get() {
-                        "Press Play or Step to watch the recorded conversation."
+                        "Press Play or Step to watch the recorded conversation.".to_string()
                     } else if controller.mode.get() != super::Mode::Idle {
-                        "The conversation begins with the first speech."
+                        "The conversation begins with the first speech.".to_string()
                     } else {
-                        "Press Run or Step to start the conversation."
+                        // Seats kept from an earlier visit are said here, before Run waits on them.
+                        seats.with(|seats| crate::controls::before_run(seats, crate::methods::selector::SELECTOR))
                     }}
                 </p>
             })}

@@ -567,3 +567,26 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768
     assert.deepEqual(errors, []);
   });
 }
+
+test('a seat taken says so on the stage before Run, keeps the box\'s focus, and is said again after a reload', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  const empty = page.locator('.transcript-panel .empty');
+  await waitForText(empty, 'Press Run or Step to start the conversation.');
+  await page.getByTestId('seat-0').focus();
+  await page.keyboard.press('Space');
+  await waitForText(empty, /^The class plays Donald Trump: the stage asks you when it is their turn\./);
+  // The box ticked by the keyboard still has it: the next Space unticks the same box.
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'seat-0');
+  await page.getByTestId('seat-1').check();
+  await waitForText(empty, /^The class plays Donald Trump and Kanye West:/);
+  await page.getByTestId('seat-1').uncheck();
+  await waitForText(empty, /^The class plays Donald Trump:/);
+
+  // Kept on the device: after a reload the seat is still taken, and the stage says so first.
+  await page.reload();
+  await page.getByTestId('seat-0').waitFor();
+  await eventually(async () => assert.ok(await page.getByTestId('seat-0').isChecked(), 'the seat is kept'));
+  await waitForText(empty, /^The class plays Donald Trump:/);
+  assert.deepEqual(errors, []);
+});
