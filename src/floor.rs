@@ -335,26 +335,15 @@ impl Floor {
     }
 
     pub(crate) fn record_asked<T>(&mut self, request: &ChatRequest, asked: &Asked<T>) {
-        for (i, (reply, parse)) in asked.attempts.iter().enumerate() {
-            self.record_call(request, i as u32 + 1, reply, parse.clone());
+        if self.push_attempts(request, asked) {
+            self.keep_copy(request);
         }
     }
 
     /// [`Floor::record_asked`] for a request that is not needed afterwards: its messages become
     /// the next call's base without a copy.
     pub(crate) fn record_asked_owned<T>(&mut self, request: ChatRequest, asked: &Asked<T>) {
-        for (i, (reply, parse)) in asked.attempts.iter().enumerate() {
-            if i == 0 {
-                self.push_call(&request, 1, reply, parse.clone());
-            } else {
-                // A retry asked the same as the attempt before it, the event just pushed.
-                let previous = Some((self.events.len() - 1, request.messages.as_slice()));
-                let known = request.history;
-                let encoded = Request::encode_knowing(&request.messages, previous, known);
-                self.push_encoded(&request, encoded, i as u32 + 1, reply, parse.clone());
-            }
-        }
-        if !asked.attempts.is_empty() {
+        if self.push_attempts(&request, asked) {
             self.keep_base(request);
         }
     }
@@ -368,12 +357,7 @@ impl Floor {
         parse: ParseOutcome,
     ) {
         self.push_call(request, attempt, reply, parse);
-        // The kept copy reuses its buffers: a prompt is the whole history, and a fresh copy of
-        // it for every call would be most of a long run's engine time.
-        let kept = self.last_calls.entry((request.agent.clone(), request.purpose)).or_default();
-        kept.event = self.events.len() - 1;
-        kept.messages.clone_from(&request.messages);
-        kept.history = request.history;
+        self.keep_copy(request);
     }
 
     /// [`Floor::record_call`] for a request that is not needed afterwards.
@@ -386,6 +370,33 @@ impl Floor {
     ) {
         self.push_call(&request, attempt, reply, parse);
         self.keep_base(request);
+    }
+
+    /// Pushes an event for each attempt at `request`: the first against the agent's last such
+    /// call, each retry against the attempt before it (which asked the same). Whether there was
+    /// any.
+    fn push_attempts<T>(&mut self, request: &ChatRequest, asked: &Asked<T>) -> bool {
+        for (i, (reply, parse)) in asked.attempts.iter().enumerate() {
+            if i == 0 {
+                self.push_call(request, 1, reply, parse.clone());
+            } else {
+                let previous = Some((self.events.len() - 1, request.messages.as_slice()));
+                let encoded = Request::encode_knowing(&request.messages, previous, request.history);
+                self.push_encoded(request, encoded, i as u32 + 1, reply, parse.clone());
+            }
+        }
+        !asked.attempts.is_empty()
+    }
+
+    /// A copy of the request's messages becomes the base of the next call of its agent and
+    /// purpose (the call just pushed). The copy reuses the old base's buffers: a prompt is the
+    /// whole history, and a fresh copy of it for every call would be most of a long run's engine
+    /// time.
+    fn keep_copy(&mut self, request: &ChatRequest) {
+        let kept = self.last_calls.entry((request.agent.clone(), request.purpose)).or_default();
+        kept.event = self.events.len() - 1;
+        kept.messages.clone_from(&request.messages);
+        kept.history = request.history;
     }
 
     /// The request's messages become the base of the next call of its agent and purpose (the
@@ -463,9 +474,10 @@ impl Floor {
     /// Seed 000's `send`: the agent's system message, then the history ending with its name.
     pub(crate) fn speech_request(&self, agent: usize, cue: Cue) -> ChatRequest {
         let persona = &self.cast[agent];
+        let history = self.transcript.joined();
         let mut user = self.buffer();
-        crate::prompts::make_room(&mut user, self.transcript.joined().len() + persona.name.len() + 3);
-        user.push_str(self.transcript.joined());
+        crate::prompts::make_room(&mut user, history.len() + persona.name.len() + 3);
+        user.push_str(history);
         user.push('\n');
         user.push_str(&persona.name);
         user.push_str(": ");
@@ -475,7 +487,7 @@ impl Floor {
             vec![ChatMessage::system(&persona.system), ChatMessage::user(user)],
         )
         .with_cue(cue);
-        req.history = Some(HistorySpan { message: 1, start: 0, len: self.transcript.joined().len() });
+        req.history = Some(HistorySpan { message: 1, start: 0, len: history.len() });
         req.temperature = self.scenario.model.temperature;
         req
     }
