@@ -688,7 +688,7 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
                 </select>
             </label>
             <label class="field grow">
-                <span>"Message (heard from the next call)"</span>
+                <span>"Message (the next speaker hears it)"</span>
                 <input
                     data-testid="interject-text"
                     placeholder="What the class says"

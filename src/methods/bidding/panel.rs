@@ -19,6 +19,7 @@ fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="bid-board">
             <h2>"Bid board"</h2>
+            <p class="gist" data-testid="panel-gist">"Highest bid (most disagreement) speaks"</p>
             <p class="muted">
                 "Each agent rates how contradictory the last message is to its ideas (1 to 10); the highest bid speaks."
             </p>

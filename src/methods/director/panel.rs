@@ -19,6 +19,7 @@ fn director_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="director-panel">
             <h2>"Director"</h2>
+            <p class="gist" data-testid="panel-gist">"The host picks who speaks, or ends the show"</p>
             <p class="muted">
                 "Each turn the director first draws a number: below the stop probability, the show ends with a summary; otherwise the director picks who speaks next."
             </p>

@@ -20,6 +20,7 @@ fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="handoff-panel">
             <h2>"Handoffs"</h2>
+            <p class="gist" data-testid="panel-gist">"Each speaker names who speaks next"</p>
             <p class="muted">
                 "Each speaker ends by handing the floor to the next (by name, by a tool call or in JSON, as the scenario sets); a reply that names no one passes it at random."
             </p>

@@ -19,6 +19,7 @@ fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>"Trading game"</h2>
+            <p class="gist" data-testid="panel-gist">"Trades that raise both players' total value"</p>
             <div>{move || view.with(|v| v.negotiation().map(game_state))}</div>
             <div>{move || view.with(|v| v.negotiation().and_then(|g| optimizer_chart(&g.optimizer, g.optimum)))}</div>
             // The rules and the goal until the first move, under the game (whose inventories a seat

@@ -15,7 +15,8 @@ fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="random-panel">
             <h2>"Random"</h2>
-            <p class="muted">"Each turn the run's seeded random draw picks the next speaker; no model is asked."</p>
+            <p class="gist" data-testid="panel-gist">"Each speaker is drawn at random"</p>
+            <p class="muted">"Each turn the next speaker is drawn at random (the run's seed fixes the draws, so a rerun draws the same); no model is asked."</p>
             <ol class="selections">
                 {chunked(
                     count,

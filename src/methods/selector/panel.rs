@@ -19,6 +19,7 @@ fn selector_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     view! {
         <div class="panel" data-testid="selector-panel">
             <h2>"Selector"</h2>
+            <p class="gist" data-testid="panel-gist">"A model call names who speaks next"</p>
             <p class="muted">"Each turn a separate call reads the conversation and the roles, and names who should speak next from the candidates."</p>
             <ol class="selections">
                 {chunked(
