@@ -2,8 +2,7 @@
 //! gives a bid while one is asked (0 for 10); Enter sends a seat's speech from its box; Escape
 //! closes the drawer, or leaves the projector view; in the projector view → steps, ← takes a
 //! replay back a step, Space plays or pauses and Enter sends a seat's answer. A key typed into a
-//! field is the field's (but for Enter in the seat's box, and every shortcut in the seat's text
-//! box while it holds the focus the page gave it, untouched), and Space or Enter on a focused button,
+//! field is the field's (but for Enter in the seat's box), and Space or Enter on a focused button,
 //! link or summary presses it, as everywhere else. Plain data in, plain data out: the page acts
 //! on what this decides, and native tests pin each meaning down.
 
@@ -23,9 +22,8 @@ pub enum Target {
 }
 
 /// A key pressed: its name (`KeyboardEvent.key`), whether Ctrl, Alt or Meta was held, whether
-/// Shift was, what it was pressed on, whether that is inside the seat's box (whose own keys
-/// answer there) and whether it is the seat's text box holding the focus the page gave it,
-/// with nothing typed and no click there since (then a shortcut is a shortcut, not a letter).
+/// Shift was, what it was pressed on and whether that is inside the seat's box (whose own keys
+/// answer there).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Press<'a> {
     pub key: &'a str,
@@ -33,7 +31,6 @@ pub struct Press<'a> {
     pub shift: bool,
     pub target: Target,
     pub in_seat: bool,
-    pub untouched: bool,
 }
 
 /// What the page holds when the key comes.
@@ -73,11 +70,11 @@ pub enum Meaning {
 
 /// What `press` means in `state`; none: the key is the browser's or the element's.
 pub fn meaning(press: &Press, state: &State) -> Option<Meaning> {
-    let Press { key, command, shift, target, in_seat, untouched } = *press;
+    let Press { key, command, shift, target, in_seat } = *press;
     if command || !state.stage {
         return None;
     }
-    let typing = matches!(target, Target::Field | Target::TextBox) && !(untouched && in_seat);
+    let typing = matches!(target, Target::Field | Target::TextBox);
     let c = state.controls;
     match key {
         "p" | "P" if !typing => return Some(Meaning::Projector),
@@ -125,7 +122,7 @@ mod tests {
     use crate::session::Status;
 
     fn press(key: &str, target: Target) -> Press<'_> {
-        Press { key, command: false, shift: false, target, in_seat: false, untouched: false }
+        Press { key, command: false, shift: false, target, in_seat: false }
     }
 
     fn in_seat(key: &str, target: Target) -> Press<'_> {
@@ -156,26 +153,6 @@ mod tests {
         assert_eq!(meaning(&in_seat("p", Target::TextBox), &s), None);
         assert_eq!(meaning(&Press { command: true, ..press("p", Target::Other) }, &s), None);
         assert_eq!(meaning(&press("p", Target::Other), &State { stage: false, ..state(&c) }), None);
-    }
-
-    #[test]
-    fn a_shortcut_in_the_seats_untouched_box_is_the_pages_once_typed_there_it_is_a_letter() {
-        let running = controls(&RunState { mode: Status::Running, ..RunState::default() });
-        let untouched = |key| Press { untouched: true, ..in_seat(key, Target::TextBox) };
-        let s = State { sendable: true, ..state(&running) };
-        assert_eq!(meaning(&untouched("p"), &s), Some(Meaning::Projector), "the box took the focus itself");
-        assert_eq!(meaning(&in_seat("p", Target::TextBox), &s), None, "typed or clicked there: a letter");
-        assert_eq!(meaning(&untouched("a"), &s), None, "a letter that is no shortcut is typed");
-        let on = State { projector: true, ..s.clone() };
-        assert_eq!(meaning(&untouched(" "), &on), Some(Meaning::Pause));
-        assert_eq!(meaning(&in_seat(" ", Target::TextBox), &on), None);
-        assert_eq!(meaning(&untouched("Escape"), &on), Some(Meaning::Projector));
-        // Enter still sends and a digit is still the box's own.
-        assert_eq!(meaning(&untouched("Enter"), &s), Some(Meaning::Send));
-        assert_eq!(meaning(&untouched("3"), &State { bid_asked: true, ..s }), None);
-        // Only the seat's own box: another text box keeps every key.
-        let elsewhere = Press { untouched: true, ..press("p", Target::TextBox) };
-        assert_eq!(meaning(&elsewhere, &state(&running)), None);
     }
 
     #[test]

@@ -28,7 +28,6 @@ pub fn listen(controller: Controller, editor: EditorState, layout: Layout) {
             shift: ev.shift_key(),
             target: element.as_ref().map_or(Target::Other, target_of),
             in_seat: element.as_ref().is_some_and(|e| e.closest(".seat").ok().flatten().is_some()),
-            untouched: controller.desk.untouched.get_untracked(),
         };
         let meant = untrack(|| {
             let run = super::workspace::run_state(controller, editor);

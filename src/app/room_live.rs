@@ -663,7 +663,7 @@ fn show_seat(question: Option<String>) {
         Ok(question) => {
             let answer = Callback::new(|answer| queue_microtask(move || phone_answer(answer)));
             let handle = leptos::mount::mount_to(parent, move || {
-                view! { <super::seat::SeatForm question answer send_asked=Signal::stored(0) /> }
+                view! { <super::seat::SeatForm question answer send_asked=Signal::stored(0) take_keys=false /> }
             });
             Box::new(handle) as Box<dyn std::any::Any>
         }

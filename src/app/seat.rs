@@ -22,9 +22,6 @@ pub struct PageDesk {
     pub problem: RwSignal<Option<String>>,
     /// Counts the times the keys asked the box to send what it holds (Enter, `crate::keys`).
     pub send_asked: RwSignal<u32>,
-    /// The box's text box has the focus the page gave it when its question opened, and nobody
-    /// has typed there or clicked it since: the page's shortcuts are still the page's.
-    pub untouched: RwSignal<bool>,
     open: StoredValue<Vec<Open>, LocalStorage>,
     /// Pause was pressed and the run not resumed: a seat's time limit stands still.
     held: RwSignal<bool>,
@@ -36,7 +33,6 @@ impl PageDesk {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
             send_asked: RwSignal::new(0),
-            untouched: RwSignal::new(false),
             open: StoredValue::new_local(Vec::new()),
             held: RwSignal::new(false),
         }
@@ -124,7 +120,7 @@ pub fn SeatBox() -> impl IntoView {
     let answer = Callback::new(move |answer: Answer| desk.send(None, answer, String::new()));
     view! {
         {move || desk.question.get().map(|question| view! {
-            <SeatForm question answer send_asked=desk.send_asked take_keys=desk.untouched problem=desk.problem />
+            <SeatForm question answer send_asked=desk.send_asked take_keys=true problem=desk.problem />
         })}
         {move || desk.problem.get().map(|p| view! {
             <p class="notice error" id="seat-problem" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
@@ -137,15 +133,14 @@ pub fn SeatBox() -> impl IntoView {
 /// (a bid, a choice) and Send hand the answer to `answer`, as does a digit typed on a bid and each
 /// change of `send_asked` (Enter, from the page's keys) when the box has a Send button. With
 /// `take_keys`, the box takes the focus when it opens (its text box when it has one), unless the
-/// focus is in a field elsewhere on the page, where someone is typing; the signal is true while
-/// its text box holds that focus untouched (nothing typed, not clicked). When `problem` says why
+/// focus is in a field elsewhere on the page, where someone is typing. When `problem` says why
 /// an answer was not sent, the focus goes back to the text box it is about.
 #[component]
 pub fn SeatForm(
     question: Question,
     answer: Callback<Answer>,
     #[prop(into)] send_asked: Signal<u32>,
-    #[prop(optional)] take_keys: Option<RwSignal<bool>>,
+    take_keys: bool,
     #[prop(optional, into)] problem: Option<Signal<Option<String>>>,
 ) -> impl IntoView {
     use crate::seat::form::{first_pick, layout, word_note};
@@ -172,16 +167,9 @@ pub fn SeatForm(
         }
         asked
     });
-    if let Some(untouched) = take_keys {
-        untouched.set(false);
-        request_animation_frame(move || take_the_keys(section, text_box, untouched));
-        on_cleanup(move || untouched.set(false));
+    if take_keys {
+        request_animation_frame(move || take_the_keys(section, text_box));
     }
-    let touched = move || {
-        if let Some(untouched) = take_keys {
-            untouched.set(false);
-        }
-    };
     if let Some(problem) = problem {
         Effect::new(move |_| {
             if problem.with(Option::is_some) {
@@ -232,8 +220,7 @@ pub fn SeatForm(
     let text_part = parts.text.map(|limit| {
         view! {
             <textarea data-testid="seat-text" aria-label="Your words" aria-describedby="seat-problem" rows="4" node_ref=text_box
-                prop:value=text on:input=move |ev| { touched(); text.set(event_target_value(&ev)) }
-                on:pointerdown=move |_| touched() on:blur=move |_| touched()></textarea>
+                prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
             <p class="hint" data-testid="seat-words">{move || text.with(|t| word_note(t, limit))}</p>
         }
     });
@@ -284,12 +271,8 @@ pub fn SeatForm(
 }
 
 /// Puts the focus in the seat's box (its text box when it has one), unless the focus is in a
-/// field elsewhere on the page, where someone is typing; `untouched` says the text box took it.
-fn take_the_keys(
-    section: NodeRef<leptos::html::Section>,
-    text_box: NodeRef<leptos::html::Textarea>,
-    untouched: RwSignal<bool>,
-) {
+/// field elsewhere on the page, where someone is typing.
+fn take_the_keys(section: NodeRef<leptos::html::Section>, text_box: NodeRef<leptos::html::Textarea>) {
     // A frame later the box may be gone (its question answered meanwhile): then nothing to do.
     let Some(section) = section.try_get_untracked().flatten() else { return };
     let document = web_sys::window().and_then(|w| w.document());
@@ -299,14 +282,8 @@ fn take_the_keys(
             return;
         }
     }
-    match text_box.try_get_untracked().flatten() {
-        Some(text) => {
-            if text.focus().is_ok() {
-                let _ = untouched.try_set(true);
-            }
-        }
-        None => {
-            let _ = section.focus();
-        }
-    }
+    let _ = match text_box.try_get_untracked().flatten() {
+        Some(text) => text.focus(),
+        None => section.focus(),
+    };
 }
