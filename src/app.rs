@@ -30,6 +30,7 @@ mod seat;
 mod share;
 mod stage;
 mod storage;
+mod templates;
 mod tools;
 mod transcript;
 mod workspace;

@@ -15,7 +15,7 @@ mod summary;
 
 pub use csv::{judge_columns, merge, read_csv, Table};
 pub use figures::RunFigures;
-pub use report::report_html;
+pub use report::{Report, RunLine};
 pub use seeds::{Seeds, Shard};
 pub use summary::{Spread, Summary};
 

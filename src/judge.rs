@@ -27,7 +27,6 @@ use crate::clock::Clock;
 use crate::events::{Event, MessageKind};
 use crate::floor::Floor;
 use crate::json::Kept;
-use crate::markup;
 use crate::model::{ChatMessage, ChatModel, ChatRequest, ChatResponse, ModelError, Purpose, ResponseFormat};
 use crate::scenario::Scenario;
 
@@ -116,30 +115,130 @@ pub fn who_judges(scenario: &Scenario) -> String {
     note
 }
 
-/// The Verdict panel of the finished run `events` record, as HTML (the page's tools module
-/// draws it): "Judge this run" (or "Judge again"), carrying the address whose key the judge needs
-/// (`data-key-for`) and who judges (`data-judge`), who will judge until a verdict says who did,
-/// then the newest verdict's scorecard ([`scorecard_html`]).
-pub fn panel_html(events: &[Event]) -> crate::markup::Markup {
-    let Some(Event::RunStarted { scenario, .. }) = events.first() else {
-        return crate::markup::Markup::new();
-    };
-    let judged = latest(events).is_some();
-    let mut out = markup!(
-        "<p class=\"row\"><button data-act=\"judge\" data-testid=\"judge-run\" data-key-for=\"{}\" data-judge=\"{}\">{}</button>",
-        judge_address(scenario),
-        Judge::of(&scenario.judge.who(), scenario).label,
-        if judged { "Judge again" } else { "Judge this run" }
-    );
-    if !judged {
-        out.push(markup!(
-            " <span class=\"muted\" data-testid=\"judge-note\">{}</span>",
-            who_judges(scenario)
-        ));
+/// What the Verdict panel shows under the finished run `events` record: the judge's button,
+/// carrying the address whose key the judge needs and who judges, who will judge until a verdict
+/// says who did, then the newest verdict's scorecard ([`Card`]) and the run's text statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Panel {
+    /// The address whose key the judge needs ([`judge_address`]; empty: none).
+    pub key_for: String,
+    /// Who judges, by the judge's label.
+    pub judge: String,
+    /// Who will judge, while no verdict says who did ([`who_judges`]).
+    pub note: Option<String>,
+    pub card: Option<Card>,
+    pub text: Vec<crate::textstats::AgentText>,
+}
+
+impl Panel {
+    /// The panel of the run `events` record (none before it started).
+    pub fn of(events: &[Event]) -> Option<Panel> {
+        let Some(Event::RunStarted { scenario, .. }) = events.first() else { return None };
+        let card = Card::of(events);
+        Some(Panel {
+            key_for: judge_address(scenario),
+            judge: Judge::of(&scenario.judge.who(), scenario).label,
+            note: card.is_none().then(|| who_judges(scenario)),
+            card,
+            text: crate::textstats::of(crate::events::run_part(events)),
+        })
     }
-    out.push_static("</p>");
-    out.push(scorecard_html(events));
-    out
+
+    /// What the judge's button says.
+    pub fn button(&self) -> &'static str {
+        if self.card.is_some() {
+            "Judge again"
+        } else {
+            "Judge this run"
+        }
+    }
+}
+
+/// The newest verdict of a run: who judged, each agent's scores with its length, the
+/// conversation's scores, and the reasons with each agent's strongest and weakest message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Card {
+    pub judge: String,
+    /// Whether the agents' own model judged (it may favour what it wrote).
+    pub same_model: bool,
+    /// Why there are no scores: "Not judged: ..." or "Not read: ...".
+    pub problem: Option<String>,
+    pub agents: Vec<Scorecard>,
+    pub conversation: Option<Scorecard>,
+    pub reasons: Vec<Reason>,
+}
+
+/// The judge's reasons for one agent (or the conversation: `agent` empty).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reason {
+    pub agent: String,
+    pub reasoning: String,
+    /// The strongest and weakest message, as the judge named them.
+    pub pointers: Vec<Pointer>,
+}
+
+/// A message a reason points at: "Strongest" or "Weakest", its turn, and its start quoted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pointer {
+    pub what: &'static str,
+    pub turn: u32,
+    pub said: String,
+}
+
+impl Card {
+    /// The card of the newest verdict in `events`; none before one.
+    pub fn of(events: &[Event]) -> Option<Card> {
+        let verdict @ Event::Verdict { judge, same_model, not_judged, .. } = latest(events)? else {
+            return None;
+        };
+        let mut card = Card {
+            judge: judge.clone(),
+            same_model: *same_model,
+            problem: None,
+            agents: Vec::new(),
+            conversation: None,
+            reasons: Vec::new(),
+        };
+        if !not_judged.is_empty() {
+            card.problem = Some(format!("Not judged: {not_judged}"));
+            return Some(card);
+        }
+        match scorecards(verdict) {
+            Ok((agents, conversation)) => {
+                let pointer = |agent: &str, turn: Option<u32>, what| {
+                    turn.map(|turn| Pointer {
+                        what,
+                        turn,
+                        said: quote(events, agent, turn, 40).unwrap_or_default(),
+                    })
+                };
+                card.reasons = agents
+                    .iter()
+                    .map(|c| Reason {
+                        agent: c.agent.clone(),
+                        reasoning: c.reasoning.clone(),
+                        pointers: [
+                            pointer(&c.agent, c.strongest_turn, "Strongest"),
+                            pointer(&c.agent, c.weakest_turn, "Weakest"),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .collect(),
+                    })
+                    .collect();
+                if let Some(c) = conversation.as_ref().filter(|c| !c.reasoning.is_empty()) {
+                    card.reasons.push(Reason {
+                        agent: String::new(),
+                        reasoning: c.reasoning.clone(),
+                        pointers: Vec::new(),
+                    });
+                }
+                (card.agents, card.conversation) = (agents, conversation);
+            }
+            Err(e) => card.problem = Some(format!("Not read: {e}")),
+        }
+        Some(card)
+    }
 }
 
 /// What the judges read of a run: (turn, speaker, text, kind) of every message with text.
@@ -622,124 +721,4 @@ fn quote(events: &[Event], agent: &str, turn: u32, words: usize) -> Option<Strin
     let all: Vec<&str> = text.split_whitespace().collect();
     let cut = all.len() > words;
     Some(format!("{}{}", all[..all.len().min(words)].join(" "), if cut { " …" } else { "" }))
-}
-
-/// The scorecard of the newest verdict in `events` as HTML (the page's tools module draws it):
-/// who judged, a table of each agent's scores with its length, the conversation's scores, and
-/// each agent's reasons with its strongest and weakest message quoted and linked to its turn.
-/// Empty when the log has no verdict.
-pub fn scorecard_html(events: &[Event]) -> crate::markup::Markup {
-    use crate::markup::Markup;
-    let Some(verdict @ Event::Verdict { judge, same_model, not_judged, .. }) = latest(events) else {
-        return Markup::new();
-    };
-    let mut out = markup!("<p class=\"judge-by\" data-testid=\"judge-by\">Verdict by {}", judge);
-    if *same_model {
-        out.push(markup!(
-            "<span class=\"warning\" data-testid=\"same-model\"> · the agents' own model: it may favour what it wrote</span>"
-        ));
-    }
-    out.push_static("</p>");
-    if !not_judged.is_empty() {
-        out.push(markup!(
-            "<p class=\"alert\" role=\"alert\" data-testid=\"not-judged\">Not judged: {}</p>",
-            not_judged
-        ));
-        return out;
-    }
-    let (agents, conversation) = match scorecards(verdict) {
-        Ok(cards) => cards,
-        Err(e) => {
-            out.push(markup!(
-                "<p class=\"alert\" role=\"alert\" data-testid=\"not-judged\">Not read: {}</p>",
-                e
-            ));
-            return out;
-        }
-    };
-    let head = |cards: &[Scorecard]| -> Markup {
-        let mut h = Markup::new();
-        if let Some(c) = cards.first() {
-            for s in &c.scores {
-                h.push(markup!(
-                    "<th scope=\"col\">{}<span class=\"muted\"> {}–{}</span></th>",
-                    s.dimension,
-                    s.min,
-                    s.max
-                ));
-            }
-        }
-        h
-    };
-    let cells = |c: &Scorecard| -> Markup {
-        let mut row = Markup::new();
-        for s in &c.scores {
-            match s.score {
-                Some(v) => row.push(markup!("<td data-dimension=\"{}\">{}</td>", s.dimension, v)),
-                None => row.push(markup!("<td data-dimension=\"{}\" class=\"muted\">–</td>", s.dimension)),
-            }
-        }
-        row
-    };
-    out.push(markup!(
-        "<table class=\"scorecard\" data-testid=\"scorecard\"><thead><tr><th scope=\"col\">Agent</th>{}<th scope=\"col\" title=\"judges favour long answers: compare scores with length\">Speeches</th><th scope=\"col\">Words each</th></tr></thead><tbody>",
-        head(&agents)
-    ));
-    for c in &agents {
-        out.push(markup!(
-            "<tr data-agent=\"{}\"><th scope=\"row\">{}</th>{}<td>{}</td><td>{}</td></tr>",
-            c.agent,
-            c.agent,
-            cells(c),
-            c.speeches,
-            crate::text::fixed(c.words, 1)
-        ));
-    }
-    out.push_static("</tbody></table>");
-    if let Some(c) = &conversation {
-        out.push(markup!(
-            "<table class=\"scorecard\" data-testid=\"conversation-scores\"><thead><tr><th scope=\"col\"></th>{}</tr></thead><tbody><tr><th scope=\"row\">The conversation</th>{}</tr></tbody></table>",
-            head(std::slice::from_ref(c)),
-            cells(c)
-        ));
-    }
-    let link = |agent: &str, turn: u32, what: &'static str| -> Markup {
-        let said = quote(events, agent, turn, 40).unwrap_or_default();
-        markup!(
-            "<p class=\"{}\">{}: <a href=\"#\" data-goto-turn=\"{}\" data-speaker=\"{}\">turn {}</a> <q>{}</q></p>",
-            what.to_ascii_lowercase(),
-            what,
-            turn,
-            agent,
-            turn,
-            said
-        )
-    };
-    let mut reasons = Markup::new();
-    for c in &agents {
-        reasons.push(markup!(
-            "<div class=\"reason\" data-testid=\"reasons\" data-agent=\"{}\"><h3>{}</h3><p>{}</p>",
-            c.agent,
-            c.agent,
-            c.reasoning
-        ));
-        if let Some(t) = c.strongest_turn {
-            reasons.push(link(&c.agent, t, "Strongest"));
-        }
-        if let Some(t) = c.weakest_turn {
-            reasons.push(link(&c.agent, t, "Weakest"));
-        }
-        reasons.push_static("</div>");
-    }
-    if let Some(c) = conversation.as_ref().filter(|c| !c.reasoning.is_empty()) {
-        reasons.push(markup!(
-            "<div class=\"reason\" data-testid=\"reasons\" data-agent=\"\"><h3>The conversation</h3><p>{}</p></div>",
-            c.reasoning
-        ));
-    }
-    out.push(markup!(
-        "<details class=\"reasons\" open><summary>The judge's reasons</summary>{}</details>",
-        reasons
-    ));
-    out
 }

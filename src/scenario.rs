@@ -11,6 +11,7 @@ use crate::prompts;
 mod edit;
 mod read;
 mod templates;
+pub use templates::{TemplatePart, TemplateRow};
 
 /// Asserts that a scenario with `method` (every field away from its default) reads back as it
 /// was written, for the tests in each method's folder.

@@ -138,30 +138,20 @@ pub fn of(events: &[Event]) -> Vec<AgentText> {
         .collect()
 }
 
-/// The text statistics of the run `events` record as an HTML table for the page (the tools
-/// module draws it under a finished run), with what each figure measures and does not.
-pub fn table_html(events: &[Event]) -> crate::markup::Markup {
-    use crate::markup;
-    use crate::markup::Markup;
-    let percent =
-        |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{} %", (v * 100.0).round() as i64));
-    let mut rows = Markup::new();
-    for t in of(events) {
-        rows.push(markup!(
-            "<tr data-agent=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            t.agent,
-            t.agent,
-            t.speeches,
-            percent(t.responsiveness),
-            percent(t.repetition),
-            percent(t.coverage),
-            percent(t.length)
-        ));
+impl AgentText {
+    /// The figures as the page's table shows them, in its columns' order: speeches, then takes
+    /// up the previous speaker, repeats itself, words of the topic and length, in percent.
+    pub fn cells(&self) -> [String; 5] {
+        let percent =
+            |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{} %", (v * 100.0).round() as i64));
+        [
+            self.speeches.to_string(),
+            percent(self.responsiveness),
+            percent(self.repetition),
+            percent(self.coverage),
+            percent(self.length),
+        ]
     }
-    markup!(
-        "<details class=\"textstats\" data-testid=\"textstats\"><summary>What was said: text statistics</summary><p class=\"muted\">Counted from the words, with no model: they do not tell agreement from disagreement or a good point from a bad one.</p><table class=\"scorecard\"><thead><tr><th scope=\"col\">Agent</th><th scope=\"col\">Speeches</th><th scope=\"col\" title=\"the share of a speech's content words the previous speaker used too: shared words, not engagement\">Takes up the previous speaker</th><th scope=\"col\" title=\"the share of its three-word phrases it had said before: the same point in other words is not counted\">Repeats itself</th><th scope=\"col\" title=\"the share of its content words found in the topic or its own description: synonyms do not count\">Words of the topic</th><th scope=\"col\" title=\"words per speech against the word limit\">Length</th></tr></thead><tbody>{}</tbody></table></details>",
-        rows
-    )
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The small kit of page pieces that the app and the methods' panels both draw with, below
 //! both of them: setting an element's inner HTML from [`Markup`] and nothing else (here), the
-//! editor's form ([`form`]), long lists ([`rows`]) and what the panels share ([`kit`]).
+//! editor's form ([`form`]), long lists ([`rows`]), bar charts ([`chart`]) and what the panels share ([`kit`]).
 
+pub mod chart;
 pub mod form;
 pub mod kit;
 pub mod rows;

@@ -411,9 +411,8 @@ fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
     );
     // The charts draw them: one per agent dimension, a bar per agent, and the conversation's.
     let charts = agora::batch::charts::charts(&table, &agora::batch::Summary::of(&table));
-    let chart = |caption: &str| {
-        charts.iter().find(|(c, _)| c.starts_with(caption)).map(|(_, svg)| svg.as_str().to_string())
-    };
+    let chart =
+        |caption: &str| charts.iter().find(|c| c.caption.starts_with(caption)).map(|c| c.alternative());
     let responsiveness =
         chart("The judge's responsiveness score per agent").expect("a chart of responsiveness");
     for agent in ["Donald Trump", "Kanye West", "Elizabeth Warren"] {
@@ -423,7 +422,7 @@ fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
     for d in ["balance", "progress", "repetition"] {
         assert!(whole.contains(d), "{d}");
     }
-    assert_eq!(charts.iter().filter(|(c, _)| c.starts_with("The judge's")).count(), 5 + 1);
+    assert_eq!(charts.iter().filter(|c| c.caption.starts_with("The judge's")).count(), 5 + 1);
     assert!(stdout.contains("The judge's scores (3 of 3 runs judged;"), "{stdout}");
     assert!(stdout.contains("  balance "), "{stdout}");
 
@@ -715,4 +714,42 @@ fn live_scoring_scores_each_speech_once_on_the_demo_judge_and_on_the_test_llm_se
     assert!(md.contains("\n## Each speech, scored as it landed\n\n- turn 1, Bob: "), "{md}");
     // A reply that is not a score is asked again, then the speech is recorded as not scored.
     assert!(live::read("{\"reasoning\": \"fine\", \"scores\": {\"civility\": 9}}", "Ann", &settings).is_err());
+}
+
+#[test]
+fn the_verdict_panel_offers_the_judge_then_shows_the_newest_verdict_with_its_quoted_turns() {
+    let mut events = planted();
+    let before = judge::Panel::of(&events).expect("a started run has a panel");
+    assert_eq!((before.button(), before.card.is_none()), ("Judge this run", true));
+    assert!(before.note.as_deref().is_some_and(|n| n.starts_with("Judged by")), "{:?}", before.note);
+    assert_eq!(before.text.iter().map(|t| t.agent.as_str()).collect::<Vec<_>>(), ["Ann", "Bob", "Cy"]);
+    assert!(judge::Panel::of(&[]).is_none());
+
+    events.push(judge::demo::verdict(&events, &JudgeSettings::default()));
+    let after = judge::Panel::of(&events).unwrap();
+    assert_eq!((after.button(), after.note.as_ref()), ("Judge again", None));
+    let card = after.card.unwrap();
+    assert_eq!((card.judge.as_str(), card.problem.as_ref()), (judge::demo::LABEL, None));
+    assert_eq!(card.agents.len(), 3);
+    let ann = card.reasons.iter().find(|r| r.agent == "Ann").unwrap();
+    let turns: Vec<(&str, u32)> = ann.pointers.iter().map(|p| (p.what, p.turn)).collect();
+    assert_eq!(turns, [("Strongest", 5), ("Weakest", 2)]);
+    assert!(
+        ann.pointers[0].said.starts_with("Bob repeats that roads carry freight cheaper"),
+        "{}",
+        ann.pointers[0].said
+    );
+    assert!(ann.pointers[0].said.split_whitespace().count() <= 41);
+
+    // A verdict that could not judge says why, with no scores.
+    events.push(Event::Verdict {
+        judge: "custom judge-x".into(),
+        same_model: true,
+        agents: Default::default(),
+        conversation: Default::default(),
+        not_judged: "the judge's replies could not be read".into(),
+    });
+    let card = judge::Panel::of(&events).unwrap().card.unwrap();
+    assert_eq!(card.problem.as_deref(), Some("Not judged: the judge's replies could not be read"));
+    assert!(card.same_model && card.agents.is_empty() && card.reasons.is_empty());
 }

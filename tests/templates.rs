@@ -110,3 +110,69 @@ fn back_to_the_seeds_text_restores_its_bytes() {
         assert_eq!(file["prompts"], serde_json::json!({}), "{id}");
     }
 }
+
+#[test]
+fn each_part_of_the_editor_lists_its_own_templates_and_a_row_knows_when_it_holds_the_seeds_text() {
+    use agora::scenario::TemplatePart;
+    for (id, mut s) in scenarios() {
+        s.opening.specify_topic = true;
+        s.opening.describe_characters = true;
+        let parts = [TemplatePart::Specifier, TemplatePart::Describer, TemplatePart::Method];
+        let listed: Vec<Vec<&str>> =
+            parts.iter().map(|p| s.template_rows(*p).iter().map(|r| r.field).collect()).collect();
+        assert!(
+            listed[0].iter().all(|f| f.starts_with("opening.specifier_")) && listed[0].len() == 2,
+            "{id}: {:?}",
+            listed[0]
+        );
+        assert!(
+            listed[1].iter().all(|f| f.starts_with("opening.describer_")) && listed[1].len() == 2,
+            "{id}: {:?}",
+            listed[1]
+        );
+        assert!(
+            listed[2].contains(&"judge.template") && listed[2].iter().all(|f| !f.starts_with("opening.")),
+            "{id}"
+        );
+        // Every template is in one list, none twice.
+        assert_eq!(listed.iter().map(Vec::len).sum::<usize>(), s.templates().len(), "{id}");
+        assert!(s.template_rows(TemplatePart::Judge).is_empty());
+
+        let row_of = |s: &Scenario, field: &str| {
+            s.template_rows(TemplatePart::Method).into_iter().find(|r| r.field == field).unwrap()
+        };
+        for field in listed[2].clone() {
+            s.set_template(field, "mine".into());
+            let row = row_of(&s, field);
+            assert_eq!((row.text.as_str(), row.is_seed()), ("mine", false), "{id}: {field}");
+            s.reset_template(field);
+            let row = row_of(&s, field);
+            assert!(row.is_seed() && row.text == row.seed, "{id}: {field} back to the seed's text");
+        }
+    }
+}
+
+#[test]
+fn the_judges_settings_edited_in_the_editor_are_the_scenarios_and_unreadable_ones_are_left_alone() {
+    use agora::judge::rubric::Rubric;
+    let mut s = PRESETS[0].scenario();
+    s.edit_judge(|j| {
+        j.set_who(agora::judge::rubric::WhoPart::Provider, "custom ");
+        j.add_dimension(Rubric::Conversation);
+    })
+    .unwrap();
+    let j = s.judge.settings().unwrap();
+    assert_eq!(j.provider, "custom");
+    assert_eq!(
+        j.conversation_rubric.last().unwrap().name,
+        format!("dimension {}", j.conversation_rubric.len())
+    );
+    // Back to the defaults: nothing in the file.
+    s.edit_judge(|j| *j = agora::judge::JudgeSettings::default()).unwrap();
+    assert_eq!(serde_json::to_value(&s).unwrap().get("judge"), None);
+
+    s.judge = agora::judge::JudgeSpec::from_value(serde_json::json!({ "agent_rubric": "not a list" }));
+    let before = s.judge.clone();
+    assert!(s.edit_judge(|j| j.live = true).is_err());
+    assert_eq!(s.judge, before, "settings that cannot be read stay as written");
+}

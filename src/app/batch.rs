@@ -13,15 +13,12 @@ use super::browser::BrowserClock;
 use super::tools;
 use super::Controller;
 use crate::app::demo::PageDemo;
-use crate::batch::play_seed;
+use crate::batch::{play_seed, Report};
 use crate::clock::Clock;
-use crate::markup;
-use crate::markup::Markup;
 use crate::model::ChatModel;
 use crate::provider::HttpModel;
 use crate::scenario::Scenario;
 use crate::ui::form::EditorState;
-use crate::ui::MarkupAttribute;
 
 /// Each kept run's log, packed, by seed (a list, not a map: the page has no map of this type).
 pub type Logs = Vec<(u64, String)>;
@@ -65,8 +62,8 @@ pub struct BatchState {
     data: StoredValue<Batch, LocalStorage>,
     version: RwSignal<u32>,
     pub open: RwSignal<bool>,
-    /// The report of the rows so far (HTML from the tools module), or why it could not be made.
-    report: RwSignal<String>,
+    /// The report of the rows so far (worked out in the tools chunk), or why it could not be made.
+    report: RwSignal<Option<Result<Report, String>>>,
 }
 
 impl BatchState {
@@ -75,7 +72,7 @@ impl BatchState {
             data: StoredValue::new_local(Batch::default()),
             version: RwSignal::new(0),
             open: RwSignal::new(false),
-            report: RwSignal::new(String::new()),
+            report: RwSignal::new(None),
         }
     }
 
@@ -87,18 +84,13 @@ impl BatchState {
     /// Draws the report of the rows so far, once the tools module is there.
     fn redraw(&self) {
         let Some(csv) = self.data.with_value(|d| (d.done > 0).then(|| d.csv.clone())) else {
-            self.report.set(String::new());
+            self.report.set(None);
             return;
         };
         let report = self.report;
         leptos::task::spawn_local(async move {
-            report.set(match report_of(&csv).await {
-                Ok(html) => html,
-                Err(e) => {
-                    markup!("<p class=\"notice error\">The batch's report could not be drawn: {}.</p>", e)
-                        .into_string()
-                }
-            });
+            let made = tools::answer(tools::report(csv)).await;
+            report.set(Some(made));
         });
     }
 
@@ -462,8 +454,66 @@ pub fn BatchPanel() -> impl IntoView {
             ))
         })
     });
-    let status = move || {
-        let (estimate, error, report) = (estimate.get().unwrap_or_default(), error.get(), b.report.get());
+    let run = move |_| {
+        let scenario = editor.scenario.get_untracked();
+        leptos::task::spawn_local(async move {
+            let run = Some((&scenario, seeds.get_untracked(), judged.get_untracked()));
+            let result = controller.run_batch(run.as_ref().map(|(s, k, j)| (*s, k.as_str(), *j))).await;
+            error.set(result.err().unwrap_or_default());
+        });
+    };
+    let resume = move |_| {
+        leptos::task::spawn_local(async move {
+            error.set(controller.run_batch(None).await.err().unwrap_or_default());
+        });
+    };
+    let csv = move |_| {
+        if let Err(e) = b.data.with_value(|d| super::browser::download("agora-batch.csv", "text/csv", &d.csv))
+        {
+            error.set(e);
+        }
+    };
+    // Whose batch this is: another scenario's is set apart from the one being edited.
+    let whose = move || {
+        b.read(|d| {
+            let s = d.scenario.as_ref().filter(|_| !d.interrupted)?;
+            let other = editor.scenario.with(|e| !batch_scenario(e).same_as(s));
+            let said = if other {
+                format!("The batch on screen is of another scenario: “{}”, seeds {} (not the one being edited).", s.title, d.spec)
+            } else {
+                format!("The batch of “{}”, seeds {}.", s.title, d.spec)
+            };
+            Some(view! {
+                <p class="batch-of" class:other=other data-testid="batch-of" data-other=other.to_string()>{said}</p>
+            })
+        })
+    };
+    let interrupted = move || {
+        b.read(|d| {
+            d.interrupted.then(|| {
+                let title = d.scenario.as_ref().map(|s| s.title.clone()).unwrap_or_default();
+                let said = format!(
+                    "The batch of {title} (seeds {}) stopped after {} of {} runs when the page was left. \
+                     Resume plays the {} runs left; the finished ones are below.",
+                    d.spec,
+                    d.done,
+                    d.total,
+                    d.total.saturating_sub(d.done)
+                );
+                view! {
+                    <div class="notice" role="status" data-testid="batch-interrupted">
+                        <p>{said}</p>
+                        <p class="row">
+                            <button class="primary" data-testid="batch-resume" on:click=resume>"Resume the batch"</button>
+                            " "
+                            <button data-testid="batch-end" on:click=move |_| controller.end_interrupted_batch()>"End it here"</button>
+                        </p>
+                    </div>
+                }
+            })
+        })
+    };
+    let progress = move || {
         b.read(|d| {
             let left = if d.running && d.done > d.first {
                 let elapsed = BrowserClock.now_ms() - d.started;
@@ -472,99 +522,17 @@ pub fn BatchPanel() -> impl IntoView {
             } else {
                 String::new()
             };
-            let alert = if error.is_empty() { Markup::new() } else { crate::text::alert_html(&error) };
-            // Whose batch this is: another scenario's is set apart from the one being edited.
-            let whose = match &d.scenario {
-                Some(s) if !d.interrupted => {
-                    let other = editor.scenario.with(|e| !batch_scenario(e).same_as(s));
-                    markup!(
-                        "<p class=\"batch-of{}\" data-testid=\"batch-of\" data-other=\"{}\">{} “{}”, seeds {}{}</p>",
-                        if other { " other" } else { "" },
-                        other.to_string(),
-                        if other { "The batch on screen is of another scenario:" } else { "The batch of" },
-                        s.title,
-                        d.spec,
-                        if other { " (not the one being edited)." } else { "." }
-                    )
-                }
-                _ => Markup::new(),
-            };
-            let interrupted = if d.interrupted {
-                let title = d.scenario.as_ref().map(|s| s.title.as_str()).unwrap_or_default();
-                markup!(
-                    "<div class=\"notice\" role=\"status\" data-testid=\"batch-interrupted\"><p>The batch of \
-                     {} (seeds {}) stopped after {} of {} runs when the page was left. Resume plays the \
-                     {} runs left; the finished ones are below.</p><p class=\"row\">\
-                     <button class=\"primary\" data-act=\"resume\" data-testid=\"batch-resume\">Resume the batch</button> \
-                     <button data-act=\"end\" data-testid=\"batch-end\">End it here</button></p></div>",
-                    title,
-                    d.spec,
-                    d.done,
-                    d.total,
-                    d.total.saturating_sub(d.done)
-                )
-            } else {
-                Markup::new()
-            };
-            markup!(
-                "{}<p class=\"muted\" data-testid=\"batch-estimate\">{}</p>{}\
-                 <p class=\"batch-progress\"><progress max=\"{}\" value=\"{}\"></progress> \
-                 <span data-testid=\"batch-progress\" data-done=\"{}\">{} of {} runs{}</span></p>\
-                 <p data-testid=\"batch-note\">{}</p>{}{}",
-                whose,
-                estimate,
-                alert,
-                d.total,
-                d.done,
-                d.done,
-                d.done,
-                d.total,
-                left,
-                d.note,
-                interrupted,
-                Markup::from_tools_module(report),
-            )
+            view! {
+                <p class="batch-progress">
+                    <progress max=d.total.to_string() value=d.done.to_string()></progress>
+                    " "
+                    <span data-testid="batch-progress" data-done=d.done.to_string()>{format!("{} of {} runs{left}", d.done, d.total)}</span>
+                </p>
+                <p data-testid="batch-note">{d.note.clone()}</p>
+            }
         })
     };
-    // One listener for every button, the runs' Replay buttons included.
-    let act = move |ev: leptos::ev::MouseEvent| {
-        use wasm_bindgen::JsCast;
-        let Some(button) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("button").ok().flatten())
-        else {
-            return;
-        };
-        let seed = button.get_attribute("data-seed").and_then(|s| s.parse().ok());
-        match (button.get_attribute("data-act").as_deref(), seed) {
-            (Some("run"), _) => {
-                let scenario = editor.scenario.get_untracked();
-                leptos::task::spawn_local(async move {
-                    let run = Some((&scenario, seeds.get_untracked(), judged.get_untracked()));
-                    let result =
-                        controller.run_batch(run.as_ref().map(|(s, k, j)| (*s, k.as_str(), *j))).await;
-                    error.set(result.err().unwrap_or_default());
-                });
-            }
-            (Some("resume"), _) => {
-                leptos::task::spawn_local(async move {
-                    error.set(controller.run_batch(None).await.err().unwrap_or_default());
-                });
-            }
-            (Some("end"), _) => controller.end_interrupted_batch(),
-            (Some("cancel"), _) => controller.cancel_batch(),
-            (Some("csv"), _) => {
-                if let Err(e) =
-                    b.data.with_value(|d| super::browser::download("agora-batch.csv", "text/csv", &d.csv))
-                {
-                    error.set(e);
-                }
-            }
-            (_, Some(seed)) => controller.open_batch_run(seed, editor),
-            _ => {}
-        }
-    };
+    let open_run = move |seed: u64| controller.open_batch_run(seed, editor);
     view! {
         <details class="panel batch" data-testid="batch" prop:open=move || b.open.get() on:toggle=move |ev| {
             use wasm_bindgen::JsCast;
@@ -574,21 +542,72 @@ pub fn BatchPanel() -> impl IntoView {
         }>
             <summary><h2>"Batch: many seeds"</h2></summary>
             <p class="muted">"Plays the scenario once per seed, one run after another, and sums the runs up: each figure's mean over the runs with its interval. The same batch runs in a terminal too (see the README)."</p>
-            // The buttons stay put while a batch runs (redrawn, a button could lose a click).
-            <div on:click=act>
-                <p class="row">
-                    <label>"Seeds " <input data-testid="batch-seeds" value="1..20" on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
-                    <label title="Each run is judged as it finishes, by the scenario's judge: a judge: column per dimension and agent">
-                        <input type="checkbox" data-testid="batch-judge" on:change=move |ev| judged.set(event_target_checked(&ev)) />
-                        " Judge each run"
-                    </label>
-                    <button data-testid="batch-run" data-act="run" disabled=move || b.read(|d| d.running)>"Run batch"</button>
-                    <button data-testid="batch-cancel" data-act="cancel" disabled=move || b.read(|d| !d.running)>"Cancel"</button>
-                    <button data-testid="batch-csv" data-act="csv" disabled=move || b.read(|d| d.done == 0)>"Download CSV"</button>
-                </p>
-                <div markup=status></div>
-            </div>
+            <p class="row">
+                <label>"Seeds " <input data-testid="batch-seeds" value="1..20" on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
+                <label title="Each run is judged as it finishes, by the scenario's judge: a judge: column per dimension and agent">
+                    <input type="checkbox" data-testid="batch-judge" on:change=move |ev| judged.set(event_target_checked(&ev)) />
+                    " Judge each run"
+                </label>
+                <button data-testid="batch-run" disabled=move || b.read(|d| d.running) on:click=run>"Run batch"</button>
+                <button data-testid="batch-cancel" disabled=move || b.read(|d| !d.running) on:click=move |_| controller.cancel_batch()>"Cancel"</button>
+                <button data-testid="batch-csv" disabled=move || b.read(|d| d.done == 0) on:click=csv>"Download CSV"</button>
+            </p>
+            {whose}
+            <p class="muted" data-testid="batch-estimate">{move || estimate.get().unwrap_or_default()}</p>
+            {move || (!error.get().is_empty()).then(|| view! { <p class="notice error" role="alert">{error.get()}</p> })}
+            {progress}
+            {interrupted}
+            {move || b.report.with(|r| match r {
+                None => ().into_any(),
+                Some(Ok(report)) => report_view(report, open_run).into_any(),
+                Some(Err(e)) => view! {
+                    <p class="notice error">{format!("The batch's report could not be drawn: {e}.")}</p>
+                }.into_any(),
+            })}
         </details>
+    }
+}
+
+/// The summary in sentences, its figures in full one click away, the charts, and each run with
+/// its Replay button (`open` plays that seed again).
+fn report_view(report: &Report, open: impl Fn(u64) + Copy + Send + Sync + 'static) -> impl IntoView {
+    let sentences = report.sentences.iter().map(|s| view! { <li>{s.clone()}</li> }).collect_view();
+    let charts = report
+        .charts
+        .iter()
+        .map(|c| {
+            view! {
+                <figure class="chart" data-testid="batch-chart">
+                    {crate::ui::chart::bars(c)}
+                    <figcaption class="muted">{c.caption.clone()}</figcaption>
+                </figure>
+            }
+        })
+        .collect_view();
+    let runs = report
+        .runs
+        .iter()
+        .map(|r| {
+            let seed = r.seed;
+            view! {
+                <tr data-testid="batch-row" data-seed=seed.to_string()>
+                    <th scope="row">{format!("seed {seed}")}</th>
+                    <td>{r.finish.clone()}</td>
+                    <td>{format!("{} turns", r.turns)}</td>
+                    <td>{r.shares.clone()}</td>
+                    <td><button data-testid="batch-open" data-seed=seed.to_string() on:click=move |_| open(seed)>"Replay"</button></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <ul class="batch-summary" data-testid="batch-summary">{sentences}</ul>
+        <details class="batch-figures">
+            <summary>"The figures in full (as " <code>"agora batch"</code> " prints them)"</summary>
+            <pre data-testid="batch-figures">{report.figures.clone()}</pre>
+        </details>
+        <div class="batch-charts">{charts}</div>
+        <div class="batch-runs"><table><tbody>{runs}</tbody></table></div>
     }
 }
 
@@ -600,9 +619,4 @@ fn seed_count(spec: &str) -> Option<usize> {
         let (a, b): (u64, u64) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
         Some(n + usize::try_from(b.checked_sub(a)? + 1).ok()?)
     })
-}
-
-/// The report of a batch's rows, drawn by the tools module.
-async fn report_of(csv: &str) -> Result<String, String> {
-    tools::answer(tools::report(csv.to_string())).await
 }

@@ -5,10 +5,8 @@
 use leptos::prelude::*;
 
 use super::{Controller, Mode};
-use crate::markup::Markup;
-use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance};
+use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance, TemplatePart};
 use crate::ui::form::{check_field, number_field, text_field, EditorState, FieldMessage};
-use crate::ui::MarkupAttribute;
 
 /// The scenario editor.
 #[component]
@@ -70,13 +68,13 @@ pub fn Editor() -> impl IntoView {
                 <OpeningSteps />
                 <MethodSettings />
                 <Templates
-                    part="method"
+                    part=TemplatePart::Method
                     when=|_| true
                     title="Prompt templates (advanced)"
                     hint="The texts the models read, with the default wording until you change it; {name} and the like are filled in for each call."
                 />
                 <Templates
-                    part="judge"
+                    part=TemplatePart::Judge
                     when=|_| true
                     title="The judge (advanced)"
                     hint="Who judges a finished run (empty: the run's own model, or the demo judge on the demo model), and what it scores: each dimension a whole number from its least to its most, with the words the judge reads."
@@ -100,77 +98,60 @@ fn OpeningSteps() -> impl IntoView {
                 |s| s.opening.specify_topic,
                 |s, v| s.opening.specify_topic = v,
             )}
-            <Templates part="specifier" title="Its prompts" when=|s| s.opening.specify_topic />
+            <Templates part=TemplatePart::Specifier title="Its prompts" when=|s| s.opening.specify_topic />
             {check_field(
                 "A model writes each agent's description first",
                 "field-opening.describe_characters",
                 |s| s.opening.describe_characters,
                 |s, v| s.opening.describe_characters = v,
             )}
-            <Templates part="describer" title="Its prompts" when=|s| s.opening.describe_characters />
+            <Templates part=TemplatePart::Describer title="Its prompts" when=|s| s.opening.describe_characters />
         </fieldset>
     }
 }
 
-/// The prompt templates of one part of the editor (see `Scenario::templates_html`), each with
-/// "Back to the default text", in a closed `<details>` titled `title`. The rows are drawn and
-/// edits applied by the tools module, fetched when a list is first opened: none of the
+/// The prompt templates of one part of the editor (see `Scenario::template_rows`), each with
+/// "Back to the default text", or the judge's settings, in a closed `<details>` titled `title`.
+/// The rows are drawn by the tools chunk, fetched when a list is first opened: none of the
 /// templates' code is on the first page.
 #[component]
 fn Templates(
-    part: &'static str,
+    part: TemplatePart,
     title: &'static str,
     #[prop(optional)] hint: &'static str,
     /// Whether the list shows (an opening step's, while the step is on).
     when: fn(&Scenario) -> bool,
 ) -> impl IntoView {
     let s = expect_context::<EditorState>().scenario;
-    let open = RwSignal::new(false);
-    let html = RwSignal::new(String::new());
-    // The scenario (as JSON) the rows were last drawn for or wrote themselves: the rows are drawn
-    // again only when the scenario changes otherwise (a preset, the method, an opening step), so
-    // the box being typed in keeps its caret.
-    let drawn = StoredValue::new(String::new());
-    let rows = move || {
-        if open.get() {
-            let json = s.with(|s| serde_json::to_string(s).unwrap_or_default());
-            if drawn.with_value(|d| *d != json) {
-                drawn.set_value(json.clone());
-                let show = move |out: Result<String, String>| {
-                    html.set(out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string()))
-                };
-                super::tools::spawn(super::tools::templates(json, part.to_string()), show);
+    let slot: super::Slot = RwSignal::new_local(None);
+    let failed = RwSignal::new(None::<String>);
+    let asked = StoredValue::new(false);
+    let owner = Owner::current();
+    let open = move |shown: bool| {
+        let Some(owner) = owner.clone().filter(|_| shown && !asked.get_value()) else { return };
+        asked.set_value(true);
+        leptos::task::spawn_local(async move {
+            // The editor may have closed meanwhile: then there is nowhere to draw them.
+            match super::tools::template_view(owner, s, part).await {
+                Ok(rows) => drop(slot.try_set(Some(rows))),
+                Err(e) => {
+                    asked.set_value(false);
+                    drop(failed.try_set(Some(String::from(e))));
+                }
             }
-        }
-        Markup::from_tools_module(html.get())
-    };
-    // A box typed in or a seed button pressed: the module reads the row and sets the template
-    // (in the order the edits were made: once loaded, a call is a step of the microtask queue).
-    let edit = move |ev: leptos::ev::Event| {
-        let apply = move |out: Result<String, String>| {
-            // A row added or removed (the judge's rubric) asks for the rows to be drawn again.
-            let out = out.unwrap_or_default();
-            let (redraw, out) = out.strip_prefix("redraw\n").map_or((false, out.as_str()), |o| (true, o));
-            if let Ok(scenario) = Scenario::parse(out) {
-                drawn.set_value(if redraw {
-                    String::new()
-                } else {
-                    serde_json::to_string(&scenario).unwrap_or_default()
-                });
-                s.set(scenario);
-            }
-        };
-        let json = s.with_untracked(|s| serde_json::to_string(s).unwrap_or_default());
-        super::tools::spawn(super::tools::template_edit(json, ev), apply);
+        });
     };
     view! {
-        <details class="templates" data-testid=format!("templates-{part}") hidden=move || !s.with(when) on:toggle=move |ev| {
-            let shown = ev.target().and_then(|t| js_sys::Reflect::get(&t, &"open".into()).ok());
-            open.set(shown.is_some_and(|v| v.is_truthy()))
+        <details class="templates" data-testid=format!("templates-{}", part.name()) hidden=move || !s.with(when) on:toggle=move |ev| {
+            use wasm_bindgen::JsCast;
+            open(ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open()))
         }>
             <summary>{title}</summary>
             {(!hint.is_empty()).then(|| view! { <p class="hint">{hint}</p> })}
-            <div markup=rows on:input=edit on:click=move |ev| edit(ev.into())></div>
+            <div>
+                {super::place(slot)}
+                {move || failed.get().map(|why| view! { <p class="notice error" role="alert">{format!("The templates could not be opened: {why}")}</p> })}
+            </div>
         </details>
     }
 }
@@ -442,127 +423,4 @@ pub fn ClassSeats() -> impl IntoView {
             ))}
         </div>
     }
-}
-
-/// An edit in the judge's settings (drawn by [`templates`] for the part `judge`): the
-/// scenario with the settings read back from the rows, as JSON; after a dimension is added
-/// or removed, prefixed `redraw` and a line end, so the page draws the rows again.
-fn judge_edit(
-    scenario: &str,
-    event: &web_sys::Event,
-    el: &web_sys::Element,
-    block: &web_sys::Element,
-) -> Result<String, String> {
-    use wasm_bindgen::JsCast;
-    let act = el.get_attribute("data-act").filter(|_| event.type_() == "click");
-    if event.type_() != "input" && act.is_none() {
-        return Ok(String::new());
-    }
-    let mut s = crate::scenario::Scenario::parse(scenario)?;
-    let mut settings = s.judge.read()?;
-    let value = |e: &web_sys::Element| -> String {
-        if let Some(i) = e.dyn_ref::<web_sys::HtmlInputElement>() {
-            i.value()
-        } else if let Some(t) = e.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-            t.value()
-        } else {
-            String::new()
-        }
-    };
-    let within = |root: &web_sys::Element, key: &str| {
-        root.query_selector(&format!("[data-key={key}]"))
-            .ok()
-            .flatten()
-            .map(|e| value(&e))
-            .unwrap_or_default()
-    };
-    if let Some(live) = block
-        .query_selector("[data-key=live]")
-        .ok()
-        .flatten()
-        .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
-    {
-        settings.live = live.checked();
-    }
-    let head = block.query_selector("p.row").ok().flatten();
-    if let Some(head) = &head {
-        (settings.provider, settings.model, settings.base_url) = (
-            within(head, "provider").trim().into(),
-            within(head, "model").trim().into(),
-            within(head, "base_url").trim().into(),
-        );
-    }
-    let removed =
-        if act.as_deref() == Some("remove") { el.closest(".dimension").ok().flatten() } else { None };
-    let (mut agent, mut conversation) = (Vec::new(), Vec::new());
-    // The rows are the block's children that name their list.
-    let mut next = block.first_element_child();
-    while let Some(row) = next {
-        next = row.next_element_sibling();
-        // (The add buttons name their list too.)
-        let Some(list) = row.get_attribute("data-list").filter(|_| row.tag_name() == "DIV") else {
-            continue;
-        };
-        if removed.as_ref() == Some(&row) {
-            continue;
-        }
-        let d = crate::judge::Dimension {
-            name: within(&row, "name").trim().to_string(),
-            min: within(&row, "min").trim().parse().unwrap_or(0),
-            max: within(&row, "max").trim().parse().unwrap_or(0),
-            description: within(&row, "description").trim().to_string(),
-        };
-        if list == "conversation_rubric" {
-            conversation.push(d);
-        } else {
-            agent.push(d);
-        }
-    }
-    if act.as_deref() == Some("add") {
-        let list = if el.get_attribute("data-list").as_deref() == Some("conversation_rubric") {
-            &mut conversation
-        } else {
-            &mut agent
-        };
-        let name = format!("dimension {}", list.len() + 1);
-        list.push(crate::judge::Dimension { name, min: 1, max: 5, description: String::new() });
-    }
-    (settings.agent_rubric, settings.conversation_rubric) = (agent, conversation);
-    s.judge = crate::judge::JudgeSpec::of(&settings);
-    let json = serde_json::to_string(&s).map_err(|e| e.to_string())?;
-    Ok(if act.is_some() { format!("redraw\n{json}") } else { json })
-}
-
-/// What an input or click in the editor's template rows (drawn by the tools' `templates`) does to
-/// the scenario `scenario` holds as JSON: the scenario with that template set, as JSON (a seed
-/// button also puts the seed's text in its box), or an empty text when the event edits nothing.
-/// The row's seed button is disabled while its text is the seed's.
-pub(crate) fn template_edit(scenario: &str, event: &web_sys::Event) -> Result<String, String> {
-    use wasm_bindgen::JsCast;
-    let Some(el) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
-        return Ok(String::new());
-    };
-    if let Some(block) = el.closest(".judge-settings").ok().flatten() {
-        return judge_edit(scenario, event, &el, &block);
-    }
-    let row = el.closest(".template").ok().flatten();
-    let find = |tag: &str| row.as_ref().and_then(|r| r.query_selector(tag).ok().flatten());
-    let (Some(field), Some(button), Some(area)) =
-        (el.get_attribute("data-field"), find("button"), find("textarea"))
-    else {
-        return Ok(String::new());
-    };
-    let (button, area): (web_sys::HtmlButtonElement, web_sys::HtmlTextAreaElement) =
-        (button.unchecked_into(), area.unchecked_into());
-    let seed = button.get_attribute("data-seed").unwrap_or_default();
-    match event.type_().as_str() {
-        "click" if el.tag_name() == "BUTTON" => area.set_value(&seed),
-        "input" => {}
-        _ => return Ok(String::new()),
-    }
-    let text = area.value();
-    button.set_disabled(text == seed);
-    let mut s = crate::scenario::Scenario::parse(scenario)?;
-    s.set_template(&field, text);
-    serde_json::to_string(&s).map_err(|e| e.to_string())
 }

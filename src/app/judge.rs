@@ -7,8 +7,6 @@ use leptos::prelude::*;
 
 use super::driver::Controller;
 use crate::events::Event;
-use crate::markup::Markup;
-use crate::ui::MarkupAttribute;
 
 impl Controller {
     /// Asks the judge of the run's scenario about the finished run on screen, with the key for
@@ -42,7 +40,7 @@ impl Controller {
 
 impl Controller {
     /// Asks the judge of the run's scenario, finding its address and name from the scenario
-    /// (the comparison's columns: the first page gets them from the tools module's button).
+    /// (the comparison's columns; the Verdict panel's button carries them).
     pub fn judge_named(&self) {
         let Some(s) = self.view.with_untracked(|v| v.scenario.clone()) else { return };
         let label = crate::judge::Judge::of(&s.judge.who(), &s).label;
@@ -50,21 +48,13 @@ impl Controller {
     }
 }
 
-/// The turn link of a scorecard's reason that `ev` clicked, if it clicked one.
-fn goto_link(ev: &leptos::ev::MouseEvent) -> Option<web_sys::Element> {
-    use wasm_bindgen::JsCast;
-    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
-    target.closest("[data-goto-turn]").ok().flatten()
-}
-
-/// Brings the speech a reason's turn link names into view in the transcript, and marks it.
-fn show_speech(link: &web_sys::Element) {
+/// Brings the speech of `agent` in `turn` a reason names into view in the transcript, and marks it.
+fn show_speech(turn: u32, agent: &str) {
     use super::browser::css_string;
-    let attr = |name: &str| link.get_attribute(name).unwrap_or_default();
     let selector = format!(
         "li.message[data-turn={}][data-speaker={}]",
-        css_string(&attr("data-goto-turn")),
-        css_string(&attr("data-speaker"))
+        css_string(&turn.to_string()),
+        css_string(agent)
     );
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(speech) = document.query_selector(&selector).ok().flatten() else { return };
@@ -131,48 +121,202 @@ fn score_live(controller: Controller) {
     });
 }
 
-/// The judge's panel under a finished run: "Judge this run", who judges and the scorecard, all
-/// drawn by the tools module from the log (so a verdict, a replay and a link draw the same).
+/// The judge's panel under a finished run: "Judge this run", who judges, the scorecard and the
+/// text statistics, worked out by the tools chunk from the log (so a verdict, a replay and a link
+/// draw the same).
 #[component]
 pub fn VerdictPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
     score_live(controller);
     let finished = Memo::new(move |_| controller.view.with(|v| v.finished.is_some()));
-    let card = RwSignal::new(String::new());
-    // Drawn again when the run finishes and when a verdict comes (a new one is a new allocation).
+    let panel = RwSignal::new(None::<Result<crate::judge::Panel, String>>);
+    // Worked out again when the run finishes and when a verdict comes (a new one is a new allocation).
     Effect::new(move |_| {
         controller.view.with(|v| v.verdict.as_ref().map(|e| std::sync::Arc::as_ptr(e) as usize));
         if !finished.get() {
-            return card.set(String::new());
+            return panel.set(None);
         }
         let Ok(events) = controller.judgeable() else { return };
         let Some(Event::RunStarted { scenario, .. }) = events.first() else { return };
         let run = crate::export::to_json_compact(scenario, &events);
-        super::tools::spawn(super::tools::verdict_panel(run), move |out| {
-            card.set(out.unwrap_or_else(|e| crate::text::alert_html(&e).into_string()))
+        leptos::task::spawn_local(async move {
+            let made = super::tools::answer(super::tools::verdict_panel(run)).await;
+            panel.set(made.transpose());
         });
     });
-    let act = move |ev: leptos::ev::MouseEvent| {
-        if let Some(link) = goto_link(&ev) {
-            ev.prevent_default();
-            return show_speech(&link);
-        }
-        let Some(button) = super::browser::acted(&ev, "judge") else { return };
-        let attr = |name: &str| button.get_attribute(name).unwrap_or_default();
-        controller.judge(&attr("data-key-for"), &attr("data-judge"));
+    let shown = move || {
+        panel.with(|p| match p {
+            None => ().into_any(),
+            Some(Err(e)) => view! { <p class="notice error" role="alert">{e.clone()}</p> }.into_any(),
+            Some(Ok(p)) => panel_view(controller, p).into_any(),
+        })
     };
     move || {
         finished.get().then(|| {
             view! {
                 <div class="panel verdict" data-testid="verdict">
                     <h2>"Verdict"</h2>
-                    <div data-testid="scorecard-box" on:click=act markup=move || Markup::from_tools_module(card.get())></div>
+                    <div data-testid="scorecard-box">{shown}</div>
                     <p class="muted" role="status" data-testid="judging">{move || controller.judging.get()}</p>
                 </div>
             }
         })
     }
 }
+
+fn panel_view(controller: Controller, p: &crate::judge::Panel) -> impl IntoView {
+    let (key_for, judge) = (p.key_for.clone(), p.judge.clone());
+    let note = p.note.clone().map(|n| view! { " " <span class="muted" data-testid="judge-note">{n}</span> });
+    view! {
+        <p class="row">
+            <button data-testid="judge-run" on:click=move |_| controller.judge(&key_for, &judge)>{p.button()}</button>
+            {note}
+        </p>
+        {p.card.as_ref().map(card_view)}
+        {text_view(&p.text)}
+    }
+}
+
+/// The header cells of a table of `cards`' dimensions, each with its scale.
+fn score_heads(cards: &[crate::judge::Scorecard]) -> impl IntoView {
+    cards.first().map(|c| {
+        c.scores
+            .iter()
+            .map(|s| view! { <th scope="col">{s.dimension.clone()}<span class="muted">{format!(" {}–{}", s.min, s.max)}</span></th> })
+            .collect_view()
+    })
+}
+
+fn score_cells(c: &crate::judge::Scorecard) -> impl IntoView {
+    c.scores
+        .iter()
+        .map(|s| match s.score {
+            Some(v) => view! { <td data-dimension=s.dimension.clone()>{v}</td> }.into_any(),
+            None => view! { <td data-dimension=s.dimension.clone() class="muted">"–"</td> }.into_any(),
+        })
+        .collect_view()
+}
+
+fn card_view(card: &crate::judge::Card) -> impl IntoView {
+    let by = view! {
+        <p class="judge-by" data-testid="judge-by">
+            {format!("Verdict by {}", card.judge)}
+            {card.same_model.then(|| view! {
+                <span class="warning" data-testid="same-model">" · the agents' own model: it may favour what it wrote"</span>
+            })}
+        </p>
+    };
+    if let Some(problem) = &card.problem {
+        return view! { {by} <p class="alert" role="alert" data-testid="not-judged">{problem.clone()}</p> }
+            .into_any();
+    }
+    let rows = card
+        .agents
+        .iter()
+        .map(|c| {
+            view! {
+                <tr data-agent=c.agent.clone()>
+                    <th scope="row">{c.agent.clone()}</th>
+                    {score_cells(c)}
+                    <td>{c.speeches}</td>
+                    <td>{crate::text::fixed(c.words, 1)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let conversation = card.conversation.as_ref().map(|c| {
+        view! {
+            <table class="scorecard" data-testid="conversation-scores">
+                <thead><tr><th scope="col"></th>{score_heads(std::slice::from_ref(c))}</tr></thead>
+                <tbody><tr><th scope="row">"The conversation"</th>{score_cells(c)}</tr></tbody>
+            </table>
+        }
+    });
+    let reasons = card
+        .reasons
+        .iter()
+        .map(|r| {
+            let pointers = r
+                .pointers
+                .iter()
+                .map(|p| {
+                    let (turn, agent) = (p.turn, r.agent.clone());
+                    let go = move |ev: leptos::ev::MouseEvent| {
+                        ev.prevent_default();
+                        show_speech(turn, &agent);
+                    };
+                    view! {
+                        <p class=p.what.to_ascii_lowercase()>
+                            {format!("{}: ", p.what)}
+                            <a href="#" data-goto-turn=turn data-speaker=r.agent.clone() on:click=go>{format!("turn {turn}")}</a>
+                            " "
+                            <q>{p.said.clone()}</q>
+                        </p>
+                    }
+                })
+                .collect_view();
+            let title = if r.agent.is_empty() { "The conversation".to_string() } else { r.agent.clone() };
+            view! {
+                <div class="reason" data-testid="reasons" data-agent=r.agent.clone()>
+                    <h3>{title}</h3>
+                    <p>{r.reasoning.clone()}</p>
+                    {pointers}
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        {by}
+        <table class="scorecard" data-testid="scorecard">
+            <thead>
+                <tr>
+                    <th scope="col">"Agent"</th>
+                    {score_heads(&card.agents)}
+                    <th scope="col" title="judges favour long answers: compare scores with length">"Speeches"</th>
+                    <th scope="col">"Words each"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+        {conversation}
+        <details class="reasons" open>
+            <summary>"The judge's reasons"</summary>
+            {reasons}
+        </details>
+    }
+    .into_any()
+}
+
+/// The run's text statistics, with what each figure measures and does not.
+fn text_view(all: &[crate::textstats::AgentText]) -> impl IntoView {
+    let rows = all
+        .iter()
+        .map(|t| {
+            let cells = t.cells().map(|c| view! { <td>{c}</td> });
+            view! { <tr data-agent=t.agent.clone()><th scope="row">{t.agent.clone()}</th>{cells.into_iter().collect_view()}</tr> }
+        })
+        .collect_view();
+    view! {
+        <details class="textstats" data-testid="textstats">
+            <summary>"What was said: text statistics"</summary>
+            <p class="muted">"Counted from the words, with no model: they do not tell agreement from disagreement or a good point from a bad one."</p>
+            <table class="scorecard">
+                <thead>
+                    <tr>
+                        <th scope="col">"Agent"</th>
+                        <th scope="col">"Speeches"</th>
+                        <th scope="col" title="the share of a speech's content words the previous speaker used too: shared words, not engagement">"Takes up the previous speaker"</th>
+                        <th scope="col" title="the share of its three-word phrases it had said before: the same point in other words is not counted">"Repeats itself"</th>
+                        <th scope="col" title="the share of its content words found in the topic or its own description: synonyms do not count">"Words of the topic"</th>
+                        <th scope="col" title="words per speech against the word limit">"Length"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </details>
+    }
+}
+
 /// The model of the judge `settings` name for a run of `scenario`, with `key`; none for the
 /// demo judge.
 fn judge_model(

@@ -2,9 +2,9 @@
 //! the first time one is used and precached once the page is idle (docs/architecture.md). For a
 //! batch it reads the seeds, writes each run's CSV row from its log and draws the report; for a
 //! run it writes the Markdown transcript, the notebook, the trace and the AutoGen team, asks the
-//! judge and draws the verdict; for the editor it draws a part's prompt templates and sets one;
-//! it opens the class's room. The code is the core's, so the page writes the rows `agora batch` writes and the
-//! files `agora export` writes.
+//! judge and draws the verdict; for the editor it draws a part's prompt templates and the judge's
+//! settings; it opens the class's room. The code is the core's, so the page writes the rows
+//! `agora batch` writes and the files `agora export` writes.
 //!
 //! Each tool is a split function of the chunk: the first call fetches it, later calls run at once
 //! (a step of the microtask queue, so calls keep the order they were made in). A chunk that cannot
@@ -30,7 +30,9 @@ impl From<Unfetched> for String {
 }
 
 /// A tool's answer, once its chunk is there.
-pub async fn answer(call: impl Future<Output = Result<Answer, Unfetched>>) -> Answer {
+pub async fn answer<T>(
+    call: impl Future<Output = Result<Result<T, String>, Unfetched>>,
+) -> Result<T, String> {
     call.await?
 }
 
@@ -93,9 +95,9 @@ tools! {
         crate::batch::report::page::row(&scenario, &seeds, seed, &run, &error, &csv)
     }
 
-    /// The report of the batch `csv` holds (see [`crate::batch::report_html`]).
-    pub fn report(csv: String) -> Answer {
-        crate::batch::read_csv(&csv).map(|t| crate::batch::report_html(&t).into_string())
+    /// The report of the batch `csv` holds (see [`crate::batch::Report`]).
+    pub fn report(csv: String) -> Result<crate::batch::Report, String> {
+        crate::batch::read_csv(&csv).map(|t| crate::batch::Report::of(&t))
     }
 
     /// The Markdown transcript of a run file (see [`crate::export::to_markdown`]). Like every
@@ -176,26 +178,16 @@ tools! {
     }
 
     /// What a finished run's panel shows under "Verdict": the button that asks the judge, who
-    /// judges and the scorecard of its newest verdict (see [`crate::judge::panel_html`]), then
-    /// its text statistics ([`crate::textstats::table_html`]), as HTML.
-    pub fn verdict_panel(run: String) -> Answer {
-        crate::export::from_json(&run).map(|file| {
-            let mut html = crate::judge::panel_html(&file.events);
-            html.push(crate::textstats::table_html(crate::events::run_part(&file.events)));
-            html.into_string()
-        })
+    /// judges, the scorecard of its newest verdict and the text statistics (see
+    /// [`crate::judge::Panel`]); none before the run started.
+    pub fn verdict_panel(run: String) -> Result<Option<crate::judge::Panel>, String> {
+        crate::export::from_json(&run).map(|file| crate::judge::Panel::of(&file.events))
     }
 
-    /// The editor's rows for one part's prompt templates (see
-    /// [`crate::scenario::Scenario::templates_html`]) of the scenario `scenario` holds as JSON.
-    pub fn templates(scenario: String, part: String) -> Answer {
-        crate::scenario::Scenario::parse(&scenario).map(|s| s.templates_html(&part).into_string())
-    }
-
-    /// What an input or click in the editor's template rows does to the scenario (see
-    /// [`super::editor::template_edit`]).
-    pub fn template_edit(scenario: String, event: web_sys::Event) -> Answer {
-        super::editor::template_edit(&scenario, &event)
+    /// The editor's list of one part's templates, or the judge's settings, drawn under `owner`
+    /// (see [`super::templates::rows`]).
+    pub fn template_view(owner: leptos::prelude::Owner, scenario: leptos::prelude::RwSignal<crate::scenario::Scenario>, part: crate::scenario::TemplatePart) -> leptos::prelude::AnyView {
+        owner.with(|| super::templates::rows(scenario, part))
     }
 
     /// Opens the class's room on the teacher's page (see [`super::room_live::open`]).

@@ -1,9 +1,8 @@
-//! A batch's distributions as small inline SVG charts (no chart library): horizontal bars with
-//! their range, each with a text alternative, readable on a projector.
+//! A batch's distributions as small charts (no chart library): horizontal bars with their range,
+//! each with a text alternative, laid out here for the page to draw as SVG, readable on a
+//! projector.
 
 use super::{Spread, Summary, Table};
-use crate::markup;
-use crate::markup::Markup;
 use crate::text::fixed;
 
 /// One bar: its label, its length, the range drawn over it, and the figure written beside it.
@@ -16,9 +15,9 @@ pub struct Bar {
 
 /// A chart's axes: what the rows are (above their labels), what the bars measure (under the
 /// scale), and the scale's ticks as (value, label).
-pub struct Axes<'a> {
-    pub rows: &'a str,
-    pub measure: &'a str,
+pub struct Axes {
+    pub rows: &'static str,
+    pub measure: &'static str,
     pub ticks: Vec<(f64, String)>,
 }
 
@@ -36,82 +35,85 @@ fn ticks(max: f64, whole: bool, label: impl Fn(f64) -> String) -> Vec<(f64, Stri
     out
 }
 
-/// Bars from 0 to `max`, one per row, on labelled axes, as an SVG that scales to its box; its
-/// title and every row's label and figure are its text alternative.
-pub fn bars(title: &str, rows: &[Bar], max: f64, axes: &Axes) -> Markup {
-    // Whole pixels of a 560-wide drawing: written as integers, so no float formatting is needed.
-    const ROW: i32 = 26;
+/// Bars from 0 to `max`, one per row, on labelled axes, under `caption`.
+pub struct Chart {
+    pub caption: String,
+    pub rows: Vec<Bar>,
+    pub max: f64,
+    pub axes: Axes,
+}
+
+/// Where a chart's parts go in its drawing, in whole pixels of a 560-wide box that scales to
+/// the page (whole numbers, so the drawing writes no float).
+pub struct Layout {
+    pub height: i32,
+    /// The scale's line, under the rows.
+    pub bottom: i32,
+    /// Where the bars start (the labels end just before it).
+    pub left: i32,
+    /// Where the bars end at `max` (each row's figure starts just after it).
+    pub right: i32,
+    /// Each tick's place and label.
+    pub ticks: Vec<(i32, String)>,
+    pub rows: Vec<RowLayout>,
+}
+
+/// One row of a [`Layout`].
+pub struct RowLayout {
+    pub top: i32,
+    pub middle: i32,
+    pub width: i32,
+    /// The range's line from its least to its most.
+    pub range: Option<(i32, i32)>,
+}
+
+impl Chart {
+    pub const WIDTH: i32 = 560;
+    pub const ROW: i32 = 26;
     const LABEL: i32 = 140;
-    const WIDTH: f64 = 220.0;
+    const BARS: f64 = 220.0;
     // Room above the rows for their heading, and below them for the scale and its name.
     const HEAD: i32 = 18;
     const FOOT: i32 = 40;
-    let bottom = HEAD + ROW * rows.len() as i32 + 4;
-    let height = bottom + FOOT;
-    let x = |v: f64| LABEL + if max > 0.0 { ((v / max).clamp(0.0, 1.0) * WIDTH).round() as i32 } else { 0 };
-    let alt: Vec<String> = rows.iter().map(|r| format!("{}: {}", r.label, r.text)).collect();
-    let mut svg = markup!(
-        "<svg class=\"bars\" role=\"img\" viewBox=\"0 0 560 {}\"><title>{}. {}</title>\
-         <text x=\"{}\" y=\"12\" class=\"axis-name\" text-anchor=\"end\" data-axis=\"rows\">{}</text>\
-         <line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"axis\"/>\
-         <text x=\"{}\" y=\"{}\" class=\"axis-name\" text-anchor=\"middle\" data-axis=\"measure\">{}</text>",
-        height,
-        title,
-        alt.join("; "),
-        LABEL - 6,
-        axes.rows,
-        LABEL,
-        LABEL + WIDTH as i32,
-        bottom,
-        bottom,
-        LABEL + WIDTH as i32 / 2,
-        bottom + 34,
-        axes.measure
-    );
-    for (value, label) in &axes.ticks {
-        svg.push(markup!(
-            "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"axis\"/><text x=\"{}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
-            x(*value),
-            x(*value),
+
+    /// The chart's text alternative: its caption, then each row's label and figure.
+    pub fn alternative(&self) -> String {
+        let rows: Vec<String> = self.rows.iter().map(|r| format!("{}: {}", r.label, r.text)).collect();
+        format!("{}. {}", self.caption, rows.join("; "))
+    }
+
+    pub fn layout(&self) -> Layout {
+        let bottom = Self::HEAD + Self::ROW * self.rows.len() as i32 + 4;
+        let x = |v: f64| {
+            Self::LABEL
+                + if self.max > 0.0 {
+                    ((v / self.max).clamp(0.0, 1.0) * Self::BARS).round() as i32
+                } else {
+                    0
+                }
+        };
+        Layout {
+            height: bottom + Self::FOOT,
             bottom,
-            bottom + 4,
-            x(*value),
-            bottom + 16,
-            label
-        ));
-    }
-    for (i, r) in rows.iter().enumerate() {
-        let top = HEAD + i as i32 * ROW + 2;
-        let mid = top + ROW / 2;
-        svg.push(markup!(
-            "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\" dominant-baseline=\"middle\">{}</text>\
-             <rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"mean\"/>",
-            LABEL - 6,
-            mid,
-            r.label,
-            LABEL,
-            top + 4,
-            x(r.value) - LABEL,
-            ROW - 8
-        ));
-        if let Some((lo, hi)) = r.range {
-            svg.push(markup!(
-                "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"range\"/>",
-                x(lo),
-                x(hi),
-                mid,
-                mid
-            ));
+            left: Self::LABEL,
+            right: Self::LABEL + Self::BARS as i32,
+            ticks: self.axes.ticks.iter().map(|(v, label)| (x(*v), label.clone())).collect(),
+            rows: self
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let top = Self::HEAD + i as i32 * Self::ROW + 2;
+                    RowLayout {
+                        top,
+                        middle: top + Self::ROW / 2,
+                        width: x(r.value) - Self::LABEL,
+                        range: r.range.map(|(lo, hi)| (x(lo), x(hi))),
+                    }
+                })
+                .collect(),
         }
-        svg.push(markup!(
-            "<text x=\"{}\" y=\"{}\" class=\"figure\" dominant-baseline=\"middle\">{}</text>",
-            LABEL + WIDTH as i32 + 6,
-            mid,
-            r.text
-        ));
     }
-    svg.push_static("</svg>");
-    svg
 }
 
 /// How many runs had each value of a whole-number figure (`None`: the runs without it, under
@@ -142,8 +144,8 @@ fn spread_bar(label: String, s: &Spread, text: String) -> Bar {
     Bar { label, value: s.mean, range: Some((s.min, s.max)), text }
 }
 
-/// The batch's charts, each as (caption, SVG).
-pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
+/// The batch's charts.
+pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
     let mut out = Vec::new();
     if summary.runs == 0 {
         return out;
@@ -156,16 +158,16 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
         .collect();
     let caption = "Share of the floor per agent: mean over runs, the line from the least to the most";
     let axes = Axes { rows: "agent", measure: "share of the turns", ticks: ticks(1.0, false, pct) };
-    out.push((caption.to_string(), bars(caption, &floor, 1.0, &axes)));
+    out.push(Chart { caption: caption.to_string(), rows: floor, max: 1.0, axes });
     let count = |v: f64| fixed(v, 0);
     let (runs, max) = histogram(table.rows.iter().map(|r| Some(r.longest_run)), "in a row", "");
     let caption = "Longest run of one speaker: how many runs had each";
     let axes = Axes { rows: "longest stretch", measure: "number of runs", ticks: ticks(max, true, count) };
-    out.push((caption.to_string(), bars(caption, &runs, max, &axes)));
+    out.push(Chart { caption: caption.to_string(), rows: runs, max, axes });
     let (spoke, max) = histogram(table.rows.iter().map(|r| r.everyone_spoke_by), "turns", "never");
     let caption = "Turns until everyone had spoken: how many runs took each";
     let axes = Axes { rows: "all had spoken by", measure: "number of runs", ticks: ticks(max, true, count) };
-    out.push((caption.to_string(), bars(caption, &spoke, max, &axes)));
+    out.push(Chart { caption: caption.to_string(), rows: spoke, max, axes });
     let optimum = table.rows.iter().find_map(|r| r.optimum).unwrap_or(0);
     let games: Vec<Bar> = summary
         .overall_by_game
@@ -186,7 +188,7 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
             measure: "overall score (the right end is the optimum)",
             ticks: ticks(top, true, count),
         };
-        out.push((caption.to_string(), bars(caption, &games, top, &axes)));
+        out.push(Chart { caption: caption.to_string(), rows: games, max: top, axes });
     }
     // The judge's scores: each agent dimension across the cast, then the conversation's dimensions.
     let judged: Vec<&(String, Spread)> = summary.judge.iter().filter(|(_, s)| s.n > 0).collect();
@@ -211,7 +213,7 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
                 .collect();
             let caption = format!("The judge's {d} score per agent: mean over the runs judged, the line from the least to the most");
             let axes = Axes { rows: "agent", measure: "score", ticks: ticks(top, true, count) };
-            out.push((caption.clone(), bars(&caption, &rows, top, &axes)));
+            out.push(Chart { caption: caption.to_string(), rows, max: top, axes });
         }
         let whole: Vec<Bar> = judged
             .iter()
@@ -221,7 +223,7 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
         if !whole.is_empty() {
             let caption = "The judge's scores of the conversation: mean over the runs judged, the line from the least to the most";
             let axes = Axes { rows: "dimension", measure: "score", ticks: ticks(top, true, count) };
-            out.push((caption.to_string(), bars(caption, &whole, top, &axes)));
+            out.push(Chart { caption: caption.to_string(), rows: whole, max: top, axes });
         }
     }
     if summary.cost.n > 0 {
@@ -242,7 +244,7 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<(String, Markup)> {
             measure: "cost in dollars",
             ticks: ticks(summary.cost.max, false, |v| format!("${}", fixed(v, 4))),
         };
-        out.push((caption.to_string(), bars(caption, &cost, summary.cost.max, &axes)));
+        out.push(Chart { caption: caption.to_string(), rows: cost, max: summary.cost.max, axes });
     }
     out
 }

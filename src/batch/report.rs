@@ -1,55 +1,57 @@
-//! A batch as the page shows it: the summary's lines, the charts and the runs, as HTML.
+//! A batch as the page shows it: the summary's sentences and its figures in full, the charts and
+//! the runs (the page draws them, `app::batch`), and what the page asks of the tools chunk.
 
-use super::charts::charts;
+use super::charts::{charts, Chart};
 use super::{Summary, Table};
-use crate::markup;
-use crate::markup::Markup;
 use crate::text::fixed;
 
-/// The summary, charts and runs of a batch, as HTML: what the page shows of a batch (through
-/// `src/bin/agora-tools.rs`, loaded when a batch is shown, so none of this is on the first
-/// page). Each run's Replay button carries its seed.
-pub fn report_html(table: &Table) -> Markup {
-    let summary = Summary::of(table);
-    let mut html = Markup::from_static("<ul class=\"batch-summary\" data-testid=\"batch-summary\">");
-    for sentence in summary.sentences() {
-        html.push(markup!("<li>{}</li>", sentence));
-    }
-    // The same figures as the terminal prints them, for whoever wants the intervals.
-    html.push_static(
-        "</ul><details class=\"batch-figures\"><summary>The figures in full (as <code>agora batch</code> prints them)</summary><pre data-testid=\"batch-figures\">",
-    );
-    html.push(markup!("{}", summary.lines().join("\n")));
-    html.push_static("</pre></details><div class=\"batch-charts\">");
-    for (caption, svg) in charts(table, &summary) {
-        html.push(markup!(
-            "<figure class=\"chart\" data-testid=\"batch-chart\">{}<figcaption class=\"muted\">{}</figcaption></figure>",
-            svg,
-            caption
-        ));
-    }
-    html.push_static("</div><div class=\"batch-runs\"><table><tbody>");
-    for r in &table.rows {
-        let shares: Vec<String> =
-            r.floor.iter().map(|(a, s)| format!("{a} {}%", fixed(s * 100.0, 0))).collect();
-        let said = super::summary::ending(&r.finish);
-        let finish = if r.error.is_empty() { said.to_string() } else { format!("{said}: {}", r.error) };
-        html.push(markup!(
-            "<tr data-testid=\"batch-row\" data-seed=\"{}\"><th scope=\"row\">seed {}</th><td>{}</td><td>{} turns</td>\
-             <td>{}</td><td><button data-testid=\"batch-open\" data-seed=\"{}\">Replay</button></td></tr>",
-            r.seed,
-            r.seed,
-            finish,
-            r.turns,
-            shares.join(", "),
-            r.seed
-        ));
-    }
-    html.push_static("</tbody></table></div>");
-    html
+/// What the page shows of a batch, worked out in the page's tools chunk (fetched when a batch is
+/// shown, so none of this is on the first page).
+pub struct Report {
+    /// The summary in sentences.
+    pub sentences: Vec<String>,
+    /// The same figures as `agora batch` prints them, for whoever wants the intervals.
+    pub figures: String,
+    pub charts: Vec<Chart>,
+    pub runs: Vec<RunLine>,
 }
 
-/// What the page asks of the tools module (`src/bin/agora-tools.rs`), which it fetches when a batch
+/// One run of a batch, in its row of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunLine {
+    pub seed: u64,
+    /// How it ended, with its error when it had one.
+    pub finish: String,
+    pub turns: u32,
+    /// Each agent's share of the floor, in percent ("Donald Trump 40%").
+    pub shares: String,
+}
+
+impl Report {
+    pub fn of(table: &Table) -> Report {
+        let summary = Summary::of(table);
+        let runs = table
+            .rows
+            .iter()
+            .map(|r| {
+                let shares: Vec<String> =
+                    r.floor.iter().map(|(a, s)| format!("{a} {}%", fixed(s * 100.0, 0))).collect();
+                let said = super::summary::ending(&r.finish);
+                let finish =
+                    if r.error.is_empty() { said.to_string() } else { format!("{said}: {}", r.error) };
+                RunLine { seed: r.seed, finish, turns: r.turns, shares: shares.join(", ") }
+            })
+            .collect();
+        Report {
+            sentences: summary.sentences(),
+            figures: summary.lines().join("\n"),
+            charts: charts(table, &summary),
+            runs,
+        }
+    }
+}
+
+/// What the page asks of its tools chunk (`app::tools`), which it fetches when a batch
 /// starts or is shown, so the figures, the CSV writer and the report are not on the first page.
 pub mod page {
     use crate::batch::{fingerprint, row_of, Seeds, Table};

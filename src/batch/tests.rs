@@ -266,29 +266,61 @@ fn the_charts_draw_the_summarys_figures_with_text_alternatives() {
     let summary = Summary::of(&table);
     let charts = charts::charts(&table, &summary);
     assert_eq!(charts.len(), 3, "floor, speaker runs, everyone spoke; no scores or cost here");
-    let (caption, floor) = &charts[0];
-    assert!(caption.starts_with("Share of the floor"));
+    let floor = &charts[0];
+    assert!(floor.caption.starts_with("Share of the floor"));
+    let said = floor.alternative();
+    assert!(said.starts_with(&format!("{}. ", floor.caption)));
     for (agent, s) in &summary.floor {
         let pct = crate::text::fixed(s.mean * 100.0, 0);
-        assert!(floor.as_str().contains(&format!("{agent}: {pct}%")), "{agent} {pct} in {floor:?}");
+        assert!(said.contains(&format!("{agent}: {pct}%")), "{agent} {pct} in {said}");
     }
-    assert_eq!(floor.as_str().matches("<rect").count(), table.agents.len());
+    let layout = floor.layout();
+    assert_eq!(layout.rows.len(), table.agents.len());
+    // Each bar is as long as its mean share, and its range runs from the least to the most.
+    for (row, (_, s)) in layout.rows.iter().zip(&summary.floor) {
+        let long = f64::from(layout.right - layout.left);
+        assert!((f64::from(row.width) - s.mean * long).abs() <= 0.5, "{} for {}", row.width, s.mean);
+        let (lo, hi) = row.range.unwrap();
+        assert!(lo <= layout.left + row.width && layout.left + row.width <= hi);
+    }
+    // The rows stack inside the drawing, above the scale.
+    assert!(layout.rows.windows(2).all(|w| w[1].top - w[0].top == charts::Chart::ROW));
+    assert!(layout
+        .rows
+        .iter()
+        .all(|r| r.top + charts::Chart::ROW <= layout.bottom && layout.bottom < layout.height));
     // Each histogram's bars count every run once.
-    let counted: u32 = charts[1]
-        .1
-        .as_str()
-        .split("class=\"figure\" dominant-baseline=\"middle\">")
-        .skip(1)
-        .map(|t| t.split(' ').next().unwrap().parse::<u32>().unwrap())
-        .sum();
+    let counted: u32 = charts[1].rows.iter().map(|b| b.value as u32).sum();
     assert_eq!(counted, 5);
+    assert!(charts[1]
+        .rows
+        .iter()
+        .all(|b| b.text == format!("{} run{}", b.value, if b.value == 1.0 { "" } else { "s" })));
     let trading = table_of("trading-game", &[1, 2], 30);
     let charts = charts::charts(&trading, &Summary::of(&trading));
-    let games = &charts.iter().find(|(c, _)| c.starts_with("Overall score per game")).unwrap().1;
-    assert!(games.as_str().contains("game 1: 33.0 (33 to 33) of 73"), "{games:?}");
-    assert!(charts::bars("x<y", &[], 1.0, &charts::Axes { rows: "", measure: "", ticks: Vec::new() })
-        .as_str()
-        .contains("<title>x&lt;y. </title>"));
+    let games = charts.iter().find(|c| c.caption.starts_with("Overall score per game")).unwrap();
+    assert!(games.alternative().contains("game 1: 33.0 (33 to 33) of 73"), "{}", games.alternative());
+}
+
+#[test]
+fn the_report_holds_the_summary_the_charts_and_each_run() {
+    let table = table_of("rail-debate", &[3, 1, 2], 6);
+    let report = Report::of(&table);
+    let summary = Summary::of(&table);
+    assert_eq!(report.sentences, summary.sentences());
+    assert_eq!(report.figures, summary.lines().join("\n"));
+    assert_eq!(report.charts.len(), 3);
+    assert_eq!(
+        report.runs.iter().map(|r| r.seed).collect::<Vec<_>>(),
+        table.rows.iter().map(|r| r.seed).collect::<Vec<_>>()
+    );
+    for (line, row) in report.runs.iter().zip(&table.rows) {
+        assert_eq!(line.turns, row.turns);
+        assert_eq!(line.finish, summary::ending(&row.finish));
+        for agent in &table.agents {
+            assert!(line.shares.contains(&format!("{agent} ")), "{agent} in {}", line.shares);
+        }
+    }
 }
 
 #[test]
@@ -369,25 +401,21 @@ fn the_page_says_the_summary_in_sentences_with_the_terminals_figures() {
 fn every_chart_names_its_axes_and_marks_its_scale() {
     let table = table_of("rail-debate", &[1, 2, 3, 4], 6);
     let charts = charts::charts(&table, &Summary::of(&table));
-    for (caption, svg) in &charts {
-        let svg = svg.as_str();
-        assert!(svg.contains("data-axis=\"rows\">") && svg.contains("data-axis=\"measure\">"), "{caption}");
-        assert!(svg.matches("class=\"tick\"").count() >= 2, "{caption}: {svg}");
+    for c in &charts {
+        assert!(!c.axes.rows.is_empty() && !c.axes.measure.is_empty(), "{}", c.caption);
+        assert!(c.layout().ticks.len() >= 2, "{}", c.caption);
     }
-    let floor = charts[0].1.as_str();
-    assert!(floor.contains(">share of the turns</text>") && floor.contains(">agent</text>"));
-    for tick in [">0%</text>", ">50%</text>", ">100%</text>"] {
-        assert!(floor.contains(tick), "{tick}");
-    }
+    let floor = &charts[0];
+    assert_eq!((floor.axes.measure, floor.axes.rows), ("share of the turns", "agent"));
+    let labels: Vec<String> = floor.layout().ticks.into_iter().map(|(_, l)| l).collect();
+    assert_eq!(labels, ["0%", "50%", "100%"]);
+    // The ticks sit on the scale, from its start to its end.
+    let layout = floor.layout();
+    assert_eq!(layout.ticks.first().unwrap().0, layout.left);
+    assert_eq!(layout.ticks.last().unwrap().0, layout.right);
     // A count of runs has no half-run tick: 4 runs at most gives 0, 2 and 4; 3 gives 0 and 3.
-    let ticks = |svg: &str| -> Vec<String> {
-        svg.split("class=\"tick\" text-anchor=\"middle\">")
-            .skip(1)
-            .map(|t| t.split('<').next().unwrap().to_string())
-            .collect()
-    };
-    for (_, svg) in &charts[1..] {
-        let t = ticks(svg.as_str());
+    for c in &charts[1..] {
+        let t: Vec<String> = c.layout().ticks.into_iter().map(|(_, l)| l).collect();
         assert!(t.iter().all(|v| v.parse::<u32>().is_ok()), "{t:?}");
     }
 }

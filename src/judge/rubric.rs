@@ -275,55 +275,113 @@ Judge only what the transcript shows. Do not favour a participant for speaking m
 Reply with one JSON object and nothing else, in this shape:
 {shape}";
 
-impl JudgeSettings {
-    /// The editor's rows for these settings as HTML (the tools module draws them): who judges,
-    /// then each dimension of both rubrics with its name, scale and description, a button to
-    /// remove it and one to add a dimension to each list. `crate::scenario::Scenario::templates_html`
-    /// gives them for the part `judge`; the tools module reads them back.
-    pub fn editor_html(&self) -> crate::markup::Markup {
-        use crate::markup;
-        let field = |key: &str, label: &str, value: &str, hint: &str| {
-            markup!(
-                "<label class=\"field\"><span>{}</span><input data-testid=\"field-judge.{}\" data-key=\"{}\" value=\"{}\" placeholder=\"{}\"></label>",
-                label,
-                key,
-                key,
-                value,
-                hint
-            )
-        };
-        let mut html = markup!(
-            "<div class=\"judge-settings\" data-testid=\"judge-settings\"><p class=\"row\">{}{}{}</p><label class=\"check\"><input type=\"checkbox\" data-key=\"live\" data-testid=\"field-judge.live\"{}> Score each speech as it lands, beside it in the transcript (a judge's call a speech)</label>",
-            field("provider", "Judge's provider", &self.provider, "the run's own"),
-            field("model", "Judge's model", &self.model, "the run's own"),
-            field("base_url", "Judge's address", &self.base_url, "the provider's"),
-            if self.live { crate::markup::Markup::from_static(" checked") } else { crate::markup::Markup::new() }
-        );
-        for (list, title, dims) in [
-            ("agent_rubric", "Scored for each agent", &self.agent_rubric),
-            ("conversation_rubric", "Scored for the conversation", &self.conversation_rubric),
-        ] {
-            html.push(markup!("<h4>{}</h4>", title));
-            for (i, d) in dims.iter().enumerate() {
-                html.push(markup!(
-                    "<div class=\"dimension row\" data-list=\"{}\" data-testid=\"dimension-{}-{}\"><input data-key=\"name\" aria-label=\"Name\" value=\"{}\"><input type=\"number\" data-key=\"min\" aria-label=\"Least score\" value=\"{}\"><input type=\"number\" data-key=\"max\" aria-label=\"Most score\" value=\"{}\"><textarea data-key=\"description\" aria-label=\"What the judge reads\" rows=\"2\">\n{}</textarea><button data-act=\"remove\">Remove</button></div>",
-                    list,
-                    list,
-                    i,
-                    d.name,
-                    d.min,
-                    d.max,
-                    d.description
-                ));
-            }
-            html.push(markup!(
-                "<button data-act=\"add\" data-list=\"{}\" data-testid=\"add-{}\">Add a dimension</button>",
-                list,
-                list
-            ));
+/// One of the judge's two rubrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rubric {
+    /// Scored for each agent.
+    Agent,
+    /// Scored for the conversation as a whole.
+    Conversation,
+}
+
+impl Rubric {
+    pub const BOTH: [Rubric; 2] = [Rubric::Agent, Rubric::Conversation];
+
+    /// The rubric's field in the settings' JSON.
+    pub fn field(self) -> &'static str {
+        match self {
+            Rubric::Agent => "agent_rubric",
+            Rubric::Conversation => "conversation_rubric",
         }
-        html.push_static("</div>");
-        html
+    }
+
+    /// What the editor calls it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Rubric::Agent => "Scored for each agent",
+            Rubric::Conversation => "Scored for the conversation",
+        }
+    }
+}
+
+/// The part of a dimension a box in the editor sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DimensionPart {
+    Name,
+    Min,
+    Max,
+    Description,
+}
+
+impl Dimension {
+    /// Sets one part from what its box holds: text trimmed, a scale's end a whole number (0 when
+    /// the box holds none, which [`JudgeSettings::problems`] then names).
+    pub fn set(&mut self, part: DimensionPart, text: &str) {
+        let number = || text.trim().parse().unwrap_or(0);
+        match part {
+            DimensionPart::Name => self.name = text.trim().to_string(),
+            DimensionPart::Min => self.min = number(),
+            DimensionPart::Max => self.max = number(),
+            DimensionPart::Description => self.description = text.trim().to_string(),
+        }
+    }
+}
+
+/// Who judges, as the editor's three boxes set it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhoPart {
+    Provider,
+    Model,
+    BaseUrl,
+}
+
+impl JudgeSettings {
+    pub fn rubric(&self, rubric: Rubric) -> &[Dimension] {
+        match rubric {
+            Rubric::Agent => &self.agent_rubric,
+            Rubric::Conversation => &self.conversation_rubric,
+        }
+    }
+
+    pub fn rubric_mut(&mut self, rubric: Rubric) -> &mut Vec<Dimension> {
+        match rubric {
+            Rubric::Agent => &mut self.agent_rubric,
+            Rubric::Conversation => &mut self.conversation_rubric,
+        }
+    }
+
+    /// Adds a dimension to `rubric`, named for its place ("dimension 4"), scored 1 to 5.
+    pub fn add_dimension(&mut self, rubric: Rubric) {
+        let list = self.rubric_mut(rubric);
+        let name = format!("dimension {}", list.len() + 1);
+        list.push(Dimension { name, min: 1, max: 5, description: String::new() });
+    }
+
+    /// Removes the `index`th dimension of `rubric` (nothing, past its end).
+    pub fn remove_dimension(&mut self, rubric: Rubric, index: usize) {
+        let list = self.rubric_mut(rubric);
+        if index < list.len() {
+            list.remove(index);
+        }
+    }
+
+    /// What a box of the editor's "who judges" row holds.
+    pub fn who_part(&self, part: WhoPart) -> &str {
+        match part {
+            WhoPart::Provider => &self.provider,
+            WhoPart::Model => &self.model,
+            WhoPart::BaseUrl => &self.base_url,
+        }
+    }
+
+    /// Sets a part of who judges from its box, trimmed.
+    pub fn set_who(&mut self, part: WhoPart, text: &str) {
+        let text = text.trim().to_string();
+        match part {
+            WhoPart::Provider => self.provider = text,
+            WhoPart::Model => self.model = text,
+            WhoPart::BaseUrl => self.base_url = text,
+        }
     }
 }
 
@@ -367,3 +425,43 @@ Judge only what the transcripts show. Do not favour a conversation for being lon
 
 Reply with one JSON object and nothing else, in this shape:
 {shape}";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimensions_are_added_by_place_and_removed_by_index() {
+        let mut j = JudgeSettings::default();
+        let agents = j.agent_rubric.len();
+        j.add_dimension(Rubric::Conversation);
+        let added = j.conversation_rubric.last().unwrap().clone();
+        assert_eq!(added.name, format!("dimension {}", j.conversation_rubric.len()));
+        assert_eq!((added.min, added.max), (1, 5));
+        let third = j.agent_rubric[3].name.clone();
+        j.remove_dimension(Rubric::Agent, 3);
+        assert_eq!(j.agent_rubric.len(), agents - 1);
+        assert!(j.agent_rubric.iter().all(|d| d.name != third));
+        j.remove_dimension(Rubric::Agent, 99);
+        assert_eq!(j.agent_rubric.len(), agents - 1, "past the end removes nothing");
+    }
+
+    #[test]
+    fn a_box_sets_its_part_trimmed_and_a_scale_that_is_no_number_is_a_problem() {
+        let mut d = Dimension::new("x", "");
+        d.set(DimensionPart::Name, "  humour ");
+        d.set(DimensionPart::Description, " How funny. ");
+        d.set(DimensionPart::Max, " 7");
+        assert_eq!((d.name.as_str(), d.description.as_str(), d.max), ("humour", "How funny.", 7));
+        d.set(DimensionPart::Min, "one");
+        assert_eq!(d.min, 0);
+        let j = JudgeSettings { agent_rubric: vec![d], ..JudgeSettings::default() };
+        assert!(j.problems().is_empty(), "0 to 7 is a scale");
+        let mut j = j;
+        j.agent_rubric[0].set(DimensionPart::Max, "");
+        assert!(j.problems().iter().any(|(f, _)| f == "judge.agent_rubric[0]"));
+        j.set_who(WhoPart::Model, " judge-x ");
+        assert_eq!(j.who_part(WhoPart::Model), "judge-x");
+        assert_eq!(j.who().model, "judge-x");
+    }
+}

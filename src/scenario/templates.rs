@@ -1,13 +1,10 @@
 //! A scenario's prompt templates as the editor offers them: which texts its calls send, each one's
-//! text and the seed's, setting one, and the editor's rows for them as HTML. The rows are drawn
-//! by the page's tools module (`src/bin/agora-tools.rs`), fetched when a list of templates is
-//! first opened, so none of this is on the first page.
+//! text and the seed's, and what setting one does. The page's editor draws them (`app::templates`,
+//! in the tools chunk, fetched when a list of templates is first opened).
 
 use serde::Serialize;
 
 use super::{Opening, PromptKind, Prompts, Scenario};
-use crate::markup;
-use crate::markup::Markup;
 
 /// `value` as a JSON value, through the text writer the scenario's files and links use (serde's
 /// value serializer would be one more copy of every settings writer on the first page).
@@ -131,49 +128,87 @@ impl Scenario {
         }
     }
 
-    /// The editor's rows for the templates of one part of the editor (`part`: "specifier" and
-    /// "describer", an opening step's own; "method", the rest), as HTML: a text box per template
-    /// (`data-field` names it) and a "Back to the default text" button holding the seed's text
-    /// (`data-seed`), disabled while the text is the seed's.
-    pub fn templates_html(&self, part: &str) -> Markup {
-        if part == "judge" {
-            return match self.judge.read() {
-                Ok(settings) => {
-                    let mut html = Markup::new();
-                    for (field, message) in settings.problems() {
-                        html.push(crate::text::alert_html(&format!("{field}: {message}")));
-                    }
-                    html.push(settings.editor_html());
-                    html
-                }
-                Err(e) => crate::text::alert_html(&format!(
-                    "The judge's settings cannot be read ({e}): fix them in the scenario's file."
-                )),
-            };
+    /// The templates the editor lists under `part`, each with its text and the seed's (the
+    /// judge's part lists none: it holds who judges and the rubric, [`crate::judge::rubric::JudgeSettings`]).
+    pub fn template_rows(&self, part: TemplatePart) -> Vec<TemplateRow> {
+        self.templates()
+            .into_iter()
+            .filter(|(field, _)| part.holds(field))
+            .filter_map(|(field, label)| {
+                let (text, seed) = self.template(field)?;
+                Some(TemplateRow { field, label, text, seed })
+            })
+            .collect()
+    }
+
+    /// Puts the seed's text back in the template at `field`.
+    pub fn reset_template(&mut self, field: &str) {
+        if let Some((_, seed)) = self.template(field) {
+            self.set_template(field, seed);
         }
-        let picked = |field: &str| match part {
-            "specifier" => field.starts_with("opening.specifier"),
-            "describer" => field.starts_with("opening.describer"),
-            _ => !field.starts_with("opening."),
-        };
-        let mut html = Markup::new();
-        for (field, label) in self.templates() {
-            let Some((text, seed)) = self.template(field).filter(|_| picked(field)) else { continue };
-            let disabled = if text == seed { Markup::from_static(" disabled") } else { Markup::new() };
-            // The HTML parser drops one newline right after <textarea>: the one written here, so
-            // a template that starts with a newline keeps it.
-            html.push(markup!(
-                "<div class=\"template\"><label class=\"field\"><span>{}</span><textarea data-testid=\"field-{}\" data-field=\"{}\" rows=\"3\">\n{}</textarea></label><button data-testid=\"seed-{}\" data-field=\"{}\" data-seed=\"{}\"{}>Back to the default text</button></div>",
-                label,
-                field,
-                field,
-                text,
-                field,
-                field,
-                seed,
-                disabled,
-            ));
+    }
+
+    /// Changes the judge's settings as written (problems and all: the editor shows them), or says
+    /// why they cannot be read and leaves them.
+    pub fn edit_judge(
+        &mut self,
+        edit: impl FnOnce(&mut crate::judge::rubric::JudgeSettings),
+    ) -> Result<(), String> {
+        let mut settings = self.judge.read()?;
+        edit(&mut settings);
+        self.judge = crate::judge::rubric::JudgeSpec::of(&settings);
+        Ok(())
+    }
+}
+
+/// A part of the editor that lists prompt templates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TemplatePart {
+    /// The topic specifier's, while that opening step is on.
+    Specifier,
+    /// The character describer's, likewise.
+    Describer,
+    /// Every other template: the shared ones, the method's and the judge's prompts.
+    Method,
+    /// Who judges and the rubric.
+    Judge,
+}
+
+impl TemplatePart {
+    /// Its name in the page's test ids (`templates-method`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TemplatePart::Specifier => "specifier",
+            TemplatePart::Describer => "describer",
+            TemplatePart::Method => "method",
+            TemplatePart::Judge => "judge",
         }
-        html
+    }
+
+    fn holds(self, field: &str) -> bool {
+        match self {
+            TemplatePart::Specifier => field.starts_with("opening.specifier"),
+            TemplatePart::Describer => field.starts_with("opening.describer"),
+            TemplatePart::Method => !field.starts_with("opening."),
+            TemplatePart::Judge => false,
+        }
+    }
+}
+
+/// One template as the editor shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateRow {
+    /// Where it is set (`method.prompt`, `opening.specifier_system`).
+    pub field: &'static str,
+    pub label: &'static str,
+    pub text: String,
+    /// The seed's text, which "Back to the default text" puts back.
+    pub seed: String,
+}
+
+impl TemplateRow {
+    /// Whether it holds the seed's text (nothing to put back).
+    pub fn is_seed(&self) -> bool {
+        self.text == self.seed
     }
 }
