@@ -21,6 +21,7 @@ mod inspector;
 pub mod intab;
 mod judge;
 mod keys;
+mod leaderboard;
 pub(crate) mod methods;
 mod models;
 mod projector;

@@ -274,7 +274,7 @@ pub fn to_csv(agents: &[String], games: u32, columns: &[(String, RunFigures)]) -
 }
 
 mod strip;
-pub use strip::strip_html;
+pub use strip::{strip, Strip, StripCell, StripRow};
 
 #[cfg(test)]
 mod tests;

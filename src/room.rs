@@ -518,7 +518,7 @@ impl Room {
             .map(|a| (a.clone(), self.votes.values().filter(|v| *v == a).count()))
             .filter(|(_, n)| *n > 0)
             .collect();
-        counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        crate::text::sort_stable(&mut counts, |(_, a), (_, b)| a > b);
         counts
     }
 

@@ -53,7 +53,7 @@ impl Tournament {
     /// The rows in a fixed order: by seed, pair and dimension as played.
     fn sorted(&self) -> Vec<&Row> {
         let mut rows: Vec<&Row> = self.rows.iter().collect();
-        rows.sort_by(|x, y| (x.seed, &x.a, &x.b).cmp(&(y.seed, &y.a, &y.b)));
+        crate::text::sort_stable(&mut rows, |x, y| (x.seed, &x.a, &x.b) < (y.seed, &y.a, &y.b));
         rows
     }
 
@@ -313,7 +313,7 @@ impl Leaderboard {
             .enumerate()
             .map(|(m, name)| {
                 let mut s = samples[m].clone();
-                s.sort_by(f64::total_cmp);
+                crate::text::sort_stable(&mut s, |x, y| x.total_cmp(y).is_lt());
                 let at =
                     |q: f64| s.get(((s.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(fit[m]);
                 Standing {
@@ -327,7 +327,9 @@ impl Leaderboard {
                 }
             })
             .collect();
-        standings.sort_by(|x, y| y.rating.total_cmp(&x.rating).then_with(|| x.method.cmp(&y.method)));
+        crate::text::sort_stable(&mut standings, |x, y| {
+            y.rating.total_cmp(&x.rating).then_with(|| x.method.cmp(&y.method)).is_lt()
+        });
         let both: Vec<bool> = t.rows.iter().filter_map(|r| r.judged.agreed()).collect();
         let agreement = (!both.is_empty())
             .then(|| round(both.iter().filter(|a| **a).count() as f64 / both.len() as f64, 4));
@@ -439,89 +441,81 @@ pub fn records_by_dimension(t: &Tournament) -> Vec<(String, Records)> {
     out
 }
 
-/// A tournament file as the page shows it: the leaderboard with each rating's interval drawn on
+/// A tournament file as the page shows it: the leaderboard with each rating's interval placed on
 /// one scale, how often the orders agreed, and (from the CSV, which holds every judgement) each
-/// method's record on every dimension. `text` is the CSV `agora tournament` writes, or the JSON
-/// leaderboard beside it.
-pub fn leaderboard_html(text: &str) -> Result<crate::markup::Markup, String> {
-    use crate::markup;
-    use crate::markup::Markup;
-    let (board, rows) = if text.trim_start().starts_with('{') {
-        let board: Leaderboard = serde_json::from_str(text)
-            .map_err(|e| format!("this is not the leaderboard `agora tournament` writes ({e})"))?;
-        (board, None)
-    } else {
-        let t = Tournament::read_csv(text)?;
-        (Leaderboard::of(&t), Some(t))
-    };
-    if board.standings.is_empty() {
-        return Err("the tournament has no judged pairs of methods yet".into());
-    }
-    let lo = board.standings.iter().map(|s| s.low.min(s.rating)).fold(f64::INFINITY, f64::min);
-    let hi = board.standings.iter().map(|s| s.high.max(s.rating)).fold(f64::NEG_INFINITY, f64::max);
-    let span = (hi - lo).max(1.0);
-    let at = |x: f64| crate::text::fixed((x - lo) / span * 100.0, 1);
-    let mut out = markup!(
-        "<p class=\"muted\" data-testid=\"leaderboard-by\">Judged by {}, seeds {}. Ratings are Bradley–Terry strengths on the Elo scale (1000 is the average method; 400 points are ten to one odds), with 95 % intervals from resampling the seeds.</p><table class=\"leaderboard\" data-testid=\"leaderboard-table\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\">Method</th><th scope=\"col\">Rating</th><th scope=\"col\">95 % interval</th><th scope=\"col\">Won</th><th scope=\"col\">Tied</th><th scope=\"col\">Lost</th></tr></thead><tbody>",
-        board.judge,
-        board.seeds
-    );
-    for (i, s) in board.standings.iter().enumerate() {
-        out.push(markup!(
-            "<tr data-method=\"{}\"><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td><span class=\"interval\" aria-hidden=\"true\"><span style=\"left:{}%;width:{}%\"></span><i style=\"left:{}%\"></i></span> {} to {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            s.method,
-            i + 1,
-            s.method,
-            crate::text::fixed(s.rating, 0),
-            at(s.low),
-            crate::text::fixed((s.high - s.low) / span * 100.0, 1),
-            at(s.rating),
-            crate::text::fixed(s.low, 0),
-            crate::text::fixed(s.high, 0),
-            s.wins,
-            s.ties,
-            s.losses
-        ));
-    }
-    out.push_static("</tbody></table>");
-    out.push(markup!(
-        "<p data-testid=\"leaderboard-agreement\">{}</p>",
-        match board.agreement {
-            Some(a) => format!(
-                "The two orders of asking agreed on {} % of {} judgements; a preference counts only when they agree, else it is a tie.",
-                crate::text::fixed(a * 100.0, 1),
-                board.judged
+/// method's record on every dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    /// Who judged and over which seeds, with how to read the ratings.
+    pub by: String,
+    pub rows: Vec<BoardRow>,
+    /// How often the two orders of asking agreed.
+    pub agreement: String,
+    /// Each dimension's records, from a CSV (a JSON leaderboard has none).
+    pub dimensions: Option<Vec<(String, Records)>>,
+}
+
+/// One method's line of a [`Board`], its figures as the page writes them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardRow {
+    pub method: String,
+    pub rating: String,
+    /// The interval's ends, written.
+    pub low: String,
+    pub high: String,
+    /// Where on the board's one scale (percent of its width) the interval starts, how wide it is,
+    /// and where the rating falls.
+    pub interval: (f64, f64, f64),
+    pub record: [u32; 3],
+}
+
+impl Board {
+    /// The board of `text`: the CSV `agora tournament` writes, or the JSON leaderboard beside it.
+    pub fn read(text: &str) -> Result<Board, String> {
+        let (board, rows) = if text.trim_start().starts_with('{') {
+            let board: Leaderboard = serde_json::from_str(text)
+                .map_err(|e| format!("this is not the leaderboard `agora tournament` writes ({e})"))?;
+            (board, None)
+        } else {
+            let t = Tournament::read_csv(text)?;
+            (Leaderboard::of(&t), Some(t))
+        };
+        if board.standings.is_empty() {
+            return Err("the tournament has no judged pairs of methods yet".into());
+        }
+        let lo = board.standings.iter().map(|s| s.low.min(s.rating)).fold(f64::INFINITY, f64::min);
+        let hi = board.standings.iter().map(|s| s.high.max(s.rating)).fold(f64::NEG_INFINITY, f64::max);
+        let span = (hi - lo).max(1.0);
+        let at = |x: f64| ((x - lo) / span * 1000.0).round() / 10.0;
+        let fixed = |x: f64| crate::text::fixed(x, 0);
+        Ok(Board {
+            by: format!(
+                "Judged by {}, seeds {}. Ratings are Bradley–Terry strengths on the Elo scale (1000 is the average method; 400 points are ten to one odds), with 95 % intervals from resampling the seeds.",
+                board.judge, board.seeds
             ),
-            None => "No judgement was made in both orders.".into(),
-        }
-    ));
-    if let Some(t) = rows {
-        let mut tables = Markup::new();
-        for (dimension, records) in records_by_dimension(&t) {
-            let mut cells = Markup::new();
-            for (m, [w, d, l]) in &records {
-                cells.push(markup!(
-                    "<tr data-method=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
-                    m,
-                    m,
-                    w,
-                    d,
-                    l
-                ));
-            }
-            tables.push(markup!(
-                "<table class=\"leaderboard\" data-dimension=\"{}\"><caption>{}</caption><thead><tr><th scope=\"col\">Method</th><th scope=\"col\">Won</th><th scope=\"col\">Tied</th><th scope=\"col\">Lost</th></tr></thead><tbody>{}</tbody></table>",
-                dimension,
-                dimension,
-                cells
-            ));
-        }
-        out.push(markup!(
-            "<details data-testid=\"leaderboard-dimensions\"><summary>Each dimension</summary>{}</details>",
-            tables
-        ));
+            rows: board
+                .standings
+                .iter()
+                .map(|s| BoardRow {
+                    method: s.method.clone(),
+                    rating: fixed(s.rating),
+                    low: fixed(s.low),
+                    high: fixed(s.high),
+                    interval: (at(s.low), ((s.high - s.low) / span * 1000.0).round() / 10.0, at(s.rating)),
+                    record: [s.wins, s.ties, s.losses],
+                })
+                .collect(),
+            agreement: match board.agreement {
+                Some(a) => format!(
+                    "The two orders of asking agreed on {} % of {} judgements; a preference counts only when they agree, else it is a tie.",
+                    crate::text::fixed(a * 100.0, 1),
+                    board.judged
+                ),
+                None => "No judgement was made in both orders.".into(),
+            },
+            dimensions: rows.map(|t| records_by_dimension(&t)),
+        })
     }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -627,30 +621,38 @@ mod tests {
                 ),
             ]
         );
-        let from_csv = leaderboard_html(&t.to_csv()).unwrap().into_string();
+        let from_csv = Board::read(&t.to_csv()).unwrap();
         let board = Leaderboard::of(&t);
-        let from_json =
-            leaderboard_html(&serde_json::to_string_pretty(&board).unwrap()).unwrap().into_string();
-        let table =
-            |html: &str| html[html.find("<tbody>").unwrap()..html.find("</tbody>").unwrap()].to_string();
-        assert_eq!(table(&from_csv), table(&from_json));
-        assert!(from_csv.starts_with(
-            "<p class=\"muted\" data-testid=\"leaderboard-by\">Judged by the demo judge, seeds 1..2."
-        ));
+        let from_json = Board::read(&serde_json::to_string_pretty(&board).unwrap()).unwrap();
+        assert_eq!(from_csv.rows, from_json.rows);
+        assert!(from_csv.by.starts_with("Judged by the demo judge, seeds 1..2."), "{}", from_csv.by);
         let first = &board.standings[0];
         assert_eq!(first.method, "bidding");
-        assert!(from_csv.contains(&format!(
-            "<tr data-method=\"bidding\"><td>1</td><th scope=\"row\">bidding</th><td>{}</td>",
-            crate::text::fixed(first.rating, 0)
-        )));
-        assert!(from_csv.contains("data-dimension=\"balance\"") && !from_json.contains("data-dimension"));
-        assert!(from_csv.contains("agreed on 75.0 % of 4 judgements"), "{from_csv}");
+        let row = &from_csv.rows[0];
+        assert_eq!(
+            (row.method.as_str(), row.rating.clone()),
+            ("bidding", crate::text::fixed(first.rating, 0))
+        );
+        assert_eq!(row.record, [first.wins, first.ties, first.losses]);
+        // Every interval is on the one scale, its rating inside it.
+        for r in &from_csv.rows {
+            let (left, width, mark) = r.interval;
+            assert!(
+                (0.0..=100.0).contains(&left)
+                    && left + width <= 100.05
+                    && (left..=left + width + 0.05).contains(&mark),
+                "{r:?}"
+            );
+        }
+        let dims = from_csv.dimensions.as_ref().unwrap();
+        assert!(dims.iter().any(|(d, _)| d == "balance") && from_json.dimensions.is_none());
+        assert!(from_csv.agreement.contains("agreed on 75.0 % of 4 judgements"), "{}", from_csv.agreement);
         for bad in [
             "{\"standings\": 3}",
             "tournament,seeds\n1,2",
             "{\"judge\":\"j\",\"seeds\":\"1\",\"standings\":[],\"agreement\":null,\"judged\":0}",
         ] {
-            assert!(leaderboard_html(bad).is_err(), "{bad}");
+            assert!(Board::read(bad).is_err(), "{bad}");
         }
     }
 }

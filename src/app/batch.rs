@@ -145,11 +145,7 @@ impl Controller {
                 .ok_or("there is no interrupted batch to resume")?,
         };
         let json = serde_json::to_string(&scenario).unwrap_or_default();
-        let seeds: Vec<u64> =
-            serde_json::from_str::<serde_json::Value>(&tools::answer(tools::seeds(spec.clone())).await?)
-                .ok()
-                .and_then(|v| v.as_array().map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect()))
-                .unwrap_or_default();
+        let seeds = tools::answer(tools::seeds(spec.clone())).await?;
         let http = if !scenario.model.is_hosted() {
             None
         } else {
@@ -248,7 +244,7 @@ impl Controller {
                 let row =
                     tools::answer(tools::row(json.clone(), spec.clone(), seed, run, error, header)).await;
                 let row = match row {
-                    Ok(row) => serde_json::from_str::<serde_json::Value>(&row).unwrap_or_default(),
+                    Ok(row) => row,
                     Err(e) => {
                         b.change(|d| {
                             d.note = format!("The batch stopped: a row could not be written ({e}).")
@@ -260,11 +256,11 @@ impl Controller {
                     (Ok(events), false) => super::storage::pack_run(events),
                     _ => None,
                 };
-                let capped = row["capped"].as_bool().unwrap_or(false);
+                let capped = row.capped;
                 b.change(|d| {
-                    d.tokens += row["tokens"].as_u64().unwrap_or(0);
-                    d.cost += row["cost"].as_f64().unwrap_or(0.0);
-                    d.csv.push_str(row["line"].as_str().unwrap_or_default());
+                    d.tokens += row.tokens;
+                    d.cost += row.cost;
+                    d.csv.push_str(&row.line);
                     d.done += 1;
                     if capped {
                         d.note = "Stopped at the spending cap: the finished runs are below.".into();

@@ -16,10 +16,8 @@ use leptos::prelude::*;
 use crate::app::{browser, storage, Controller, MethodPanel};
 use crate::compare::{Comparison, ComparisonFile};
 use crate::export::RunFile;
-use crate::markup::Markup;
 use crate::scenario::Scenario;
 use crate::ui::form::EditorState;
-use crate::ui::MarkupAttribute;
 
 /// The comparison `fragment` names (see [`requested`]) drawn under `owner`, once the chunk is
 /// there: the split function (what Leptos's `#[lazy]` expands to, with `fallible`, so a chunk that
@@ -201,7 +199,7 @@ fn ComparisonView(fragment: String) -> impl IntoView {
     let note = RwSignal::new(String::new());
     // The last link copied, in a box of its own (the note would run past the frame's edge).
     let link = RwSignal::new(String::new());
-    let strip = RwSignal::new(Markup::new());
+    let strip = RwSignal::new(None::<crate::compare::Strip>);
     // A comparison opened with its runs is kept already (it came from the past runs, a link or a
     // file); one played here is kept when it finishes.
     let recorded = open.with_value(|o| {
@@ -222,8 +220,8 @@ fn ComparisonView(fragment: String) -> impl IntoView {
         request_animation_frame(move || {
             drawn.try_set_value(false);
             with_open(&|o| {
-                match crate::compare::strip_html(&o.file()) {
-                    Ok(html) => strip.set(html),
+                match crate::compare::strip(&o.file()) {
+                    Ok(figures) => strip.set(Some(figures)),
                     Err(e) => note.set(format!("The figures could not be drawn: {e}.")),
                 }
                 if o.finished() && !kept.get_value() {
@@ -439,10 +437,42 @@ fn ComparisonView(fragment: String) -> impl IntoView {
             <input class="link-box" data-testid="compare-url" readonly aria-label="The link copied"
                 hidden=move || link.with(String::is_empty) prop:value=move || link.get() />
             {in_tab}
-            <div class="strip-box" markup=move || strip.get()></div>
+            <div class="strip-box">{move || strip.with(|s| s.as_ref().map(strip_view))}</div>
             {move || pairs.with(|p| (!p.is_empty()).then(|| side_by_side(p)))}
             <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
         </div>
+    }
+}
+
+/// The strip of figures: a column per run, a row per figure, each cell carrying its CSV value
+/// (`data-figure` names the CSV column, `data-value` holds the cell).
+fn strip_view(strip: &crate::compare::Strip) -> impl IntoView {
+    let labels = strip.labels.iter().map(|l| view! { <th scope="col">{l.clone()}</th> }).collect_view();
+    let rows = strip
+        .rows
+        .iter()
+        .map(|r| {
+            let cells = r
+                .cells
+                .iter()
+                .map(|c| {
+                    let bar = c.bar.map(|width| {
+                        view! {
+                            <svg class="share" viewBox="0 0 100 10" aria-hidden="true"><rect width=width height="10" class="mean" /></svg>
+                            " "
+                        }
+                    });
+                    view! { <td data-figure=r.figure.clone() data-value=c.value.clone()>{bar}{c.text.clone()}</td> }
+                })
+                .collect_view();
+            view! { <tr><th scope="row">{r.title.clone()}</th>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <table class="strip" data-testid="compare-strip">
+            <thead><tr><th></th>{labels}</tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
     }
 }
 

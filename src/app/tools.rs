@@ -42,9 +42,9 @@ pub async fn answer_later(call: impl Future<Output = Result<Later, Unfetched>>) 
 }
 
 /// Runs a tool, then `then` with its answer.
-pub fn spawn(
-    call: impl Future<Output = Result<Answer, Unfetched>> + 'static,
-    then: impl FnOnce(Answer) + 'static,
+pub fn spawn<T: 'static>(
+    call: impl Future<Output = Result<Result<T, String>, Unfetched>> + 'static,
+    then: impl FnOnce(Result<T, String>) + 'static,
 ) {
     leptos::task::spawn_local(async move { then(answer(call).await) });
 }
@@ -71,6 +71,18 @@ macro_rules! tools {
     };
 }
 
+/// A file a tool wrote for the page to save, with anything to say about it (empty: nothing).
+pub struct Saved {
+    pub note: String,
+    pub file: String,
+}
+
+impl Saved {
+    fn file(file: String) -> Saved {
+        Saved { note: String::new(), file }
+    }
+}
+
 /// A run file's scenario and log, or a scenario's own JSON (what the editor holds before a run)
 /// with no log.
 fn run_of(text: &str) -> Result<(crate::scenario::Scenario, Vec<crate::events::Event>), String> {
@@ -80,8 +92,8 @@ fn run_of(text: &str) -> Result<(crate::scenario::Scenario, Vec<crate::events::E
 }
 
 tools! {
-    /// The seeds a `--seeds` text names, as a JSON list.
-    pub fn seeds(spec: String) -> Answer {
+    /// The seeds a `--seeds` text names.
+    pub fn seeds(spec: String) -> Result<Vec<u64>, String> {
         crate::batch::report::page::seeds(&spec)
     }
 
@@ -91,7 +103,7 @@ tools! {
     }
 
     /// One run's row (see [`crate::batch::report::page::row`]).
-    pub fn row(scenario: String, seeds: String, seed: u64, run: String, error: String, csv: String) -> Answer {
+    pub fn row(scenario: String, seeds: String, seed: u64, run: String, error: String, csv: String) -> Result<crate::batch::report::page::Row, String> {
         crate::batch::report::page::row(&scenario, &seeds, seed, &run, &error, &csv)
     }
 
@@ -100,57 +112,47 @@ tools! {
         crate::batch::read_csv(&csv).map(|t| crate::batch::Report::of(&t))
     }
 
-    /// The Markdown transcript of a run file (see [`crate::export::to_markdown`]). Like every
-    /// file the page saves through the tools, it comes after a line for a note (empty here).
-    pub fn markdown(run: String) -> Answer {
-        crate::export::from_json(&run).map(|f| format!("\n{}", crate::export::to_markdown(&f.events)))
+    /// The Markdown transcript of a run file (see [`crate::export::to_markdown`]).
+    pub fn markdown(run: String) -> Result<Saved, String> {
+        crate::export::from_json(&run).map(|f| Saved::file(crate::export::to_markdown(&f.events)))
     }
 
     /// A run's or a scenario's notebook, which plays it (`crate::notebook`), ending with the
-    /// run's transcript when there is one; after an empty note line.
-    pub fn notebook(run: String) -> Answer {
-        run_of(&run).map(|(s, events)| format!("\n{}", crate::notebook::ipynb(&s, &events)))
+    /// run's transcript when there is one.
+    pub fn notebook(run: String) -> Result<Saved, String> {
+        run_of(&run).map(|(s, events)| Saved::file(crate::notebook::ipynb(&s, &events)))
     }
 
     /// A run file as one OpenTelemetry trace in OTLP/JSON, with what was said (the GenAI
-    /// conventions' opt-in content: the file already holds it), starting now; after an empty
-    /// note line.
-    pub fn trace(run: String) -> Answer {
-        (|| {
-            let file = crate::export::from_json(&run)?;
-            let options = crate::trace::TraceOptions {
-                start_unix_nanos: (js_sys::Date::now() * 1e6) as u64,
-                content: true,
-            };
-            crate::trace::otlp_json(&[crate::events::run_part(&file.events)], &options).map(|t| format!("\n{t}"))
-        })()
+    /// conventions' opt-in content: the file already holds it), starting now.
+    pub fn trace(run: String) -> Result<Saved, String> {
+        crate::export::from_json(&run).and_then(|file| {
+            let options = crate::trace::TraceOptions { start_unix_nanos: (js_sys::Date::now() * 1e6) as u64, content: true };
+            crate::trace::otlp_json(&[crate::events::run_part(&file.events)], &options).map(Saved::file)
+        })
     }
 
-    /// A run's or a scenario's round robin or selector scenario as an AutoGen team component: the
-    /// first line says what was renamed (empty when nothing was), the rest is the component.
-    pub fn autogen_team(run: String) -> Answer {
-        run_of(&run).and_then(|(s, _)| crate::autogen::export_team(&s)).map(|(team, note)| format!("{note}\n{team}"))
+    /// A run's or a scenario's round robin or selector scenario as an AutoGen team component,
+    /// with what was renamed (nothing: no note).
+    pub fn autogen_team(run: String) -> Result<Saved, String> {
+        run_of(&run)
+            .and_then(|(s, _)| crate::autogen::export_team(&s))
+            .map(|(file, note)| Saved { note, file })
     }
 
-    /// An AutoGen team component as a scenario: the first line says what did not map and which
-    /// model it runs on, the rest is the scenario's JSON.
-    pub fn autogen_import(team: String) -> Answer {
+    /// An AutoGen team component as a scenario, with what did not map and which model it runs
+    /// on, said in one line.
+    pub fn autogen_import(team: String) -> Result<(String, crate::scenario::Scenario), String> {
         crate::autogen::import_team(&team, None).map(|imported| {
             let said = [imported.not_mapped, imported.runs_on].join(" ");
-            format!("{}\n{}", said.trim().replace('\n', " "), imported.scenario.to_json_pretty())
+            (said.trim().replace('\n', " "), imported.scenario)
         })
     }
 
-    /// A tournament's leaderboard as HTML, from the CSV `agora tournament` writes or the JSON
-    /// leaderboard beside it (see [`crate::tournament::leaderboard_html`]).
-    pub fn leaderboard(text: String) -> Answer {
-        crate::tournament::leaderboard_html(&text).map(|board| {
-            crate::markup!(
-                "<section class=\"panel leaderboard\" data-testid=\"leaderboard\" aria-label=\"Tournament\"><h2>A tournament's leaderboard</h2><div>{}</div><button data-act=\"close\" data-testid=\"leaderboard-close\">Close</button></section>",
-                board
-            )
-            .into_string()
-        })
+    /// A tournament's leaderboard, from the CSV `agora tournament` writes or the JSON
+    /// leaderboard beside it (see [`crate::tournament::Board`]).
+    pub fn leaderboard(text: String) -> Result<crate::tournament::Board, String> {
+        crate::tournament::Board::read(&text)
     }
 
     /// The address whose key the judge of `scenario` (JSON) needs; empty when it needs none

@@ -11,7 +11,6 @@ use super::{
     share, stage, storage, tools, transcript, Controller, Mode, Slots,
 };
 use crate::presets::PRESETS;
-use crate::ui::MarkupAttribute;
 
 /// Fetches the workspace's chunk (the first time) and draws it into `slots` under `owner`, the
 /// first page's, whose contexts it reads and adds to. Leptos's `#[lazy]` expands to this same
@@ -70,14 +69,14 @@ fn build(slots: Slots) {
     // What opens the stage: a run or a replay (restored, or from a link pasted, a past run, a
     // file), a scenario's link (a bad one leaves the gallery showing, with its message), and in
     // their tabs a comparison, a batch (opened or brought back after a reload) and a leaderboard.
-    let board = RwSignal::new(String::new());
+    let board = RwSignal::new(None::<crate::tournament::Board>);
     let opened = move || {
         [
             controller.replaying.get() || controller.mode.get() != Mode::Idle,
             link_notice.with(|n: &Option<share::LinkNotice>| n.as_ref().is_some_and(|n| !n.error)),
             controller.compare.frame.with(Option::is_some),
             controller.batch.open.get(),
-            board.with(|b| !b.is_empty()),
+            board.with(Option::is_some),
         ]
     };
     // From the first paint (the effect below opens their tabs).
@@ -186,7 +185,7 @@ fn ModelBadge() -> impl IntoView {
 /// The run screen: the bar with the scenario's name and the tabs, one row of run controls, the
 /// stage (the conversation and the method's decisions) and the drawer beside it.
 #[component]
-fn Stage(board: RwSignal<String>) -> impl IntoView {
+fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let layout = expect_context::<stage::Layout>();
@@ -495,7 +494,11 @@ fn Spending() -> impl IntoView {
 
 /// Opens a saved run file to replay it without a model.
 #[component]
-fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static str) -> impl IntoView {
+fn OpenRun(
+    message: RwSignal<String>,
+    board: RwSignal<Option<crate::tournament::Board>>,
+    testid: &'static str,
+) -> impl IntoView {
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let layout = expect_context::<stage::Layout>();
@@ -519,35 +522,29 @@ fn OpenRun(message: RwSignal<String>, board: RwSignal<String>, testid: &'static 
                 controller.compare.open_file(&text);
                 return;
             }
-            // A tournament's CSV or JSON leaderboard opens as its leaderboard (the tools module's).
+            // A tournament's CSV or JSON leaderboard opens as its leaderboard (read in the tools chunk).
             if text.starts_with("tournament,") || text.contains("\"standings\"") {
                 message.set(String::new());
-                return tools::spawn(tools::leaderboard(text), move |out| match out {
-                    Ok(html) => board.set(html),
+                return match tools::answer(tools::leaderboard(text)).await {
+                    Ok(read) => board.set(Some(read)),
                     Err(e) => message.set(format!("Could not open {name}: {e}")),
-                });
+                };
             }
-            // An AutoGen team component opens as a scenario (the tools module's mapping), with
+            // An AutoGen team component opens as a scenario (mapped in the tools chunk), with
             // what did not map said.
             if text.contains("\"autogen_agentchat.teams.") {
-                return tools::spawn(tools::autogen_import(text), move |out| {
-                    let read = out.and_then(|t| {
-                        let (note, json) = t.split_once('\n').unwrap_or_default();
-                        Ok((note.to_string(), crate::scenario::Scenario::from_json(json)?))
-                    });
-                    match read {
-                        Ok((note, scenario)) => {
-                            controller.reset();
-                            editor.load(scenario);
-                            layout.show_stage();
-                            layout.tab.set("");
-                            // Said on the stage, where the scenario opens.
-                            controller.notice.set(note);
-                            message.set(String::new());
-                        }
-                        Err(e) => message.set(format!("Could not open {name}: {e}")),
+                return match tools::answer(tools::autogen_import(text)).await {
+                    Ok((note, scenario)) => {
+                        controller.reset();
+                        editor.load(scenario);
+                        layout.show_stage();
+                        layout.tab.set("");
+                        // Said on the stage, where the scenario opens.
+                        controller.notice.set(note);
+                        message.set(String::new());
                     }
-                });
+                    Err(e) => message.set(format!("Could not open {name}: {e}")),
+                };
             }
             let opened = crate::export::from_json(&text);
             match opened {
@@ -593,7 +590,7 @@ const SAVES: [(&str, &str, Save, &str, &str, bool); 5] = [
 /// Saves the run on screen (or the scenario in the editor) in each of the [`SAVES`] forms; all
 /// but the run file are written by the tools module, fetched the first time.
 #[component]
-fn ExportButtons(board: RwSignal<String>) -> impl IntoView {
+fn ExportButtons(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
     // Said beside the buttons, in the drawer (on a phone the drawer hides the run's column).
     let message = RwSignal::new(String::new());
     let controller = expect_context::<Controller>();
@@ -618,12 +615,10 @@ fn ExportButtons(board: RwSignal<String>) -> impl IntoView {
             .join("-");
         let name = format!("{slug}{ending}");
         let file_name = name.clone();
-        let then = move |written: tools::Answer| {
-            let saved = written.and_then(|text| {
-                // Each file comes after a line with anything to say about it.
-                let (note, file) = text.split_once('\n').unwrap_or_default();
-                message.set(note.to_string());
-                browser::download(&file_name, mime, file)
+        let then = move |written: Result<tools::Saved, String>| {
+            let saved = written.and_then(|saved| {
+                message.set(saved.note);
+                browser::download(&file_name, mime, &saved.file)
             });
             if let Err(e) = saved {
                 message.set(e);
@@ -659,8 +654,7 @@ fn ExportButtons(board: RwSignal<String>) -> impl IntoView {
         {move || (!message.get().is_empty()).then(|| view! {
             <p class="notice" data-testid="files-message" role="status">{move || message.get()}</p>
         })}
-        // The leaderboard's panel and its Close button come from the tools module.
-        <div on:click=move |ev| if browser::acted(&ev, "close").is_some() { board.set(String::new()) } markup=move || crate::markup::Markup::from_tools_module(board.get())></div>
+        {move || board.with(|b| b.as_ref().map(|b| super::leaderboard::panel(b, move || board.set(None))))}
     }
 }
 

@@ -453,6 +453,6 @@ pub fn merge(parts: Vec<(String, Table)>) -> Result<Table, String> {
             from[stray], all.seeds
         ));
     }
-    all.rows.sort_by_key(|r| r.seed);
+    crate::text::sort_stable(&mut all.rows, |a, b| a.seed < b.seed);
     Ok(all)
 }

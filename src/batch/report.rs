@@ -87,10 +87,20 @@ pub mod page {
         Ok((scenario, table))
     }
 
-    /// The seeds `spec` names, as a JSON list, or why it names none.
-    pub fn seeds(spec: &str) -> Result<String, String> {
-        let seeds = Seeds::parse(spec)?;
-        serde_json::to_string(seeds.list()).map_err(|e| e.to_string())
+    /// The seeds `spec` names, or why it names none.
+    pub fn seeds(spec: &str) -> Result<Vec<u64>, String> {
+        Ok(Seeds::parse(spec)?.list().to_vec())
+    }
+
+    /// One run's row of a batch, and what it spent.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Row {
+        /// The CSV line, with its line end.
+        pub line: String,
+        pub tokens: u64,
+        pub cost: f64,
+        /// Whether the run stopped at the spending cap.
+        pub capped: bool,
     }
 
     /// The CSV header of a batch of `scenario` (JSON) over `seeds`, with the judge's columns when
@@ -104,7 +114,7 @@ pub mod page {
     }
 
     /// One run's row, from its run file (`export::to_json_compact`), or from why it could not start
-    /// (`run` empty): `{"line": <CSV line>, "tokens": n, "cost": x, "capped": bool}`. The row is
+    /// (`run` empty). The row is
     /// written in the columns of `csv`, the batch's file so far: one begun by an earlier version,
     /// before the text statistics, goes on without them.
     pub fn row(
@@ -114,7 +124,7 @@ pub mod page {
         run: &str,
         error: &str,
         csv: &str,
-    ) -> Result<String, String> {
+    ) -> Result<Row, String> {
         let (scenario, mut table) = table(scenario, seeds)?;
         let header = csv.lines().next();
         table.text = header.is_none_or(|header| header.contains(",repetition:"));
@@ -127,12 +137,11 @@ pub mod page {
             crate::export::from_json(run).map(|f| f.events)
         };
         let r = row_of(&scenario, seed, &played);
-        Ok(serde_json::json!({
-            "line": table.line(&r),
-            "tokens": r.orchestration_tokens + r.speech_tokens,
-            "cost": r.cost.unwrap_or(0.0),
-            "capped": r.finish == "spending_cap",
+        Ok(Row {
+            line: table.line(&r),
+            tokens: r.orchestration_tokens + r.speech_tokens,
+            cost: r.cost.unwrap_or(0.0),
+            capped: r.finish == "spending_cap",
         })
-        .to_string())
     }
 }

@@ -330,24 +330,21 @@ fn the_page_writes_the_rows_the_terminal_writes() {
     let table = Table::new(fingerprint(&scenario), "1..9".into(), scenario.agent_names(), 0);
     assert_eq!(report::page::header(&json, "1..9", false).unwrap(), table.header());
     let run = crate::export::to_json_compact(&scenario, &events);
-    let row: serde_json::Value =
-        serde_json::from_str(&report::page::row(&json, "1..9", 7, &run, "", "").unwrap()).unwrap();
+    let row = report::page::row(&json, "1..9", 7, &run, "", "").unwrap();
     let figures = RunFigures::of(7, &events);
-    assert_eq!(row["line"], table.line(&figures));
-    assert_eq!(row["tokens"], figures.orchestration_tokens + figures.speech_tokens);
-    assert_eq!(row["capped"], false);
-    let failed: serde_json::Value =
-        serde_json::from_str(&report::page::row(&json, "1..9", 8, "", "no key", "").unwrap()).unwrap();
-    assert!(failed["line"].as_str().unwrap().contains(",8,error,no key,"), "{failed}");
+    assert_eq!(row.line, table.line(&figures));
+    assert_eq!(row.tokens, figures.orchestration_tokens + figures.speech_tokens);
+    assert!(!row.capped);
+    let failed = report::page::row(&json, "1..9", 8, "", "no key", "").unwrap();
+    assert!(failed.line.contains(",8,error,no key,"), "{failed:?}");
     // A batch the page began before the text statistics goes on in its own columns.
     let mut old = table.clone();
     old.text = false;
-    let row: serde_json::Value =
-        serde_json::from_str(&report::page::row(&json, "1..9", 7, &run, "", &old.header()).unwrap()).unwrap();
+    let row = report::page::row(&json, "1..9", 7, &run, "", &old.header()).unwrap();
     let mut figures = figures.clone();
     figures.text.clear();
-    assert_eq!(row["line"], old.line(&figures));
-    assert_eq!(report::page::seeds("3..5,9").unwrap(), "[3,4,5,9]");
+    assert_eq!(row.line, old.line(&figures));
+    assert_eq!(report::page::seeds("3..5,9").unwrap(), [3, 4, 5, 9]);
     assert!(report::page::seeds("x").is_err());
 }
 

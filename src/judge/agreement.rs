@@ -5,7 +5,7 @@
 /// Ranks from 1, ties given the mean of the ranks they span.
 fn ranks(values: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    crate::text::sort_stable(&mut order, |&a, &b| values[a].total_cmp(&values[b]).is_lt());
     let mut out = vec![0.0; values.len()];
     let mut i = 0;
     while i < order.len() {
@@ -97,7 +97,7 @@ fn interval(pairs: &[(u32, u32)], figure: impl Fn(&[(u32, u32)]) -> Option<f64>)
     if values.len() < RESAMPLES / 2 {
         return None;
     }
-    values.sort_by(f64::total_cmp);
+    crate::text::sort_stable(&mut values, |x, y| x.total_cmp(y).is_lt());
     let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
     Some((at(0.025), at(0.975)))
 }

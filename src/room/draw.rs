@@ -41,7 +41,7 @@ pub fn panel(host: &Host, link: &str) -> Markup {
         room.students.len()
     ));
     let mut students: Vec<_> = room.students.iter().collect();
-    students.sort_by_key(|(_, s)| s.name.to_lowercase());
+    crate::text::sort_stable(&mut students, |(_, a), (_, b)| a.name.to_lowercase() < b.name.to_lowercase());
     for (id, s) in students {
         h.push(markup!(
             "<li data-testid=\"room-student\" data-name=\"{}\"><strong>{}</strong>{} <select data-act=\"assign\" data-phone=\"{}\" aria-label=\"Seat of {}\"><option value=\"\">audience</option>",

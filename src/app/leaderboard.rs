@@ -1,0 +1,84 @@
+//! A tournament's leaderboard on the stage, opened from the file `agora tournament` writes
+//! ([`crate::tournament::Board`], read in the tools chunk): each rating with its interval on one
+//! scale, how often the orders agreed, and each dimension's records.
+
+use leptos::prelude::*;
+
+use crate::text::fixed;
+use crate::tournament::Board;
+
+/// The leaderboard's panel; `close` takes it off the stage.
+pub fn panel(board: &Board, close: impl Fn() + Send + Sync + 'static) -> impl IntoView {
+    let rows = board
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let (left, width, mark) = r.interval;
+            let [won, tied, lost] = r.record;
+            view! {
+                <tr data-method=r.method.clone()>
+                    <td>{i + 1}</td>
+                    <th scope="row">{r.method.clone()}</th>
+                    <td>{r.rating.clone()}</td>
+                    <td>
+                        <span class="interval" aria-hidden="true">
+                            <span style=format!("left:{}%;width:{}%", fixed(left, 1), fixed(width, 1))></span>
+                            <i style=format!("left:{}%", fixed(mark, 1))></i>
+                        </span>
+                        {format!(" {} to {}", r.low, r.high)}
+                    </td>
+                    <td>{won}</td>
+                    <td>{tied}</td>
+                    <td>{lost}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let dimensions = board.dimensions.as_ref().map(|all| {
+        let tables = all
+            .iter()
+            .map(|(dimension, records)| {
+                let rows = records
+                    .iter()
+                    .map(|(m, [w, d, l])| {
+                        view! { <tr data-method=m.clone()><th scope="row">{m.clone()}</th><td>{*w}</td><td>{*d}</td><td>{*l}</td></tr> }
+                    })
+                    .collect_view();
+                view! {
+                    <table class="leaderboard" data-dimension=dimension.clone()>
+                        <caption>{dimension.clone()}</caption>
+                        <thead><tr><th scope="col">"Method"</th><th scope="col">"Won"</th><th scope="col">"Tied"</th><th scope="col">"Lost"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                }
+            })
+            .collect_view();
+        view! { <details data-testid="leaderboard-dimensions"><summary>"Each dimension"</summary>{tables}</details> }
+    });
+    view! {
+        <section class="panel leaderboard" data-testid="leaderboard" aria-label="Tournament">
+            <h2>"A tournament's leaderboard"</h2>
+            <div>
+                <p class="muted" data-testid="leaderboard-by">{board.by.clone()}</p>
+                <table class="leaderboard" data-testid="leaderboard-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"#"</th>
+                            <th scope="col">"Method"</th>
+                            <th scope="col">"Rating"</th>
+                            <th scope="col">"95 % interval"</th>
+                            <th scope="col">"Won"</th>
+                            <th scope="col">"Tied"</th>
+                            <th scope="col">"Lost"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+                <p data-testid="leaderboard-agreement">{board.agreement.clone()}</p>
+                {dimensions}
+            </div>
+            <button data-testid="leaderboard-close" on:click=move |_| close()>"Close"</button>
+        </section>
+    }
+}
