@@ -22,6 +22,8 @@ pub struct PageDesk {
     pub problem: RwSignal<Option<String>>,
     /// Counts the times the keys asked the box to send what it holds (Enter, `crate::keys`).
     pub send_asked: RwSignal<u32>,
+    /// Counts the times the page's skip link asked for the focus in the box.
+    pub focus_asked: RwSignal<u32>,
     open: StoredValue<Vec<Open>, LocalStorage>,
     /// Pause was pressed and the run not resumed: a seat's time limit stands still.
     held: RwSignal<bool>,
@@ -33,6 +35,7 @@ impl PageDesk {
             question: RwSignal::new(None),
             problem: RwSignal::new(None),
             send_asked: RwSignal::new(0),
+            focus_asked: RwSignal::new(0),
             open: StoredValue::new_local(Vec::new()),
             held: RwSignal::new(false),
         }
@@ -120,7 +123,7 @@ pub fn SeatBox() -> impl IntoView {
     let answer = Callback::new(move |answer: Answer| desk.send(None, answer, String::new()));
     view! {
         {move || desk.question.get().map(|question| view! {
-            <SeatForm question answer send_asked=desk.send_asked take_keys=true problem=desk.problem />
+            <SeatForm question answer send_asked=desk.send_asked take_keys=true problem=desk.problem focus_asked=desk.focus_asked />
         })}
         {move || desk.problem.get().map(|p| view! {
             <p class="notice error" id="seat-problem" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
@@ -134,7 +137,8 @@ pub fn SeatBox() -> impl IntoView {
 /// change of `send_asked` (Enter, from the page's keys) when the box has a Send button. With
 /// `take_keys`, the box takes the focus when it opens (its text box when it has one), unless the
 /// focus is in a field elsewhere on the page, where someone is typing. When `problem` says why
-/// an answer was not sent, the focus goes back to the text box it is about.
+/// an answer was not sent, the focus goes back to the text box it is about. Each change of
+/// `focus_asked` (the page's "Skip to the open question") puts the focus in the box.
 #[component]
 pub fn SeatForm(
     question: Question,
@@ -142,6 +146,7 @@ pub fn SeatForm(
     #[prop(into)] send_asked: Signal<u32>,
     take_keys: bool,
     #[prop(optional, into)] problem: Option<Signal<Option<String>>>,
+    #[prop(optional, into)] focus_asked: Option<Signal<u32>>,
 ) -> impl IntoView {
     use crate::seat::form::{first_pick, layout, word_note};
     use crate::seat::Form;
@@ -169,6 +174,18 @@ pub fn SeatForm(
     });
     if take_keys {
         request_animation_frame(move || take_the_keys(section, text_box));
+    }
+    if let Some(focus_asked) = focus_asked {
+        Effect::new(move |seen: Option<u32>| {
+            let asked = focus_asked.get();
+            if seen.is_some_and(|s| s != asked) {
+                let _ = match text_box.try_get_untracked().flatten() {
+                    Some(text) => text.focus(),
+                    None => section.try_get_untracked().flatten().map_or(Ok(()), |s| s.focus()),
+                };
+            }
+            asked
+        });
     }
     if let Some(problem) = problem {
         Effect::new(move |_| {

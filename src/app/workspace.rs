@@ -114,9 +114,17 @@ fn build(slots: Slots) {
     slots.title.set(Some(Signal::derive(move || editor.scenario.with(|s| s.title.clone()))));
     let message = RwSignal::new(String::new());
     let fill = |slot: super::Slot, view: AnyView| slot.set(Some(view));
+    let desk = controller.desk;
     fill(
         slots.notices,
         view! {
+            // The first stop of the keyboard while a seat is asked: straight to the question.
+            {move || desk.question.with(Option::is_some).then(|| view! {
+                <a class="skip" href="#" data-testid="skip-to-question" on:click=move |ev| {
+                    ev.prevent_default();
+                    desk.focus_asked.update(|n| *n += 1);
+                }>"Skip to the open question"</a>
+            })}
             {move || {
                 storage_notice
                     .get()

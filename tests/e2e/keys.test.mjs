@@ -115,3 +115,34 @@ test('Space pauses and resumes, but over a finished run starts nothing; a live r
   assert.equal(await page.getByTestId('message-count').textContent(), paused);
   assert.deepEqual(errors, []);
 });
+
+test('while a seat is asked, the first Tab from the top of the page is a skip to the open question', async () => {
+  const { page, errors } = await seatedDebate(false);
+  const heading = page.locator('[data-testid=seat] h2');
+  await eventually(async () => assert.match(await heading.textContent(), /\(bid\)$/), { timeout: 30000 });
+  // From the top of the page, where a keyboard starts.
+  const fromTheTop = () => page.evaluate(() => {
+    document.body.tabIndex = -1;
+    document.body.focus();
+    document.body.removeAttribute('tabindex');
+  });
+  await fromTheTop();
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-to-question');
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'skip-to-question'));
+  assert.equal(await skip.textContent(), 'Skip to the open question');
+  assert.ok(await skip.isVisible(), 'seen while it has the focus');
+  await page.keyboard.press('Enter');
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-testid=seat]') !== null), true));
+  // The bid box holds the keys again: a digit gives the bid, and the speech box it opens is the
+  // skip's next stop.
+  await page.keyboard.press('0');
+  await page.getByTestId('seat-text').waitFor({ timeout: 30000 });
+  await fromTheTop();
+  await page.keyboard.press('Tab');
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'skip-to-question'));
+  await page.keyboard.press('Enter');
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'seat-text'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
