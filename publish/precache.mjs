@@ -15,8 +15,9 @@ const dir = builtFolder('precache.mjs');
 // Files the worker itself, a host or the release archive add, and none of the app's.
 const skipped = (path) => path === 'sw.js' || path === '_headers' || /\.(br|gz|map)$/.test(path);
 // The in-tab engine's runtime (about 9 MB) is cached when a scenario first runs in the tab, not on
-// every first visit: most visitors never use it, and on a phone it would cost minutes.
-const onUse = (path) => path.startsWith('intab/wllama/');
+// every first visit: most visitors never use it, and on a phone it would cost minutes. The page's
+// `intab` chunk (the engine's settings and each call's grammar) comes with it, cached on use too.
+const onUse = (path) => path.startsWith('intab/wllama/') || /\.split_intab\.wasm$/.test(path);
 
 const sha = (data) => createHash('sha256').update(data).digest('hex');
 const files = filesIn(dir)

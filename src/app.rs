@@ -19,6 +19,7 @@ mod editor;
 pub mod fetch;
 mod inspector;
 pub mod intab;
+mod intab_panel;
 mod judge;
 mod keys;
 mod leaderboard;

@@ -12,6 +12,8 @@ use crate::json::Fields;
 use crate::model::{
     ChatRequest, ChatResponse, Cue, EngineTime, Purpose, ResponseFormat, Sampling, ToolCall, Usage,
 };
+pub mod panel;
+
 pub use crate::reply::{Reply, BID_RANGE};
 
 /// The provider id a scenario names to run on the in-tab model.

@@ -3,7 +3,7 @@
 // page's own, and offers a new version when one is deployed, never reloading by itself. A first
 // visit is not reloaded to become cross-origin isolated either: that would drop what a link opened
 // under the person's eyes. `globalThis.agoraOffline.why` tells the model in the tab's settings
-// (public/intab/panel.js words it, and offers the reload for threads) why the page has no threads
+// (src/app/intab_panel.rs words it, and offers the reload for threads) why the page has no threads
 // when it has none; an `agora-offline` event says it changed.
 const state = (globalThis.agoraOffline = { why: '' });
 const sw = navigator.serviceWorker;

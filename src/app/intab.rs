@@ -1,6 +1,6 @@
 //! The in-tab model in the app: its engine (`public/intab/agora-intab.js` with wllama, fetched
-//! the first time it is needed, so the first page carries none of it), which also draws its
-//! settings (download, load, the cache: plain DOM there), and the [`ChatModel`] a run asks.
+//! the first time it is needed, so the first page carries none of it; its settings panel is the
+//! app's, `app::intab_panel`), and the [`ChatModel`] a run asks.
 //! Every call carries the [`Reply`](crate::reply::Reply) it asks for, the grammar and token
 //! budget built from it (the core's code, in the page's `intab` chunk, fetched with the engine),
 //! and a seed drawn from the run's seed and the call's place in the run.
@@ -169,27 +169,43 @@ fn engine_shape(request: ChatRequest) -> Result<String, super::Unfetched> {
     Ok(crate::intab::shape_json(&request))
 }
 
-/// What the engine's settings show for the model `name` names, as JSON: where it comes from and
-/// how it is called (none: not a model Agora can load), the context it is loaded with, and the
-/// models Agora offers. In the `intab` chunk with the shapes.
+/// The in-tab model's settings ([`super::intab_panel::InTabPanel`]) under `owner`: in the `intab`
+/// chunk, fetched (and cached) with the engine, which a first visit does not precache either.
 #[leptos::wasm_split::wasm_split(intab, wasm_split_path = ::leptos::wasm_split, fallible)]
-fn engine_info(name: String) -> Result<String, super::Unfetched> {
-    use crate::intab::{label, source, CONTEXT_TOKENS, MODELS};
-    let url = source(&name);
-    let label = url.as_deref().map(label);
-    Ok(serde_json::json!({"url": url, "label": label, "context": CONTEXT_TOKENS, "models": MODELS})
-        .to_string())
+fn intab_settings(owner: Owner) -> Result<AnyView, super::Unfetched> {
+    Ok(owner.with(|| view! { <super::intab_panel::InTabPanel /> }.into_any()))
 }
+
+/// What the page says when the `intab` chunk did not arrive for the settings.
+const NO_SETTINGS_CHUNK: &str =
+    "the in-tab model's settings could not be fetched: check the connection, then reload the page and try again";
 
 /// What the page says when the `intab` chunk did not arrive.
 const NO_INTAB_CHUNK: &str =
     "the in-tab engine could not be fetched (its grammar builder did not arrive); reload the page and try again";
 
-/// The model settings of a scenario on the in-tab model or the browser's own: drawn by the
-/// `module` (fetched when they first show), told which model the scenario names, and telling
-/// back what it loads.
+/// The model settings of a scenario on the in-tab model (the app's [`super::intab_panel`]) or
+/// the browser's own (drawn by its `module`, fetched when they first show, told which model the
+/// scenario names, and telling back what it loads).
 #[component]
 pub fn EngineSettings(module: &'static str) -> impl IntoView {
+    if module == ENGINE_MODULE {
+        let slot: super::Slot = RwSignal::new_local(None);
+        let failed = RwSignal::new(None::<&'static str>);
+        if let Some(owner) = Owner::current() {
+            leptos::task::spawn_local(async move {
+                match intab_settings(owner).await {
+                    Ok(panel) => drop(slot.try_set(Some(panel))),
+                    Err(_) => drop(failed.try_set(Some(NO_SETTINGS_CHUNK))),
+                }
+            });
+        }
+        return view! {
+            {super::place(slot)}
+            {move || failed.get().map(|e| view! { <p class="notice error" role="alert" data-testid="intab-failed">{e}</p> })}
+        }
+        .into_any();
+    }
     let s = expect_context::<crate::ui::form::EditorState>().scenario;
     let tab = expect_context::<crate::app::Controller>().intab;
     let node = NodeRef::<leptos::html::Div>::new();
@@ -198,28 +214,26 @@ pub fn EngineSettings(module: &'static str) -> impl IntoView {
         let name = s.with(|s| s.model.name.clone());
         let Some(root) = node.get() else { return };
         leptos::task::spawn_local(async move {
-            let info = match module {
-                ENGINE_MODULE => match engine_info(name.clone()).await {
-                    Ok(info) => JsValue::from(info),
-                    Err(_) => return failed.set(NO_INTAB_CHUNK.into()),
-                },
-                _ => JsValue::UNDEFINED,
-            };
-            if let Err(e) =
-                call_in(module, "settings", &[&root.into(), &name.into(), &hooks(s, tab), &info]).await
+            if let Err(e) = call_in(
+                module,
+                "settings",
+                &[&root.into(), &name.into(), &hooks(s, tab), &JsValue::UNDEFINED],
+            )
+            .await
             {
                 failed.set(e);
             }
         });
     });
     view! {
-        <div node_ref=node class="intab" data-testid=if module == ENGINE_MODULE { "intab-settings" } else { "builtin-settings" }></div>
+        <div node_ref=node class="intab" data-testid="builtin-settings"></div>
         <crate::ui::form::FieldMessage field="model.name" />
         {move || {
             let e = failed.get();
             (!e.is_empty()).then(|| view! { <p class="notice error" role="alert" data-testid="intab-failed">{e}</p> })
         }}
     }
+    .into_any()
 }
 
 /// The app's side of the settings panel: `setName` and `loaded`, made once (they live as long
