@@ -34,15 +34,6 @@ impl Markup {
         Self(html.to_string())
     }
 
-    /// HTML that the tools module made as [`Markup`] and handed over as a string: the module is
-    /// this program too, built from the same code, and JavaScript between the two carries text.
-    /// The page's signals that hold its answers hold them as strings (a signal of one more type
-    /// costs the first page its own copy of the signal code), with, where the module could not
-    /// answer, the page's own alert ([`crate::text::alert_html`]) in its place.
-    pub fn from_tools_module(html: String) -> Self {
-        Self(html)
-    }
-
     /// What [`markup!`] makes of its template and arguments.
     #[doc(hidden)]
     pub fn from_args(args: fmt::Arguments<'_>) -> Self {

@@ -27,11 +27,6 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     }
 }
 
-/// A message drawn as an alert in markup (a panel's error).
-pub fn alert_html(message: &str) -> crate::markup::Markup {
-    crate::markup!("<p class=\"notice error\" role=\"alert\">{}</p>", message)
-}
-
 /// Sorts `items` so that none comes before one it should follow (`before(a, b)`: a goes first),
 /// keeping ties in their order. An insertion sort, for the short lists the page sorts (agents,
 /// model names): each element type sorted with the standard library's stable sort adds about
