@@ -12,6 +12,7 @@ use crate::json::Fields;
 use crate::model::{
     ChatRequest, ChatResponse, Cue, EngineTime, Purpose, ResponseFormat, Sampling, ToolCall, Usage,
 };
+pub mod builtin;
 pub mod panel;
 
 pub use crate::reply::{Reply, BID_RANGE};

@@ -1,6 +1,7 @@
 // The model built into the browser (the Prompt API's `LanguageModel`: Gemini Nano in Chrome,
-// Phi-4-mini in Edge), fetched only when a scenario runs on it: its settings panel (whether the
-// browser has it, its download with progress, its context window) and the calls of a run. One
+// Phi-4-mini in Edge), fetched only when a scenario runs on it: what its settings (the app's
+// `app::builtin::Settings`) ask of the browser (whether it has the model, its download with
+// progress, its context window) and the calls of a run. One
 // session per agent and system prompt, which reads the system prompt once; each call prompts a
 // clone of it, so no call sees another's conversation. Replies Agora parses are held to their
 // form by `responseConstraint` (a RegExp for a bid or a choice, a JSON schema for an object).
@@ -15,7 +16,10 @@ const api = () => globalThis.LanguageModel;
 const bases = new Map();
 let contextWindow = 0;
 let download = { loaded: 0, active: false };
-let panel = null;
+/** The app's settings, told of the download and the context window as they change, by number. */
+const watchers = new Map();
+let watched = 0;
+const tell = () => watchers.forEach((fn) => fn(download.loaded, download.active, contextWindow));
 
 const MISSING =
   'This browser has no built-in model: the Prompt API (LanguageModel) is missing. Chrome 148 or later ' +
@@ -74,7 +78,7 @@ function explain(e) {
 const monitor = (m) => {
   m.addEventListener('downloadprogress', (e) => {
     download = { loaded: e.loaded, active: e.loaded < 1 };
-    draw();
+    tell();
   });
 };
 
@@ -85,7 +89,7 @@ function base(system, signal) {
       .create({ ...OPTIONS, monitor, signal, initialPrompts: system ? [{ role: 'system', content: system }] : [] })
       .then((s) => {
         contextWindow = s.contextWindow ?? s.inputQuota ?? contextWindow;
-        draw();
+        tell();
         return s;
       });
     made.catch(() => bases.delete(system));
@@ -186,48 +190,32 @@ export async function complete(body, onText, signal) {
   }
 }
 
-const el = (tag, props = {}, ...children) => {
-  const { dataset = {}, ...rest } = props;
-  const node = Object.assign(document.createElement(tag), rest);
-  Object.assign(node.dataset, dataset);
-  node.append(...children.filter((c) => c != null && c !== ''));
-  return node;
-};
-
-async function draw() {
-  if (!panel) return;
-  const { root } = panel;
-  const seen = panel.seen ?? (await availability());
-  panel.seen = seen;
-  const start = async () => {
-    download = { loaded: 0, active: true };
-    draw();
-    try {
-      // A click starts the download: the browser asks for the person's gesture.
-      await base('', undefined);
-      panel.seen = undefined;
-    } catch (e) {
-      panel.seen = { ...seen, words: `The download did not start: ${explain(e)}` };
-    }
-    download = { loaded: download.loaded, active: false };
-    draw();
-  };
-  const parts = [el('p', { className: 'builtin-state', dataset: { testid: 'builtin-state', state: seen.state }, role: 'status' }, seen.words)];
-  if (download.active) {
-    const pct = Math.round(download.loaded * 100);
-    parts.push(el('p', { dataset: { testid: 'builtin-progress' } }, el('progress', { max: 100, value: pct }), ` ${pct} % downloaded`));
-  } else if (seen.state === 'downloadable') {
-    parts.push(el('button', { type: 'button', dataset: { testid: 'builtin-download' }, onclick: start }, 'Download the built-in model'));
-  }
-  if (contextWindow) {
-    parts.push(el('p', { className: 'muted', dataset: { testid: 'builtin-context' } }, `Context window: ${contextWindow} tokens; a call that does not fit stops the run with a message.`));
-  }
-  parts.push(el('p', { className: 'muted' }, 'Nothing leaves this computer and no key is needed. Each agent keeps one session with its instructions; bids and choices are held to their form by the browser.'));
-  root.replaceChildren(...parts);
+/**
+ * Has `fn(loaded, active, contextWindow)` told of the download's progress and the context window
+ * as they change, at once too; the number it gives stops it (`unwatch`).
+ */
+export function watch(fn) {
+  watched += 1;
+  watchers.set(watched, fn);
+  fn(download.loaded, download.active, contextWindow);
+  return watched;
 }
 
-/** Draws the panel into `root` (the app's Model settings, when the provider is the browser's). */
-export function settings(root) {
-  panel = { root, seen: undefined };
-  return draw();
+export function unwatch(id) {
+  watchers.delete(id);
+}
+
+/** Downloads the model (a click's gesture must start it): '' once it is there, else why not. */
+export async function fetchModel() {
+  download = { loaded: 0, active: true };
+  tell();
+  try {
+    await base('', undefined);
+    return '';
+  } catch (e) {
+    return `The download did not start: ${explain(e)}`;
+  } finally {
+    download = { loaded: download.loaded, active: false };
+    tell();
+  }
 }

@@ -184,9 +184,8 @@ const NO_SETTINGS_CHUNK: &str =
 const NO_INTAB_CHUNK: &str =
     "the in-tab engine could not be fetched (its grammar builder did not arrive); reload the page and try again";
 
-/// The model settings of a scenario on the in-tab model (the app's [`super::intab_panel`]) or
-/// the browser's own (drawn by its `module`, fetched when they first show, told which model the
-/// scenario names, and telling back what it loads).
+/// The model settings of a scenario on the in-tab model (the app's [`super::intab_panel`], in
+/// the `intab` chunk) or the browser's own ([`super::builtin::Settings`]).
 #[component]
 pub fn EngineSettings(module: &'static str) -> impl IntoView {
     if module == ENGINE_MODULE {
@@ -206,69 +205,11 @@ pub fn EngineSettings(module: &'static str) -> impl IntoView {
         }
         .into_any();
     }
-    let s = expect_context::<crate::ui::form::EditorState>().scenario;
-    let tab = expect_context::<crate::app::Controller>().intab;
-    let node = NodeRef::<leptos::html::Div>::new();
-    let failed = RwSignal::new(String::new());
-    Effect::new(move |_| {
-        let name = s.with(|s| s.model.name.clone());
-        let Some(root) = node.get() else { return };
-        leptos::task::spawn_local(async move {
-            if let Err(e) = call_in(
-                module,
-                "settings",
-                &[&root.into(), &name.into(), &hooks(s, tab), &JsValue::UNDEFINED],
-            )
-            .await
-            {
-                failed.set(e);
-            }
-        });
-    });
     view! {
-        <div node_ref=node class="intab" data-testid="builtin-settings"></div>
+        <super::builtin::Settings />
         <crate::ui::form::FieldMessage field="model.name" />
-        {move || {
-            let e = failed.get();
-            (!e.is_empty()).then(|| view! { <p class="notice error" role="alert" data-testid="intab-failed">{e}</p> })
-        }}
     }
     .into_any()
-}
-
-/// The app's side of the settings panel: `setName` and `loaded`, made once (they live as long
-/// as the page, as the signals they write do).
-fn hooks(s: RwSignal<crate::scenario::Scenario>, tab: InTab) -> JsValue {
-    thread_local! {
-        static HOOKS: RefCell<Option<JsValue>> = const { RefCell::new(None) };
-    }
-    HOOKS.with(|h| {
-        h.borrow_mut()
-            .get_or_insert_with(|| {
-                let set_name =
-                    Closure::<dyn Fn(String)>::new(move |name: String| s.update(|s| s.model.name = name));
-                // (source, picked, prompt tokens a second, written tokens a second, on the GPU);
-                // an empty source when nothing is loaded.
-                let loaded = Closure::<dyn Fn(String, bool, f64, f64, bool)>::new(
-                    move |source: String, picked: bool, prompt_per_s: f64, tokens_per_s: f64, gpu: bool| {
-                        tab.loaded.set((!source.is_empty()).then_some(Loaded {
-                            source,
-                            picked,
-                            prompt_per_s,
-                            tokens_per_s,
-                            gpu,
-                        }))
-                    },
-                );
-                let hooks = js_sys::Object::new();
-                let _ = js_sys::Reflect::set(&hooks, &"setName".into(), set_name.as_ref());
-                let _ = js_sys::Reflect::set(&hooks, &"loaded".into(), loaded.as_ref());
-                set_name.forget();
-                loaded.forget();
-                hooks.into()
-            })
-            .clone()
-    })
 }
 
 /// Answers a run's calls on the engine, one at a time (the engine queues them).
