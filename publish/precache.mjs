@@ -17,7 +17,11 @@ const skipped = (path) => path === 'sw.js' || path === '_headers' || /\.(br|gz|m
 // The in-tab engine's runtime (about 9 MB) is cached when a scenario first runs in the tab, not on
 // every first visit: most visitors never use it, and on a phone it would cost minutes. The page's
 // `intab` chunk (the engine's settings and each call's grammar) comes with it, cached on use too.
-const onUse = (path) => path.startsWith('intab/wllama/') || /\.split_intab\.wasm$/.test(path);
+// The `room` chunk (the teacher's room panel, a student's phone's screen) and the room's
+// transport (room/net.js) are cached when a room first opens or a phone opens its join link: a
+// room meets over the network.
+const onUse = (path) => path.startsWith('intab/wllama/') || path === 'room/net.js'
+  || /\.split_(intab|room)\.wasm$/.test(path);
 
 const sha = (data) => createHash('sha256').update(data).digest('hex');
 const files = filesIn(dir)

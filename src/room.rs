@@ -13,9 +13,9 @@
 //! it came from must be the envelope's sender ([`Room::receive`] takes it), and a phone takes the
 //! teacher's messages only from the peer that welcomed it ([`Phone::receive`]).
 
-pub mod draw;
 pub mod host;
 pub mod qr;
+pub mod screen;
 
 use std::collections::BTreeMap;
 

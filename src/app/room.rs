@@ -1,14 +1,17 @@
-//! The class's room on the teacher's page (`crate::room`): the button that opens it and the
-//! panel the tools module draws and keeps up to date (`app::room_live`), and the page's half of
-//! the conversation. The run's events and a seat's question go to the room as they come; what
-//! the room asks of the run (a seat's answer with who gave it, an interjection accepted, a vote,
-//! the floor given) comes back as an `agora-room` event on the window. The run itself, the key
-//! and the log never leave the page.
+//! The class's room on the teacher's page (`crate::room`): the button that opens it, the place
+//! of the panel the tools chunk draws (`app::room_live`), and the page's half of the
+//! conversation. The run's events and a seat's question go to the room as they come; what the
+//! room asks of the run (a seat's answer with who gave it, an interjection accepted, a vote, the
+//! floor given) comes back as a [`ForPage`] through the callback the panel was opened with. The
+//! run itself, the key and the log never leave the page.
 
 use std::cell::Cell;
 
+use std::rc::Rc;
+
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
+
+use crate::room::host::ForPage;
 
 use crate::app::driver::Controller;
 
@@ -42,66 +45,65 @@ pub fn ask(agent: String, question: Option<String>) {
     tell(move || Box::pin(crate::app::tools::room_ask(Some(agent), question)));
 }
 
-/// What the room asks of the run, from the tools module: `{kind, what, by, agent}`.
-fn carry_out(c: Controller, detail: &JsValue) {
-    let field = |k: &str| {
-        js_sys::Reflect::get(detail, &k.into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
-    };
-    let (what, by) = (field("what"), field("by"));
-    let done = match field("kind").as_str() {
-        "answer" => {
-            if let Some(answer) = crate::seat::Answer::from_line(&what) {
-                c.desk.send(Some(&field("agent")), answer, by);
+/// Carries out what the room asks of the run.
+fn carry_out(c: Controller, what: ForPage) {
+    let done = match what {
+        ForPage::Answer { agent, answer, by } => {
+            if let Some(answer) = crate::seat::Answer::from_line(&answer) {
+                c.desk.send(Some(&agent), answer, by);
             }
             Ok(())
         }
-        "interject" => c.interject(&by, &what),
-        "vote" => c.vote(&by, &what),
-        "floor" => c.give_floor(&what),
-        _ => Ok(()),
+        ForPage::Interject { by, text } => c.interject(&by, &text),
+        ForPage::Vote { by, agent } => c.vote(&by, &agent),
+        ForPage::Floor { agent } => c.give_floor(&agent),
     };
     if let Err(e) = done {
         c.notice.set(e);
     }
 }
 
-/// "Open a room for phones", in the room's panel, which the tools module draws over it once the
-/// room is open.
+/// "Open a room for phones", then the room's panel, drawn by the tools chunk in its place.
 #[component]
 pub fn Room() -> impl IntoView {
     let c = expect_context::<Controller>();
     let scenario = expect_context::<crate::ui::form::EditorState>().scenario;
-    let owner = Owner::current();
+    let owner = StoredValue::new(Owner::current());
+    let panel: super::Slot = RwSignal::new_local(None);
+    let opened = RwSignal::new(false);
+    on_cleanup(|| OPEN.set(false));
     let start = move |_| {
-        if !OPEN.replace(true) {
-            // What the room asks of the run, for as long as the page's workspace is up.
-            let listener = window_event_listener_untyped("agora-room", move |ev: web_sys::Event| {
-                carry_out(c, &js_sys::Reflect::get(&ev, &"detail".into()).unwrap_or_default());
-            });
-            if let Some(owner) = owner.as_ref() {
-                owner.with(|| {
-                    on_cleanup(move || {
-                        listener.remove();
-                        OPEN.set(false);
-                    })
-                });
-            }
-        }
-        let seats = scenario.with_untracked(|s| serde_json::to_string(&s.seats).unwrap_or_default());
+        let Some(owner) = owner.get_value() else { return };
+        opened.set(true);
+        OPEN.set(true);
+        let seats = scenario.with_untracked(|s| s.seats.clone());
         let lines = c.with_events(crate::events::to_json_lines);
-        let opened = move |r: Result<String, String>| {
-            if let Err(e) = r {
-                c.notice.set(e)
+        // What the room asks of the run, for as long as the page's workspace is up.
+        let page: Rc<dyn Fn(ForPage)> = Rc::new(move |what| {
+            if OPEN.get() {
+                carry_out(c, what)
             }
-        };
-        crate::app::tools::spawn_later(crate::app::tools::room_open(seats, lines), opened);
+        });
+        leptos::task::spawn_local(async move {
+            match crate::app::tools::room_view(owner, seats, lines, page).await {
+                Ok(view) => drop(panel.try_set(Some(view))),
+                Err(e) => {
+                    OPEN.set(false);
+                    let _ = opened.try_set(false);
+                    c.notice.set(String::from(e));
+                }
+            }
+        });
     };
     view! {
         <div class="room" data-testid="room">
-            <div id="room-panel" data-testid="room-panel">
-                <button data-testid="room-open" title="Students join from their phones with a link or QR code and play seats, interject and vote" on:click=start>
-                    "Open a room for phones"
-                </button>
+            <div data-testid="room-panel">
+                {move || (!opened.get()).then(|| view! {
+                    <button data-testid="room-open" title="Students join from their phones with a link or QR code and play seats, interject and vote" on:click=start>
+                        "Open a room for phones"
+                    </button>
+                })}
+                {super::place(panel)}
             </div>
         </div>
     }

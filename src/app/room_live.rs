@@ -1,28 +1,33 @@
-//! The room over WebRTC, as the tools module runs it: on the teacher's page, the [`Host`] with
-//! its panel (drawn in `#room-panel`, one handler for its controls) and the page's half of the
-//! conversation (`app::room`); on a student's phone (phone.html), the [`Phone`] with its screen.
-//! The transport is trystero's (public/room/net.mjs, bundled at build time), loaded here the
-//! first time a room opens or a phone joins. None of this is on the first page.
+//! The room over WebRTC, in the tools chunk: on the teacher's page, the [`Host`] and its panel
+//! (`room_view`, drawn in the page's room box) with the page's half of the conversation handed
+//! back as typed [`ForPage`] values; on a student's phone (phone.html), the [`Phone`] and its
+//! screen. Both are typed Leptos views over signals; what each shows is decided by
+//! `crate::room::screen` (native tests). The transport is trystero's (public/room/net.mjs,
+//! bundled at build time), loaded the first time a room opens or a phone joins. None of this is
+//! on the first page.
 
 use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
 
+use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::markup::Markup;
-use crate::room::draw;
 use crate::room::host::{ForPage, Host, Send};
+use crate::room::screen::{self, PhoneHead};
 use crate::room::{Envelope, FromPhone, Phone, Secret, ToPhone, SECRET_BYTES};
 
 /// How often a phone says it is still there, and how often the teacher's page looks for phones
 /// gone quiet.
-const HERE_EVERY_MS: i32 = 5000;
+const HERE_EVERY: Duration = Duration::from_secs(5);
 
 /// Where the room meets: the relay (empty: trystero's public Nostr relays) and the STUN/TURN
 /// servers (empty: trystero's public ones; `none`: no server, for a network of its own). The
 /// teacher's page keeps them (localStorage `agora.room`); the join link carries them.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Meeting {
     pub relay: String,
     pub ice: String,
@@ -32,27 +37,18 @@ const SETTINGS_KEY: &str = "agora.room";
 
 use super::storage::storage;
 
-/// The JSON object kept under `key` (an empty one when none is, or it is not readable).
-fn kept_json(key: &str) -> serde_json::Value {
+/// The value kept under `key` (the type's default when none is, or it is not readable).
+fn kept<T: serde::de::DeserializeOwned + Default>(key: &str) -> T {
     storage()
         .and_then(|s| s.get_item(key).ok().flatten())
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default()
 }
 
-/// The text field `field` of `v` ("" when it has none).
-fn text_of(v: &serde_json::Value, field: &str) -> String {
-    v.get(field).and_then(|x| x.as_str()).unwrap_or_default().to_string()
-}
-
-/// The `value` of an input or a list.
-fn value_of(el: &web_sys::Element) -> String {
-    js_sys::Reflect::get(el, &"value".into()).ok().and_then(|v| v.as_string()).unwrap_or_default()
-}
-
-/// The `value` of the input named `name` ("" when there is none).
-fn input(name: &str) -> String {
-    element(&format!("input[name={name}]")).map(|e| value_of(&e)).unwrap_or_default()
+fn keep_value<T: serde::Serialize>(key: &str, value: &T) {
+    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(value)) {
+        let _ = s.set_item(key, &text);
+    }
 }
 
 /// The JSON lines of a log's text, blank lines left out.
@@ -70,15 +66,12 @@ fn decode(text: &str) -> String {
 
 impl Meeting {
     fn saved() -> Meeting {
-        let v = kept_json(SETTINGS_KEY);
-        Meeting { relay: text_of(&v, "relay").trim().into(), ice: text_of(&v, "ice").trim().into() }
+        let m: Meeting = kept(SETTINGS_KEY);
+        Meeting { relay: m.relay.trim().into(), ice: m.ice.trim().into() }
     }
 
     fn save(&self) {
-        let text = serde_json::json!({"relay": self.relay, "ice": self.ice}).to_string();
-        if let Some(s) = storage() {
-            let _ = s.set_item(SETTINGS_KEY, &text);
-        }
+        keep_value(SETTINGS_KEY, self);
     }
 
     /// The link's fragment after the secret.
@@ -130,6 +123,15 @@ impl Meeting {
     }
 }
 
+/// What the transport tells: a peer met, a peer gone, a message from a peer, whether the meeting
+/// point answers.
+struct Hooks {
+    joined: Box<dyn Fn(String)>,
+    left: Box<dyn Fn(String)>,
+    heard: Box<dyn Fn(String, String)>,
+    reach: Box<dyn Fn(bool)>,
+}
+
 /// The room's transport: this page's id in it, and sending to one peer or all.
 struct Net {
     id: String,
@@ -137,14 +139,7 @@ struct Net {
 }
 
 impl Net {
-    async fn join(
-        meeting: &Meeting,
-        topic: &str,
-        joined: fn(String),
-        left: fn(String),
-        heard: fn(String, String),
-        reach: fn(bool),
-    ) -> Result<Net, String> {
+    async fn join(meeting: &Meeting, topic: &str, hooks: Hooks) -> Result<Net, String> {
         let failed =
             |e: JsValue| format!("the room's connection could not start ({})", super::intab::words(&e));
         let m = JsFuture::from(super::intab::import_module("room/net.js")).await.map_err(failed)?;
@@ -152,6 +147,7 @@ impl Net {
             .ok()
             .and_then(|f| f.dyn_into().ok())
             .ok_or("the room's connection module is damaged: reload the page")?;
+        let Hooks { joined, left, heard, reach } = hooks;
         let joined = Closure::<dyn Fn(String)>::new(joined).into_js_value();
         let left = Closure::<dyn Fn(String)>::new(left).into_js_value();
         let heard = Closure::<dyn Fn(String, String)>::new(heard).into_js_value();
@@ -208,69 +204,51 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-fn element(selector: &str) -> Option<web_sys::Element> {
-    web_sys::window()?.document()?.query_selector(selector).ok().flatten()
-}
-
-/// Draws `html` in `selector` unless it already shows it (a redraw would lose what is typed).
-fn show(selector: &str, html: Markup) {
-    if let Some(el) = element(selector) {
-        let hash = short_hash(html.as_str());
-        if el.get_attribute("data-drawn").as_deref() != Some(&hash) {
-            crate::ui::set_markup(&el, &html);
-            let _ = el.set_attribute("data-drawn", &hash);
-        }
-    }
-}
-
-fn short_hash(text: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes()).iter().take(8).map(|b| format!("{b:02x}")).collect()
-}
-
-/// Runs `f` on every `[data-act]` click (and `change`) inside `selector`: the act, the element.
-fn on_acts(selector: &str, f: fn(&str, &web_sys::Element, &web_sys::Event)) {
-    let Some(root) = element(selector) else { return };
-    let handler = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
-        let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-        let Some(el) = target.closest("[data-act]").ok().flatten() else { return };
-        let act = el.get_attribute("data-act").unwrap_or_default();
-        // A list changes its value; a button is clicked.
-        let is_select = el.tag_name() == "SELECT";
-        if (ev.type_() == "change") == is_select {
-            f(&act, &el, &ev);
-        }
-    })
-    .into_js_value();
-    for kind in ["click", "change", "input", "keydown"] {
-        let _ = root.add_event_listener_with_callback(kind, handler.unchecked_ref());
-    }
-}
-
-fn every(ms: i32, f: fn()) {
-    let tick = Closure::<dyn Fn()>::new(f).into_js_value();
-    if let Some(w) = web_sys::window() {
-        let _ = w.set_interval_with_callback_and_timeout_and_arguments_0(tick.unchecked_ref(), ms);
+/// Runs `tick` every `every` for as long as the current owner lives.
+fn every(every: Duration, tick: impl Fn() + 'static) {
+    if let Ok(handle) = set_interval_with_handle(tick, every) {
+        on_cleanup(move || handle.clear());
     }
 }
 
 // ---- The teacher's page --------------------------------------------------------------------
 
-struct Teacher {
-    host: Host,
-    net: Option<Net>,
-    link: String,
-    /// Where the room meets, to name it when it cannot be reached.
-    meeting: Meeting,
+/// The teacher's room as its panel draws it.
+#[derive(Clone, Copy)]
+struct Panel {
+    /// The room: its students, seats, proposals and votes (none before it first opens).
+    host: RwSignal<Option<Host>>,
+    /// How phones join the open room (none before it first opens).
+    join: RwSignal<Option<Join>>,
     /// Closed by the teacher: the phones were told, the transport left; the host still keeps
     /// the run's log and seats for a room opened again.
-    closed: bool,
+    closed: RwSignal<bool>,
+    /// Whether the room's meeting point answers.
+    reachable: RwSignal<bool>,
+    /// Why the room could not open.
+    failed: RwSignal<Option<String>>,
+}
+
+/// How phones join a room: its code, the join link (the phone page, the room's secret and where
+/// it meets) and that link as a QR code.
+#[derive(Clone, Debug, PartialEq)]
+struct Join {
+    code: String,
+    link: String,
+    qr: Result<crate::room::qr::Qr, String>,
+    meeting: Meeting,
+}
+
+/// The teacher's room besides what its panel draws: the transport and the page's half.
+struct Teacher {
+    panel: Panel,
+    net: Option<Net>,
+    /// What the room asks of the run, handed to the page.
+    page: Rc<dyn Fn(ForPage)>,
 }
 
 thread_local! {
     static TEACHER: RefCell<Option<Teacher>> = const { RefCell::new(None) };
-    /// The panel's handlers and timer are in place (a room started again keeps them).
-    static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// A closed room's transport, still leaving: the next room waits for it.
     static LEAVING: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
 }
@@ -286,240 +264,447 @@ fn with_teacher<R>(f: impl FnOnce(&mut Teacher) -> R) -> Option<R> {
     TEACHER.with(|t| t.borrow_mut().as_mut().map(f))
 }
 
-fn deliver(net: &Option<Net>, sends: Vec<Send>) {
-    let Some(net) = net else { return };
-    for s in sends {
-        match s {
-            Send::To(to, e) => net.envelope(&e, Some(&to)),
-            Send::All(e) => net.envelope(&e, None),
-        }
-    }
-}
-
-/// Hands what the room asks of the run to the page (`app::room` listens).
-fn to_page(what: &ForPage) {
-    let init = web_sys::CustomEventInit::new();
-    init.set_detail(&js_sys::JSON::parse(&what.to_json()).unwrap_or(JsValue::NULL));
-    if let (Some(w), Ok(ev)) =
-        (web_sys::window(), web_sys::CustomEvent::new_with_event_init_dict("agora-room", &init))
-    {
-        let _ = w.dispatch_event(&ev);
-    }
-}
-
-fn draw_teacher() {
-    if let Some(Some(html)) = with_teacher(|t| (!t.closed).then(|| draw::panel(&t.host, &t.link))) {
-        show("#room-panel [data-part=live]", html);
-    }
-}
-
-fn settings_html(m: &Meeting) -> Markup {
-    crate::markup!(
-        "<div data-part=\"reach\"></div><div data-part=\"live\"></div><p class=\"room-close\"><button data-act=\"close\" data-testid=\"room-close\" title=\"Every phone is told the room has ended; a new room has a new link\">Close the room</button></p><details class=\"room-settings\"><summary>Where the room meets</summary><label class=\"field\"><span>Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)</span><input name=\"relay\" data-testid=\"room-relay\" value=\"{}\"></label><label class=\"field\"><span>STUN/TURN servers (empty: public ones; none: only the local network)</span><input name=\"ice\" data-testid=\"room-ice\" value=\"{}\"></label><button data-act=\"settings\" data-testid=\"room-settings-use\">Use these (a new link)</button></details>",
-        m.relay,
-        m.ice
-    )
-}
-
-fn teacher_act(act: &str, el: &web_sys::Element, _ev: &web_sys::Event) {
-    let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
-    let mut page = None;
-    let mut restart = false;
-    let mut closing = false;
+fn deliver(sends: Vec<Send>) {
     with_teacher(|t| {
-        let sends = match act {
-            "assign" => t.host.assign(&attr("data-phone"), &value_of(el)).unwrap_or_default(),
-            "remove" => t.host.remove(&attr("data-phone")),
-            "accept" | "decline" => {
-                page = attr("data-id").parse().ok().and_then(|id| t.host.decide(id, act == "accept"));
-                Vec::new()
+        let Some(net) = &t.net else { return };
+        for s in sends {
+            match s {
+                Send::To(to, e) => net.envelope(&e, Some(&to)),
+                Send::All(e) => net.envelope(&e, None),
             }
-            "floor" => match t.host.give_floor() {
-                Some((p, cleared)) => {
-                    page = Some(p);
-                    vec![cleared]
-                }
-                None => Vec::new(),
-            },
-            "settings" => {
-                Meeting { relay: input("relay").trim().into(), ice: input("ice").trim().into() }.save();
-                restart = true;
-                Vec::new()
-            }
-            "reopen" => {
-                restart = true;
-                Vec::new()
-            }
-            "close" => {
-                deliver(&t.net, t.host.close());
-                (t.closed, closing) = (true, true);
-                let leaving = t.net.take().and_then(|net| net.leave());
-                LEAVING.with(|l| *l.borrow_mut() = leaving);
-                Vec::new()
-            }
-            _ => return,
-        };
-        deliver(&t.net, sends);
+        }
     });
-    if let Some(p) = page {
-        to_page(&p);
-    }
-    if closing {
-        return show(
-            "#room-panel",
-            crate::markup!("<p class=\"hint\" role=\"status\" data-testid=\"room-closed\">The room is closed: the phones were told. A new room has a new link and code.</p><button data-act=\"reopen\" data-testid=\"room-open\">Open a room for phones</button>"),
-        );
-    }
-    if restart {
-        // The room starts again (where the new settings say), with a new link: the phones join anew.
-        let old = TEACHER.with(|t| t.borrow_mut().take());
-        if let Some(old) = old {
-            let seats = serde_json::to_string(&old.host.room.seats).unwrap_or_default();
-            let log = old.host.log.join("\n");
-            let leaving = old.net.as_ref().and_then(Net::leave);
-            wasm_bindgen_futures::spawn_local(async move {
-                if let Some(promise) = leaving {
-                    let _ = JsFuture::from(promise).await;
-                }
-                if let Err(e) = open(&seats, &log).await {
-                    show(
-                        "#room-panel [data-part=live]",
-                        crate::markup!("<p class=\"notice error\" role=\"alert\">{}</p>", e),
-                    );
-                }
-            });
-        }
-        return;
-    }
-    draw_teacher();
 }
 
-fn teacher_heard(peer: String, text: String) {
-    let mut page = Vec::new();
-    with_teacher(|t| {
+/// Hands what the room asks of the run to the page.
+fn to_page(what: ForPage) {
+    if let Some(page) = with_teacher(|t| t.page.clone()) {
+        page(what);
+    }
+}
+
+impl Panel {
+    /// Runs `f` on the room, if there is one, and sends the phones what it gives (nothing once
+    /// the room is closed: its transport is gone, while the run's log still comes in for a room
+    /// opened again).
+    fn act<R>(self, f: impl FnOnce(&mut Host) -> (Vec<Send>, R)) -> Option<R> {
+        let (sends, out) = self.host.try_update(|h| h.as_mut().map(f)).flatten()?;
+        deliver(sends);
+        Some(out)
+    }
+
+    /// Opens a room with `seats` and the run's `log` so far: a new secret, link and code.
+    fn open(self, seats: Vec<String>, log: Vec<String>) -> Result<(), String> {
+        let secret = Secret::from_bytes(random_bytes()?);
+        let meeting = Meeting::saved();
+        let base = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.base_uri().ok().flatten())
+            .unwrap_or_default();
+        let page = base.split(['#', '?']).next().unwrap_or_default();
+        let dir = &page[..page.rfind('/').map_or(0, |i| i + 1)];
+        let topic = secret.topic();
+        let link = format!("{dir}phone.html#k={}{}", secret.to_text(), meeting.fragment());
+        let qr = crate::room::qr::code(&link);
+        self.join.set(Some(Join { code: secret.code(), link, qr, meeting: meeting.clone() }));
+        self.host.set(Some(Host::new(secret, seats, log)));
+        self.closed.set(false);
+        self.reachable.set(true);
+        self.failed.set(None);
+        leptos::task::spawn_local(async move {
+            left().await;
+            let hooks = Hooks {
+                joined: Box::new(|_| {}),
+                left: Box::new(move |peer| {
+                    self.act(|h| {
+                        h.room.left(&peer);
+                        (Vec::new(), ())
+                    });
+                }),
+                heard: Box::new(move |peer, text| self.heard(peer, text)),
+                reach: Box::new(move |ok| {
+                    self.reachable.try_set(ok);
+                }),
+            };
+            match Net::join(&meeting, &topic, hooks).await {
+                Ok(net) => {
+                    with_teacher(|t| t.net = Some(net));
+                }
+                Err(e) => drop(self.failed.try_set(Some(e))),
+            }
+        });
+        Ok(())
+    }
+
+    /// A message from a phone.
+    fn heard(self, peer: String, text: String) {
         // A closed room hears nothing more, while its transport is still leaving.
-        if t.closed {
+        if self.closed.try_get_untracked() != Some(false) {
             return;
         }
         // The room's secret came from the same source, so it is there.
         let token = || random_bytes().map(|b| Secret::from_bytes(b).to_text()).unwrap_or_default();
-        let (sends, p) = t.host.receive(&peer, &text, now_ms(), token);
-        deliver(&t.net, sends);
-        page = p;
-    });
-    for p in &page {
-        to_page(p);
+        let asked = self.act(|h| h.receive(&peer, &text, now_ms(), token));
+        for p in asked.unwrap_or_default() {
+            to_page(p);
+        }
     }
-    draw_teacher();
+
+    /// Tells every phone the room has ended and leaves the transport.
+    fn close(self) {
+        if self.closed.get_untracked() || self.act(|h| (h.close(), ())).is_none() {
+            return;
+        }
+        self.closed.set(true);
+        let leaving = with_teacher(|t| t.net.take()).flatten().and_then(|net| net.leave());
+        LEAVING.with(|l| *l.borrow_mut() = leaving);
+    }
+
+    /// The room again, with a new link (where the settings now say): the phones join anew.
+    fn reopen(self) {
+        let Some((seats, log)) =
+            self.host.with_untracked(|h| h.as_ref().map(|h| (h.room.seats.clone(), h.log.clone())))
+        else {
+            return;
+        };
+        if let Some(leaving) = with_teacher(|t| t.net.take()).flatten().and_then(|net| net.leave()) {
+            LEAVING.with(|l| *l.borrow_mut() = Some(leaving));
+        }
+        if let Err(e) = self.open(seats, log) {
+            self.failed.set(Some(e));
+        }
+    }
 }
 
-/// Opens the room on the teacher's page: its seats (a JSON list) and the run's log so far.
-pub async fn open(seats: &str, lines: &str) -> Result<String, String> {
-    if TEACHER.with(|t| t.borrow().as_ref().is_some_and(|t| !t.closed)) {
-        draw_teacher();
-        return Ok(String::new());
-    }
-    let seats: Vec<String> = serde_json::from_str(seats).unwrap_or_default();
-    let secret = Secret::from_bytes(random_bytes()?);
-    let meeting = Meeting::saved();
-    let base = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.base_uri().ok().flatten())
-        .unwrap_or_default();
-    let page = base.split(['#', '?']).next().unwrap_or_default();
-    let dir = &page[..page.rfind('/').map_or(0, |i| i + 1)];
-    let link = format!("{dir}phone.html#k={}{}", secret.to_text(), meeting.fragment());
-    let topic = secret.topic();
-    let log = json_lines(lines);
-    let host = Host::new(secret, seats, log);
-    TEACHER.with(|t| {
-        *t.borrow_mut() = Some(Teacher { host, net: None, link, meeting: meeting.clone(), closed: false })
-    });
-    show("#room-panel", settings_html(&meeting));
-    let first = !STARTED.replace(true);
-    if first {
-        on_acts("#room-panel", teacher_act);
-    }
-    draw_teacher();
-    let gone = |peer: String| {
-        with_teacher(|t| t.host.room.left(&peer));
-        draw_teacher();
+/// The room's panel on the teacher's page, opened at once with `seats` and the run's log so far
+/// (JSON lines); `page` carries out what the room asks of the run. The room closes with the
+/// panel's owner.
+pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> AnyView {
+    let panel = Panel {
+        host: RwSignal::new(None),
+        join: RwSignal::new(None),
+        closed: RwSignal::new(false),
+        reachable: RwSignal::new(true),
+        failed: RwSignal::new(None),
     };
-    left().await;
-    let reach = |ok: bool| {
-        let warning = with_teacher(|t| (!ok && !t.closed).then(|| unreachable_for_teacher(&t.meeting.relay)));
-        show("#room-panel [data-part=reach]", warning.flatten().unwrap_or_default());
-    };
-    let net = Net::join(&meeting, &topic, |_| {}, gone, teacher_heard, reach).await?;
-    with_teacher(|t| t.net = Some(net));
-    if first {
-        every(HERE_EVERY_MS, || {
-            with_teacher(|t| t.host.check_away(now_ms()));
-            draw_teacher();
+    TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { panel, net: None, page }));
+    if let Err(e) = panel.open(seats, json_lines(lines)) {
+        panel.failed.set(Some(e));
+    }
+    every(HERE_EVERY, move || {
+        panel.act(|h| {
+            h.check_away(now_ms());
+            (Vec::new(), ())
         });
+    });
+    on_cleanup(|| {
+        if let Some(leaving) =
+            TEACHER.with(|t| t.borrow_mut().take()).and_then(|t| t.net).and_then(|n| n.leave())
+        {
+            LEAVING.with(|l| *l.borrow_mut() = Some(leaving));
+        }
+    });
+    view! {
+        {move || panel.failed.get().map(|e| view! { <p class="notice error" role="alert">{e}</p> })}
+        {move || if panel.closed.get() {
+            view! {
+                <p class="hint" role="status" data-testid="room-closed">
+                    "The room is closed: the phones were told. A new room has a new link and code."
+                </p>
+                <button data-testid="room-open" on:click=move |_| panel.reopen()>"Open a room for phones"</button>
+            }
+            .into_any()
+        } else {
+            view! {
+                {move || (!panel.reachable.get()).then(|| unreachable_for_teacher(panel.join.with(|j| j.as_ref().map(|j| j.meeting.relay.clone()).unwrap_or_default())))}
+                <Live panel />
+                <p class="room-close">
+                    <button
+                        data-testid="room-close"
+                        title="Every phone is told the room has ended; a new room has a new link"
+                        on:click=move |_| panel.close()
+                    >
+                        "Close the room"
+                    </button>
+                </p>
+                <Settings panel />
+            }
+            .into_any()
+        }}
     }
-    Ok(String::new())
+    .into_any()
+}
+
+/// The part of the teacher's panel that changes as students come and go.
+#[component]
+fn Live(panel: Panel) -> impl IntoView {
+    // One memo for all of it: a phone's "still here" every few seconds draws nothing again.
+    let shown = Memo::new(move |_| panel.host.with(|h| h.as_ref().map(screen::panel).unwrap_or_default()));
+    let join = panel.join;
+    let assign = move |phone: String, seat: String| {
+        panel.act(|h| (h.assign(&phone, &seat).unwrap_or_default(), ()));
+    };
+    let decide = move |id: u64, accept: bool| {
+        if let Some(p) = panel.act(|h| (Vec::new(), h.decide(id, accept))).flatten() {
+            to_page(p);
+        }
+    };
+    let give_floor = move |_| {
+        if let Some((p, cleared)) = panel.act(|h| (Vec::new(), h.give_floor())).flatten() {
+            deliver(vec![cleared]);
+            to_page(p);
+        }
+    };
+    let code_view = move || {
+        join.with(|j| {
+            let j = j.as_ref()?;
+            let qr = match &j.qr {
+                Ok(qr) => {
+                    let side = format!("0 0 {0} {0}", qr.side);
+                    view! {
+                        <svg viewBox=side shape-rendering="crispEdges" role="img" aria-label="QR code of the room's join link">
+                            <rect width=qr.side height=qr.side fill="#fff" />
+                            <path d=qr.path.clone() fill="#000" />
+                        </svg>
+                    }
+                    .into_any()
+                }
+                Err(e) => view! { <p>{e.clone()}</p> }.into_any(),
+            };
+            Some(view! {
+                <h3>"Class room " <span class="room-code" data-testid="room-code">{j.code.clone()}</span></h3>
+                <div class="room-join">
+                    <div class="room-qr" data-testid="room-qr">{qr}</div>
+                    <p>
+                        "Students open "
+                        <a data-testid="room-link" href=j.link.clone() target="_blank" rel="noopener">"the join link"</a>
+                        " on their phones (or scan the code), type a name and are in. The link holds the room's secret: share it with the class only."
+                    </p>
+                </div>
+            })
+        })
+    };
+    let roster_view = move || {
+        let p = shown.get();
+        let seats = p.seats;
+        p.roster
+            .into_iter()
+            .map(|row| {
+                let phone = row.phone.clone();
+                let phone_out = row.phone.clone();
+                let options = seats
+                    .iter()
+                    .map(|seat| {
+                        let selected = row.seat.as_ref() == Some(seat);
+                        view! { <option value=seat.clone() selected=selected>{seat.clone()}</option> }
+                    })
+                    .collect_view();
+                view! {
+                    <li data-testid="room-student" data-name=row.name.clone()>
+                        <strong>{row.name.clone()}</strong>
+                        {row.away.then(|| view! { " " <span class="tag" data-testid="room-away">"away"</span> })}
+                        " "
+                        <select aria-label=format!("Seat of {}", row.name) on:change=move |ev| assign(phone.clone(), event_target_value(&ev))>
+                            <option value="" selected=row.seat.is_none()>"audience"</option>
+                            {options}
+                        </select>
+                        " "
+                        <button on:click=move |_| {
+                            panel.act(|h| (h.remove(&phone_out), ()));
+                        }>"Remove"</button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        {code_view}
+        {move || shown.with(|p| {
+            (!p.away.is_empty()).then(|| view! {
+                <p class="notice" data-testid="room-seat-away" role="status">
+                    {format!("Away from their seat: {}. Their seat's time limit runs as usual; reopening the link brings them back.", p.away.join(", "))}
+                </p>
+            })
+        })}
+        {move || shown.with(|p| p.seats.is_empty()).then(|| view! {
+            <p class="hint">
+                "No seat is played by the class yet: tick the agents above for students to play them; the rest of the class is the audience."
+            </p>
+        })}
+        <div class="room-manage">
+            <h4>{move || format!("Joined ({})", shown.with(|p| p.roster.len()))}</h4>
+            <ul class="room-students" data-testid="room-students">{roster_view}</ul>
+            {move || {
+                let proposals = shown.with(|p| p.proposals.clone());
+                (!proposals.is_empty()).then(|| view! {
+                    <h4>"Interjections proposed"</h4>
+                    <ul data-testid="room-proposals">
+                        {proposals.into_iter().map(|p| view! {
+                            <li data-testid="room-proposal">
+                                <strong>{p.by}</strong>
+                                ": "
+                                {p.text}
+                                " "
+                                <button data-testid="room-accept" on:click=move |_| decide(p.id, true)>"Accept"</button>
+                                " "
+                                <button data-testid="room-decline" on:click=move |_| decide(p.id, false)>"Decline"</button>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                })
+            }}
+        </div>
+        {move || {
+            let tally = shown.with(|p| p.tally.clone());
+            let first = tally.first()?.0.clone();
+            Some(view! {
+                <h4>"Votes for the next speaker"</h4>
+                <ol class="room-tally" data-testid="room-tally">
+                    {tally.into_iter().map(|(agent, n)| view! { <li>{format!("{agent}: {n}")}</li> }).collect_view()}
+                </ol>
+                <button class="primary" data-testid="room-give-floor" on:click=give_floor>
+                    {format!("Give the floor to {first}")}
+                </button>
+            })
+        }}
+        {move || {
+            let refused = shown.with(|p| p.refused.clone());
+            (!refused.is_empty()).then(|| view! {
+                <ul class="notice error room-refused" data-testid="room-refused" role="alert">
+                    {refused.into_iter().map(|why| view! { <li>{why}</li> }).collect_view()}
+                </ul>
+            })
+        }}
+    }
+}
+
+/// Where the room meets, and "Use these (a new link)".
+#[component]
+fn Settings(panel: Panel) -> impl IntoView {
+    let meeting = panel.join.with_untracked(|j| j.as_ref().map(|j| j.meeting.clone()).unwrap_or_default());
+    let relay = RwSignal::new(meeting.relay);
+    let ice = RwSignal::new(meeting.ice);
+    let use_these = move |_| {
+        Meeting { relay: relay.get_untracked().trim().into(), ice: ice.get_untracked().trim().into() }.save();
+        panel.reopen();
+    };
+    view! {
+        <details class="room-settings">
+            <summary>"Where the room meets"</summary>
+            <label class="field">
+                <span>"Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)"</span>
+                <input name="relay" data-testid="room-relay" bind:value=relay />
+            </label>
+            <label class="field">
+                <span>"STUN/TURN servers (empty: public ones; none: only the local network)"</span>
+                <input name="ice" data-testid="room-ice" bind:value=ice />
+            </label>
+            <button data-testid="room-settings-use" on:click=use_these>"Use these (a new link)"</button>
+        </details>
+    }
 }
 
 /// What the teacher's panel says when the room's meeting point cannot be reached: what that
 /// usually means and what to do, with the command that starts a meeting point of one's own.
-fn unreachable_for_teacher(relay: &str) -> Markup {
+fn unreachable_for_teacher(relay: String) -> impl IntoView {
     const COMMAND: &str = "agora relay --host 0.0.0.0 --port 7447";
     if relay.is_empty() {
-        crate::markup!(
-            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> the public meeting points Agora uses to connect phones do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do. Still trying every few seconds.</p><p><strong>Quick fix:</strong> connect this computer and the phones to another network, such as a phone's hotspot: the room connects by itself once it can, with the same code.</p><details><summary>Or run a meeting point on your own network (for IT staff)</summary><p>On a computer that this one and the phones can all reach, run <code>{}</code> in a terminal, then enter that computer's network address as the Relay under \"Where the room meets\" below (for example <code>ws://192.168.1.20:7447</code>) and press \"Use these (a new link)\": the room gets a new link and code, which the students scan again.</p></details></div>",
-            COMMAND
-        )
+        view! {
+            <div class="notice error" role="alert" data-testid="room-unreachable">
+                <p>
+                    <strong>"Phones cannot reach this room:"</strong>
+                    " the public meeting points Agora uses to connect phones do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do. Still trying every few seconds."
+                </p>
+                <p>
+                    <strong>"Quick fix:"</strong>
+                    " connect this computer and the phones to another network, such as a phone's hotspot: the room connects by itself once it can, with the same code."
+                </p>
+                <details>
+                    <summary>"Or run a meeting point on your own network (for IT staff)"</summary>
+                    <p>
+                        "On a computer that this one and the phones can all reach, run " <code>{COMMAND}</code>
+                        " in a terminal, then enter that computer's network address as the Relay under \"Where the room meets\" below (for example "
+                        <code>"ws://192.168.1.20:7447"</code>
+                        ") and press \"Use these (a new link)\": the room gets a new link and code, which the students scan again."
+                    </p>
+                </details>
+            </div>
+        }
+        .into_any()
     } else {
-        crate::markup!(
-            "<div class=\"notice error\" role=\"alert\" data-testid=\"room-unreachable\"><p><strong>Phones cannot reach this room:</strong> its meeting point {} does not answer from this computer. Either nothing runs there, or the network blocks it. Still trying every few seconds.</p><p>Start it on that computer with <code>{}</code> in a terminal (the port as in the address) and check that this computer and the phones can reach it, or empty \"Relay\" under \"Where the room meets\" below to use the public meeting points.</p></div>",
-            relay,
-            COMMAND
-        )
+        view! {
+            <div class="notice error" role="alert" data-testid="room-unreachable">
+                <p>
+                    <strong>"Phones cannot reach this room:"</strong>
+                    {format!(" its meeting point {relay} does not answer from this computer. Either nothing runs there, or the network blocks it. Still trying every few seconds.")}
+                </p>
+                <p>
+                    "Start it on that computer with " <code>{COMMAND}</code>
+                    " in a terminal (the port as in the address) and check that this computer and the phones can reach it, or empty \"Relay\" under \"Where the room meets\" below to use the public meeting points."
+                </p>
+            </div>
+        }
+        .into_any()
     }
 }
 
 /// The run's events from the `from`th on (JSON lines), for every phone.
 pub fn events(from: usize, lines: &str) {
-    with_teacher(|t| {
-        let sends = t.host.events(from, &json_lines(lines));
-        deliver(&t.net, sends);
-    });
+    if let Some(panel) = with_teacher(|t| t.panel) {
+        panel.act(|h| (h.events(from, &json_lines(lines)), ()));
+    }
 }
 
 /// The question `agent`'s seat is asked now (none: closed).
 pub fn ask(agent: Option<String>, question: Option<String>) {
-    with_teacher(|t| {
-        let sends = t.host.asked(&agent.unwrap_or_default(), question.as_deref());
-        deliver(&t.net, sends);
-    });
+    if let Some(panel) = with_teacher(|t| t.panel) {
+        panel.act(|h| (h.asked(&agent.unwrap_or_default(), question.as_deref()), ()));
+    }
 }
 
 // ---- A student's phone ---------------------------------------------------------------------
 
-struct Student {
-    phone: Phone,
-    net: Net,
-    /// What the student should know: why something did not go (the teacher's refusal), or, when
-    /// `fine`, that it went.
-    note: String,
+/// Something the phone tells its student: that what they did went, or why it did not.
+#[derive(Clone, Debug, PartialEq)]
+struct Note {
+    text: String,
     fine: bool,
+}
+
+impl Note {
+    fn fine(text: impl Into<String>) -> Option<Note> {
+        Some(Note { text: text.into(), fine: true })
+    }
+
+    fn refused(text: impl Into<String>) -> Option<Note> {
+        Some(Note { text: text.into(), fine: false })
+    }
+}
+
+/// A student's phone as its screen draws it.
+#[derive(Clone, Copy)]
+struct Screen {
+    /// The phone's side of the room (none until its connection is ready).
+    phone: RwSignal<Option<Phone>>,
+    /// The teacher's page took the phone in.
+    welcomed: RwSignal<bool>,
+    /// Said while the phone waits to be taken in ("Joining…").
+    joining: RwSignal<Option<&'static str>>,
+    note: RwSignal<Option<Note>>,
     /// Whom this phone voted for this turn.
-    voted: Option<String>,
-    asked_name: bool,
-    welcomed: bool,
+    voted: RwSignal<Option<String>>,
+    reachable: RwSignal<bool>,
+    /// The name box and the proposal box.
+    name: RwSignal<String>,
+    proposal: RwSignal<String>,
+    /// The student asked to join: a phone that meets the teacher's page (again) asks through it.
+    asked_name: RwSignal<bool>,
 }
 
 thread_local! {
-    static STUDENT: RefCell<Option<Student>> = const { RefCell::new(None) };
-    /// A name typed and Join pressed before the phone's connection was ready: it joins then.
-    static JOIN_WHEN_READY: RefCell<Option<String>> = const { RefCell::new(None) };
-    /// The question the phone's seat box shows (as JSON), and the box (a mounted Leptos view).
-    static PHONE_SEAT: RefCell<Option<(String, Box<dyn std::any::Any>)>> = const { RefCell::new(None) };
-}
-
-fn with_student<R>(f: impl FnOnce(&mut Student) -> R) -> Option<R> {
-    STUDENT.with(|s| s.borrow_mut().as_mut().map(f))
+    static PHONE_NET: RefCell<Option<Net>> = const { RefCell::new(None) };
+    /// The phone's screen, mounted for as long as the page is open.
+    static PHONE_VIEW: RefCell<Option<Box<dyn std::any::Any>>> = const { RefCell::new(None) };
 }
 
 /// Where the phone keeps its name and token for this room, to come back as itself.
@@ -527,201 +712,117 @@ fn kept_key(code: &str) -> String {
     format!("agora.phone.{code}")
 }
 
-fn keep(code: &str, name: &str, token: Option<&str>) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(&kept_key(code), &serde_json::json!({"name": name, "token": token}).to_string());
-    }
+/// A phone's name and token for a room, as it keeps them.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+struct Kept {
+    name: String,
+    token: Option<String>,
 }
 
-fn send_from_phone(m: &FromPhone, to: Option<&str>) {
-    with_student(|s| s.net.envelope(&s.phone.send(m), to));
-}
-
-/// Asks to join (or come back, with the kept token) under the phone's name, through `to` (none:
-/// every peer, the teacher's page among them).
-fn ask_to_join(to: Option<&str>) {
-    with_student(|s| {
-        let name = s.phone.name.clone();
-        s.net.envelope(&s.phone.join(&name), to);
-    });
-}
-
-fn draw_phone() {
-    let Some((head, question, log, note, fine, voted, welcomed, out)) = with_student(|s| {
-        let p = &s.phone;
-        let question = p.question.as_ref().map(|(_, _, q)| q.clone());
-        let voted = s.voted.clone().filter(|_| !p.tally.is_empty());
-        let out = p.removed || p.ended;
-        (
-            draw::phone_head(p),
-            question,
-            draw::transcript(&p.log),
-            s.note.clone(),
-            s.fine,
-            voted,
-            s.welcomed,
-            out,
-        )
-    }) else {
-        return;
-    };
-    if !welcomed {
-        return;
-    }
-    show("[data-part=join]", Markup::new());
-    let mut head = head;
-    if let Some(v) = voted {
-        head.push(crate::markup!("<p class=\"hint\" data-testid=\"phone-voted\">You voted for {}.</p>", v));
-    }
-    show("[data-part=head]", head);
-    show_seat(question);
-    // The conversation scrolls in its own box, kept at its newest message unless the student
-    // scrolled back to read (the seat's question above it stays in view).
-    let at_end = element("[data-part=log]")
-        .is_none_or(|el| el.scroll_top() + el.client_height() + 24 >= el.scroll_height());
-    show("[data-part=log]", log);
-    if let Some(el) = element("[data-part=log]").filter(|_| at_end) {
-        el.set_scroll_top(el.scroll_height());
-    }
-    let note = match (note.is_empty(), fine) {
-        (true, _) => Markup::new(),
-        (false, true) => {
-            crate::markup!("<p class=\"notice\" role=\"status\" data-testid=\"phone-note\">{}</p>", note)
-        }
-        (false, false) => {
-            crate::markup!("<p class=\"notice error\" role=\"alert\" data-testid=\"phone-note\">{}</p>", note)
-        }
-    };
-    show("[data-part=note]", note);
-    // Out of the room (taken out, or the room closed): nothing more to propose.
-    let audience = if out {
-        Markup::new()
-    } else {
-        crate::markup!(
-            "<div class=\"row\"><label class=\"field grow\"><span>Propose an interjection (the teacher decides)</span><input name=\"propose\" data-testid=\"phone-propose\" maxlength=\"400\"></label><button data-act=\"propose\">Propose</button></div>"
-        )
-    };
-    show("[data-part=audience]", audience);
-}
-
-fn phone_act(act: &str, el: &web_sys::Element, _: &web_sys::Event) {
-    let attr = |k: &str| el.get_attribute(k).unwrap_or_default();
-    match act {
-        "join" => {
-            let name = input("name");
-            if name.trim().is_empty() {
-                with_student(|s| (s.note, s.fine) = ("Type your name first.".into(), false));
-            } else {
-                let name = name.trim().to_string();
-                let ready = with_student(|s| {
-                    s.phone.name = name.clone();
-                    s.asked_name = true;
-                    s.note.clear();
-                });
-                if ready.is_none() {
-                    JOIN_WHEN_READY.with(|w| *w.borrow_mut() = Some(name));
-                }
-                ask_to_join(None);
-                show("[data-part=join]", crate::markup!("<p data-testid=\"phone-joining\">Joining…</p>"));
+impl Screen {
+    /// Sends what `f` makes of the phone (none: nothing to send) to `to` (none: every peer).
+    fn send(self, to: Option<&str>, f: impl FnOnce(&mut Phone) -> Option<Envelope>) {
+        let Some(e) = self.phone.try_update(|p| p.as_mut().and_then(f)).flatten() else { return };
+        PHONE_NET.with(|n| {
+            if let Some(net) = n.borrow().as_ref() {
+                net.envelope(&e, to);
             }
+        });
+    }
+
+    /// Asks to join (or come back, with the kept token) under the name typed, through `to`.
+    fn ask_to_join(self, to: Option<&str>) {
+        let name = self.name.get_untracked().trim().to_string();
+        self.send(to, |p| {
+            p.name = name.clone();
+            Some(p.join(&name))
+        });
+    }
+
+    fn join(self) {
+        if self.name.with_untracked(|n| n.trim().is_empty()) {
+            self.note.set(Note::refused("Type your name first."));
+            return;
         }
-        "take" => send_from_phone(&FromPhone::TakeSeat { agent: attr("data-agent") }, None),
-        "vote" => {
-            with_student(|s| s.voted = Some(attr("data-agent")));
-            send_from_phone(&FromPhone::Vote { agent: attr("data-agent") }, None)
+        self.asked_name.set(true);
+        self.note.set(None);
+        self.joining.set(Some("Joining…"));
+        self.ask_to_join(None);
+    }
+
+    fn propose(self) {
+        let text = self.proposal.get_untracked();
+        if text.trim().is_empty() {
+            return;
         }
-        "propose" => {
-            let text = input("propose");
-            if !text.trim().is_empty() {
-                send_from_phone(&FromPhone::Propose { text }, None);
-                if let Some(box_) = element("input[name=propose]") {
-                    let _ = js_sys::Reflect::set(&box_, &"value".into(), &"".into());
-                }
-                with_student(|s| (s.note, s.fine) = ("Proposed: the teacher decides.".into(), true));
+        self.send(None, |p| Some(p.send(&FromPhone::Propose { text })));
+        self.proposal.set(String::new());
+        self.note.set(Note::fine("Proposed: the teacher decides."));
+    }
+
+    fn vote(self, agent: String) {
+        self.voted.set(Some(agent.clone()));
+        self.send(None, |p| Some(p.send(&FromPhone::Vote { agent })));
+    }
+
+    /// Sends `answer` to the question the seat is asked, if its form takes it; otherwise says
+    /// why and keeps the question open.
+    fn answer(self, answer: crate::seat::Answer) {
+        let question = self
+            .phone
+            .with_untracked(|p| p.as_ref().and_then(|p| p.question.as_ref().map(|(_, _, q)| q.clone())));
+        let Some(q) = question else { return };
+        match crate::seat::Question::from_json(&q).and_then(|q| q.form.reply(&answer).map(|_| ())) {
+            Ok(()) => {
+                self.send(None, |p| p.answer(answer.to_line()).ok());
+                self.note.set(None);
             }
-        }
-        _ => {}
-    }
-    draw_phone();
-}
-
-/// The box that asks the phone's seat `question` (as JSON; none: nothing is asked), drawn in
-/// `[data-part=seat]` as the stage draws it and kept while the question stays the same (a redraw
-/// would lose what is typed).
-fn show_seat(question: Option<String>) {
-    use leptos::prelude::*;
-    let same = PHONE_SEAT.with(|s| s.borrow().as_ref().map(|(q, _)| q.clone()) == question);
-    if same {
-        return;
-    }
-    // The box answered is unmounted after its own click handler has returned.
-    let old = PHONE_SEAT.with(|s| s.borrow_mut().take());
-    queue_microtask(move || drop(old));
-    let (Some(json), Some(parent)) = (question, element("[data-part=seat]")) else { return };
-    let Ok(parent) = parent.dyn_into::<web_sys::HtmlElement>() else { return };
-    let shown = match crate::seat::Question::from_json(&json) {
-        Ok(question) => {
-            let answer = Callback::new(|answer| queue_microtask(move || phone_answer(answer)));
-            let handle = leptos::mount::mount_to(parent, move || {
-                view! { <super::seat::SeatForm question answer send_asked=Signal::stored(0) take_keys=false /> }
-            });
-            Box::new(handle) as Box<dyn std::any::Any>
-        }
-        Err(why) => Box::new(leptos::mount::mount_to(parent, move || {
-            view! { <p class="notice error" role="alert">{why}</p> }
-        })),
-    };
-    PHONE_SEAT.with(|s| *s.borrow_mut() = Some((json, shown)));
-}
-
-/// Sends the phone's `answer` to the question its seat is asked, if the form takes it; otherwise
-/// says why and keeps the question open.
-fn phone_answer(answer: crate::seat::Answer) {
-    let question = with_student(|s| s.phone.question.as_ref().map(|(_, _, q)| q.clone())).flatten();
-    let Some(q) = question else { return };
-    match crate::seat::Question::from_json(&q).and_then(|q| q.form.reply(&answer).map(|_| ())) {
-        Ok(()) => {
-            with_student(|s| {
-                if let Ok(e) = s.phone.answer(answer.to_line()) {
-                    s.net.envelope(&e, None);
-                }
-                s.note.clear();
-            });
-        }
-        Err(why) => {
-            with_student(|s| (s.note, s.fine) = (format!("Not sent: {why}."), false));
+            Err(why) => self.note.set(Note::refused(format!("Not sent: {why}."))),
         }
     }
-    draw_phone();
-}
 
-fn phone_heard(peer: String, text: String) {
-    let Ok(e) = serde_json::from_str::<Envelope>(&text) else { return };
-    with_student(|s| {
-        if let Ok(m) = s.phone.receive(&peer, &e) {
-            match m {
-                ToPhone::Welcome { .. } => {
-                    s.welcomed = true;
-                    s.note.clear();
-                    keep(&s.phone.code(), &s.phone.name, s.phone.token.as_deref());
-                }
-                ToPhone::Refused { why } => (s.note, s.fine) = (why, false),
-                ToPhone::Removed | ToPhone::Ended => {
-                    s.asked_name = false;
-                    keep(&s.phone.code(), "", None);
-                }
-                _ => {}
+    /// A message from a peer.
+    fn heard(self, peer: String, text: String) {
+        let Ok(e) = serde_json::from_str::<Envelope>(&text) else { return };
+        let Some(Ok(m)) = self.phone.try_update(|p| p.as_mut().map(|p| p.receive(&peer, &e))).flatten()
+        else {
+            return;
+        };
+        let (code, name, token) = self
+            .phone
+            .with_untracked(|p| p.as_ref().map(|p| (p.code(), p.name.clone(), p.token.clone())))
+            .unwrap_or_default();
+        match m {
+            ToPhone::Welcome { .. } => {
+                self.welcomed.set(true);
+                self.joining.set(None);
+                self.note.set(None);
+                keep_value(&kept_key(&code), &Kept { name, token });
             }
+            ToPhone::Refused { why } => {
+                // Refused before being taken in (a name in use): the name box again.
+                if !self.welcomed.get_untracked() {
+                    self.joining.set(None);
+                    self.asked_name.set(false);
+                }
+                self.note.set(Note::refused(why));
+            }
+            ToPhone::Removed | ToPhone::Ended => {
+                self.asked_name.set(false);
+                keep_value(&kept_key(&code), &Kept::default());
+            }
+            _ => {}
         }
-    });
-    draw_phone();
-}
+    }
 
-/// A new peer in the room: it may be the teacher's page (again), so a phone that has a name asks
-/// to join (or come back) through it.
-fn phone_met(peer: String) {
-    if with_student(|s| s.asked_name && !s.phone.removed).unwrap_or(false) {
-        ask_to_join(Some(&peer));
+    /// A new peer in the room: it may be the teacher's page (again), so a phone that has a name
+    /// asks to join (or come back) through it.
+    fn met(self, peer: String) {
+        let removed = self.phone.with_untracked(|p| p.as_ref().is_some_and(|p| p.removed));
+        if self.asked_name.get_untracked() && !removed {
+            self.ask_to_join(Some(&peer));
+        }
     }
 }
 
@@ -732,54 +833,170 @@ pub async fn phone_start() -> Result<String, String> {
     let secret = Secret::from_text(&secret)?;
     let topic = secret.topic();
     let code = secret.code();
-    let kept = kept_json(&kept_key(&code));
-    let kept_name = text_of(&kept, "name");
-    let token = kept.get("token").and_then(|v| v.as_str()).map(String::from);
-    show(
-        "main",
-        crate::markup!(
-            "<h1>Agora class room <span class=\"room-code\" data-testid=\"phone-code\">{}</span></h1><div data-part=\"reach\"></div><div data-part=\"join\"><label class=\"field\"><span>Your name</span><input name=\"name\" data-testid=\"phone-name\" maxlength=\"40\" autocomplete=\"nickname\" value=\"{}\"></label><button class=\"primary\" data-act=\"join\" data-testid=\"phone-join\">Join</button></div><div data-part=\"note\"></div><div data-part=\"head\"></div><div data-part=\"seat\"></div><h2>The conversation</h2><ol class=\"phone-log\" data-part=\"log\" data-testid=\"phone-log\"></ol><div data-part=\"audience\"></div>",
-            code,
-            kept_name
-        ),
-    );
-    on_acts("main", phone_act);
-    let rejoin = token.is_some() && !kept_name.is_empty();
-    let reach = |ok: bool| {
-        show(
-            "[data-part=reach]",
-            if ok {
-                Markup::new()
-            } else {
-                crate::markup!("<p class=\"notice error\" role=\"alert\" data-testid=\"phone-unreachable\">This phone cannot reach the class room. The network probably blocks it, as school networks often do: try another network (mobile data, or a hotspot), or tell your teacher that the class room cannot connect. Still trying…</p>")
-            },
-        )
+    let kept: Kept = kept(&kept_key(&code));
+    let rejoin = kept.token.is_some() && !kept.name.is_empty();
+    let s = Screen {
+        phone: RwSignal::new(None),
+        welcomed: RwSignal::new(false),
+        joining: RwSignal::new(rejoin.then_some("Coming back…")),
+        note: RwSignal::new(None),
+        voted: RwSignal::new(None),
+        reachable: RwSignal::new(true),
+        name: RwSignal::new(kept.name),
+        proposal: RwSignal::new(String::new()),
+        asked_name: RwSignal::new(rejoin),
     };
-    let net = Net::join(&meeting, &topic, phone_met, |_| {}, phone_heard, reach).await?;
-    let mut phone = Phone::new(secret, net.id.clone(), token);
-    phone.name = kept_name;
-    STUDENT.with(|s| {
-        *s.borrow_mut() = Some(Student {
-            phone,
-            net,
-            note: String::new(),
-            fine: false,
-            voted: None,
-            asked_name: rejoin,
-            welcomed: false,
-        })
-    });
-    if rejoin {
-        show("[data-part=join]", crate::markup!("<p data-testid=\"phone-joining\">Coming back…</p>"));
-    } else if let Some(name) = JOIN_WHEN_READY.with(|w| w.borrow_mut().take()) {
-        with_student(|s| (s.phone.name, s.asked_name) = (name, true));
-        ask_to_join(None);
+    let main = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("main").ok().flatten())
+        .and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok())
+        .ok_or("the page has no place for the room")?;
+    main.set_text_content(None);
+    let mounted = leptos::mount::mount_to(main, move || view! { <PhoneScreen s code /> });
+    PHONE_VIEW.with(|v| *v.borrow_mut() = Some(Box::new(mounted)));
+    let hooks = Hooks {
+        joined: Box::new(move |peer| s.met(peer)),
+        left: Box::new(|_| {}),
+        heard: Box::new(move |peer, text| s.heard(peer, text)),
+        reach: Box::new(move |ok| s.reachable.set(ok)),
+    };
+    let net = Net::join(&meeting, &topic, hooks).await?;
+    let phone = Phone::new(secret, net.id.clone(), kept.token);
+    PHONE_NET.with(|n| *n.borrow_mut() = Some(net));
+    s.phone.set(Some(phone));
+    // Join pressed before the connection was ready: it joins now.
+    if !rejoin && s.asked_name.get_untracked() {
+        s.ask_to_join(None);
     }
-    every(HERE_EVERY_MS, || {
-        let here = with_student(|s| s.phone.token.is_some() && !s.phone.removed).unwrap_or(false);
+    Ok(String::new())
+}
+
+/// A student's phone: joining, who they are, their seat's question, the run's messages,
+/// proposing and voting.
+#[component]
+fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
+    let head = Memo::new(move |_| s.phone.with(|p| p.as_ref().map(screen::phone_head)));
+    let question = Memo::new(move |_| {
+        s.phone.with(|p| p.as_ref().and_then(|p| p.question.as_ref().map(|(_, _, q)| q.clone())))
+    });
+    let said = Memo::new(move |_| {
+        s.phone.with(|p| p.as_ref().map(|p| screen::transcript(&p.log)).unwrap_or_default())
+    });
+    let voted =
+        move || s.voted.get().filter(|_| s.phone.with(|p| p.as_ref().is_some_and(|p| !p.tally.is_empty())));
+    every(HERE_EVERY, move || {
+        let here = s.phone.with_untracked(|p| p.as_ref().is_some_and(|p| p.token.is_some() && !p.removed));
         if here {
-            send_from_phone(&FromPhone::Here, None);
+            s.send(None, |p| Some(p.send(&FromPhone::Here)));
         }
     });
-    Ok(String::new())
+    // The conversation scrolls in its own box, kept at its newest message unless the student
+    // scrolled back to read (the seat's question above it stays in view).
+    let log = NodeRef::<leptos::html::Ol>::new();
+    let at_end = StoredValue::new(true);
+    Effect::new(move |_| {
+        said.track();
+        if let Some(el) = log.get().filter(|_| at_end.get_value()) {
+            el.set_scroll_top(el.scroll_height());
+        }
+    });
+    let scrolled = move |_| {
+        if let Some(el) = log.get_untracked() {
+            at_end.set_value(el.scroll_top() + el.client_height() + 24 >= el.scroll_height());
+        }
+    };
+    let problem = Signal::derive(move || s.note.get().filter(|n| !n.fine).map(|n| n.text));
+    view! {
+        <h1>"Agora class room " <span class="room-code" data-testid="phone-code">{code}</span></h1>
+        {move || (!s.reachable.get()).then(|| view! {
+            <p class="notice error" role="alert" data-testid="phone-unreachable">
+                "This phone cannot reach the class room. The network probably blocks it, as school networks often do: try another network (mobile data, or a hotspot), or tell your teacher that the class room cannot connect. Still trying…"
+            </p>
+        })}
+        {move || match (s.welcomed.get(), s.joining.get()) {
+            (true, _) => None,
+            (false, Some(joining)) => Some(view! { <p data-testid="phone-joining">{joining}</p> }.into_any()),
+            (false, None) => Some(view! {
+                <form on:submit=move |ev| { ev.prevent_default(); s.join() }>
+                    <label class="field">
+                        <span>"Your name"</span>
+                        <input name="name" data-testid="phone-name" maxlength="40" autocomplete="nickname" bind:value=s.name />
+                    </label>
+                    <button class="primary" type="submit" data-testid="phone-join">"Join"</button>
+                </form>
+            }.into_any()),
+        }}
+        {move || s.note.get().map(|n| if n.fine {
+            view! { <p class="notice" role="status" data-testid="phone-note">{n.text}</p> }.into_any()
+        } else {
+            view! { <p class="notice error" role="alert" data-testid="phone-note">{n.text}</p> }.into_any()
+        })}
+        {move || s.welcomed.get().then(|| head.get().map(|head| match head {
+            PhoneHead::Ended => view! {
+                <p class="notice" data-testid="phone-ended">"The teacher closed the room. Thank you for taking part."</p>
+            }.into_any(),
+            PhoneHead::Removed => view! {
+                <p class="notice error" data-testid="phone-removed">"The teacher took you out of the room."</p>
+            }.into_any(),
+            PhoneHead::In { name, seat, free_seats, votes } => view! {
+                <p data-testid="phone-who">
+                    <strong>{name}</strong>
+                    {match seat {
+                        Some(agent) => view! { ", you play " <strong>{agent}</strong> "." }.into_any(),
+                        None => view! { ", you are in the audience." }.into_any(),
+                    }}
+                </p>
+                {(!free_seats.is_empty()).then(|| view! {
+                    <div class="row" role="group" aria-label="Take a seat">
+                        <span>"Take a seat:"</span>
+                        {free_seats.into_iter().map(|agent| {
+                            let take = FromPhone::TakeSeat { agent: agent.clone() };
+                            view! {
+                                <button data-testid=format!("take-{agent}") on:click=move |_| s.send(None, |p| Some(p.send(&take)))>{agent.clone()}</button>
+                            }
+                        }).collect_view()}
+                    </div>
+                })}
+                {(!votes.is_empty()).then(|| view! {
+                    <div class="row" role="group" aria-label="Vote" data-testid="phone-vote">
+                        <span>"Who should speak next?"</span>
+                        {votes.into_iter().map(|(agent, n)| {
+                            let label = format!("{agent} ({n})");
+                            view! {
+                                <button data-testid=format!("vote-{agent}") on:click=move |_| s.vote(agent.clone())>{label}</button>
+                            }
+                        }).collect_view()}
+                    </div>
+                })}
+            }.into_any(),
+        }))}
+        {move || voted().map(|v| view! { <p class="hint" data-testid="phone-voted">{format!("You voted for {v}.")}</p> })}
+        {move || question.get().map(|json| match crate::seat::Question::from_json(&json) {
+            Ok(question) => {
+                // The box answered goes once its own click handler has returned.
+                let answer = Callback::new(move |a| queue_microtask(move || s.answer(a)));
+                view! { <super::seat::SeatForm question answer send_asked=Signal::stored(0) take_keys=false problem /> }.into_any()
+            }
+            Err(why) => view! { <p class="notice error" role="alert">{why}</p> }.into_any(),
+        })}
+        <h2>"The conversation"</h2>
+        <ol class="phone-log" data-testid="phone-log" node_ref=log on:scroll=scrolled>
+            {move || said.get().into_iter().map(|m| view! {
+                <li data-testid="phone-message" data-turn=m.turn>
+                    <strong>{m.speaker}</strong>
+                    " "
+                    {m.text}
+                </li>
+            }).collect_view()}
+        </ol>
+        {move || (s.welcomed.get() && head.with(|h| h.as_ref().is_some_and(PhoneHead::may_propose))).then(|| view! {
+            <form class="row" on:submit=move |ev| { ev.prevent_default(); s.propose() }>
+                <label class="field grow">
+                    <span>"Propose an interjection (the teacher decides)"</span>
+                    <input name="propose" data-testid="phone-propose" maxlength="400" bind:value=s.proposal />
+                </label>
+                <button type="submit" data-testid="phone-propose-send">"Propose"</button>
+            </form>
+        })}
+    }
 }

@@ -57,13 +57,13 @@ pub fn spawn_later(
     leptos::task::spawn_local(async move { then(answer_later(call).await) });
 }
 
-/// Declares tools as split functions of the `tools` chunk (what Leptos's `#[lazy]` expands to,
-/// with `fallible`).
+/// Declares tools as split functions of the chunk named first (what Leptos's `#[lazy]` expands
+/// to, with `fallible`).
 macro_rules! tools {
-    ($($(#[$doc:meta])* pub fn $name:ident($($arg:ident: $ty:ty),*) -> $out:ty $body:block)*) => {
+    ($chunk:ident; $($(#[$doc:meta])* pub fn $name:ident($($arg:ident: $ty:ty),*) -> $out:ty $body:block)*) => {
         $(
             $(#[$doc])*
-            #[leptos::wasm_split::wasm_split(tools, wasm_split_path = ::leptos::wasm_split, fallible)]
+            #[leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
             pub fn $name($($arg: $ty),*) -> Result<$out, Unfetched> {
                 Ok($body)
             }
@@ -91,7 +91,7 @@ fn run_of(text: &str) -> Result<(crate::scenario::Scenario, Vec<crate::events::E
         .or_else(|e| crate::scenario::Scenario::from_json(text).map(|s| (s, Vec::new())).map_err(|_| e))
 }
 
-tools! {
+tools! { tools;
     /// The seeds a `--seeds` text names.
     pub fn seeds(spec: String) -> Result<Vec<u64>, String> {
         crate::batch::report::page::seeds(&spec)
@@ -191,10 +191,16 @@ tools! {
     pub fn template_view(owner: leptos::prelude::Owner, scenario: leptos::prelude::RwSignal<crate::scenario::Scenario>, part: crate::scenario::TemplatePart) -> leptos::prelude::AnyView {
         owner.with(|| super::templates::rows(scenario, part))
     }
+}
 
-    /// Opens the class's room on the teacher's page (see [`super::room_live::open`]).
-    pub fn room_open(seats: String, lines: String) -> Later {
-        Box::pin(async move { super::room_live::open(&seats, &lines).await })
+// The room: the `room` chunk, fetched when a room first opens on the teacher's page or a phone
+// opens its join link, and cached then (a room meets over the network, so a first visit does not
+// precache it).
+tools! { room;
+    /// The class's room on the teacher's page, opened at once, drawn under `owner`; `page`
+    /// carries out what the room asks of the run (see [`super::room_live::room_view`]).
+    pub fn room_view(owner: leptos::prelude::Owner, seats: Vec<String>, lines: String, page: std::rc::Rc<dyn Fn(crate::room::host::ForPage)>) -> leptos::prelude::AnyView {
+        owner.with(|| super::room_live::room_view(seats, &lines, page))
     }
 
     /// The run's events from the `from`th on, for the room's phones.

@@ -13,7 +13,7 @@ pub enum Send {
     All(Envelope),
 }
 
-/// What the page does on the run for the room.
+/// What the page does on the run for the room (the room's panel hands it to the page as it is).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ForPage {
     /// `agent`'s seat's answer, as the seat's box writes it (`Answer::to_line`), and who gave it.
@@ -24,22 +24,6 @@ pub enum ForPage {
     Vote { by: String, agent: String },
     /// The teacher gave the floor (to the vote's winner).
     Floor { agent: String },
-}
-
-impl ForPage {
-    /// As the page reads it: one JSON object.
-    pub fn to_json(&self) -> String {
-        let (kind, a, b) = match self {
-            ForPage::Answer { agent, answer, by } => {
-                return serde_json::json!({"kind": "answer", "what": answer, "by": by, "agent": agent})
-                    .to_string()
-            }
-            ForPage::Interject { by, text } => ("interject", text, by),
-            ForPage::Vote { by, agent } => ("vote", agent, by),
-            ForPage::Floor { agent } => ("floor", agent, agent),
-        };
-        serde_json::json!({"kind": kind, "what": a, "by": b}).to_string()
-    }
 }
 
 /// An interjection a student proposed, waiting for the teacher.

@@ -1,18 +1,25 @@
-//! The room's join link as a QR code, drawn as SVG for the projector: one path of dark modules on
-//! a white square with the four-module quiet zone the standard asks for, scaled by the page to
+//! The room's join link as a QR code, for the page to draw as SVG for the projector: one path of
+//! dark modules on a white square with the four-module quiet zone the standard asks for, scaled by the page to
 //! the size a phone at the back of a room can read.
 
 use qrcode::{Color, EcLevel, QrCode};
 
-/// `text` (the join link) as a QR code in SVG, at medium error correction (a projected code is
-/// read at an angle and through glare), labelled for screen readers with `label`.
-pub fn svg(text: &str, label: &str) -> Result<crate::markup::Markup, String> {
+/// A QR code drawn as one SVG path: the side of its square in modules, the quiet zone included,
+/// and the path of its dark modules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Qr {
+    pub side: usize,
+    pub path: String,
+}
+
+/// `text` (the join link) as a QR code, at medium error correction (a projected code is read at
+/// an angle and through glare).
+pub fn code(text: &str) -> Result<Qr, String> {
     let code = QrCode::with_error_correction_level(text.as_bytes(), EcLevel::M)
         .map_err(|e| format!("the join link does not fit in a QR code ({e})"))?;
     let width = code.width();
     let colors = code.to_colors();
     let quiet = 4;
-    let side = width + 2 * quiet;
     let mut path = String::new();
     for (i, c) in colors.iter().enumerate() {
         if *c == Color::Dark {
@@ -20,24 +27,14 @@ pub fn svg(text: &str, label: &str) -> Result<crate::markup::Markup, String> {
             path.push_str(&format!("M{x} {y}h1v1h-1z"));
         }
     }
-    Ok(crate::markup!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" shape-rendering=\"crispEdges\" role=\"img\" aria-label=\"{}\"><rect width=\"{}\" height=\"{}\" fill=\"#fff\"/><path d=\"{}\" fill=\"#000\"/></svg>",
-        side,
-        side,
-        label,
-        side,
-        side,
-        path
-    ))
+    Ok(Qr { side: width + 2 * quiet, path })
 }
 
 #[cfg(test)]
 mod tests {
-    /// The dark modules an SVG of [`super::svg`] draws, read back from its path, as a grid.
-    fn modules(svg: &str) -> (usize, Vec<bool>) {
-        let side: usize =
-            svg.split("viewBox=\"0 0 ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-        let path = svg.split(" d=\"").nth(1).unwrap().split('"').next().unwrap();
+    /// The dark modules a [`super::Qr`]'s path draws, read back from it, as a grid.
+    fn modules(qr: &super::Qr) -> (usize, Vec<bool>) {
+        let (side, path) = (qr.side, qr.path.as_str());
         let mut grid = vec![false; side * side];
         for m in path.split('M').filter(|m| !m.is_empty()) {
             let xy: Vec<usize> =
@@ -50,9 +47,7 @@ mod tests {
     #[test]
     fn the_join_link_reads_back_from_the_drawn_code_as_a_camera_reads_it() {
         let link = "https://agora.example/school/#room=aSecretOf22Characters&r=ABC234";
-        let svg = super::svg(link, "Join the room <ABC234>").unwrap().into_string();
-        assert!(svg.contains("aria-label=\"Join the room &lt;ABC234&gt;\""), "{svg}");
-        let (side, grid) = modules(&svg);
+        let (side, grid) = modules(&super::code(link).unwrap());
         // Drawn at 6 pixels a module, as a picture of the projector would be.
         let scale = 6;
         let px = side * scale;
@@ -77,6 +72,6 @@ mod tests {
     #[test]
     fn a_link_too_long_for_any_code_says_so() {
         let long = "x".repeat(3000);
-        assert!(super::svg(&long, "x").unwrap_err().starts_with("the join link does not fit in a QR code"));
+        assert!(super::code(&long).unwrap_err().starts_with("the join link does not fit in a QR code"));
     }
 }

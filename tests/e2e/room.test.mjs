@@ -143,9 +143,9 @@ roomTest('two students play seats from their phones, a third interjects and vote
   // Ann and Ben pick their seats; Cy stays in the audience.
   await ann.page.getByRole('button', { name: 'Donald Trump' }).first().click();
   await eventually(async () => assert.match(await ann.page.getByTestId('phone-who').textContent(), /you play Donald Trump/));
-  await ben.page.locator('[data-act=take][data-agent="Kanye West"]').click();
+  await ben.page.locator('[data-testid="take-Kanye West"]').click();
   await eventually(async () => assert.match(await ben.page.getByTestId('phone-who').textContent(), /you play Kanye West/));
-  assert.equal(await cy.page.locator('[data-act=take][data-agent="Donald Trump"]').count(), 0, 'a taken seat is not offered');
+  assert.equal(await cy.page.locator('[data-testid="take-Donald Trump"]').count(), 0, 'a taken seat is not offered');
 
   // A stranger who knows where the room meets, but not its secret, is refused and reported.
   assert.equal(codeOf(secretOf(link)), code, 'the code is the secret\'s');
@@ -162,11 +162,11 @@ roomTest('two students play seats from their phones, a third interjects and vote
   await t.getByTestId('run').click();
   const finished = async () => (await t.getByTestId('status').textContent()).startsWith('Finished');
   // Cy votes and proposes once the run is on; the teacher accepts and gives the floor.
-  await cy.page.locator('[data-act=vote][data-agent="Elizabeth Warren"]').click();
+  await cy.page.locator('[data-testid="vote-Elizabeth Warren"]').click();
   await cy.page.getByTestId('phone-propose').fill('What about freight trains?');
-  await cy.page.locator('[data-act=propose]').click();
+  await cy.page.locator('[data-testid=phone-propose-send]').click();
   await t.getByTestId('room-proposal').waitFor({ timeout: 15000 });
-  await t.locator('[data-act=accept]').click();
+  await t.locator('[data-testid=room-accept]').click();
   await eventually(async () => assert.match(await t.getByTestId('room-tally').textContent(), /Elizabeth Warren: 1/), { timeout: 15000 });
   await eventually(async () => assert.match(await ann.page.getByTestId('phone-vote').textContent(), /Elizabeth Warren \(1\)/));
   await t.getByTestId('room').screenshot({ path: join(root, 'tests', 'artifacts', 'room-panel-1280.png') });

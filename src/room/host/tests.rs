@@ -215,18 +215,6 @@ fn the_teacher_assigns_a_seat_and_its_open_question_follows() {
 }
 
 #[test]
-fn for_page_reads_as_one_json_object_per_kind() {
-    let v: serde_json::Value = serde_json::from_str(
-        &ForPage::Answer { agent: "Ann".into(), answer: "<3>".into(), by: "Ada".into() }.to_json(),
-    )
-    .unwrap();
-    assert_eq!(v, serde_json::json!({"kind": "answer", "what": "<3>", "by": "Ada", "agent": "Ann"}));
-    let v: serde_json::Value =
-        serde_json::from_str(&ForPage::Interject { by: "Ben".into(), text: "hi".into() }.to_json()).unwrap();
-    assert_eq!(v, serde_json::json!({"kind": "interject", "what": "hi", "by": "Ben"}));
-}
-
-#[test]
 fn a_new_run_gives_the_room_its_seats_and_the_agents_the_class_votes_for() {
     let mut c = Class::new();
     let ada = c.join("p1", "Ada", None);
