@@ -221,6 +221,15 @@ test('the start screen is the gallery; a picked scenario shows its stage with Pl
   const newest = await page.locator('[data-testid=transcript] [data-testid=message]').last().boundingBox();
   assert.ok(newest.y >= 0 && newest.y < 844, `the newest message starts at ${newest.y} px`);
   await screenshot(page, 'stage-phone');
+  // Every tab of the drawer is on the phone's screen (none cut off at its edge), each a finger's size.
+  const tabs = await page.locator('nav.tabs .tab').all();
+  assert.equal(tabs.length, 8);
+  for (const tab of tabs) {
+    const box = await tab.boundingBox();
+    const name = await tab.textContent();
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the ${name} tab spans ${box.x} to ${box.x + box.width} px of 390`);
+    assert.ok(box.width >= 24 && box.height >= 24, `the ${name} tab is ${box.width} by ${box.height} px`);
+  }
   // The drawer covers the phone's screen and closes back to the stage.
   await page.getByTestId('tab-scenario').click();
   await page.getByTestId('field-title').waitFor();
