@@ -110,9 +110,36 @@ pub fn before_run(seats: &[String], selector: &str) -> String {
     format!("The class plays {who}: the stage asks you when it is their turn. {start}")
 }
 
+/// What the interjection row says of `waiting` interjections made while a turn is under way
+/// (none: nothing). The transcript shows each below the speech under way, where it will land.
+pub fn heard_later(waiting: usize) -> Option<String> {
+    match waiting {
+        0 => None,
+        1 => {
+            Some("Heard after this speech: the interjection is recorded when the turn under way ends.".into())
+        }
+        n => Some(format!(
+            "Heard after this speech: {n} interjections are recorded when the turn under way ends."
+        )),
+    }
+}
+
+/// The line the transcript shows for an interjection waiting for the turn under way to end.
+pub fn waiting_line(speaker: &str, text: &str) -> String {
+    format!("{speaker}: {text}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interjections_made_during_a_turn_say_when_they_are_heard() {
+        assert_eq!(heard_later(0), None);
+        assert!(heard_later(1).unwrap().starts_with("Heard after this speech: the interjection is"));
+        assert!(heard_later(3).unwrap().contains("3 interjections are recorded"));
+        assert_eq!(waiting_line("Ms. Lee", "What about freight?"), "Ms. Lee: What about freight?");
+    }
 
     #[test]
     fn the_empty_stage_says_who_the_class_plays() {

@@ -306,9 +306,16 @@ impl Session {
         }
     }
 
-    /// The interjections made while a step is away, recorded (and heard) once it is back.
-    pub fn interjections_waiting(&self) -> usize {
-        self.pending.iter().filter(|r| matches!(r, ClassRequest::Interject(..))).count()
+    /// The interjections made while a step is away, in the order they were made: (speaker,
+    /// text), recorded (and heard) once it is back, after whatever that step records.
+    pub fn interjections_waiting(&self) -> Vec<(String, String)> {
+        self.pending
+            .iter()
+            .filter_map(|r| match r {
+                ClassRequest::Interject(speaker, text) => Some((speaker.clone(), text.clone())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether "End the show" waits for the director's next turn.

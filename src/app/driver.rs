@@ -77,8 +77,8 @@ pub struct Controller {
     pub desk: crate::app::seat::PageDesk,
     /// Whom the class gave the floor to, until their turn, and when that is.
     pub given: RwSignal<Option<String>>,
-    /// Interjections made while a turn is under way, heard once it is over.
-    pub heard_later: RwSignal<Option<String>>,
+    /// Interjections made while a turn is under way, heard once it is over: (speaker, text).
+    pub waiting: RwSignal<Vec<(String, String)>>,
     /// "End the show" waits for the director's next turn.
     pub ending: RwSignal<bool>,
     /// The projector view is on (see `app::projector`).
@@ -121,7 +121,7 @@ impl Controller {
             intab: crate::app::intab::InTab::new(),
             desk: crate::app::seat::PageDesk::new(),
             given: RwSignal::new(None),
-            heard_later: RwSignal::new(None),
+            waiting: RwSignal::new(Vec::new()),
             projector: RwSignal::new(false),
             judging: RwSignal::new(String::new()),
             ending: RwSignal::new(false),
@@ -422,15 +422,8 @@ impl Controller {
             });
             (s.status(), s.is_working(), s.is_replaying(), given, s.show_ending(), s.interjections_waiting())
         });
-        let heard = (waiting > 0).then(|| match waiting {
-            1 => "Heard after this speech: the interjection is recorded when the turn under way ends."
-                .to_string(),
-            n => format!(
-                "Heard after this speech: {n} interjections are recorded when the turn under way ends."
-            ),
-        });
-        if self.heard_later.get_untracked() != heard {
-            self.heard_later.set(heard);
+        if self.waiting.with_untracked(|w| *w != waiting) {
+            self.waiting.set(waiting);
         }
         if self.ending.get_untracked() != ending {
             self.ending.set(ending);

@@ -34,6 +34,7 @@ pub fn Transcript() -> impl IntoView {
         controller.projector.track();
         controller.mode.track();
         controller.desk.question.track();
+        controller.waiting.track();
         if let Some(layout) = layout {
             layout.tab.track();
             layout.stage.track();
@@ -128,6 +129,21 @@ pub fn Transcript() -> impl IntoView {
                             </p>
                         }
                     })
+            }}
+            // What the class said while the turn under way is out: below it, where it will land.
+            {move || {
+                controller
+                    .waiting
+                    .get()
+                    .into_iter()
+                    .map(|(speaker, text)| view! {
+                        <p class="message waiting" data-testid="waiting-interjection">
+                            <span class="tag">"heard after this speech"</span>
+                            " "
+                            {crate::controls::waiting_line(&speaker, &text)}
+                        </p>
+                    })
+                    .collect_view()
             }}
             {move || (count.get() == 0).then(|| view! {
                 <p class="muted empty">

@@ -704,7 +704,9 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
                 />
             </label>
             <button data-testid="interject" on:click=move |_| send()>"Interject"</button>
-            <span class="muted" data-testid="interject-later" role="status">{move || controller.heard_later.get()}</span>
+            <span class="muted" data-testid="interject-later" role="status">
+                {move || crate::controls::heard_later(controller.waiting.with(Vec::len))}
+            </span>
         </div>
         <GiveFloor message=message />
     }

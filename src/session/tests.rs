@@ -499,11 +499,11 @@ fn the_floor_given_while_a_step_is_away_reaches_that_steps_choice() {
     b.session.give_floor(&given).unwrap();
     assert_eq!(b.session.floor_given(), Some((given.as_str(), false)), "shown while the step is away");
     assert_eq!(b.session.interject("Moderator", "Time is short.").unwrap(), [], "kept for later");
-    assert_eq!(b.session.interjections_waiting(), 1);
+    assert_eq!(b.session.interjections_waiting(), [("Moderator".to_string(), "Time is short.".to_string())]);
     let outcome = block_on(job.run.step());
     b.effects.extend(b.session.stepped(job, outcome));
     assert_eq!(b.session.floor_given(), None, "used by the step that was away");
-    assert_eq!(b.session.interjections_waiting(), 0);
+    assert!(b.session.interjections_waiting().is_empty());
     let events = b.session.events().clone();
     assert!(
         matches!(events.last(), Some(Event::Message { text, .. }) if text == "Time is short."),

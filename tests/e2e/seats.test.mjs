@@ -470,6 +470,13 @@ test('in the projector view, the floor given while a seat bids reaches that turn
   await page.getByTestId('interject-text').fill('Keep it short, please.');
   await page.getByTestId('interject').click();
   await waitForText(page.getByTestId('interject-later'), 'Heard after this speech');
+  // The interjection waits below the turn under way, where it will land, until that turn ends.
+  await waitForText(page.getByTestId('waiting-interjection'), 'Keep it short, please.');
+  assert.ok(await page.evaluate(() => {
+    const waiting = document.querySelector('[data-testid=waiting-interjection]');
+    const last = [...document.querySelectorAll('[data-testid=transcript] [data-testid=message]')].pop();
+    return !last || Boolean(last.compareDocumentPosition(waiting) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }), 'the waiting interjection is shown after the last message');
   await page.getByTestId('seat-choice-9').click();
   // The turn's board names who spoke, and notes the floor the class gave.
   const board = page.getByTestId('bid-turn').first();
@@ -477,6 +484,12 @@ test('in the projector view, the floor given while a seat bids reaches that turn
   assert.match(await board.locator('h3').textContent(), /^Turn \d+ · Kanye West speaks$/);
   await eventually(async () => assert.equal(await page.getByTestId('floor-given').textContent(), ''));
   await eventually(async () => assert.equal(await page.getByTestId('interject-later').textContent(), ''));
+  assert.equal(await page.getByTestId('waiting-interjection').count(), 0);
+  // It landed where it was shown: after the speech of the turn that was under way.
+  const said = await page.evaluate(() => [...document.querySelectorAll('[data-testid=transcript] [data-testid=message]')]
+    .map((m) => [m.dataset.speaker, m.querySelector('[data-testid=message-text]')?.textContent ?? '']));
+  const landed = said.findIndex(([, text]) => text === 'Keep it short, please.');
+  assert.ok(landed > 0 && said[landed - 1][0] === 'Kanye West', JSON.stringify(said.slice(-3)));
   // Once her speech is asked for, the turn's speaker is chosen: a floor given now waits for it.
   for (;;) {
     await page.waitForFunction(() => /\((bid|speak)\)$/.test(document.querySelector('[data-testid=seat] h2')?.textContent ?? ''), null, { timeout: 30000 });
