@@ -400,7 +400,7 @@ fn ComparisonView(fragment: String) -> impl IntoView {
             None => view! {
                 <p class="notice" data-testid="intab-needed">
                     "The columns on the model in the tab run on this page's engine: load the model in the Scenario tab's model settings first. "
-                    <button on:click=move |_| layout.tab.set("scenario")>"Model settings"</button>
+                    <button on:click=move |_| layout.tab.set(Some(super::stage::Tab::Scenario))>"Model settings"</button>
                 </p>
             }
             .into_any(),

@@ -43,7 +43,7 @@ pub fn listen(controller: Controller, editor: EditorState, layout: Layout) {
                 &State {
                     stage: layout.stage.get(),
                     projector: controller.projector.get(),
-                    drawer: !layout.tab.get().is_empty(),
+                    drawer: layout.tab.get().is_some(),
                     bid_asked,
                     sendable,
                     controls: &controls,
@@ -97,7 +97,7 @@ fn act(meant: Meaning, controller: Controller, editor: EditorState, layout: Layo
             }
         }
         Meaning::Send => controller.desk.send_asked.update(|n| *n += 1),
-        Meaning::CloseDrawer => layout.tab.set(""),
+        Meaning::CloseDrawer => layout.tab.set(None),
         Meaning::Step => said(controller.step(&editor.scenario.get_untracked())),
         Meaning::StepBack => controller.replay_back(),
         Meaning::Pause => controller.pause(),

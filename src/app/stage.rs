@@ -13,13 +13,73 @@ use leptos::prelude::*;
 pub struct Layout {
     /// The stage (true) or the start screen (false).
     pub stage: RwSignal<bool>,
-    /// The drawer tab open beside the stage (`""`: the drawer is closed).
-    pub tab: RwSignal<&'static str>,
+    /// The drawer tab open beside the stage (none: the drawer is closed).
+    pub tab: RwSignal<Option<Tab>>,
+}
+
+/// A tab of the drawer beside the stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Scenario,
+    Class,
+    Files,
+    Stats,
+    Judge,
+    Batch,
+    Compare,
+    Inspector,
+}
+
+impl Tab {
+    /// Every tab, in the order of the tab bar.
+    pub const ALL: [Tab; 8] = [
+        Tab::Scenario,
+        Tab::Class,
+        Tab::Files,
+        Tab::Stats,
+        Tab::Judge,
+        Tab::Batch,
+        Tab::Compare,
+        Tab::Inspector,
+    ];
+
+    /// Its name on the page (`data-tab`, `data-testid="tab-<id>"`, the pane's `pane-<id>`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Tab::Scenario => "scenario",
+            Tab::Class => "class",
+            Tab::Files => "files",
+            Tab::Stats => "stats",
+            Tab::Judge => "judge",
+            Tab::Batch => "batch",
+            Tab::Compare => "compare",
+            Tab::Inspector => "inspector",
+        }
+    }
+
+    /// The words on its button, and the drawer's title while it is open.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tab::Scenario => "Scenario",
+            Tab::Class => "Class",
+            Tab::Files => "Share & files",
+            Tab::Stats => "Statistics",
+            Tab::Judge => "Judge",
+            Tab::Batch => "Batch",
+            Tab::Compare => "Compare",
+            Tab::Inspector => "Inspector",
+        }
+    }
+}
+
+/// The name the page carries for the open tab (`data-tab`; empty: none is open).
+pub fn tab_id(tab: Option<Tab>) -> &'static str {
+    tab.map_or("", Tab::id)
 }
 
 impl Layout {
     pub fn new() -> Self {
-        Self { stage: RwSignal::new(false), tab: RwSignal::new("") }
+        Self { stage: RwSignal::new(false), tab: RwSignal::new(None) }
     }
 
     /// Shows the stage, with the drawer as it was (the stage already shown is left alone, so
@@ -31,23 +91,10 @@ impl Layout {
     }
 
     /// Opens `tab` in the drawer, or closes it when it is the one open.
-    pub fn toggle(&self, tab: &'static str) {
-        self.tab.update(|t| *t = if *t == tab { "" } else { tab });
+    pub fn toggle(&self, tab: Tab) {
+        self.tab.update(|t| *t = if *t == Some(tab) { None } else { Some(tab) });
     }
 }
-
-/// The drawer's tabs: the id (`data-testid="tab-<id>"`, the pane's `pane-<id>`) and the words
-/// on its button.
-pub const TABS: [(&str, &str); 8] = [
-    ("scenario", "Scenario"),
-    ("class", "Class"),
-    ("files", "Share & files"),
-    ("stats", "Statistics"),
-    ("judge", "Judge"),
-    ("batch", "Batch"),
-    ("compare", "Compare"),
-    ("inspector", "Inspector"),
-];
 
 /// The row of tab buttons that open the drawer; the open tab is marked by the stylesheet from
 /// the bar's `data-tab`, and for assistive technology by `aria-expanded`.
@@ -55,26 +102,26 @@ pub const TABS: [(&str, &str); 8] = [
 pub fn TabBar() -> impl IntoView {
     let layout = expect_context::<Layout>();
     let batch = expect_context::<super::Controller>().batch.open;
-    let buttons = TABS
+    let buttons = Tab::ALL
         .into_iter()
-        .map(|(id, label)| {
+        .map(|tab| {
             let open = move |_| {
-                layout.toggle(id);
+                layout.toggle(tab);
                 // The batch's tab holds nothing else: its panel opens with it.
-                if id == "batch" {
+                if tab == Tab::Batch {
                     batch.set(true);
                 }
             };
             view! {
                 <button
                     class="tab"
-                    data-tab=id
-                    data-testid=format!("tab-{id}")
+                    data-tab=tab.id()
+                    data-testid=format!("tab-{}", tab.id())
                     aria-controls="drawer"
-                    aria-expanded=move || (layout.tab.get() == id).to_string()
+                    aria-expanded=move || (layout.tab.get() == Some(tab)).to_string()
                     on:click=open
                 >
-                    {label}
+                    {tab.label()}
                 </button>
             }
         })
@@ -84,10 +131,10 @@ pub fn TabBar() -> impl IntoView {
 
 /// One tab's content in the drawer: drawn once and kept (a batch or a room goes on while another
 /// tab is shown), hidden while another tab is open.
-pub fn pane(id: &'static str, content: impl IntoView + 'static) -> impl IntoView {
+pub fn pane(tab: Tab, content: impl IntoView + 'static) -> impl IntoView {
     let layout = expect_context::<Layout>();
     view! {
-        <section class="pane" data-testid=format!("pane-{id}") hidden=move || layout.tab.get() != id>
+        <section class="pane" data-testid=format!("pane-{}", tab.id()) hidden=move || layout.tab.get() != Some(tab)>
             {content}
         </section>
     }
@@ -97,12 +144,12 @@ pub fn pane(id: &'static str, content: impl IntoView + 'static) -> impl IntoView
 #[component]
 pub fn Drawer(children: Children) -> impl IntoView {
     let layout = expect_context::<Layout>();
-    let title = move || TABS.iter().find(|(id, _)| *id == layout.tab.get()).map_or("", |(_, l)| *l);
+    let title = move || layout.tab.get().map_or("", Tab::label);
     view! {
-        <aside id="drawer" class="drawer" data-testid="drawer" aria-label=title hidden=move || layout.tab.get().is_empty()>
+        <aside id="drawer" class="drawer" data-testid="drawer" aria-label=title hidden=move || layout.tab.get().is_none()>
             <div class="drawer-head">
                 <h2>{title}</h2>
-                <button class="dismiss" data-testid="drawer-close" aria-label="Close the panel" on:click=move |_| layout.tab.set("")>
+                <button class="dismiss" data-testid="drawer-close" aria-label="Close the panel" on:click=move |_| layout.tab.set(None)>
                     "×"
                 </button>
             </div>

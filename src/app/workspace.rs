@@ -6,6 +6,7 @@
 
 use leptos::prelude::*;
 
+use super::stage::Tab;
 use super::{
     batch, browser, compare, demo, driver, editor, inspector, judge, methods, models, projector, room, seat,
     share, stage, storage, tools, transcript, Controller, Mode, Slots,
@@ -91,9 +92,9 @@ fn build(slots: Slots) {
         if (0..5).any(began) {
             layout.show_stage();
         }
-        for (i, tab) in [(2, "compare"), (3, "batch"), (4, "files")] {
+        for (i, tab) in [(2, Tab::Compare), (3, Tab::Batch), (4, Tab::Files)] {
             if began(i) {
-                layout.tab.set(tab);
+                layout.tab.set(Some(tab));
             }
         }
         now
@@ -203,7 +204,7 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
         from_run.unwrap_or_else(|| editor.scenario.with(|s| s.title.clone()))
     };
     view! {
-        <header class="topbar" data-tab=move || layout.tab.get()>
+        <header class="topbar" data-tab=move || stage::tab_id(layout.tab.get())>
             <button class="back" data-testid="to-gallery" title="All scenarios and past runs (the run on screen stays as it is)" on:click=move |_| layout.stage.set(false)>
                 "\u{2190} Scenarios"
             </button>
@@ -211,7 +212,7 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
             <ModelBadge />
             <stage::TabBar />
         </header>
-        <main class="layout" class:projector=move || controller.projector.get() class:drawer-open=move || !layout.tab.get().is_empty() data-tab=move || layout.tab.get()>
+        <main class="layout" class:projector=move || controller.projector.get() class:drawer-open=move || layout.tab.get().is_some() data-tab=move || stage::tab_id(layout.tab.get())>
             <section class="run" aria-label="Run">
                 <Controls message=message />
                 <div class="stage">
@@ -232,15 +233,15 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
                 </div>
             </section>
             <stage::Drawer>
-                {stage::pane("scenario", view! { <Spending /> <editor::Editor /> })}
-                {stage::pane("class", view! { <editor::ClassSeats /> <room::Room /> })}
-                {stage::pane("files", view! { <ExportButtons board=board /> })}
+                {stage::pane(Tab::Scenario, view! { <Spending /> <editor::Editor /> })}
+                {stage::pane(Tab::Class, view! { <editor::ClassSeats /> <room::Room /> })}
+                {stage::pane(Tab::Files, view! { <ExportButtons board=board /> })}
                 // Full width: its seven columns do not fit beside the transcript.
-                {stage::pane("stats", view! { <inspector::Stats /> })}
-                {stage::pane("judge", view! { <judge::VerdictPanel /> })}
-                {stage::pane("batch", view! { <batch::BatchPanel /> })}
-                {stage::pane("compare", view! { <compare::ComparePanel /> })}
-                {stage::pane("inspector", view! { <inspector::Inspector /> })}
+                {stage::pane(Tab::Stats, view! { <inspector::Stats /> })}
+                {stage::pane(Tab::Judge, view! { <judge::VerdictPanel /> })}
+                {stage::pane(Tab::Batch, view! { <batch::BatchPanel /> })}
+                {stage::pane(Tab::Compare, view! { <compare::ComparePanel /> })}
+                {stage::pane(Tab::Inspector, view! { <inspector::Inspector /> })}
             </stage::Drawer>
         </main>
     }
@@ -363,7 +364,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
-            <button data-testid="share-open" title="Links, saving and opening files" aria-pressed=move || (layout.tab.get() == "files").to_string() on:click=move |_| layout.toggle("files")>
+            <button data-testid="share-open" title="Links, saving and opening files" aria-pressed=move || (layout.tab.get() == Some(Tab::Files)).to_string() on:click=move |_| layout.toggle(Tab::Files)>
                 "Share"
             </button>
             <span class="status" data-testid="status" role="status" aria-live="polite">
@@ -546,7 +547,7 @@ fn OpenRun(
                         controller.reset();
                         editor.load(scenario);
                         layout.show_stage();
-                        layout.tab.set("");
+                        layout.tab.set(None);
                         // Said on the stage, where the scenario opens.
                         controller.notice.set(note);
                         message.set(String::new());
