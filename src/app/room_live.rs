@@ -409,7 +409,7 @@ pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> 
         {move || if panel.closed.get() {
             view! {
                 <p class="hint" role="status" data-testid="room-closed">
-                    "The room is closed: the phones were told. A new room has a new link and code."
+                    "The room is closed: any phone still in it was told. A new room has a new link and code."
                 </p>
                 <button data-testid="room-open" on:click=move |_| panel.reopen()>"Open a room for phones"</button>
             }
@@ -455,6 +455,8 @@ fn Live(panel: Panel) -> impl IntoView {
             to_page(p);
         }
     };
+    // What became of the last "Copy the link".
+    let copied = RwSignal::new("");
     let code_view = move || {
         join.with(|j| {
             let j = j.as_ref()?;
@@ -471,15 +473,29 @@ fn Live(panel: Panel) -> impl IntoView {
                 }
                 Err(e) => view! { <p>{e.clone()}</p> }.into_any(),
             };
+            let link = j.link.clone();
+            let here = crate::room::screen::only_here(&j.link).then(|| view! {
+                <p class="notice" role="status" data-testid="room-only-here">
+                    "This page is open at an address only this computer reaches, so phones cannot open the link: open Agora at this computer's network address, or at its published address, and open the room there."
+                </p>
+            });
             Some(view! {
                 <h3>"Class room " <span class="room-code" data-testid="room-code">{j.code.clone()}</span></h3>
                 <div class="room-join">
                     <div class="room-qr" data-testid="room-qr">{qr}</div>
-                    <p>
-                        "Students open "
-                        <a data-testid="room-link" href=j.link.clone() target="_blank" rel="noopener">"the join link"</a>
-                        " on their phones (or scan the code), type a name and are in. The link holds the room's secret: share it with the class only."
-                    </p>
+                    <div>
+                        <p>
+                            "Students scan the code or open the join link on their phones, type a name and are in. The link holds the room's secret: share it with the class only."
+                        </p>
+                        <p class="room-address">
+                            <a data-testid="room-link" href=j.link.clone() target="_blank" rel="noopener"><code>{j.link.clone()}</code></a>
+                            " "
+                            <button data-testid="room-copy" on:click=move |_| copy_link(link.clone(), copied)>"Copy the link"</button>
+                            " "
+                            <span class="muted" role="status">{move || copied.get()}</span>
+                        </p>
+                        {here}
+                    </div>
                 </div>
             })
         })
@@ -578,6 +594,22 @@ fn Live(panel: Panel) -> impl IntoView {
     }
 }
 
+/// Puts the join link on the clipboard, and says whether it went.
+fn copy_link(link: String, said: RwSignal<&'static str>) {
+    let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
+    leptos::task::spawn_local(async move {
+        let copied = match clipboard {
+            Some(c) => JsFuture::from(c.write_text(&link)).await.is_ok(),
+            None => false,
+        };
+        let _ = said.try_set(if copied {
+            "Copied."
+        } else {
+            "This browser did not copy it: select the link above."
+        });
+    });
+}
+
 /// Where the room meets, and "Use these (a new link)".
 #[component]
 fn Settings(panel: Panel) -> impl IntoView {
@@ -610,7 +642,7 @@ fn unreachable_for_teacher(relay: String) -> impl IntoView {
     const COMMAND: &str = "agora relay --host 0.0.0.0 --port 7447";
     if relay.is_empty() {
         view! {
-            <div class="notice error" role="alert" data-testid="room-unreachable">
+            <div class="notice error room-reach" role="alert" data-testid="room-unreachable">
                 <p>
                     <strong>"Phones cannot reach this room:"</strong>
                     " the public meeting points Agora uses to connect phones do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do. Still trying every few seconds."
@@ -633,7 +665,7 @@ fn unreachable_for_teacher(relay: String) -> impl IntoView {
         .into_any()
     } else {
         view! {
-            <div class="notice error" role="alert" data-testid="room-unreachable">
+            <div class="notice error room-reach" role="alert" data-testid="room-unreachable">
                 <p>
                     <strong>"Phones cannot reach this room:"</strong>
                     {format!(" its meeting point {relay} does not answer from this computer. Either nothing runs there, or the network blocks it. Still trying every few seconds.")}

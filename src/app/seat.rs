@@ -234,12 +234,15 @@ pub fn SeatForm(
             view! { <button data-testid=format!("seat-choice-{i}") on:click=move |_| answer.run(a.clone())>{label}</button> }
         })
         .collect_view();
-    let text_part = parts.text.map(|limit| {
+    let limit = parts.text;
+    let text_part = limit.map(|_| {
         view! {
             <textarea data-testid="seat-text" aria-label="Your words" aria-describedby="seat-problem" rows="4" node_ref=text_box
                 prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
-            <p class="hint" data-testid="seat-words">{move || text.with(|t| word_note(t, limit))}</p>
         }
+    });
+    let words = limit.map(|limit| {
+        view! { <p class="hint" data-testid="seat-words">{move || text.with(|t| word_note(t, limit))}</p> }
     });
     let lists = parts
         .picks
@@ -282,7 +285,8 @@ pub fn SeatForm(
             <div class="seat-choices" role="group" aria-label="Answers">{buttons}</div>
             {text_part}
             <div class="row">{lists}{quantity_part}</div>
-            {send}
+            // The word count beside Send, in one row that stays in view as the box scrolls.
+            <div class="seat-foot">{words}{send}</div>
         </section>
     }
 }

@@ -72,6 +72,18 @@ pub fn panel(host: &Host) -> Panel {
     }
 }
 
+/// Whether a join link points at this computer alone (localhost, a loopback address), which no
+/// phone can open.
+pub fn only_here(link: &str) -> bool {
+    let rest = link.split_once("://").map_or(link, |(_, r)| r);
+    let authority = rest.split(['/', '#', '?']).next().unwrap_or_default();
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
+    };
+    host.eq_ignore_ascii_case("localhost") || host.starts_with("127.") || host == "::1" || host == "0.0.0.0"
+}
+
 /// One message of the run, as a phone's transcript shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Said {
@@ -196,6 +208,26 @@ mod tests {
         let text = super::super::host::phone_message(&mut phone, &FromPhone::Vote { agent: "Ann".into() });
         host.receive("p1", &text, 2000.0, || "t".into());
         assert_eq!(panel(&host).tally, [("Ann".to_string(), 1)]);
+    }
+
+    #[test]
+    fn a_link_to_this_computer_alone_is_told_apart_from_one_phones_can_open() {
+        for here in [
+            "http://127.0.0.1:8080/phone.html#k=abc",
+            "http://localhost/agora/phone.html#k=abc",
+            "http://[::1]:8080/phone.html#k=a",
+            "http://LOCALHOST:80/phone.html",
+        ] {
+            assert!(only_here(here), "{here}");
+        }
+        for away in [
+            "https://teacher.github.io/agora/phone.html#k=abc",
+            "http://192.168.1.20:8080/phone.html#k=abc",
+            "http://127example.org/phone.html",
+            "https://school.example/phone.html#k=127.0.0.1",
+        ] {
+            assert!(!only_here(away), "{away}");
+        }
     }
 
     #[test]
