@@ -42,11 +42,12 @@ const READ_ALOUD_LATENCY_MS: u64 = 400;
 /// The speed settings, slowest first: read aloud, else the demo model's simulated latency per
 /// call in milliseconds (a replay steps at that pace too, 150 ms at least).
 pub const SPEEDS: [(&str, u64); 5] = [
-    ("Read aloud (150 words a minute)", READ_ALOUD),
+    // Short enough to read whole in the run controls' list.
+    ("Read aloud: 150 words/min", READ_ALOUD),
     // A turn is two calls' wait (the bids go out together, then the speech): named by the turn.
-    ("Slow (1 s a call, about 2 s a turn)", 1000),
-    ("Quick (0.4 s a call, about 1 s a turn)", 400),
-    ("Fast (0.1 s a call)", 120),
+    ("Slow: about 2 s a turn", 1000),
+    ("Quick: about 1 s a turn", 400),
+    ("Fast: 0.1 s a call", 120),
     ("Instant", 0),
 ];
 /// The speed a page starts at.
