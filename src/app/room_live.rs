@@ -276,6 +276,14 @@ fn deliver(sends: Vec<Send>) {
     });
 }
 
+/// Starts leaving the room's transport, if it has one; the next room waits until it has left
+/// ([`left`]).
+fn leave_net() {
+    if let Some(leaving) = with_teacher(|t| t.net.take()).flatten().and_then(|net| net.leave()) {
+        LEAVING.with(|l| *l.borrow_mut() = Some(leaving));
+    }
+}
+
 /// Hands what the room asks of the run to the page.
 fn to_page(what: ForPage) {
     if let Some(page) = with_teacher(|t| t.page.clone()) {
@@ -293,9 +301,13 @@ impl Panel {
         Some(out)
     }
 
-    /// Opens a room with `seats` and the run's `log` so far: a new secret, link and code.
-    fn open(self, seats: Vec<String>, log: Vec<String>) -> Result<(), String> {
-        let secret = Secret::from_bytes(random_bytes()?);
+    /// Opens a room with `seats` and the run's `log` so far: a new secret, link and code (or
+    /// says why it cannot).
+    fn open(self, seats: Vec<String>, log: Vec<String>) {
+        let secret = match random_bytes() {
+            Ok(bytes) => Secret::from_bytes(bytes),
+            Err(e) => return self.failed.set(Some(e)),
+        };
         let meeting = Meeting::saved();
         let base = web_sys::window()
             .and_then(|w| w.document())
@@ -333,7 +345,6 @@ impl Panel {
                 Err(e) => drop(self.failed.try_set(Some(e))),
             }
         });
-        Ok(())
     }
 
     /// A message from a phone.
@@ -356,8 +367,7 @@ impl Panel {
             return;
         }
         self.closed.set(true);
-        let leaving = with_teacher(|t| t.net.take()).flatten().and_then(|net| net.leave());
-        LEAVING.with(|l| *l.borrow_mut() = leaving);
+        leave_net();
     }
 
     /// The room again, with a new link (where the settings now say): the phones join anew.
@@ -367,12 +377,8 @@ impl Panel {
         else {
             return;
         };
-        if let Some(leaving) = with_teacher(|t| t.net.take()).flatten().and_then(|net| net.leave()) {
-            LEAVING.with(|l| *l.borrow_mut() = Some(leaving));
-        }
-        if let Err(e) = self.open(seats, log) {
-            self.failed.set(Some(e));
-        }
+        leave_net();
+        self.open(seats, log);
     }
 }
 
@@ -388,9 +394,7 @@ pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> 
         failed: RwSignal::new(None),
     };
     TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { panel, net: None, page }));
-    if let Err(e) = panel.open(seats, json_lines(lines)) {
-        panel.failed.set(Some(e));
-    }
+    panel.open(seats, json_lines(lines));
     every(HERE_EVERY, move || {
         panel.act(|h| {
             h.check_away(now_ms());
@@ -398,11 +402,8 @@ pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> 
         });
     });
     on_cleanup(|| {
-        if let Some(leaving) =
-            TEACHER.with(|t| t.borrow_mut().take()).and_then(|t| t.net).and_then(|n| n.leave())
-        {
-            LEAVING.with(|l| *l.borrow_mut() = Some(leaving));
-        }
+        leave_net();
+        TEACHER.with(|t| t.borrow_mut().take());
     });
     view! {
         {move || panel.failed.get().map(|e| view! { <p class="notice error" role="alert">{e}</p> })}
