@@ -684,7 +684,9 @@ test('a shared link names its in-tab model, and the page asks before fetching it
 
   const second = await ctx.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const other = await openApp(second, link.slice(ctx.url.length));
-  await waitForText(other.page.locator('[data-testid=model-badge]:visible'), 'Model: models/tiny.gguf?shared=1 · in this browser');
+  // The start screen's badge names the model; the page may already have gone on to the stage,
+  // which hides it.
+  await waitForText(other.page.raw.getByTestId('model-badge').first(), 'Model: models/tiny.gguf?shared=1 · in this browser');
   await other.page.getByTestId('intab-download').waitFor();
   const fetched = () => ctx.requests.filter((r) => r.path === '/models/tiny.gguf').length;
   const before = fetched();

@@ -138,6 +138,8 @@ test('while a seat is asked, the first Tab from the top of the page is a skip to
   // skip's next stop.
   await page.keyboard.press('0');
   await page.getByTestId('seat-text').waitFor({ timeout: 30000 });
+  // The speech box takes the keys a frame after it opens; start from the top after that.
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'seat-text'));
   await fromTheTop();
   await page.keyboard.press('Tab');
   await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'skip-to-question'));
