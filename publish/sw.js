@@ -35,13 +35,19 @@ async function checked(url, revision, cache) {
  * The file at `url`, checked against its revision. With `reuse`, the browser's HTTP cache is
  * asked first: on a first visit the page has just fetched its own files (the wasm is most of
  * them), and a host's caching (GitHub Pages keeps a file 10 minutes) keeps them there, so the build
- * is downloaded once in all. A copy there of another revision (an earlier deploy's) is fetched anew.
+ * is downloaded once in all. A file the page is fetching at this moment (a chunk a run has just
+ * asked for) is then asked for as the browser's cache allows, which joins the page's download
+ * instead of starting another. A copy of another revision (an earlier deploy's) is fetched anew.
  */
 async function download(url, revision, reuse = false) {
   // The page itself was fetched as the folder's address.
   for (const at of reuse ? (url === page ? [scope.href, url] : [url]) : []) {
     const hit = await checked(at, revision, 'only-if-cached').catch(() => null);
     if (hit) return hit;
+  }
+  if (reuse) {
+    const shared = await checked(url, revision, 'default').catch(() => null);
+    if (shared) return shared;
   }
   return checked(url, revision, 'no-cache');
 }

@@ -22,8 +22,9 @@ pub enum Target {
 }
 
 /// A key pressed: its name (`KeyboardEvent.key`), whether Ctrl, Alt or Meta was held, whether
-/// Shift was, what it was pressed on and whether that is inside the seat's box (whose own keys
-/// answer there).
+/// Shift was, what it was pressed on, whether that is inside the seat's box (whose own keys
+/// answer there), and whether it is a box that took the focus by itself when it opened, with
+/// nothing typed or clicked there since.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Press<'a> {
     pub key: &'a str,
@@ -31,6 +32,7 @@ pub struct Press<'a> {
     pub shift: bool,
     pub target: Target,
     pub in_seat: bool,
+    pub untouched: bool,
 }
 
 /// What the page holds when the key comes.
@@ -70,11 +72,13 @@ pub enum Meaning {
 
 /// What `press` means in `state`; none: the key is the browser's or the element's.
 pub fn meaning(press: &Press, state: &State) -> Option<Meaning> {
-    let Press { key, command, shift, target, in_seat } = *press;
+    let Press { key, command, shift, target, in_seat, untouched } = *press;
     if command || !state.stage {
         return None;
     }
-    let typing = matches!(target, Target::Field | Target::TextBox);
+    // A box that took the focus by itself is not being typed in yet: the page's keys still work
+    // there (P is not typed into it), but for a capital letter, which starts a sentence.
+    let typing = matches!(target, Target::Field | Target::TextBox) && (shift || !untouched);
     let c = state.controls;
     match key {
         "p" | "P" if !typing => return Some(Meaning::Projector),
@@ -122,7 +126,7 @@ mod tests {
     use crate::session::Status;
 
     fn press(key: &str, target: Target) -> Press<'_> {
-        Press { key, command: false, shift: false, target, in_seat: false }
+        Press { key, command: false, shift: false, target, in_seat: false, untouched: false }
     }
 
     fn in_seat(key: &str, target: Target) -> Press<'_> {
@@ -153,6 +157,25 @@ mod tests {
         assert_eq!(meaning(&in_seat("p", Target::TextBox), &s), None);
         assert_eq!(meaning(&Press { command: true, ..press("p", Target::Other) }, &s), None);
         assert_eq!(meaning(&press("p", Target::Other), &State { stage: false, ..state(&c) }), None);
+    }
+
+    #[test]
+    fn a_box_that_took_the_focus_by_itself_leaves_the_pages_keys_working_until_it_is_typed_in() {
+        let running = controls(&RunState { mode: Status::Running, ..RunState::default() });
+        let s = State { sendable: true, ..state(&running) };
+        let by_itself = Press { untouched: true, ..in_seat("p", Target::TextBox) };
+        assert_eq!(meaning(&by_itself, &s), Some(Meaning::Projector));
+        assert_eq!(
+            meaning(&Press { key: "P", shift: true, ..by_itself }, &s),
+            None,
+            "a capital starts a sentence"
+        );
+        assert_eq!(meaning(&in_seat("p", Target::TextBox), &s), None, "typed in, or clicked: the box's");
+        let on = State { projector: true, ..s.clone() };
+        assert_eq!(meaning(&Press { key: " ", ..by_itself }, &on), Some(Meaning::Pause));
+        assert_eq!(meaning(&Press { key: " ", ..in_seat(" ", Target::TextBox) }, &on), None);
+        assert_eq!(meaning(&Press { key: "Enter", ..by_itself }, &s), Some(Meaning::Send));
+        assert_eq!(meaning(&Press { key: "Escape", ..by_itself }, &s), Some(Meaning::CloseDrawer));
     }
 
     #[test]

@@ -86,7 +86,8 @@ pub(crate) async fn judged(run: String, key: String) -> Result<Vec<Event>, Strin
 /// Live scoring (`judge.live`, see `crate::judge::live`): after each step of a run that asks
 /// for it, the speeches not yet scored are scored by the tools module and their scores shown
 /// beside them; the scores and the judge's calls join the log when the run has ended, after it.
-fn score_live(controller: Controller) {
+/// Started with the stage, whether or not the judge's tab has been opened.
+pub(crate) fn score_live(controller: Controller) {
     // What the run had said (and whether it had ended) when last asked, and a call in flight.
     let asked_at = StoredValue::new(usize::MAX);
     let busy = StoredValue::new(false);
@@ -127,7 +128,6 @@ fn score_live(controller: Controller) {
 #[component]
 pub fn VerdictPanel() -> impl IntoView {
     let controller = expect_context::<Controller>();
-    score_live(controller);
     let finished = Memo::new(move |_| controller.view.with(|v| v.finished.is_some()));
     let panel = RwSignal::new(None::<Result<crate::judge::Panel, String>>);
     // Worked out again when the run finishes and when a verdict comes (a new one is a new allocation).

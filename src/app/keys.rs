@@ -22,12 +22,15 @@ pub fn listen(controller: Controller, editor: EditorState, layout: Layout) {
         }
         let key = ev.key();
         let element = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let target = element.as_ref().map_or(Target::Other, target_of);
+        let in_seat = element.as_ref().is_some_and(|e| e.closest(".seat").ok().flatten().is_some());
         let press = Press {
             key: &key,
             command: ev.ctrl_key() || ev.alt_key() || ev.meta_key(),
             shift: ev.shift_key(),
-            target: element.as_ref().map_or(Target::Other, target_of),
-            in_seat: element.as_ref().is_some_and(|e| e.closest(".seat").ok().flatten().is_some()),
+            target,
+            in_seat,
+            untouched: in_seat && target == Target::TextBox && controller.desk.by_itself.get_untracked(),
         };
         let meant = untrack(|| {
             let run = super::workspace::run_state(controller, editor);

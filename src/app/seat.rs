@@ -24,6 +24,9 @@ pub struct PageDesk {
     pub send_asked: RwSignal<u32>,
     /// Counts the times the page's skip link asked for the focus in the box.
     pub focus_asked: RwSignal<u32>,
+    /// The box's text box has the focus the page gave it when it opened, and nothing has been
+    /// typed or clicked there since: the page's shortcuts still work there (`crate::keys`).
+    pub by_itself: RwSignal<bool>,
     open: StoredValue<Vec<Open>, LocalStorage>,
     /// Pause was pressed and the run not resumed: a seat's time limit stands still.
     held: RwSignal<bool>,
@@ -36,6 +39,7 @@ impl PageDesk {
             problem: RwSignal::new(None),
             send_asked: RwSignal::new(0),
             focus_asked: RwSignal::new(0),
+            by_itself: RwSignal::new(false),
             open: StoredValue::new_local(Vec::new()),
             held: RwSignal::new(false),
         }
@@ -123,7 +127,7 @@ pub fn SeatBox() -> impl IntoView {
     let answer = Callback::new(move |answer: Answer| desk.send(None, answer, String::new()));
     view! {
         {move || desk.question.get().map(|question| view! {
-            <SeatForm question answer send_asked=desk.send_asked take_keys=true problem=desk.problem focus_asked=desk.focus_asked />
+            <SeatForm question answer send_asked=desk.send_asked take_keys=true problem=desk.problem focus_asked=desk.focus_asked by_itself=desk.by_itself />
         })}
         {move || desk.problem.get().map(|p| view! {
             <p class="notice error" id="seat-problem" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
@@ -147,6 +151,10 @@ pub fn SeatForm(
     take_keys: bool,
     #[prop(optional, into)] problem: Option<Signal<Option<String>>>,
     #[prop(optional, into)] focus_asked: Option<Signal<u32>>,
+    /// Set while the text box holds the focus `take_keys` gave it and nothing was typed or
+    /// clicked there since.
+    #[prop(optional)]
+    by_itself: Option<RwSignal<bool>>,
 ) -> impl IntoView {
     use crate::seat::form::{first_pick, layout, word_note};
     use crate::seat::Form;
@@ -172,13 +180,26 @@ pub fn SeatForm(
         }
         asked
     });
+    let touched = move || {
+        if let Some(flag) = by_itself {
+            flag.set(false);
+        }
+    };
+    touched();
     if take_keys {
-        request_animation_frame(move || take_the_keys(section, text_box));
+        request_animation_frame(move || {
+            if take_the_keys(section, text_box) {
+                if let Some(flag) = by_itself {
+                    flag.set(true);
+                }
+            }
+        });
     }
     if let Some(focus_asked) = focus_asked {
         Effect::new(move |seen: Option<u32>| {
             let asked = focus_asked.get();
             if seen.is_some_and(|s| s != asked) {
+                touched();
                 let _ = match text_box.try_get_untracked().flatten() {
                     Some(text) => text.focus(),
                     None => section.try_get_untracked().flatten().map_or(Ok(()), |s| s.focus()),
@@ -191,6 +212,7 @@ pub fn SeatForm(
         Effect::new(move |_| {
             if problem.with(Option::is_some) {
                 if let Some(text) = text_box.try_get_untracked().flatten() {
+                    touched();
                     let _ = text.focus();
                 }
             }
@@ -238,7 +260,8 @@ pub fn SeatForm(
     let text_part = limit.map(|_| {
         view! {
             <textarea data-testid="seat-text" aria-label="Your words" aria-describedby="seat-problem" rows="4" node_ref=text_box
-                prop:value=text on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+                prop:value=text on:input=move |ev| { touched(); text.set(event_target_value(&ev)) }
+                on:pointerdown=move |_| touched() on:blur=move |_| touched()></textarea>
         }
     });
     let words = limit.map(|limit| {
@@ -292,19 +315,22 @@ pub fn SeatForm(
 }
 
 /// Puts the focus in the seat's box (its text box when it has one), unless the focus is in a
-/// field elsewhere on the page, where someone is typing.
-fn take_the_keys(section: NodeRef<leptos::html::Section>, text_box: NodeRef<leptos::html::Textarea>) {
+/// field elsewhere on the page, where someone is typing. Whether the text box took it.
+fn take_the_keys(section: NodeRef<leptos::html::Section>, text_box: NodeRef<leptos::html::Textarea>) -> bool {
     // A frame later the box may be gone (its question answered meanwhile): then nothing to do.
-    let Some(section) = section.try_get_untracked().flatten() else { return };
+    let Some(section) = section.try_get_untracked().flatten() else { return false };
     let document = web_sys::window().and_then(|w| w.document());
     if let Some(active) = document.and_then(|d| d.active_element()) {
         let field = matches!(active.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT");
         if field && !section.contains(Some(&active)) {
-            return;
+            return false;
         }
     }
-    let _ = match text_box.try_get_untracked().flatten() {
-        Some(text) => text.focus(),
-        None => section.focus(),
-    };
+    match text_box.try_get_untracked().flatten() {
+        Some(text) => text.focus().is_ok(),
+        None => {
+            let _ = section.focus();
+            false
+        }
+    }
 }

@@ -199,6 +199,8 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
     let editor = expect_context::<crate::ui::form::EditorState>();
     let layout = expect_context::<stage::Layout>();
     let message = RwSignal::new(String::new());
+    let panes = Panes::new(board);
+    judge::score_live(controller);
     let title = move || {
         let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.title.clone()));
         from_run.unwrap_or_else(|| editor.scenario.with(|s| s.title.clone()))
@@ -233,18 +235,127 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
                 </div>
             </section>
             <stage::Drawer>
-                {stage::pane(Tab::Scenario, view! { <Spending /> <editor::Editor /> })}
-                {stage::pane(Tab::Class, view! { <editor::ClassSeats /> <room::Room /> })}
-                {stage::pane(Tab::Files, view! { <ExportButtons board=board /> })}
-                // Full width: its seven columns do not fit beside the transcript.
-                {stage::pane(Tab::Stats, view! { <inspector::Stats /> })}
-                {stage::pane(Tab::Judge, view! { <judge::VerdictPanel /> })}
-                {stage::pane(Tab::Batch, view! { <batch::BatchPanel /> })}
-                {stage::pane(Tab::Compare, view! { <compare::ComparePanel /> })}
-                {stage::pane(Tab::Inspector, view! { <inspector::Inspector /> })}
+                {Tab::ALL.map(|tab| stage::pane(tab, panes.content(tab)))}
             </stage::Drawer>
         </main>
     }
+}
+
+/// The drawer's panes' contents, drawn by [`draw_panes`] in the `drawer` chunk: fetched when the
+/// stage first shows, while a person looks at it, so the stage itself arrives sooner.
+#[derive(Clone, Copy)]
+struct Panes {
+    slots: [super::Slot; Tab::ALL.len()],
+    state: RwSignal<PanesState>,
+}
+
+/// How long after the stage first shows the drawer's chunk is fetched, unless a tab asks first.
+const PANES_AFTER: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Where the drawer's chunk is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PanesState {
+    NotAsked,
+    Fetching,
+    Drawn,
+    Failed,
+}
+
+/// What a pane says while its content is on its way, or when it did not come.
+fn panes_note(state: PanesState) -> Option<&'static str> {
+    match state {
+        PanesState::NotAsked | PanesState::Fetching => Some("Loading this panel…"),
+        PanesState::Drawn => None,
+        PanesState::Failed => {
+            Some("This panel could not be fetched: check the connection, then open the tab again.")
+        }
+    }
+}
+
+impl Panes {
+    fn new(board: RwSignal<Option<crate::tournament::Board>>) -> Self {
+        let panes = Panes {
+            slots: std::array::from_fn(|_| RwSignal::new_local(None)),
+            state: RwSignal::new(PanesState::NotAsked),
+        };
+        let layout = expect_context::<stage::Layout>();
+        let owner = Owner::current();
+        // Asked when a tab opens (again after a failed fetch), or a moment after the stage first
+        // shows: not at once, where the drawing would hold up the run a person starts.
+        Effect::new(move |_| {
+            let tab = layout.tab.with(Option::is_some);
+            let state = panes.state.get_untracked();
+            if tab && matches!(state, PanesState::NotAsked | PanesState::Failed) {
+                if let Some(owner) = owner.clone() {
+                    panes.fetch(owner, board);
+                }
+            } else if layout.stage.get() && state == PanesState::NotAsked {
+                let owner = owner.clone();
+                set_timeout(
+                    move || {
+                        if let Some(owner) =
+                            owner.filter(|_| panes.state.try_get_untracked() == Some(PanesState::NotAsked))
+                        {
+                            panes.fetch(owner, board);
+                        }
+                    },
+                    PANES_AFTER,
+                );
+            }
+        });
+        panes
+    }
+
+    fn fetch(self, owner: Owner, board: RwSignal<Option<crate::tournament::Board>>) {
+        self.state.set(PanesState::Fetching);
+        leptos::task::spawn_local(async move {
+            match draw_panes(owner, board).await {
+                Ok(views) => {
+                    for (slot, view) in self.slots.iter().zip(views) {
+                        let _ = slot.try_set(Some(view));
+                    }
+                    let _ = self.state.try_set(PanesState::Drawn);
+                }
+                Err(_) => drop(self.state.try_set(PanesState::Failed)),
+            }
+        });
+    }
+
+    /// `tab`'s pane: its content once drawn, what it waits for until then.
+    fn content(self, tab: Tab) -> impl IntoView {
+        let at = Tab::ALL.iter().position(|t| *t == tab).unwrap_or_default();
+        let state = self.state;
+        view! {
+            {move || panes_note(state.get()).map(|note| view! {
+                <p class="notice pane-note" role="status" aria-busy=(state.get() != PanesState::Failed).then_some("true")>{note}</p>
+            })}
+            {super::place(self.slots[at])}
+        }
+    }
+}
+
+/// Every tab's content, in [`Tab::ALL`]'s order, under `owner`: the `drawer` chunk.
+#[leptos::wasm_split::wasm_split(drawer, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn draw_panes(
+    owner: Owner,
+    board: RwSignal<Option<crate::tournament::Board>>,
+) -> Result<Vec<AnyView>, super::Unfetched> {
+    Ok(owner.with(|| {
+        Tab::ALL
+            .iter()
+            .map(|tab| match tab {
+                Tab::Scenario => view! { <Spending /> <editor::Editor /> }.into_any(),
+                Tab::Class => view! { <editor::ClassSeats /> <room::Room /> }.into_any(),
+                Tab::Files => view! { <ExportButtons board=board /> }.into_any(),
+                // Full width: its seven columns do not fit beside the transcript.
+                Tab::Stats => view! { <inspector::Stats /> }.into_any(),
+                Tab::Judge => view! { <judge::VerdictPanel /> }.into_any(),
+                Tab::Batch => view! { <batch::BatchPanel /> }.into_any(),
+                Tab::Compare => view! { <compare::ComparePanel /> }.into_any(),
+                Tab::Inspector => view! { <inspector::Inspector /> }.into_any(),
+            })
+            .collect()
+    }))
 }
 
 /// The panel for the method of the run on screen (or, before a run, of the scenario).

@@ -143,6 +143,8 @@ async function bringIntoReach(page, id, tabsToo = true) {
       const start = has('start') && !has('start').hidden;
       const el = has(id);
       if (!el) {
+        // The drawer's panes arrive in a chunk of their own once the stage shows.
+        if (!start && document.querySelector('.pane [aria-busy=true]')) return 'panes';
         if (start && !new RegExp(startish).test(id)) return 'to-stage';
         if (!start && has('to-gallery') && new RegExp(startish).test(id)) return 'to-gallery';
         const tab = tabs.find(([re]) => new RegExp(re).test(id));
@@ -158,6 +160,10 @@ async function bringIntoReach(page, id, tabsToo = true) {
       if (tabsToo && run && getComputedStyle(run).display === 'none' && !run.parentElement.matches(':has(.comparison-frame)')) return 'drawer-close';
       return null;
     }, [id, STARTISH.source, TAB_OF.map(([re, tab]) => [re.source, tab]), tabsToo]).catch(() => null);
+    if (press === 'panes') {
+      await page.waitForFunction(() => !document.querySelector('.pane [aria-busy=true]'), null, { timeout: 30000 }).catch(() => {});
+      continue;
+    }
     if (press === 'mounting') {
       await page.waitForFunction(() => !document.querySelector('[data-testid=shell]') || document.querySelector('[data-testid=start]'), null, { timeout: 30000 }).catch(() => {});
       continue;
@@ -405,6 +411,8 @@ export async function onTab(page, preset, address, turns, { opening = false } = 
  * call's messages), so this opens what appears until a pass finds nothing closed and nothing new.
  */
 export async function openAllSections(target) {
+  // The drawer's panes arrive in a chunk of their own once the stage shows: their sections too.
+  await target.waitForFunction(() => !document.querySelector('.pane [aria-busy=true]'), null, { timeout: 30000 });
   let seen = -1;
   await eventually(async () => {
     const { closed, total } = await target.evaluate(() => {

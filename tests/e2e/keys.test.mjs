@@ -1,6 +1,7 @@
 // The page's keys (issue 47): a digit answers a bid only while a bid is asked and never reaches
 // the text box that opens after it; P and Space typed into a field stay in it, in the normal and
-// the projector view, and open or play nothing.
+// the projector view, and open or play nothing; a box that took the focus by itself leaves P to the
+// page until it is typed in (issue 56).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appSession, eventually, openApp, waitForStatus } from './helpers.mjs';
@@ -37,14 +38,22 @@ for (const projector of [false, true]) {
     await page.waitForTimeout(300);
     assert.equal(await page.getByTestId('seat-text').inputValue(), '', 'the digit stayed out of the speech box');
     assert.match(await page.getByTestId('seat-words').textContent(), /^0 \//);
-    // P and Space typed into the speech box are the speech's.
-    await page.keyboard.type('p p');
-    assert.equal(await page.getByTestId('seat-text').inputValue(), 'p p');
-    assert.equal(await page.locator('main.projector').count(), projector ? 1 : 0, 'P typed into the box left the view as it was');
+    // The box took the focus by itself: P there is the page's (the view changes, nothing is
+    // typed), until the box is typed in.
+    const views = () => page.locator('main.projector').count();
+    await page.keyboard.press('p');
+    await eventually(async () => assert.equal(await views(), projector ? 0 : 1, 'P on the untouched box changed the view'));
+    await page.keyboard.press('p');
+    await eventually(async () => assert.equal(await views(), projector ? 1 : 0));
+    assert.equal(await page.getByTestId('seat-text').inputValue(), '', 'no P was typed into the box');
+    // A capital starts the speech; then P and Space typed into the box are the speech's.
+    await page.keyboard.type('I p p');
+    assert.equal(await page.getByTestId('seat-text').inputValue(), 'I p p');
+    assert.equal(await views(), projector ? 1 : 0, 'P typed into the box left the view as it was');
     assert.match(await page.getByTestId('status').textContent(), /^Waiting for you/);
     // Enter sends the speech (in every view), and the class's speech is on the stage as said.
     await page.keyboard.press('Enter');
-    await eventually(async () => assert.deepEqual(await page.locator('[data-testid=message]:has([data-testid=you]) [data-testid=message-text]').allTextContents(), ['p p']), { timeout: 30000 });
+    await eventually(async () => assert.deepEqual(await page.locator('[data-testid=message]:has([data-testid=you]) [data-testid=message-text]').allTextContents(), ['I p p']), { timeout: 30000 });
     // The next bid, with the focus taken away from its box: a digit typed on the page still
     // gives it, and only while a bid is asked.
     await eventually(async () => assert.match(await heading.textContent(), /\(bid\)$/), { timeout: 30000 });
