@@ -86,6 +86,8 @@ function split(program, folder, isGlue) {
       }
     }
 
+    if (loader) pack(dir, base);
+
     const after = { js: digest(join(dir, glue)), wasm: digest(join(dir, `${base}_bg.wasm`)) };
     for (const page of readdirSync(stage).filter((f) => f.endsWith('.html'))) {
       const path = join(stage, page);
@@ -96,4 +98,111 @@ function split(program, folder, isGlue) {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Puts the files the stage needs (the workspace's chunk, and the chunks it and the demo model
+ * share with the rest) into one file, `<base>.pack.wasm`, which the loader fetches once and hands
+ * out part by part. The stage's path is some forty files, many of a few hundred bytes: over
+ * HTTP/1.1's six connections and a slow network's round trips, fetching them one by one left
+ * the line idle between them. The demo model's own chunk stays a file of its own (a page whose
+ * demo model cannot be fetched says so, and a test blocks it by name). Chunks nothing on the
+ * stage's path needs stay files of their own, fetched when first used.
+ */
+function pack(dir, base) {
+  const path = join(dir, `${base}.split.js`);
+  let loader = readFileSync(path, 'utf8');
+  const file = (name) => `${base}.${name}.wasm`;
+  // Each load in the loader: its file and the chunks it waits for.
+  const loads = new Map();
+  const load = /(?:const (__chunk_\d+)|export const __wasm_split_load_(\w+)) = (?:wrapAsyncCb\()?makeLoad\(\(\) => \{\s*const src = fetch\(new URL\("\.\/([^"]+)", import\.meta\.url\)\);[\s\S]*?\n, \[([^\]]*)\]\)/g;
+  for (const m of loader.matchAll(load)) {
+    loads.set(m[1] ?? `entry:${m[2]}`, { file: m[3], deps: m[4].split(',').map((d) => d.trim()).filter(Boolean) });
+  }
+  const path_of = (key, seen = new Set()) => {
+    if (seen.has(key) || !loads.has(key)) return seen;
+    seen.add(key);
+    for (const dep of loads.get(key).deps) path_of(dep, seen);
+    return seen;
+  };
+  if (!loads.has('entry:workspace') || !loads.has('entry:demo')) throw new Error('split.mjs: the loader has no workspace or demo entry to pack');
+  const keys = new Set([...path_of('entry:workspace'), ...path_of('entry:demo')]);
+  keys.delete('entry:demo');
+  // Two packs: what a student's phone needs too (the room's chunk shares it), and the rest, so
+  // a phone joining a room does not download the stage.
+  const room = loads.has('entry:room') ? path_of('entry:room') : new Set();
+  const packs = [
+    { name: 'pack-shared', keys: [...keys].filter((k) => room.has(k)) },
+    { name: 'pack-stage', keys: [...keys].filter((k) => !room.has(k)) },
+  ].filter((p) => p.keys.length);
+  const described = [];
+  for (const [i, p] of packs.entries()) {
+    // The largest first: each part is compiled as soon as its bytes are in, while the rest arrive.
+    const files = p.keys.map((key) => loads.get(key).file)
+      .map((name) => ({ name, bytes: readFileSync(join(dir, name)) }))
+      .sort((x, y) => y.bytes.length - x.bytes.length);
+    const parts = {};
+    let at = 0;
+    for (const { name, bytes } of files) {
+      const short = name.slice(base.length + 1, -'.wasm'.length);
+      parts[short] = [at, at + bytes.length];
+      at += bytes.length;
+      const fetched = new RegExp(`fetch\\(new URL\\("\\./${name.replace(/\./g, '\\.')}", import\\.meta\\.url\\)\\);\\s*src\\.catch\\(\\(\\) => \\{\\}\\);\\s*return async \\(imports\\) => \\(WebAssembly\\.instantiateStreaming\\(src, imports\\)\\);`);
+      if (!fetched.test(loader)) throw new Error(`split.mjs: the loader does not fetch ${name} as expected`);
+      loader = loader.replace(fetched, `__packed(${i}, "${short}");\n    return async (imports) => (WebAssembly.instantiate(await src, imports));`);
+      rmSync(join(dir, name));
+    }
+    writeFileSync(join(dir, file(p.name)), Buffer.concat(files.map((f) => f.bytes)));
+    described.push(`{ url: new URL("./${file(p.name)}", import.meta.url), parts: ${JSON.stringify(parts)}, size: ${at}, got: undefined }`);
+    console.log(`split.mjs: ${files.length} files in ${file(p.name)} (${at} bytes)`);
+  }
+  // Each pack is one download, read as it arrives: each part's compiling starts when its last
+  // byte is in. A failed download fails every part still waiting, and the next load asks for the
+  // file again, as the loader does for a chunk of its own.
+  const helper = `const __packs = [${described.join(', ')}];
+function __packStart(pack) {
+    const got = new Map();
+    for (const name of Object.keys(pack.parts)) {
+        const part = {};
+        part.module = new Promise((ok, fail) => Object.assign(part, { ok, fail }));
+        part.module.catch(() => {});
+        got.set(name, part);
+    }
+    const order = [...got.keys()].sort((a, b) => pack.parts[a][0] - pack.parts[b][0]);
+    (async () => {
+        const response = await fetch(pack.url);
+        if (!response.ok) throw new Error(\`\${pack.url} answered \${response.status}\`);
+        const bytes = new Uint8Array(pack.size);
+        const reader = response.body.getReader();
+        let at = 0, next = 0;
+        for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            if (at + value.length > bytes.length) throw new Error(\`\${pack.url} is longer than this version's\`);
+            bytes.set(value, at);
+            at += value.length;
+            while (next < order.length && pack.parts[order[next]][1] <= at) {
+                const [start, end] = pack.parts[order[next]];
+                got.get(order[next++]).ok(WebAssembly.compile(bytes.subarray(start, end)));
+            }
+        }
+        if (next < order.length) throw new Error(\`\${pack.url} is shorter than this version's\`);
+    })().catch((e) => {
+        for (const part of got.values()) part.fail(e);
+        if (pack.got === got) pack.got = undefined;
+    });
+    return got;
+}
+function __packed(i, name) {
+    const pack = __packs[i];
+    if (pack.got === undefined) pack.got = __packStart(pack);
+    return pack.got.get(name).module;
+}
+export function __wasm_split_prefetch() {
+    for (const pack of __packs) if (pack.got === undefined) pack.got = __packStart(pack);
+}
+`;
+  loader = loader.replace(/\nlet sharedImports/, `\n${helper}let sharedImports`);
+  if (!loader.includes('function __packed')) throw new Error('split.mjs: no place for the pack in the loader');
+  writeFileSync(path, loader);
 }

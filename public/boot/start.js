@@ -12,6 +12,9 @@ const bar = document.querySelector('[data-shell-wasm]');
 const wasm = fetch(at(t.dataset.wasm)).then((r) => (bar && r.body
   ? new Response(r.body.pipeThrough(new TransformStream({ transform(c, out) { bar.value += c.length; out.enqueue(c); } })), r)
   : r));
+// The stage's packs of chunks (publish/split.mjs) are asked for while the start screen's wasm is
+// still arriving: the stage is what a visitor opens next.
+import(at(t.dataset.glue.replace(/\.js$/, '.split.js'))).then((m) => m.__wasm_split_prefetch?.()).catch(() => {});
 await (await import(at(t.dataset.glue))).default({ module_or_path: wasm });
 // The app has mounted beside the shell, in the same task: the shell goes before the next paint.
 document.getElementById('shell')?.remove();

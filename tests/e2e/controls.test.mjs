@@ -236,6 +236,32 @@ test('the scenario being edited survives a reload, and unreadable saved data is 
   assert.deepEqual(errors, []);
 });
 
+test('a stage whose code cannot be fetched says so on the start screen, and Try again fetches it', async () => {
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  let blocked = true;
+  let asked = 0;
+  await context.route('**/agora-*.pack-stage.wasm', (r) => {
+    asked += 1;
+    return blocked ? r.abort('internetdisconnected') : r.continue();
+  });
+  const page = await context.newPage();
+  await page.goto(session.server.url);
+  await waitForText(page.getByTestId('workspace-failed'), /could not be fetched/);
+  // The gallery stays usable; its cards say nothing false while the stage cannot come.
+  assert.equal(await page.getByTestId('start').isVisible(), true);
+  const before = asked;
+  blocked = false;
+  await page.getByTestId('workspace-retry').click();
+  await eventually(async () => assert.equal(await page.getByTestId('workspace-failed').count(), 0));
+  assert.ok(asked > before, 'Try again asked for the file again');
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished after turn 10');
+  assert.equal(await messages(page), 11);
+  await context.close();
+});
+
 test("the demo model's module that cannot be fetched stops the run with one clear message, and Resume fetches it again", async () => {
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 720 } });
   let blocked = true;

@@ -134,7 +134,8 @@ const READS = new Set(['count', 'allTextContents', 'allInnerTexts', 'isDisabled'
 const LOCATING = new Set(['getByTestId', 'getByText', 'getByRole', 'getByLabel', 'getByPlaceholder', 'getByTitle', 'locator', 'first', 'last', 'nth', 'filter', 'and', 'or']);
 
 async function bringIntoReach(page, id, tabsToo = true) {
-  for (let i = 0; i < 3; i++) {
+  // A few steps: the app mounting, the drawer's panes arriving, the screen, then the tab.
+  for (let i = 0; i < 5; i++) {
     const press = await page.evaluate(([id, startish, tabs, tabsToo]) => {
       const has = (x) => document.querySelector(`[data-testid="${x}"]`);
       // The app's page before its wasm has mounted (a reload): which screen it opens on is not
@@ -264,6 +265,9 @@ export async function runPreset(page, id, { malformed } = {}) {
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
   await waitForStatus(page, 'Finished');
+  // The drawer's panes (a chunk of their own, once the stage shows) are there too, so a test
+  // that opens every section finds theirs.
+  await page.waitForFunction(() => !document.querySelector('.pane [aria-busy=true]'), null, { timeout: 30000 });
 }
 
 export async function waitForStatus(page, prefix, timeout = 60000) {
