@@ -851,24 +851,6 @@ impl Screen {
 
     /// A new peer in the room: it may be the teacher's page (again), so a phone that has a name
     /// asks to join (or come back) through it.
-    /// Asks again, every few seconds, while the phone waits to be taken in: a first word sent
-    /// before the transport had met the teacher's page, or lost on the way, would otherwise
-    /// leave it "Joining…" for good (the page welcomes the same connection again, as it is).
-    fn keep_asking(self) {
-        set_timeout(
-            move || {
-                let Some(joining) = self.joining.try_get_untracked() else { return };
-                let waiting = joining.is_some() && self.welcomed.try_get_untracked() == Some(false);
-                let ready = self.phone.with_untracked(|p| p.as_ref().is_some_and(|p| !p.removed));
-                if waiting && ready && self.asked_name.get_untracked() {
-                    self.ask_to_join(None);
-                }
-                self.keep_asking();
-            },
-            JOIN_AGAIN,
-        );
-    }
-
     fn met(self, peer: String) {
         let removed = self.phone.with_untracked(|p| p.as_ref().is_some_and(|p| p.removed));
         if self.asked_name.get_untracked() && !removed {
@@ -876,9 +858,6 @@ impl Screen {
         }
     }
 }
-
-/// How long a phone waiting to be taken in waits before it asks again.
-const JOIN_AGAIN: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Starts the phone's screen in phone.html from the join link.
 pub async fn phone_start() -> Result<String, String> {
@@ -918,12 +897,10 @@ pub async fn phone_start() -> Result<String, String> {
     let phone = Phone::new(secret, net.id.clone(), kept.token);
     PHONE_NET.with(|n| *n.borrow_mut() = Some(net));
     s.phone.set(Some(phone));
-    // Join pressed before the connection was ready, or a phone coming back: it asks now (a
-    // teacher met while the connection was being made was not asked then).
-    if s.asked_name.get_untracked() {
+    // Join pressed before the connection was ready: it joins now.
+    if !rejoin && s.asked_name.get_untracked() {
         s.ask_to_join(None);
     }
-    s.keep_asking();
     Ok(String::new())
 }
 

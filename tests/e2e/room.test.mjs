@@ -303,7 +303,8 @@ roomTest("a student who presses Join before the room's connection is ready joins
   await phone.page.goto(link);
   await phone.page.getByTestId('phone-name').fill('Fay');
   await phone.page.getByTestId('phone-join').click();
-  await waitForText(phone.page.getByTestId('phone-who'), /Fay, you are in the audience/);
+  // The transport arrives 3 s late, then meets the teacher's page over the relay and WebRTC.
+  await waitForText(phone.page.getByTestId('phone-who'), /Fay, you are in the audience/, 30000);
   await eventually(async () => assert.match(await t.getByTestId('room-students').textContent(), /Fay/));
   assert.deepEqual([...teacher.errors, ...phone.errors], []);
   await teacher.context.close();
