@@ -102,8 +102,8 @@ function split(program, folder, isGlue) {
 
 /**
  * Puts the files the stage needs (the workspace's chunk, and the chunks it and the demo model
- * share with the rest) into one file, `<base>.pack.wasm`, which the loader fetches once and hands
- * out part by part. The stage's path is some forty files, many of a few hundred bytes: over
+ * share with the rest) into two packs, `<base>.pack-shared.wasm` (what the room's chunk needs too)
+ * and `<base>.pack-stage.wasm`, each fetched once by the loader and handed out part by part. The stage's path is some forty files, many of a few hundred bytes: over
  * HTTP/1.1's six connections and a slow network's round trips, fetching them one by one left
  * the line idle between them. The demo model's own chunk stays a file of its own (a page whose
  * demo model cannot be fetched says so, and a test blocks it by name). Chunks nothing on the
@@ -193,13 +193,15 @@ function __packStart(pack) {
     });
     return got;
 }
-function __packed(i, name) {
-    const pack = __packs[i];
+function __packGot(pack) {
     if (pack.got === undefined) pack.got = __packStart(pack);
-    return pack.got.get(name).module;
+    return pack.got;
+}
+function __packed(i, name) {
+    return __packGot(__packs[i]).get(name).module;
 }
 export function __wasm_split_prefetch() {
-    for (const pack of __packs) if (pack.got === undefined) pack.got = __packStart(pack);
+    __packs.forEach(__packGot);
 }
 `;
   loader = loader.replace(/\nlet sharedImports/, `\n${helper}let sharedImports`);

@@ -133,6 +133,11 @@ const ACTIONS = new Set(['click', 'dblclick', 'fill', 'check', 'uncheck', 'setCh
 const READS = new Set(['count', 'allTextContents', 'allInnerTexts', 'isDisabled', 'isEnabled', 'isChecked', 'isEditable', 'inputValue', 'textContent', 'innerText', 'innerHTML', 'getAttribute', 'evaluate', 'selectText', 'blur']);
 const LOCATING = new Set(['getByTestId', 'getByText', 'getByRole', 'getByLabel', 'getByPlaceholder', 'getByTitle', 'locator', 'first', 'last', 'nth', 'filter', 'and', 'or']);
 
+/** Waits until the drawer's panes (a chunk of their own, once the stage shows) are drawn. */
+function panesDrawn(page) {
+  return page.waitForFunction(() => !document.querySelector('.pane [aria-busy=true]'), null, { timeout: 30000 });
+}
+
 async function bringIntoReach(page, id, tabsToo = true) {
   // A few steps: the app mounting, the drawer's panes arriving, the screen, then the tab.
   for (let i = 0; i < 5; i++) {
@@ -162,7 +167,7 @@ async function bringIntoReach(page, id, tabsToo = true) {
       return null;
     }, [id, STARTISH.source, TAB_OF.map(([re, tab]) => [re.source, tab]), tabsToo]).catch(() => null);
     if (press === 'panes') {
-      await page.waitForFunction(() => !document.querySelector('.pane [aria-busy=true]'), null, { timeout: 30000 }).catch(() => {});
+      await panesDrawn(page).catch(() => {});
       continue;
     }
     if (press === 'mounting') {
@@ -265,9 +270,8 @@ export async function runPreset(page, id, { malformed } = {}) {
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
   await waitForStatus(page, 'Finished');
-  // The drawer's panes (a chunk of their own, once the stage shows) are there too, so a test
-  // that opens every section finds theirs.
-  await page.waitForFunction(() => !document.querySelector('.pane [aria-busy=true]'), null, { timeout: 30000 });
+  // The drawer's panes are there too, so a test that opens every section finds theirs.
+  await panesDrawn(page);
 }
 
 export async function waitForStatus(page, prefix, timeout = 60000) {
@@ -416,7 +420,7 @@ export async function onTab(page, preset, address, turns, { opening = false } = 
  */
 export async function openAllSections(target) {
   // The drawer's panes arrive in a chunk of their own once the stage shows: their sections too.
-  await target.waitForFunction(() => !document.querySelector('.pane [aria-busy=true]'), null, { timeout: 30000 });
+  await panesDrawn(target);
   let seen = -1;
   await eventually(async () => {
     const { closed, total } = await target.evaluate(() => {
