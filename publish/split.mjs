@@ -86,13 +86,17 @@ function split(program, folder, isGlue) {
       }
     }
 
-    if (loader) pack(dir, base);
+    const packs = loader ? pack(dir, base) : [];
 
     const after = { js: digest(join(dir, glue)), wasm: digest(join(dir, `${base}_bg.wasm`)) };
     for (const page of readdirSync(stage).filter((f) => f.endsWith('.html'))) {
       const path = join(stage, page);
       const html = readFileSync(path, 'utf8');
-      writeFileSync(path, html.replaceAll(before.js, after.js).replaceAll(before.wasm, after.wasm));
+      // The start script begins the packs' downloads the moment the start screen's wasm is in
+      // (boot/start.js), before the loader that knows them has arrived.
+      const named = html.replace(/(<script type="module" src="[^"]*boot\/start\.js")/,
+        `$1 data-packs="${packs.map((f) => `./${f}`).join(' ')}"`);
+      writeFileSync(path, named.replaceAll(before.js, after.js).replaceAll(before.wasm, after.wasm));
     }
     console.log(`split.mjs: ${program} in ${chunks.length} chunks (${chunks.join(', ')}), ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
@@ -170,7 +174,11 @@ function __packStart(pack) {
     }
     const order = [...got.keys()].sort((a, b) => pack.parts[a][0] - pack.parts[b][0]);
     (async () => {
-        const response = await fetch(pack.url);
+        // The start script may have asked for it already (boot/start.js, data-packs).
+        // Marked as taken, so it does not ask again; a retry fetches anew.
+        const early = globalThis.agoraPacks?.get(pack.url.href);
+        globalThis.agoraPacks?.set(pack.url.href, null);
+        const response = await (early ?? fetch(pack.url));
         if (!response.ok) throw new Error(\`\${pack.url} answered \${response.status}\`);
         const bytes = new Uint8Array(pack.size);
         const reader = response.body.getReader();
@@ -207,4 +215,5 @@ export function __wasm_split_prefetch() {
   loader = loader.replace(/\nlet sharedImports/, `\n${helper}let sharedImports`);
   if (!loader.includes('function __packed')) throw new Error('split.mjs: no place for the pack in the loader');
   writeFileSync(path, loader);
+  return packs.map((p) => file(p.name));
 }

@@ -59,3 +59,19 @@ impl Clock for FrozenClock {
         Box::pin(async {})
     }
 }
+
+/// A wall-clock moment as a list of past runs shows it: `2026-12-04 16:05`, the same in every
+/// language (the browser's own date formatting loads its locale data on first use, which held up
+/// the end of a page's first run), from the local calendar's parts (`month` counted from 1).
+pub fn stamp(year: u32, month: u32, day: u32, hour: u32, minute: u32) -> String {
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}")
+}
+
+#[cfg(test)]
+mod stamp_tests {
+    #[test]
+    fn a_stamp_pads_each_part_and_sorts_as_text() {
+        assert_eq!(super::stamp(2026, 3, 7, 9, 5), "2026-03-07 09:05");
+        assert!(super::stamp(2026, 12, 4, 16, 5) > super::stamp(2026, 3, 7, 23, 59));
+    }
+}

@@ -9,11 +9,21 @@ globalThis.agoraImport = (path) => import(at(path));
 // The static shell's bar (publish/shell.mjs set its end to the wasm's size) moves with each chunk
 // of the wasm as it arrives; the body is handed on as it streams, so compiling is not held back.
 const bar = document.querySelector('[data-shell-wasm]');
-const wasm = fetch(at(t.dataset.wasm)).then((r) => (bar && r.body
-  ? new Response(r.body.pipeThrough(new TransformStream({ transform(c, out) { bar.value += c.length; out.enqueue(c); } })), r)
+// The stage's packs of chunks (publish/split.mjs) are what a visitor opens next: their downloads
+// start the moment the start screen's wasm is in (sooner would share the line with it), or when
+// the split loader is, whichever comes first; the loader takes over the responses.
+globalThis.agoraPacks = new Map();
+const packs = () => {
+  for (const p of (t.dataset.packs ?? '').split(' ').filter(Boolean)) {
+    if (!globalThis.agoraPacks.has(at(p))) globalThis.agoraPacks.set(at(p), fetch(at(p)));
+  }
+};
+const wasm = fetch(at(t.dataset.wasm)).then((r) => (r.body
+  ? new Response(r.body.pipeThrough(new TransformStream({
+    transform(c, out) { if (bar) bar.value += c.length; out.enqueue(c); },
+    flush: packs,
+  })), r)
   : r));
-// The stage's packs of chunks (publish/split.mjs) are asked for while the start screen's wasm is
-// still arriving: the stage is what a visitor opens next.
 import(at(t.dataset.glue.replace(/\.js$/, '.split.js'))).then((m) => m.__wasm_split_prefetch?.()).catch(() => {});
 await (await import(at(t.dataset.glue))).default({ module_or_path: wasm });
 // The app has mounted beside the shell, in the same task: the shell goes before the next paint.

@@ -394,10 +394,22 @@ impl Controller {
                 Effect::Save => self.save(),
                 Effect::SaveSoon => self.save_soon(),
                 Effect::Forget => storage::forget_run(),
-                Effect::Archive(events) => match storage::archive(&events) {
-                    Ok(list) => self.history.set(list),
-                    Err(e) => self.notice.set(format!("This run is not in past runs: {e}.")),
-                },
+                Effect::Archive(events) => {
+                    // After the frame that shows the run's end: packing a run for the past runs
+                    // takes long enough on a phone to hold that frame back.
+                    let this = *self;
+                    request_animation_frame(move || {
+                        leptos::task::spawn_local(async move {
+                            BrowserClock.sleep(0).await;
+                            match storage::archive(&events) {
+                                Ok(list) => _ = this.history.try_set(list),
+                                Err(e) => {
+                                    _ = this.notice.try_set(format!("This run is not in past runs: {e}."))
+                                }
+                            }
+                        });
+                    });
+                }
                 // Every request in flight and every backoff wait ends now.
                 Effect::CancelCalls => {
                     self.http.with_value(|h| {

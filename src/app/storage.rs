@@ -278,7 +278,8 @@ pub struct PastRun {
     /// How it ended; none when it was left unfinished (written as "" then, as before).
     #[serde(serialize_with = "write_ended", deserialize_with = "read_ended")]
     pub ended: Option<FinishReason>,
-    /// When it was saved, as the browser's local date and time.
+    /// When it was saved, in local time ([`crate::clock::stamp`]; older entries in the browser's
+    /// own format).
     pub saved: String,
     /// For a batch: how many runs it holds (0 for a single run).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -428,7 +429,13 @@ fn add_past(
         method: crate::app::method_label(&scenario.method).to_string(),
         turns,
         ended,
-        saved: now.to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED).into(),
+        saved: crate::clock::stamp(
+            now.get_full_year(),
+            now.get_month() + 1,
+            now.get_date(),
+            now.get_hours(),
+            now.get_minutes(),
+        ),
         runs,
         columns: 0,
     };

@@ -103,6 +103,25 @@ test('a bidding debate over an OpenAI-compatible endpoint, speech streamed', asy
   assert.deepEqual(errors, []);
 });
 
+test('a provider run whose calling code cannot be fetched pauses with one clear message, and Resume fetches it', async () => {
+  llm.reset();
+  const { page } = await openApp(session.browser, session.server.url);
+  let blocked = true;
+  await page.context().route('**/agora-*.split_providers.wasm', (r) => (blocked ? r.abort('internetdisconnected') : r.continue()));
+  await useServer(page, 'rail-debate');
+  await setNumber(page, 'max_turns', 2);
+  await page.getByTestId('run').click();
+  await page.locator('.notice', { hasText: /the code that calls providers could not be fetched \(.+\): check the connection/ }).waitFor();
+  await waitForText(page.getByTestId('status'), /Paused after an error · turn 0 · Resume or Step plays the failed turn again/);
+  assert.equal(llm.requests.length, 0, 'nothing went to the provider');
+  // The network back: Resume plays the turn again and the run goes to its end.
+  blocked = false;
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished', 60000);
+  assert.equal(await count(page, 'message'), 3);
+  assert.equal(llm.requests.filter((r) => r.body.stream).length, 2);
+});
+
 test('a director episode over Anthropic Messages', async () => {
   llm.reset();
   const { page, errors } = await openApp(session.browser, session.server.url);

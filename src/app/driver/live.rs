@@ -1,8 +1,13 @@
 //! The model a live run talks to: the demo model at the chosen speed, the model inside the tab,
 //! or the provider the scenario names with the user's key (asking first when the key would go to an address it was
-//! not entered for); and the connection check.
+//! not entered for); and the connection check. A provider's calls are made by code in a chunk of
+//! their own (`providers`), fetched by a run's first call: a first run on the demo model needs
+//! none of the HTTP client, its retries and its stream readers.
 
+use std::cell::Cell;
 use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
 
 use leptos::prelude::*;
 
@@ -11,7 +16,7 @@ use crate::app::browser::BrowserClock;
 use crate::app::demo::PageDemo;
 use crate::app::fetch::BrowserTransport;
 use crate::clock::Clock;
-use crate::model::ChatModel;
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use crate::provider::{Endpoint, HttpModel};
 use crate::scenario::Scenario;
 
@@ -78,7 +83,7 @@ impl Controller {
         }
         let model = self.http_model(scenario, clock)?;
         self.http.set_value(Some(model.clone()));
-        Ok(model)
+        Ok(Rc::new(Provided(model)))
     }
 
     /// The provider the scenario names, with the user's key, reporting its text, notices and
@@ -106,5 +111,48 @@ impl Controller {
             this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
         }));
         Ok(Rc::new(model))
+    }
+}
+
+/// How a provider's model answers a call: the code the `providers` chunk holds.
+type Complete =
+    for<'a> fn(&'a HttpModel, &'a ChatRequest) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>>;
+
+thread_local! {
+    /// The chunk's way to make a call, once it has been fetched.
+    static COMPLETE: Cell<Option<Complete>> = const { Cell::new(None) };
+}
+
+/// The `providers` chunk's entry (what `#[lazy]` expands to, with `fallible`).
+#[leptos::wasm_split::wasm_split(providers, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn provider_calls() -> Result<Complete, crate::app::Unfetched> {
+    Ok(|model, request| model.complete(request))
+}
+
+/// A run's provider model: each call made by the chunk's code, the first fetching it.
+struct Provided(Rc<HttpModel>);
+
+impl ChatModel for Provided {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        Box::pin(async move {
+            let complete = match COMPLETE.get() {
+                Some(complete) => complete,
+                None => {
+                    let complete = provider_calls().await.map_err(|_| {
+                        ModelError::Unavailable(
+                            "the code that calls providers could not be fetched (its file did not \
+                             arrive): check the connection, then run again (or reload the page)"
+                                .into(),
+                        )
+                    })?;
+                    COMPLETE.set(Some(complete));
+                    complete
+                }
+            };
+            complete(&self.0, request).await
+        })
     }
 }
