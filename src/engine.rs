@@ -69,6 +69,67 @@ pub struct Run {
     cap_noted: bool,
 }
 
+/// Seed 000's character descriptions: one request per agent, as a run's opening makes them, with
+/// `description_of_conversation` filled in (see [`crate::floor::conversation_description`]).
+pub fn description_requests(scenario: &Scenario, description_of_conversation: &str) -> Vec<ChatRequest> {
+    let opening = &scenario.opening;
+    scenario
+        .agents
+        .iter()
+        .map(|a| {
+            let prompt = fill(
+                &opening.describer_prompt,
+                &[
+                    ("description_of_conversation", description_of_conversation),
+                    ("name", &a.name),
+                    ("role", &a.role),
+                    ("location", &a.location),
+                    ("word_limit", &scenario.word_limit.to_string()),
+                ],
+            );
+            let mut req = ChatRequest::new(
+                a.name.clone(),
+                Purpose::CharacterDescription,
+                vec![ChatMessage::system(&opening.describer_system), ChatMessage::user(prompt)],
+            )
+            .with_cue(Cue::Describe {
+                subject: a.name.clone(),
+                topic: scenario.topic.clone(),
+                word_limit: scenario.word_limit,
+            });
+            req.temperature = Some(1.0);
+            req
+        })
+        .collect()
+}
+
+/// The scenario's cast described for its topic by `model`, outside a run (the editor's "write
+/// descriptions" offer): the same requests a run's opening sends, all at once; for each agent, its
+/// name and the description, or why there is none.
+pub async fn describe_cast(
+    scenario: &Scenario,
+    model: &dyn ChatModel,
+) -> Vec<(String, Result<String, String>)> {
+    let about = crate::floor::conversation_description(scenario, &scenario.topic);
+    let requests = description_requests(scenario, &about);
+    let replies = futures::future::join_all(requests.iter().map(|r| model.complete(r))).await;
+    requests
+        .iter()
+        .zip(replies)
+        .map(|(req, reply)| {
+            let described = match reply {
+                Err(e) => Err(e.to_string()),
+                Ok(r) => match r.refusal {
+                    Some(refusal) => Err(refusal.describe()),
+                    None if r.content.trim().is_empty() => Err("the model answered with nothing".into()),
+                    None => Ok(r.content.trim().to_string()),
+                },
+            };
+            (req.agent.clone(), described)
+        })
+        .collect()
+}
+
 impl Run {
     /// Prepares a run; nothing is asked of the model until the first step. The errors name each
     /// field of the scenario that is wrong.
@@ -189,35 +250,7 @@ impl Run {
         let mut opening_text = opening.text.trim().to_string();
         let mut descriptions: Vec<String> = scenario.agents.iter().map(|a| a.description.clone()).collect();
         if opening.describe_characters {
-            let description_of_conversation = floor.conversation_description();
-            let requests: Vec<ChatRequest> = scenario
-                .agents
-                .iter()
-                .map(|a| {
-                    let prompt = fill(
-                        &opening.describer_prompt,
-                        &[
-                            ("description_of_conversation", &description_of_conversation),
-                            ("name", &a.name),
-                            ("role", &a.role),
-                            ("location", &a.location),
-                            ("word_limit", &scenario.word_limit.to_string()),
-                        ],
-                    );
-                    let mut req = ChatRequest::new(
-                        a.name.clone(),
-                        Purpose::CharacterDescription,
-                        vec![ChatMessage::system(&opening.describer_system), ChatMessage::user(prompt)],
-                    )
-                    .with_cue(Cue::Describe {
-                        subject: a.name.clone(),
-                        topic: scenario.topic.clone(),
-                        word_limit: scenario.word_limit,
-                    });
-                    req.temperature = Some(1.0);
-                    req
-                })
-                .collect();
+            let requests = description_requests(&scenario, &floor.conversation_description());
             let replies = {
                 let this = &*floor;
                 futures::future::join_all(requests.iter().map(|r| this.ask(r))).await

@@ -182,27 +182,7 @@ impl Floor {
 
     /// The conversation description with the topic and participants filled in.
     pub(crate) fn conversation_description(&self) -> String {
-        let s = &self.scenario;
-        let people: String = s
-            .agents
-            .iter()
-            .map(|a| {
-                let mut line = format!("\n- {}", a.name);
-                if !a.role.is_empty() {
-                    line.push_str(": ");
-                    line.push_str(&a.role);
-                }
-                if !a.location.is_empty() {
-                    line.push_str(", located in ");
-                    line.push_str(&a.location);
-                }
-                line
-            })
-            .collect();
-        fill(
-            s.prompt(PromptKind::ConversationDescription),
-            &[("topic", &self.topic), ("names", &s.agent_names().join(", ")), ("people", &people)],
-        )
+        conversation_description(&self.scenario, &self.topic)
     }
 
     pub(crate) fn persona(&self, agent: &crate::scenario::AgentSpec, description: String) -> Persona {
@@ -537,4 +517,28 @@ fn no_answer(request: &ChatRequest, why: &str, error: &str) -> String {
         (false, _) => String::new(),
     };
     format!("{why}{hint} ({error})")
+}
+
+/// The conversation description of `s` (its prompt), with `topic` and the participants filled in.
+pub fn conversation_description(s: &crate::scenario::Scenario, topic: &str) -> String {
+    let people: String = s
+        .agents
+        .iter()
+        .map(|a| {
+            let mut line = format!("\n- {}", a.name);
+            if !a.role.is_empty() {
+                line.push_str(": ");
+                line.push_str(&a.role);
+            }
+            if !a.location.is_empty() {
+                line.push_str(", located in ");
+                line.push_str(&a.location);
+            }
+            line
+        })
+        .collect();
+    fill(
+        s.prompt(PromptKind::ConversationDescription),
+        &[("topic", topic), ("names", &s.agent_names().join(", ")), ("people", &people)],
+    )
 }

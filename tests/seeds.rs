@@ -204,3 +204,47 @@ fn seed_003_handoff_instructions_are_the_notebook_s_strings_joined_as_python_joi
     assert_eq!(second.messages[1].role, Role::Assistant);
     assert_eq!(second.messages[1].content, "Proponent: I see it so. Transition to opponent");
 }
+
+#[test]
+fn describing_a_cast_outside_a_run_sends_the_runs_own_description_requests() {
+    for preset in ["rail-debate", "arms-debate"] {
+        let mut scenario = agora::presets::find(preset).unwrap().scenario();
+        scenario.topic = "Should homework be banned in primary schools?".into();
+        let in_run = {
+            let model = Rc::new(Recorder::default());
+            let mut run = Run::new(scenario.clone(), model.clone(), Rc::new(FrozenClock)).unwrap();
+            futures::executor::block_on(run.step());
+            model.0.take()
+        };
+        let model = Recorder::default();
+        let described = futures::executor::block_on(agora::engine::describe_cast(&scenario, &model));
+        let outside = model.0.take();
+        let expected: Vec<&ChatRequest> =
+            in_run.iter().filter(|r| r.purpose == Purpose::CharacterDescription).collect();
+        assert_eq!(expected.len(), scenario.agents.len(), "{preset}");
+        assert_eq!(outside.iter().collect::<Vec<_>>(), expected, "{preset}: the same requests");
+        assert!(
+            outside[0].messages[1].content.contains("homework"),
+            "{preset}: the new topic is in the prompt"
+        );
+        let names: Vec<&str> = described.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, scenario.agent_names().iter().map(String::as_str).collect::<Vec<_>>());
+        for (name, text) in &described {
+            assert_eq!(text.as_deref(), Ok(format!("{name} has spoken.").as_str()));
+        }
+    }
+}
+
+#[test]
+fn the_demo_model_describes_a_cast_for_the_topic_it_is_given() {
+    let mut scenario = agora::presets::find("rail-debate").unwrap().scenario();
+    scenario.topic = "Should homework be banned in primary schools?".into();
+    let model = agora::demo::DemoModel::new(&scenario, Rc::new(FrozenClock));
+    let described = futures::executor::block_on(agora::engine::describe_cast(&scenario, &model));
+    assert_eq!(described.len(), 3);
+    for (name, text) in &described {
+        let text = text.as_ref().expect(name);
+        assert!(text.to_lowercase().contains("homework"), "{name}: {text}");
+        assert!(!text.contains("rail"), "{name}: the preset's own topic leaked in: {text}");
+    }
+}

@@ -218,6 +218,7 @@ fn Agents() -> impl IntoView {
         <fieldset class="agents">
             <legend>"Agents"</legend>
             <FieldMessage field="agents" />
+            <CastDescriber />
             <ol class="agent-list">
                 <For each=move || 0..count.get() key=|i| *i let:i>
                     <AgentRow index=i />
@@ -227,6 +228,106 @@ fn Agents() -> impl IntoView {
                 "Add agent"
             </button>
         </fieldset>
+    }
+}
+
+/// Where the offer of descriptions written for the topic stands.
+#[derive(Clone, Debug, PartialEq)]
+enum Offer {
+    Nothing,
+    Asking,
+    Written(Vec<(String, Result<String, String>)>),
+    Used(usize),
+    Failed(String),
+}
+
+/// Seed 000's description step on demand: the scenario's model writes each agent's description
+/// for the topic, and the person chooses whether to use them.
+#[component]
+fn CastDescriber() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<EditorState>();
+    let s = editor.scenario;
+    let offer = RwSignal::new(Offer::Nothing);
+    let ask = move |_| {
+        offer.set(Offer::Asking);
+        let scenario = s.get_untracked();
+        leptos::task::spawn_local(async move {
+            let written = controller.describe_cast(scenario).await;
+            offer.try_set(match written {
+                Ok(list) if list.iter().all(|(_, d)| d.is_err()) => Offer::Failed(
+                    list.first()
+                        .and_then(|(_, d)| d.clone().err())
+                        .unwrap_or_else(|| "no agents to describe".into()),
+                ),
+                Ok(list) => Offer::Written(list),
+                Err(e) => Offer::Failed(e),
+            });
+        });
+    };
+    let use_them = move |_| {
+        let Offer::Written(list) = offer.get_untracked() else { return };
+        let mut changed = 0;
+        s.update(|s| changed = s.use_descriptions(&list));
+        offer.set(Offer::Used(changed));
+    };
+    let asking = move || offer.with(|o| *o == Offer::Asking);
+    view! {
+        <div class="describe-cast">
+            <button data-testid="describe-cast" disabled=asking on:click=ask>
+                "Write descriptions for this topic"
+            </button>
+            <span class="muted">
+                {move || {
+                    let step_on = s.with(|s| s.opening.describe_characters);
+                    if step_on {
+                        " The scenario's model writes each agent's description for the topic, as the opening step does at every run while it is on."
+                    } else {
+                        " The scenario's model writes each agent's description for the topic; you choose whether to use them."
+                    }
+                }}
+            </span>
+            {move || match offer.get() {
+                Offer::Nothing => None,
+                Offer::Asking => Some(view! {
+                    <p class="muted" role="status" data-testid="describe-status">
+                        "Writing a description of each agent…"
+                    </p>
+                }.into_any()),
+                Offer::Used(n) => Some(view! {
+                    <p class="muted" role="status" data-testid="describe-status">
+                        {match n {
+                            0 => "The descriptions were already these.".to_string(),
+                            1 => "One agent's description is now the one written.".to_string(),
+                            n => format!("{n} agents' descriptions are now the ones written."),
+                        }}
+                    </p>
+                }.into_any()),
+                Offer::Failed(e) => Some(view! {
+                    <p class="notice" role="alert" data-testid="describe-status">
+                        {format!("No descriptions were written: {e}.")}
+                    </p>
+                }.into_any()),
+                Offer::Written(list) => Some(view! {
+                    <div class="described" data-testid="described">
+                        <ul>
+                            {list.into_iter().map(|(name, text)| view! {
+                                <li data-testid="described-agent">
+                                    <strong>{name}</strong>": "
+                                    {match text {
+                                        Ok(text) => view! { <span>{text}</span> }.into_any(),
+                                        Err(why) => view! { <span class="muted">{format!("none ({why}); keeps its own")}</span> }.into_any(),
+                                    }}
+                                </li>
+                            }).collect_view()}
+                        </ul>
+                        <button data-testid="describe-use" on:click=use_them>"Use these descriptions"</button>
+                        " "
+                        <button data-testid="describe-dismiss" on:click=move |_| offer.set(Offer::Nothing)>"Dismiss"</button>
+                    </div>
+                }.into_any()),
+            }}
+        </div>
     }
 }
 
@@ -314,7 +415,12 @@ fn AgentRow(index: usize) -> impl IntoView {
             </div>
             <label class="field">
                 <span>"Description"</span>
-                <textarea rows="2" prop:value=get(|a| a.description.clone()) on:input=set(|a, v| a.description = v)></textarea>
+                <textarea
+                    rows="2"
+                    data-testid=format!("field-agents[{index}].description")
+                    prop:value=get(|a| a.description.clone())
+                    on:input=set(|a, v| a.description = v)
+                ></textarea>
             </label>
             <label class="field">
                 <span>"System prompt (empty: built from the templates)"</span>

@@ -168,27 +168,27 @@ fn build(slots: Slots) {
     fill(slots.stage, view! { <Stage board=board /> }.into_any());
 }
 
-/// Which model the scenario runs on, in words.
+/// Which model the scenario runs on, in words: in full, and (for the stage's bar on a narrower
+/// screen, where the scenario's name comes first) as the model's name alone.
 #[component]
 fn ModelBadge() -> impl IntoView {
     let editor = expect_context::<crate::ui::form::EditorState>();
+    let words = Memo::new(move |_| editor.scenario.with(|s| model_words(&s.model)));
     view! {
-        <p class="model-badge" data-testid="model-badge">
-            {move || {
-                editor
-                    .scenario
-                    .with(|s| {
-                        if s.model.is_demo() {
-                            "Model: offline demo (no key needed)".to_string()
-                        } else {
-                            let provider =
-                                crate::provider::preset(&s.model.provider).map_or("in this browser", |p| p.label);
-                            format!("Model: {} · {}", s.model.name, provider)
-                        }
-                    })
-            }}
+        <p class="model-badge" data-testid="model-badge" title=move || words.get().0>
+            <span class="badge-long">{move || words.get().0}</span>
+            <span class="badge-short">{move || words.get().1}</span>
         </p>
     }
+}
+
+/// The model badge's words for `model`: in full, and short.
+fn model_words(model: &crate::scenario::ModelSettings) -> (String, String) {
+    if model.is_demo() {
+        return ("Model: offline demo (no key needed)".into(), "Demo model".into());
+    }
+    let provider = crate::provider::preset(&model.provider).map_or("in this browser", |p| p.label);
+    (format!("Model: {} · {}", model.name, provider), model.name.clone())
 }
 
 /// The run screen: the bar with the scenario's name and the tabs, one row of run controls, the

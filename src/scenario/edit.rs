@@ -34,6 +34,23 @@ impl Scenario {
         }
     }
 
+    /// Puts the descriptions a model wrote (`described`, each an agent's name and its
+    /// description or why there is none) into the agents of those names; an agent without one
+    /// keeps its own. Returns how many changed.
+    pub fn use_descriptions(&mut self, described: &[(String, Result<String, String>)]) -> usize {
+        let mut changed = 0;
+        for (name, text) in described {
+            let (Some(agent), Ok(text)) = (self.agents.iter_mut().find(|a| a.name == *name), text) else {
+                continue;
+            };
+            if agent.description != *text {
+                agent.description = text.clone();
+                changed += 1;
+            }
+        }
+        changed
+    }
+
     /// Renames agent `index`, its seat with it; nothing when there is no such agent.
     pub fn rename_agent(&mut self, index: usize, name: String) {
         let Some(agent) = self.agents.get_mut(index) else { return };
@@ -146,5 +163,23 @@ mod tests {
         s.method = debate().method;
         s.keep_seats();
         assert!(s.seats.is_empty());
+    }
+
+    #[test]
+    fn descriptions_go_to_the_agents_they_name_and_a_missing_one_keeps_its_own() {
+        let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+        let before: Vec<String> = s.agents.iter().map(|a| a.description.clone()).collect();
+        let changed = s.use_descriptions(&[
+            (s.agents[2].name.clone(), Ok("A senator who reads every bill.".into())),
+            (s.agents[0].name.clone(), Err("refused".into())),
+            ("Nobody of this cast".into(), Ok("ignored".into())),
+        ]);
+        assert_eq!(changed, 1);
+        assert_eq!(s.agents[2].description, "A senator who reads every bill.");
+        assert_eq!(s.agents[0].description, before[0]);
+        assert_eq!(s.agents[1].description, before[1]);
+        let again =
+            s.use_descriptions(&[(s.agents[2].name.clone(), Ok("A senator who reads every bill.".into()))]);
+        assert_eq!(again, 0, "the same text changes nothing");
     }
 }

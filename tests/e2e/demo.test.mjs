@@ -107,3 +107,42 @@ test("the README's class demo, step by step, ends with the class's seat, interje
   assert.match(markdown, /Who pays for the tracks\?/);
   assert.deepEqual(errors, []);
 });
+
+test('a new topic gets the cast described for it, and the descriptions change only when the person uses them', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-topic').fill('Should homework be banned in primary schools?');
+  const before = await page.getByTestId('field-agents[0].description').inputValue();
+  await page.getByTestId('describe-cast').click();
+  await page.getByTestId('described').waitFor();
+  const offered = await page.getByTestId('described-agent').allTextContents();
+  assert.equal(offered.length, 3, offered.join('\n'));
+  assert.match(offered[0], /^Donald Trump: .*homework/i);
+  assert.match(offered[2], /^Elizabeth Warren: .*homework/i);
+  assert.equal(await page.getByTestId('field-agents[0].description').inputValue(), before, 'nothing changes until used');
+  await page.getByTestId('describe-use').click();
+  await waitForText(page.getByTestId('describe-status'), /3 agents' descriptions are now the ones written/);
+  assert.equal(await page.getByTestId('field-agents[0].description').inputValue(), offered[0].replace(/^Donald Trump: /, ''));
+  assert.equal(await page.getByTestId('described').count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('the stage says which model the scenario runs on at every width, the scenario named first', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  const badge = page.locator('header.topbar [data-testid=model-badge]');
+  for (const [width, height, shown] of [[1280, 720, 'Demo model'], [1024, 768, 'Demo model'], [390, 844, 'Demo model'], [1600, 900, 'Model: offline demo (no key needed)']]) {
+    await page.setViewportSize({ width, height });
+    await eventually(async () => {
+      assert.equal(await badge.isVisible(), true, `${width}: the badge shows`);
+      assert.equal((await badge.innerText()).trim(), shown, `${width}`);
+    });
+    const title = await page.getByTestId('stage-title').boundingBox();
+    const model = await badge.boundingBox();
+    assert.ok(title.width >= Math.min(200, width * 0.4 - 1), `${width}: the scenario's name keeps its room (${title.width} px)`);
+    assert.ok(model.x > title.x + title.width - 1 || model.y > title.y + title.height / 2, `${width}: the name comes first`);
+    await page.screenshot({ path: join(root, 'tests', 'artifacts', `model-badge-${width}.png`) });
+  }
+  assert.equal(await badge.getAttribute('title'), 'Model: offline demo (no key needed)');
+  assert.deepEqual(errors, []);
+});

@@ -122,6 +122,26 @@ test('a provider run whose calling code cannot be fetched pauses with one clear 
   assert.equal(llm.requests.filter((r) => r.body.stream).length, 2);
 });
 
+test("the cast described for a new topic by the scenario's provider: the run's own description requests, nothing on the stage", async () => {
+  llm.reset();
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await useServer(page, 'rail-debate');
+  await page.getByTestId('field-topic').fill('Should homework be banned in primary schools?');
+  await page.getByTestId('describe-cast').click();
+  await page.getByTestId('described').waitFor();
+  const asked = llm.requests.filter((r) => r.body.messages[0]?.content === 'You can add detail to the description of each presidential candidate.');
+  assert.equal(asked.length, 3, 'one request per candidate');
+  assert.equal(llm.requests.length, 3, 'nothing else was asked');
+  assert.ok(asked.every((r) => /homework/.test(r.body.messages[1].content) && r.body.temperature === 1));
+  const offered = await page.getByTestId('described-agent').allTextContents();
+  assert.deepEqual(offered.map((t) => t.split(':')[0]), ['Donald Trump', 'Kanye West', 'Elizabeth Warren']);
+  assert.equal(await count(page, 'message'), 0, 'the stage shows no run');
+  assert.equal(await count(page, 'live-text'), 0);
+  await page.getByTestId('describe-use').click();
+  await waitForText(page.getByTestId('describe-status'), /3 agents' descriptions are now the ones written/);
+  assert.deepEqual(errors, []);
+});
+
 test('a director episode over Anthropic Messages', async () => {
   llm.reset();
   const { page, errors } = await openApp(session.browser, session.server.url);

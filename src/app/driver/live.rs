@@ -45,6 +45,37 @@ impl Controller {
         Ok((names, report))
     }
 
+    /// The scenario's cast described for its topic by the scenario's model (seed 000's
+    /// description step, outside a run: the editor offers what comes back). Nothing is shown on
+    /// the stage while it writes, and the run on screen keeps its model.
+    pub async fn describe_cast(
+        &self,
+        scenario: Scenario,
+    ) -> Result<Vec<(String, Result<String, String>)>, String> {
+        let clock: Rc<dyn Clock> = Rc::new(BrowserClock);
+        let quiet: crate::provider::TextSink = Rc::new(|_: &str, _: &str| {});
+        let model: Rc<dyn ChatModel> = if scenario.model.is_demo() {
+            let mut at_once = scenario.clone();
+            at_once.model.demo.latency_ms = 0;
+            Rc::new(PageDemo::new(&at_once, clock))
+        } else if scenario.model.is_in_tab() {
+            self.intab.model(&scenario, quiet)?
+        } else if scenario.model.is_builtin() {
+            crate::app::builtin::model(self.intab, quiet)
+        } else {
+            let model = HttpModel::new(
+                self.endpoint(&scenario)?,
+                scenario.model.network.clone(),
+                Rc::new(BrowserTransport::default()),
+                clock,
+            )?
+            .with_learned(self.learned.get_value())
+            .with_secrets(self.keys.all_keys());
+            Rc::new(Provided(Rc::new(model)))
+        };
+        Ok(crate::engine::describe_cast(&scenario, &*model).await)
+    }
+
     /// The model that answers a live run, with the scenario's seats answered on the page.
     pub(super) fn live_model(
         &self,
