@@ -41,6 +41,25 @@ pub struct Dialect {
     pub no_temperature: bool,
     /// No token limit at all.
     pub no_token_limit: bool,
+    /// How the provider is told to answer without reasoning first, where its models reason by
+    /// default (the seeds' models answered at once; reasoning first costs time and tokens).
+    pub thinking_off: ThinkingOff,
+    /// Nothing said about reasoning at all, whatever `thinking_off` says (a model that always
+    /// reasons refuses being told not to).
+    pub no_thinking_switch: bool,
+}
+
+/// How a provider is told that a model should answer without reasoning first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThinkingOff {
+    /// Nothing is sent.
+    #[default]
+    Unsaid,
+    /// `"enable_thinking": false` (Qwen3 on Alibaba Cloud Model Studio, SiliconFlow); Model
+    /// Studio refuses a call that does not stream to an open Qwen3 model without it.
+    EnableThinkingFalse,
+    /// `"thinking": {"type": "disabled"}` (Zhipu's GLM-4.5 and later, Moonshot's Kimi K2.6).
+    ThinkingDisabled,
 }
 
 impl Dialect {
@@ -51,6 +70,12 @@ impl Dialect {
             no_stream_options: self.no_stream_options || other.no_stream_options,
             no_temperature: self.no_temperature || other.no_temperature,
             no_token_limit: self.no_token_limit || other.no_token_limit,
+            thinking_off: if self.thinking_off == ThinkingOff::Unsaid {
+                other.thinking_off
+            } else {
+                self.thinking_off
+            },
+            no_thinking_switch: self.no_thinking_switch || other.no_thinking_switch,
         }
     }
 }
@@ -61,12 +86,22 @@ const OPENAI_STYLE: Dialect = Dialect {
     no_stream_options: false,
     no_temperature: false,
     no_token_limit: false,
+    thinking_off: ThinkingOff::Unsaid,
+    no_thinking_switch: false,
 };
 
 /// The provider id a scenario names to run on the model built into the browser (the Prompt API).
 pub const BUILTIN: &str = "builtin";
 
-pub const PROVIDERS: [ProviderPreset; 12] = [
+/// What the providers of mainland China and their international platforms need from a web page.
+const QWEN_NOTE: &str = "Alibaba Cloud Model Studio's OpenAI-compatible mode; a key works only in the region it was made in. Whether it lets a web page call it differs between regions and has changed: if a run says the call was blocked, use `agora run` in a terminal.";
+const KIMI_NOTE: &str = "Moonshot's API is not known to let web pages call it (CORS): if a run says the call was blocked, use `agora run` in a terminal. Keys from the international and the mainland platform are not interchangeable.";
+const GLM_NOTE: &str = "Zhipu's mainland API lets web pages call it; the international Z.ai platform stopped answering calls from web pages in September 2026 (its preflight has no CORS headers): if a run says the call was blocked, use `agora run` in a terminal. A key is two parts joined by a dot.";
+const SILICONFLOW_NOTE: &str = "Not checked from a web page (CORS): if a run says the call was blocked, use `agora run` in a terminal. Model names carry their maker (Qwen/Qwen3-8B).";
+const QWEN_STYLE: Dialect = Dialect { thinking_off: ThinkingOff::EnableThinkingFalse, ..OPENAI_STYLE };
+const GLM_STYLE: Dialect = Dialect { thinking_off: ThinkingOff::ThinkingDisabled, ..OPENAI_STYLE };
+
+pub const PROVIDERS: [ProviderPreset; 20] = [
     ProviderPreset { id: "openai", label: "OpenAI", protocol: Protocol::OpenAi, base_url: "https://api.openai.com/v1", needs_key: true, dialect: Dialect { max_completion_tokens: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
     ProviderPreset { id: "anthropic", label: "Anthropic", protocol: Protocol::Anthropic, base_url: "https://api.anthropic.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Agora sends the anthropic-dangerous-direct-browser-access header that Anthropic requires for calls from a web page." },
     ProviderPreset { id: "gemini", label: "Google Gemini", protocol: Protocol::OpenAi, base_url: "https://generativelanguage.googleapis.com/v1beta/openai", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Google's OpenAI-compatible endpoint refuses the preflight of calls that carry extra headers (the OpenAI SDK's); Agora sends only the key and the content type, which it allows. A key restricted to certain websites must list this page's address." },
@@ -75,6 +110,14 @@ pub const PROVIDERS: [ProviderPreset; 12] = [
     ProviderPreset { id: "together", label: "Together", protocol: Protocol::OpenAi, base_url: "https://api.together.xyz/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
     ProviderPreset { id: "mistral", label: "Mistral", protocol: Protocol::OpenAi, base_url: "https://api.mistral.ai/v1", needs_key: true, dialect: Dialect { no_stream_options: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
     ProviderPreset { id: "deepseek", label: "DeepSeek", protocol: Protocol::OpenAi, base_url: "https://api.deepseek.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
+    ProviderPreset { id: "qwen", label: "Qwen (Alibaba Cloud, international)", protocol: Protocol::OpenAi, base_url: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", needs_key: true, dialect: QWEN_STYLE, browser_note: QWEN_NOTE },
+    ProviderPreset { id: "qwen-cn", label: "Qwen (Alibaba Cloud, mainland China)", protocol: Protocol::OpenAi, base_url: "https://dashscope.aliyuncs.com/compatible-mode/v1", needs_key: true, dialect: QWEN_STYLE, browser_note: QWEN_NOTE },
+    ProviderPreset { id: "moonshot", label: "Kimi (Moonshot, international)", protocol: Protocol::OpenAi, base_url: "https://api.moonshot.ai/v1", needs_key: true, dialect: GLM_STYLE, browser_note: KIMI_NOTE },
+    ProviderPreset { id: "moonshot-cn", label: "Kimi (Moonshot, mainland China)", protocol: Protocol::OpenAi, base_url: "https://api.moonshot.cn/v1", needs_key: true, dialect: GLM_STYLE, browser_note: KIMI_NOTE },
+    ProviderPreset { id: "zai", label: "GLM (Z.ai, international)", protocol: Protocol::OpenAi, base_url: "https://api.z.ai/api/paas/v4", needs_key: true, dialect: GLM_STYLE, browser_note: GLM_NOTE },
+    ProviderPreset { id: "zhipu", label: "GLM (Zhipu, mainland China)", protocol: Protocol::OpenAi, base_url: "https://open.bigmodel.cn/api/paas/v4", needs_key: true, dialect: GLM_STYLE, browser_note: GLM_NOTE },
+    ProviderPreset { id: "siliconflow", label: "SiliconFlow (international)", protocol: Protocol::OpenAi, base_url: "https://api.siliconflow.com/v1", needs_key: true, dialect: QWEN_STYLE, browser_note: SILICONFLOW_NOTE },
+    ProviderPreset { id: "siliconflow-cn", label: "SiliconFlow (mainland China)", protocol: Protocol::OpenAi, base_url: "https://api.siliconflow.cn/v1", needs_key: true, dialect: QWEN_STYLE, browser_note: SILICONFLOW_NOTE },
     ProviderPreset { id: "ollama", label: "Ollama (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:11434/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: "Ollama refuses web pages unless started with OLLAMA_ORIGINS set to this page's origin (or *)." },
     ProviderPreset { id: "lmstudio", label: "LM Studio (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:1234/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: "Turn on \"Enable CORS\" in LM Studio's server settings." },
     ProviderPreset { id: "llamacpp", label: "llama.cpp server (local)", protocol: Protocol::OpenAi, base_url: "http://localhost:8080/v1", needs_key: false, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
@@ -98,6 +141,12 @@ pub fn usual_models(id: &str) -> &'static [&'static str] {
         "together" => &["meta-llama/Llama-3.3-70B-Instruct-Turbo"],
         "mistral" => &["mistral-small-latest", "mistral-large-latest"],
         "deepseek" => &["deepseek-chat", "deepseek-reasoner"],
+        "qwen" | "qwen-cn" => &["qwen-flash", "qwen-plus", "qwen3-max", "qwen3-32b"],
+        "moonshot" | "moonshot-cn" => &["kimi-k2.6", "kimi-k3"],
+        "zai" | "zhipu" => &["glm-4.7-flash", "glm-4-flash-250414", "glm-5.1"],
+        "siliconflow" | "siliconflow-cn" => {
+            &["Qwen/Qwen3-8B", "THUDM/GLM-4-9B-0414", "deepseek-ai/DeepSeek-V4-Flash"]
+        }
         "ollama" => &["llama3.1", "qwen2.5"],
         _ => &[],
     }
@@ -106,7 +155,8 @@ pub fn usual_models(id: &str) -> &'static [&'static str] {
 /// How a provider's keys begin, where its keys have a fixed start.
 fn key_start(id: &str) -> Option<&'static str> {
     match id {
-        "openai" | "deepseek" => Some("sk-"),
+        "openai" | "deepseek" | "qwen" | "qwen-cn" | "moonshot" | "moonshot-cn" | "siliconflow"
+        | "siliconflow-cn" => Some("sk-"),
         "anthropic" => Some("sk-ant-"),
         "openrouter" => Some("sk-or-"),
         "groq" => Some("gsk_"),
@@ -125,6 +175,13 @@ pub fn key_problem(id: &str, key: &str) -> Option<String> {
     }
     if key.chars().any(char::is_whitespace) {
         return Some("The key has a space or a line break inside it: copy it again, in one piece.".into());
+    }
+    // Zhipu's keys are an id and a secret joined by a dot, with no fixed start.
+    if matches!(id, "zhipu" | "zai") && !key.contains('.') {
+        let label = preset(id).map_or(id, |p| p.label);
+        return Some(format!(
+            "{label} keys are two parts joined by a dot (id.secret): this looks like another provider's key, or part of one."
+        ));
     }
     let start = key_start(id)?;
     // Anthropic's and OpenRouter's keys also start with "sk-".
@@ -197,6 +254,10 @@ mod key_tests {
         assert_eq!(key_problem("gemini", "AIzaSyabc"), None);
         assert_eq!(key_problem("openrouter", "sk-or-v1-abc"), None);
         assert!(key_problem("deepseek", "sk-or-v1-abc").is_some());
+        assert_eq!(key_problem("qwen", "sk-0123abcd"), None);
+        assert!(key_problem("qwen-cn", "AIzaSyabc").unwrap().contains("\"sk-\""));
+        assert_eq!(key_problem("zhipu", "0123abcd.EfGh4567"), None);
+        assert!(key_problem("zai", "sk-0123abcd").unwrap().contains("joined by a dot"));
         // Servers of one's own take any key.
         assert_eq!(key_problem("custom", "anything"), None);
         assert_eq!(key_problem("mistral", "abcDEF123"), None);

@@ -12,10 +12,21 @@ use crate::catalog::{Dialect, ProviderPreset};
 pub struct Adaptation {
     /// The request field that was refused, such as `max_tokens` or `stream_options`.
     pub parameter: String,
-    /// What was done: "dropped", or "renamed to max_completion_tokens".
+    /// What was done: "dropped", "renamed to max_completion_tokens" or "set to false".
     pub change: String,
     /// The provider's own words.
     pub message: String,
+}
+
+impl Adaptation {
+    /// What Agora did, as a sentence says it: "dropped it", "renamed it to
+    /// max_completion_tokens", "set it to false".
+    pub fn done(&self) -> String {
+        match self.change.split_once(' ') {
+            Some((verb, rest)) => format!("{verb} it {rest}"),
+            None => format!("{} it", self.change),
+        }
+    }
 }
 
 /// Why a call failed.

@@ -43,6 +43,19 @@ pub fn adapt(
         .as_ref()
         .and_then(|v| wire::error_message(v).or_else(|| wire::validation_message(v)))
         .unwrap_or_else(|| crate::text::clip(text.trim(), 200));
+    // Model Studio's open Qwen3 models refuse a call that does not stream unless it says not to
+    // reason first ("parameter.enable_thinking must be set to false for non-streaming calls").
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("enable_thinking") && lower.contains("false") {
+        if body.get("enable_thinking").is_some() {
+            return None;
+        }
+        let mut next = dialect;
+        next.thinking_off = crate::catalog::ThinkingOff::EnableThinkingFalse;
+        return (next != dialect).then(|| {
+            (next, Adaptation { parameter: "enable_thinking".into(), change: "set to false".into(), message })
+        });
+    }
     let field = parsed.as_ref().and_then(wire::refused_field).or_else(|| {
         // The same words in a plain message: a field Agora sent, named where the message
         // says it is not supported or not permitted.
@@ -56,10 +69,19 @@ pub fn adapt(
             "unrecognized",
             "not allowed",
             "invalid",
+            "illegal",
+            "only 1 is allowed",
         ]
         .iter()
         .any(|w| lower.contains(w));
-        let sent = ["stream_options", "max_completion_tokens", "max_tokens", "temperature"];
+        let sent = [
+            "stream_options",
+            "max_completion_tokens",
+            "max_tokens",
+            "temperature",
+            "enable_thinking",
+            "thinking",
+        ];
         refusal
             .then(|| sent.into_iter().find(|f| lower.contains(f) && body.get(*f).is_some()).map(String::from))
             .flatten()
@@ -81,6 +103,11 @@ pub fn adapt(
         }
         "temperature" => {
             next.no_temperature = true;
+            "dropped"
+        }
+        // A model that always reasons (Kimi K3, Qwen's thinking models) refuses being told not to.
+        "enable_thinking" | "thinking" => {
+            next.no_thinking_switch = true;
             "dropped"
         }
         _ => return None,
@@ -642,8 +669,8 @@ impl HttpModel {
                     self.learned.borrow_mut().insert(self.learned_key(&model), merged);
                     if let (true, Some(sink)) = (new, &self.on_notice) {
                         sink(&self.secrets.scrub(&format!(
-                            "{} refused {} for {model} ({}). Agora {} it and asked again, and will for the rest of this session.",
-                            self.preset.label, adaptation.parameter, adaptation.message, adaptation.change
+                            "{} refused {} for {model} ({}). Agora {} and asked again, and will for the rest of this session.",
+                            self.preset.label, adaptation.parameter, adaptation.message, adaptation.done()
                         )));
                     }
                     adapted.push(adaptation);

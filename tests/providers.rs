@@ -437,6 +437,58 @@ fn every_preset_runs_against_reasoning_models_and_strict_providers_and_reads_onl
 }
 
 #[test]
+fn every_preset_runs_on_the_dialects_of_chinas_providers_in_the_terminal() {
+    use agora::events::Event;
+    // Seed 004's show (the director preset) among them, on a server that answers as Model Studio
+    // serving an open Qwen3 model does; each preset told not to reason first, a bare address
+    // learning it from the refusal.
+    for (persona, providers) in [
+        ("dashscope", &["qwen", "qwen-cn", "custom"][..]),
+        ("moonshot", &["moonshot", "moonshot-cn"][..]),
+        ("zhipu", &["zhipu", "zai"][..]),
+        ("siliconflow", &["siliconflow", "siliconflow-cn"][..]),
+    ] {
+        for provider in providers {
+            for preset in agora::presets::PRESETS.iter().map(|p| p.id) {
+                let events = run_persona(preset, persona, provider);
+                let context = format!("{preset} against {persona} as {provider}");
+                let finished = events.last().map(
+                    |e| matches!(e, Event::RunFinished { reason } if *reason != agora::events::FinishReason::Error),
+                );
+                assert_eq!(finished, Some(true), "{context}: {:?}", events.last());
+                let calls: Vec<_> = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::ModelCall { reasoning, usage, adapted, .. } => {
+                            Some((reasoning, usage, adapted))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                assert!(!calls.is_empty(), "{context}");
+                // Told not to reason, none did; every call's usage was read where the provider
+                // puts it.
+                for (reasoning, usage, _) in &calls {
+                    assert!(reasoning.is_empty(), "{context}: {reasoning}");
+                    assert!(usage.prompt_tokens > 0 && usage.completion_tokens > 0, "{context}: {usage:?}");
+                }
+                let adapted: Vec<&str> =
+                    calls.iter().flat_map(|(_, _, a)| a.iter().map(|a| a.parameter.as_str())).collect();
+                if *provider == "custom" {
+                    // Learned by the first calls, those that went out together before any answer.
+                    assert!(
+                        !adapted.is_empty() && adapted.iter().all(|p| *p == "enable_thinking"),
+                        "{context}: {adapted:?}"
+                    );
+                } else {
+                    assert!(adapted.is_empty(), "{context}: the preset needs no adapting ({adapted:?})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_strict_validator_and_a_reasoning_model_are_met_by_changing_the_request_once_per_session() {
     let fast = NetworkSettings { backoff_base_ms: 10, backoff_max_ms: 50, ..Default::default() };
     let told = Rc::new(std::cell::RefCell::new(Vec::new()));

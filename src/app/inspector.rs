@@ -119,7 +119,7 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
                 {(!call.adapted.is_empty()).then(|| view! {
                     <ul class="adapted" data-testid="call-adapted">
                         {call.adapted.iter().map(|a| view! {
-                            <li>{format!("The provider refused {} ({}); Agora {} it and asked again.", a.parameter, a.message, a.change)}</li>
+                            <li>{format!("The provider refused {} ({}); Agora {} and asked again.", a.parameter, a.message, a.done())}</li>
                         }).collect_view()}
                     </ul>
                 })}

@@ -344,3 +344,83 @@ fn refusals_and_filters_are_read_whole_and_streamed_from_every_protocol() {
         assert_eq!((r.content.as_str(), r.said(), &r.refusal), ("Hel", "", &refused("No.")));
     }
 }
+
+#[test]
+fn the_providers_of_china_are_told_not_to_reason_first_each_in_its_own_words() {
+    let mut r = request(Purpose::Bid);
+    r.temperature = Some(0.2);
+    let body = |id: &str| {
+        let p = preset(id).unwrap();
+        wire::body(p.protocol, p.dialect, &r, "m", false)
+    };
+    for id in ["qwen", "qwen-cn", "siliconflow", "siliconflow-cn"] {
+        assert_eq!(body(id)["enable_thinking"], false, "{id}");
+        assert!(body(id).get("thinking").is_none(), "{id}");
+    }
+    for id in ["zhipu", "zai", "moonshot", "moonshot-cn"] {
+        assert_eq!(body(id)["thinking"], serde_json::json!({"type": "disabled"}), "{id}");
+        assert!(body(id).get("enable_thinking").is_none(), "{id}");
+    }
+    for id in ["openai", "groq", "custom"] {
+        assert!(body(id).get("enable_thinking").is_none() && body(id).get("thinking").is_none(), "{id}");
+    }
+}
+
+#[test]
+fn the_refusals_of_chinas_providers_teach_a_bare_address_what_to_send() {
+    let mut r = request(Purpose::Bid);
+    r.temperature = Some(0.2);
+    let plain = Dialect::default();
+    // Model Studio: an open Qwen3 model asked without streaming.
+    let qwen = r#"{"error":{"code":"invalid_parameter_error","param":null,"message":"parameter.enable_thinking must be set to false for non-streaming calls","type":"invalid_request_error"},"id":"chatcmpl-1","request_id":"1"}"#;
+    let (d, a) = adapt(plain, &sent(&r, plain, false), 400, qwen).unwrap();
+    assert_eq!(d.thinking_off, crate::catalog::ThinkingOff::EnableThinkingFalse);
+    assert_eq!((a.parameter.as_str(), a.done().as_str()), ("enable_thinking", "set it to false"));
+    assert_eq!(sent(&r, d, false)["enable_thinking"], false);
+    assert!(adapt(d, &sent(&r, d, false), 400, qwen).is_none(), "learned once");
+    // Kimi's models that allow only their own temperature; Zhipu's range.
+    let kimi = r#"{"error":{"type":"invalid_request_error","message":"invalid temperature: only 1 is allowed for this model"}}"#;
+    assert!(adapt(plain, &sent(&r, plain, false), 400, kimi).unwrap().0.no_temperature);
+    let glm =
+        r#"{"error":{"code":"1210","message":"The temperature parameter is illegal.：限制数值范围[0,1]"}}"#;
+    assert!(adapt(plain, &sent(&r, plain, false), 400, glm).unwrap().0.no_temperature);
+    // A model that always reasons refuses being told not to: that goes.
+    let told = preset("moonshot").unwrap().dialect;
+    let k3 = r#"{"error":{"type":"invalid_request_error","message":"Invalid request: thinking type disabled is not supported for this model"}}"#;
+    let (d, a) = adapt(told, &sent(&r, told, false), 400, k3).unwrap();
+    assert!(d.no_thinking_switch && told.with(d) == d, "{d:?}");
+    assert!(sent(&r, d, false).get("thinking").is_none());
+    assert_eq!((a.parameter.as_str(), a.done().as_str()), ("thinking", "dropped it"));
+}
+
+#[test]
+fn errors_and_usage_where_chinas_providers_put_them() {
+    // SiliconFlow's errors carry their message at the top.
+    let f = classify(
+        400,
+        None,
+        r#"{"code":20012,"message":"Model does not exist. Please check it carefully.","data":null}"#,
+    );
+    assert_eq!(
+        f,
+        Failure::Rejected { status: 400, message: "Model does not exist. Please check it carefully.".into() }
+    );
+    let f = classify(401, None, r#"{"code":30014,"data":null,"message":"Token is invalid."}"#);
+    assert_eq!(f, Failure::Auth { status: 401, message: "Token is invalid.".into() });
+    // Zhipu's codes are strings; the message is read.
+    let f = classify(429, None, r#"{"error":{"code":"1302","message":"Rate limit reached for requests"}}"#);
+    assert!(
+        matches!(f, Failure::RateLimited { ref message, .. } if message == "Rate limit reached for requests"),
+        "{f:?}"
+    );
+    // Moonshot's usage inside the last choice of a stream.
+    let (text, reply) = stream(
+        Protocol::OpenAi,
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n\
+         data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\",\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3,\"total_tokens\":15}}]}\n\n\
+         data: [DONE]\n\n",
+    );
+    assert_eq!(text.unwrap().concat(), "Hi");
+    let done = reply.finish();
+    assert_eq!((done.usage.prompt_tokens, done.usage.completion_tokens), (12, 3));
+}

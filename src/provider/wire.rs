@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::sse::SseEvent;
 use super::{Dialect, Failure, Protocol};
+use crate::catalog::ThinkingOff;
 use crate::model::{ChatRequest, ChatResponse, RefusalKind, ResponseFormat, Role, ToolCall, Usage};
 
 /// Anthropic requires a limit on every request; this is used when the method sets none.
@@ -25,6 +26,14 @@ pub fn body(protocol: Protocol, dialect: Dialect, request: &ChatRequest, model: 
         }
         // Anthropic requires its limit; only OpenAI-style bodies rename or drop it.
         if protocol == Protocol::OpenAi {
+            let switch = if dialect.no_thinking_switch { ThinkingOff::Unsaid } else { dialect.thinking_off };
+            match switch {
+                ThinkingOff::Unsaid => {}
+                ThinkingOff::EnableThinkingFalse => _ = fields.insert("enable_thinking".into(), json!(false)),
+                ThinkingOff::ThinkingDisabled => {
+                    _ = fields.insert("thinking".into(), json!({"type": "disabled"}))
+                }
+            }
             if let Some(limit) = fields.remove("max_tokens") {
                 if !dialect.no_token_limit {
                     let name =
@@ -184,7 +193,11 @@ fn anthropic_refusal(response: &mut ChatResponse, stop_reason: &Value, details: 
 
 /// The message of an error object as providers send it (`{"error": {"message": ...}}`).
 pub fn error_message(v: &Value) -> Option<String> {
-    let e = v.get("error")?;
+    let Some(e) = v.get("error") else {
+        // SiliconFlow's errors: `{"code": 20012, "message": "...", "data": null}`.
+        let coded = v.get("code").is_some() && v.get("choices").is_none();
+        return v.get("message").and_then(Value::as_str).filter(|_| coded).map(str::to_string);
+    };
     Some(e.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| e.to_string()))
 }
 
@@ -340,7 +353,9 @@ impl StreamReply {
         }
         match self.protocol {
             Protocol::OpenAi => {
-                if let Some(usage) = v.get("usage").and_then(|u| usage_of(Protocol::OpenAi, u)) {
+                // Moonshot has put a stream's usage inside its last choice.
+                let usage = v.get("usage").or_else(|| v.pointer("/choices/0/usage"));
+                if let Some(usage) = usage.and_then(|u| usage_of(Protocol::OpenAi, u)) {
                     self.response.usage = usage;
                 }
                 if v.pointer("/choices/0/finish_reason").and_then(Value::as_str) == Some("length") {

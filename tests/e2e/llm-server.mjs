@@ -40,7 +40,18 @@ const FAULTS = ['ok', 'no-tools', '401', '403', '429', '429-retry-after', '429-q
  * OpenAI-compatible endpoint send; over Anthropic, a refusal with no words); null for a plain
  * OpenAI-compatible server; `hostile` (every reply and reasoning carries {@link PAYLOAD}).
  */
-export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking', 'refusal', 'content-filter', 'hostile'];
+export const PERSONAS = ['openai-reasoning', 'mistral', 'think-tags', 'reasoning-field', 'ollama-reasoning', 'anthropic-thinking', 'refusal', 'content-filter', 'hostile',
+  // The providers of mainland China and their international platforms, as their docs and users'
+  // reports show them answering (docs/providers.md): Alibaba Cloud Model Studio serving an open
+  // Qwen3 model, Moonshot's Kimi K2.6, Zhipu's GLM-4.5 and later, SiliconFlow.
+  'dashscope', 'moonshot', 'zhipu', 'siliconflow'];
+/** Whether a model of these personas reasons before answering, as the request left it. */
+const THINKS_BY_DEFAULT = {
+  dashscope: (b) => b.enable_thinking !== false,
+  siliconflow: (b) => b.enable_thinking !== false,
+  zhipu: (b) => b.thinking?.type !== 'disabled',
+  moonshot: (b) => b.thinking?.type !== 'disabled',
+};
 
 /**
  * What the `hostile` persona (a prompt-injected model) puts into every field it can: a speech,
@@ -262,6 +273,20 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
         const extra = ['stream_options', 'max_completion_tokens'].find((f) => body[f] !== undefined);
         if (extra) return res.writeHead(422, json).end(JSON.stringify({ detail: [{ type: 'extra_forbidden', loc: ['body', extra], msg: 'Extra inputs are not permitted', input: body[extra] }] }));
       }
+      // Model Studio refuses a call to an open Qwen3 model that neither streams nor turns its
+      // thinking off; Zhipu and Moonshot keep temperatures within [0, 1], each in its own words.
+      if (state.persona === 'dashscope' && protocol === 'openai' && !body.stream && body.enable_thinking !== false) {
+        return res.writeHead(400, json).end(JSON.stringify({ error: { code: 'invalid_parameter_error', param: null, message: 'parameter.enable_thinking must be set to false for non-streaming calls', type: 'invalid_request_error' }, id: 'chatcmpl-test', request_id: 'test-request' }));
+      }
+      if (state.persona === 'zhipu' && typeof body.temperature === 'number' && body.temperature > 1) {
+        return res.writeHead(400, json).end(JSON.stringify({ error: { code: '1210', message: 'The temperature parameter is illegal.：限制数值范围[0,1]' } }));
+      }
+      if (state.persona === 'moonshot' && typeof body.temperature === 'number' && body.temperature > 1) {
+        return res.writeHead(400, json).end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid request: temperature must be in [0, 1]' } }));
+      }
+      if (state.persona === 'siliconflow' && fault === '404') {
+        return res.writeHead(400, json).end(JSON.stringify({ code: 20012, message: 'Model does not exist. Please check it carefully.', data: null }));
+      }
       if (fault === 'no-tools' && body.tools?.length) return err(400, 'tools is not supported for this model');
       if (fault === 'echo-key-401') return err(401, `Invalid API key: ${sent} (known to us as ${maskedKey(sent)})`);
       if (fault === 'echo-key-429') {
@@ -311,7 +336,8 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       if ((persona === 'think-tags' || cut) && !out.tool) out.text = cut ? `<think>\n${thinking} Still weighing` : `<think>\n${thinking}\n</think>\n\n${out.text}`;
       const text = out.text ?? '';
       // Reasoning sent apart: DeepSeek's and vLLM's field, Ollama's and OpenRouter's, Anthropic's blocks.
-      const field = { 'reasoning-field': 'reasoning_content', 'ollama-reasoning': 'reasoning', hostile: 'reasoning_content' }[persona];
+      const field = { 'reasoning-field': 'reasoning_content', 'ollama-reasoning': 'reasoning', hostile: 'reasoning_content' }[persona]
+        ?? (THINKS_BY_DEFAULT[persona]?.(body) ? 'reasoning_content' : undefined);
       const reasoning = persona === 'hostile' && !out.tool ? `${PAYLOAD} I thought it over.` : field || persona === 'anthropic-thinking' ? thinking : '';
       const u = usage(body, text + reasoning);
       const reasoningTokens = persona === 'openai-reasoning' ? 64 : reasoning.length >> 2;
@@ -342,14 +368,24 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       }
       const textIndex = reasoning && protocol === 'anthropic' ? 1 : 0;
       for (const whole of pieces(text)) {
+        // SiliconFlow sends the usage so far with every chunk.
+        const every = persona === 'siliconflow' ? { usage: openaiUsage } : {};
         events.push(protocol === 'openai'
-          ? `data: ${JSON.stringify({ choices: [{ delta: { content: whole } }] })}\n\n`
+          ? `data: ${JSON.stringify({ choices: [{ delta: { content: whole } }], ...every })}\n\n`
           : `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: textIndex, delta: { type: 'text_delta', text: whole } })}\n\n`);
       }
       if (protocol === 'openai') {
-        events.push(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: finish }] })}\n\n`);
-        // Mistral sends usage in its last chunk without being asked; OpenAI only with stream_options.
-        if (body.stream_options?.include_usage || persona === 'mistral') events.push(`data: ${JSON.stringify({ choices: [], usage: openaiUsage })}\n\n`);
+        if (persona === 'moonshot') {
+          // Moonshot puts the usage inside the last choice, and sends no chunk of usage alone.
+          events.push(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: finish, usage: openaiUsage }] })}\n\n`);
+        } else if (persona === 'zhipu') {
+          // Zhipu sends it with the finish reason, asked or not.
+          events.push(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: finish }], usage: openaiUsage })}\n\n`);
+        } else {
+          events.push(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: finish }] })}\n\n`);
+          // Mistral sends usage in its last chunk without being asked; OpenAI only with stream_options.
+          if (body.stream_options?.include_usage || persona === 'mistral') events.push(`data: ${JSON.stringify({ choices: [], usage: openaiUsage })}\n\n`);
+        }
         events.push('data: [DONE]\n\n');
       } else {
         events.unshift(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: u.in } } })}\n\n`);

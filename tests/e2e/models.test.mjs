@@ -24,7 +24,12 @@ const CASES = [
   ['mistral', 'mistral'], ['mistral', 'custom'],
   ['think-tags', 'custom'], ['reasoning-field', 'custom'], ['ollama-reasoning', 'ollama'],
   ['anthropic-thinking', 'anthropic'],
+  // Seed 004's Qwen and the other providers a class in China uses, each preset told not to reason
+  // first; a bare address learns it from Model Studio's refusal.
+  ['dashscope', 'qwen'], ['dashscope', 'qwen-cn'], ['dashscope', 'custom'], ['moonshot', 'moonshot-cn'],
+  ['zhipu', 'zhipu'], ['siliconflow', 'siliconflow-cn'],
 ];
+const TOLD_NOT_TO_THINK = ['dashscope', 'moonshot', 'zhipu', 'siliconflow'];
 const PRESETS = ['rail-debate', 'arms-debate', 'daily-show-director', 'ai-morality-handoff', 'trading-game'];
 
 for (const [persona, provider] of CASES) {
@@ -42,12 +47,15 @@ for (const [persona, provider] of CASES) {
       assert.equal(await page.getByTestId('run-error').count(), 0, `${preset}: ${await page.getByTestId('run-error').allTextContents()}`);
       const said = (await page.getByTestId('message').allTextContents()).join('\n');
       assert.doesNotMatch(said, /think>|contradicts me/, `${preset}: reasoning in the transcript`);
-      const thinks = persona !== 'openai-reasoning' && persona !== 'mistral';
+      const thinks = persona !== 'openai-reasoning' && persona !== 'mistral' && !TOLD_NOT_TO_THINK.includes(persona);
       // A bare address learned what a strict server refuses (the debate streams its speech with
       // a temperature), and said so.
       const healed = provider === 'custom' && (persona === 'openai-reasoning' || persona === 'mistral');
       if (healed && preset === 'rail-debate') {
         await waitForText(page.getByTestId('run-notice'), /refused (stream_options|temperature) for gpt-5-mini \(.*\)\. Agora dropped it and asked again/);
+      }
+      if (persona === 'dashscope' && provider === 'custom' && preset === 'rail-debate') {
+        await waitForText(page.getByTestId('run-notice'), /refused enable_thinking for gpt-5-mini \(parameter\.enable_thinking must be set to false for non-streaming calls\)\. Agora set it to false and asked again/);
       }
       if (preset === 'rail-debate') {
         const bids = await page.getByTestId('bid').evaluateAll((els) => els.map((e) => Number(e.dataset.value)));
@@ -74,6 +82,12 @@ for (const [persona, provider] of CASES) {
     }
     const refused = llm.requests.filter((r) => r.body.stream_options !== undefined || r.body.max_tokens !== undefined);
     if (persona === 'mistral' && provider === 'mistral') assert.equal(llm.requests.filter((r) => r.body.stream_options).length, 0, 'the Mistral preset never sends stream_options');
+    if (TOLD_NOT_TO_THINK.includes(persona) && provider !== 'custom') {
+      const off = persona === 'dashscope' || persona === 'siliconflow'
+        ? (r) => r.body.enable_thinking === false && r.body.thinking === undefined
+        : (r) => r.body.thinking?.type === 'disabled' && r.body.enable_thinking === undefined;
+      assert.ok(llm.requests.length > 0 && llm.requests.every(off), `${persona} as ${provider}: every call says not to reason first`);
+    }
     if (persona === 'openai-reasoning' && provider === 'openai') assert.equal(refused.filter((r) => r.body.max_tokens !== undefined).length, 0, 'the OpenAI preset sends max_completion_tokens');
     assert.deepEqual(errors.filter((e) => !/40[0-9]|422/.test(e)), []);
   });
