@@ -4,6 +4,7 @@
 //! Rust with no browser types, tested natively. Around it sit the terminal runner (`cli`, native
 //! only) and the Leptos app (`app`, wasm only), which renders the event log and sends commands.
 
+pub mod announce;
 pub mod autogen;
 pub mod batch;
 pub mod catalog;

@@ -297,7 +297,11 @@ impl Limiter {
     }
     fn release(&self) {
         self.in_flight.set(self.in_flight.get().saturating_sub(1));
-        if let Some(w) = self.waiting.borrow_mut().pop_front() {
+        // Every waiter looks again, in order: waking one alone loses the slot when that one's
+        // call was dropped meanwhile (a stopped run, a column that finished), and the rest wait
+        // for ever.
+        let waiting: Vec<Waker> = self.waiting.borrow_mut().drain(..).collect();
+        for w in waiting {
             w.wake();
         }
     }

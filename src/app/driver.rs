@@ -50,6 +50,8 @@ pub const SPEEDS: [(&str, u64); 5] = [
     ("Fast: 0.1 s a call", 120),
     ("Instant", 0),
 ];
+/// How many announcements the screen reader's log keeps.
+const HEARD_KEPT: usize = 6;
 /// The speed a page starts at.
 const DEFAULT_SPEED: u64 = 400;
 
@@ -70,6 +72,10 @@ pub struct Controller {
     pub keys: KeyStore,
     /// Speech streaming in: (agent, the text so far).
     pub live_text: RwSignal<Option<(String, String)>>,
+    /// What a screen reader is told of the run, newest last, each with its number
+    /// ([`crate::announce`]).
+    pub heard: RwSignal<Vec<(u64, String)>>,
+    announcer: StoredValue<(u64, crate::announce::Announcer)>,
     /// A call being retried, and when.
     pub retry_note: RwSignal<String>,
     /// The model that runs inside the tab.
@@ -118,6 +124,8 @@ impl Controller {
             history: RwSignal::new(Vec::new()),
             keys: KeyStore::load(),
             live_text: RwSignal::new(None),
+            heard: RwSignal::new(Vec::new()),
+            announcer: StoredValue::new(Default::default()),
             retry_note: RwSignal::new(String::new()),
             intab: crate::app::intab::InTab::new(),
             desk: crate::app::seat::PageDesk::new(),
@@ -481,10 +489,35 @@ impl Controller {
             _ => self.view.with_untracked(|v| v.applied),
         };
         crate::app::room::events(from, &batch);
+        self.announce(&batch);
         self.view.update(|v| {
             for e in &batch {
                 v.apply(e);
             }
+        });
+    }
+
+    /// Tells a screen reader what `batch` adds: each finished speech and each turn's decision
+    /// once. A comparison's columns say nothing (the page's own run speaks).
+    fn announce(&self, batch: &[Event]) {
+        if self.column {
+            return;
+        }
+        let mut lines: Vec<(u64, String)> = Vec::new();
+        self.announcer.update_value(|(next, announcer)| {
+            for line in batch.iter().filter_map(|e| announcer.hear(e)) {
+                *next += 1;
+                lines.push((*next, line));
+            }
+        });
+        if lines.is_empty() {
+            return;
+        }
+        // The last few stay, so the log never grows with the run.
+        self.heard.update(|heard| {
+            heard.extend(lines);
+            let over = heard.len().saturating_sub(HEARD_KEPT);
+            heard.drain(..over);
         });
     }
 

@@ -81,7 +81,9 @@ pub fn Transcript() -> impl IntoView {
                 class="transcript"
                 data-testid="transcript"
                 node_ref=list
-                aria-live="polite"
+                // Reachable by keyboard to scroll; what is said aloud comes from the log below.
+                tabindex="0"
+                aria-label="Transcript"
                 on:scroll=move |_| {
                     if let Some(el) = list.get_untracked() {
                         let (top, height) = (el.scroll_top(), el.scroll_height());
@@ -115,6 +117,16 @@ pub fn Transcript() -> impl IntoView {
                     false,
                 )}
             </ol>
+            // Each finished speech and each turn's decision, once, for a screen reader; the
+            // streaming text below is never announced.
+            // (A comparison's columns, which have no drawer, say nothing: the page's run speaks.)
+            {layout.map(|_| view! {
+                <div class="visually-hidden" role="log" aria-live="polite" aria-relevant="additions" data-testid="announcer">
+                    <For each=move || controller.heard.get() key=|(id, _)| *id let:heard>
+                        <p>{heard.1}</p>
+                    </For>
+                </div>
+            })}
             {move || {
                 controller
                     .live_text

@@ -424,3 +424,29 @@ fn errors_and_usage_where_chinas_providers_put_them() {
     let done = reply.finish();
     assert_eq!((done.usage.prompt_tokens, done.usage.completion_tokens), (12, 3));
 }
+
+#[test]
+fn a_call_dropped_while_it_waited_for_a_slot_does_not_keep_the_next_one_waiting() {
+    use std::future::Future;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::task::{Context, Wake};
+    struct Flag(AtomicBool);
+    impl Wake for Flag {
+        fn wake(self: Arc<Self>) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+    let limiter = super::Limiter::default();
+    futures::executor::block_on(limiter.acquire(1));
+    let (first, second) = (Arc::new(Flag(AtomicBool::new(false))), Arc::new(Flag(AtomicBool::new(false))));
+    let mut dropped = Box::pin(limiter.acquire(1));
+    let mut next = Box::pin(limiter.acquire(1));
+    assert!(dropped.as_mut().poll(&mut Context::from_waker(&first.clone().into())).is_pending());
+    assert!(next.as_mut().poll(&mut Context::from_waker(&second.clone().into())).is_pending());
+    // The first in line is stopped (a column that finished, a run stopped); the slot frees.
+    drop(dropped);
+    limiter.release();
+    assert!(second.0.load(Ordering::SeqCst), "the call still waiting is woken");
+    assert!(next.as_mut().poll(&mut Context::from_waker(&second.clone().into())).is_ready());
+}

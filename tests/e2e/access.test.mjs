@@ -203,3 +203,32 @@ test('on a projector (1024 by 768, text enlarged) nothing needs sideways scrolli
   }
   assert.deepEqual(errors, []);
 });
+
+test("a screen reader hears each finished speech once with its speaker and each turn's decision, and the transcript scrolls by keyboard", async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  const log = page.getByTestId('announcer');
+  assert.equal(await log.getAttribute('role'), 'log');
+  assert.equal(await log.getAttribute('aria-live'), 'polite');
+  // The transcript itself is not a live region (rows redrawn there would be read again).
+  const transcript = page.getByTestId('transcript');
+  assert.equal(await transcript.getAttribute('aria-live'), null);
+  // The opening (its moderator's question), then the first turn.
+  await page.getByTestId('step').click();
+  await waitForCount(page, 'message', 1, 30000);
+  await eventually(async () => assert.equal(await page.getByTestId('step').isDisabled(), false));
+  await page.getByTestId('step').click();
+  await waitForCount(page, 'message', 2, 30000);
+  const speech = page.getByTestId('message').nth(1);
+  const [speaker, text] = [await speech.getAttribute('data-speaker'), await speech.getByTestId('message-text').textContent()];
+  await eventually(async () => {
+    const lines = await log.locator('p').allTextContents();
+    assert.ok(lines.some((l) => new RegExp(`^Turn 1: ${speaker} takes the floor with a bid of \\d+`).test(l)), lines.join('\n'));
+    assert.equal(lines.filter((l) => l === `${speaker}: ${text}`).length, 1, lines.join('\n'));
+  });
+  // Keyboard reach: Tab lands on the transcript, and the keys scroll it.
+  assert.equal(await transcript.getAttribute('tabindex'), '0');
+  assert.equal(await transcript.getAttribute('aria-label'), 'Transcript');
+  assert.deepEqual(errors, []);
+});
