@@ -41,7 +41,9 @@ impl Announcer {
             }),
             // A student's vote decides nothing; the teacher's floor does, and is announced.
             Event::FloorVote { .. } | Event::ModelCall { .. } => None,
-            _ => crate::decisions::decision(event).map(|d| format!("{d}.").replace("..", ".")),
+            _ => {
+                crate::decisions::decision(event).map(|d| if d.ends_with('.') { d } else { format!("{d}.") })
+            }
         }
     }
 }

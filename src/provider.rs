@@ -46,7 +46,8 @@ pub fn adapt(
     // Model Studio's open Qwen3 models refuse a call that does not stream unless it says not to
     // reason first ("parameter.enable_thinking must be set to false for non-streaming calls").
     let lower = text.to_ascii_lowercase();
-    if lower.contains("enable_thinking") && lower.contains("false") {
+    let must_be_off = ["enable_thinking must be set to false", "enable_thinking必须设置为false"];
+    if must_be_off.iter().any(|m| lower.contains(m)) {
         if body.get("enable_thinking").is_some() {
             return None;
         }

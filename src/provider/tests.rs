@@ -378,6 +378,11 @@ fn the_refusals_of_chinas_providers_teach_a_bare_address_what_to_send() {
     assert_eq!((a.parameter.as_str(), a.done().as_str()), ("enable_thinking", "set it to false"));
     assert_eq!(sent(&r, d, false)["enable_thinking"], false);
     assert!(adapt(d, &sent(&r, d, false), 400, qwen).is_none(), "learned once");
+    // A thinking-only model that refuses the switch Agora sent: the switch goes.
+    let always = r#"{"error":{"code":"invalid_parameter_error","message":"Invalid parameter: enable_thinking cannot be false for this model","type":"invalid_request_error"}}"#;
+    let (off, a) = adapt(d, &sent(&r, d, false), 400, always).unwrap();
+    assert!(off.no_thinking_switch && sent(&r, off, false).get("enable_thinking").is_none());
+    assert_eq!((a.parameter.as_str(), a.done().as_str()), ("enable_thinking", "dropped it"));
     // Kimi's models that allow only their own temperature; Zhipu's range.
     let kimi = r#"{"error":{"type":"invalid_request_error","message":"invalid temperature: only 1 is allowed for this model"}}"#;
     assert!(adapt(plain, &sent(&r, plain, false), 400, kimi).unwrap().0.no_temperature);

@@ -36,10 +36,7 @@ impl Controller {
             // Listing needs no model; the check is how one is picked.
             endpoint.model = "-".into();
         }
-        let network = scenario.model.network.clone();
-        let model =
-            HttpModel::new(endpoint, network, Rc::new(BrowserTransport::default()), Rc::new(BrowserClock))?
-                .with_secrets(self.keys.all_keys());
+        let model = self.provider_model(endpoint, &scenario, Rc::new(BrowserClock))?;
         let names = model.list_models().await?;
         let (report, _) = crate::provider::connection_report(&scenario, &names);
         Ok((names, report))
@@ -63,15 +60,7 @@ impl Controller {
         } else if scenario.model.is_builtin() {
             crate::app::builtin::model(self.intab, quiet)
         } else {
-            let model = HttpModel::new(
-                self.endpoint(&scenario)?,
-                scenario.model.network.clone(),
-                Rc::new(BrowserTransport::default()),
-                clock,
-            )?
-            .with_learned(self.learned.get_value())
-            .with_secrets(self.keys.all_keys());
-            Rc::new(Provided(Rc::new(model)))
+            Rc::new(Provided(Rc::new(self.provider_model(self.endpoint(&scenario)?, &scenario, clock)?)))
         };
         Ok(crate::engine::describe_cast(&scenario, &*model).await)
     }
@@ -117,6 +106,25 @@ impl Controller {
         Ok(Rc::new(Provided(model)))
     }
 
+    /// The provider at `endpoint` over the browser's fetch, with what this session learned of
+    /// its dialect and every key the page holds kept out of what it sends back; it reports
+    /// nothing on the page (see [`Self::http_model`] for a run's).
+    fn provider_model(
+        &self,
+        endpoint: Endpoint,
+        scenario: &Scenario,
+        clock: Rc<dyn Clock>,
+    ) -> Result<HttpModel, String> {
+        Ok(HttpModel::new(
+            endpoint,
+            scenario.model.network.clone(),
+            Rc::new(BrowserTransport::default()),
+            clock,
+        )?
+        .with_learned(self.learned.get_value())
+        .with_secrets(self.keys.all_keys()))
+    }
+
     /// The provider the scenario names, with the user's key, reporting its text, notices and
     /// retries on the page.
     pub(crate) fn http_model(
@@ -125,22 +133,15 @@ impl Controller {
         clock: Rc<dyn Clock>,
     ) -> Result<Rc<HttpModel>, String> {
         let this = *self;
-        let endpoint = self.endpoint(scenario)?;
-        let model = HttpModel::new(
-            endpoint,
-            scenario.model.network.clone(),
-            Rc::new(BrowserTransport::default()),
-            clock,
-        )?
-        .with_learned(self.learned.get_value())
-        .with_secrets(self.keys.all_keys())
-        .on_text(Rc::new(move |agent: &str, text: &str| {
-            this.live_text.set(Some((agent.to_string(), text.to_string())))
-        }))
-        .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
-        .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
-            this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
-        }));
+        let model = self
+            .provider_model(self.endpoint(scenario)?, scenario, clock)?
+            .on_text(Rc::new(move |agent: &str, text: &str| {
+                this.live_text.set(Some((agent.to_string(), text.to_string())))
+            }))
+            .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
+            .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
+                this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
+            }));
         Ok(Rc::new(model))
     }
 }
