@@ -179,7 +179,7 @@ pub fn Stats() -> impl IntoView {
         ))
     };
     view! {
-        <div class="panel" data-testid="stats">
+        <div class="panel" data-testid="stats" tabindex="0" role="region" aria-label="Run statistics">
             <h2>"Run statistics"</h2>
             {move || costs().or_else(engine_speed).map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
             <table class="stats">

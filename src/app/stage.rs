@@ -146,7 +146,7 @@ pub fn Drawer(children: Children) -> impl IntoView {
     let layout = expect_context::<Layout>();
     let title = move || layout.tab.get().map_or("", Tab::label);
     view! {
-        <aside id="drawer" class="drawer" data-testid="drawer" aria-label=title hidden=move || layout.tab.get().is_none()>
+        <aside id="drawer" class="drawer" data-testid="drawer" tabindex="0" aria-label=title hidden=move || layout.tab.get().is_none()>
             <div class="drawer-head">
                 <h2>{title}</h2>
                 <button class="dismiss" data-testid="drawer-close" aria-label="Close the panel" on:click=move |_| layout.tab.set(None)>

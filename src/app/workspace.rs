@@ -227,7 +227,7 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
                             }}
                         </div>
                     </div>
-                    <aside class="decisions" aria-label="Decisions">
+                    <aside class="decisions" aria-label="Decisions" tabindex="0">
                         <Notices message=message />
                         <seat::SeatBox />
                         <MethodPanel />
