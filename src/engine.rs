@@ -73,6 +73,7 @@ pub struct Run {
 /// `description_of_conversation` filled in (see [`crate::floor::conversation_description`]).
 pub fn description_requests(scenario: &Scenario, description_of_conversation: &str) -> Vec<ChatRequest> {
     let opening = &scenario.opening;
+    let language = scenario.language_line();
     scenario
         .agents
         .iter()
@@ -96,7 +97,8 @@ pub fn description_requests(scenario: &Scenario, description_of_conversation: &s
                 subject: a.name.clone(),
                 topic: scenario.topic.clone(),
                 word_limit: scenario.word_limit,
-            });
+            })
+            .in_language(language.as_deref());
             req.temperature = Some(1.0);
             req
         })
@@ -289,7 +291,8 @@ impl Run {
                 subject: scenario.topic.clone(),
                 topic: scenario.topic.clone(),
                 word_limit: scenario.word_limit,
-            });
+            })
+            .in_language(floor.language.as_deref());
             req.temperature = Some(1.0);
             let reply = floor.ask(&req).await?;
             // A refused specification leaves the topic as the scenario gives it.

@@ -136,6 +136,8 @@ pub struct Floor {
     /// The topic as the agents discuss it. The specifier's version only opens the conversation,
     /// as in seed 000, where the headers are written from the original topic.
     pub(crate) topic: String,
+    /// The line every call ends with when the scenario has a language ([`Scenario::language_line`]).
+    pub(crate) language: Option<String>,
     /// The last call of each (agent, purpose): its event index and messages, the base the next
     /// such call is recorded against.
     last_calls: std::collections::BTreeMap<(String, Purpose), Base>,
@@ -159,6 +161,7 @@ impl Floor {
         Floor {
             rng: ChaCha8Rng::seed_from_u64(scenario.seed),
             topic: scenario.topic.clone(),
+            language: scenario.language_line(),
             transcript: Transcript::new(scenario.prompt(PromptKind::HistoryHeader)),
             scenario: Rc::new(scenario),
             model,
@@ -466,7 +469,8 @@ impl Floor {
             Purpose::Speak,
             vec![ChatMessage::system(&persona.system), ChatMessage::user(user)],
         )
-        .with_cue(cue);
+        .with_cue(cue)
+        .in_language(self.language.as_deref());
         req.history = Some(HistorySpan { message: 1, start: 0, len: history.len() });
         req.temperature = self.scenario.model.temperature;
         req

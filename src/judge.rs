@@ -418,9 +418,17 @@ pub fn prompt_and_schema(events: &[Event], settings: &JudgeSettings) -> Result<(
 }
 
 /// A judge's request from its prompt and the JSON schema of its reply, named `name` (the
-/// verdict's from [`prompt_and_schema`], a comparison's, a speech's score).
-pub fn request_from(prompt: String, name: &str, schema: Value, settings: &JudgeSettings) -> ChatRequest {
-    let mut req = ChatRequest::new(JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)]);
+/// verdict's from [`prompt_and_schema`], a comparison's, a speech's score), ending with the
+/// judged scenario's language line when it has one.
+pub fn request_from(
+    prompt: String,
+    name: &str,
+    schema: Value,
+    settings: &JudgeSettings,
+    scenario: &Scenario,
+) -> ChatRequest {
+    let mut req = ChatRequest::new(JUDGE, Purpose::Judge, vec![ChatMessage::user(prompt)])
+        .in_language(scenario.language_line().as_deref());
     req.response_format = ResponseFormat::JsonSchema { name: name.into(), schema };
     req.temperature = settings.temperature;
     req.max_tokens = Some(settings.max_tokens);
@@ -430,7 +438,10 @@ pub fn request_from(prompt: String, name: &str, schema: Value, settings: &JudgeS
 /// The judge's request for the run `events` record.
 pub fn request(events: &[Event], settings: &JudgeSettings) -> Result<ChatRequest, String> {
     let (prompt, schema) = prompt_and_schema(events, settings)?;
-    Ok(request_from(prompt, "verdict", schema, settings))
+    let Some(Event::RunStarted { scenario, .. }) = events.first() else {
+        return Err("the log does not start with run_started".into());
+    };
+    Ok(request_from(prompt, "verdict", schema, settings, scenario))
 }
 
 /// A whole number on `d`'s scale from `v` (an integer, or a number with nothing after the point).

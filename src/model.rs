@@ -281,6 +281,21 @@ impl ChatRequest {
         self.cue = cue;
         self
     }
+
+    /// Ends the request's instructions with the scenario's language line, when it has one: the
+    /// last system message, or the first message of a request that has none. A history held in
+    /// a message keeps its place (the line goes after it).
+    pub fn in_language(mut self, line: Option<&str>) -> Self {
+        let Some(line) = line else { return self };
+        let at = self.messages.iter().rposition(|m| m.role == Role::System).unwrap_or(0);
+        if let Some(message) = self.messages.get_mut(at) {
+            if !message.content.is_empty() {
+                message.content.push_str("\n\n");
+            }
+            message.content.push_str(line);
+        }
+        self
+    }
 }
 
 /// A function call the model made.

@@ -77,6 +77,12 @@ fn pieces<'a>(
     emit(rest, None);
 }
 
+/// The line a scenario with a language adds to what every call sends (no seed has one: a
+/// scenario without a language sends the seeds' texts byte for byte). It asks for the words in
+/// that language and leaves what a method reads (names, numbers, its formats) as asked.
+pub const LANGUAGE_LINE: &str =
+    "Write every reply in {language}. Keep names, numbers and any format you are asked for exactly as asked.";
+
 /// The first line of every agent's view of the conversation (seed 000's `reset`).
 pub const HISTORY_HEADER: &str = "Here is the conversation so far.";
 

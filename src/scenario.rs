@@ -35,6 +35,10 @@ pub struct Scenario {
     pub title: String,
     pub summary: String,
     pub topic: String,
+    /// The language every agent, the director and the judge are asked to speak (empty: the
+    /// prompts' own, as in every seed). Each call then ends with [`Prompts::language`]'s line.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub language: String,
     /// Seed 000: 50 words.
     pub word_limit: u32,
     pub seed: u64,
@@ -153,6 +157,9 @@ pub struct Prompts {
     pub system: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history_header: Option<String>,
+    /// The line that asks for the scenario's language (`None`: [`prompts::LANGUAGE_LINE`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
 }
 
 /// Which of the shared templates to resolve.
@@ -162,6 +169,7 @@ pub enum PromptKind {
     Header,
     System,
     HistoryHeader,
+    Language,
 }
 
 pub use crate::methods::bidding::settings::BiddingSettings;
@@ -604,8 +612,16 @@ impl Scenario {
                 (&self.prompts.system, if show { prompts::SHOW_SYSTEM } else { prompts::DEBATE_SYSTEM })
             }
             PromptKind::HistoryHeader => (&self.prompts.history_header, prompts::HISTORY_HEADER),
+            PromptKind::Language => (&self.prompts.language, prompts::LANGUAGE_LINE),
         };
         own.as_deref().unwrap_or(seed)
+    }
+
+    /// The line every call of a run ends with, when the scenario has a language.
+    pub fn language_line(&self) -> Option<String> {
+        let language = self.language.trim();
+        (!language.is_empty())
+            .then(|| prompts::fill(self.prompt(PromptKind::Language), &[("language", language)]))
     }
 
     /// Every problem found, each naming its field. An empty list means the scenario can run.
@@ -632,6 +648,12 @@ impl Scenario {
             if text.chars().count() > MAX_TEXT_CHARS {
                 err(field, format!("longer than {MAX_TEXT_CHARS} characters"));
             }
+        }
+        if self.language.chars().count() > MAX_NAME_CHARS || self.language.contains('\n') {
+            err(
+                "language",
+                format!("one line of at most {MAX_NAME_CHARS} characters (\"Chinese\", \"简体中文\")"),
+            );
         }
         if self.word_limit == 0 {
             err("word_limit", "must be at least 1".into());

@@ -29,6 +29,13 @@ pub fn Editor() -> impl IntoView {
                     let preset = crate::presets::is_title(&s.title);
                     s.set_topic(v, preset)
                 }, true)}
+                {text_field(
+                    "Language every call asks for (empty: the prompts' own)",
+                    "language",
+                    |s| s.language.clone(),
+                    |s, v| s.language = v,
+                    false,
+                )}
                 <div class="row">
                     {number_field("Word limit", "word_limit", |s| s.word_limit, |s, v| s.word_limit = v)}
                     {number_field("Turn limit", "max_turns", |s| s.max_turns, |s, v| s.max_turns = v)}

@@ -76,7 +76,7 @@ pub fn request(
         ],
     );
     let schema = super::card_schema(&settings.agent_rubric);
-    Ok(super::request_from(prompt, "speech_score", schema, settings))
+    Ok(super::request_from(prompt, "speech_score", schema, settings, scenario))
 }
 
 /// Reads the judge's reply scoring one speech: every dimension of the agent rubric on its scale.

@@ -143,7 +143,7 @@ pub fn request(a: &[Event], b: &[Event], settings: &JudgeSettings) -> Result<Cha
         "required": ["reasoning", "winner"],
         "additionalProperties": false,
     });
-    Ok(super::request_from(prompt, "comparison", schema, settings))
+    Ok(super::request_from(prompt, "comparison", schema, settings, scenario))
 }
 
 /// Reads a pairwise reply: a side for every dimension.

@@ -30,6 +30,7 @@ impl Scenario {
             agents: f.any("agents")?,
             method: f.any("method")?,
             summary: String::new(),
+            language: String::new(),
             word_limit: super::DEFAULT_WORD_LIMIT,
             seed: 0,
             max_turns: super::DEFAULT_MAX_TURNS,
@@ -42,6 +43,7 @@ impl Scenario {
         };
         set_present!(f, s,
             summary: set_string,
+            language: set_string,
             word_limit: set_u32,
             seed: set_u64,
             max_turns: set_u32,
@@ -85,6 +87,7 @@ impl Prompts {
             header: f.opt_string("header")?,
             system: f.opt_string("system")?,
             history_header: f.opt_string("history_header")?,
+            language: f.opt_string("language")?,
         })
     }
 }
@@ -142,6 +145,7 @@ pub(crate) mod tests {
     fn changed(method: Method) -> Scenario {
         let mut s = crate::presets::PRESETS[0].scenario();
         s.summary = "sum".into();
+        s.language = "Chinese".into();
         s.word_limit = 7;
         s.seed = u64::MAX;
         s.max_turns = 3;
@@ -170,6 +174,7 @@ pub(crate) mod tests {
             header: Some("2".into()),
             system: Some("3".into()),
             history_header: Some("4".into()),
+            language: Some("5 {language}".into()),
         };
         s.model = ModelSettings {
             provider: "openai".into(),

@@ -24,6 +24,7 @@ fn prompt_kind(name: &str) -> Option<PromptKind> {
         "header" => PromptKind::Header,
         "system" => PromptKind::System,
         "history_header" => PromptKind::HistoryHeader,
+        "language" => PromptKind::Language,
         _ => return None,
     })
 }
@@ -58,6 +59,9 @@ impl Scenario {
             ("judge.pairwise_template", "Judge's prompt comparing two conversations"),
             ("judge.speech_template", "Judge's prompt scoring one speech as it lands"),
         ]);
+        if !self.language.trim().is_empty() {
+            list.push(("prompts.language", "Language line (ends every call)"));
+        }
         list
     }
 
@@ -104,6 +108,7 @@ impl Scenario {
             ("prompts", "header") => self.prompts.header = own,
             ("prompts", "system") => self.prompts.system = own,
             ("prompts", "history_header") => self.prompts.history_header = own,
+            ("prompts", "language") => self.prompts.language = own,
             ("opening", "specifier_system") => self.opening.specifier_system = text,
             ("opening", "specifier_prompt") => self.opening.specifier_prompt = text,
             ("opening", "describer_system") => self.opening.describer_system = text,

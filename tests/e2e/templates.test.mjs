@@ -94,6 +94,34 @@ test('an opening step turned on shows its prompts, an edited template reaches th
   assert.deepEqual(errors, []);
 });
 
+test('a language typed in the editor ends every call with its line, which the templates list offers, and a run sends it', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-ai-morality-handoff').click();
+  await page.getByTestId('templates-method').locator('summary').click();
+  await page.locator('[data-testid^="field-method."]').first().waitFor();
+  assert.equal(await page.getByTestId('field-prompts.language').count(), 0, 'no language, no line');
+  await page.getByTestId('field-language').fill('Chinese (简体中文)');
+  const line = page.getByTestId('field-prompts.language');
+  await line.waitFor();
+  assert.equal(await line.inputValue(), 'Write every reply in {language}. Keep names, numbers and any format you are asked for exactly as asked.');
+  await page.getByTestId('field-max_turns').fill('2');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const calls = (await eventsOf(page)).filter((e) => e.type === 'model_call');
+  assert.ok(calls.length >= 2);
+  const sent = 'Write every reply in Chinese (简体中文). Keep names, numbers and any format you are asked for exactly as asked.';
+  // A call's request is its messages, or (after the first of its kind) what each appends.
+  const text = (call) => (Array.isArray(call.request) ? call.request : call.request.messages.map((m) => ({ content: m.append ?? '' }))).map((m) => m.content).join('\n');
+  assert.ok(calls.filter((c) => Array.isArray(c.request)).every((c) => text(c).includes(sent)), 'every call sent whole says it');
+  assert.ok(calls.some((c) => Array.isArray(c.request)));
+  // Cleared, the line goes from the list and from the scenario's file.
+  await page.getByTestId('reset').click();
+  await page.getByTestId('field-language').fill('');
+  await eventually(async () => assert.equal(await page.getByTestId('field-prompts.language').count(), 0));
+  assert.deepEqual(errors, []);
+});
+
 test('a template that starts with a newline keeps it after a reload, and the templates load only when opened', async () => {
   const { page, errors } = await openApp(session.browser, session.server.url);
   await page.getByTestId('open-rail-debate').click();

@@ -63,7 +63,8 @@ impl Bidding {
                 last_speaker: last.map(|l| l.speaker.clone()),
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
                 turns_since_spoke: self.last_spoke.get(agent).copied().flatten().map(|t| floor.turn - t),
-            });
+            })
+            .in_language(floor.language.as_deref());
         req.temperature = floor.scenario().model.temperature;
         req.history = history.map(|start| HistorySpan { message: 0, start, len: floor.transcript.joined().len() });
         req

@@ -58,7 +58,8 @@ impl Director {
             turns_taken: self.turns_taken.clone(),
             last_speaker: floor.transcript.last().map(|l| l.speaker.clone()),
             next_speaker: next.map(|i| floor.cast[i].name.clone()),
-        });
+        })
+        .in_language(floor.language.as_deref());
         req.temperature = floor.scenario().model.temperature;
         req
     }

@@ -139,7 +139,8 @@ impl Handoff {
                 options: others.iter().map(|k| k.to_string()).collect(),
                 last_speaker: last.map(|l| l.speaker.clone()),
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
-            });
+            })
+            .in_language(floor.language.as_deref());
         req.max_tokens = Some(self.settings.max_tokens);
         req.temperature = self.settings.temperature;
         let fields = json!({

@@ -26,6 +26,8 @@ pub struct Negotiation {
     /// (player, raw reply) as the seed's `conversation`.
     conversation: Vec<(usize, String)>,
     actions: Vec<(String, Option<Action>)>,
+    /// The scenario's language line, which every call ends with.
+    language: Option<String>,
 }
 
 /// "4 WOOD, 3 STONE, and 2 GOLD", as the seed writes an inventory.
@@ -84,6 +86,7 @@ impl Negotiation {
             game_turn: 0,
             conversation: Vec::new(),
             actions: Vec::new(),
+            language: floor.language.clone(),
         }
     }
 
@@ -136,7 +139,8 @@ impl Negotiation {
                 history: self.actions.clone(),
                 game: self.game.clone(),
                 seat: player,
-            }));
+            }))
+            .in_language(self.language.as_deref());
         req.response_format = ResponseFormat::JsonObject;
         req.temperature = Some(s.temperature);
         req.max_tokens = Some(s.max_tokens);
@@ -250,7 +254,8 @@ impl Negotiation {
             overall,
             optimum: self.optimum,
             iteration: self.iteration,
-        }));
+        }))
+        .in_language(self.language.as_deref());
         req.response_format = ResponseFormat::JsonObject;
         req
     }

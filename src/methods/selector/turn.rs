@@ -145,7 +145,8 @@ impl Selector {
                     last_speaker: last_speaker.clone(),
                     attempt,
                     waited: waited.clone(),
-                });
+                })
+                .in_language(floor.language.as_deref());
             req.temperature = s.temperature;
             req.max_tokens = s.max_tokens;
             let reply = floor.ask(&req).await?;
