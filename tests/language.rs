@@ -2,45 +2,13 @@
 //! with its line, which the templates list offers for editing; unset, nothing a seed sends changes
 //! (the golden logs, tests/golden.rs, hold that byte for byte).
 
-use std::cell::RefCell;
-use std::rc::Rc;
+mod common;
 
-use futures::future::LocalBoxFuture;
-
-use agora::clock::FrozenClock;
-use agora::demo::DemoModel;
-use agora::engine::Run;
-use agora::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Role};
+use agora::model::{ChatRequest, Role};
 use agora::presets;
 use agora::scenario::{Scenario, TemplatePart};
 
-/// The demo model, keeping every request it is sent.
-struct Kept {
-    demo: DemoModel,
-    seen: RefCell<Vec<ChatRequest>>,
-}
-
-impl ChatModel for Kept {
-    fn complete<'a>(
-        &'a self,
-        request: &'a ChatRequest,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-        self.seen.borrow_mut().push(request.clone());
-        self.demo.complete(request)
-    }
-}
-
-/// Every request a run of `scenario` sends, and its events.
-fn requests(scenario: &Scenario) -> (Vec<ChatRequest>, Vec<agora::events::Event>) {
-    let model = Rc::new(Kept {
-        demo: DemoModel::new(scenario, Rc::new(FrozenClock)),
-        seen: RefCell::new(Vec::new()),
-    });
-    let mut run = Run::new(scenario.clone(), model.clone(), Rc::new(FrozenClock)).unwrap();
-    futures::executor::block_on(run.run_to_end());
-    let events = run.events().to_vec();
-    (model.seen.take(), events)
-}
+use common::demo_requests as requests;
 
 /// The instructions of `request` the line goes at the end of: its last system message, else its
 /// first message.

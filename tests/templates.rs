@@ -1,17 +1,10 @@
 //! The prompt templates the editor offers: each one's text is what the models read (an edit
 //! reaches the requests), and "back to the seed's text" puts the seed's bytes back.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+mod common;
 
-use agora::clock::FrozenClock;
-use agora::demo::DemoModel;
-use agora::engine::Run;
-use agora::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use agora::presets::PRESETS;
 use agora::scenario::{HandoffVia, Method, Scenario};
-use futures::executor::block_on;
-use futures::future::LocalBoxFuture;
 
 /// Templates a demo run of the preset may not send: feedback only follows a reply the method
 /// could not use, and the director's summary only closes a show that ran out of turns.
@@ -19,32 +12,14 @@ fn maybe_unsent(field: &str) -> bool {
     field.ends_with("_feedback") || field == "method.summary" || field == "method.continuation"
 }
 
-/// Answers as the demo model does, keeping every request as it was sent (messages, tools and
-/// response format alike).
-struct Keeping {
-    demo: DemoModel,
-    sent: RefCell<Vec<String>>,
-}
-
-impl ChatModel for Keeping {
-    fn complete<'a>(
-        &'a self,
-        request: &'a ChatRequest,
-    ) -> LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
-        self.sent.borrow_mut().push(format!("{request:?}"));
-        self.demo.complete(request)
-    }
-}
-
-/// Every request a whole demo run of `s` sends.
+/// Every request a whole demo run of `s` sends, as written (messages, tools and response format
+/// alike).
 fn requests_of(s: Scenario) -> Vec<String> {
-    let model = Rc::new(Keeping { demo: DemoModel::new(&s, Rc::new(FrozenClock)), sent: RefCell::default() });
     let judge = s.judge.settings().unwrap();
-    let mut run = Run::new(s, model.clone(), Rc::new(FrozenClock)).unwrap();
-    block_on(run.run_to_end());
-    let mut sent = model.sent.take();
+    let (sent, events) = common::demo_requests(&s);
+    let mut sent: Vec<String> = sent.iter().map(|r| format!("{r:?}")).collect();
     // The judge's prompts, on the finished run.
-    let events = run.events();
+    let events = &events;
     sent.extend(agora::judge::request(events, &judge).map(|r| r.messages[0].content.clone()));
     sent.extend(
         agora::judge::pairwise::request(events, events, &judge).map(|r| r.messages[0].content.clone()),

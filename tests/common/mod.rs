@@ -9,6 +9,7 @@ use agora::clock::FrozenClock;
 use agora::demo::DemoModel;
 use agora::engine::Run;
 use agora::events::Event;
+use agora::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 use agora::scenario::Scenario;
 use agora::scripted::ScriptedModel;
 
@@ -30,6 +31,31 @@ pub fn run_demo(scenario: Scenario) -> Vec<Event> {
     let mut run = Run::new(scenario, model, Rc::new(FrozenClock)).expect("run starts");
     futures::executor::block_on(run.run_to_end());
     run.events().to_vec()
+}
+
+/// Answers as the demo model does, keeping every request as it was sent.
+pub struct Keeping {
+    pub demo: DemoModel,
+    pub sent: std::cell::RefCell<Vec<ChatRequest>>,
+}
+
+impl ChatModel for Keeping {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+    ) -> futures::future::LocalBoxFuture<'a, Result<ChatResponse, ModelError>> {
+        self.sent.borrow_mut().push(request.clone());
+        self.demo.complete(request)
+    }
+}
+
+/// A whole demo run of `scenario`: every request it sent, and its events.
+pub fn demo_requests(scenario: &Scenario) -> (Vec<ChatRequest>, Vec<Event>) {
+    let model =
+        Rc::new(Keeping { demo: DemoModel::new(scenario, Rc::new(FrozenClock)), sent: Default::default() });
+    let mut run = Run::new(scenario.clone(), model.clone(), Rc::new(FrozenClock)).unwrap();
+    futures::executor::block_on(run.run_to_end());
+    (model.sent.take(), run.events().to_vec())
 }
 
 pub fn finish_reason(events: &[Event]) -> String {
