@@ -102,12 +102,15 @@ pub fn before_run(seats: &[String], selector: &str) -> String {
     let start = "Press Run or Step to start the conversation.";
     let names: Vec<&str> =
         seats.iter().map(|s| if s == selector { "the selector" } else { s.as_str() }).collect();
-    let who = match names.as_slice() {
+    let asked = match names.as_slice() {
         [] => return start.to_string(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [one] => format!("The class plays {one}: the stage asks the class each time {one} is to answer."),
+        [rest @ .., last] => format!(
+            "The class plays {} and {last}: the stage asks the class each time one of them is to answer.",
+            rest.join(", ")
+        ),
     };
-    format!("The class plays {who}: the stage asks you when it is their turn. {start}")
+    format!("{asked} {start}")
 }
 
 /// What the interjection row says of `waiting` interjections made while a turn is under way
@@ -116,10 +119,10 @@ pub fn heard_later(waiting: usize) -> Option<String> {
     match waiting {
         0 => None,
         1 => {
-            Some("Heard after this speech: the interjection is recorded when the turn under way ends.".into())
+            Some("Heard after this turn's speech: the agent answering now does not hear the interjection; every call after it does.".into())
         }
         n => Some(format!(
-            "Heard after this speech: {n} interjections are recorded when the turn under way ends."
+            "Heard after this turn's speech: the agent answering now does not hear these {n} interjections; every call after it does."
         )),
     }
 }
@@ -136,8 +139,10 @@ mod tests {
     #[test]
     fn interjections_made_during_a_turn_say_when_they_are_heard() {
         assert_eq!(heard_later(0), None);
-        assert!(heard_later(1).unwrap().starts_with("Heard after this speech: the interjection is"));
-        assert!(heard_later(3).unwrap().contains("3 interjections are recorded"));
+        assert!(heard_later(1)
+            .unwrap()
+            .starts_with("Heard after this turn's speech: the agent answering now"));
+        assert!(heard_later(3).unwrap().contains("these 3 interjections"));
         assert_eq!(waiting_line("Ms. Lee", "What about freight?"), "Ms. Lee: What about freight?");
     }
 
@@ -147,7 +152,7 @@ mod tests {
         let seats = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(
             before_run(&seats(&["Donald Trump"]), "selector"),
-            "The class plays Donald Trump: the stage asks you when it is their turn. Press Run or Step to start the conversation."
+            "The class plays Donald Trump: the stage asks the class each time Donald Trump is to answer. Press Run or Step to start the conversation."
         );
         assert!(before_run(&seats(&["A", "B", "C"]), "selector").starts_with("The class plays A, B and C:"));
         assert!(before_run(&seats(&["selector", "A"]), "selector")

@@ -304,9 +304,9 @@ fn CastDescriber() -> impl IntoView {
                 Offer::Used(n) => Some(view! {
                     <p class="muted" role="status" data-testid="describe-status">
                         {match n {
-                            0 => "The descriptions were already these.".to_string(),
-                            1 => "One agent's description is now the one written.".to_string(),
-                            n => format!("{n} agents' descriptions are now the ones written."),
+                            0 => "The descriptions were already these; a run uses them as they are.".to_string(),
+                            1 => "One agent's description is now the one written; a run uses these as they are (the opening's \"A model writes each agent's description first\" is off).".to_string(),
+                            n => format!("{n} agents' descriptions are now the ones written; a run uses these as they are (the opening's \"A model writes each agent's description first\" is off)."),
                         }}
                     </p>
                 }.into_any()),

@@ -325,7 +325,14 @@ fn item_key(id: &str) -> String {
 pub fn archive(events: &[Event]) -> Result<Vec<PastRun>, String> {
     let Some(Event::RunStarted { scenario, .. }) = events.first() else { return history() };
     let ended = crate::events::finish_of(events);
-    let turns = events.iter().filter_map(Event::turn).max().unwrap_or(0);
+    // The turns played to a speech or a move: a run stopped while its next turn's bids were
+    // coming in counts the turns the status line says it finished after.
+    let turns = events
+        .iter()
+        .filter(|e| matches!(e, Event::SpeakerSelected { .. } | Event::Message { .. } | Event::Action { .. }))
+        .filter_map(Event::turn)
+        .max()
+        .unwrap_or(0);
     add_past(scenario, turns, ended, 0, &pack_run(events).unwrap_or_default())
 }
 

@@ -36,6 +36,8 @@ fn build(slots: Slots) {
     provide_context(controller);
     provide_context(editor);
     provide_context(controller.keys);
+    let run_button = RunButton(NodeRef::new());
+    provide_context(run_button);
     // The demo model is the first thing a visitor runs: fetched now, while they read the page.
     leptos::task::spawn_local(async move {
         let loaded = demo::load().await;
@@ -111,6 +113,13 @@ fn build(slots: Slots) {
             editor.load(scenario);
         }
         layout.show_stage();
+        // The card that had the focus is gone with the start screen: the keyboard goes on from
+        // the stage's first control, once it is drawn.
+        request_animation_frame(move || {
+            if let Some(button) = run_button.0.get_untracked() {
+                let _ = button.focus();
+            }
+        });
     });
     slots.title.set(Some(Signal::derive(move || editor.scenario.with(|s| s.title.clone()))));
     let message = RwSignal::new(String::new());
@@ -370,10 +379,15 @@ pub(crate) fn MethodPanel() -> impl IntoView {
     move || methods::panel(kind.get(), controller.view)
 }
 
+/// The stage's Run button, which takes the focus when a card of the start screen opens the stage.
+#[derive(Clone, Copy)]
+struct RunButton(NodeRef<leptos::html::Button>);
+
 /// Run, Pause, Step, Stop, Reset, the speed, the projector and sharing: one row.
 #[component]
 fn Controls(message: RwSignal<String>) -> impl IntoView {
     let controller = expect_context::<Controller>();
+    let run_button = expect_context::<RunButton>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let layout = expect_context::<stage::Layout>();
     let act = move |result: Result<(), String>| match result {
@@ -390,6 +404,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
         <div class="controls" role="toolbar" aria-label="Run controls">
             <button
                 data-testid="run"
+                node_ref=run_button.0
                 class="primary"
                 disabled=move || !shown.with(|c| c.run)
                 on:click=move |_| act(controller.play(&editor.scenario.get_untracked()))

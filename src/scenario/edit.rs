@@ -36,8 +36,13 @@ impl Scenario {
 
     /// Puts the descriptions a model wrote (`described`, each an agent's name and its
     /// description or why there is none) into the agents of those names; an agent without one
-    /// keeps its own. Returns how many changed.
+    /// keeps its own. Returns how many changed. The opening's step that writes descriptions is
+    /// turned off once any description was written (else a run would write them over again at
+    /// its start, and a seat would be asked for its own).
     pub fn use_descriptions(&mut self, described: &[(String, Result<String, String>)]) -> usize {
+        if described.iter().any(|(name, text)| text.is_ok() && self.agents.iter().any(|a| a.name == *name)) {
+            self.opening.describe_characters = false;
+        }
         let mut changed = 0;
         for (name, text) in described {
             let (Some(agent), Ok(text)) = (self.agents.iter_mut().find(|a| a.name == *name), text) else {
@@ -168,6 +173,9 @@ mod tests {
     #[test]
     fn descriptions_go_to_the_agents_they_name_and_a_missing_one_keeps_its_own() {
         let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+        assert!(s.opening.describe_characters);
+        s.use_descriptions(&[(s.agents[0].name.clone(), Err("refused".into()))]);
+        assert!(s.opening.describe_characters, "nothing written, nothing turned off");
         let before: Vec<String> = s.agents.iter().map(|a| a.description.clone()).collect();
         let changed = s.use_descriptions(&[
             (s.agents[2].name.clone(), Ok("A senator who reads every bill.".into())),
@@ -175,6 +183,7 @@ mod tests {
             ("Nobody of this cast".into(), Ok("ignored".into())),
         ]);
         assert_eq!(changed, 1);
+        assert!(!s.opening.describe_characters, "a run uses them rather than writing its own");
         assert_eq!(s.agents[2].description, "A senator who reads every bill.");
         assert_eq!(s.agents[0].description, before[0]);
         assert_eq!(s.agents[1].description, before[1]);

@@ -48,7 +48,7 @@ test("the README's class demo, step by step, ends with the class's seat, interje
   assert.equal(await page.getByTestId('interject-as').inputValue(), 'Audience member');
   await page.getByTestId('interject-text').fill('Who pays for the tracks?');
   await page.getByTestId('interject').click();
-  await waitForText(page.getByTestId('interject-later'), 'Heard after this speech');
+  await waitForText(page.getByTestId('interject-later'), "Heard after this turn's speech");
   await shot('3-interject');
 
   // 4. Give the floor: a click on a name makes them speak next.
@@ -124,6 +124,8 @@ test('a new topic gets the cast described for it, and the descriptions change on
   await waitForText(page.getByTestId('describe-status'), /3 agents' descriptions are now the ones written/);
   assert.equal(await page.getByTestId('field-agents[0].description').inputValue(), offered[0].replace(/^Donald Trump: /, ''));
   assert.equal(await page.getByTestId('described').count(), 0);
+  // A run keeps them: the opening no longer writes its own over them.
+  assert.equal(await page.getByTestId('field-opening.describe_characters').isChecked(), false);
   assert.deepEqual(errors, []);
 });
 

@@ -469,7 +469,7 @@ test('in the projector view, the floor given while a seat bids reaches that turn
   await waitForText(page.getByTestId('floor-given'), 'Kanye West speaks next: given by the class');
   await page.getByTestId('interject-text').fill('Keep it short, please.');
   await page.getByTestId('interject').click();
-  await waitForText(page.getByTestId('interject-later'), 'Heard after this speech');
+  await waitForText(page.getByTestId('interject-later'), "Heard after this turn's speech");
   // The interjection waits below the turn under way, where it will land, until that turn ends.
   await waitForText(page.getByTestId('waiting-interjection'), 'Keep it short, please.');
   assert.ok(await page.evaluate(() => {
@@ -588,7 +588,7 @@ test('a seat taken says so on the stage before Run, keeps the box\'s focus, and 
   await waitForText(empty, 'Press Run or Step to start the conversation.');
   await page.getByTestId('seat-0').focus();
   await page.keyboard.press('Space');
-  await waitForText(empty, /^The class plays Donald Trump: the stage asks you when it is their turn\./);
+  await waitForText(empty, /^The class plays Donald Trump: the stage asks the class each time Donald Trump is to answer\./);
   // The box ticked by the keyboard still has it: the next Space unticks the same box.
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'seat-0');
   await page.getByTestId('seat-1').check();
