@@ -157,3 +157,16 @@ test('while a seat is asked, the first Tab from the top of the page is a skip to
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a card opened with Enter hands the focus to the stage\'s Run button, where Enter runs it', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('run').waitFor();
+  await eventually(async () => assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'run'));
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').focus();
+  await page.keyboard.press('Enter');
+  await waitForStatus(page, 'Finished');
+  assert.deepEqual(errors, []);
+});
