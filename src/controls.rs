@@ -11,8 +11,11 @@ pub struct RunState {
     pub mode: Status,
     /// Why the run on screen ended, once its log says so.
     pub finished: Option<FinishReason>,
-    /// The last turn played.
+    /// The last turn whose speaker was chosen.
     pub turn: u32,
+    /// Whether that turn's speaker has spoken (or no turn has begun): the next turn is then the
+    /// one under way while the run goes on.
+    pub spoken: bool,
     /// How the run ended, in words (the view's `ending`).
     pub ending: String,
     /// A seat's question is open: the run waits for a person.
@@ -74,9 +77,12 @@ pub fn controls(s: &RunState) -> Controls {
     }
 }
 
-/// The status line: where the run stands and, in a replay, that it is one.
+/// The status line: where the run stands and, in a replay, that it is one. A run going on names
+/// the turn under way (its bids, its question to the class); a paused or finished one, the last
+/// turn whose speaker was chosen.
 pub fn status(s: &RunState) -> String {
     let turn = s.turn;
+    let under_way = if s.spoken { turn + 1 } else { turn.max(1) };
     let state = match (s.mode, s.finished) {
         (Status::Idle, _) => "Ready".to_string(),
         (Status::Paused | Status::PausedOnError, Some(FinishReason::Error)) => {
@@ -84,8 +90,8 @@ pub fn status(s: &RunState) -> String {
         }
         (_, Some(_)) => format!("Finished after turn {turn}: {}", s.ending),
         (Status::Finished, None) => format!("Finished after turn {turn}"),
-        (Status::Running, None) if s.waiting => format!("Waiting for you · turn {turn}"),
-        (Status::Running, None) => format!("Running · turn {turn}"),
+        (Status::Running, None) if s.waiting => format!("Waiting for you · turn {under_way}"),
+        (Status::Running, None) => format!("Running · turn {under_way}"),
         (_, None) => format!("Paused · turn {turn}"),
     };
     if s.replaying {
@@ -160,7 +166,7 @@ mod tests {
     }
 
     fn at(mode: Status) -> RunState {
-        RunState { mode, turn: 3, ..RunState::default() }
+        RunState { mode, turn: 3, spoken: true, ..RunState::default() }
     }
 
     /// The buttons enabled, in the row's order (Run, Pause, Step, Stop), as letters.
@@ -175,7 +181,7 @@ mod tests {
     fn each_state_enables_its_own_buttons_and_names_the_primary_one() {
         for (mode, buttons, label, status) in [
             (Status::Idle, "R-S-", "Run", "Ready"),
-            (Status::Running, "-P-X", "Run", "Running · turn 3"),
+            (Status::Running, "-P-X", "Run", "Running · turn 4"),
             (Status::Paused, "R-SX", "Resume", "Paused · turn 3"),
             (Status::PausedOnError, "R-SX", "Resume", "Paused · turn 3"),
             (Status::Finished, "R-S-", "Run", "Finished after turn 3"),
@@ -209,7 +215,13 @@ mod tests {
             status(&failed),
             "Paused after an error · turn 3 · Resume or Step plays the failed turn again"
         );
-        assert_eq!(status(&RunState { waiting: true, ..at(Status::Running) }), "Waiting for you · turn 3");
+        assert_eq!(status(&RunState { waiting: true, ..at(Status::Running) }), "Waiting for you · turn 4");
+        // The bids of turn 4 are in and its speaker chosen: turn 4 is still under way until they speak.
+        let chosen = RunState { waiting: true, turn: 4, spoken: false, ..at(Status::Running) };
+        assert_eq!(status(&chosen), "Waiting for you · turn 4");
+        // Before any turn: the opening and the first bids are turn 1's.
+        let opening = RunState { turn: 0, spoken: true, ..at(Status::Running) };
+        assert_eq!(status(&opening), "Running · turn 1");
         assert_eq!(status(&RunState { waiting: true, ..at(Status::Paused) }), "Paused · turn 3");
         assert_eq!(status(&RunState { replaying: true, ..at(Status::Paused) }), "Paused · turn 3 · replay");
     }

@@ -217,6 +217,13 @@ pub struct RunView {
 }
 
 impl RunView {
+    /// Whether the speaker of the last turn chosen has spoken (true before any turn): the next
+    /// turn is then the one under way.
+    pub fn turn_spoken(&self) -> bool {
+        self.turn == 0
+            || self.transcript.iter().rev().find(|r| !r.injected).is_some_and(|r| r.turn >= self.turn)
+    }
+
     /// Why the run ended, in words, once it has: a stop draw's ending names its odds, or the
     /// class that ended the show.
     pub fn ending(&self) -> Option<String> {

@@ -183,3 +183,26 @@ fn the_in_tab_engine_time_of_every_call_is_summed_and_counts_as_a_measured_timin
     }
     assert_eq!(strip(&other), strip(&events), "but its figures are measured, like latency");
 }
+
+#[test]
+fn a_turn_is_under_way_from_its_bids_until_its_speaker_has_spoken() {
+    for id in ["rail-debate", "daily-show-director", "ai-morality-handoff", "town-hall-selector"] {
+        let events = run_demo(find(id).unwrap().scenario());
+        let mut seen_open = false;
+        for n in 1..=events.len() {
+            let view = RunView::from_events(&events[..n]);
+            let open = matches!(events[n - 1], Event::SpeakerSelected { .. });
+            if open {
+                assert!(!view.turn_spoken(), "{id}: turn {} chosen, not yet spoken", view.turn);
+                seen_open = true;
+            }
+            if let Event::Message { turn, kind, .. } = &events[n - 1] {
+                if *turn == view.turn && *kind != agora::events::MessageKind::Injected {
+                    assert!(view.turn_spoken(), "{id}: turn {turn} spoken");
+                }
+            }
+        }
+        assert!(seen_open, "{id}: a turn was chosen");
+        assert!(RunView::from_events(&events[..1]).turn_spoken(), "{id}: before any turn");
+    }
+}

@@ -506,13 +506,21 @@ pub(super) fn run_state(
     controller: Controller,
     editor: crate::ui::form::EditorState,
 ) -> crate::controls::RunState {
-    let (finished, turn, applied, seated, answered) = controller.view.with(|v| {
-        (v.finished, v.turn, v.applied, v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()), v.answered)
+    let (finished, turn, spoken, applied, seated, answered) = controller.view.with(|v| {
+        (
+            v.finished,
+            v.turn,
+            v.turn_spoken(),
+            v.applied,
+            v.scenario.as_ref().is_some_and(|s| !s.seats.is_empty()),
+            v.answered,
+        )
     });
     crate::controls::RunState {
         mode: controller.mode.get(),
         finished,
         turn,
+        spoken,
         ending: finished.and_then(|_| controller.view.with(|v| v.ending())).unwrap_or_default(),
         waiting: controller.desk.question.with(Option::is_some),
         replaying: controller.replaying.get(),
