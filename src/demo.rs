@@ -29,6 +29,9 @@ use crate::scenario::Scenario;
 
 pub(crate) mod cast;
 pub(crate) mod topic;
+pub(crate) mod zh;
+
+pub use topic::other_script;
 
 use cast::{fnv, Cast};
 

@@ -272,3 +272,145 @@ fn subjects_stay_verbs_agree_long_topics_are_not_cut_and_a_loss_is_not_a_war() {
         assert!(!said.contains(war), "\"{war}\" in {said}");
     }
 }
+
+/// Twenty topics a Chinese class might type, questions and statements.
+const CHINESE_TOPICS: [&str; 20] = [
+    "我们学校应该禁止学生上课使用手机吗？",
+    "城市应该修建高速铁路吗？",
+    "中学生是否应该穿校服？",
+    "人工智能会取代老师吗？",
+    "应该取消期末考试吗？",
+    "周末补课应该被禁止",
+    "学校食堂应该提供素食",
+    "网络游戏对青少年弊大于利",
+    "我们应该每周上四天课吗？",
+    "城市应该限制私家车进入市中心吗？",
+    "家长应该检查孩子的手机吗？",
+    "大学学费应该免费吗？",
+    "作业太多影响学生健康",
+    "学生应该参与制定校规吗？",
+    "电动汽车比燃油车更环保",
+    "公共图书馆应该二十四小时开放吗？",
+    "小学应该开设编程课吗？",
+    "垃圾分类应该强制执行",
+    "体育课应该每天都有吗？",
+    "社交媒体让人更孤独",
+];
+
+/// The spans of `text` outside its “quotes”.
+fn unquoted(text: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for c in text.chars() {
+        match c {
+            '“' => inside = true,
+            '”' => inside = false,
+            _ if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn a_chinese_topic_in_an_english_run_is_quoted_whole_never_cut_into_a_sentence() {
+    for (i, topic) in CHINESE_TOPICS.iter().enumerate() {
+        for id in ["rail-debate", "daily-show-director", "ai-morality-handoff", "town-hall-selector"] {
+            let mut s = presets::find(id).unwrap().scenario();
+            s.topic = topic.to_string();
+            s.seed = i as u64;
+            s.max_turns = 6;
+            s.model.demo.topic_phrase.clear();
+            let events = common::run_demo(s);
+            for text in texts(&events) {
+                let outside = unquoted(&text);
+                assert!(
+                    !agora::demo::other_script(&outside),
+                    "{id}, {topic}: Chinese outside a quote in {text:?}"
+                );
+                for (at, _) in text.match_indices(topic) {
+                    assert!(text[..at].ends_with('“'), "{id}: the topic cut into {text:?}");
+                }
+            }
+            assert!(texts(&events).iter().any(|t| t.contains(topic)), "{id}, {topic}: the topic is said");
+        }
+    }
+}
+
+#[test]
+fn with_chinese_as_the_scenarios_language_the_demo_debates_in_chinese_and_answers_the_last_speaker() {
+    for (i, topic) in CHINESE_TOPICS.iter().enumerate() {
+        for id in ["rail-debate", "daily-show-director", "ai-morality-handoff"] {
+            let mut s = presets::find(id).unwrap().scenario();
+            s.topic = topic.to_string();
+            s.language = "Chinese (简体中文)".into();
+            s.seed = 100 + i as u64;
+            s.max_turns = 8;
+            // The show runs its turns (a stop draw may end it after one speech).
+            if let agora::scenario::Method::Director(d) = &mut s.method {
+                d.stop_probability = 0.0;
+            }
+            let names = s.agent_names();
+            // The director's own lines (its questions, thanks and closing) are the show's, not
+            // answers; its cast answers it and each other.
+            let host = match &s.method {
+                agora::scenario::Method::Director(d) => d.director.clone(),
+                _ => String::new(),
+            };
+            let events = common::run_demo(s);
+            let said: Vec<(String, String, bool)> = events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Message { speaker, text, kind, .. } => {
+                        Some((speaker.clone(), text.clone(), *kind == MessageKind::Injected))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let speeches = said.iter().filter(|(who, _, injected)| !injected && names.contains(who)).count();
+            assert!(speeches >= 4, "{id}, {topic}: {speeches} speeches");
+            let mut answered = 0;
+            for pair in said.windows(2) {
+                let ((before, heard, _), (now, text, injected)) = (&pair[0], &pair[1]);
+                if *injected || !names.contains(now) {
+                    continue;
+                }
+                assert!(agora::demo::other_script(text), "{id}, {topic}: not Chinese: {text:?}");
+                // Every cast member's words are Chinese but for names and a handoff's own form.
+                let mut rest = text.clone();
+                for n in names.iter().chain([before]) {
+                    rest = rest.replace(n.as_str(), "");
+                }
+                if let Some(at) = rest.find(" Transition to ") {
+                    rest.truncate(at);
+                }
+                assert!(!rest.chars().any(|c| c.is_ascii_alphabetic()), "{id}, {topic}: English in {text:?}");
+                if before != now && names.contains(before) && *now != host {
+                    // The last speaker is answered by name, with a clause of their own words.
+                    assert!(
+                        text.contains(before.as_str()),
+                        "{id}, {topic}: {now} does not answer {before} ({heard:?}): {text:?}"
+                    );
+                    // A question is answered as one; anything else is taken up in quotes.
+                    if !heard.trim_end().ends_with(['？', '?']) {
+                        let quoted =
+                            text.split('“').nth(1).and_then(|q| q.split('”').next()).unwrap_or_default();
+                        assert!(
+                            !quoted.is_empty() && heard.contains(quoted),
+                            "{id}: {quoted:?} is not in {heard:?}"
+                        );
+                    }
+                    answered += 1;
+                }
+            }
+            assert!(answered >= 2, "{id}, {topic}: {answered} answers");
+        }
+    }
+}
+
+#[test]
+fn without_a_language_the_demo_speaks_english_as_before() {
+    let s = presets::find("rail-debate").unwrap().scenario();
+    let events = common::run_demo(s);
+    assert!(texts(&events).iter().all(|t| !agora::demo::other_script(t)));
+}

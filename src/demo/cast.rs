@@ -12,8 +12,11 @@ use super::topic::{key_phrase, lean, Topic};
 
 /// The agents as the demo model knows them, and the topic in a few words.
 pub(crate) struct Cast {
-    people: Vec<Person>,
+    pub(super) people: Vec<Person>,
     topic_phrase: String,
+    /// The scenario's language asks for Chinese: every text the demo writes is Chinese
+    /// (`demo/zh.rs`); the formats the methods read (bids, choices, handoffs) stay as asked.
+    pub(crate) chinese: bool,
 }
 
 /// What the demo knows of an agent: its name, position on the topic (-1 against, +1 for) and
@@ -264,7 +267,11 @@ impl Cast {
                 }
             })
             .collect();
-        Self { people, topic_phrase: scenario.model.demo.topic_phrase.clone() }
+        Self {
+            people,
+            topic_phrase: scenario.model.demo.topic_phrase.clone(),
+            chinese: super::zh::asks_for_chinese(&scenario.language),
+        }
     }
 
     /// The topic as the demo's sentences use it (see `Topic`).
@@ -342,7 +349,10 @@ impl Cast {
         last: Option<(&str, &str)>,
         rng: &mut ChaCha8Rng,
     ) -> String {
-        let Some(me) = me else { return "I agree.".into() };
+        let Some(me) = me else { return if self.chinese { "我同意。" } else { "I agree." }.into() };
+        if self.chinese {
+            return self.speech_zh(me, topic, word_limit, last, rng);
+        }
         let topic = self.topic(topic);
         use super::topic::Kind;
         let points: &[&str] = match (topic.serious, me.stance) {
@@ -422,6 +432,9 @@ impl Cast {
         word_limit: u32,
         rng: &mut ChaCha8Rng,
     ) -> String {
+        if self.chinese {
+            return self.describe_zh(subject, topic, rng);
+        }
         let person = self.person(subject);
         let role = person.map_or("participant".to_string(), |p| {
             if p.role.is_empty() {
@@ -456,6 +469,9 @@ impl Cast {
         word_limit: u32,
         rng: &mut ChaCha8Rng,
     ) -> String {
+        if self.chinese {
+            return self.specify_zh(topic);
+        }
         let names: Vec<&str> = self.people.iter().map(|p| p.name.as_str()).collect();
         let t = self.topic(topic);
         let put = if t.question {

@@ -76,6 +76,20 @@ fn separator(c: char) -> bool {
     c.is_ascii() && !c.is_ascii_alphanumeric()
 }
 
+/// Whether `text` has letters of a script other than Latin (Greek, Cyrillic, Arabic, Chinese,
+/// Japanese, Korean and the rest), whose words the reader's English lists cannot place in a
+/// sentence: such a topic is quoted whole. By code point ranges, so no Unicode tables.
+pub fn other_script(text: &str) -> bool {
+    text.chars().any(|c| {
+        let c = c as u32;
+        ((0x0370..=0x1FFF).contains(&c) && !(0x1E00..=0x1EFF).contains(&c))
+            || (0x2E80..=0xD7FF).contains(&c)
+            || (0xF900..=0xFAFF).contains(&c)
+            || (0xFF00..=0xFFEF).contains(&c)
+            || c >= 0x20000
+    })
+}
+
 /// Whether `word` (lowercase) is one of the words of `list` (a space-separated list: one string
 /// weighs less in the browser build than an array of them).
 #[inline(never)]
@@ -137,7 +151,7 @@ impl Topic {
     /// noun phrase the scenario gives for it.
     pub(crate) fn read(topic: &str, phrase: &str) -> Topic {
         let text = topic.trim();
-        let question = text.ends_with('?') || text.starts_with('¿');
+        let question = text.ends_with(['?', '？']) || text.starts_with('¿');
         let bare = text.trim_start_matches('¿').trim_end_matches(['?', '.', '!']).trim_end();
         let words: Vec<&str> = bare.split_whitespace().collect();
         let has = |list: &str| text.split(separator).any(|w| listed(list, &w.to_ascii_lowercase()));
@@ -146,6 +160,9 @@ impl Topic {
         let shares = |a: &str, b: &str| content_words(a).iter().any(|w| content_words(b).contains(w));
         let noun = if !own.is_empty() && shares(own, text) {
             Some(own.to_string())
+        } else if other_script(text) {
+            // Quoted whole, as a question's proposal or as a phrase: never cut into a sentence.
+            Some(if question { format!("what “{text}” proposes") } else { format!("“{text}”") })
         } else {
             noun_phrase(&words, question)
         };
@@ -159,6 +176,8 @@ impl Topic {
             clause.join(" "),
             if question { "?" } else { "" }
         );
+        // A topic in another script is said as written, in quotes.
+        let clause = if other_script(text) { format!("“{text}”") } else { clause };
         let fallback = if question && words.first().is_some_and(|w| is_word(w, WH)) {
             "the answer we choose"
         } else {

@@ -20,6 +20,7 @@ impl Cast {
         else {
             return String::new();
         };
+        let said = topic;
         let topic = self.short_topic(topic);
         let gesture = me.map_or("*smiles*", |p| p.voice.gestures.choose(rng).copied().unwrap_or("*smiles*"));
         let text = match request.purpose {
@@ -47,6 +48,14 @@ impl Cast {
                 }
                 return format!("<{pick}>");
             }
+            Purpose::DirectorPrompt if self.chinese => {
+                let next = next_speaker.clone().unwrap_or_else(|| "各位".into());
+                self.director_prompt_zh(&next, said, rng)
+            }
+            Purpose::DirectorSummary if self.chinese => {
+                let moderator = me.is_some_and(|p| p.role.to_ascii_lowercase().contains("moderator"));
+                self.director_summary_zh(said, moderator, rng)
+            }
             Purpose::DirectorPrompt => {
                 let next = next_speaker.clone().unwrap_or_else(|| "everyone".into());
                 let questions = [
@@ -68,6 +77,7 @@ impl Cast {
                 ];
                 lines.choose(rng).cloned().unwrap_or_default()
             }
+            _ if self.chinese => self.director_comment_zh(last_speaker.as_deref(), said, rng),
             _ => {
                 let who = last_speaker.clone().unwrap_or_else(|| "our audience".into());
                 let lines = [

@@ -41,6 +41,7 @@ impl Cast {
         match rng.random_range(0..20) {
             0..12 => pick.clone(),
             12..15 => pick.to_ascii_lowercase(),
+            _ if self.chinese => format!("我选{pick}下一个发言。"),
             _ => format!("I'd pick {pick} to play next."),
         }
     }
