@@ -103,6 +103,15 @@ impl MessageKind {
             MessageKind::Unanswered => Some("unanswered"),
         }
     }
+
+    /// The tag a reader sees beside the message: the log's word, but for a message from outside
+    /// the cast (the moderator's opening, the class's interjection), which is said plainly.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            MessageKind::Injected => Some("outside the cast"),
+            other => other.tag(),
+        }
+    }
 }
 
 /// How the selector's reply was read.

@@ -73,6 +73,22 @@ fn merge_sort<T: Clone>(items: &mut [T], before: &dyn Fn(&T, &T) -> bool) {
     items.clone_from_slice(&merged);
 }
 
+/// The language a piece of text is written in, as a `lang` attribute names it, when its script
+/// says so: kana is Japanese, Hangul Korean, Han characters otherwise Chinese; `None` for text
+/// in Latin letters (the page's own language). By code point ranges, so no Unicode tables.
+pub fn script_lang(text: &str) -> Option<&'static str> {
+    let has = |lo: u32, hi: u32| text.chars().any(|c| (lo..=hi).contains(&(c as u32)));
+    if has(0x3040, 0x30FF) {
+        Some("ja")
+    } else if has(0xAC00, 0xD7AF) || has(0x1100, 0x11FF) {
+        Some("ko")
+    } else if has(0x4E00, 0x9FFF) || has(0x3400, 0x4DBF) {
+        Some("zh")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,5 +160,14 @@ mod tests {
     fn clipping_counts_characters_and_marks_the_cut() {
         assert_eq!(clip("héllo wörld", 5), "héllo…");
         assert_eq!(clip("short", 5), "short");
+    }
+
+    #[test]
+    fn a_speech_names_its_language_by_its_script() {
+        assert_eq!(script_lang("“城市应该修建高速铁路”值得去做。"), Some("zh"));
+        assert_eq!(script_lang("Donald Trump说“越早越好”"), Some("zh"));
+        assert_eq!(script_lang("ひらがなと漢字"), Some("ja"));
+        assert_eq!(script_lang("안녕하세요"), Some("ko"));
+        assert_eq!(script_lang("Let me tell you, folks: ¿por qué no?"), None);
     }
 }

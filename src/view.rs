@@ -571,6 +571,9 @@ impl Shown for RunView {
     fn negotiation(&self) -> Option<&NegotiationView> {
         self.negotiation.as_ref()
     }
+    fn finished(&self) -> bool {
+        self.finished.is_some()
+    }
 }
 
 #[cfg(test)]

@@ -571,6 +571,20 @@ fn Live(panel: Panel) -> impl IntoView {
                 })
             }}
         </div>
+        // On the projector the proposals stay the teacher's to read (a class sees only what was
+        // accepted): the projector says how many wait.
+        {move || {
+            let waiting = shown.with(|p| p.proposals.len());
+            (waiting > 0).then(|| view! {
+                <p class="room-proposed-count" role="status" data-testid="room-proposed-count">
+                    {if waiting == 1 {
+                        "1 interjection proposed: leave the projector view (Esc) to read it.".to_string()
+                    } else {
+                        format!("{waiting} interjections proposed: leave the projector view (Esc) to read them.")
+                    }}
+                </p>
+            })
+        }}
         {move || {
             let tally = shown.with(|p| p.tally.clone());
             let first = tally.first()?.0.clone();

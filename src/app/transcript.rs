@@ -123,7 +123,7 @@ pub fn Transcript() -> impl IntoView {
             {layout.map(|_| view! {
                 <div class="visually-hidden" role="log" aria-live="polite" aria-relevant="additions" data-testid="announcer">
                     <For each=move || controller.heard.get() key=|(id, _)| *id let:heard>
-                        <p>{heard.1}</p>
+                        <p lang=crate::text::script_lang(&heard.1)>{heard.1.clone()}</p>
                     </For>
                 </div>
             })}
@@ -137,7 +137,7 @@ pub fn Transcript() -> impl IntoView {
                             <p class="message streaming" data-testid="live-text" data-speaker=agent>
                                 <span class="speaker">{speaker}</span>
                                 <span class="tag">"writing…"</span>
-                                <span class="text">{text}</span>
+                                <span class="text" lang=crate::text::script_lang(&text)>{text.clone()}</span>
                             </p>
                         }
                     })
@@ -192,7 +192,7 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
             {row.game.map(|g| view! { <p class="game-start" data-testid="game-start">{format!("Game {g}")}</p> })}
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
-                {row.kind.tag().map(|tag| view! { <span class="tag">{tag}</span> })}
+                {row.kind.label().map(|tag| view! { <span class="tag">{tag}</span> })}
                 {row.you.then(|| view! { <span class="tag" data-testid="you">{if row.by.is_empty() { "you".to_string() } else { row.by.clone() }}</span> })}
                 <span class="turn muted">{format!("turn {}", row.turn)}</span>
                 {row.score.clone().map(|(mean, why)| view! { <span class="tag score" data-testid="speech-score" title=why>{format!("judge {mean}")}</span> })}
@@ -203,7 +203,9 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
                     <p class="text" data-testid="message-move">{line}</p>
                     <details class="raw"><summary>"sent"</summary><code data-testid="message-text">{row.text.clone()}</code></details>
                 }.into_any(),
-                None => view! { <p class="text" data-testid="message-text">{parts}</p> }.into_any(),
+                None => view! {
+                    <p class="text" data-testid="message-text" lang=crate::text::script_lang(&row.text)>{parts}</p>
+                }.into_any(),
             }}
             {note.filter(|_| !row.injected).map(|n| view! { <p class="note" data-testid="message-note">{n}</p> })}
             {row.given.clone().map(|n| view! { <p class="note" data-testid="message-given">{n}</p> })}

@@ -825,7 +825,7 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
                 </select>
             </label>
             <label class="field grow">
-                <span>"Message (the next speaker hears it)"</span>
+                <span>"Message (every agent hears it from the next call on)"</span>
                 <input
                     data-testid="interject-text"
                     placeholder="What the class says"

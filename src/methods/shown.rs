@@ -35,6 +35,8 @@ pub trait Shown: Send + Sync + 'static {
     fn handoff_counts(&self) -> &BTreeMap<(String, String), u32>;
     fn selections(&self) -> &[Arc<SelectorRow>];
     fn negotiation(&self) -> Option<&NegotiationView>;
+    /// The run has ended (a turn without its speaker then never gets one).
+    fn finished(&self) -> bool;
 
     /// Bids per agent across the last `turns` turns, for the small history chart: for each agent,
     /// its bid in each of those turns, oldest first.

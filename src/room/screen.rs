@@ -130,7 +130,8 @@ impl PhoneHead {
 }
 
 /// What the top of the phone shows for `p`: a seat to take only while the student has none and
-/// the room lets students pick, and a vote for each of the run's agents once a run has started.
+/// the room lets students pick, and a vote for each of the run's agents while a run goes on
+/// (none before one starts, nor once it has finished: a vote then would count for nothing).
 pub fn phone_head(p: &Phone) -> PhoneHead {
     if p.ended {
         return PhoneHead::Ended;
@@ -143,8 +144,10 @@ pub fn phone_head(p: &Phone) -> PhoneHead {
     } else {
         Vec::new()
     };
+    let finished = p.log.iter().rev().any(|l| l.contains("\"type\":\"run_finished\""));
     let votes = agents(&p.log)
         .into_iter()
+        .filter(|_| !finished)
         .map(|a| {
             let n = p.tally.iter().find(|(x, _)| *x == a).map_or(0, |(_, n)| *n);
             (a, n)
@@ -255,6 +258,9 @@ mod tests {
         assert_eq!(votes[1], (s.agent_names()[1].clone(), 2));
         assert_eq!(votes[0].1, 0);
         assert!(phone_head(&p).may_propose());
+        // Once the run has finished there is nothing left to vote on.
+        p.log.push(Event::RunFinished { reason: crate::events::FinishReason::Stopped }.to_json());
+        assert!(matches!(phone_head(&p), PhoneHead::In { votes, .. } if votes.is_empty()));
     }
 
     #[test]

@@ -148,3 +148,26 @@ test('the stage says which model the scenario runs on at every width, the scenar
   assert.equal(await badge.getAttribute('title'), 'Model: offline demo (no key needed)');
   assert.deepEqual(errors, []);
 });
+
+test('with Chinese as the scenario\'s language the demo debates in Chinese, each speech marked lang="zh" for a screen reader', async () => {
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('tab-scenario').click();
+  await page.getByTestId('field-topic').fill('我们学校应该禁止学生上课使用手机吗？');
+  await page.getByTestId('field-language').fill('简体中文');
+  await page.getByTestId('field-max_turns').fill('4');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const speeches = page.locator('[data-testid=message]:not(.injected) [data-testid=message-text]');
+  const n = await speeches.count();
+  assert.ok(n >= 4, `${n} speeches`);
+  for (let i = 0; i < n; i++) {
+    assert.equal(await speeches.nth(i).getAttribute('lang'), 'zh');
+    assert.match(await speeches.nth(i).textContent(), /[\u4e00-\u9fff]/);
+  }
+  // The screen reader's log reads them in Chinese too.
+  const heard = page.locator('[data-testid=announcer] p[lang=zh]');
+  assert.ok(await heard.count() >= 1);
+  assert.deepEqual(errors, []);
+});

@@ -69,10 +69,26 @@ test('a bidding debate over an OpenAI-compatible endpoint, speech streamed', asy
   await setNumber(page, 'model.price.input_per_million', 2);
   await setNumber(page, 'model.price.output_per_million', 10);
   llm.chunkDelay = 15;
+  // Every line the screen reader's log gets while the speeches stream in, as it gets them.
+  await page.evaluate(() => {
+    window.heardLines = [];
+    const log = document.querySelector('[data-testid=announcer]');
+    new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.addedNodes) if (n.nodeType === 1) window.heardLines.push(n.textContent);
+    }).observe(log, { childList: true, subtree: true });
+  });
   await page.getByTestId('run').click();
   await waitForText(page.getByTestId('live-text'), /writing…/, 20000);
   await waitForStatus(page, 'Finished', 60000);
   llm.chunkDelay = 0;
+  // Each streamed speech was announced once, whole, and never a piece of one as it streamed.
+  const heardLines = await page.evaluate(() => window.heardLines);
+  const spoken = page.locator('[data-testid=message]:not(.injected)');
+  for (let i = 0; i < await spoken.count(); i++) {
+    const line = `${await spoken.nth(i).getAttribute('data-speaker')}: ${await spoken.nth(i).getByTestId('message-text').textContent()}`;
+    assert.equal(heardLines.filter((l) => l === line).length, 1, `${line}\n${heardLines.join('\n')}`);
+    assert.ok(!heardLines.some((l) => l !== line && line.startsWith(l)), `a piece of "${line}" was announced`);
+  }
 
   const speeches = llm.requests.filter((r) => r.body.stream);
   const bids = llm.requests.filter((r) => /<int>/.test(JSON.stringify(r.body.messages)));

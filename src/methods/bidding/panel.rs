@@ -30,7 +30,8 @@ fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
             <ol class="boards">
                 {chunked(
                     count,
-                    // A turn changes as its bids come in and once more when its winner is known.
+                    // A turn changes as its bids come in and once more when its winner is known (or
+                    // the run ends before there is one).
                     Arc::new(move |a, b| {
                         view.with(|v| {
                             v.bid_turns()
@@ -38,15 +39,18 @@ fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
                                 .skip(a)
                                 .take(b - a)
                                 .map(|t| {
-                                    let marks = t.winner.is_some() as u64 + 2 * t.given.is_some() as u64;
+                                    let cut = t.cut_short(v.finished());
+                                    let marks = t.winner.is_some() as u64 + 2 * t.given.is_some() as u64 + 4 * cut as u64;
                                     key(&[t.turn as u64, t.bids.len() as u64, marks])
                                 })
                                 .collect()
                         })
                     }),
                     Arc::new(move |i| {
-                        let board = view.with_untracked(|v| v.bid_turns().get(i).cloned())?;
-                        Some(view! { <Board board=board /> }.into_any())
+                        let (board, ended) = view.with_untracked(|v| (v.bid_turns().get(i).cloned(), v.finished()));
+                        let board = board?;
+                        let cut = board.cut_short(ended);
+                        Some(view! { <Board board=board cut=cut /> }.into_any())
                     }),
                     true,
                 )}
@@ -58,7 +62,7 @@ fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
 /// A turn's bids: each bid's agent, bar, value, the raw reply one click away, the reasoning and
 /// its note; then the tie-break and a floor given by the class.
 #[component]
-fn Board(board: Arc<BidTurn>) -> impl IntoView {
+fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
     let winner = board.winner.as_deref();
     // Who spoke: the class's choice where it gave the floor, else the highest bid.
     let speaker = board.given.as_ref().map(|(agent, _)| agent.as_str()).or(winner);
@@ -95,6 +99,7 @@ fn Board(board: Arc<BidTurn>) -> impl IntoView {
             <ul class="bids">{bids}</ul>
             {tie}
             {given}
+            {cut.then(|| view! { <p class="tie" data-testid="board-cut">"The run stopped before these bids chose a speaker."</p> })}
         </li>
     }
 }

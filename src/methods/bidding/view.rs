@@ -25,6 +25,13 @@ pub struct BidTurn {
     pub given: Option<(String, String)>,
 }
 
+impl BidTurn {
+    /// Whether these bids never chose a speaker because the run ended first (Stop during them).
+    pub fn cut_short(&self, finished: bool) -> bool {
+        finished && self.winner.is_none() && self.given.is_none()
+    }
+}
+
 /// Adds a bid to its turn's board (the turn's first bid opens the board).
 pub fn add_bid(boards: &mut Vec<Arc<BidTurn>>, turn: u32, cell: BidCell) {
     match boards.last_mut().filter(|b| b.turn == turn) {
@@ -63,4 +70,21 @@ pub fn bid_history(boards: &[Arc<BidTurn>], agents: Vec<String>, turns: usize) -
             (agent, values)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bids_are_cut_short_only_when_the_run_ended_before_they_chose() {
+        let mut board = BidTurn { turn: 5, bids: Vec::new(), winner: None, tie: false, tied: Vec::new(), given: None };
+        assert!(!board.cut_short(false), "still coming in");
+        assert!(board.cut_short(true), "stopped during them");
+        board.winner = Some("Ada".into());
+        assert!(!board.cut_short(true), "a speaker was chosen");
+        board.winner = None;
+        board.given = Some(("Ada".into(), "given".into()));
+        assert!(!board.cut_short(true), "the class gave the floor");
+    }
 }
