@@ -141,18 +141,14 @@ impl Cast {
                 return Some((answer.clone(), answer));
             }
             let q = clauses(text, &heard).pop()?;
-            let frames: &[&str] = match self.person(name) {
-                Some(other) if (other.stance - me.stance).abs() > 0.6 => &DISAGREE,
-                Some(_) => &AGREE,
-                None => &ANSWER_REMARK,
+            // The frames, and where words are few the answer without the quote: disagreeing with
+            // a castmate far from `me`, agreeing with one near, hearing someone outside the cast.
+            let (frames, short): (&[&str], &str) = match self.person(name) {
+                Some(other) if (other.stance - me.stance).abs() > 0.6 => (&DISAGREE, "{name}，我不同意"),
+                Some(_) => (&AGREE, "{name}说得对"),
+                None => (&ANSWER_REMARK, "{name}，我听到了"),
             };
             let frame = frames.choose(rng).copied().unwrap_or("{q}");
-            // Where words are few: the answer without the quote.
-            let short = match self.person(name) {
-                Some(other) if (other.stance - me.stance).abs() > 0.6 => "{name}，我不同意",
-                Some(_) => "{name}说得对",
-                None => "{name}，我听到了",
-            };
             let fill = |f: &str| f.replace("{name}", name).replace("{q}", q);
             Some((fill(frame), fill(short)))
         });

@@ -3,10 +3,10 @@
 // seat waiting for the class, an open room and a student's phone, at 1280 by 720, 1024 by 768 and
 // on a 390 by 844 phone, with reduced motion asked for. Then the page at 320 px wide and at 200 %
 // zoom (640 by 360 CSS pixels) needs no sideways scrolling.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { eventually, launch, loopbackOnly, runPreset, serveDist, startRelay, startTurn, waitForStatus } from './helpers.mjs';
+import { eventually, loopbackOnly, roomSession, runPreset, waitForStatus } from './helpers.mjs';
 
 const AXE = readFileSync(new URL('../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -16,19 +16,7 @@ const SIZES = [
   { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
 ];
 
-const ctx = {};
-before(async () => {
-  ctx.server = await serveDist();
-  ctx.relay = await startRelay();
-  ctx.turn = await startTurn();
-  ctx.browser = await launch();
-});
-after(async () => {
-  await ctx.browser?.close();
-  await ctx.server?.close();
-  ctx.relay?.close();
-  ctx.turn?.close();
-});
+const ctx = roomSession();
 
 /** A page of its own, asking for reduced motion, with the room's settings pointing at loopback. */
 async function open(url, options) {

@@ -291,6 +291,27 @@ export async function waitForStatus(page, prefix, timeout = 60000) {
 
 export const ofType = (events, type) => events.filter((e) => e.type === type);
 
+/**
+ * [`appSession`] with a class's room on loopback for the tests of one file: also the relay
+ * (`ctx.relay`) and the TURN server (`ctx.turn`) the room's pages meet through.
+ */
+export function roomSession() {
+  const ctx = {};
+  before(async () => {
+    ctx.server = await serveDist();
+    ctx.relay = await startRelay();
+    ctx.turn = await startTurn();
+    ctx.browser = await launch();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.server?.close();
+    ctx.relay?.close();
+    ctx.turn?.close();
+  });
+  return ctx;
+}
+
 /** Serves dist/ and launches Chromium for the tests of one file; `ctx.server`, `ctx.browser`. */
 export function appSession() {
   const ctx = {};

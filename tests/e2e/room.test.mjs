@@ -4,7 +4,7 @@
 // selected pair). Two students play seats in
 // the rail debate from their phones, the third proposes an interjection and votes; the log the
 // teacher exports holds every answer with who gave it, and its replay shows them.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -12,23 +12,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { connect, createServer } from 'node:net';
 import {
-  eventually, launch, loopbackOnly, ofType, root, screenshot, selectedPairs, serveDist, startRelay, startTurn, waitForStatus, waitForText,
+  eventually, loopbackOnly, ofType, roomSession, root, screenshot, selectedPairs, startRelay, waitForStatus, waitForText,
 } from './helpers.mjs';
 import { codeOf, secretOf, topicOf } from './room-envelope.mjs';
 
-const ctx = {};
-before(async () => {
-  ctx.server = await serveDist();
-  ctx.relay = await startRelay();
-  ctx.turn = await startTurn();
-  ctx.browser = await launch();
-});
-after(async () => {
-  await ctx.browser?.close();
-  await ctx.server?.close();
-  ctx.relay?.close();
-  ctx.turn?.close();
-});
+const ctx = roomSession();
 
 /** The pages the running test opened, to print their transports' trails if it fails. */
 let opened = [];
