@@ -51,6 +51,29 @@ pub async fn load() -> Result<(), String> {
     Ok(())
 }
 
+/// Plays the opening and first turn of `scenario` on the demo model and drops them, while the
+/// visitor reads the stage: a browser compiles each wasm function when it is first called, and a
+/// first Run waited for the engine, its method and the demo model to be compiled (about 50 ms
+/// more from the click to the first speech on a desktop). Nothing is shown or kept.
+pub fn warm(scenario: &Scenario) {
+    use futures::FutureExt;
+    if OPENER.get().is_none() || !scenario.model.is_demo() {
+        return;
+    }
+    let mut scenario = scenario.clone();
+    scenario.model.demo.latency_ms = 0;
+    let clock: Rc<dyn Clock> = Rc::new(crate::clock::FrozenClock);
+    let model = Rc::new(PageDemo::new(&scenario, clock.clone()));
+    let Ok(mut run) = crate::engine::Run::new(scenario, model, clock) else {
+        return;
+    };
+    for _ in 0..2 {
+        if run.step().now_or_never().is_none() {
+            return;
+        }
+    }
+}
+
 /// What a run of `scenario` will cost (see [`Estimate::of`]), played on the demo model: `None`
 /// until its chunk has arrived.
 pub fn estimate(scenario: &Scenario) -> Option<Estimate> {

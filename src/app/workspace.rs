@@ -42,6 +42,11 @@ fn build(slots: Slots) {
     leptos::task::spawn_local(async move {
         let loaded = demo::load().await;
         controller.demo_ready.set(loaded.is_ok());
+        if loaded.is_ok() {
+            // After the stage has drawn (a task of its own), not before it.
+            let scenario = scenario.get_untracked();
+            set_timeout(move || demo::warm(&scenario), std::time::Duration::ZERO);
+        }
         // The service worker waits for this (boot/offline.js), so it copies the module from
         // the browser's cache instead of downloading it a second time.
         if let Some(w) = web_sys::window() {
