@@ -67,8 +67,14 @@ self.addEventListener('install', (event) => event.waitUntil((async () => {
   await Promise.all([...files].map(async ([url, { revision, onUse }]) => {
     const old = await kept(url, earlier);
     if (old?.headers.get('x-agora-revision') === revision) return cache.put(url, old);
-    // A file cached on use is fetched again only if an earlier version had it.
-    if (onUse && !old) return;
+    // A file cached on use is fetched again only if an earlier version had it, or taken from
+    // the browser's cache if this visit has used it already (the Chinese words, fetched before a
+    // Chinese page draws; a room opened before the worker installed).
+    if (onUse && !old) {
+      const used = await checked(url, revision, 'only-if-cached').catch(() => null);
+      if (used) await cache.put(url, used);
+      return;
+    }
     await cache.put(url, await download(url, revision, true));
   }));
 })()));

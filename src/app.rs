@@ -22,6 +22,7 @@ pub mod intab;
 mod intab_panel;
 mod judge;
 mod keys;
+mod lang;
 mod leaderboard;
 pub(crate) mod methods;
 mod models;
@@ -39,6 +40,8 @@ mod workspace;
 
 use leptos::prelude::*;
 
+use crate::i18n::{say, t};
+
 pub use driver::{Controller, Mode};
 pub use methods::method_label;
 pub(crate) use workspace::MethodPanel;
@@ -51,7 +54,26 @@ pub fn start() {
     if body.is_some_and(|b| b.class_list().contains("phone-page")) {
         return phone();
     }
-    leptos::mount::mount_to_body(App);
+    // A visit in Chinese fetches its words before drawing anything (a start screen drawn in
+    // English and redrawn would flash); the static shell stays until then (boot/start.js leaves
+    // a shell that waits for the words).
+    match lang::chosen() {
+        crate::i18n::Lang::En => leptos::mount::mount_to_body(App),
+        other => {
+            let shell =
+                web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("shell"));
+            if let Some(shell) = &shell {
+                let _ = shell.set_attribute("data-wait", "words");
+            }
+            wasm_bindgen_futures::spawn_local(async move {
+                lang::install(other).await;
+                leptos::mount::mount_to_body(App);
+                if let Some(shell) = shell {
+                    shell.remove();
+                }
+            });
+        }
+    }
 }
 
 /// A student's phone: the room's screen, drawn by the tools' chunk from the join link; what
@@ -141,7 +163,7 @@ impl From<leptos::wasm_split::SplitLoaderError> for Unfetched {
 
 impl std::fmt::Display for Unfetched {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("The rest of the app could not be fetched: check the connection, then try again.")
+        f.write_str(crate::i18n::t(crate::i18n::say::Unfetched))
     }
 }
 
@@ -199,21 +221,21 @@ fn Start(slots: Slots) -> impl IntoView {
         <header class="top">
             <div>
                 <h1>"Agora"</h1>
-                <p class="tagline">"Multi-agent dialogue simulations, every decision visible."</p>
+                <p class="tagline">{t(say::Tagline)}</p>
             </div>
             {place(slots.badge)}
         </header>
         <main class="start" data-testid="start" hidden=move || layout.stage.get()>
-            <section class="gallery" aria-label="Scenarios">
+            <section class="gallery" aria-label=t(say::Scenarios)>
                 <div class="gallery-head">
-                    <h2>"Pick a scenario"</h2>
+                    <h2>{t(say::PickScenario)}</h2>
                     {place(slots.head)}
                 </div>
                 {place(slots.message)}
                 {move || slots.failed.get().map(|why| view! {
                     <p class="notice error" data-testid="workspace-failed" role="alert">
                         {why} " "
-                        <button data-testid="workspace-retry" on:click=retry.clone()>"Try again"</button>
+                        <button data-testid="workspace-retry" on:click=retry.clone()>{t(say::TryAgain)}</button>
                     </p>
                 })}
                 <Gallery slots=slots />
@@ -238,6 +260,7 @@ fn Gallery(slots: Slots) -> impl IntoView {
                     };
                     let opening = move || slots.open.get() == Some(card.id);
                     let owner = owner.clone();
+                    let words = crate::i18n::card(card.id, card.title, card.summary);
                     view! {
                         <li class="preset" class:current=current data-testid=format!("preset-{}", card.id)>
                             <button
@@ -253,10 +276,10 @@ fn Gallery(slots: Slots) -> impl IntoView {
                                     }
                                 }
                             >
-                                <span class="method-tag">{card.kind.label()}</span>
-                                <h3>{card.title}</h3>
-                                <p>{card.summary}</p>
-                                {move || opening().then(|| view! { <span class="opening" role="status">"Opening…"</span> })}
+                                <span class="method-tag">{card.kind.words()}</span>
+                                <h3>{words.0}</h3>
+                                <p>{words.1}</p>
+                                {move || opening().then(|| view! { <span class="opening" role="status">{t(say::Opening)}</span> })}
                             </button>
                         </li>
                     }

@@ -3,6 +3,7 @@
 //! the page draws exactly what these decide and native tests pin every state down.
 
 use crate::events::FinishReason;
+use crate::i18n::{fill, say, t, tf};
 use crate::session::Status;
 
 /// Everything about the run on screen that the controls depend on.
@@ -62,9 +63,9 @@ pub fn controls(s: &RunState) -> Controls {
     let replay = s.replaying.then_some(!s.busy && s.applied > 0);
     Controls {
         run_label: match (s.replaying, s.mode) {
-            (true, _) => "Play",
-            (false, Status::Paused | Status::PausedOnError) => "Resume",
-            _ => "Run",
+            (true, _) => t(say::Play),
+            (false, Status::Paused | Status::PausedOnError) => t(say::Resume),
+            _ => t(say::Run),
         },
         run: !s.blocked && s.mode != Status::Running,
         pause: s.mode == Status::Running,
@@ -81,21 +82,22 @@ pub fn controls(s: &RunState) -> Controls {
 /// the turn under way (its bids, its question to the class); a paused or finished one, the last
 /// turn whose speaker was chosen.
 pub fn status(s: &RunState) -> String {
-    let turn = s.turn;
-    let under_way = if s.spoken { turn + 1 } else { turn.max(1) };
+    let turn = s.turn.to_string();
+    let under_way = if s.spoken { s.turn + 1 } else { s.turn.max(1) }.to_string();
+    let at = |template: &str, turn: &str| fill(template, &[("turn", turn), ("why", &s.ending)]);
     let state = match (s.mode, s.finished) {
-        (Status::Idle, _) => "Ready".to_string(),
+        (Status::Idle, _) => t(say::StatusReady).to_string(),
         (Status::Paused | Status::PausedOnError, Some(FinishReason::Error)) => {
-            format!("Paused after an error · turn {turn} · Resume or Step plays the failed turn again")
+            at(t(say::StatusPausedAfterError), &turn)
         }
-        (_, Some(_)) => format!("Finished after turn {turn}: {}", s.ending),
-        (Status::Finished, None) => format!("Finished after turn {turn}"),
-        (Status::Running, None) if s.waiting => format!("Waiting for you · turn {under_way}"),
-        (Status::Running, None) => format!("Running · turn {under_way}"),
-        (_, None) => format!("Paused · turn {turn}"),
+        (_, Some(_)) => at(t(say::StatusFinishedWhy), &turn),
+        (Status::Finished, None) => at(t(say::StatusFinished), &turn),
+        (Status::Running, None) if s.waiting => at(t(say::StatusWaiting), &under_way),
+        (Status::Running, None) => at(t(say::StatusRunning), &under_way),
+        (_, None) => at(t(say::StatusPaused), &turn),
     };
     if s.replaying {
-        format!("{state} · replay")
+        tf(say::StatusReplay, &[("state", &state)])
     } else {
         state
     }
@@ -105,18 +107,17 @@ pub fn status(s: &RunState) -> String {
 /// someone (ticked now or kept from an earlier visit), who, so Run does not wait on the class
 /// unannounced. `seats` are the scenario's seats, the selector's under its own name.
 pub fn before_run(seats: &[String], selector: &str) -> String {
-    let start = "Press Run or Step to start the conversation.";
+    let start = t(say::BeforeRunStart);
     let names: Vec<&str> =
-        seats.iter().map(|s| if s == selector { "the selector" } else { s.as_str() }).collect();
+        seats.iter().map(|s| if s == selector { t(say::TheSelector) } else { s.as_str() }).collect();
     let asked = match names.as_slice() {
         [] => return start.to_string(),
-        [one] => format!("The class plays {one}: the stage asks the class each time {one} is to answer."),
-        [rest @ .., last] => format!(
-            "The class plays {} and {last}: the stage asks the class each time one of them is to answer.",
-            rest.join(", ")
-        ),
+        [one] => tf(say::BeforeRunOne, &[("name", one)]),
+        [rest @ .., last] => {
+            tf(say::BeforeRunMany, &[("names", &rest.join(t(say::ListComma))), ("last", last)])
+        }
     };
-    format!("{asked} {start}")
+    tf(say::TwoSentences, &[("first", &asked), ("second", start)])
 }
 
 /// What the interjection row says of `waiting` interjections made while a turn is under way
@@ -254,5 +255,26 @@ mod tests {
         // Before the first answer there is nothing to undo.
         let c = controls(&RunState { seated: true, answered: false, ..at(Status::Running) });
         assert!(!c.undo_answer);
+    }
+
+    #[test]
+    fn in_chinese_the_controls_and_status_read_as_chinese_sentences() {
+        crate::i18n::speak(Some(crate::i18n::zh::TABLE));
+        let running = status(&at(Status::Running));
+        let paused = controls(&at(Status::Paused));
+        let replay = status(&RunState { replaying: true, ..at(Status::Paused) });
+        let seats = before_run(&["Donald Trump".into(), "Elizabeth Warren".into(), "Kanye West".into()], "");
+        let one = before_run(&["Speaker Selector".into()], "Speaker Selector");
+        crate::i18n::speak(None);
+        assert_eq!(running, "运行中 · 第 4 轮");
+        assert_eq!(paused.run_label, "继续");
+        assert_eq!(replay, "已暂停 · 第 3 轮 · 回放");
+        assert_eq!(
+            seats,
+            "全班扮演 Donald Trump、Elizabeth Warren 和 Kanye West：每次轮到其中一位发言，舞台都会请全班作答。按“运行”或“单步”开始对话。"
+        );
+        assert!(one.starts_with("全班扮演 点名者："), "{one}");
+        // English again once the table is put away.
+        assert_eq!(status(&at(Status::Running)), "Running · turn 4");
     }
 }

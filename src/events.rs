@@ -107,10 +107,16 @@ impl MessageKind {
     /// The tag a reader sees beside the message: the log's word, but for a message from outside
     /// the cast (the moderator's opening, the class's interjection), which is said plainly.
     pub fn label(self) -> Option<&'static str> {
-        match self {
-            MessageKind::Injected => Some("outside the cast"),
-            other => other.tag(),
-        }
+        use crate::i18n::{say, t};
+        Some(match self {
+            MessageKind::Agent => return None,
+            MessageKind::Injected => t(say::KindInjected),
+            MessageKind::Incomplete => t(say::KindIncomplete),
+            MessageKind::Refused => t(say::KindRefused),
+            MessageKind::Filtered => t(say::KindFiltered),
+            MessageKind::Empty => t(say::KindEmpty),
+            MessageKind::Unanswered => t(say::KindUnanswered),
+        })
     }
 }
 
@@ -163,6 +169,19 @@ impl FinishReason {
             FinishReason::GameOver => "all games played",
             FinishReason::Stopped => "stopped",
             FinishReason::Error => "an error ended the run",
+        }
+    }
+
+    /// Why the run ended, in the language the page speaks ([`crate::i18n`]; event logs and
+    /// traces keep [`FinishReason::label`]'s English).
+    pub fn words(self) -> &'static str {
+        use crate::i18n::{say, t};
+        match self {
+            FinishReason::TurnLimit => t(say::FinishTurnLimit),
+            FinishReason::DirectorStopped => t(say::FinishDirector),
+            FinishReason::GameOver => t(say::FinishGameOver),
+            FinishReason::Stopped => t(say::FinishStopped),
+            FinishReason::Error => t(say::FinishError),
         }
     }
 

@@ -21,6 +21,7 @@ pub mod failure;
 pub mod floor;
 pub mod form;
 pub mod game;
+pub mod i18n;
 pub mod intab;
 pub mod json;
 pub mod judge;

@@ -41,6 +41,15 @@ pub fn is_title(title: &str) -> bool {
     CARDS.iter().any(|c| c.title == title)
 }
 
+/// A scenario's title in the language the page speaks: a preset's as its card says it there
+/// ([`crate::i18n::card`]), any other as its author wrote it.
+pub fn title_words(title: &str) -> &str {
+    match CARDS.iter().find(|c| c.title == title) {
+        Some(c) => crate::i18n::card(c.id, c.title, c.summary).0,
+        None => title,
+    }
+}
+
 pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }

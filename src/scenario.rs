@@ -15,6 +15,23 @@ pub use templates::{TemplatePart, TemplateRow};
 
 /// Asserts that a scenario with `method` (every field away from its default) reads back as it
 /// was written, for the tests in each method's folder.
+impl MethodKind {
+    /// The method's name in the language the page speaks ([`crate::i18n`]; files and logs keep
+    /// [`MethodKind::label`]'s English).
+    pub fn words(self) -> &'static str {
+        use crate::i18n::{say, t};
+        match self {
+            MethodKind::RoundRobin => t(say::MethodRoundRobin),
+            MethodKind::Random => t(say::MethodRandom),
+            MethodKind::Bidding => t(say::MethodBidding),
+            MethodKind::Director => t(say::MethodDirector),
+            MethodKind::Handoff => t(say::MethodHandoff),
+            MethodKind::Selector => t(say::MethodSelector),
+            MethodKind::Negotiation => t(say::MethodNegotiation),
+        }
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn assert_reads_back(method: Method) {
     read::tests::reads_back(method)

@@ -232,7 +232,7 @@ impl RunView {
             (FinishReason::DirectorStopped, Some(d)) => {
                 crate::methods::director::words::ended(d.probability, d.ended_by_class)
             }
-            _ => reason.label().to_string(),
+            _ => reason.words().to_string(),
         })
     }
 

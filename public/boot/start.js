@@ -26,6 +26,8 @@ const wasm = fetch(at(t.dataset.wasm)).then((r) => (r.body
   : r));
 import(at(t.dataset.glue.replace(/\.js$/, '.split.js'))).then((m) => m.__wasm_split_prefetch?.()).catch(() => {});
 await (await import(at(t.dataset.glue))).default({ module_or_path: wasm });
-// The app has mounted beside the shell, in the same task: the shell goes before the next paint.
-document.getElementById('shell')?.remove();
+// The app has mounted beside the shell, in the same task: the shell goes before the next paint
+// (a visit in another language mounts once its words are in, and removes the shell itself).
+const shell = document.getElementById('shell');
+if (!shell?.dataset.wait) shell?.remove();
 import('./offline.js').catch(() => {});

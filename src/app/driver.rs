@@ -5,6 +5,7 @@
 //! A run's events reach the view once per animation frame, so a fast run repaints at most once a
 //! frame however many events it records.
 
+use crate::i18n::{say, t};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -39,16 +40,19 @@ pub const READ_ALOUD_WPM: f64 = 150.0;
 /// The demo model's latency per call under Read aloud, in milliseconds.
 const READ_ALOUD_LATENCY_MS: u64 = 400;
 
+/// A setting's words, in the language spoken.
+pub type Words = fn() -> &'static str;
+
 /// The speed settings, slowest first: read aloud, else the demo model's simulated latency per
 /// call in milliseconds (a replay steps at that pace too, 150 ms at least).
-pub const SPEEDS: [(&str, u64); 5] = [
+pub const SPEEDS: [(Words, u64); 5] = [
     // Short enough to read whole in the run controls' list.
-    ("Read aloud: 150 words/min", READ_ALOUD),
+    (|| t(say::SpeedReadAloud), READ_ALOUD),
     // A turn is two calls' wait (the bids go out together, then the speech): named by the turn.
-    ("Slow: about 2 s a turn", 1000),
-    ("Quick: about 1 s a turn", 400),
-    ("Fast: 0.1 s a call", 120),
-    ("Instant", 0),
+    (|| t(say::SpeedSlow), 1000),
+    (|| t(say::SpeedQuick), 400),
+    (|| t(say::SpeedFast), 120),
+    (|| t(say::SpeedInstant), 0),
 ];
 /// How many announcements the screen reader's log keeps.
 const HEARD_KEPT: usize = 6;

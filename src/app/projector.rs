@@ -19,7 +19,7 @@ pub fn ProjectorButton() -> impl IntoView {
         <button
             data-testid="projector"
             aria-pressed=move || on.get().to_string()
-            title="Large type for a class (P); → steps, ← steps back in a replay, Space plays, Esc leaves"
+            title=crate::i18n::t(crate::i18n::say::ProjectorTitle)
             on:click=move |ev| {
                 on.update(|v| *v = !*v);
                 // The focus goes back to the page, so that Space then plays instead of pressing
@@ -29,7 +29,7 @@ pub fn ProjectorButton() -> impl IntoView {
                 }
             }
         >
-            {move || if on.get() { "Leave projector view" } else { "Projector view" }}
+            {move || if on.get() { crate::i18n::t(crate::i18n::say::ProjectorLeave) } else { crate::i18n::t(crate::i18n::say::Projector) }}
         </button>
     }
 }

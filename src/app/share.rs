@@ -4,6 +4,7 @@
 //! A link is read once and then removed from the address bar, so a reload restores the user's
 //! own work (saved as it changes) instead of applying the link over it again.
 
+use crate::i18n::{say, t, tf};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -223,7 +224,15 @@ pub fn ShareLinks() -> impl IntoView {
 }
 
 fn ended_label(ended: Option<FinishReason>) -> &'static str {
-    ended.map_or("unfinished", FinishReason::label)
+    ended.map_or(t(say::PastUnfinished), FinishReason::words)
+}
+
+/// A past run's method (kept as its English name) in the language spoken.
+fn method_words(kept: &str) -> &str {
+    match crate::scenario::MethodKind::ALL.iter().find(|k| k.label() == kept) {
+        Some(kind) => kind.words(),
+        None => kept,
+    }
 }
 
 /// The runs played here before, to open as replays or delete.
@@ -234,7 +243,7 @@ pub fn PastRuns() -> impl IntoView {
     let editor = expect_context::<EditorState>();
     match super::storage::history() {
         Ok(list) => controller.history.set(list),
-        Err(e) => notice.set(format!("{e}; it is left as it is.")),
+        Err(e) => notice.set(tf(say::PastUnreadable, &[("why", &e)])),
     }
     // Drawn as text with one click handler reading which button of which run was pressed (a
     // typed view per run cost the first page more).
@@ -242,21 +251,28 @@ pub fn PastRuns() -> impl IntoView {
         controller.history.with(|list| {
             list.iter()
                 .map(|past| {
+                    let method = method_words(&past.method);
                     let what = if past.runs > 0 {
-                        format!(" {} · a batch of {} runs · {}", past.method, past.runs, past.saved)
+                        let n = past.runs.to_string();
+                        tf(say::PastBatch, &[("method", method), ("n", &n), ("saved", &past.saved)])
                     } else if past.columns > 0 {
-                        format!(" {} · {} columns · {}", past.method, past.columns, past.saved)
+                        let n = past.columns.to_string();
+                        tf(say::PastComparison, &[("method", method), ("n", &n), ("saved", &past.saved)])
                     } else {
-                        format!(" {} · {} turns · {} · {}", past.method, past.turns, ended_label(past.ended), past.saved)
+                        let turns = past.turns.to_string();
+                        let ended = ended_label(past.ended);
+                        let args = [("method", method), ("turns", &turns), ("ended", ended), ("saved", &past.saved)];
+                        tf(say::PastRun, &args)
                     };
                     crate::markup!(
-                        "<li class=\"past-run\" data-testid=\"past-run\"><div><strong>{}</strong><span class=\"muted\">{}</span></div><button data-testid=\"past-open\" data-act=\"open\" data-id=\"{}\">{}</button><button data-testid=\"past-delete\" data-act=\"delete\" data-id=\"{}\" aria-label=\"Delete the run of {}\">Delete</button></li>",
-                        past.title,
+                        "<li class=\"past-run\" data-testid=\"past-run\"><div><strong>{}</strong><span class=\"muted\">{}</span></div><button data-testid=\"past-open\" data-act=\"open\" data-id=\"{}\">{}</button><button data-testid=\"past-delete\" data-act=\"delete\" data-id=\"{}\" aria-label=\"{}\">{}</button></li>",
+                        crate::presets::title_words(&past.title),
                         what,
                         past.id,
-                        if past.runs + past.columns > 0 { "Open" } else { "Replay" },
+                        if past.runs + past.columns > 0 { t(say::PastOpen) } else { t(say::PastReplay) },
                         past.id,
-                        past.title
+                        tf(say::PastDeleteLabel, &[("title", crate::presets::title_words(&past.title))]),
+                        t(say::PastDelete)
                     )
                 })
                 .collect::<crate::markup::Markup>()
@@ -284,18 +300,15 @@ pub fn PastRuns() -> impl IntoView {
             controller.open_past(&id).map(|scenario| editor.load(scenario))
         };
         if let Err(e) = opened {
-            notice.set(format!("Could not open it: {e}."));
+            notice.set(tf(say::PastCouldNotOpen, &[("why", &e)]));
         }
     };
     view! {
-        <section class="past-runs" aria-label="Past runs" data-testid="past-runs">
-            <h2>"Past runs"</h2>
+        <section class="past-runs" aria-label=t(say::PastRuns) data-testid="past-runs">
+            <h2>{t(say::PastRuns)}</h2>
             {move || controller.history.with(Vec::is_empty).then(|| view! {
                 <p class="muted">
-                    {format!(
-                        "Runs you play are kept here (the last {}), to replay or continue.",
-                        super::storage::HISTORY_LIMIT,
-                    )}
+                    {tf(say::PastRunsEmpty, &[("n", &super::storage::HISTORY_LIMIT.to_string())])}
                 </p>
             })}
             <ul on:click=act markup=list></ul>

@@ -6,6 +6,7 @@
 //! statistics, the judge, batches, comparisons, the call inspector, the class's room) is a tab of
 //! the drawer beside the stage, one click away, so nothing is ever stacked under the stage.
 
+use crate::i18n::say;
 use leptos::prelude::*;
 
 /// Which screen is shown and which drawer tab is open. `Copy`, so any component can take it.
@@ -60,14 +61,14 @@ impl Tab {
     /// The words on its button, and the drawer's title while it is open.
     pub fn label(self) -> &'static str {
         match self {
-            Tab::Scenario => "Scenario",
-            Tab::Class => "Class",
-            Tab::Files => "Share & files",
-            Tab::Stats => "Statistics",
-            Tab::Judge => "Judge",
-            Tab::Batch => "Batch",
-            Tab::Compare => "Compare",
-            Tab::Inspector => "Inspector",
+            Tab::Scenario => crate::i18n::t(say::TabScenario),
+            Tab::Class => crate::i18n::t(say::TabClass),
+            Tab::Files => crate::i18n::t(say::TabFiles),
+            Tab::Stats => crate::i18n::t(say::TabStats),
+            Tab::Judge => crate::i18n::t(say::TabJudge),
+            Tab::Batch => crate::i18n::t(say::TabBatch),
+            Tab::Compare => crate::i18n::t(say::TabCompare),
+            Tab::Inspector => crate::i18n::t(say::TabInspector),
         }
     }
 }
@@ -126,7 +127,7 @@ pub fn TabBar() -> impl IntoView {
             }
         })
         .collect_view();
-    view! { <nav class="tabs" aria-label="Panels beside the stage">{buttons}</nav> }
+    view! { <nav class="tabs" aria-label=crate::i18n::t(say::TabsLabel)>{buttons}</nav> }
 }
 
 /// One tab's content in the drawer: drawn once and kept (a batch or a room goes on while another
@@ -149,7 +150,7 @@ pub fn Drawer(children: Children) -> impl IntoView {
         <aside id="drawer" class="drawer" data-testid="drawer" tabindex="0" aria-label=title hidden=move || layout.tab.get().is_none()>
             <div class="drawer-head">
                 <h2>{title}</h2>
-                <button class="dismiss" data-testid="drawer-close" aria-label="Close the panel" on:click=move |_| layout.tab.set(None)>
+                <button class="dismiss" data-testid="drawer-close" aria-label=crate::i18n::t(say::ClosePanel) on:click=move |_| layout.tab.set(None)>
                     "×"
                 </button>
             </div>

@@ -2,6 +2,7 @@
 //! messages (the moderator's or audience's opening) marked. Rows are keyed, so a new message adds
 //! one row and leaves the others alone.
 
+use crate::i18n::{say, t, tf};
 use std::sync::Arc;
 
 use leptos::html::Ol;
@@ -51,10 +52,10 @@ pub fn Transcript() -> impl IntoView {
     view! {
         <div class="panel transcript-panel">
             <h2>
-                "Transcript " <span class="muted count" data-testid="message-count">
+                {t(say::Transcript)} " " <span class="muted count" data-testid="message-count">
                     {move || match count.get() {
-                        1 => "(1 message)".to_string(),
-                        n => format!("({n} messages)"),
+                        1 => t(say::MessagesOne).to_string(),
+                        n => tf(say::MessagesMany, &[("n", &n.to_string())]),
                     }}
                 </span>
             </h2>
@@ -71,7 +72,7 @@ pub fn Transcript() -> impl IntoView {
                     });
                     view! {
                         <details class="descriptions" data-testid="descriptions">
-                            <summary>{format!("Character descriptions ({count})")}</summary>
+                            <summary>{tf(say::CharacterDescriptions, &[("n", &count.to_string())])}</summary>
                             {lines}
                         </details>
                     }
@@ -83,7 +84,7 @@ pub fn Transcript() -> impl IntoView {
                 node_ref=list
                 // Reachable by keyboard to scroll; what is said aloud comes from the log below.
                 tabindex="0"
-                aria-label="Transcript"
+                aria-label=t(say::Transcript)
                 on:scroll=move |_| {
                     if let Some(el) = list.get_untracked() {
                         let (top, height) = (el.scroll_top(), el.scroll_height());
@@ -161,11 +162,11 @@ pub fn Transcript() -> impl IntoView {
                 <p class="muted empty">
                     {move || if layout.is_none() {
                         // A column of a comparison: the page's buttons play every column.
-                        "Press Play all or Step all to start the conversations.".to_string()
+                        t(say::EmptyCompare).to_string()
                     } else if controller.replaying.get() {
-                        "Press Play or Step to watch the recorded conversation.".to_string()
+                        t(say::EmptyReplay).to_string()
                     } else if controller.mode.get() != super::Mode::Idle {
-                        "The conversation begins with the first speech.".to_string()
+                        t(say::EmptyRunning).to_string()
                     } else {
                         // Seats kept from an earlier visit are said here, before Run waits on them.
                         seats.with(|seats| crate::controls::before_run(seats, crate::methods::selector::SELECTOR))
@@ -189,19 +190,19 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
     let note = row.kind.note(&row.refusal);
     view! {
         <li class="message" class:injected=row.injected data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn data-kind=row.kind.tag()>
-            {row.game.map(|g| view! { <p class="game-start" data-testid="game-start">{format!("Game {g}")}</p> })}
+            {row.game.map(|g| view! { <p class="game-start" data-testid="game-start">{tf(say::GameN, &[("n", &g.to_string())])}</p> })}
             <div class="meta">
                 <strong class="speaker">{row.speaker.clone()}</strong>
                 {row.kind.label().map(|tag| view! { <span class="tag">{tag}</span> })}
-                {row.you.then(|| view! { <span class="tag" data-testid="you">{if row.by.is_empty() { "you".to_string() } else { row.by.clone() }}</span> })}
-                <span class="turn muted">{format!("turn {}", row.turn)}</span>
-                {row.score.clone().map(|(mean, why)| view! { <span class="tag score" data-testid="speech-score" title=why>{format!("judge {mean}")}</span> })}
+                {row.you.then(|| view! { <span class="tag" data-testid="you">{if row.by.is_empty() { t(say::You).to_string() } else { row.by.clone() }}</span> })}
+                <span class="turn muted">{tf(say::TurnN, &[("turn", &row.turn.to_string())])}</span>
+                {row.score.clone().map(|(mean, why)| view! { <span class="tag score" data-testid="speech-score" title=why>{tf(say::JudgeScore, &[("mean", &mean.to_string())])}</span> })}
             </div>
             {match row.action.clone() {
                 // What the player sent (and the other player read) one click away.
                 Some(line) => view! {
                     <p class="text" data-testid="message-move">{line}</p>
-                    <details class="raw"><summary>"sent"</summary><code data-testid="message-text">{row.text.clone()}</code></details>
+                    <details class="raw"><summary>{t(say::SentAsIs)}</summary><code data-testid="message-text">{row.text.clone()}</code></details>
                 }.into_any(),
                 None => view! {
                     <p class="text" data-testid="message-text" lang=crate::text::script_lang(&row.text)>{parts}</p>

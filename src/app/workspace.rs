@@ -4,6 +4,7 @@
 //! run, and draws the stage and its drawer, the start screen's past runs and file button, and the
 //! notices, each into the place the first page left for it ([`Slots`]).
 
+use crate::i18n::{say, t, tf};
 use leptos::prelude::*;
 
 use super::stage::Tab;
@@ -155,12 +156,16 @@ fn build(slots: Slots) {
         }
         .into_any(),
     );
-    fill(slots.badge, view! { <ModelBadge /> }.into_any());
+    // The language switch comes with the workspace (its code is no part of the first page).
+    fill(
+        slots.badge,
+        view! { <div class="top-tools"><ModelBadge /><super::lang::LanguageSwitch /></div> }.into_any(),
+    );
     fill(
         slots.head,
         view! {
             <button data-testid="to-stage" class="primary" on:click=move |_| layout.show_stage()>
-                {move || format!("Open \u{201c}{}\u{201d}", editor.scenario.with(|s| s.title.clone()))}
+                {move || editor.scenario.with(|s| tf(say::OpenScenario, &[("title", crate::presets::title_words(&s.title))]))}
             </button>
             <OpenRun message=message board=board testid="open-file" />
         }
@@ -199,10 +204,10 @@ fn ModelBadge() -> impl IntoView {
 /// The model badge's words for `model`: in full, and short.
 fn model_words(model: &crate::scenario::ModelSettings) -> (String, String) {
     if model.is_demo() {
-        return ("Model: offline demo (no key needed)".into(), "Demo model".into());
+        return (t(say::ModelDemo).into(), t(say::ModelDemoShort).into());
     }
-    let provider = crate::provider::preset(&model.provider).map_or("in this browser", |p| p.label);
-    (format!("Model: {} · {}", model.name, provider), model.name.clone())
+    let provider = crate::provider::preset(&model.provider).map_or(t(say::InThisBrowser), |p| p.label);
+    (tf(say::ModelNamed, &[("model", &model.name), ("provider", provider)]), model.name.clone())
 }
 
 /// The run screen: the bar with the scenario's name and the tabs, one row of run controls, the
@@ -217,19 +222,20 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
     judge::score_live(controller);
     let title = move || {
         let from_run = controller.view.with(|v| v.scenario.as_ref().map(|s| s.title.clone()));
-        from_run.unwrap_or_else(|| editor.scenario.with(|s| s.title.clone()))
+        let title = from_run.unwrap_or_else(|| editor.scenario.with(|s| s.title.clone()));
+        crate::presets::title_words(&title).to_string()
     };
     view! {
         <header class="topbar" data-tab=move || stage::tab_id(layout.tab.get())>
-            <button class="back" data-testid="to-gallery" title="All scenarios and past runs (the run on screen stays as it is)" on:click=move |_| layout.stage.set(false)>
-                "\u{2190} Scenarios"
+            <button class="back" data-testid="to-gallery" title=t(say::BackToScenariosTitle) on:click=move |_| layout.stage.set(false)>
+                {t(say::BackToScenarios)}
             </button>
             <h1 class="title" data-testid="stage-title">{title}</h1>
             <ModelBadge />
             <stage::TabBar />
         </header>
         <main class="layout" class:projector=move || controller.projector.get() class:drawer-open=move || layout.tab.get().is_some() data-tab=move || stage::tab_id(layout.tab.get())>
-            <section class="run" aria-label="Run">
+            <section class="run" aria-label=t(say::RunRegion)>
                 <Controls message=message />
                 <div class="stage">
                     <div class="talk">
@@ -241,7 +247,7 @@ fn Stage(board: RwSignal<Option<crate::tournament::Board>>) -> impl IntoView {
                             }}
                         </div>
                     </div>
-                    <aside class="decisions" aria-label="Decisions" tabindex="0">
+                    <aside class="decisions" aria-label=t(say::Decisions) tabindex="0">
                         <Notices message=message />
                         <seat::SeatBox />
                         <MethodPanel />
@@ -278,11 +284,9 @@ enum PanesState {
 /// What a pane says while its content is on its way, or when it did not come.
 fn panes_note(state: PanesState) -> Option<&'static str> {
     match state {
-        PanesState::NotAsked | PanesState::Fetching => Some("Loading this panel…"),
+        PanesState::NotAsked | PanesState::Fetching => Some(t(say::PanelLoading)),
         PanesState::Drawn => None,
-        PanesState::Failed => {
-            Some("This panel could not be fetched: check the connection, then open the tab again.")
-        }
+        PanesState::Failed => Some(t(say::PanelFailed)),
     }
 }
 
@@ -406,7 +410,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
     let undo = Memo::new(move |_| shown.with(|c| c.undo_answer));
     let replay = Memo::new(move |_| shown.with(|c| c.step_back.is_some()));
     view! {
-        <div class="controls" role="toolbar" aria-label="Run controls">
+        <div class="controls" role="toolbar" aria-label=t(say::RunControls)>
             <button
                 data-testid="run"
                 node_ref=run_button.0
@@ -421,57 +425,57 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
                 disabled=move || !shown.with(|c| c.pause)
                 on:click=move |_| controller.pause()
             >
-                "Pause"
+                {t(say::Pause)}
             </button>
             <button
                 data-testid="step"
                 disabled=move || !shown.with(|c| c.step)
                 on:click=move |_| act(controller.step(&editor.scenario.get_untracked()))
             >
-                "Step"
+                {t(say::Step)}
             </button>
             <button
                 data-testid="stop"
                 disabled=move || !shown.with(|c| c.stop)
                 on:click=move |_| controller.stop()
             >
-                "Stop"
+                {t(say::Stop)}
             </button>
             <button data-testid="reset" on:click=move |_| controller.reset()>
-                "Reset"
+                {t(say::Reset)}
             </button>
             <projector::ProjectorButton />
             {move || {
                 undo.get().then(|| view! {
                     <button
                         data-testid="undo-answer"
-                        title="Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)"
+                        title=t(say::UndoAnswerTitle)
                         on:click=move |_| act(controller.undo_answer())
                     >
-                        "Undo my last answer"
+                        {t(say::UndoAnswer)}
                     </button>
                 })
             }}
             {move || replay.get().then(|| view! {
                 <button
                     data-testid="step-back"
-                    title="Take the replay back one step (← in the projector view)"
+                    title=t(say::StepBackTitle)
                     disabled=move || shown.with(|c| c.step_back != Some(true))
                     on:click=move |_| controller.replay_back()
                 >
-                    "Step back"
+                    {t(say::StepBack)}
                 </button>
                 <button
                     data-testid="continue-live"
-                    title="Go on from the step on screen with the model, as a new live run"
+                    title=t(say::ContinueLiveTitle)
                     disabled=move || shown.with(|c| c.continue_live != Some(true))
                     on:click=move |_| controller.continue_here()
                 >
-                    "Continue live from here"
+                    {t(say::ContinueLive)}
                 </button>
             })}
             <label class="speed">
-                "Speed "
+                {t(say::Speed)} " "
                 <select
                     data-testid="speed"
                     on:change=move |ev| {
@@ -488,15 +492,15 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
                             let value = if *speed == driver::READ_ALOUD { "read".to_string() } else { speed.to_string() };
                             view! {
                                 <option value=value selected=move || controller.latency_ms.get() == *speed>
-                                    {*label}
+                                    {label()}
                                 </option>
                             }
                         })
                         .collect_view()}
                 </select>
             </label>
-            <button data-testid="share-open" title="Links, saving and opening files" aria-pressed=move || (layout.tab.get() == Some(Tab::Files)).to_string() on:click=move |_| layout.toggle(Tab::Files)>
-                "Share"
+            <button data-testid="share-open" title=t(say::ShareTitle) aria-pressed=move || (layout.tab.get() == Some(Tab::Files)).to_string() on:click=move |_| layout.toggle(Tab::Files)>
+                {t(say::Share)}
             </button>
             <span class="status" data-testid="status" role="status" aria-live="polite">
                 {move || shown.with(|c| c.status.clone())}
@@ -707,8 +711,8 @@ fn OpenRun(
     };
     view! {
         <label class="file-button">
-            "Open a saved run"
-            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid=testid title="A run or comparison saved from the page, a tournament's CSV or JSON, or an AutoGen team" on:change=on_change />
+            {t(say::OpenSavedRun)}
+            <input type="file" accept=".json,.csv,application/json,text/csv" data-testid=testid title=t(say::OpenSavedRunTitle) on:change=on_change />
         </label>
     }
 }

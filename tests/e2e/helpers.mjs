@@ -13,7 +13,8 @@ import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = join(root, 'dist');
+// AGORA_DIST: another build to test (one made beside the checked-out one's while it is in use).
+const dist = process.env.AGORA_DIST ?? join(root, 'dist');
 const types = {
   '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
@@ -237,18 +238,18 @@ export function nativeEvents(presetId, extra = []) {
 /**
  * Opens a page on the app and collects its errors; `errors` must stay empty. The page is ready
  * when the element `ready` names shows (the preset list; a link to a comparison shows its frame
- * instead).
+ * instead). `options` go to the browser context (a `locale`, say).
  */
-export async function openApp(browser, url, viewport = { width: 1400, height: 1000 }, ready = 'preset-list') {
+export async function openApp(browser, url, viewport = { width: 1400, height: 1000 }, ready = 'preset-list', options = {}) {
   // A fresh context per page: its own local storage, so tests do not see each other's drafts.
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(url);
   await page.getByTestId(ready).waitFor();
-  return { page, errors };
+  return { page, errors, context };
 }
 
 /**

@@ -235,6 +235,28 @@ test('offline after one visit: the gallery, every preset, a past run, a replay l
   await served.close();
 });
 
+test('a visit in Chinese works offline in Chinese, and an English visit never fetches the Chinese words', async () => {
+  const served = await serveSite(site());
+  const english = await openPublished(served.url, undefined, { firstOnly: true });
+  assert.ok(!served.requests.some((r) => /split_zh\.wasm$/.test(r.path)), 'an English visit fetched the Chinese words');
+  await english.context.close();
+  const context = await ctx.browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1280, height: 900 }, locale: 'zh-CN' });
+  const { page, errors } = await openPublished(served.url, context, { firstOnly: true });
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByTestId('preset-list').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  assert.equal(await page.getByRole('heading', { level: 2 }).first().textContent(), '选择一个场景');
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, '第 10 轮后结束');
+  assert.deepEqual(errors, []);
+  await context.close();
+  await served.close();
+});
+
 test('a new deploy is offered while a run goes on, and after the reload the new version opens the saved run', async () => {
   const a = site();
   // Build B: the same app with one more line in its page, its worker written anew as a build does.

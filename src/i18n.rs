@@ -1,0 +1,414 @@
+//! The page's words in the languages it speaks: English, and Simplified Chinese (zh-Hans).
+//!
+//! Every word the page shows a person is a [`say`] key (its English text declared once below) read through [`t`], or a sentence put together by [`fill`]. English is the program's own
+//! table; the Chinese one ([`zh`]) is a [`Table`] the page fetches as a chunk of its own only when a
+//! visitor reads Chinese, so an English visit carries none of it, and installs with [`speak`]
+//! before it draws anything. The terminal never installs one: it speaks English.
+//!
+//! Measured before choosing a table of our own (a wasm32 release build of one formatted sentence,
+//! `opt-level = "z"`, LTO, gzip -9): fluent-bundle 0.16 with unic-langid weighs 65 KB against
+//! 11 KB for the same sentence by [`fill`], 54 KB more on the first page for its parser and
+//! plural rules, which neither language here needs; leptos_i18n compiles every locale's strings
+//! into the program, and its lazy loading asks a server function for them, which a static site
+//! has not got.
+
+pub mod zh;
+
+use std::cell::Cell;
+
+/// A language the page speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    #[default]
+    En,
+    ZhHans,
+}
+
+impl Lang {
+    /// In the order the language switch lists them.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::ZhHans];
+
+    /// Its BCP 47 tag: what `<html lang>` says and what the device keeps.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::ZhHans => "zh-Hans",
+        }
+    }
+
+    /// The language a kept tag names (as [`Lang::code`] writes it).
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.code() == code)
+    }
+
+    /// Its own name, as a reader of it looks for it in a list.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::ZhHans => "简体中文",
+        }
+    }
+
+    /// The first of a browser's languages (`navigator.languages`, most wanted first) the page
+    /// speaks; English when none is. Chinese written in simplified characters is `zh`, `zh-CN`,
+    /// `zh-SG`, `zh-MY` or any `zh-Hans-*`; `zh-TW`, `zh-HK`, `zh-MO` and `zh-Hant-*` are written in
+    /// traditional characters, which this page does not offer, so the next language is looked at.
+    pub fn from_browser<S: AsRef<str>>(tags: &[S]) -> Lang {
+        let is = |part: &str, of: &[&str]| of.iter().any(|o| part.eq_ignore_ascii_case(o));
+        for tag in tags {
+            let mut parts = tag.as_ref().split(['-', '_']);
+            match parts.next() {
+                Some(lang) if is(lang, &["en"]) => return Lang::En,
+                Some(lang) if is(lang, &["zh"]) => {
+                    let mut traditional = false;
+                    for part in parts {
+                        if is(part, &["hans"]) {
+                            return Lang::ZhHans;
+                        }
+                        traditional |= is(part, &["hant", "tw", "hk", "mo"]);
+                    }
+                    if !traditional {
+                        return Lang::ZhHans;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Lang::En
+    }
+}
+
+/// A thing the page says: its key and its English words (declared by `words!`).
+pub trait Words: Copy {
+    const KEY: Key;
+    const EN: &'static str;
+}
+
+/// A language's words: how the page says each [`Key`], and the presets' cards.
+#[derive(Clone, Copy)]
+pub struct Table {
+    pub lang: Lang,
+    pub say: fn(Key) -> &'static str,
+    /// A preset's title and summary, by the preset's id.
+    pub card: fn(&str) -> Option<(&'static str, &'static str)>,
+}
+
+thread_local! {
+    static TABLE: Cell<Option<Table>> = const { Cell::new(None) };
+}
+
+/// Speaks `table`'s language from now on (`None`: English again).
+pub fn speak(table: Option<Table>) {
+    TABLE.set(table);
+}
+
+/// The language spoken now.
+pub fn lang() -> Lang {
+    TABLE.get().map_or(Lang::En, |t| t.lang)
+}
+
+/// How the language spoken now says `what`.
+#[inline(always)]
+pub fn t<W: Words>(_what: W) -> &'static str {
+    said(W::KEY, W::EN)
+}
+
+/// `key` in the language spoken now, `en` in English: one function for every key, so a call
+/// site costs a call with two constants.
+#[inline(never)]
+fn said(key: Key, en: &'static str) -> &'static str {
+    match TABLE.get() {
+        Some(table) => (table.say)(key),
+        None => en,
+    }
+}
+
+/// `template` with each `{name}` replaced by its value in `args`: the words of a sentence stay in
+/// the order its language puts them.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}').map(|close| (&after[..close], close)) {
+            Some((name, close)) if args.iter().any(|(n, _)| *n == name) => {
+                let value = args.iter().find(|(n, _)| *n == name).map_or("", |(_, v)| *v);
+                out.push_str(value);
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `t(what)` filled with `args` (see [`fill`]).
+pub fn tf<W: Words>(what: W, args: &[(&str, &str)]) -> String {
+    fill(t(what), args)
+}
+
+/// A preset's card in the language spoken now: its title and summary, else the scenario's own.
+pub fn card<'a>(id: &str, title: &'a str, summary: &'a str) -> (&'a str, &'a str) {
+    TABLE.get().and_then(|table| (table.card)(id)).unwrap_or((title, summary))
+}
+
+/// Declares the keys with their English words: each key a unit struct in [`say`] whose English
+/// is a constant, so the words land in the chunk that says them (a table of every English
+/// sentence would put them all on the first page), and each a [`Key`] the other languages'
+/// tables match on (exhaustively: a key without Chinese does not compile).
+macro_rules! words {
+    ($($key:ident = $en:literal,)*) => {
+        /// The things the page says, one unit struct each, for [`t`] and [`tf`].
+        pub mod say {
+            $(
+                #[derive(Clone, Copy, Debug)]
+                pub struct $key;
+                impl super::Words for $key {
+                    const KEY: super::Key = super::Key::$key;
+                    const EN: &'static str = $en;
+                }
+            )*
+        }
+
+        /// Which thing is said, for a language's table.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Key {
+            $($key,)*
+        }
+
+        impl Key {
+            /// Every key, in the order declared.
+            pub const ALL: &[Key] = &[$(Key::$key,)*];
+
+            /// The English words (for checks: the page reads each key's own constant).
+            pub fn en(self) -> &'static str {
+                match self {
+                    $(Key::$key => $en,)*
+                }
+            }
+        }
+    };
+}
+
+words! {
+    // The start screen.
+    Tagline = "Multi-agent dialogue simulations, every decision visible.",
+    LanguageSwitch = "Language",
+    LanguageSwitchTitle = "The page's language, kept on this device (the page reloads; a run under way is kept, paused)",
+    Scenarios = "Scenarios",
+    PickScenario = "Pick a scenario",
+    Opening = "Opening…",
+    TryAgain = "Try again",
+    Unfetched = "The rest of the app could not be fetched: check the connection, then try again.",
+    OpenScenario = "Open \u{201c}{title}\u{201d}",
+    PastRuns = "Past runs",
+    PastRunsEmpty = "Runs you play are kept here (the last {n}), to replay or continue.",
+    PastBatch = " {method} · a batch of {n} runs · {saved}",
+    PastComparison = " {method} · {n} columns · {saved}",
+    PastRun = " {method} · {turns} turns · {ended} · {saved}",
+    PastUnfinished = "unfinished",
+    PastOpen = "Open",
+    PastReplay = "Replay",
+    PastDelete = "Delete",
+    PastDeleteLabel = "Delete the run of {title}",
+    PastCouldNotOpen = "Could not open it: {why}.",
+    PastUnreadable = "{why}; it is left as it is.",
+    OpenSavedRun = "Open a saved run",
+    OpenSavedRunTitle = "A run or comparison saved from the page, a tournament's CSV or JSON, or an AutoGen team",
+    // The model badge.
+    ModelDemo = "Model: offline demo (no key needed)",
+    ModelDemoShort = "Demo model",
+    ModelNamed = "Model: {model} · {provider}",
+    InThisBrowser = "in this browser",
+    // The methods' names.
+    MethodRoundRobin = "Round robin",
+    MethodRandom = "Random",
+    MethodBidding = "Bidding",
+    MethodDirector = "Director",
+    MethodHandoff = "Handoff",
+    MethodSelector = "Selector",
+    MethodNegotiation = "Negotiation game",
+    // The stage's bar.
+    BackToScenarios = "\u{2190} Scenarios",
+    BackToScenariosTitle = "All scenarios and past runs (the run on screen stays as it is)",
+    // The run controls.
+    RunControls = "Run controls",
+    Run = "Run",
+    Resume = "Resume",
+    Play = "Play",
+    Pause = "Pause",
+    Step = "Step",
+    Stop = "Stop",
+    Reset = "Reset",
+    UndoAnswer = "Undo my last answer",
+    UndoAnswerTitle = "Go back to the start of the step in which you last answered, and answer again (the run as it was stays in past runs)",
+    StepBack = "Step back",
+    StepBackTitle = "Take the replay back one step (\u{2190} in the projector view)",
+    ContinueLive = "Continue live from here",
+    ContinueLiveTitle = "Go on from the step on screen with the model, as a new live run",
+    Speed = "Speed",
+    SpeedReadAloud = "Read aloud: 150 words/min",
+    SpeedSlow = "Slow: about 2 s a turn",
+    SpeedQuick = "Quick: about 1 s a turn",
+    SpeedFast = "Fast: 0.1 s a call",
+    SpeedInstant = "Instant",
+    Share = "Share",
+    ShareTitle = "Links, saving and opening files",
+    Projector = "Projector view",
+    ProjectorLeave = "Leave projector view",
+    ProjectorTitle = "Large type for a class (P); \u{2192} steps, \u{2190} steps back in a replay, Space plays, Esc leaves",
+    RunRegion = "Run",
+    Decisions = "Decisions",
+    // The drawer's tabs.
+    TabScenario = "Scenario",
+    TabClass = "Class",
+    TabFiles = "Share & files",
+    TabStats = "Statistics",
+    TabJudge = "Judge",
+    TabBatch = "Batch",
+    TabCompare = "Compare",
+    TabInspector = "Inspector",
+    TabsLabel = "Panels beside the stage",
+    ClosePanel = "Close the panel",
+    // The transcript.
+    Transcript = "Transcript",
+    MessagesOne = "(1 message)",
+    MessagesMany = "({n} messages)",
+    CharacterDescriptions = "Character descriptions ({n})",
+    EmptyCompare = "Press Play all or Step all to start the conversations.",
+    EmptyReplay = "Press Play or Step to watch the recorded conversation.",
+    EmptyRunning = "The conversation begins with the first speech.",
+    TurnN = "turn {turn}",
+    You = "you",
+    JudgeScore = "judge {mean}",
+    GameN = "Game {n}",
+    SentAsIs = "sent",
+    KindInjected = "outside the cast",
+    KindIncomplete = "incomplete",
+    KindRefused = "refused",
+    KindFiltered = "filtered",
+    KindEmpty = "empty",
+    KindUnanswered = "unanswered",
+    PanelLoading = "Loading this panel…",
+    PanelFailed = "This panel could not be fetched: check the connection, then open the tab again.",
+    // The status line.
+    StatusReady = "Ready",
+    StatusPausedAfterError = "Paused after an error · turn {turn} · Resume or Step plays the failed turn again",
+    StatusFinishedWhy = "Finished after turn {turn}: {why}",
+    StatusFinished = "Finished after turn {turn}",
+    StatusWaiting = "Waiting for you · turn {turn}",
+    StatusRunning = "Running · turn {turn}",
+    StatusPaused = "Paused · turn {turn}",
+    StatusReplay = "{state} · replay",
+    // What the empty stage says.
+    BeforeRunStart = "Press Run or Step to start the conversation.",
+    BeforeRunOne = "The class plays {name}: the stage asks the class each time {name} is to answer.",
+    BeforeRunMany = "The class plays {names} and {last}: the stage asks the class each time one of them is to answer.",
+    TheSelector = "the selector",
+    TwoSentences = "{first} {second}",
+    ListComma = ", ",
+    // Why a run ended.
+    FinishTurnLimit = "turn limit reached",
+    FinishDirector = "the director ended the show",
+    FinishGameOver = "all games played",
+    FinishStopped = "stopped",
+    FinishError = "an error ended the run",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `{name}`s a template asks for, sorted.
+    fn holes(template: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = template
+            .split('{')
+            .skip(1)
+            .filter_map(|s| s.split_once('}').map(|(name, _)| name))
+            .filter(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    #[test]
+    fn a_browser_language_picks_simplified_chinese_or_english() {
+        for tags in [&["zh-CN"][..], &["zh"], &["zh-Hans-TW"], &["zh-SG", "en"], &["fr", "zh-cn"], &["zh_CN"]]
+        {
+            assert_eq!(Lang::from_browser(tags), Lang::ZhHans, "{tags:?}");
+        }
+        for tags in [&["en-US", "zh-CN"][..], &["zh-TW"], &["zh-Hant"], &["zh-HK", "fr"], &["de"], &[]] {
+            assert_eq!(Lang::from_browser(tags), Lang::En, "{tags:?}");
+        }
+        assert_eq!(Lang::from_browser(&["zh-TW", "zh-CN"]), Lang::ZhHans, "the next language is looked at");
+        for l in Lang::ALL {
+            assert_eq!(Lang::from_code(l.code()), Some(l));
+        }
+        assert_eq!(Lang::from_code("zh"), None);
+    }
+
+    #[test]
+    fn fill_puts_each_value_where_its_name_is_and_leaves_other_braces() {
+        assert_eq!(fill("{a} to {b}, {a}", &[("a", "X"), ("b", "Y")]), "X to Y, X");
+        assert_eq!(fill("{\"json\": {n}}", &[("n", "1")]), "{\"json\": 1}");
+        assert_eq!(fill("{missing} stays", &[("n", "1")]), "{missing} stays");
+        assert_eq!(fill("no close {a", &[("a", "X")]), "no close {a");
+        assert_eq!(fill("值 {n} 个", &[("n", "3")]), "值 3 个");
+    }
+
+    #[test]
+    fn every_key_has_chinese_words_with_the_same_holes_in_chinese_characters() {
+        for &key in Key::ALL {
+            let (en, zh) = (key.en(), (zh::TABLE.say)(key));
+            assert!(!zh.trim().is_empty(), "{key:?} has no Chinese");
+            assert_eq!(holes(en), holes(zh), "{key:?}: the Chinese asks for other values than the English");
+            // Punctuation-only keys (a list's comma) are the language's own; every other is
+            // written in Chinese, with no English word left in it.
+            let letters: String = zh.chars().filter(|c| c.is_alphabetic()).collect();
+            if !letters.is_empty() {
+                let unfilled = fill(zh, &holes(zh).iter().map(|h| (*h, "")).collect::<Vec<_>>());
+                let latin = unfilled.split(|c: char| !c.is_ascii_alphabetic()).find(|w| w.len() > 1);
+                assert!(
+                    latin.is_none() || zh::KEPT_LATIN.contains(&latin.unwrap()),
+                    "{key:?}: an English word in the Chinese: {zh}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_in_use_decides_every_word_and_english_is_the_default() {
+        assert_eq!(t(say::Run), "Run");
+        let rail = crate::presets::CARDS.iter().find(|c| c.id == "rail-debate").unwrap();
+        assert_eq!(card(rail.id, rail.title, rail.summary).0, rail.title);
+        speak(Some(zh::TABLE));
+        assert_eq!(lang(), Lang::ZhHans);
+        assert_eq!(t(say::Run), (zh::TABLE.say)(Key::Run));
+        assert_ne!(t(say::Run), "Run");
+        assert_ne!(card(rail.id, rail.title, rail.summary).0, rail.title, "a preset's title is the card's");
+        assert_eq!(card("my-own", "Mine", "mine").0, "Mine");
+        assert_eq!(
+            tf(say::StatusRunning, &[("turn", "3")]),
+            fill((zh::TABLE.say)(Key::StatusRunning), &[("turn", "3")])
+        );
+        speak(None);
+        assert_eq!(lang(), Lang::En);
+        assert_eq!(t(say::Run), "Run");
+    }
+
+    #[test]
+    fn every_preset_has_a_chinese_card() {
+        for card in crate::presets::CARDS {
+            let (title, summary) =
+                (zh::TABLE.card)(card.id).unwrap_or_else(|| panic!("{}: no Chinese card", card.id));
+            assert!(!title.is_empty() && !summary.is_empty(), "{}", card.id);
+            assert_ne!(title, card.title, "{}", card.id);
+        }
+    }
+}

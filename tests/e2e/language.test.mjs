@@ -1,0 +1,125 @@
+// The page in Simplified Chinese: chosen from the browser's languages, switched in the header and
+// kept on the device, `lang` on the page, and no English left where the page speaks Chinese
+// (names, the models' words and codes aside).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { appSession, eventually, openApp, root, screenshot, waitForStatus } from './helpers.mjs';
+
+const session = appSession();
+
+// What may stay in Latin letters on a Chinese page: the cast's names in every preset, the
+// presets' resources, the app's own name, a model's name, the words a handoff model writes, the
+// framework a method comes from, and key names.
+const scenarios = readdirSync(join(root, 'public', 'scenarios')).filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(join(root, 'public', 'scenarios', f), 'utf8')));
+const NAMES = new Set([
+  ...scenarios.flatMap((s) => s.agents.flatMap((a) => a.name.split(/[^A-Za-z]+/))),
+  'Agora', 'WOOD', 'STONE', 'GOLD', 'Alice', 'Bob', 'AI', 'AutoGen', 'SelectorGroupChat', 'Transition', 'to', 'Esc', 'CSV', 'JSON',
+]);
+
+/**
+ * The Latin words a person reads in the parts of the page `selectors` name (shown text, and the
+ * titles and labels a pointer or a screen reader finds) that are not names or codes.
+ */
+async function english(page, selectors) {
+  const words = await page.evaluate((sel) => {
+    const out = [];
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    for (const root of sel.flatMap((s) => [...document.querySelectorAll(s)])) {
+      if (!shown(root)) continue;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        // A select's options are read when it opens: all of them count.
+        if (el && (shown(el) || el.tagName === 'OPTION') && !el.closest('[lang=en]')) out.push(n.textContent);
+      }
+      for (const el of [root, ...root.querySelectorAll('*')]) {
+        if (!shown(el) || el.closest('[lang=en]')) continue;
+        for (const a of ['title', 'aria-label', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+      }
+    }
+    return out;
+  }, selectors);
+  return [...new Set(words.flatMap((w) => w.match(/[A-Za-z]{2,}/g) ?? []))].filter((w) => !NAMES.has(w));
+}
+
+/** The app in a browser whose languages are `locale`'s (Chinese unless said). */
+const chinesePage = ({ locale = 'zh-CN' } = {}) => openApp(session.browser, session.server.url, { width: 1280, height: 720 }, 'preset-list', { locale });
+
+/** Chooses `code` in the header's switch; the page loads again in it. */
+async function switchTo(page, code) {
+  await Promise.all([page.waitForEvent('load'), page.getByTestId('language').selectOption(code)]);
+  await page.getByTestId('language').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), code);
+}
+
+const START = ['header.top', 'main.start'];
+const STAGE = ['header.topbar', '.controls', '[data-testid=transcript]'];
+
+test('a browser that asks for Chinese gets the start screen and the stage in Chinese, lang=zh-Hans', async () => {
+  const { page, context, errors } = await chinesePage();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  await eventually(async () => assert.equal(await page.getByRole('heading', { level: 2 }).first().textContent(), '选择一个场景'));
+  // The switch comes with the rest of the app: once it is there, the whole start screen is.
+  await page.getByTestId('language').waitFor();
+  assert.equal(await page.getByTestId('language').inputValue(), 'zh-Hans');
+  assert.deepEqual(await english(page, START), [], 'English on the Chinese start screen');
+  assert.match(await page.getByTestId('open-rail-debate').textContent(), /竞价发言.*总统辩论/);
+  await screenshot(page, 'zh-start-1280');
+
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('run').waitFor();
+  assert.equal(await page.getByTestId('run').textContent(), '运行');
+  assert.equal(await page.getByTestId('status').textContent(), '就绪');
+  assert.equal(await page.getByTestId('stage-title').textContent(), '总统辩论：横贯美国的高速铁路');
+  assert.deepEqual(await english(page, STAGE), [], 'English on the Chinese stage before a run');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, '第 10 轮后结束：已到轮数上限');
+  await screenshot(page, 'zh-stage-1280');
+  // The speeches are the demo model's (English, as the scenario asks): only the controls, the
+  // bar and the status are walked here.
+  assert.deepEqual(await english(page, ['header.topbar', '.controls']), [], 'English on the Chinese stage after a run');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the header switches to English and back, kept on the device across a reload', async () => {
+  const { page, context, errors } = await chinesePage();
+  await switchTo(page, 'en');
+  assert.equal(await page.getByRole('heading', { level: 2 }).first().textContent(), 'Pick a scenario');
+  assert.equal(await page.getByTestId('language').inputValue(), 'en');
+  // Kept: a reload of a browser that asks for Chinese stays in English.
+  await page.reload();
+  await page.getByTestId('language').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+  assert.equal(await page.getByTestId('open-rail-debate').locator('h3').textContent(), 'Presidential debate: transcontinental high-speed rail');
+  await switchTo(page, 'zh-Hans');
+  assert.equal(await page.getByRole('heading', { level: 2 }).first().textContent(), '选择一个场景');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a browser that asks for traditional Chinese or English gets English; a run under way survives a switch', async () => {
+  for (const locale of ['zh-TW', 'en-GB']) {
+    const { page, context } = await chinesePage({ locale });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', locale);
+    assert.equal(await page.getByRole('heading', { level: 2 }).first().textContent(), 'Pick a scenario', locale);
+    await context.close();
+  }
+  const { page, context, errors } = await chinesePage({ locale: 'en-US' });
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished');
+  const said = await page.getByTestId('message').count();
+  await page.getByTestId('to-gallery').click();
+  await switchTo(page, 'zh-Hans');
+  await waitForStatus(page, '第 10 轮后结束');
+  assert.equal(await page.getByTestId('message').count(), said, 'the run on screen is the one played before the switch');
+  await screenshot(page, 'zh-after-switch');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
