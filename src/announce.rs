@@ -6,6 +6,7 @@
 //! that matters.
 
 use crate::events::{Event, MessageKind};
+use crate::i18n::{say, tf};
 
 /// Hears a run's events in order; remembers the bids of the turn under way, for the selection
 /// that follows them.
@@ -29,15 +30,21 @@ impl Announcer {
             Event::SpeakerSelected { turn, agent, tie, tied } => {
                 let bid = self.bids.iter().find(|(t, a, _)| t == turn && a == agent).map(|b| b.2);
                 self.bids.retain(|(t, ..)| t > turn);
-                let drawn = tie.then(|| format!(" ({})", crate::events::draw_note(tied))).unwrap_or_default();
+                let drawn = tie
+                    .then(|| tf(say::HeardDrawn, &[("note", &crate::events::draw_note(tied))]))
+                    .unwrap_or_default();
+                let turn = turn.to_string();
                 Some(match bid {
-                    Some(bid) => format!("Turn {turn}: {agent} takes the floor with a bid of {bid}{drawn}."),
-                    None => format!("Turn {turn}: {agent} takes the floor{drawn}."),
+                    Some(bid) => tf(
+                        say::HeardFloorBid,
+                        &[("turn", &turn), ("agent", agent), ("bid", &bid.to_string()), ("drawn", &drawn)],
+                    ),
+                    None => tf(say::HeardFloor, &[("turn", &turn), ("agent", agent), ("drawn", &drawn)]),
                 })
             }
             Event::Message { speaker, text, kind, .. } => Some(match kind {
-                MessageKind::Incomplete => format!("{speaker} (cut off): {text}"),
-                _ => format!("{speaker}: {text}"),
+                MessageKind::Incomplete => tf(say::HeardCutOff, &[("speaker", speaker), ("text", text)]),
+                _ => tf(say::HeardSpeech, &[("speaker", speaker), ("text", text)]),
             }),
             // A student's vote decides nothing; the teacher's floor does, and is announced.
             Event::FloorVote { .. } | Event::ModelCall { .. } => None,

@@ -27,7 +27,7 @@ pub fn decision(event: &Event) -> Option<String> {
         ),
         Event::DirectorChoice { agent, fallback, raw, .. } => {
             let note = if *fallback {
-                format!(" ({}; the reply was {raw:?})", director::words::FALLBACK)
+                format!(" ({}; the reply was {raw:?})", director::words::fallback())
             } else {
                 String::new()
             };

@@ -535,15 +535,17 @@ impl ParseOutcome {
 /// The one wording of a speaker the run's seeded RNG chose (a `speaker_selected` event with
 /// `tie`: tied bids, or a random draw), for the terminal, the Markdown export and the page.
 pub fn draw_note(among: &[String]) -> String {
-    format!("chosen by the run's seeded draw among {}", among.join(" and "))
+    use crate::i18n::{say, t, tf};
+    tf(say::DrawNote, &[("names", &among.join(t(say::ListAnd)))])
 }
 
 /// The one wording of a `floor_given` event, for the terminal, the Markdown export and the page.
 pub fn floor_note(agent: &str, instead_of: &str) -> String {
+    use crate::i18n::{say, tf};
     if agent == instead_of {
-        format!("floor given to {agent} by the class (the method chose them too)")
+        tf(say::FloorNoteSame, &[("agent", agent)])
     } else {
-        format!("floor given to {agent} by the class (the method chose {instead_of})")
+        tf(say::FloorNoteOther, &[("agent", agent), ("other", instead_of)])
     }
 }
 

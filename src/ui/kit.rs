@@ -42,7 +42,7 @@ pub(crate) fn why(reasoning: &str) -> Option<impl IntoView + use<>> {
         let reasoning = reasoning.to_string();
         view! {
             <details class="why" data-testid="why">
-                <summary>"why"</summary>
+                <summary>{crate::i18n::t(crate::i18n::say::Why)}</summary>
                 <p class="reasoning">{reasoning}</p>
             </details>
         }
@@ -54,7 +54,7 @@ pub(crate) fn raw_reply(raw: &str) -> impl IntoView + use<> {
     let raw = raw.to_string();
     view! {
         <details class="raw">
-            <summary>"reply"</summary>
+            <summary>{crate::i18n::t(crate::i18n::say::Reply)}</summary>
             <code>{raw}</code>
         </details>
     }

@@ -21,11 +21,15 @@ const NAMES = new Set([
 
 /**
  * The Latin words a person reads in the parts of the page `selectors` name (shown text, and the
- * titles and labels a pointer or a screen reader finds) that are not names or codes.
+ * titles and labels a pointer or a screen reader finds) that are not names, codes or a model's
+ * words.
  */
 async function english(page, selectors) {
   const words = await page.evaluate((sel) => {
     const out = [];
+    // What a model wrote: a speech, a director's reflection, a reasoning, a raw reply.
+    const said = '[data-testid=message-text], .reflection, .reasoning, details.raw';
+    const skipped = (el) => el.closest('[lang=en]') || el.closest(said);
     const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     for (const root of sel.flatMap((s) => [...document.querySelectorAll(s)])) {
       if (!shown(root)) continue;
@@ -33,10 +37,10 @@ async function english(page, selectors) {
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
         const el = n.parentElement;
         // A select's options are read when it opens: all of them count.
-        if (el && (shown(el) || el.tagName === 'OPTION') && !el.closest('[lang=en]')) out.push(n.textContent);
+        if (el && (shown(el) || el.tagName === 'OPTION') && !skipped(el)) out.push(n.textContent);
       }
       for (const el of [root, ...root.querySelectorAll('*')]) {
-        if (!shown(el) || el.closest('[lang=en]')) continue;
+        if (!shown(el) || skipped(el)) continue;
         for (const a of ['title', 'aria-label', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
       }
     }
@@ -79,9 +83,25 @@ test('a browser that asks for Chinese gets the start screen and the stage in Chi
   await page.getByTestId('run').click();
   await waitForStatus(page, '第 10 轮后结束：已到轮数上限');
   await screenshot(page, 'zh-stage-1280');
-  // The speeches are the demo model's (English, as the scenario asks): only the controls, the
-  // bar and the status are walked here.
-  assert.deepEqual(await english(page, ['header.topbar', '.controls']), [], 'English on the Chinese stage after a run');
+  // The speeches are the demo model's (English, as the scenario asks): the controls, the bar,
+  // the status and the bid board are walked here.
+  assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], 'English on the Chinese stage after a run');
+  assert.match(await page.getByTestId('bid-turn').first().locator('h3').textContent(), /^第 \d+ 轮 · .+ 发言$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the director's show in Chinese: its odds, draws and choices read as Chinese sentences", async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-daily-show-director').click();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, '第 ');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('结束'), null, { timeout: 60000 });
+  assert.match(await page.getByTestId('stop-draw').first().textContent(), /^每轮有 1\/\d+ 的机会结束节目：抽到 0\.\d{3}，结束线 0\.\d{2}，节目(继续|结束)$/);
+  assert.match(await page.getByTestId('director-choice').first().locator('strong').textContent(), / 请 .+ 接着发言$/);
+  assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], 'English on the Chinese director show');
+  await screenshot(page, 'zh-director-1280');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,6 +1,7 @@
 //! Bidding: the bid board (each agent's bid per turn, retries, defaults, the tie-break, the
 //! winner, a chart of bids across turns) and the bidding settings.
 
+use crate::i18n::{say, t, tf};
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -18,14 +19,12 @@ fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     let empty = move || count.get() == 0;
     view! {
         <div class="panel" data-testid="bid-board">
-            <h2>"Bid board"</h2>
-            <p class="gist" data-testid="panel-gist">"Highest bid (most disagreement) speaks"</p>
-            <p class="muted">
-                "Each agent rates how contradictory the last message is to its ideas (1 to 10); the highest bid speaks."
-            </p>
+            <h2>{t(say::BidBoard)}</h2>
+            <p class="gist" data-testid="panel-gist">{t(say::BidGist)}</p>
+            <p class="muted">{t(say::BidExplain)}</p>
             {bid_chart(view)}
             {move || empty().then(|| view! {
-                <p class="muted empty">"Bids appear here each turn."</p>
+                <p class="muted empty">{t(say::BidsAppear)}</p>
             })}
             <ol class="boards">
                 {chunked(
@@ -66,7 +65,7 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
     let winner = board.winner.as_deref();
     // Who spoke: the class's choice where it gave the floor, else the highest bid.
     let speaker = board.given.as_ref().map(|(agent, _)| agent.as_str()).or(winner);
-    let speaker = speaker.map(|w| view! { <span class="winner-name">{format!(" · {w} speaks")}</span> });
+    let speaker = speaker.map(|w| view! { <span class="winner-name">{tf(say::BidSpeaks, &[("name", w)])}</span> });
     let bids = board
         .bids
         .iter()
@@ -76,9 +75,9 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
             let defaulted = if b.defaulted { " defaulted" } else { "" };
             let note = super::words::bid_note(b.value, b.attempts, b.defaulted)
                 .map(|n| view! { <span class="note" data-testid="bid-note">{n}</span> });
-            let shown = if b.raw.is_empty() { "(empty)" } else { &b.raw };
+            let shown = if b.raw.is_empty() { t(say::EmptyReplyShown) } else { &b.raw };
             view! {
-                <li class=format!("bid{won}{defaulted}") data-testid="bid" data-agent=b.agent.clone() data-value=b.value title=format!("Raw reply: {}", b.raw)>
+                <li class=format!("bid{won}{defaulted}") data-testid="bid" data-agent=b.agent.clone() data-value=b.value title=tf(say::RawReplyTitle, &[("raw", &b.raw)])>
                     <span class="agent">{b.agent.clone()}</span>
                     <span class="bar-track">
                         <span class="bar" style=format!("width:{}%;background:{}", (b.value.clamp(0, 10) * 10).max(2), color(i))></span>
@@ -95,11 +94,11 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
     let given = board.given.as_ref().map(|(_, note)| view! { <p class="tie" data-testid="board-given">{note.clone()}</p> });
     view! {
         <li class="board" data-testid="bid-turn" data-turn=board.turn data-winner=board.winner.clone().unwrap_or_default()>
-            <h3>{format!("Turn {}", board.turn)} {speaker}</h3>
+            <h3>{tf(say::TurnTitle, &[("turn", &board.turn.to_string())])} {speaker}</h3>
             <ul class="bids">{bids}</ul>
             {tie}
             {given}
-            {cut.then(|| view! { <p class="tie" data-testid="board-cut">"The run stopped before these bids chose a speaker."</p> })}
+            {cut.then(|| view! { <p class="tie" data-testid="board-cut">{t(say::BoardCut)}</p> })}
         </li>
     }
 }
@@ -142,7 +141,7 @@ fn bid_chart<V: Shown>(view: RwSignal<V>) -> impl IntoView {
             .collect_view();
         Some(view! {
             <figure class="chart" data-testid="bid-chart">
-                <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label="Bids per agent across the recent turns">
+                <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label=t(say::BidChartLabel)>
                     {lines}
                 </svg>
                 <figcaption class="legend">{legend}</figcaption>

@@ -4,9 +4,10 @@
 /// How a bid came to be when the first reply did not give it: read on a later attempt, or
 /// defaulted after the last.
 pub fn bid_note(value: i64, attempts: u32, defaulted: bool) -> Option<String> {
+    use crate::i18n::{say, tf};
     match (defaulted, attempts) {
-        (true, n) => Some(format!("no valid bid after {n} attempts: defaulted to {value}")),
-        (false, n) if n > 1 => Some(format!("read on attempt {n}")),
+        (true, n) => Some(tf(say::BidDefaulted, &[("n", &n.to_string()), ("value", &value.to_string())])),
+        (false, n) if n > 1 => Some(tf(say::BidReadOnAttempt, &[("n", &n.to_string())])),
         _ => None,
     }
 }

@@ -1,6 +1,7 @@
 //! Director: each stop draw against the probability, the reflection, the index chosen and
 //! who that is; and the director's settings.
 
+use crate::i18n::{say, t, tf};
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -18,11 +19,9 @@ fn director_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.director().len()));
     view! {
         <div class="panel" data-testid="director-panel">
-            <h2>"Director"</h2>
-            <p class="gist" data-testid="panel-gist">"The host picks who speaks, or ends the show"</p>
-            <p class="muted">
-                "Each turn the director first draws a number: below the stop probability, the show ends with a summary; otherwise the director picks who speaks next."
-            </p>
+            <h2>{t(say::DirectorPanel)}</h2>
+            <p class="gist" data-testid="panel-gist">{t(say::DirectorGist)}</p>
+            <p class="muted">{t(say::DirectorExplain)}</p>
             <ol class="director-turns">
                 {chunked(
                     count,
@@ -54,15 +53,15 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
     let draw = super::words::draw_sentence(turn.sample, turn.probability, turn.stop, turn.ended_by_class);
     let reflection = turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> });
     let choice = turn.choice.as_ref().map(|c| {
-        let index = c.index.map_or("none".to_string(), |i| i.to_string());
+        let index = c.index.map_or(t(say::DirectorNoIndex).to_string(), |i| i.to_string());
         let attempts = super::words::attempts_note(c.attempts).map(|n| format!(" {n}")).unwrap_or_default();
-        let fallback = c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", super::words::FALLBACK)}</span> });
+        let fallback = c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", super::words::fallback())}</span> });
         view! {
             // A block, not a paragraph: the reasoning's <details> cannot sit in a <p>.
             <div class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
                 <strong>{super::words::choice_sentence(&c.director, &c.agent, c.fallback)}</strong>
                 " "
-                <span class="muted">{format!("(its reply “{}”: index {index}){attempts}", c.raw.trim())}</span>
+                <span class="muted">{tf(say::DirectorItsReply, &[("raw", c.raw.trim()), ("index", &index), ("attempts", &attempts)])}</span>
                 {fallback}
                 {why(&c.why)}
             </div>
@@ -70,9 +69,9 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
     });
     view! {
         <li class="director-turn" data-testid="director-turn" data-turn=turn.turn>
-            <h3>{format!("Turn {}", turn.turn)}</h3>
+            <h3>{tf(say::TurnTitle, &[("turn", &turn.turn.to_string())])}</h3>
             <div class="draw" data-testid="stop-draw" data-stop=turn.stop.to_string()>
-                <span class="draw-track" title=format!("stop if the draw is below {}", fixed(turn.probability, 2))>
+                <span class="draw-track" title=tf(say::DirectorStopIfBelow, &[("p", &fixed(turn.probability, 2))])>
                     <span class="threshold" style=format!("width:{}%", fixed(turn.probability * 100.0, 1))></span>
                     <span class="sample" style=format!("left:{}%", fixed(turn.sample * 100.0, 1))></span>
                 </span>

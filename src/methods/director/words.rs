@@ -1,25 +1,30 @@
 //! The director's wording of its choices, the same for every reader: the terminal, the Markdown
 //! export and the director panel.
 
+use crate::i18n::{say, t, tf};
+
 /// A choice read only after retries.
 pub fn attempts_note(attempts: u32) -> Option<String> {
-    (attempts > 1).then(|| format!("after {attempts} attempts"))
+    (attempts > 1).then(|| tf(say::DirectorAttempts, &[("n", &attempts.to_string())]))
 }
 
 /// A choice that no reply gave: the setting's fallback spoke.
-pub const FALLBACK: &str = "fallback: no valid index";
+pub fn fallback() -> &'static str {
+    t(say::DirectorFallback)
+}
 
 /// The stop draw: the number drawn against the stop probability.
 pub fn drawn(sample: f64, probability: f64) -> String {
-    format!("drew {} against {}", crate::text::fixed(sample, 3), crate::text::fixed(probability, 2))
+    let (sample, p) = (crate::text::fixed(sample, 3), crate::text::fixed(probability, 2));
+    tf(say::DirectorDrew, &[("sample", &sample), ("p", &p)])
 }
 
 /// What the stop draw decided, or that the class ended the show.
 pub fn verdict(stop: bool, ended_by_class: bool) -> &'static str {
     match (stop, ended_by_class) {
-        (_, true) => "stop: the class ended the show",
-        (true, false) => "stop",
-        (false, false) => "go on",
+        (_, true) => t(say::VerdictClass),
+        (true, false) => t(say::VerdictStop),
+        (false, false) => t(say::VerdictGoOn),
     }
 }
 
@@ -27,27 +32,28 @@ pub fn verdict(stop: bool, ended_by_class: bool) -> &'static str {
 /// ("A 1 in 5 chance to end the show each turn: drew 0.404 against 0.20, the show goes on").
 pub fn draw_sentence(sample: f64, probability: f64, stop: bool, ended_by_class: bool) -> String {
     let outcome = match (stop, ended_by_class) {
-        (_, true) => "the class ended the show",
-        (true, false) => "the show ends",
-        (false, false) => "the show goes on",
+        (_, true) => t(say::OutcomeClass),
+        (true, false) => t(say::OutcomeEnds),
+        (false, false) => t(say::OutcomeGoesOn),
     };
     let chance = match odds(probability) {
-        Some(Odds::Every) => "Set to end the show at every turn".to_string(),
-        Some(Odds::Ratio(k, d)) => format!("A {k} in {d} chance to end the show each turn"),
-        None => format!("A {} chance to end the show each turn", percent(probability)),
+        Some(Odds::Every) => t(say::ChanceEvery).to_string(),
+        Some(Odds::Ratio(k, d)) => tf(say::ChanceRatio, &[("k", &k.to_string()), ("d", &d.to_string())]),
+        None => tf(say::ChancePercent, &[("p", &percent(probability))]),
     };
-    format!("{chance}: {}, {outcome}", drawn(sample, probability))
+    tf(say::DrawSentence, &[("chance", &chance), ("drawn", &drawn(sample, probability)), ("outcome", outcome)])
 }
 
 /// The director's choice in a sentence: "Jon Stewart asks Ronny Chieng next" (a fallback: "Jon
 /// Stewart named no one the rules take, so Ronny Chieng speaks next").
 pub fn choice_sentence(director: &str, agent: &str, fallback: bool) -> String {
+    let who = [("director", director), ("agent", agent)];
     if fallback {
-        format!("{director} named no one the rules take, so {agent} speaks next")
+        tf(say::ChoiceFallback, &who)
     } else if director.is_empty() {
-        format!("{agent} speaks next")
+        tf(say::ChoiceNext, &who)
     } else {
-        format!("{director} asks {agent} next")
+        tf(say::ChoiceAsks, &who)
     }
 }
 
@@ -77,16 +83,16 @@ fn percent(probability: f64) -> String {
 /// stops at turn 1 reads as the chance it is.
 pub fn ended(probability: f64, ended_by_class: bool) -> String {
     if ended_by_class {
-        return "the class ended the show".into();
+        return t(say::OutcomeClass).into();
     }
     // The smallest whole odds that say the probability exactly, else a percentage.
     let chance = match odds(probability) {
-        Some(Odds::Every) => return "the director ended the show on its stop draw, set to stop at every turn".into(),
-        Some(Odds::Ratio(1, d)) => format!("1 chance in {d}"),
-        Some(Odds::Ratio(k, d)) => format!("{k} chances in {d}"),
-        None => format!("a {} chance", percent(probability)),
+        Some(Odds::Every) => return t(say::EndedEvery).into(),
+        Some(Odds::Ratio(1, d)) => tf(say::EndedOne, &[("d", &d.to_string())]),
+        Some(Odds::Ratio(k, d)) => tf(say::EndedMany, &[("k", &k.to_string()), ("d", &d.to_string())]),
+        None => tf(say::EndedPercent, &[("p", &percent(probability))]),
     };
-    format!("the director ended the show on its stop draw, {chance} each turn")
+    tf(say::Ended, &[("chance", &chance)])
 }
 
 #[cfg(test)]
@@ -123,5 +129,19 @@ mod tests {
         );
         assert_eq!(super::choice_sentence("Jon Stewart", "Ronny Chieng", false), "Jon Stewart asks Ronny Chieng next");
         assert!(super::choice_sentence("Jon Stewart", "Ronny Chieng", true).contains("named no one"));
+    }
+
+    #[test]
+    fn in_chinese_the_odds_the_draw_and_the_choice_read_as_chinese() {
+        crate::i18n::speak(Some(crate::i18n::zh::TABLE));
+        let draw = super::draw_sentence(0.404, 0.2, false, false);
+        let ended = super::ended(0.2, false);
+        let percent = super::ended(0.33, false);
+        let choice = super::choice_sentence("Jon Stewart", "Ronny Chieng", false);
+        crate::i18n::speak(None);
+        assert_eq!(draw, "每轮有 1/5 的机会结束节目：抽到 0.404，结束线 0.20，节目继续");
+        assert_eq!(ended, "导演按抽签结束了节目（每轮有 1/5 的机会）");
+        assert_eq!(percent, "导演按抽签结束了节目（每轮有 33 % 的机会）");
+        assert_eq!(choice, "Jon Stewart 请 Ronny Chieng 接着发言");
     }
 }
