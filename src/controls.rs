@@ -125,18 +125,19 @@ pub fn before_run(seats: &[String], selector: &str) -> String {
 pub fn heard_later(waiting: usize) -> Option<String> {
     match waiting {
         0 => None,
-        1 => {
-            Some("Heard after this turn's speech: the agent answering now does not hear the interjection; every call after it does.".into())
-        }
-        n => Some(format!(
-            "Heard after this turn's speech: the agent answering now does not hear these {n} interjections; every call after it does."
-        )),
+        1 => Some(t(say::HeardLaterOne).into()),
+        n => Some(tf(say::HeardLaterMany, &[("n", &n.to_string())])),
     }
 }
 
-/// The line the transcript shows for an interjection waiting for the turn under way to end.
-pub fn waiting_line(speaker: &str, text: &str) -> String {
-    format!("{speaker}: {text}")
+/// The name the page shows for a message's speaker: the interjection row's two voices (recorded
+/// under their English names, which the models read) in the page's language, any other as it is.
+pub fn speaker_words(name: &str) -> &str {
+    match name {
+        "Audience member" => t(say::AudienceMember),
+        "Moderator" => t(say::Moderator),
+        other => other,
+    }
 }
 
 #[cfg(test)]
@@ -150,7 +151,12 @@ mod tests {
             .unwrap()
             .starts_with("Heard after this turn's speech: the agent answering now"));
         assert!(heard_later(3).unwrap().contains("these 3 interjections"));
-        assert_eq!(waiting_line("Ms. Lee", "What about freight?"), "Ms. Lee: What about freight?");
+        assert_eq!(speaker_words("Ms. Lee"), "Ms. Lee");
+        assert_eq!(speaker_words("Audience member"), "Audience member");
+        crate::i18n::speak(Some(crate::i18n::zh::TABLE));
+        let (audience, moderator) = (speaker_words("Audience member"), speaker_words("Moderator"));
+        crate::i18n::speak(None);
+        assert_eq!((audience, moderator), ("观众", "主持人"));
     }
 
     #[test]

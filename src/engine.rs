@@ -41,7 +41,7 @@ impl FloorDesk {
     /// Gives `agent` the floor once (see [`Run::give_floor`]).
     pub fn give(&self, agent: &str) -> Result<(), String> {
         if let Some(why) = self.scenario.method.kind().fixed_floor() {
-            return Err(why.into());
+            return Err(why().into());
         }
         let index =
             self.scenario.agent_index(agent).ok_or_else(|| format!("\"{agent}\" is not in the cast"))?;

@@ -105,6 +105,26 @@ impl Purpose {
         }
     }
 
+    /// The purpose in the language the page speaks ([`crate::i18n`]; logs keep [`Purpose::as_str`]).
+    pub fn words(self) -> &'static str {
+        use crate::i18n::{say, t};
+        match self {
+            Purpose::Bid => t(say::PurposeBid),
+            Purpose::Speak => t(say::PurposeSpeak),
+            Purpose::DirectorReflection => t(say::PurposeDirectorReflection),
+            Purpose::DirectorChoice => t(say::PurposeDirectorChoice),
+            Purpose::DirectorPrompt => t(say::PurposeDirectorPrompt),
+            Purpose::DirectorSummary => t(say::PurposeDirectorSummary),
+            Purpose::Handoff => t(say::PurposeHandoff),
+            Purpose::NegotiationAction => t(say::PurposeNegotiationAction),
+            Purpose::Optimizer => t(say::PurposeOptimizer),
+            Purpose::CharacterDescription => t(say::PurposeCharacterDescription),
+            Purpose::TopicSpecifier => t(say::PurposeTopicSpecifier),
+            Purpose::Selector => t(say::PurposeSelector),
+            Purpose::Judge => t(say::PurposeJudge),
+        }
+    }
+
     /// The purpose as people read it ("director choice"): the inspector, notes and seats.
     pub fn label(self) -> String {
         self.as_str().replace('_', " ")

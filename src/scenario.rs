@@ -298,7 +298,7 @@ macro_rules! scenario_methods {
             }
 
             /// Why the class cannot give the floor in this method, when it cannot.
-            pub fn fixed_floor(self) -> Option<&'static str> {
+            pub fn fixed_floor(self) -> Option<fn() -> &'static str> {
                 match self {
                     $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::FIXED_FLOOR,)*
                 }

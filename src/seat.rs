@@ -9,6 +9,7 @@
 //! line); a call no method claims is free text, with its word limit when it has one.
 
 pub use crate::form::{Form, HandoffReply};
+use crate::i18n::{say, t, tf};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -133,13 +134,16 @@ impl Form {
             (Form::Text { .. }, Answer::Text(text)) => {
                 let text = text.trim();
                 if text.is_empty() {
-                    return Err("the answer is empty".into());
+                    return Err(t(say::SeatEmpty).into());
                 }
                 ChatResponse::text(text)
             }
             (Form::Number { lo, hi }, Answer::Number(n)) => {
                 if n < lo || n > hi {
-                    return Err(format!("the number must be from {lo} to {hi}"));
+                    return Err(tf(
+                        say::SeatNumberRange,
+                        &[("lo", &lo.to_string()), ("hi", &hi.to_string())],
+                    ));
                 }
                 ChatResponse::text(format!("<{n}>"))
             }
@@ -150,7 +154,7 @@ impl Form {
             (Form::Handoff { agent, options, via, .. }, Answer::Handoff { speech, to }) => {
                 let speech = speech.trim();
                 if speech.is_empty() {
-                    return Err("the speech is empty".into());
+                    return Err(t(say::SeatSpeechEmpty).into());
                 }
                 let next = options.get(*to).ok_or_else(|| choose_from(options))?;
                 let arguments = json!({"response": speech, "next_agent_name": next}).to_string();
@@ -168,17 +172,17 @@ impl Form {
             (Form::Trade { game, seat, .. }, Answer::Trade(action)) => {
                 // The rules are the game's own: a copy plays the action, and its refusal is the
                 // explanation.
-                game.clone().apply(*seat, action).map_err(|why| format!("not allowed: {why}"))?;
+                game.clone().apply(*seat, action).map_err(|why| tf(say::SeatNotAllowed, &[("why", &why)]))?;
                 ChatResponse::text(action.to_json())
             }
-            _ => return Err("the answer does not fit the question".into()),
+            _ => return Err(t(say::SeatDoesNotFit).into()),
         };
         Ok(ChatResponse { human: true, ..response })
     }
 }
 
 fn choose_from(options: &[String]) -> String {
-    format!("choose one of {}", options.join(", "))
+    tf(say::SeatChooseOneOf, &[("options", &options.join(t(say::ListComma)))])
 }
 
 /// A model whose calls for the seated names go to a person at a [`Desk`]; every other call goes

@@ -4,6 +4,7 @@
 //! game's rules before it is sent; its parts are `crate::seat::form`'s). The run waits on the
 //! answer; Stop and Reset end the wait.
 
+use crate::i18n::{say, t, tf};
 use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
 use leptos::prelude::*;
@@ -130,7 +131,7 @@ pub fn SeatBox() -> impl IntoView {
             <SeatForm question answer send_asked=desk.send_asked take_keys=true problem=desk.problem focus_asked=desk.focus_asked by_itself=desk.by_itself />
         })}
         {move || desk.problem.get().map(|p| view! {
-            <p class="notice error" id="seat-problem" data-testid="seat-problem" role="alert">{format!("Not sent: {p}.")}</p>
+            <p class="notice error" id="seat-problem" data-testid="seat-problem" role="alert">{tf(say::SeatNotSent, &[("why", &p)])}</p>
         })}
     }
 }
@@ -243,7 +244,7 @@ pub fn SeatForm(
             .collect_view();
         view! {
             <table class="seat-inventory" data-testid="seat-inventory">
-                <tr><th>"Resource"</th><th>"You hold"</th><th>"Worth"</th></tr>
+                <tr><th>{t(say::SeatResource)}</th><th>{t(say::SeatYouHold)}</th><th>{t(say::SeatWorth)}</th></tr>
                 {rows}
             </table>
         }
@@ -259,7 +260,7 @@ pub fn SeatForm(
     let limit = parts.text;
     let text_part = limit.map(|_| {
         view! {
-            <textarea data-testid="seat-text" aria-label="Your words" aria-describedby="seat-problem" rows="4" node_ref=text_box
+            <textarea data-testid="seat-text" aria-label=t(say::SeatYourWords) aria-describedby="seat-problem" rows="4" node_ref=text_box
                 prop:value=text on:input=move |ev| { touched(); text.set(event_target_value(&ev)) }
                 on:pointerdown=move |_| touched() on:blur=move |_| touched()></textarea>
         }
@@ -288,24 +289,24 @@ pub fn SeatForm(
         .collect_view();
     let quantity_part = parts.quantity.then(|| {
         view! {
-            <label class="field"><span>"Quantity (TRADE)"</span>
+            <label class="field"><span>{t(say::SeatQuantity)}</span>
                 <input data-testid="seat-quantity" inputmode="numeric" prop:value=quantity
                     on:input=move |ev| quantity.set(event_target_value(&ev)) />
             </label>
         }
     });
     let send = sends.then(|| {
-        view! { <button class="primary" data-testid="seat-send" on:click=move |_| answer.run(held())>"Send"</button> }
+        view! { <button class="primary" data-testid="seat-send" on:click=move |_| answer.run(held())>{t(say::SeatSend)}</button> }
     });
     view! {
-        <section class="seat" data-testid="seat" aria-label="Your turn" tabindex="0" node_ref=section on:keydown=keydown>
-            <h2>{format!("Your turn: {} ({})", question.agent, question.purpose.label())}</h2>
+        <section class="seat" data-testid="seat" aria-label=t(say::YourTurn) tabindex="0" node_ref=section on:keydown=keydown>
+            <h2>{tf(say::YourTurnOf, &[("agent", &question.agent), ("purpose", question.purpose.words())])}</h2>
             <details class="seat-prompt">
-                <summary>"The prompt a model would read"</summary>
+                <summary>{t(say::SeatPromptSummary)}</summary>
                 <pre data-testid="seat-prompt">{question.prompt}</pre>
             </details>
             {holdings}
-            <div class="seat-choices" role="group" aria-label="Answers">{buttons}</div>
+            <div class="seat-choices" role="group" aria-label=t(say::SeatAnswers)>{buttons}</div>
             {text_part}
             <div class="row">{lists}{quantity_part}</div>
             // The word count beside Send, in one row that stays in view as the box scrolls.

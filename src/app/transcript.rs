@@ -137,7 +137,7 @@ pub fn Transcript() -> impl IntoView {
                         view! {
                             <p class="message streaming" data-testid="live-text" data-speaker=agent>
                                 <span class="speaker">{speaker}</span>
-                                <span class="tag">"writing…"</span>
+                                <span class="tag">{t(say::LiveWriting)}</span>
                                 <span class="text" lang=crate::text::script_lang(&text)>{text.clone()}</span>
                             </p>
                         }
@@ -151,9 +151,11 @@ pub fn Transcript() -> impl IntoView {
                     .into_iter()
                     .map(|(speaker, text)| view! {
                         <p class="message waiting" data-testid="waiting-interjection">
-                            <span class="tag">"heard after this speech"</span>
+                            <span class="tag">{t(say::HeardAfterSpeech)}</span>
                             " "
-                            {crate::controls::waiting_line(&speaker, &text)}
+                            <strong class="speaker">{crate::controls::speaker_words(&speaker).to_string()}</strong>
+                            {t(say::SaidColon)}
+                            <span class="text" lang=crate::text::script_lang(&text)>{text.clone()}</span>
                         </p>
                     })
                     .collect_view()
@@ -192,7 +194,7 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
         <li class="message" class:injected=row.injected data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn data-kind=row.kind.tag()>
             {row.game.map(|g| view! { <p class="game-start" data-testid="game-start">{tf(say::GameN, &[("n", &g.to_string())])}</p> })}
             <div class="meta">
-                <strong class="speaker">{row.speaker.clone()}</strong>
+                <strong class="speaker">{crate::controls::speaker_words(&row.speaker).to_string()}</strong>
                 {row.kind.label().map(|tag| view! { <span class="tag">{tag}</span> })}
                 {row.you.then(|| view! { <span class="tag" data-testid="you">{if row.by.is_empty() { t(say::You).to_string() } else { row.by.clone() }}</span> })}
                 <span class="turn muted">{tf(say::TurnN, &[("turn", &row.turn.to_string())])}</span>

@@ -825,19 +825,20 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
         Err(e) => message.set(e),
     };
     view! {
-        <div class="row interject" role="group" aria-label="Interject">
+        <div class="row interject" role="group" aria-label=t(say::Interject)>
             <label class="field">
-                <span>"Interject as"</span>
+                <span>{t(say::InterjectAs)}</span>
+                // The name recorded (and read by the models) stays the scenario's English one.
                 <select data-testid="interject-as" on:change=move |ev| speaker.set(event_target_value(&ev))>
-                    <option value="Audience member">"Audience member"</option>
-                    <option value="Moderator">"Moderator"</option>
+                    <option value="Audience member">{t(say::AudienceMember)}</option>
+                    <option value="Moderator">{t(say::Moderator)}</option>
                 </select>
             </label>
             <label class="field grow">
-                <span>"Message (every agent hears it from the next call on)"</span>
+                <span>{t(say::InterjectMessage)}</span>
                 <input
                     data-testid="interject-text"
-                    placeholder="What the class says"
+                    placeholder=t(say::InterjectPlaceholder)
                     prop:value=move || text.get()
                     on:input=move |ev| text.set(event_target_value(&ev))
                     on:keydown=move |ev| {
@@ -847,7 +848,7 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
                     }
                 />
             </label>
-            <button data-testid="interject" on:click=move |_| send()>"Interject"</button>
+            <button data-testid="interject" on:click=move |_| send()>{t(say::Interject)}</button>
             <span class="muted" data-testid="interject-later" role="status">
                 {move || crate::controls::heard_later(controller.waiting.with(Vec::len))}
             </span>
@@ -868,11 +869,11 @@ fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
     });
     move || {
         let (kind, names) = scenario.get()?;
-        let fixed = kind.fixed_floor();
+        let fixed = kind.fixed_floor().map(|why| why());
         let names = if fixed.is_some() { Vec::new() } else { names };
         Some(view! {
-            <div class="row interject" role="group" aria-label="Give the floor" data-testid="floor">
-                <span>{fixed.map_or("Give the floor to".to_string(), |why| format!("Give the floor: {why}."))}</span>
+            <div class="row interject" role="group" aria-label=t(say::GiveFloor) data-testid="floor">
+                <span>{fixed.map_or(t(say::GiveFloorTo).to_string(), |why| tf(say::GiveFloorWhyNot, &[("why", why)]))}</span>
                 {names.into_iter().map(|agent| {
                     let name = agent.clone();
                     view! {
@@ -884,15 +885,15 @@ fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
                 {kind.ends_on_request().then(|| view! {
                     <button
                         data-testid="end-show"
-                        title="The director's next turn closes the show (its stop draw is still made and recorded)"
+                        title=t(say::EndShowTitle)
                         on:click=move |_| message.set(controller.end_show().err().unwrap_or_default())
                     >
-                        "End the show"
+                        {t(say::EndShow)}
                     </button>
                 })}
                 <span class="muted" data-testid="floor-given" role="status">
                     {move || controller.given.get()}
-                    {move || controller.ending.get().then_some(" The show ends at the director's next turn.")}
+                    {move || controller.ending.get().then(|| t(say::EndsAtNextTurn))}
                 </span>
             </div>
         })

@@ -10,7 +10,7 @@ use super::{Key, Lang, Table};
 pub const TABLE: Table = Table { lang: Lang::ZhHans, say, card };
 
 /// Latin words the Chinese keeps on purpose: names of things a reader types, presses or looks up.
-pub const KEPT_LATIN: &[&str] = &["AI", "AutoGen", "Esc", "CSV", "JSON"];
+pub const KEPT_LATIN: &[&str] = &["AI", "AutoGen", "Esc", "CSV", "JSON", "TRADE", "ACCEPT", "REJECT", "END"];
 
 fn say(what: Key) -> &'static str {
     match what {
@@ -141,6 +141,63 @@ fn say(what: Key) -> &'static str {
         Key::EndedMany => "{k}/{d} 的机会",
         Key::EndedPercent => "{p} 的机会",
         Key::Ended => "导演按抽签结束了节目（每轮有 {chance}）",
+        Key::YourTurn => "轮到你了",
+        Key::YourTurnOf => "轮到你了：{agent}（{purpose}）",
+        Key::SeatPromptSummary => "模型会读到的提示词",
+        Key::SeatResource => "资源",
+        Key::SeatYouHold => "你持有",
+        Key::SeatWorth => "价值",
+        Key::SeatAnswers => "可选的回答",
+        Key::SeatYourWords => "你要说的话",
+        Key::SeatQuantity => "数量（TRADE）",
+        Key::SeatSend => "发送",
+        Key::SeatNotSent => "没有发送：{why}。",
+        Key::SeatHandTo => "把发言权交给",
+        Key::SeatAction => "行动",
+        Key::SeatGive => "付出（TRADE）",
+        Key::SeatFor => "换取（TRADE）",
+        Key::SeatTotal => "合计",
+        Key::SeatEmpty => "回答是空的",
+        Key::SeatNumberRange => "数字必须在 {lo} 到 {hi} 之间",
+        Key::SeatSpeechEmpty => "发言是空的",
+        Key::SeatNotAllowed => "规则不允许：{why}",
+        Key::SeatDoesNotFit => "这个回答不符合问题的形式",
+        Key::SeatChooseOneOf => "请从 {options} 中选一个",
+        Key::WordsOver => "{n} / {limit} 词：超出上限",
+        Key::WordsOf => "{n} / {limit} 词",
+        Key::WordsN => "{n} 词",
+        Key::PurposeBid => "出价",
+        Key::PurposeSpeak => "发言",
+        Key::PurposeDirectorReflection => "导演点评",
+        Key::PurposeDirectorChoice => "导演点名",
+        Key::PurposeDirectorPrompt => "导演提问",
+        Key::PurposeDirectorSummary => "导演总结",
+        Key::PurposeHandoff => "交接",
+        Key::PurposeNegotiationAction => "谈判行动",
+        Key::PurposeOptimizer => "提示词优化",
+        Key::PurposeCharacterDescription => "角色介绍",
+        Key::PurposeTopicSpecifier => "话题细化",
+        Key::PurposeSelector => "点名",
+        Key::PurposeJudge => "评审",
+        Key::Interject => "插话",
+        Key::InterjectAs => "插话身份",
+        Key::AudienceMember => "观众",
+        Key::Moderator => "主持人",
+        Key::InterjectMessage => "内容（从下一次调用起，每位智能体都会听到）",
+        Key::InterjectPlaceholder => "全班想说的话",
+        Key::HeardLaterOne => {
+            "这一轮发言之后才会被听到：正在回答的智能体听不到这次插话，之后的每次调用都会听到。"
+        }
+        Key::HeardLaterMany => {
+            "这一轮发言之后才会被听到：正在回答的智能体听不到这 {n} 次插话，之后的每次调用都会听到。"
+        }
+        Key::GiveFloor => "指定发言",
+        Key::GiveFloorTo => "把发言权交给",
+        Key::GiveFloorWhyNot => "指定发言：{why}。",
+        Key::FloorFixedTrading => "交易游戏的发言顺序是固定的（两位玩家轮流），所以不能指定发言",
+        Key::EndShow => "结束节目",
+        Key::EndShowTitle => "导演的下一轮会结束节目（仍会抽签并记录）",
+        Key::EndsAtNextTurn => "节目会在导演的下一轮结束。",
         Key::Transcript => "对话记录",
         Key::MessagesOne => "（1 条发言）",
         Key::MessagesMany => "（{n} 条发言）",
@@ -149,6 +206,9 @@ fn say(what: Key) -> &'static str {
         Key::EmptyReplay => "按“播放”或“单步”观看录下的对话。",
         Key::EmptyRunning => "对话从第一次发言开始。",
         Key::TurnN => "第 {turn} 轮",
+        Key::HeardAfterSpeech => "这次发言之后才听到",
+        Key::SaidColon => "：",
+        Key::LiveWriting => "正在写…",
         Key::You => "你",
         Key::JudgeScore => "评审 {mean} 分",
         Key::GameN => "第 {n} 局",

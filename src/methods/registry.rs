@@ -44,7 +44,7 @@ pub trait MethodSettings: Default + ReadPresent {
     /// Whether the class can end the run from the page ("End the show": the director's).
     const ENDS_ON_REQUEST: bool = false;
     /// Why the class cannot give the floor in this method, when it cannot.
-    const FIXED_FLOOR: Option<&'static str> = None;
+    const FIXED_FLOOR: Option<fn() -> &'static str> = None;
     /// Whether the shared templates (conversation description, header) default to the show's
     /// wording of seed 004 rather than the debate's of seed 000.
     const SHOW_TEMPLATES: bool = false;

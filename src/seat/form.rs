@@ -5,6 +5,7 @@
 //! student's phone, which gets the question over the room's wire as JSON
 //! ([`Question::to_json`]) and sends its answer back as a line ([`Answer::to_line`]).
 
+use crate::i18n::{say, t, tf};
 use serde_json::Value;
 
 use super::{words, Answer, Form, HandoffReply, Question};
@@ -42,12 +43,12 @@ pub fn layout(form: &Form) -> Layout {
         }
         Form::Handoff { options, word_limit, .. } => {
             l.text = Some(Some(*word_limit));
-            l.picks.push(("Hand the floor to", options.clone()));
+            l.picks.push((t(say::SeatHandTo), options.clone()));
         }
         Form::Trade { game, seat, values } => {
-            l.picks.push(("Action", ACTIONS.map(String::from).to_vec()));
-            l.picks.push(("Give (TRADE)", game.resources.clone()));
-            l.picks.push(("For (TRADE)", game.resources.clone()));
+            l.picks.push((t(say::SeatAction), ACTIONS.map(String::from).to_vec()));
+            l.picks.push((t(say::SeatGive), game.resources.clone()));
+            l.picks.push((t(say::SeatFor), game.resources.clone()));
             l.quantity = true;
             let held = &game.inventories[*seat];
             l.holdings = game
@@ -56,7 +57,7 @@ pub fn layout(form: &Form) -> Layout {
                 .zip(held)
                 .map(|(r, n)| (r.clone(), *n, resource_value(*n, values)))
                 .collect();
-            l.holdings.push(("Total".into(), held.iter().sum(), inventory_value(held, values)));
+            l.holdings.push((t(say::SeatTotal).into(), held.iter().sum(), inventory_value(held, values)));
         }
     }
     l
@@ -86,9 +87,11 @@ pub fn answer(form: &Form, text: String, picks: &[usize], quantity: &str) -> Ans
 pub fn word_note(text: &str, limit: Option<u32>) -> String {
     let n = words(text);
     match limit {
-        Some(limit) if n > limit as usize => format!("{n} / {limit} words: over the limit"),
-        Some(limit) => format!("{n} / {limit} words"),
-        None => format!("{n} words"),
+        Some(limit) if n > limit as usize => {
+            tf(say::WordsOver, &[("n", &n.to_string()), ("limit", &limit.to_string())])
+        }
+        Some(limit) => tf(say::WordsOf, &[("n", &n.to_string()), ("limit", &limit.to_string())]),
+        None => tf(say::WordsN, &[("n", &n.to_string())]),
     }
 }
 

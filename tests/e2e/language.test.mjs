@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { appSession, eventually, openApp, root, screenshot, waitForStatus } from './helpers.mjs';
+import { appSession, eventually, openApp, root, screenshot, waitForStatus, waitForText } from './helpers.mjs';
 
 const session = appSession();
 
@@ -17,6 +17,7 @@ const scenarios = readdirSync(join(root, 'public', 'scenarios')).filter((f) => f
 const NAMES = new Set([
   ...scenarios.flatMap((s) => s.agents.flatMap((a) => a.name.split(/[^A-Za-z]+/))),
   'Agora', 'WOOD', 'STONE', 'GOLD', 'Alice', 'Bob', 'AI', 'AutoGen', 'SelectorGroupChat', 'Transition', 'to', 'Esc', 'CSV', 'JSON',
+  'TRADE', 'ACCEPT', 'REJECT', 'END',
 ]);
 
 /**
@@ -27,8 +28,9 @@ const NAMES = new Set([
 async function english(page, selectors) {
   const words = await page.evaluate((sel) => {
     const out = [];
-    // What a model wrote: a speech, a director's reflection, a reasoning, a raw reply.
-    const said = '[data-testid=message-text], .reflection, .reasoning, details.raw';
+    // What a model wrote or reads: a speech, a director's reflection, a reasoning, a raw reply,
+    // the prompt a seat is shown (the seed's own words, sent as they are).
+    const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt]';
     const skipped = (el) => el.closest('[lang=en]') || el.closest(said);
     const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     for (const root of sel.flatMap((s) => [...document.querySelectorAll(s)])) {
@@ -102,6 +104,30 @@ test("the director's show in Chinese: its odds, draws and choices read as Chines
   assert.match(await page.getByTestId('director-choice').first().locator('strong').textContent(), / 请 .+ 接着发言$/);
   assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], 'English on the Chinese director show');
   await screenshot(page, 'zh-director-1280');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a seat, an interjection and the floor in Chinese: the question, its form and the rows under the stage', async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('seat-0').check();
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  // Seed 000's opening asks the seat for its own description first.
+  await waitForText(page.locator('[data-testid=seat] h2'), '轮到你了：Donald Trump（角色介绍）');
+  await waitForStatus(page, '等你作答 · 第 ');
+  await page.getByTestId('interject-text').fill('What about freight?');
+  await page.getByTestId('interject').click();
+  await page.getByTestId('seat-send').click();
+  await waitForText(page.getByTestId('seat-problem'), '没有发送：回答是空的。');
+  // The transcript too: the interjection waits there, tagged, below the turn under way.
+  assert.deepEqual(await english(page, ['.controls', '.decisions', '.class-row', '.transcript-panel']), [], 'English around a question to the class');
+  await screenshot(page, 'zh-seat-1280');
+  await page.getByTestId('seat-text').fill('A builder who never takes no for an answer.');
+  await page.getByTestId('seat-send').click();
+  await waitForText(page.locator('[data-testid=seat] h2'), '轮到你了：Donald Trump（出价）');
+  assert.deepEqual(await english(page, ['.controls', '.decisions', '.class-row']), [], 'English around a bid asked of the class');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -68,8 +68,8 @@ impl MethodSettings for NegotiationSettings {
     const ENDS_AT_TURN_LIMIT: bool = false;
     /// The players read the game's own messages.
     const SHARED_TEMPLATES: bool = false;
-    const FIXED_FLOOR: Option<&'static str> =
-        Some("the trading game's turn order is fixed (the players alternate), so the floor cannot be given");
+    const FIXED_FLOOR: Option<fn() -> &'static str> =
+        Some(|| crate::i18n::t(crate::i18n::say::FloorFixedTrading));
 
     const TEMPLATES: &'static [(&'static str, &'static str)] = &[
             ("method.rules", "Rules"),
