@@ -131,9 +131,12 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        match after.find('}').map(|close| (&after[..close], close)) {
-            Some((name, close)) if args.iter().any(|(n, _)| *n == name) => {
-                let value = args.iter().find(|(n, _)| *n == name).map_or("", |(_, v)| *v);
+        let hole = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            args.iter().find(|(n, _)| *n == name).map(|(_, value)| (*value, close))
+        });
+        match hole {
+            Some((value, close)) => {
                 out.push_str(value);
                 rest = &after[close + 1..];
             }

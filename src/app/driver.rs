@@ -40,12 +40,12 @@ pub const READ_ALOUD_WPM: f64 = 150.0;
 /// The demo model's latency per call under Read aloud, in milliseconds.
 const READ_ALOUD_LATENCY_MS: u64 = 400;
 
-/// A setting's words, in the language spoken.
-pub type Words = fn() -> &'static str;
+/// A speed's label, in the language spoken.
+pub type SpeedLabel = fn() -> &'static str;
 
 /// The speed settings, slowest first: read aloud, else the demo model's simulated latency per
 /// call in milliseconds (a replay steps at that pace too, 150 ms at least).
-pub const SPEEDS: [(Words, u64); 5] = [
+pub const SPEEDS: [(SpeedLabel, u64); 5] = [
     // Short enough to read whole in the run controls' list.
     (|| t(say::SpeedReadAloud), READ_ALOUD),
     // A turn is two calls' wait (the bids go out together, then the speech): named by the turn.
