@@ -91,7 +91,7 @@ fn phone() {
         leptos::mount::mount_to(main, move || {
             view! {
                 <p class="notice error" role="alert" data-testid="phone-error">
-                    {format!("This room cannot be opened: {why}. Ask your teacher for the link again.")}
+                    {t(say::PhoneRoomFailed)}{why}{t(say::PhoneRoomFailedEnd)}
                 </p>
             }
         })

@@ -82,19 +82,19 @@ pub fn controls(s: &RunState) -> Controls {
 /// the turn under way (its bids, its question to the class); a paused or finished one, the last
 /// turn whose speaker was chosen.
 pub fn status(s: &RunState) -> String {
-    let turn = s.turn.to_string();
-    let under_way = if s.spoken { s.turn + 1 } else { s.turn.max(1) }.to_string();
-    let at = |template: &str, turn: &str| fill(template, &[("turn", turn), ("why", &s.ending)]);
+    let turn = s.turn;
+    let under_way = if s.spoken { s.turn + 1 } else { s.turn.max(1) };
+    let at = |template: &str, turn: u32| fill(template, &[("turn", &turn), ("why", &s.ending)]);
     let state = match (s.mode, s.finished) {
         (Status::Idle, _) => t(say::StatusReady).to_string(),
         (Status::Paused | Status::PausedOnError, Some(FinishReason::Error)) => {
-            at(t(say::StatusPausedAfterError), &turn)
+            at(t(say::StatusPausedAfterError), turn)
         }
-        (_, Some(_)) => at(t(say::StatusFinishedWhy), &turn),
-        (Status::Finished, None) => at(t(say::StatusFinished), &turn),
-        (Status::Running, None) if s.waiting => at(t(say::StatusWaiting), &under_way),
-        (Status::Running, None) => at(t(say::StatusRunning), &under_way),
-        (_, None) => at(t(say::StatusPaused), &turn),
+        (_, Some(_)) => at(t(say::StatusFinishedWhy), turn),
+        (Status::Finished, None) => at(t(say::StatusFinished), turn),
+        (Status::Running, None) if s.waiting => at(t(say::StatusWaiting), under_way),
+        (Status::Running, None) => at(t(say::StatusRunning), under_way),
+        (_, None) => at(t(say::StatusPaused), turn),
     };
     if s.replaying {
         tf(say::StatusReplay, &[("state", &state)])
@@ -117,7 +117,7 @@ pub fn before_run(seats: &[String], selector: &str) -> String {
             tf(say::BeforeRunMany, &[("names", &rest.join(t(say::ListComma))), ("last", last)])
         }
     };
-    tf(say::TwoSentences, &[("first", &asked), ("second", start)])
+    tf(say::TwoSentences, &[("first", &asked), ("second", &start)])
 }
 
 /// What the interjection row says of `waiting` interjections made while a turn is under way
@@ -126,7 +126,7 @@ pub fn heard_later(waiting: usize) -> Option<String> {
     match waiting {
         0 => None,
         1 => Some(t(say::HeardLaterOne).into()),
-        n => Some(tf(say::HeardLaterMany, &[("n", &n.to_string())])),
+        n => Some(tf(say::HeardLaterMany, &[("n", &n)])),
     }
 }
 

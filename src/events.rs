@@ -543,9 +543,9 @@ pub fn draw_note(among: &[String]) -> String {
 pub fn floor_note(agent: &str, instead_of: &str) -> String {
     use crate::i18n::{say, tf};
     if agent == instead_of {
-        tf(say::FloorNoteSame, &[("agent", agent)])
+        tf(say::FloorNoteSame, &[("agent", &agent)])
     } else {
-        tf(say::FloorNoteOther, &[("agent", agent), ("other", instead_of)])
+        tf(say::FloorNoteOther, &[("agent", &agent), ("other", &instead_of)])
     }
 }
 

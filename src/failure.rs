@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::catalog::{Dialect, ProviderPreset};
+use crate::i18n::{say, t, tf};
 
 /// A change Agora made to a request because the provider refused part of it (a failure it
 /// recovered from by adapting the request, recorded on the call).
@@ -88,12 +89,13 @@ impl Failure {
     /// What the user reads while a retry is still to come: what happened, not yet "after every
     /// retry".
     pub fn retry_note(&self, provider: &ProviderPreset, base_url: &str) -> String {
+        let p = provider.label;
         match self {
             Failure::RateLimited { message, .. } => {
-                format!("{} answered 429 (too many requests: {message}).", provider.label)
+                tf(say::FailRetry429, &[("provider", &p), ("message", message)])
             }
             Failure::Server { status, message } => {
-                format!("{} had a server error ({status}: {message}).", provider.label)
+                tf(say::FailRetryServer, &[("provider", &p), ("status", status), ("message", message)])
             }
             other => other.describe(provider, base_url),
         }
@@ -101,35 +103,44 @@ impl Failure {
 
     /// What the user reads when a call has failed for good: what happened and what to do.
     pub fn describe(&self, provider: &ProviderPreset, base_url: &str) -> String {
+        let p = provider.label;
         match self {
-            Failure::Auth { status, message } => format!(
-                "{} refused the key ({status}: {message}). Check the key in the model settings; the run is paused and nothing recorded is lost.",
-                provider.label
-            ),
-            Failure::RateLimited { message, .. } => format!("{} kept answering 429 (too many requests: {message}) after every retry.", provider.label),
-            Failure::Quota(message) => format!("{} says the quota or spending limit is used up ({message}); retrying will not help until it is raised.", provider.label),
-            Failure::Server { status, message } => format!("{} had a server error ({status}: {message}) after every retry.", provider.label),
-            Failure::Rejected { status, message } => format!("{} rejected the request ({status}: {message}).", provider.label),
-            Failure::FirstByteTimeout(ms) => format!("{} did not start answering within {} s.", provider.label, ms / 1000),
-            Failure::IdleTimeout(ms) => format!("{}'s stream went silent for {} s.", provider.label, ms / 1000),
+            Failure::Auth { status, message } => {
+                tf(say::FailAuth, &[("provider", &p), ("status", status), ("message", message)])
+            }
+            Failure::RateLimited { message, .. } => {
+                tf(say::FailRateLimited, &[("provider", &p), ("message", message)])
+            }
+            Failure::Quota(message) => tf(say::FailQuota, &[("provider", &p), ("message", message)]),
+            Failure::Server { status, message } => {
+                tf(say::FailServer, &[("provider", &p), ("status", status), ("message", message)])
+            }
+            Failure::Rejected { status, message } => {
+                tf(say::FailRejected, &[("provider", &p), ("status", status), ("message", message)])
+            }
+            Failure::FirstByteTimeout(ms) => tf(say::FailFirstByte, &[("provider", &p), ("s", &(ms / 1000))]),
+            Failure::IdleTimeout(ms) => tf(say::FailIdle, &[("provider", &p), ("s", &(ms / 1000))]),
             Failure::Network(detail) => {
                 let local = base_url.contains("localhost") || base_url.contains("127.0.0.1");
                 let hint = if !provider.browser_note.is_empty() {
-                    provider.browser_note.to_string()
+                    provider.browser_note
                 } else if local {
-                    "Is the server running, and does it allow calls from this page (CORS)?".to_string()
+                    t(say::FailHintLocal)
                 } else {
-                    "Either the browser is offline or the server does not allow calls from web pages (CORS); a proxy that adds CORS headers, or a provider that allows them, fixes the latter.".to_string()
+                    t(say::FailHintRemote)
                 };
-                format!("No answer from {base_url} ({detail}). {hint}")
+                tf(say::FailNetwork, &[("url", &base_url), ("detail", detail), ("hint", &hint)])
             }
-            Failure::Unreachable(detail) => format!(
-                "Could not reach {base_url} ({detail}). Is a server running at that address, and can this machine reach it (the address, the port, a proxy or firewall)?"
+            Failure::Unreachable(detail) => {
+                tf(say::FailUnreachable, &[("url", &base_url), ("detail", detail)])
+            }
+            Failure::Malformed(message) => tf(say::FailMalformed, &[("provider", &p), ("message", message)]),
+            Failure::StreamError(message) => tf(say::FailStream, &[("provider", &p), ("message", message)]),
+            Failure::Adaptable(change) => tf(
+                say::FailAdaptable,
+                &[("provider", &p), ("parameter", &change.1.parameter), ("message", &change.1.message)],
             ),
-            Failure::Malformed(message) => format!("{} sent something unreadable: {message}.", provider.label),
-            Failure::StreamError(message) => format!("{} reported an error in the middle of its reply: {message}.", provider.label),
-            Failure::Adaptable(change) => format!("{} refused {} ({}).", provider.label, change.1.parameter, change.1.message),
-            Failure::Cancelled => "stopped".into(),
+            Failure::Cancelled => t(say::FailStopped).into(),
         }
     }
 }

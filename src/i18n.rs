@@ -15,6 +15,7 @@
 pub mod zh;
 
 use std::cell::Cell;
+use std::fmt::{Display, Write};
 
 /// A language the page speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -123,9 +124,13 @@ fn said(key: Key, en: &'static str) -> &'static str {
     }
 }
 
+/// A value for a hole of a sentence: its name and what goes there, written where it lands (a
+/// number is not formatted into a string of its own first).
+pub type Arg<'a> = (&'a str, &'a dyn Display);
+
 /// `template` with each `{name}` replaced by its value in `args`: the words of a sentence stay in
 /// the order its language puts them.
-pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+pub fn fill(template: &str, args: &[Arg]) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -137,7 +142,8 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
         });
         match hole {
             Some((value, close)) => {
-                out.push_str(value);
+                // Writing into a String cannot fail.
+                let _ = write!(out, "{value}");
                 rest = &after[close + 1..];
             }
             _ => {
@@ -151,7 +157,8 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
 }
 
 /// `t(what)` filled with `args` (see [`fill`]).
-pub fn tf<W: Words>(what: W, args: &[(&str, &str)]) -> String {
+#[inline(always)]
+pub fn tf<W: Words>(what: W, args: &[Arg]) -> String {
     fill(t(what), args)
 }
 
@@ -428,6 +435,155 @@ words! {
     TheSelector = "the selector",
     TwoSentences = "{first} {second}",
     ListComma = ", ",
+    // The handoff panel.
+    HandoffPanel = "Handoffs",
+    HandoffGist = "Each speaker names who speaks next",
+    HandoffExplain = "Each speaker ends by handing the floor to the next (by name, by a tool call or in JSON, as the scenario sets); a reply that names no one passes it at random.",
+    HandoffGraphLabel = "Who handed off to whom, with counts",
+    HandoffNone = "no handoff",
+    HandoffFallbackNote = "fallback to a random agent: {why}",
+    HandoffFallbackReason = "fallback: {why}",
+    HandoffByText = "{from} hands the floor to {to}, by name in its words",
+    HandoffByTool = "{from} hands the floor to {to}, by a tool call",
+    HandoffByJson = "{from} hands the floor to {to}, in a JSON reply",
+    HandoffTextNamedNoOne = "{from}'s words named no one the rules take: {to} has the floor, drawn at random",
+    HandoffToolNamedNoOne = "{from}'s tool call named no one the rules take: {to} has the floor, drawn at random",
+    HandoffJsonNamedNoOne = "{from}'s JSON reply named no one the rules take: {to} has the floor, drawn at random",
+    TurnDot = "Turn {turn} · ",
+    // The selector's panel.
+    SelectorGist = "A model call names who speaks next",
+    SelectorExplain = "Each turn a separate call reads the conversation and the roles, and names who should speak next from the candidates.",
+    SelectorExact = "named exactly",
+    SelectorLoose = "named, case or spacing aside",
+    SelectorMention = "the only name mentioned",
+    SelectorOnlyCandidate = "the only candidate: no call",
+    SelectorFallback = "fallback: no candidate named in {n} attempts",
+    SelectorAttempt = "attempt {n}",
+    SelectorNamed = "The selector named {agent} to speak next",
+    SelectorNamedLoosely = "The selector named {agent} to speak next (case or spacing aside)",
+    SelectorMentioned = "The selector's reply mentioned only {agent}, who speaks next",
+    SelectorOnlyOne = "{agent} was the only one who could speak next: no call was needed",
+    SelectorNamedNoOne = "The selector named no candidate in {n} attempts, so {agent} speaks next by the fallback",
+    SelectorCandidates = "Candidates: {names}",
+    // Random and round robin.
+    RandomGist = "Each speaker is drawn at random",
+    RandomExplain = "Each turn the next speaker is drawn at random (the run's seed fixes the draws, so a rerun draws the same); no model is asked.",
+    RandomOnlyOne = "the only one who could speak",
+    RoundRobinGist = "Agents speak in a fixed order",
+    RoundRobinExplain = "Agents speak in a fixed order; there is no decision to show.",
+    // The trading game.
+    TradingGame = "Trading game",
+    TradingGist = "Trades that raise both players' total value",
+    TradingRules = "Two players take turns: TRADE offers one resource for another, the other player ACCEPTs or REJECTs, and the game ends when one asks to END and the other agrees. Each player sees only its own inventory; more of one resource is worth more (the value scale), and the goal is the highest value of both inventories together. Between games an optimizer reads the score and rewrites each player's strategy.",
+    TradingActions = "Actions",
+    TradingValue = "value",
+    TradingOverall = "Overall {overall} of the optimum {optimum}",
+    TradingSent = "sent",
+    TradeOffers = "{player} offers {n} {sell} for {n} {buy}",
+    TradeAccepts = "{player} accepts",
+    TradeRejects = "{player} rejects",
+    TradeAsksToEnd = "{player} asks to end the game",
+    TradeNoValidAction = "{player} wrote no valid action",
+    TradeInvalid = "{move} — invalid: {why}",
+    TradePending = "{player} offers {n} {sell} for {n} {buy}, waiting for an answer",
+    TradeEndAsked = "{player} asked to end the game; the game ends when the other player ends too",
+    TradeNonePending = "No proposal pending",
+    GameResultLine = "Game {n}: {scores} · overall {overall} of {optimum} ({why})",
+    GameBothEnded = "both ended",
+    GameTurnLimit = "turn limit",
+    OptimizerHeading = "Prompt optimization",
+    OptimizerChartLabel = "Overall score per game against the optimum",
+    OptimizerDashed = "Dashed line: the optimum, {optimum}",
+    OptimizerGame = "Game {n} · overall {overall}",
+    // The class's room: the teacher's panel.
+    RoomCouldNotStart = "the room's connection could not start ({why})",
+    RoomClosed = "The room is closed: any phone still in it was told. A new room has a new link and code.",
+    RoomOpen = "Open a room for phones",
+    RoomCloseTitle = "Every phone is told the room has ended; a new room has a new link",
+    RoomClose = "Close the room",
+    RoomQrLabel = "QR code of the room's join link",
+    RoomOnlyHere = "This page is open at an address only this computer reaches, so phones cannot open the link: open Agora at this computer's network address, or at its published address, and open the room there.",
+    RoomHeading = "Class room ",
+    RoomHowToJoin = "Students scan the code or open the join link on their phones, type a name and are in. The link holds the room's secret: share it with the class only.",
+    RoomCopy = "Copy the link",
+    RoomCopied = "Copied.",
+    RoomNotCopied = "This browser did not copy it: select the link above.",
+    RoomAway = "away",
+    RoomSeatOf = "Seat of {name}",
+    RoomAudience = "audience",
+    RoomRemove = "Remove",
+    RoomSeatAway = "Away from their seat: {names}. Their seat's time limit runs as usual; reopening the link brings them back.",
+    RoomNoSeat = "No seat is played by the class yet: tick the agents above for students to play them; the rest of the class is the audience.",
+    RoomJoined = "Joined ({n})",
+    RoomProposals = "Interjections proposed",
+    RoomAccept = "Accept",
+    RoomDecline = "Decline",
+    RoomProposedOne = "1 interjection proposed: leave the projector view (Esc) to read it.",
+    RoomProposedMany = "{n} interjections proposed: leave the projector view (Esc) to read them.",
+    RoomVotes = "Votes for the next speaker",
+    RoomGiveFloor = "Give the floor to {name}",
+    RoomWhere = "Where the room meets",
+    RoomRelay = "Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)",
+    RoomIce = "STUN/TURN servers (empty: public ones; none: only the local network)",
+    RoomUseThese = "Use these (a new link)",
+    RoomUnreachable = "Phones cannot reach this room:",
+    RoomUnreachablePublic = " the public meeting points Agora uses to connect phones do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do. Still trying every few seconds.",
+    RoomQuickFix = "Quick fix:",
+    RoomQuickFixText = " connect this computer and the phones to another network, such as a phone's hotspot: the room connects by itself once it can, with the same code.",
+    RoomOwnRelay = "Or run a meeting point on your own network (for IT staff)",
+    RoomOwnRelayA = "On a computer that this one and the phones can all reach, run ",
+    RoomOwnRelayB = " in a terminal, then enter that computer's network address as the Relay under \"Where the room meets\" below (for example ",
+    RoomOwnRelayC = ") and press \"Use these (a new link)\": the room gets a new link and code, which the students scan again.",
+    RoomRelaySilent = " its meeting point {relay} does not answer from this computer. Either nothing runs there, or the network blocks it. Still trying every few seconds.",
+    RoomStartRelayA = "Start it on that computer with ",
+    RoomStartRelayB = " in a terminal (the port as in the address) and check that this computer and the phones can reach it, or empty \"Relay\" under \"Where the room meets\" below to use the public meeting points.",
+    // A student's phone.
+    PhoneTypeName = "Type your name first.",
+    PhoneJoining = "Joining…",
+    PhoneComingBack = "Coming back…",
+    PhoneProposed = "Proposed: the teacher decides.",
+    PhoneNotSent = "Not sent: {why}.",
+    PhoneHeading = "Agora class room ",
+    PhoneUnreachable = "This phone cannot reach the class room. The network probably blocks it, as school networks often do: try another network (mobile data, or a hotspot), or tell your teacher that the class room cannot connect. Still trying…",
+    PhoneYourName = "Your name",
+    PhoneJoin = "Join",
+    PhoneEnded = "The teacher closed the room. Thank you for taking part.",
+    PhoneRemoved = "The teacher took you out of the room.",
+    PhoneYouPlay = ", you play ",
+    PhoneYouAudience = ", you are in the audience.",
+    PhoneTakeSeat = "Take a seat",
+    PhoneTakeSeatColon = "Take a seat:",
+    PhoneVote = "Vote",
+    PhoneWhoNext = "Who should speak next?",
+    PhoneVoted = "You voted for {name}.",
+    PhoneConversation = "The conversation",
+    PhonePropose = "Propose an interjection (the teacher decides)",
+    PhoneProposeSend = "Propose",
+    // In parts around the reason, so the first page (where a phone that cannot open its room
+    // says so) needs no `fill`.
+    PhoneRoomFailed = "This room cannot be opened: ",
+    PhoneRoomFailedEnd = ". Ask your teacher for the link again.",
+    PhoneFullStop = ".",
+    RoomOpenTitle = "Students join from their phones with a link or QR code and play seats, interject and vote",
+    // Why a call to a provider failed.
+    FailRetry429 = "{provider} answered 429 (too many requests: {message}).",
+    FailRetryServer = "{provider} had a server error ({status}: {message}).",
+    FailAuth = "{provider} refused the key ({status}: {message}). Check the key in the model settings; the run is paused and nothing recorded is lost.",
+    FailRateLimited = "{provider} kept answering 429 (too many requests: {message}) after every retry.",
+    FailQuota = "{provider} says the quota or spending limit is used up ({message}); retrying will not help until it is raised.",
+    FailServer = "{provider} had a server error ({status}: {message}) after every retry.",
+    FailRejected = "{provider} rejected the request ({status}: {message}).",
+    FailFirstByte = "{provider} did not start answering within {s} s.",
+    FailIdle = "{provider}'s stream went silent for {s} s.",
+    FailNetwork = "No answer from {url} ({detail}). {hint}",
+    FailHintLocal = "Is the server running, and does it allow calls from this page (CORS)?",
+    FailHintRemote = "Either the browser is offline or the server does not allow calls from web pages (CORS); a proxy that adds CORS headers, or a provider that allows them, fixes the latter.",
+    FailUnreachable = "Could not reach {url} ({detail}). Is a server running at that address, and can this machine reach it (the address, the port, a proxy or firewall)?",
+    FailMalformed = "{provider} sent something unreadable: {message}.",
+    FailStream = "{provider} reported an error in the middle of its reply: {message}.",
+    FailAdaptable = "{provider} refused {parameter} ({message}).",
+    FailStopped = "stopped",
+    OptimizerLastGame = "last iteration: no optimizer call",
     // Why a run ended.
     FinishTurnLimit = "turn limit reached",
     FinishDirector = "the director ended the show",
@@ -471,11 +627,16 @@ mod tests {
 
     #[test]
     fn fill_puts_each_value_where_its_name_is_and_leaves_other_braces() {
-        assert_eq!(fill("{a} to {b}, {a}", &[("a", "X"), ("b", "Y")]), "X to Y, X");
-        assert_eq!(fill("{\"json\": {n}}", &[("n", "1")]), "{\"json\": 1}");
-        assert_eq!(fill("{missing} stays", &[("n", "1")]), "{missing} stays");
-        assert_eq!(fill("no close {a", &[("a", "X")]), "no close {a");
-        assert_eq!(fill("值 {n} 个", &[("n", "3")]), "值 3 个");
+        assert_eq!(fill("{a} to {b}, {a}", &[("a", &"X"), ("b", &"Y")]), "X to Y, X");
+        assert_eq!(fill("{\"json\": {n}}", &[("n", &1)]), "{\"json\": 1}");
+        assert_eq!(fill("{missing} stays", &[("n", &1)]), "{missing} stays");
+        assert_eq!(fill("no close {a", &[("a", &"X")]), "no close {a");
+        assert_eq!(fill("值 {n} 个", &[("n", &3u32)]), "值 3 个");
+        for n in [0i64, 7, -7, 10, 1_234_567, i64::MIN, i64::MAX] {
+            assert_eq!(fill("{n}", &[("n", &n)]), n.to_string());
+        }
+        assert_eq!(fill("{n}", &[("n", &u64::MAX)]), u64::MAX.to_string());
+        assert_eq!(fill("{n}", &[("n", &String::from("text"))]), "text");
     }
 
     #[test]
@@ -488,7 +649,8 @@ mod tests {
             // written in Chinese, with no English word left in it.
             let letters: String = zh.chars().filter(|c| c.is_alphabetic()).collect();
             if !letters.is_empty() {
-                let unfilled = fill(zh, &holes(zh).iter().map(|h| (*h, "")).collect::<Vec<_>>());
+                let unfilled =
+                    fill(zh, &holes(zh).iter().map(|h| (*h, &"" as &dyn Display)).collect::<Vec<_>>());
                 let latin = unfilled.split(|c: char| !c.is_ascii_alphabetic()).find(|w| w.len() > 1);
                 assert!(
                     latin.is_none() || zh::KEPT_LATIN.contains(&latin.unwrap()),
@@ -510,8 +672,8 @@ mod tests {
         assert_ne!(card(rail.id, rail.title, rail.summary).0, rail.title, "a preset's title is the card's");
         assert_eq!(card("my-own", "Mine", "mine").0, "Mine");
         assert_eq!(
-            tf(say::StatusRunning, &[("turn", "3")]),
-            fill((zh::TABLE.say)(Key::StatusRunning), &[("turn", "3")])
+            tf(say::StatusRunning, &[("turn", &3)]),
+            fill((zh::TABLE.say)(Key::StatusRunning), &[("turn", &"3")])
         );
         speak(None);
         assert_eq!(lang(), Lang::En);

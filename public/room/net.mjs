@@ -2,9 +2,13 @@
 // phone, found through Nostr relays by trystero. Bundled with trystero into room/net.js at build
 // time (publish/room.mjs); the tools module (src/app/room_live.rs) imports it the first time a
 // room opens or a phone joins, never on the first page.
-import {
+import * as trystero from 'trystero/nostr';
+
+// This module's own trystero (bundled into it), for a fresh copy of the module to hand over: see
+// `rejoin` below.
+export const {
   getRelaySockets, joinRoom, pauseRelayReconnection, resumeRelayReconnection, selfId,
-} from 'trystero/nostr';
+} = trystero;
 
 // How long the room may go without an open relay before it says so, and how often the relays
 // that closed are tried again (trystero alone backs off and, after about a minute, stops).
@@ -36,40 +40,72 @@ export function join(options, onJoin, onLeave, onMessage, onReach) {
     });
     config.rtcConfig = { iceServers: servers, iceTransportPolicy: options.ice.includes('only') ? 'relay' : 'all' };
   }
-  note('join', options.topic.slice(0, 8), 'as', selfId, 'via', options.relays.join(',') || 'public relays');
-  const room = joinRoom(config, options.topic);
-  const say = room.makeAction('say');
-  say.onMessage = (data, context) => {
-    note('heard', String(data).length, 'from', context.peerId);
-    onMessage(context.peerId, String(data));
+  // What the page was last told of the relays: a rejoin's watch goes on from it.
+  let reached = true;
+  const reach = (ok) => {
+    reached = ok;
+    onReach(ok);
   };
-  room.onPeerJoin = (peer) => {
-    note('peer joined', peer);
-    onJoin(peer);
+  // The trystero in use: this module's, or a fresh copy's after a rejoin.
+  let t = trystero;
+  let copies = 0;
+  let room;
+  let say;
+  let stop;
+  const enter = () => {
+    note('join', options.topic.slice(0, 8), 'as', t.selfId, 'via', options.relays.join(',') || 'public relays');
+    room = t.joinRoom(config, options.topic);
+    say = room.makeAction('say');
+    say.onMessage = (data, context) => {
+      note('heard', String(data).length, 'from', context.peerId);
+      onMessage(context.peerId, String(data));
+    };
+    room.onPeerJoin = (peer) => {
+      note('peer joined', peer);
+      onJoin(peer);
+    };
+    room.onPeerLeave = (peer) => {
+      note('peer left', peer);
+      onLeave(peer);
+    };
+    stop = watch(t, options.relays, reach, reached);
   };
-  room.onPeerLeave = (peer) => {
-    note('peer left', peer);
-    onLeave(peer);
-  };
-  const stop = watch(options.relays, onReach);
+  enter();
   return {
-    id: selfId,
+    id: t.selfId,
     send: (text, peer) => {
       note('send', text.length, 'to', peer || 'all');
       return say.send(text, peer ? { target: peer } : undefined).catch((e) => note('not sent:', e));
     },
+    // The room joined anew under a new id. Now and then two pages end up with a connection only
+    // one of them counts (the other never hears of the peer), and a page that has once counted a
+    // peer id does not take a new connection from it: a fresh copy of this module brings a fresh
+    // trystero, with a new id and relays of its own. `onId(id)` hears the new id before anyone
+    // is met under it.
+    rejoin: async (onId) => {
+      note('rejoin', options.topic.slice(0, 8));
+      stop(false);
+      await Promise.resolve(room.leave());
+      for (const socket of Object.values(t.getRelaySockets())) socket?.close();
+      copies += 1;
+      t = await import(`${import.meta.url.split('?')[0]}?copy=${copies}`);
+      onId(t.selfId);
+      enter();
+    },
     leave: () => {
       note('leave', options.topic.slice(0, 8));
-      stop();
+      stop(true);
       return Promise.resolve(room.leave()).then(() => note('left', options.topic.slice(0, 8)));
     },
   };
 }
 
-// Watches the room's relays (none named: the public ones trystero picked) once a second.
-function watch(relays, onReach) {
-  let openAt = Date.now();
-  let reached = true;
+// Watches the room's relays (none named: the public ones trystero `t` picked) once a second,
+// from `reached`, what the page was last told of them; `stop(resume)` ends it, and with `resume`
+// lets trystero reconnect its relays as it does alone.
+function watch(t, relays, onReach, reached) {
+  const { getRelaySockets, pauseRelayReconnection, resumeRelayReconnection } = t;
+  let openAt = reached ? Date.now() : 0;
   let retryAt = Date.now() + RETRY_MS;
   const opening = new WeakMap();
   let lastStates = '';
@@ -103,8 +139,8 @@ function watch(relays, onReach) {
       setTimeout(pauseRelayReconnection, 0);
     }
   }, 1000);
-  return () => {
+  return (resume) => {
     clearInterval(timer);
-    resumeRelayReconnection();
+    if (resume) resumeRelayReconnection();
   };
 }

@@ -11,6 +11,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::i18n::{say, t};
+
 use crate::room::host::ForPage;
 
 use crate::app::driver::Controller;
@@ -99,8 +101,8 @@ pub fn Room() -> impl IntoView {
         <div class="room" data-testid="room">
             <div data-testid="room-panel">
                 {move || (!opened.get()).then(|| view! {
-                    <button data-testid="room-open" title="Students join from their phones with a link or QR code and play seats, interject and vote" on:click=start>
-                        "Open a room for phones"
+                    <button data-testid="room-open" title=t(say::RoomOpenTitle) on:click=start>
+                        {t(say::RoomOpen)}
                     </button>
                 })}
                 {super::place(panel)}

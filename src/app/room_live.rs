@@ -11,6 +11,8 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::*;
+
+use crate::i18n::{say, t, tf};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -22,6 +24,9 @@ use crate::room::{Envelope, FromPhone, Phone, Secret, ToPhone, SECRET_BYTES};
 /// How often a phone says it is still there, and how often the teacher's page looks for phones
 /// gone quiet.
 const HERE_EVERY: Duration = Duration::from_secs(5);
+
+/// How long a phone that asked to join waits to be taken in before it makes its connections anew.
+const REJOIN_AFTER_MS: f64 = 9000.0;
 
 /// Where the room meets: the relay (empty: trystero's public Nostr relays) and the STUN/TURN
 /// servers (empty: trystero's public ones; `none`: no server, for a network of its own). The
@@ -140,8 +145,7 @@ struct Net {
 
 impl Net {
     async fn join(meeting: &Meeting, topic: &str, hooks: Hooks) -> Result<Net, String> {
-        let failed =
-            |e: JsValue| format!("the room's connection could not start ({})", super::intab::words(&e));
+        let failed = |e: JsValue| tf(say::RoomCouldNotStart, &[("why", &super::intab::words(&e))]);
         let m = JsFuture::from(super::intab::import_module("room/net.js")).await.map_err(failed)?;
         let join: js_sys::Function = js_sys::Reflect::get(&m, &"join".into())
             .ok()
@@ -178,6 +182,18 @@ impl Net {
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
             .and_then(|leave| leave.call0(&JsValue::NULL).ok())
             .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    }
+
+    /// Leaves the room and joins it anew under a new id (see room/net.mjs, `rejoin`), which
+    /// `on_id` hears before anyone is met under it.
+    fn rejoin(&self, on_id: impl Fn(String) + 'static) {
+        if let Some(rejoin) = js_sys::Reflect::get(&self.handle, &"rejoin".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            let on_id = Closure::<dyn Fn(String)>::new(on_id).into_js_value();
+            let _ = rejoin.call1(&JsValue::NULL, &on_id);
+        }
     }
 
     fn envelope(&self, e: &Envelope, to: Option<&str>) {
@@ -410,9 +426,9 @@ pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> 
         {move || if panel.closed.get() {
             view! {
                 <p class="hint" role="status" data-testid="room-closed">
-                    "The room is closed: any phone still in it was told. A new room has a new link and code."
+                    {t(say::RoomClosed)}
                 </p>
-                <button data-testid="room-open" on:click=move |_| panel.reopen()>"Open a room for phones"</button>
+                <button data-testid="room-open" on:click=move |_| panel.reopen()>{t(say::RoomOpen)}</button>
             }
             .into_any()
         } else {
@@ -422,10 +438,10 @@ pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> 
                 <p class="room-close">
                     <button
                         data-testid="room-close"
-                        title="Every phone is told the room has ended; a new room has a new link"
+                        title=t(say::RoomCloseTitle)
                         on:click=move |_| panel.close()
                     >
-                        "Close the room"
+                        {t(say::RoomClose)}
                     </button>
                 </p>
                 <Settings panel />
@@ -465,7 +481,7 @@ fn Live(panel: Panel) -> impl IntoView {
                 Ok(qr) => {
                     let side = format!("0 0 {0} {0}", qr.side);
                     view! {
-                        <svg viewBox=side shape-rendering="crispEdges" role="img" aria-label="QR code of the room's join link">
+                        <svg viewBox=side shape-rendering="crispEdges" role="img" aria-label=t(say::RoomQrLabel)>
                             <rect width=qr.side height=qr.side fill="#fff" />
                             <path d=qr.path.clone() fill="#000" />
                         </svg>
@@ -477,21 +493,21 @@ fn Live(panel: Panel) -> impl IntoView {
             let link = j.link.clone();
             let here = crate::room::screen::only_here(&j.link).then(|| view! {
                 <p class="notice" role="status" data-testid="room-only-here">
-                    "This page is open at an address only this computer reaches, so phones cannot open the link: open Agora at this computer's network address, or at its published address, and open the room there."
+                    {t(say::RoomOnlyHere)}
                 </p>
             });
             Some(view! {
-                <h3>"Class room " <span class="room-code" data-testid="room-code">{j.code.clone()}</span></h3>
+                <h3>{t(say::RoomHeading)} <span class="room-code" data-testid="room-code">{j.code.clone()}</span></h3>
                 <div class="room-join">
                     <div class="room-qr" data-testid="room-qr">{qr}</div>
                     <div>
                         <p>
-                            "Students scan the code or open the join link on their phones, type a name and are in. The link holds the room's secret: share it with the class only."
+                            {t(say::RoomHowToJoin)}
                         </p>
                         <p class="room-address">
                             <a data-testid="room-link" href=j.link.clone() target="_blank" rel="noopener"><code>{j.link.clone()}</code></a>
                             " "
-                            <button data-testid="room-copy" on:click=move |_| copy_link(link.clone(), copied)>"Copy the link"</button>
+                            <button data-testid="room-copy" on:click=move |_| copy_link(link.clone(), copied)>{t(say::RoomCopy)}</button>
                             " "
                             <span class="muted" role="status">{move || copied.get()}</span>
                         </p>
@@ -519,16 +535,16 @@ fn Live(panel: Panel) -> impl IntoView {
                 view! {
                     <li data-testid="room-student" data-name=row.name.clone()>
                         <strong>{row.name.clone()}</strong>
-                        {row.away.then(|| view! { " " <span class="tag" data-testid="room-away">"away"</span> })}
+                        {row.away.then(|| view! { " " <span class="tag" data-testid="room-away">{t(say::RoomAway)}</span> })}
                         " "
-                        <select aria-label=format!("Seat of {}", row.name) on:change=move |ev| assign(phone.clone(), event_target_value(&ev))>
-                            <option value="" selected=row.seat.is_none()>"audience"</option>
+                        <select aria-label=tf(say::RoomSeatOf, &[("name", &row.name)]) on:change=move |ev| assign(phone.clone(), event_target_value(&ev))>
+                            <option value="" selected=row.seat.is_none()>{t(say::RoomAudience)}</option>
                             {options}
                         </select>
                         " "
                         <button on:click=move |_| {
                             panel.act(|h| (h.remove(&phone_out), ()));
-                        }>"Remove"</button>
+                        }>{t(say::RoomRemove)}</button>
                     </li>
                 }
             })
@@ -539,22 +555,22 @@ fn Live(panel: Panel) -> impl IntoView {
         {move || shown.with(|p| {
             (!p.away.is_empty()).then(|| view! {
                 <p class="notice" data-testid="room-seat-away" role="status">
-                    {format!("Away from their seat: {}. Their seat's time limit runs as usual; reopening the link brings them back.", p.away.join(", "))}
+                    {tf(say::RoomSeatAway, &[("names", &p.away.join(t(say::ListComma)))])}
                 </p>
             })
         })}
         {move || shown.with(|p| p.seats.is_empty()).then(|| view! {
             <p class="hint">
-                "No seat is played by the class yet: tick the agents above for students to play them; the rest of the class is the audience."
+                {t(say::RoomNoSeat)}
             </p>
         })}
         <div class="room-manage">
-            <h4>{move || format!("Joined ({})", shown.with(|p| p.roster.len()))}</h4>
+            <h4>{move || tf(say::RoomJoined, &[("n", &shown.with(|p| p.roster.len()))])}</h4>
             <ul class="room-students" data-testid="room-students">{roster_view}</ul>
             {move || {
                 let proposals = shown.with(|p| p.proposals.clone());
                 (!proposals.is_empty()).then(|| view! {
-                    <h4>"Interjections proposed"</h4>
+                    <h4>{t(say::RoomProposals)}</h4>
                     <ul data-testid="room-proposals">
                         {proposals.into_iter().map(|p| view! {
                             <li data-testid="room-proposal">
@@ -562,9 +578,9 @@ fn Live(panel: Panel) -> impl IntoView {
                                 ": "
                                 {p.text}
                                 " "
-                                <button data-testid="room-accept" on:click=move |_| decide(p.id, true)>"Accept"</button>
+                                <button data-testid="room-accept" on:click=move |_| decide(p.id, true)>{t(say::RoomAccept)}</button>
                                 " "
-                                <button data-testid="room-decline" on:click=move |_| decide(p.id, false)>"Decline"</button>
+                                <button data-testid="room-decline" on:click=move |_| decide(p.id, false)>{t(say::RoomDecline)}</button>
                             </li>
                         }).collect_view()}
                     </ul>
@@ -578,9 +594,9 @@ fn Live(panel: Panel) -> impl IntoView {
             (waiting > 0).then(|| view! {
                 <p class="room-proposed-count" role="status" data-testid="room-proposed-count">
                     {if waiting == 1 {
-                        "1 interjection proposed: leave the projector view (Esc) to read it.".to_string()
+                        t(say::RoomProposedOne).to_string()
                     } else {
-                        format!("{waiting} interjections proposed: leave the projector view (Esc) to read them.")
+                        tf(say::RoomProposedMany, &[("n", &waiting)])
                     }}
                 </p>
             })
@@ -589,12 +605,12 @@ fn Live(panel: Panel) -> impl IntoView {
             let tally = shown.with(|p| p.tally.clone());
             let first = tally.first()?.0.clone();
             Some(view! {
-                <h4>"Votes for the next speaker"</h4>
+                <h4>{t(say::RoomVotes)}</h4>
                 <ol class="room-tally" data-testid="room-tally">
                     {tally.into_iter().map(|(agent, n)| view! { <li>{format!("{agent}: {n}")}</li> }).collect_view()}
                 </ol>
                 <button class="primary" data-testid="room-give-floor" on:click=give_floor>
-                    {format!("Give the floor to {first}")}
+                    {tf(say::RoomGiveFloor, &[("name", &first)])}
                 </button>
             })
         }}
@@ -617,11 +633,7 @@ fn copy_link(link: String, said: RwSignal<&'static str>) {
             Some(c) => JsFuture::from(c.write_text(&link)).await.is_ok(),
             None => false,
         };
-        let _ = said.try_set(if copied {
-            "Copied."
-        } else {
-            "This browser did not copy it: select the link above."
-        });
+        let _ = said.try_set(if copied { t(say::RoomCopied) } else { t(say::RoomNotCopied) });
     });
 }
 
@@ -637,16 +649,16 @@ fn Settings(panel: Panel) -> impl IntoView {
     };
     view! {
         <details class="room-settings">
-            <summary>"Where the room meets"</summary>
+            <summary>{t(say::RoomWhere)}</summary>
             <label class="field">
-                <span>"Relay (empty: public Nostr relays; or your own, such as agora relay's ws://host:7447)"</span>
+                <span>{t(say::RoomRelay)}</span>
                 <input name="relay" data-testid="room-relay" bind:value=relay />
             </label>
             <label class="field">
-                <span>"STUN/TURN servers (empty: public ones; none: only the local network)"</span>
+                <span>{t(say::RoomIce)}</span>
                 <input name="ice" data-testid="room-ice" bind:value=ice />
             </label>
-            <button data-testid="room-settings-use" on:click=use_these>"Use these (a new link)"</button>
+            <button data-testid="room-settings-use" on:click=use_these>{t(say::RoomUseThese)}</button>
         </details>
     }
 }
@@ -659,20 +671,20 @@ fn unreachable_for_teacher(relay: String) -> impl IntoView {
         view! {
             <div class="notice error room-reach" role="alert" data-testid="room-unreachable">
                 <p>
-                    <strong>"Phones cannot reach this room:"</strong>
-                    " the public meeting points Agora uses to connect phones do not answer from this computer. This usually means the network blocks them, as school and office firewalls often do. Still trying every few seconds."
+                    <strong>{t(say::RoomUnreachable)}</strong>
+                    {t(say::RoomUnreachablePublic)}
                 </p>
                 <p>
-                    <strong>"Quick fix:"</strong>
-                    " connect this computer and the phones to another network, such as a phone's hotspot: the room connects by itself once it can, with the same code."
+                    <strong>{t(say::RoomQuickFix)}</strong>
+                    {t(say::RoomQuickFixText)}
                 </p>
                 <details>
-                    <summary>"Or run a meeting point on your own network (for IT staff)"</summary>
+                    <summary>{t(say::RoomOwnRelay)}</summary>
                     <p>
-                        "On a computer that this one and the phones can all reach, run " <code>{COMMAND}</code>
-                        " in a terminal, then enter that computer's network address as the Relay under \"Where the room meets\" below (for example "
+                        {t(say::RoomOwnRelayA)} <code>{COMMAND}</code>
+                        {t(say::RoomOwnRelayB)}
                         <code>"ws://192.168.1.20:7447"</code>
-                        ") and press \"Use these (a new link)\": the room gets a new link and code, which the students scan again."
+                        {t(say::RoomOwnRelayC)}
                     </p>
                 </details>
             </div>
@@ -682,12 +694,12 @@ fn unreachable_for_teacher(relay: String) -> impl IntoView {
         view! {
             <div class="notice error room-reach" role="alert" data-testid="room-unreachable">
                 <p>
-                    <strong>"Phones cannot reach this room:"</strong>
-                    {format!(" its meeting point {relay} does not answer from this computer. Either nothing runs there, or the network blocks it. Still trying every few seconds.")}
+                    <strong>{t(say::RoomUnreachable)}</strong>
+                    {tf(say::RoomRelaySilent, &[("relay", &relay)])}
                 </p>
                 <p>
-                    "Start it on that computer with " <code>{COMMAND}</code>
-                    " in a terminal (the port as in the address) and check that this computer and the phones can reach it, or empty \"Relay\" under \"Where the room meets\" below to use the public meeting points."
+                    {t(say::RoomStartRelayA)} <code>{COMMAND}</code>
+                    {t(say::RoomStartRelayB)}
                 </p>
             </div>
         }
@@ -746,6 +758,8 @@ struct Screen {
     proposal: RwSignal<String>,
     /// The student asked to join: a phone that meets the teacher's page (again) asks through it.
     asked_name: RwSignal<bool>,
+    /// When the phone last asked to join (ms since the epoch).
+    asked_at: StoredValue<f64>,
 }
 
 thread_local! {
@@ -781,6 +795,7 @@ impl Screen {
     /// Asks to join (or come back, with the kept token) under the name typed, through `to`.
     fn ask_to_join(self, to: Option<&str>) {
         let name = self.name.get_untracked().trim().to_string();
+        self.asked_at.set_value(now_ms());
         self.send(to, |p| {
             p.name = name.clone();
             Some(p.join(&name))
@@ -789,12 +804,12 @@ impl Screen {
 
     fn join(self) {
         if self.name.with_untracked(|n| n.trim().is_empty()) {
-            self.note.set(Note::refused("Type your name first."));
+            self.note.set(Note::refused(t(say::PhoneTypeName)));
             return;
         }
         self.asked_name.set(true);
         self.note.set(None);
-        self.joining.set(Some("Joining…"));
+        self.joining.set(Some(t(say::PhoneJoining)));
         self.ask_to_join(None);
     }
 
@@ -805,7 +820,7 @@ impl Screen {
         }
         self.send(None, |p| Some(p.send(&FromPhone::Propose { text })));
         self.proposal.set(String::new());
-        self.note.set(Note::fine("Proposed: the teacher decides."));
+        self.note.set(Note::fine(t(say::PhoneProposed)));
     }
 
     fn vote(self, agent: String) {
@@ -825,7 +840,7 @@ impl Screen {
                 self.send(None, |p| p.answer(answer.to_line()).ok());
                 self.note.set(None);
             }
-            Err(why) => self.note.set(Note::refused(format!("Not sent: {why}."))),
+            Err(why) => self.note.set(Note::refused(tf(say::PhoneNotSent, &[("why", &why)]))),
         }
     }
 
@@ -875,6 +890,12 @@ impl Screen {
 
 /// Starts the phone's screen in phone.html from the join link.
 pub async fn phone_start() -> Result<String, String> {
+    // The phone speaks its own browser's language (or the one chosen on it), whatever the
+    // teacher's page speaks; asked here, in the room's chunk, so the first page carries none of it.
+    let lang = super::lang::chosen();
+    if lang != crate::i18n::Lang::En {
+        super::lang::install(lang).await;
+    }
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     let (secret, meeting) = Meeting::from_fragment(&hash);
     let secret = Secret::from_text(&secret)?;
@@ -885,13 +906,14 @@ pub async fn phone_start() -> Result<String, String> {
     let s = Screen {
         phone: RwSignal::new(None),
         welcomed: RwSignal::new(false),
-        joining: RwSignal::new(rejoin.then_some("Coming back…")),
+        joining: RwSignal::new(rejoin.then(|| t(say::PhoneComingBack))),
         note: RwSignal::new(None),
         voted: RwSignal::new(None),
         reachable: RwSignal::new(true),
         name: RwSignal::new(kept.name),
         proposal: RwSignal::new(String::new()),
         asked_name: RwSignal::new(rejoin),
+        asked_at: StoredValue::new(now_ms()),
     };
     let main = web_sys::window()
         .and_then(|w| w.document())
@@ -905,7 +927,14 @@ pub async fn phone_start() -> Result<String, String> {
         joined: Box::new(move |peer| s.met(peer)),
         left: Box::new(|_| {}),
         heard: Box::new(move |peer, text| s.heard(peer, text)),
-        reach: Box::new(move |ok| s.reachable.set(ok)),
+        reach: Box::new(move |ok| {
+            // A relay that answers again: the phone meets the room as usual before it would
+            // give up on its connections.
+            if ok {
+                s.asked_at.set_value(now_ms());
+            }
+            s.reachable.set(ok)
+        }),
     };
     let net = Net::join(&meeting, &topic, hooks).await?;
     let phone = Phone::new(secret, net.id.clone(), kept.token);
@@ -936,6 +965,26 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
         if here {
             s.send(None, |p| Some(p.send(&FromPhone::Here)));
         }
+        // Asked to join and not taken in: the ask went down a connection the teacher's page does
+        // not count, or none reached it. The room joined anew under a new id (the token, if any,
+        // stays); meeting the teacher's page asks again.
+        // (Not while no relay answers: nothing would be met either way.)
+        let waiting =
+            s.asked_name.get_untracked() && !s.welcomed.get_untracked() && s.reachable.get_untracked();
+        if waiting && now_ms() - s.asked_at.get_value() > REJOIN_AFTER_MS {
+            s.asked_at.set_value(now_ms());
+            PHONE_NET.with(|n| {
+                if let Some(net) = n.borrow().as_ref() {
+                    net.rejoin(move |id| {
+                        s.phone.update(|p| {
+                            if let Some(p) = p {
+                                p.id = id;
+                            }
+                        })
+                    });
+                }
+            });
+        }
     });
     // The conversation scrolls in its own box, kept at its newest message unless the student
     // scrolled back to read (the seat's question above it stays in view).
@@ -954,10 +1003,10 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
     };
     let problem = Signal::derive(move || s.note.get().filter(|n| !n.fine).map(|n| n.text));
     view! {
-        <h1>"Agora class room " <span class="room-code" data-testid="phone-code">{code}</span></h1>
+        <h1>{t(say::PhoneHeading)} <span class="room-code" data-testid="phone-code">{code}</span></h1>
         {move || (!s.reachable.get()).then(|| view! {
             <p class="notice error" role="alert" data-testid="phone-unreachable">
-                "This phone cannot reach the class room. The network probably blocks it, as school networks often do: try another network (mobile data, or a hotspot), or tell your teacher that the class room cannot connect. Still trying…"
+                {t(say::PhoneUnreachable)}
             </p>
         })}
         {move || match (s.welcomed.get(), s.joining.get()) {
@@ -966,10 +1015,10 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
             (false, None) => Some(view! {
                 <form on:submit=move |ev| { ev.prevent_default(); s.join() }>
                     <label class="field">
-                        <span>"Your name"</span>
+                        <span>{t(say::PhoneYourName)}</span>
                         <input name="name" data-testid="phone-name" maxlength="40" autocomplete="nickname" bind:value=s.name />
                     </label>
-                    <button class="primary" type="submit" data-testid="phone-join">"Join"</button>
+                    <button class="primary" type="submit" data-testid="phone-join">{t(say::PhoneJoin)}</button>
                 </form>
             }.into_any()),
         }}
@@ -980,22 +1029,22 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
         })}
         {move || s.welcomed.get().then(|| head.get().map(|head| match head {
             PhoneHead::Ended => view! {
-                <p class="notice" data-testid="phone-ended">"The teacher closed the room. Thank you for taking part."</p>
+                <p class="notice" data-testid="phone-ended">{t(say::PhoneEnded)}</p>
             }.into_any(),
             PhoneHead::Removed => view! {
-                <p class="notice error" data-testid="phone-removed">"The teacher took you out of the room."</p>
+                <p class="notice error" data-testid="phone-removed">{t(say::PhoneRemoved)}</p>
             }.into_any(),
             PhoneHead::In { name, seat, free_seats, votes } => view! {
                 <p data-testid="phone-who">
                     <strong>{name}</strong>
                     {match seat {
-                        Some(agent) => view! { ", you play " <strong>{agent}</strong> "." }.into_any(),
-                        None => view! { ", you are in the audience." }.into_any(),
+                        Some(agent) => view! { {t(say::PhoneYouPlay)} <strong>{agent}</strong> {t(say::PhoneFullStop)} }.into_any(),
+                        None => view! { {t(say::PhoneYouAudience)} }.into_any(),
                     }}
                 </p>
                 {(!free_seats.is_empty()).then(|| view! {
-                    <div class="row" role="group" aria-label="Take a seat">
-                        <span>"Take a seat:"</span>
+                    <div class="row" role="group" aria-label=t(say::PhoneTakeSeat)>
+                        <span>{t(say::PhoneTakeSeatColon)}</span>
                         {free_seats.into_iter().map(|agent| {
                             let take = FromPhone::TakeSeat { agent: agent.clone() };
                             view! {
@@ -1005,8 +1054,8 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
                     </div>
                 })}
                 {(!votes.is_empty()).then(|| view! {
-                    <div class="row" role="group" aria-label="Vote" data-testid="phone-vote">
-                        <span>"Who should speak next?"</span>
+                    <div class="row" role="group" aria-label=t(say::PhoneVote) data-testid="phone-vote">
+                        <span>{t(say::PhoneWhoNext)}</span>
                         {votes.into_iter().map(|(agent, n)| {
                             let label = format!("{agent} ({n})");
                             view! {
@@ -1017,7 +1066,7 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
                 })}
             }.into_any(),
         }))}
-        {move || voted().map(|v| view! { <p class="hint" data-testid="phone-voted">{format!("You voted for {v}.")}</p> })}
+        {move || voted().map(|v| view! { <p class="hint" data-testid="phone-voted">{tf(say::PhoneVoted, &[("name", &v)])}</p> })}
         {move || question.get().map(|json| match crate::seat::Question::from_json(&json) {
             Ok(question) => {
                 // The box answered goes once its own click handler has returned.
@@ -1026,7 +1075,7 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
             }
             Err(why) => view! { <p class="notice error" role="alert">{why}</p> }.into_any(),
         })}
-        <h2>"The conversation"</h2>
+        <h2>{t(say::PhoneConversation)}</h2>
         <ol class="phone-log" data-testid="phone-log" node_ref=log on:scroll=scrolled>
             {move || said.get().into_iter().map(|m| view! {
                 <li data-testid="phone-message" data-turn=m.turn>
@@ -1039,10 +1088,10 @@ fn PhoneScreen(s: Screen, code: String) -> impl IntoView {
         {move || (s.welcomed.get() && head.with(|h| h.as_ref().is_some_and(PhoneHead::may_propose))).then(|| view! {
             <form class="row" on:submit=move |ev| { ev.prevent_default(); s.propose() }>
                 <label class="field grow">
-                    <span>"Propose an interjection (the teacher decides)"</span>
+                    <span>{t(say::PhonePropose)}</span>
                     <input name="propose" data-testid="phone-propose" maxlength="400" bind:value=s.proposal />
                 </label>
-                <button type="submit" data-testid="phone-propose-send">"Propose"</button>
+                <button type="submit" data-testid="phone-propose-send">{t(say::PhoneProposeSend)}</button>
             </form>
         })}
     }

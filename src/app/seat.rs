@@ -300,7 +300,7 @@ pub fn SeatForm(
     });
     view! {
         <section class="seat" data-testid="seat" aria-label=t(say::YourTurn) tabindex="0" node_ref=section on:keydown=keydown>
-            <h2>{tf(say::YourTurnOf, &[("agent", &question.agent), ("purpose", question.purpose.words())])}</h2>
+            <h2>{tf(say::YourTurnOf, &[("agent", &question.agent), ("purpose", &question.purpose.words())])}</h2>
             <details class="seat-prompt">
                 <summary>{t(say::SeatPromptSummary)}</summary>
                 <pre data-testid="seat-prompt">{question.prompt}</pre>

@@ -254,15 +254,13 @@ pub fn PastRuns() -> impl IntoView {
                     let method = method_words(&past.method);
                     let what = if past.runs > 0 {
                         let n = past.runs.to_string();
-                        tf(say::PastBatch, &[("method", method), ("n", &n), ("saved", &past.saved)])
+                        tf(say::PastBatch, &[("method", &method), ("n", &n), ("saved", &past.saved)])
                     } else if past.columns > 0 {
                         let n = past.columns.to_string();
-                        tf(say::PastComparison, &[("method", method), ("n", &n), ("saved", &past.saved)])
+                        tf(say::PastComparison, &[("method", &method), ("n", &n), ("saved", &past.saved)])
                     } else {
-                        let turns = past.turns.to_string();
                         let ended = ended_label(past.ended);
-                        let args = [("method", method), ("turns", &turns), ("ended", ended), ("saved", &past.saved)];
-                        tf(say::PastRun, &args)
+                        tf(say::PastRun, &[("method", &method), ("turns", &past.turns), ("ended", &ended), ("saved", &past.saved)])
                     };
                     crate::markup!(
                         "<li class=\"past-run\" data-testid=\"past-run\"><div><strong>{}</strong><span class=\"muted\">{}</span></div><button data-testid=\"past-open\" data-act=\"open\" data-id=\"{}\">{}</button><button data-testid=\"past-delete\" data-act=\"delete\" data-id=\"{}\" aria-label=\"{}\">{}</button></li>",
@@ -271,7 +269,7 @@ pub fn PastRuns() -> impl IntoView {
                         past.id,
                         if past.runs + past.columns > 0 { t(say::PastOpen) } else { t(say::PastReplay) },
                         past.id,
-                        tf(say::PastDeleteLabel, &[("title", crate::presets::title_words(&past.title))]),
+                        tf(say::PastDeleteLabel, &[("title", &crate::presets::title_words(&past.title))]),
                         t(say::PastDelete)
                     )
                 })
@@ -308,7 +306,7 @@ pub fn PastRuns() -> impl IntoView {
             <h2>{t(say::PastRuns)}</h2>
             {move || controller.history.with(Vec::is_empty).then(|| view! {
                 <p class="muted">
-                    {tf(say::PastRunsEmpty, &[("n", &super::storage::HISTORY_LIMIT.to_string())])}
+                    {tf(say::PastRunsEmpty, &[("n", &super::storage::HISTORY_LIMIT)])}
                 </p>
             })}
             <ul on:click=act markup=list></ul>

@@ -55,7 +55,7 @@ pub fn Transcript() -> impl IntoView {
                 {t(say::Transcript)} " " <span class="muted count" data-testid="message-count">
                     {move || match count.get() {
                         1 => t(say::MessagesOne).to_string(),
-                        n => tf(say::MessagesMany, &[("n", &n.to_string())]),
+                        n => tf(say::MessagesMany, &[("n", &n)]),
                     }}
                 </span>
             </h2>
@@ -72,7 +72,7 @@ pub fn Transcript() -> impl IntoView {
                     });
                     view! {
                         <details class="descriptions" data-testid="descriptions">
-                            <summary>{tf(say::CharacterDescriptions, &[("n", &count.to_string())])}</summary>
+                            <summary>{tf(say::CharacterDescriptions, &[("n", &count)])}</summary>
                             {lines}
                         </details>
                     }
@@ -192,13 +192,13 @@ fn Message(row: std::sync::Arc<TranscriptRow>) -> impl IntoView {
     let note = row.kind.note(&row.refusal);
     view! {
         <li class="message" class:injected=row.injected data-testid="message" data-speaker=row.speaker.clone() data-turn=row.turn data-kind=row.kind.tag()>
-            {row.game.map(|g| view! { <p class="game-start" data-testid="game-start">{tf(say::GameN, &[("n", &g.to_string())])}</p> })}
+            {row.game.map(|g| view! { <p class="game-start" data-testid="game-start">{tf(say::GameN, &[("n", &g)])}</p> })}
             <div class="meta">
                 <strong class="speaker">{crate::controls::speaker_words(&row.speaker).to_string()}</strong>
                 {row.kind.label().map(|tag| view! { <span class="tag">{tag}</span> })}
                 {row.you.then(|| view! { <span class="tag" data-testid="you">{if row.by.is_empty() { t(say::You).to_string() } else { row.by.clone() }}</span> })}
-                <span class="turn muted">{tf(say::TurnN, &[("turn", &row.turn.to_string())])}</span>
-                {row.score.clone().map(|(mean, why)| view! { <span class="tag score" data-testid="speech-score" title=why>{tf(say::JudgeScore, &[("mean", &mean.to_string())])}</span> })}
+                <span class="turn muted">{tf(say::TurnN, &[("turn", &row.turn)])}</span>
+                {row.score.clone().map(|(mean, why)| view! { <span class="tag score" data-testid="speech-score" title=why>{tf(say::JudgeScore, &[("mean", &mean)])}</span> })}
             </div>
             {match row.action.clone() {
                 // What the player sent (and the other player read) one click away.

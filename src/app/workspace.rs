@@ -165,7 +165,7 @@ fn build(slots: Slots) {
         slots.head,
         view! {
             <button data-testid="to-stage" class="primary" on:click=move |_| layout.show_stage()>
-                {move || editor.scenario.with(|s| tf(say::OpenScenario, &[("title", crate::presets::title_words(&s.title))]))}
+                {move || editor.scenario.with(|s| tf(say::OpenScenario, &[("title", &crate::presets::title_words(&s.title))]))}
             </button>
             <OpenRun message=message board=board testid="open-file" />
         }
@@ -207,7 +207,7 @@ fn model_words(model: &crate::scenario::ModelSettings) -> (String, String) {
         return (t(say::ModelDemo).into(), t(say::ModelDemoShort).into());
     }
     let provider = crate::provider::preset(&model.provider).map_or(t(say::InThisBrowser), |p| p.label);
-    (tf(say::ModelNamed, &[("model", &model.name), ("provider", provider)]), model.name.clone())
+    (tf(say::ModelNamed, &[("model", &model.name), ("provider", &provider)]), model.name.clone())
 }
 
 /// The run screen: the bar with the scenario's name and the tabs, one row of run controls, the
@@ -873,7 +873,7 @@ fn GiveFloor(message: RwSignal<String>) -> impl IntoView {
         let names = if fixed.is_some() { Vec::new() } else { names };
         Some(view! {
             <div class="row interject" role="group" aria-label=t(say::GiveFloor) data-testid="floor">
-                <span>{fixed.map_or(t(say::GiveFloorTo).to_string(), |why| tf(say::GiveFloorWhyNot, &[("why", why)]))}</span>
+                <span>{fixed.map_or(t(say::GiveFloorTo).to_string(), |why| tf(say::GiveFloorWhyNot, &[("why", &why)]))}</span>
                 {names.into_iter().map(|agent| {
                     let name = agent.clone();
                     view! {

@@ -87,11 +87,9 @@ pub fn answer(form: &Form, text: String, picks: &[usize], quantity: &str) -> Ans
 pub fn word_note(text: &str, limit: Option<u32>) -> String {
     let n = words(text);
     match limit {
-        Some(limit) if n > limit as usize => {
-            tf(say::WordsOver, &[("n", &n.to_string()), ("limit", &limit.to_string())])
-        }
-        Some(limit) => tf(say::WordsOf, &[("n", &n.to_string()), ("limit", &limit.to_string())]),
-        None => tf(say::WordsN, &[("n", &n.to_string())]),
+        Some(limit) if n > limit as usize => tf(say::WordsOver, &[("n", &n), ("limit", &limit)]),
+        Some(limit) => tf(say::WordsOf, &[("n", &n), ("limit", &limit)]),
+        None => tf(say::WordsN, &[("n", &n)]),
     }
 }
 

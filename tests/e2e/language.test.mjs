@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { appSession, eventually, openApp, root, screenshot, waitForStatus, waitForText } from './helpers.mjs';
+import {
+  appSession, eventually, loopbackOnly, openApp, root, screenshot, startRelay, startTurn, waitForStatus, waitForText,
+} from './helpers.mjs';
 
 const session = appSession();
 
@@ -17,7 +19,7 @@ const scenarios = readdirSync(join(root, 'public', 'scenarios')).filter((f) => f
 const NAMES = new Set([
   ...scenarios.flatMap((s) => s.agents.flatMap((a) => a.name.split(/[^A-Za-z]+/))),
   'Agora', 'WOOD', 'STONE', 'GOLD', 'Alice', 'Bob', 'AI', 'AutoGen', 'SelectorGroupChat', 'Transition', 'to', 'Esc', 'CSV', 'JSON',
-  'TRADE', 'ACCEPT', 'REJECT', 'END',
+  'TRADE', 'ACCEPT', 'REJECT', 'END', 'Gus', 'CORS', 'Nostr', 'STUN', 'TURN', 'none', 'agora', 'relay', 'ws', 'host',
 ]);
 
 /**
@@ -29,9 +31,12 @@ async function english(page, selectors) {
   const words = await page.evaluate((sel) => {
     const out = [];
     // What a model wrote or reads: a speech, a director's reflection, a reasoning, a raw reply,
-    // the prompt a seat is shown (the seed's own words, sent as they are).
-    const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt]';
-    const skipped = (el) => el.closest('[lang=en]') || el.closest(said);
+    // the prompt a seat is shown and a trading player's strategy (the seed's own words, sent as
+    // they are).
+    const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt], .prompt-text';
+    // Codes: a room's code, its join link, a command to type.
+    const codes = 'code, .room-code';
+    const skipped = (el) => el.closest('[lang=en]') || el.closest(said) || el.closest(codes);
     const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     for (const root of sel.flatMap((s) => [...document.querySelectorAll(s)])) {
       if (!shown(root)) continue;
@@ -168,4 +173,75 @@ test('a browser that asks for traditional Chinese or English gets English; a run
   await screenshot(page, 'zh-after-switch');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the other methods in Chinese: handoffs, the selector, random draws, round robin and the trading game', async () => {
+  const { page, context, errors } = await chinesePage();
+  const runs = [
+    ['ai-morality-handoff', '[data-testid=handoff]', /^第 \d+ 轮 · .+ (在发言中点名，把发言权交给|通过工具调用，把发言权交给|用 JSON 回复，把发言权交给) .+|.+ 的.+没有.+随机抽中 .+ 发言/],
+    ['town-hall-selector', '[data-testid=selection]', /^第 \d+ 轮 · (点名模型|只有 ).+/],
+    ['rail-debate-random', '[data-testid=draw]', /^第 \d+ 轮 · .+/],
+    ['trading-game', '[data-testid=action]', /^第 \d+ 轮 · .+ (提出用 \d+ 个 [A-Z]+ 换 \d+ 个 [A-Z]+|接受|拒绝|提出结束游戏)/],
+  ];
+  for (const [preset, row, sentence] of runs) {
+    await page.getByTestId(`open-${preset}`).click();
+    await page.getByTestId('run').waitFor();
+    assert.deepEqual(await english(page, ['.decisions']), [], `English in ${preset}'s panel before a run`);
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('结束'), null, { timeout: 60000 });
+    await eventually(async () => assert.match((await page.locator(row).first().textContent()).trim(), sentence, preset));
+    assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], `English in ${preset}'s panel after a run`);
+    await screenshot(page, `zh-${preset}-1280`);
+    await page.getByTestId('to-gallery').click();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a class room in Chinese: the teacher's panel, and a phone whose browser reads Chinese", async () => {
+  const relay = await startRelay();
+  const turn = await startTurn();
+  const contexts = [];
+  /** A page in a Chinese browser, its WebRTC on loopback and the room meeting at the local relay. */
+  const open = async (url, options) => {
+    const context = await session.browser.newContext({ locale: 'zh-CN', ...options });
+    contexts.push(context);
+    await context.addInitScript(loopbackOnly);
+    await context.addInitScript((s) => localStorage.setItem('agora.room', s), JSON.stringify({ relay: relay.url, ice: turn.ice }));
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url);
+    return { page, errors };
+  };
+  try {
+    const teacher = await open(session.server.url, { viewport: { width: 1280, height: 720 } });
+    const t = teacher.page;
+    await t.getByTestId('open-rail-debate').click();
+    assert.equal(await t.getByTestId('room-open').textContent(), '为手机开一个房间');
+    await t.getByTestId('room-open').click();
+    const link = await t.getByTestId('room-link').getAttribute('href');
+    const phone = await open(link, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const p = phone.page;
+    await waitForText(p.getByTestId('phone-join'), '加入');
+    assert.equal(await p.evaluate(() => document.documentElement.lang), 'zh-Hans');
+    assert.deepEqual(await english(p, ['main']), [], 'English on the phone before joining');
+    await p.getByTestId('phone-join').click();
+    await waitForText(p.getByTestId('phone-note'), '请先输入你的名字。');
+    await p.getByTestId('phone-name').fill('Gus');
+    await p.getByTestId('phone-join').click();
+    await waitForText(p.getByTestId('phone-who'), 'Gus，你是观众。', 30000);
+    assert.deepEqual(await english(p, ['main']), [], 'English on the phone in the room');
+    await screenshot(p, 'zh-phone');
+    await eventually(async () => assert.match(await t.getByTestId('room-students').textContent(), /Gus/), { timeout: 20000 });
+    assert.match(await t.locator('.room-manage h4').first().textContent(), /^已加入（1）$/);
+    assert.deepEqual(await english(t, ['[data-testid=room]']), [], "English in the teacher's room panel");
+    await screenshot(t, 'zh-room-1280');
+    assert.deepEqual([...teacher.errors, ...phone.errors], []);
+  } finally {
+    for (const c of contexts) await c.close();
+    relay.close();
+    turn.close();
+  }
 });

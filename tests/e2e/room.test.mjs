@@ -22,7 +22,8 @@ const ctx = roomSession();
 let opened = [];
 
 /** A test of the room: when it fails, what each page's transport did (room/net.js keeps a trail)
- * is printed, so that a failure that comes once in many runs can be read. */
+ * is printed, so that a failure that comes once in many runs can be read; the pages' contexts
+ * are closed after that (a test's own `finally` closes only what is not a page). */
 function roomTest(name, body) {
   test(name, async () => {
     opened = [];
@@ -34,6 +35,8 @@ function roomTest(name, body) {
         console.error(`--- page ${i + 1} (${page.url().split('#')[0]}):\n${trail.join('\n')}`);
       }
       throw e;
+    } finally {
+      for (const page of opened) await page.context().close().catch(() => {});
     }
   });
 }
@@ -368,8 +371,6 @@ for (const kind of ['refuses connections', 'never answers']) {
     } finally {
       started.close();
       await silent?.close();
-      await teacher.context.close();
-      await phone.context.close();
     }
   });
 }

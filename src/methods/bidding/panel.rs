@@ -65,7 +65,7 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
     let winner = board.winner.as_deref();
     // Who spoke: the class's choice where it gave the floor, else the highest bid.
     let speaker = board.given.as_ref().map(|(agent, _)| agent.as_str()).or(winner);
-    let speaker = speaker.map(|w| view! { <span class="winner-name">{tf(say::BidSpeaks, &[("name", w)])}</span> });
+    let speaker = speaker.map(|w| view! { <span class="winner-name">{tf(say::BidSpeaks, &[("name", &w)])}</span> });
     let bids = board
         .bids
         .iter()
@@ -94,7 +94,7 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
     let given = board.given.as_ref().map(|(_, note)| view! { <p class="tie" data-testid="board-given">{note.clone()}</p> });
     view! {
         <li class="board" data-testid="bid-turn" data-turn=board.turn data-winner=board.winner.clone().unwrap_or_default()>
-            <h3>{tf(say::TurnTitle, &[("turn", &board.turn.to_string())])} {speaker}</h3>
+            <h3>{tf(say::TurnTitle, &[("turn", &board.turn)])} {speaker}</h3>
             <ul class="bids">{bids}</ul>
             {tie}
             {given}

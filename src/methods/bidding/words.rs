@@ -6,8 +6,8 @@
 pub fn bid_note(value: i64, attempts: u32, defaulted: bool) -> Option<String> {
     use crate::i18n::{say, tf};
     match (defaulted, attempts) {
-        (true, n) => Some(tf(say::BidDefaulted, &[("n", &n.to_string()), ("value", &value.to_string())])),
-        (false, n) if n > 1 => Some(tf(say::BidReadOnAttempt, &[("n", &n.to_string())])),
+        (true, n) => Some(tf(say::BidDefaulted, &[("n", &n), ("value", &value)])),
+        (false, n) if n > 1 => Some(tf(say::BidReadOnAttempt, &[("n", &n)])),
         _ => None,
     }
 }

@@ -61,7 +61,7 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
             <div class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
                 <strong>{super::words::choice_sentence(&c.director, &c.agent, c.fallback)}</strong>
                 " "
-                <span class="muted">{tf(say::DirectorItsReply, &[("raw", c.raw.trim()), ("index", &index), ("attempts", &attempts)])}</span>
+                <span class="muted">{tf(say::DirectorItsReply, &[("raw", &c.raw.trim()), ("index", &index), ("attempts", &attempts)])}</span>
                 {fallback}
                 {why(&c.why)}
             </div>
@@ -69,7 +69,7 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
     });
     view! {
         <li class="director-turn" data-testid="director-turn" data-turn=turn.turn>
-            <h3>{tf(say::TurnTitle, &[("turn", &turn.turn.to_string())])}</h3>
+            <h3>{tf(say::TurnTitle, &[("turn", &turn.turn)])}</h3>
             <div class="draw" data-testid="stop-draw" data-stop=turn.stop.to_string()>
                 <span class="draw-track" title=tf(say::DirectorStopIfBelow, &[("p", &fixed(turn.probability, 2))])>
                     <span class="threshold" style=format!("width:{}%", fixed(turn.probability * 100.0, 1))></span>

@@ -5,7 +5,7 @@ use crate::i18n::{say, t, tf};
 
 /// A choice read only after retries.
 pub fn attempts_note(attempts: u32) -> Option<String> {
-    (attempts > 1).then(|| tf(say::DirectorAttempts, &[("n", &attempts.to_string())]))
+    (attempts > 1).then(|| tf(say::DirectorAttempts, &[("n", &attempts)]))
 }
 
 /// A choice that no reply gave: the setting's fallback spoke.
@@ -38,16 +38,16 @@ pub fn draw_sentence(sample: f64, probability: f64, stop: bool, ended_by_class: 
     };
     let chance = match odds(probability) {
         Some(Odds::Every) => t(say::ChanceEvery).to_string(),
-        Some(Odds::Ratio(k, d)) => tf(say::ChanceRatio, &[("k", &k.to_string()), ("d", &d.to_string())]),
+        Some(Odds::Ratio(k, d)) => tf(say::ChanceRatio, &[("k", &k), ("d", &d)]),
         None => tf(say::ChancePercent, &[("p", &percent(probability))]),
     };
-    tf(say::DrawSentence, &[("chance", &chance), ("drawn", &drawn(sample, probability)), ("outcome", outcome)])
+    tf(say::DrawSentence, &[("chance", &chance), ("drawn", &drawn(sample, probability)), ("outcome", &outcome)])
 }
 
 /// The director's choice in a sentence: "Jon Stewart asks Ronny Chieng next" (a fallback: "Jon
 /// Stewart named no one the rules take, so Ronny Chieng speaks next").
 pub fn choice_sentence(director: &str, agent: &str, fallback: bool) -> String {
-    let who = [("director", director), ("agent", agent)];
+    let who: [crate::i18n::Arg; 2] = [("director", &director), ("agent", &agent)];
     if fallback {
         tf(say::ChoiceFallback, &who)
     } else if director.is_empty() {
@@ -88,8 +88,8 @@ pub fn ended(probability: f64, ended_by_class: bool) -> String {
     // The smallest whole odds that say the probability exactly, else a percentage.
     let chance = match odds(probability) {
         Some(Odds::Every) => return t(say::EndedEvery).into(),
-        Some(Odds::Ratio(1, d)) => tf(say::EndedOne, &[("d", &d.to_string())]),
-        Some(Odds::Ratio(k, d)) => tf(say::EndedMany, &[("k", &k.to_string()), ("d", &d.to_string())]),
+        Some(Odds::Ratio(1, d)) => tf(say::EndedOne, &[("d", &d)]),
+        Some(Odds::Ratio(k, d)) => tf(say::EndedMany, &[("k", &k), ("d", &d)]),
         None => tf(say::EndedPercent, &[("p", &percent(probability))]),
     };
     tf(say::Ended, &[("chance", &chance)])

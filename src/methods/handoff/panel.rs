@@ -1,6 +1,7 @@
 //! Handoff: each handoff with its method, reply and fallback, a graph of who handed to whom;
 //! and the handoff settings.
 
+use crate::i18n::{say, t, tf};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -19,11 +20,9 @@ fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.handoffs().len()));
     view! {
         <div class="panel" data-testid="handoff-panel">
-            <h2>"Handoffs"</h2>
-            <p class="gist" data-testid="panel-gist">"Each speaker names who speaks next"</p>
-            <p class="muted">
-                "Each speaker ends by handing the floor to the next (by name, by a tool call or in JSON, as the scenario sets); a reply that names no one passes it at random."
-            </p>
+            <h2>{t(say::HandoffPanel)}</h2>
+            <p class="gist" data-testid="panel-gist">{t(say::HandoffGist)}</p>
+            <p class="muted">{t(say::HandoffExplain)}</p>
             {handoff_graph(view)}
             <ol class="handoffs">
                 {chunked(
@@ -51,7 +50,7 @@ fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
     });
     view! {
         <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string()>
-            <span class="muted">{format!("Turn {} · ", row.turn)}</span>
+            <span class="muted">{tf(say::TurnDot, &[("turn", &row.turn)])}</span>
             <strong>{super::words::handoff_sentence(&row.from, &row.to, &row.method, row.fallback)}</strong>
             {fallback}
             {raw_reply(&row.raw)}
@@ -114,7 +113,7 @@ fn graph(agents: &[String], counts: &BTreeMap<(String, String), u32>) -> Option<
         })
         .collect_view();
     Some(view! {
-        <svg viewBox="0 0 300 190" role="img" aria-label="Who handed off to whom, with counts">
+        <svg viewBox="0 0 300 190" role="img" aria-label=t(say::HandoffGraphLabel)>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="14" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" fill="#6b6b70"></path>

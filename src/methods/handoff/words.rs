@@ -1,29 +1,31 @@
 //! Handoff's wording: a handoff that did not come, the same for every reader (the terminal, the
 //! Markdown export and the handoff view), and a handoff in a sentence for the stage.
 
+use crate::i18n::{say, t, tf};
+
 /// Why a random other agent has the floor.
 pub fn fallback_note(reason: Option<&str>) -> String {
-    format!("fallback to a random agent: {}", reason.unwrap_or("no handoff"))
+    tf(say::HandoffFallbackNote, &[("why", &reason.unwrap_or(t(say::HandoffNone)))])
 }
 
 /// Why, beside [`handoff_sentence`] of a fallback (which says already that the floor was drawn
 /// at random).
 pub fn fallback_reason(reason: Option<&str>) -> String {
-    format!("fallback: {}", reason.unwrap_or("no handoff"))
+    tf(say::HandoffFallbackReason, &[("why", &reason.unwrap_or(t(say::HandoffNone)))])
 }
 
 /// A handoff in a sentence: "Proponent hands the floor to Opponent, by name in its words" (how
 /// the reply named them: `method` is the scenario's `text`, `tool` or `json`).
 pub fn handoff_sentence(from: &str, to: &str, method: &str, fallback: bool) -> String {
-    let (how, reply) = match method {
-        "tool" => ("by a tool call", "tool call"),
-        "json" => ("in a JSON reply", "JSON reply"),
-        _ => ("by name in its words", "words"),
+    let template = match (method, fallback) {
+        ("tool", false) => t(say::HandoffByTool),
+        ("json", false) => t(say::HandoffByJson),
+        (_, false) => t(say::HandoffByText),
+        ("tool", true) => t(say::HandoffToolNamedNoOne),
+        ("json", true) => t(say::HandoffJsonNamedNoOne),
+        (_, true) => t(say::HandoffTextNamedNoOne),
     };
-    if fallback {
-        return format!("{from}'s {reply} named no one the rules take: {to} has the floor, drawn at random");
-    }
-    format!("{from} hands the floor to {to}, {how}")
+    crate::i18n::fill(template, &[("from", &from), ("to", &to)])
 }
 
 #[cfg(test)]

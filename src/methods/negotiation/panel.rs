@@ -1,6 +1,7 @@
 //! The trading game: inventories, the pending proposal, every action, scores, the optimizer;
 //! and the game's settings.
 
+use crate::i18n::{say, t, tf};
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -18,20 +19,16 @@ fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
         Memo::new(move |_| view.with(|v| v.negotiation().map_or(0, |g| g.actions.len())));
     view! {
         <div class="panel" data-testid="negotiation-panel">
-            <h2>"Trading game"</h2>
-            <p class="gist" data-testid="panel-gist">"Trades that raise both players' total value"</p>
+            <h2>{t(say::TradingGame)}</h2>
+            <p class="gist" data-testid="panel-gist">{t(say::TradingGist)}</p>
             <div>{move || view.with(|v| v.negotiation().map(game_state))}</div>
             <div>{move || view.with(|v| v.negotiation().and_then(|g| optimizer_chart(&g.optimizer, g.optimum)))}</div>
             // The rules and the goal until the first move, under the game (whose inventories a seat
             // asked to trade must see first); then the game has the room.
             {move || (count.get() == 0).then(|| view! {
-                <p class="muted" data-testid="negotiation-rules">
-                    "Two players take turns: TRADE offers one resource for another, the other player ACCEPTs or REJECTs, and the game ends when one asks to END and the other agrees. "
-                    "Each player sees only its own inventory; more of one resource is worth more (the value scale), and the goal is the highest value of both inventories together. "
-                    "Between games an optimizer reads the score and rewrites each player's strategy."
-                </p>
+                <p class="muted" data-testid="negotiation-rules">{t(say::TradingRules)}</p>
             })}
-            <h3>"Actions"</h3>
+            <h3>{t(say::TradingActions)}</h3>
             <ol class="actions">
                 {chunked(
                     count,
@@ -75,46 +72,43 @@ fn game_state(game: &NegotiationView) -> impl IntoView + use<> {
         })
         .collect_view();
     let pending = match (&game.pending, &game.end_requested_by) {
-        (Some(p), _) => format!(
-            "{} offers {} {} for {} {}, waiting for an answer",
-            p.by, p.quantity, p.sell_resource, p.quantity, p.buy_resource
-        ),
-        (None, Some(who)) => {
-            format!("{who} asked to end the game; the game ends when the other player ends too")
-        }
-        (None, None) => "No proposal pending".to_string(),
+        (Some(p), _) => super::words::pending(&p.by, p.quantity, &p.sell_resource, &p.buy_resource),
+        (None, Some(who)) => tf(say::TradeEndAsked, &[("player", who)]),
+        (None, None) => t(say::TradeNonePending).to_string(),
     };
     let results = game
         .games
         .iter()
         .map(|r| {
             let scores: Vec<String> = r.scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
-            let line = format!(
-                "Game {}: {} · overall {} of {} ({})",
-                r.iteration,
-                scores.join(", "),
-                r.overall,
-                r.optimum,
-                r.reason.replace('_', " ")
+            let line = tf(
+                say::GameResultLine,
+                &[
+                    ("n", &r.iteration),
+                    ("scores", &scores.join(t(say::ListComma))),
+                    ("overall", &r.overall),
+                    ("optimum", &r.optimum),
+                    ("why", &super::words::game_end(&r.reason)),
+                ],
             );
             view! { <li data-testid="game-result" data-iteration=r.iteration data-overall=r.overall>{line}</li> }
         })
         .collect_view();
     let optimum = game.optimum;
     view! {
-        <p class="muted">{format!("Game {}", game.iteration)}</p>
+        <p class="muted">{tf(say::GameN, &[("n", &game.iteration)])}</p>
         <table class="inventories">
             <thead>
                 <tr>
                     <th></th>
                     {heads}
-                    <th scope="col">"value"</th>
+                    <th scope="col">{t(say::TradingValue)}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
         </table>
         <div class="score" data-testid="overall" data-overall=overall data-optimum=optimum>
-            <span>{format!("Overall {overall} of the optimum {optimum}")}</span>
+            <span>{tf(say::TradingOverall, &[("overall", &overall), ("optimum", &optimum)])}</span>
             <span class="meter">
                 <span class="fill" style=format!("width:{pct}%")></span>
             </span>
@@ -131,10 +125,10 @@ fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
     let sent = action.action.as_ref().map_or_else(|| action.raw.clone(), |a| a.to_json());
     view! {
         <li class="action" class:invalid=!action.valid data-testid="action" data-player=action.player.clone() data-valid=action.valid.to_string()>
-            <span class="muted">{format!("Turn {} · ", action.turn)}</span>
+            <span class="muted">{tf(say::TurnDot, &[("turn", &action.turn)])}</span>
             <span data-testid="action-line">{line}</span>
             <details class="raw">
-                <summary>"sent"</summary>
+                <summary>{t(say::TradingSent)}</summary>
                 <code>{sent}</code>
             </details>
         </li>
@@ -167,11 +161,16 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<i
     let games = rows
         .iter()
         .map(|r| {
-            let prompts = r.prompts.iter().map(|(p, text)| view! { <li>{format!("{p}: {text}")}</li> }).collect_view();
-            let note = r.note.clone().map(|n| view! { <p class="muted">{n}</p> });
+            // A strategy is what the player's model reads: its words as written.
+            let prompts = r
+                .prompts
+                .iter()
+                .map(|(p, text)| view! { <li>{format!("{p}: ")}<span class="prompt-text">{text.clone()}</span></li> })
+                .collect_view();
+            let note = r.note.as_deref().map(|n| view! { <p class="muted">{super::words::optimizer_note(n).to_string()}</p> });
             view! {
                 <details class="iteration" data-testid="optimizer-iteration">
-                    <summary>{format!("Game {} · overall {}", r.iteration, r.overall)}</summary>
+                    <summary>{tf(say::OptimizerGame, &[("n", &r.iteration), ("overall", &r.overall)])}</summary>
                     <ul>{prompts}</ul>
                     {note}
                 </details>
@@ -179,13 +178,13 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<i
         })
         .collect_view();
     Some(view! {
-        <h3>"Prompt optimization"</h3>
+        <h3>{t(say::OptimizerHeading)}</h3>
         <figure class="chart" data-testid="optimizer-chart">
-            <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label="Overall score per game against the optimum">
+            <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label=t(say::OptimizerChartLabel)>
                 {bars}
                 <line x1="0" x2=fixed(w, 0) y1=oy.clone() y2=oy stroke="#b3261e" stroke-dasharray="4 3"></line>
             </svg>
-            <figcaption class="muted">{format!("Dashed line: the optimum, {optimum}")}</figcaption>
+            <figcaption class="muted">{tf(say::OptimizerDashed, &[("optimum", &optimum)])}</figcaption>
         </figure>
         {games}
     })

@@ -186,7 +186,7 @@ impl Negotiation {
                     prompts: used,
                     overall,
                     next_prompts: None,
-                    note: Some("last iteration: no optimizer call".into()),
+                    note: Some(super::words::LAST_GAME_NOTE.into()),
                 });
             }
             return Ok(Some(FinishReason::GameOver));

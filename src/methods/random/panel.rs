@@ -1,5 +1,6 @@
 //! Random: each turn's draw (who could be drawn, who was) and the one setting.
 
+use crate::i18n::{say, t, tf};
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -14,9 +15,9 @@ fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.picks().len()));
     view! {
         <div class="panel" data-testid="random-panel">
-            <h2>"Random"</h2>
-            <p class="gist" data-testid="panel-gist">"Each speaker is drawn at random"</p>
-            <p class="muted">"Each turn the next speaker is drawn at random (the run's seed fixes the draws, so a rerun draws the same); no model is asked."</p>
+            <h2>{t(say::MethodRandom)}</h2>
+            <p class="gist" data-testid="panel-gist">{t(say::RandomGist)}</p>
+            <p class="muted">{t(say::RandomExplain)}</p>
             <ol class="selections">
                 {chunked(
                     count,
@@ -28,12 +29,12 @@ fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
                         let among = if pick.tie {
                             crate::events::draw_note(&pick.tied)
                         } else {
-                            "the only one who could speak".to_string()
+                            t(say::RandomOnlyOne).to_string()
                         };
                         Some(
                             view! {
                                 <li class="selection" data-testid="draw" data-agent=pick.agent.clone()>
-                                    <span class="muted">{format!("Turn {} · ", pick.turn)}</span>
+                                    <span class="muted">{tf(say::TurnDot, &[("turn", &pick.turn)])}</span>
                                     <strong>{pick.agent.clone()}</strong>
                                     <div class="muted candidates" data-testid="draw-candidates">{among}</div>
                                 </li>

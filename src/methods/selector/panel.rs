@@ -1,6 +1,7 @@
 //! Selector: who could be named each turn, who was and how the reply was read; and the
 //! selector's settings.
 
+use crate::i18n::{say, t, tf};
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -18,9 +19,9 @@ fn selector_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.selections().len()));
     view! {
         <div class="panel" data-testid="selector-panel">
-            <h2>"Selector"</h2>
-            <p class="gist" data-testid="panel-gist">"A model call names who speaks next"</p>
-            <p class="muted">"Each turn a separate call reads the conversation and the roles, and names who should speak next from the candidates."</p>
+            <h2>{t(say::MethodSelector)}</h2>
+            <p class="gist" data-testid="panel-gist">{t(say::SelectorGist)}</p>
+            <p class="muted">{t(say::SelectorExplain)}</p>
             <ol class="selections">
                 {chunked(
                     count,
@@ -47,11 +48,11 @@ fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
     let attempts = super::words::attempt_note(row.matched, row.attempts).map(|n| format!(" · {n}")).unwrap_or_default();
     view! {
         <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string()>
-            <span class="muted">{format!("Turn {} · ", row.turn)}</span>
+            <span class="muted">{tf(say::TurnDot, &[("turn", &row.turn)])}</span>
             <strong>{super::words::selection_sentence(&row.agent, row.matched, row.attempts)}</strong>
             <span class=if fallback { "fallback" } else { "muted" }>{format!(" · {how}{attempts}")}</span>
             <div class="muted candidates" data-testid="selection-candidates">
-                {format!("Candidates: {}", row.candidates.join(", "))}
+                {tf(say::SelectorCandidates, &[("names", &row.candidates.join(t(say::ListComma)))])}
             </div>
             {(!row.raw.is_empty()).then(|| raw_reply(&row.raw))}
             {why(&row.why)}

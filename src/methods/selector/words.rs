@@ -2,34 +2,34 @@
 //! Markdown export and the selector panel.
 
 use crate::events::SelectorMatch;
+use crate::i18n::{say, t, tf};
 
 /// How the next speaker was named.
 pub fn how_named(matched: SelectorMatch, attempts: u32) -> String {
     match matched {
-        SelectorMatch::Exact => "named exactly".to_string(),
-        SelectorMatch::Loose => "named, case or spacing aside".to_string(),
-        SelectorMatch::Mention => "the only name mentioned".to_string(),
-        SelectorMatch::OnlyCandidate => "the only candidate: no call".to_string(),
-        SelectorMatch::Fallback => format!("fallback: no candidate named in {attempts} attempts"),
+        SelectorMatch::Exact => t(say::SelectorExact).to_string(),
+        SelectorMatch::Loose => t(say::SelectorLoose).to_string(),
+        SelectorMatch::Mention => t(say::SelectorMention).to_string(),
+        SelectorMatch::OnlyCandidate => t(say::SelectorOnlyCandidate).to_string(),
+        SelectorMatch::Fallback => tf(say::SelectorFallback, &[("n", &attempts)]),
     }
 }
 
 /// A name read only after retries (a fallback already says how many).
 pub fn attempt_note(matched: SelectorMatch, attempts: u32) -> Option<String> {
-    (attempts > 1 && matched != SelectorMatch::Fallback).then(|| format!("attempt {attempts}"))
+    (attempts > 1 && matched != SelectorMatch::Fallback).then(|| tf(say::SelectorAttempt, &[("n", &attempts)]))
 }
 
 /// The selector's choice in a sentence for the stage: who speaks next and how the reply said so.
 pub fn selection_sentence(agent: &str, matched: SelectorMatch, attempts: u32) -> String {
-    match matched {
-        SelectorMatch::Exact => format!("The selector named {agent} to speak next"),
-        SelectorMatch::Loose => format!("The selector named {agent} to speak next (case or spacing aside)"),
-        SelectorMatch::Mention => format!("The selector's reply mentioned only {agent}, who speaks next"),
-        SelectorMatch::OnlyCandidate => format!("{agent} was the only one who could speak next: no call was needed"),
-        SelectorMatch::Fallback => {
-            format!("The selector named no candidate in {attempts} attempts, so {agent} speaks next by the fallback")
-        }
-    }
+    let template = match matched {
+        SelectorMatch::Exact => t(say::SelectorNamed),
+        SelectorMatch::Loose => t(say::SelectorNamedLoosely),
+        SelectorMatch::Mention => t(say::SelectorMentioned),
+        SelectorMatch::OnlyCandidate => t(say::SelectorOnlyOne),
+        SelectorMatch::Fallback => t(say::SelectorNamedNoOne),
+    };
+    crate::i18n::fill(template, &[("agent", &agent), ("n", &attempts)])
 }
 
 #[cfg(test)]
