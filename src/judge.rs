@@ -104,15 +104,26 @@ pub fn judge_address(scenario: &Scenario) -> String {
 pub fn who_judges(scenario: &Scenario) -> String {
     let who = scenario.judge.who();
     let judge = Judge::of(&who, scenario);
-    let mut note = format!("Judged by {}", judge.label);
+    use crate::i18n::{say, t, tf};
+    let mut note = tf(say::JudgedBy, &[("judge", &shown_label(&judge.label))]);
     if judge.same_model {
-        note.push_str(", the agents' own model: it may favour what it wrote");
+        note.push_str(t(say::JudgedBySameModel));
     }
     if judge_scenario(scenario, &who).model.is_in_tab() {
-        note.push_str(". A small model in the tab judges poorly: name a judge in the scenario's judge settings for scores to trust");
+        note.push_str(t(say::JudgedInTab));
     }
-    note.push('.');
+    note.push_str(t(say::JudgedEnd));
     note
+}
+
+/// A judge's label as the page shows it: the demo judge's in the page's language (its log keeps
+/// [`demo::LABEL`]), any other as it is.
+pub fn shown_label(label: &str) -> &str {
+    if label == demo::LABEL {
+        crate::i18n::t(crate::i18n::say::JudgeDemo)
+    } else {
+        label
+    }
 }
 
 /// What the Verdict panel shows under the finished run `events` record: the judge's button,
@@ -146,10 +157,11 @@ impl Panel {
 
     /// What the judge's button says.
     pub fn button(&self) -> &'static str {
+        use crate::i18n::{say, t};
         if self.card.is_some() {
-            "Judge again"
+            t(say::JudgeAgain)
         } else {
-            "Judge this run"
+            t(say::JudgeThisRun)
         }
     }
 }

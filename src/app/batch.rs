@@ -15,6 +15,7 @@ use super::Controller;
 use crate::app::demo::PageDemo;
 use crate::batch::{play_seed, Report};
 use crate::clock::Clock;
+use crate::i18n::{say, t, tf};
 use crate::model::ChatModel;
 use crate::provider::HttpModel;
 use crate::scenario::Scenario;
@@ -131,7 +132,7 @@ impl Controller {
     pub async fn run_batch(&self, new: Option<(&Scenario, &str, bool)>) -> Result<(), String> {
         let b = self.batch;
         if b.data.with_value(|d| d.running) {
-            return Err("a batch is already running".into());
+            return Err(t(say::BatchAlreadyRunning).into());
         }
         let (scenario, spec, done) = match new {
             Some((scenario, spec, _)) => {
@@ -142,7 +143,7 @@ impl Controller {
             None => b
                 .data
                 .with_value(|d| Some((d.scenario.clone()?, d.spec.clone(), d.done)).filter(|_| d.interrupted))
-                .ok_or("there is no interrupted batch to resume")?,
+                .ok_or(t(say::BatchNothingToResume))?,
         };
         let json = serde_json::to_string(&scenario).unwrap_or_default();
         let seeds = tools::answer(tools::seeds(spec.clone())).await?;
@@ -173,9 +174,7 @@ impl Controller {
                 self.end_interrupted_batch();
             }
             if let Err(e) = super::storage::keep_open_batch_start(&scenario, &spec) {
-                self.notice.set(format!(
-                    "The batch's runs cannot be saved as they finish ({e}): a reload would lose them."
-                ));
+                self.notice.set(tf(say::BatchCannotKeep, &[("why", &e)]));
             }
             b.change(|d| {
                 *d = Batch {
@@ -233,7 +232,9 @@ impl Controller {
                     let run = crate::export::to_json_compact(&seeded, events);
                     match super::judge::judged(run, key.clone()).await {
                         Ok(added) => events.extend(added),
-                        Err(e) => b.change(|d| d.note = format!("Seed {seed} was not judged: {e}")),
+                        Err(e) => b.change(|d| {
+                            d.note = tf(say::BatchSeedNotJudged, &[("seed", &seed), ("why", &e)])
+                        }),
                     }
                 }
                 let (run, error) = match &played {
@@ -246,9 +247,7 @@ impl Controller {
                 let row = match row {
                     Ok(row) => row,
                     Err(e) => {
-                        b.change(|d| {
-                            d.note = format!("The batch stopped: a row could not be written ({e}).")
-                        });
+                        b.change(|d| d.note = tf(say::BatchRowNotWritten, &[("why", &e)]));
                         break;
                     }
                 };
@@ -263,13 +262,11 @@ impl Controller {
                     d.csv.push_str(&row.line);
                     d.done += 1;
                     if capped {
-                        d.note = "Stopped at the spending cap: the finished runs are below.".into();
+                        d.note = t(say::BatchCapped).into();
                     }
                 });
                 if let Err(e) = b.keep_open(packed.as_deref().map(|p| (seed, p))) {
-                    b.change(|d| {
-                        d.note = format!("The finished runs could not be saved as they went ({e}): a reload would lose them.")
-                    });
+                    b.change(|d| d.note = tf(say::BatchNotSaved, &[("why", &e)]));
                 }
                 if let Some(packed) = packed {
                     b.change(|d| d.logs.push((seed, packed)));
@@ -295,7 +292,7 @@ impl Controller {
             }
             b.change(|d| {
                 if d.cancelled {
-                    d.note = "Cancelled: the finished runs are below.".into();
+                    d.note = t(say::BatchCancelled).into();
                 }
                 d.running = false;
                 d.http = None;
@@ -357,7 +354,7 @@ impl Controller {
         });
         match kept {
             // Not in the past runs: the rows stay where a reload finds them.
-            Some(Err(e)) => return self.notice.set(format!("This batch is not in past runs: {e}.")),
+            Some(Err(e)) => return self.notice.set(tf(say::BatchNotInPast, &[("why", &e)])),
             Some(Ok(list)) => self.history.set(list),
             None => {}
         }
@@ -378,14 +375,12 @@ impl Controller {
                     editor.load(scenario);
                     this.load_replay(file.events);
                 }
-                Err(e) => this.notice.set(format!("Could not open the run of seed {seed}: {e}.")),
+                Err(e) => this.notice.set(tf(say::BatchSeedNotOpened, &[("seed", &seed), ("why", &e)])),
             }
             return;
         }
         if !scenario.model.is_demo() {
-            this.notice.set(format!(
-                "The log of seed {seed} was not kept (the batch was too large to keep every log)."
-            ));
+            this.notice.set(tf(say::BatchLogNotKept, &[("seed", &seed)]));
             return;
         }
         // The demo model answers a seed the same way every time: the run is played again.
@@ -397,7 +392,7 @@ impl Controller {
                     editor.load(scenario);
                     this.load_replay(events);
                 }
-                Err(e) => this.notice.set(format!("Could not open the run of seed {seed}: {e}.")),
+                Err(e) => this.notice.set(tf(say::BatchSeedNotOpened, &[("seed", &seed), ("why", &e)])),
             }
         });
     }
@@ -406,7 +401,7 @@ impl Controller {
     #[inline(never)]
     pub fn open_past_batch(&self, id: &str) -> Result<(), String> {
         if self.batch.data.with_value(|d| d.running) {
-            return Err("a batch is running: cancel it first".into());
+            return Err(t(say::BatchRunningCancelFirst).into());
         }
         if self.batch.data.with_value(|d| d.interrupted) {
             self.end_interrupted_batch();
@@ -437,16 +432,23 @@ pub fn BatchPanel() -> impl IntoView {
         let count = seed_count(&seeds.get())?;
         editor.scenario.with(|s| {
             if s.model.is_demo() {
-                return Some(format!("{count} runs on the offline demo model: nothing leaves the page."));
+                return Some(tf(say::BatchEstimateDemo, &[("n", &count)]));
             }
             controller.demo_ready.get().then_some(())?;
             let e = crate::app::demo::estimate(&batch_scenario(s))?;
             let n = count as u64;
-            let cost = e.cost.map(|c| format!(", about ${}", crate::text::fixed(c * n as f64, 2))).unwrap_or_default();
-            Some(format!(
-                "{count} runs: about {} calls and {} tokens{cost} in all (the spending cap applies to the whole batch).",
-                u64::from(e.calls) * n,
-                (e.prompt_tokens + e.completion_tokens) * n
+            let cost = e
+                .cost
+                .map(|c| tf(say::BatchEstimateCost, &[("cost", &crate::text::fixed(c * n as f64, 2))]))
+                .unwrap_or_default();
+            Some(tf(
+                say::BatchEstimate,
+                &[
+                    ("n", &count),
+                    ("calls", &(u64::from(e.calls) * n)),
+                    ("tokens", &((e.prompt_tokens + e.completion_tokens) * n)),
+                    ("cost", &cost),
+                ],
             ))
         })
     });
@@ -475,9 +477,9 @@ pub fn BatchPanel() -> impl IntoView {
             let s = d.scenario.as_ref().filter(|_| !d.interrupted)?;
             let other = editor.scenario.with(|e| !batch_scenario(e).same_as(s));
             let said = if other {
-                format!("The batch on screen is of another scenario: “{}”, seeds {} (not the one being edited).", s.title, d.spec)
+                tf(say::BatchOfOther, &[("title", &s.title), ("seeds", &d.spec)])
             } else {
-                format!("The batch of “{}”, seeds {}.", s.title, d.spec)
+                tf(say::BatchOf, &[("title", &s.title), ("seeds", &d.spec)])
             };
             Some(view! {
                 <p class="batch-of" class:other=other data-testid="batch-of" data-other=other.to_string()>{said}</p>
@@ -488,21 +490,23 @@ pub fn BatchPanel() -> impl IntoView {
         b.read(|d| {
             d.interrupted.then(|| {
                 let title = d.scenario.as_ref().map(|s| s.title.clone()).unwrap_or_default();
-                let said = format!(
-                    "The batch of {title} (seeds {}) stopped after {} of {} runs when the page was left. \
-                     Resume plays the {} runs left; the finished ones are below.",
-                    d.spec,
-                    d.done,
-                    d.total,
-                    d.total.saturating_sub(d.done)
+                let said = tf(
+                    say::BatchInterrupted,
+                    &[
+                        ("title", &title),
+                        ("seeds", &d.spec),
+                        ("done", &d.done),
+                        ("total", &d.total),
+                        ("left", &d.total.saturating_sub(d.done)),
+                    ],
                 );
                 view! {
                     <div class="notice" role="status" data-testid="batch-interrupted">
                         <p>{said}</p>
                         <p class="row">
-                            <button class="primary" data-testid="batch-resume" on:click=resume>"Resume the batch"</button>
+                            <button class="primary" data-testid="batch-resume" on:click=resume>{t(say::BatchResume)}</button>
                             " "
-                            <button data-testid="batch-end" on:click=move |_| controller.end_interrupted_batch()>"End it here"</button>
+                            <button data-testid="batch-end" on:click=move |_| controller.end_interrupted_batch()>{t(say::BatchEndHere)}</button>
                         </p>
                     </div>
                 }
@@ -514,7 +518,7 @@ pub fn BatchPanel() -> impl IntoView {
             let left = if d.running && d.done > d.first {
                 let elapsed = BrowserClock.now_ms() - d.started;
                 let secs = elapsed / (d.done - d.first) as f64 * (d.total - d.done) as f64 / 1000.0;
-                format!(" · about {} s left", crate::text::fixed(secs, 0))
+                tf(say::BatchTimeLeft, &[("secs", &crate::text::fixed(secs, 0))])
             } else {
                 String::new()
             };
@@ -522,7 +526,7 @@ pub fn BatchPanel() -> impl IntoView {
                 <p class="batch-progress">
                     <progress max=d.total.to_string() value=d.done.to_string()></progress>
                     " "
-                    <span data-testid="batch-progress" data-done=d.done.to_string()>{format!("{} of {} runs{left}", d.done, d.total)}</span>
+                    <span data-testid="batch-progress" data-done=d.done.to_string()>{tf(say::BatchProgress, &[("done", &d.done), ("total", &d.total), ("left", &left)])}</span>
                 </p>
                 <p data-testid="batch-note">{d.note.clone()}</p>
             }
@@ -536,17 +540,17 @@ pub fn BatchPanel() -> impl IntoView {
                 b.open.set(d.open());
             }
         }>
-            <summary><h2>"Batch: many seeds"</h2></summary>
-            <p class="muted">"Plays the scenario once per seed, one run after another, and sums the runs up: each figure's mean over the runs with its interval. The same batch runs in a terminal too (see the README)."</p>
+            <summary><h2>{t(say::BatchTitle)}</h2></summary>
+            <p class="muted">{t(say::BatchHint)}</p>
             <p class="row">
-                <label>"Seeds " <input data-testid="batch-seeds" value="1..20" on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
-                <label title="Each run is judged as it finishes, by the scenario's judge: a judge: column per dimension and agent">
+                <label>{t(say::BatchSeeds)} <input data-testid="batch-seeds" value="1..20" on:input=move |ev| seeds.set(event_target_value(&ev)) /></label>
+                <label title=t(say::BatchJudgeTitle)>
                     <input type="checkbox" data-testid="batch-judge" on:change=move |ev| judged.set(event_target_checked(&ev)) />
-                    " Judge each run"
+                    {t(say::BatchJudge)}
                 </label>
-                <button data-testid="batch-run" disabled=move || b.read(|d| d.running) on:click=run>"Run batch"</button>
-                <button data-testid="batch-cancel" disabled=move || b.read(|d| !d.running) on:click=move |_| controller.cancel_batch()>"Cancel"</button>
-                <button data-testid="batch-csv" disabled=move || b.read(|d| d.done == 0) on:click=csv>"Download CSV"</button>
+                <button data-testid="batch-run" disabled=move || b.read(|d| d.running) on:click=run>{t(say::BatchRun)}</button>
+                <button data-testid="batch-cancel" disabled=move || b.read(|d| !d.running) on:click=move |_| controller.cancel_batch()>{t(say::BatchCancel)}</button>
+                <button data-testid="batch-csv" disabled=move || b.read(|d| d.done == 0) on:click=csv>{t(say::BatchCsv)}</button>
             </p>
             {whose}
             <p class="muted" data-testid="batch-estimate">{move || estimate.get().unwrap_or_default()}</p>
@@ -557,7 +561,7 @@ pub fn BatchPanel() -> impl IntoView {
                 None => ().into_any(),
                 Some(Ok(report)) => report_view(report, open_run).into_any(),
                 Some(Err(e)) => view! {
-                    <p class="notice error">{format!("The batch's report could not be drawn: {e}.")}</p>
+                    <p class="notice error">{tf(say::BatchReportFailed, &[("why", e)])}</p>
                 }.into_any(),
             })}
         </details>
@@ -587,11 +591,11 @@ fn report_view(report: &Report, open: impl Fn(u64) + Copy + Send + Sync + 'stati
             let seed = r.seed;
             view! {
                 <tr data-testid="batch-row" data-seed=seed.to_string()>
-                    <th scope="row">{format!("seed {seed}")}</th>
+                    <th scope="row">{tf(say::BatchSeedRow, &[("seed", &seed)])}</th>
                     <td>{r.finish.clone()}</td>
-                    <td>{format!("{} turns", r.turns)}</td>
+                    <td>{tf(say::BatchTurns, &[("n", &r.turns)])}</td>
                     <td>{r.shares.clone()}</td>
-                    <td><button data-testid="batch-open" data-seed=seed.to_string() on:click=move |_| open(seed)>"Replay"</button></td>
+                    <td><button data-testid="batch-open" data-seed=seed.to_string() on:click=move |_| open(seed)>{t(say::PastReplay)}</button></td>
                 </tr>
             }
         })
@@ -599,7 +603,7 @@ fn report_view(report: &Report, open: impl Fn(u64) + Copy + Send + Sync + 'stati
     view! {
         <ul class="batch-summary" data-testid="batch-summary">{sentences}</ul>
         <details class="batch-figures">
-            <summary>"The figures in full (as " <code>"agora batch"</code> " prints them)"</summary>
+            <summary>{t(say::BatchFiguresBefore)}<code>"agora batch"</code>{t(say::BatchFiguresAfter)}</summary>
             <pre data-testid="batch-figures">{report.figures.clone()}</pre>
         </details>
         <div class="batch-charts">{charts}</div>

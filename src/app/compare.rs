@@ -3,6 +3,7 @@
 //! while one is open, named by a fragment (`cmp=...`, the same packing as a share link, `past=ID`,
 //! or `new=...`).
 
+use crate::i18n::{say, t, tf};
 use leptos::prelude::*;
 
 /// What names the comparison open (see [`super::comparison`]'s `requested`), while one is.
@@ -56,10 +57,10 @@ impl Vary {
 
     fn label(self) -> &'static str {
         match self {
-            Vary::Method => "the method",
-            Vary::Seed => "the seed",
-            Vary::Model => "the model",
-            Vary::Setting => "a setting",
+            Vary::Method => t(say::VaryMethod),
+            Vary::Seed => t(say::VarySeed),
+            Vary::Model => t(say::VaryModel),
+            Vary::Setting => t(say::VarySetting),
         }
     }
 
@@ -132,51 +133,50 @@ pub fn ComparePanel() -> impl IntoView {
                 <label class="check">
                     <input type="checkbox" value=*id data-testid=format!("compare-method-{id}") prop:checked=on
                         on:change=move |ev| on.set(event_target_checked(&ev)) />
-                    " " {*label}
+                    " " {crate::scenario::MethodKind::from_id(id).map_or(*label, |k| k.words())}
                 </label>
             }
         })
         .collect_view();
     view! {
-        <section class="panel compare" data-testid="compare" aria-label="Compare side by side">
-            <h2>"Compare side by side"</h2>
+        <section class="panel compare" data-testid="compare" aria-label=t(say::CompareTitle)>
+            <h2>{t(say::CompareTitle)}</h2>
             <p class="row">
-                <label>"Columns differ in "
+                <label>{t(say::CompareVary)}
                     <select data-testid="compare-vary" on:change=move |ev| vary.set(Vary::from_id(&event_target_value(&ev)))>
                         {options}
                     </select>
                 </label>
                 " "
-                <label class="vary-setting" hidden=move || vary.get() != Vary::Setting>"Setting "
+                <label class="vary-setting" hidden=move || vary.get() != Vary::Setting>{t(say::CompareSetting)}
                     <input data-testid="compare-setting" placeholder="max_turns" prop:value=setting
-                        title="Its path in the scenario file: max_turns, word_limit, method.stop_probability"
+                        title=t(say::CompareSettingTitle)
                         on:input=move |ev| setting.set(event_target_value(&ev)) />
                 </label>
                 " "
-                <button data-testid="compare-open" on:click=open>"Compare"</button>
+                <button data-testid="compare-open" on:click=open>{t(say::CompareOpen)}</button>
                 " "
                 {move || state.frame.with(Option::is_some).then(|| view! {
-                    <button data-testid="compare-close" on:click=close>"Close the comparison"</button>
+                    <button data-testid="compare-close" on:click=close>{t(say::CompareClose)}</button>
                 })}
             </p>
             <fieldset class="vary-method row" hidden=move || vary.get() != Vary::Method>
-                <legend>"Two to four methods"</legend>
+                <legend>{t(say::CompareMethods)}</legend>
                 {methods}
             </fieldset>
             <div hidden=move || vary.get() == Vary::Method>
                 <p class="row vary-values">
-                    <label>"Values "
+                    <label>{t(say::CompareValues)}
                         <input data-testid="compare-values" placeholder="3, 8" prop:value=values
                             on:input=move |ev| values.set(event_target_value(&ev)) />
                     </label>
                 </p>
                 <p class="muted vary-values">
-                    "Two to four, with commas: seeds (3, 8), models (demo, or a provider and its model: \
-                     openai/gpt-4o-mini, browser/<model> for the model in the tab), or the setting's values (4, 8)."
+                    {t(say::CompareValuesHint)}
                 </p>
             </div>
             {move || state.frame.get().map(|fragment| view! {
-                <div class="comparison-frame" data-testid="compare-frame" role="region" aria-label="Comparison" tabindex="0">
+                <div class="comparison-frame" data-testid="compare-frame" role="region" aria-label=t(say::CompareFrame) tabindex="0">
                     {comparison(fragment)}
                 </div>
             })}
@@ -201,7 +201,7 @@ fn comparison(fragment: String) -> impl IntoView {
     view! {
         {super::place(slot)}
         {move || failed.get().map(|why| view! {
-            <p class="notice error" role="alert" data-testid="compare-error">{format!("The comparison could not be opened: {why}")}</p>
+            <p class="notice error" role="alert" data-testid="compare-error">{tf(say::CompareFailed, &[("why", &why)])}</p>
         })}
     }
 }

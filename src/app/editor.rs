@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::{Controller, Mode};
+use crate::i18n::{say, t, tf};
 use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance, TemplatePart};
 use crate::ui::form::{check_field, number_field, text_field, EditorState, FieldMessage};
 
@@ -18,28 +19,28 @@ pub fn Editor() -> impl IntoView {
     view! {
         <details class="editor" data-testid="editor" open>
             <summary>
-                <h2>"Edit the scenario"</h2>
+                <h2>{t(say::EdTitle)}</h2>
             </summary>
             <fieldset disabled=locked>
                 <legend class="muted">
-                    {move || if locked() { "Reset the run to edit." } else { "" }}
+                    {move || if locked() { t(say::EdLocked) } else { "" }}
                 </legend>
-                {text_field("Title", "title", |s| s.title.clone(), |s, v| s.title = v, false)}
-                {text_field("Topic", "topic", |s| s.topic.clone(), |s, v| {
+                {text_field(t(say::EdFieldTitle), "title", |s| s.title.clone(), |s, v| s.title = v, false)}
+                {text_field(t(say::EdFieldTopic), "topic", |s| s.topic.clone(), |s, v| {
                     let preset = crate::presets::is_title(&s.title);
                     s.set_topic(v, preset)
                 }, true)}
                 {text_field(
-                    "Language every call asks for (empty: the prompts' own)",
+                    t(say::EdFieldLanguage),
                     "language",
                     |s| s.language.clone(),
                     |s, v| s.language = v,
                     false,
                 )}
                 <div class="row">
-                    {number_field("Word limit", "word_limit", |s| s.word_limit, |s, v| s.word_limit = v)}
-                    {number_field("Turn limit", "max_turns", |s| s.max_turns, |s, v| s.max_turns = v)}
-                    {number_field("Seed", "seed", |s| s.seed, |s, v| s.seed = v)}
+                    {number_field(t(say::EdWordLimit), "word_limit", |s| s.word_limit, |s, v| s.word_limit = v)}
+                    {number_field(t(say::EdTurnLimit), "max_turns", |s| s.max_turns, |s, v| s.max_turns = v)}
+                    {number_field(t(say::EdSeed), "seed", |s| s.seed, |s, v| s.seed = v)}
                 </div>
                 {move || {
                     let gpu = controller.intab.loaded.with(|l| l.as_ref().is_some_and(|l| l.gpu));
@@ -47,7 +48,7 @@ pub fn Editor() -> impl IntoView {
                         .then_some(
                             view! {
                                 <p class="muted" data-testid="seed-gpu">
-                                    "The model in the tab runs on the GPU, where the same seed may not repeat a run exactly: choose \"The CPU only\" in its settings for that."
+                                    {t(say::EdSeedGpu)}
                                 </p>
                             },
                         )
@@ -57,7 +58,7 @@ pub fn Editor() -> impl IntoView {
                 }>
                     <div class="row">
                         {text_field(
-                            "Opening by",
+                            t(say::EdOpeningBy),
                             "opening.speaker",
                             |s| s.opening.speaker.clone(),
                             |s, v| s.opening.speaker = v,
@@ -65,7 +66,7 @@ pub fn Editor() -> impl IntoView {
                         )}
                     </div>
                     {text_field(
-                        "Opening message (empty: the topic)",
+                        t(say::EdOpeningText),
                         "opening.text",
                         |s| s.opening.text.clone(),
                         |s, v| s.opening.text = v,
@@ -77,14 +78,14 @@ pub fn Editor() -> impl IntoView {
                 <Templates
                     part=TemplatePart::Method
                     when=|_| true
-                    title="Prompt templates (advanced)"
-                    hint="The texts the models read, with the default wording until you change it; {name} and the like are filled in for each call."
+                    title=t(say::EdTemplates)
+                    hint=t(say::EdTemplatesHint)
                 />
                 <Templates
                     part=TemplatePart::Judge
                     when=|_| true
-                    title="The judge (advanced)"
-                    hint="Who judges a finished run (empty: the run's own model, or the demo judge on the demo model), and what it scores: each dimension a whole number from its least to its most, with the words the judge reads."
+                    title=t(say::EdJudge)
+                    hint=t(say::EdJudgeHint)
                 />
                 <Agents />
                 <super::models::ModelSettings />
@@ -98,21 +99,21 @@ pub fn Editor() -> impl IntoView {
 fn OpeningSteps() -> impl IntoView {
     view! {
         <fieldset class="opening">
-            <legend>"Opening steps (before the first turn; within the word limit above)"</legend>
+            <legend>{t(say::EdOpeningSteps)}</legend>
             {check_field(
-                "A model makes the topic more specific first",
+                t(say::EdSpecify),
                 "field-opening.specify_topic",
                 |s| s.opening.specify_topic,
                 |s, v| s.opening.specify_topic = v,
             )}
-            <Templates part=TemplatePart::Specifier title="Its prompts" when=|s| s.opening.specify_topic />
+            <Templates part=TemplatePart::Specifier title=t(say::EdItsPrompts) when=|s| s.opening.specify_topic />
             {check_field(
-                "A model writes each agent's description first",
+                t(say::EdDescribe),
                 "field-opening.describe_characters",
                 |s| s.opening.describe_characters,
                 |s, v| s.opening.describe_characters = v,
             )}
-            <Templates part=TemplatePart::Describer title="Its prompts" when=|s| s.opening.describe_characters />
+            <Templates part=TemplatePart::Describer title=t(say::EdItsPrompts) when=|s| s.opening.describe_characters />
         </fieldset>
     }
 }
@@ -157,7 +158,7 @@ fn Templates(
             {(!hint.is_empty()).then(|| view! { <p class="hint">{hint}</p> })}
             <div>
                 {super::place(slot)}
-                {move || failed.get().map(|why| view! { <p class="notice error" role="alert">{format!("The templates could not be opened: {why}")}</p> })}
+                {move || failed.get().map(|why| view! { <p class="notice error" role="alert">{tf(say::EdTemplatesFailed, &[("why", &why)])}</p> })}
             </div>
         </details>
     }
@@ -170,9 +171,9 @@ fn MethodSettings() -> impl IntoView {
     let kind = Memo::new(move |_| s.with(|s| s.method.kind()));
     view! {
         <fieldset class="method">
-            <legend>"Speaker selection"</legend>
+            <legend>{t(say::EdSpeakerSelection)}</legend>
             <label class="field">
-                <span>"Method"</span>
+                <span>{t(say::EdMethod)}</span>
                 <select
                     data-testid="field-method"
                     on:change=move |ev| {
@@ -190,7 +191,7 @@ fn MethodSettings() -> impl IntoView {
                         .map(|&k| {
                             view! {
                                 <option value=k.id() selected=move || kind.get() == k>
-                                    {k.label()}
+                                    {k.words()}
                                 </option>
                             }
                         })
@@ -223,7 +224,7 @@ fn Agents() -> impl IntoView {
     };
     view! {
         <fieldset class="agents">
-            <legend>"Agents"</legend>
+            <legend>{t(say::EdAgents)}</legend>
             <FieldMessage field="agents" />
             <CastDescriber />
             <ol class="agent-list">
@@ -232,7 +233,7 @@ fn Agents() -> impl IntoView {
                 </For>
             </ol>
             <button data-testid="add-agent" on:click=add>
-                "Add agent"
+                {t(say::EdAddAgent)}
             </button>
         </fieldset>
     }
@@ -282,15 +283,15 @@ fn CastDescriber() -> impl IntoView {
     view! {
         <div class="describe-cast">
             <button data-testid="describe-cast" disabled=asking on:click=ask>
-                "Write descriptions for this topic"
+                {t(say::EdWriteDescriptions)}
             </button>
             <span class="muted">
                 {move || {
                     let step_on = s.with(|s| s.opening.describe_characters);
                     if step_on {
-                        " The scenario's model writes each agent's description for the topic, as the opening step does at every run while it is on."
+                        t(say::EdWriteDescriptionsStepOn)
                     } else {
-                        " The scenario's model writes each agent's description for the topic; you choose whether to use them."
+                        t(say::EdWriteDescriptionsHint)
                     }
                 }}
             </span>
@@ -298,21 +299,21 @@ fn CastDescriber() -> impl IntoView {
                 Offer::Nothing => None,
                 Offer::Asking => Some(view! {
                     <p class="muted" role="status" data-testid="describe-status">
-                        "Writing a description of each agent…"
+                        {t(say::EdWriting)}
                     </p>
                 }.into_any()),
                 Offer::Used(n) => Some(view! {
                     <p class="muted" role="status" data-testid="describe-status">
                         {match n {
-                            0 => "The descriptions were already these; a run uses them as they are.".to_string(),
-                            1 => "One agent's description is now the one written; a run uses these as they are (the opening's \"A model writes each agent's description first\" is off).".to_string(),
-                            n => format!("{n} agents' descriptions are now the ones written; a run uses these as they are (the opening's \"A model writes each agent's description first\" is off)."),
+                            0 => t(say::EdUsedNone).to_string(),
+                            1 => t(say::EdUsedOne).to_string(),
+                            n => tf(say::EdUsedMany, &[("n", &n)]),
                         }}
                     </p>
                 }.into_any()),
                 Offer::Failed(e) => Some(view! {
                     <p class="notice" role="alert" data-testid="describe-status">
-                        {format!("No descriptions were written: {e}.")}
+                        {tf(say::EdDescribeFailed, &[("why", &e)])}
                     </p>
                 }.into_any()),
                 Offer::Written(list) => Some(view! {
@@ -320,17 +321,17 @@ fn CastDescriber() -> impl IntoView {
                         <ul>
                             {list.into_iter().map(|(name, text)| view! {
                                 <li data-testid="described-agent">
-                                    <strong>{name}</strong>": "
+                                    <strong>{name}</strong>{t(say::EdNameColon)}
                                     {match text {
                                         Ok(text) => view! { <span>{text}</span> }.into_any(),
-                                        Err(why) => view! { <span class="muted">{format!("none ({why}); keeps its own")}</span> }.into_any(),
+                                        Err(why) => view! { <span class="muted">{tf(say::EdDescribeNone, &[("why", &why)])}</span> }.into_any(),
                                     }}
                                 </li>
                             }).collect_view()}
                         </ul>
-                        <button data-testid="describe-use" on:click=use_them>"Use these descriptions"</button>
+                        <button data-testid="describe-use" on:click=use_them>{t(say::EdUseDescriptions)}</button>
                         " "
-                        <button data-testid="describe-dismiss" on:click=move |_| offer.set(Offer::Nothing)>"Dismiss"</button>
+                        <button data-testid="describe-dismiss" on:click=move |_| offer.set(Offer::Nothing)>{t(say::Dismiss)}</button>
                     </div>
                 }.into_any()),
             }}
@@ -370,7 +371,7 @@ fn AgentRow(index: usize) -> impl IntoView {
         <li class="agent" data-testid=format!("agent-{index}")>
             <div class="row">
                 <label class="field">
-                    <span>"Name"</span>
+                    <span>{t(say::EdName)}</span>
                     <input
                         data-testid=format!("field-{name_field}")
                         prop:value=get(|a| a.name.clone())
@@ -383,15 +384,15 @@ fn AgentRow(index: usize) -> impl IntoView {
                     <FieldMessage field=name_field.clone() />
                 </label>
                 <label class="field">
-                    <span>"Role"</span>
+                    <span>{t(say::EdRole)}</span>
                     <input prop:value=get(|a| a.role.clone()) on:input=set(|a, v| a.role = v) />
                 </label>
                 <label class="field">
-                    <span>"Location"</span>
+                    <span>{t(say::EdLocation)}</span>
                     <input prop:value=get(|a| a.location.clone()) on:input=set(|a, v| a.location = v) />
                 </label>
                 <label class="field">
-                    <span>"Stance"</span>
+                    <span>{t(say::EdStance)}</span>
                     <select on:change=move |ev| {
                         let v = match event_target_value(&ev).as_str() {
                             "for" => Some(Stance::For),
@@ -406,22 +407,22 @@ fn AgentRow(index: usize) -> impl IntoView {
                         })
                     }>
                         <option value="" selected=move || stance().is_none()>
-                            "unstated"
+                            {t(say::StanceUnstated)}
                         </option>
                         <option value="for" selected=move || stance() == Some(Stance::For)>
-                            "for"
+                            {t(say::StanceFor)}
                         </option>
                         <option value="against" selected=move || stance() == Some(Stance::Against)>
-                            "against"
+                            {t(say::StanceAgainst)}
                         </option>
                         <option value="neutral" selected=move || stance() == Some(Stance::Neutral)>
-                            "neutral"
+                            {t(say::StanceNeutral)}
                         </option>
                     </select>
                 </label>
             </div>
             <label class="field">
-                <span>"Description"</span>
+                <span>{t(say::EdDescription)}</span>
                 <textarea
                     rows="2"
                     data-testid=format!("field-agents[{index}].description")
@@ -430,7 +431,7 @@ fn AgentRow(index: usize) -> impl IntoView {
                 ></textarea>
             </label>
             <label class="field">
-                <span>"System prompt (empty: built from the templates)"</span>
+                <span>{t(say::EdSystemPrompt)}</span>
                 <textarea
                     rows="2"
                     data-testid=format!("field-agents[{index}].system_prompt")
@@ -441,7 +442,7 @@ fn AgentRow(index: usize) -> impl IntoView {
             // One engine holds one model, so agents in the tab share it.
             <Show when=move || s.with(|s| s.model.is_hosted())>
                 <label class="field">
-                    <span>"Model for this agent (empty: the scenario's)"</span>
+                    <span>{t(say::EdAgentModel)}</span>
                     <input
                         data-testid=format!("field-agents[{index}].model")
                         list="model-list"
@@ -452,13 +453,13 @@ fn AgentRow(index: usize) -> impl IntoView {
             </Show>
             <FieldMessage field=format!("agents[{index}]") />
             <div class="agent-actions">
-                <button on:click=move |_| move_by(-1) disabled=move || index == 0 aria-label="Move up">
+                <button on:click=move |_| move_by(-1) disabled=move || index == 0 aria-label=t(say::EdMoveUp)>
                     "↑"
                 </button>
                 <button
                     on:click=move |_| move_by(1)
                     disabled=move || s.with(|s| index + 1 >= s.agents.len())
-                    aria-label="Move down"
+                    aria-label=t(say::EdMoveDown)
                 >
                     "↓"
                 </button>
@@ -473,7 +474,7 @@ fn AgentRow(index: usize) -> impl IntoView {
                         })
                     }
                 >
-                    "Remove"
+                    {t(say::EdRemove)}
                 </button>
             </div>
         </li>
@@ -517,19 +518,19 @@ pub fn ClassSeats() -> impl IntoView {
     let seated = Memo::new(move |_| s.with(|s| !s.seats.is_empty()));
     let selector = Memo::new(move |_| s.with(|s| matches!(s.method, crate::scenario::Method::Selector(_))));
     view! {
-        <div class="row class-seats" role="group" aria-label="Played by you" data-testid="class-seats">
-            <span>"Played by you (the class answers for them):"</span>
+        <div class="row class-seats" role="group" aria-label=t(say::SeatsLabel) data-testid="class-seats">
+            <span>{t(say::SeatsIntro)}</span>
             <span class="row">{boxes}</span>
             {move || selector.get().then(|| {
                 crate::ui::form::check_field(
-                    "the selector",
+                    t(say::SeatsSelector),
                     "seat-selector",
                     |s| s.seats.iter().any(|n| n == crate::methods::selector::SELECTOR),
                     |s, on| s.take_seat(crate::methods::selector::SELECTOR.to_string(), on),
                 )
             })}
             {move || seated.get().then(|| number_field(
-                "A seat waits at most (seconds, 0: no limit)",
+                t(say::SeatsTimeout),
                 "seat_timeout_s",
                 |s| s.seat_timeout_s,
                 |s, v| s.seat_timeout_s = v,

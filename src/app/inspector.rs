@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::Controller;
 use crate::events::request_messages;
+use crate::i18n::{say, t, tf};
 use crate::model::Role;
 use crate::text::fixed;
 use crate::ui::rows::chunked;
@@ -35,9 +36,9 @@ pub fn Inspector() -> impl IntoView {
             on:toggle=track_open(open)
         >
             <summary>
-                <h2>{move || format!("Call inspector ({} calls)", count.get())}</h2>
+                <h2>{move || tf(say::InspectorTitle, &[("n", &count.get())])}</h2>
             </summary>
-            <p class="muted">"Every call to the model, with exactly what was sent and what came back."</p>
+            <p class="muted">{t(say::InspectorHint)}</p>
             // Only an open inspector keeps its list of calls up to date.
             {move || open.get().then(|| view! {
                 <ol class="calls">
@@ -84,53 +85,56 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
             })
         })
     };
-    let parse = match (&call.parse.ok, &call.parse.value, &call.parse.error) {
-        (true, Some(v), _) => format!("read: {v}"),
-        (true, None, _) => "used as it is".to_string(),
-        (false, _, e) => format!("could not be read: {}", e.clone().unwrap_or_default()),
+    // What was read is the model's own words (a bid, a name, a speech), set apart from ours.
+    let (parse, read) = match (&call.parse.ok, &call.parse.value, &call.parse.error) {
+        (true, Some(v), _) => (t(say::CallRead).to_string(), v.to_string()),
+        (true, None, _) => (t(say::CallUsedAsIs).to_string(), String::new()),
+        (false, _, e) => (tf(say::CallUnread, &[("why", &e.as_deref().unwrap_or_default())]), String::new()),
     };
     let failed = !call.parse.ok;
     view! {
         <li class="call" class:failed=failed data-testid="call" data-purpose=call.purpose.as_str() data-agent=call.agent.clone()>
             <details on:toggle=track_open(open)>
                 <summary>
-                    <span class="muted">{format!("Turn {} · ", call.turn)}</span>
+                    <span class="muted">{tf(say::CallTurn, &[("n", &call.turn)])}</span>
                     <strong>{call.agent.clone()}</strong>
-                    {format!(
-                        " · {} · attempt {} · {} ms · {} + {} tokens{} · ",
-                        call.purpose.label(),
-                        call.attempt,
-                        fixed(call.latency_ms, 0),
-                        call.usage.prompt_tokens,
-                        call.usage.completion_tokens,
-                        match call.usage.reasoning_tokens {
-                            0 => String::new(),
-                            n => format!(" ({n} of them reasoning)"),
-                        },
+                    {tf(
+                        say::CallLine,
+                        &[
+                            ("purpose", &call.purpose.words()),
+                            ("attempt", &call.attempt),
+                            ("ms", &fixed(call.latency_ms, 0)),
+                            ("sent", &call.usage.prompt_tokens),
+                            ("got", &call.usage.completion_tokens),
+                            ("reasoning", &match call.usage.reasoning_tokens {
+                                0 => String::new(),
+                                n => tf(say::CallReasoning, &[("n", &n)]),
+                            }),
+                        ],
                     )}
                     {price.map(|p| {
                         let cost = p.cost(call.usage.prompt_tokens as u64, call.usage.completion_tokens as u64);
                         format!("{} · ", money(cost))
                     })}
-                    <span class="parse" data-testid="call-parse">{parse}</span>
+                    <span class="parse" data-testid="call-parse">{parse}<span class="read">{read}</span></span>
                 </summary>
-                <h4>"Sent"</h4>
+                <h4>{t(say::CallSent)}</h4>
                 <ol class="messages">{messages}</ol>
                 {(!call.adapted.is_empty()).then(|| view! {
                     <ul class="adapted" data-testid="call-adapted">
                         {call.adapted.iter().map(|a| view! {
-                            <li>{format!("The provider refused {} ({}); Agora {} and asked again.", a.parameter, a.message, a.done())}</li>
+                            <li>{tf(say::CallAdapted, &[("parameter", &a.parameter), ("message", &a.message), ("done", &a.done())])}</li>
                         }).collect_view()}
                     </ul>
                 })}
                 // The notes below are always there, and hidden while empty: a conditional view
                 // per note costs the first page more than the element.
                 <pre class="reasoning" data-testid="call-reasoning">{call.reasoning.clone()}</pre>
-                <h4>"Reply"</h4>
+                <h4>{t(say::CallReply)}</h4>
                 <p class="note refusal" data-testid="call-refusal">{call.refusal.as_ref().map(|r| r.describe())}</p>
                 <pre class="reply" data-testid="call-raw">{call.raw.clone()}</pre>
                 <p class="note" data-testid="call-sampling">{call.sampling.as_ref().map(crate::model::Sampling::describe)}</p>
-                <p class="note" data-testid="call-truncated">{call.truncated.then_some("The reply stopped at its token limit.")}</p>
+                <p class="note" data-testid="call-truncated">{call.truncated.then(|| t(say::CallTruncated))}</p>
             </details>
         </li>
     }
@@ -142,10 +146,11 @@ pub fn Stats() -> impl IntoView {
     let controller = expect_context::<Controller>();
     let rows = move || {
         controller.view.with(|v| {
-            let mut rows: Vec<(String, Tally)> =
-                v.stats.per_agent.iter().map(|(a, t)| (a.clone(), t.clone())).collect();
+            // The total's row has no agent.
+            let mut rows: Vec<(Option<String>, Tally)> =
+                v.stats.per_agent.iter().map(|(a, t)| (Some(a.clone()), t.clone())).collect();
             if !rows.is_empty() {
-                rows.push(("Total".to_string(), v.stats.total.clone()));
+                rows.push((None, v.stats.total.clone()));
             }
             rows
         })
@@ -157,12 +162,14 @@ pub fn Stats() -> impl IntoView {
             let total = v.stats.total.cost(&price);
             let orchestration = v.stats.total.orchestration_cost(&price);
             let per_turn = if v.turn > 0 { total / v.turn as f64 } else { 0.0 };
-            Some(format!(
-                "Cost: {} for the run · {} orchestration (bids, director choices) · {} everything else · {} a turn",
-                money(total),
-                money(orchestration),
-                money(total - orchestration),
-                money(per_turn)
+            Some(tf(
+                say::StatsCost,
+                &[
+                    ("total", &money(total)),
+                    ("orchestration", &money(orchestration)),
+                    ("rest", &money(total - orchestration)),
+                    ("turn", &money(per_turn)),
+                ],
             ))
         })
     };
@@ -170,57 +177,62 @@ pub fn Stats() -> impl IntoView {
     let engine_speed = move || {
         let ((read, write, secs), turns) =
             controller.view.with(|v| Some((v.stats.engine.rates()?, v.turn.max(1))))?;
-        Some(format!(
-            "In-tab engine: {} tokens a second written, {} read · {} s of engine time, {} s a turn",
-            fixed(write, 1),
-            fixed(read, 0),
-            fixed(secs, 1),
-            fixed(secs / f64::from(turns), 1)
+        Some(tf(
+            say::StatsEngine,
+            &[
+                ("written", &fixed(write, 1)),
+                ("read", &fixed(read, 0)),
+                ("secs", &fixed(secs, 1)),
+                ("turn", &fixed(secs / f64::from(turns), 1)),
+            ],
         ))
     };
     view! {
-        <div class="panel" data-testid="stats" tabindex="0" role="region" aria-label="Run statistics">
-            <h2>"Run statistics"</h2>
+        <div class="panel" data-testid="stats" tabindex="0" role="region" aria-label=t(say::StatsTitle)>
+            <h2>{t(say::StatsTitle)}</h2>
             {move || costs().or_else(engine_speed).map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
             <table class="stats">
                 <thead>
                     <tr>
-                        <th scope="col">"Agent"</th>
-                        <th scope="col" title="all calls">"Calls"</th>
-                        <th scope="col" title="bids and director choices: deciding who speaks">"Orchestration"</th>
-                        <th scope="col" title="calls whose reply became a message">"Speech"</th>
-                        <th scope="col">"Tokens"</th>
-                        <th scope="col" title="attempts after the first">"Retries"</th>
-                        <th scope="col" title="defaulted bids, fallback choices and handoffs, invalid actions">"Fallbacks"</th>
-                        <th scope="col" title="calls the model refused, the provider's content filter withheld, or a person in a seat left unanswered">"Refused"</th>
-                        <th scope="col" title="turns where the model answered nothing">"Empty"</th>
+                        <th scope="col">{t(say::StatsAgent)}</th>
+                        <th scope="col" title=t(say::StatsCallsTitle)>{t(say::StatsCalls)}</th>
+                        <th scope="col" title=t(say::StatsOrchestrationTitle)>{t(say::StatsOrchestration)}</th>
+                        <th scope="col" title=t(say::StatsSpeechTitle)>{t(say::StatsSpeech)}</th>
+                        <th scope="col">{t(say::StatsTokens)}</th>
+                        <th scope="col" title=t(say::StatsRetriesTitle)>{t(say::StatsRetries)}</th>
+                        <th scope="col" title=t(say::StatsFallbacksTitle)>{t(say::StatsFallbacks)}</th>
+                        <th scope="col" title=t(say::StatsRefusedTitle)>{t(say::StatsRefused)}</th>
+                        <th scope="col" title=t(say::StatsEmptyTitle)>{t(say::StatsEmpty)}</th>
                     </tr>
                 </thead>
                 <tbody>
                     {move || {
                         rows()
                             .into_iter()
-                            .map(|(agent, t)| {
+                            .map(|(agent, tally)| {
+                                let is_total = agent.is_none();
+                                let id = agent.clone().unwrap_or_else(|| "Total".into());
+                                let name = agent.unwrap_or_else(|| t(say::StatsTotal).into());
                                 view! {
                                     <tr
-                                        class:total=agent == "Total"
+                                        class:total=is_total
                                         data-testid="stats-row"
-                                        data-agent=agent.clone()
-                                        data-calls=t.calls
-                                        data-retries=t.retries
-                                        data-fallbacks=t.fallbacks
-                                        data-refused=t.refused
-                                        data-empty=t.empty
+                                        data-agent=id
+                                        data-calls=tally.calls
+                                        data-retries=tally.retries
+                                        data-fallbacks=tally.fallbacks
+                                        data-refused=tally.refused
+                                        data-empty=tally.empty
                                     >
-                                        <th scope="row">{agent.clone()}</th>
-                                        <td>{t.calls}</td>
-                                        <td>{t.orchestration_calls}</td>
-                                        <td>{t.speech_calls}</td>
-                                        <td>{t.tokens()}</td>
-                                        <td>{t.retries}</td>
-                                        <td>{t.fallbacks}</td>
-                                        <td>{t.refused}</td>
-                                        <td>{t.empty}</td>
+                                        <th scope="row">{name}</th>
+                                        <td>{tally.calls}</td>
+                                        <td>{tally.orchestration_calls}</td>
+                                        <td>{tally.speech_calls}</td>
+                                        <td>{tally.tokens()}</td>
+                                        <td>{tally.retries}</td>
+                                        <td>{tally.fallbacks}</td>
+                                        <td>{tally.refused}</td>
+                                        <td>{tally.empty}</td>
                                     </tr>
                                 }
                             })

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::driver::Controller;
 use crate::events::Event;
+use crate::i18n::{say, t, tf};
 
 impl Controller {
     /// Asks the judge of the run's scenario about the finished run on screen, with the key for
@@ -21,9 +22,9 @@ impl Controller {
         let Some(Event::RunStarted { scenario, .. }) = events.first() else { return };
         let key = match judge_key(&self.keys, address) {
             Ok(k) => k,
-            Err(e) => return self.judging.set(format!("The judge cannot be asked: {e}")),
+            Err(e) => return self.judging.set(tf(say::JudgeCannotAsk, &[("why", &e)])),
         };
-        self.judging.set(format!("Judging: {label} reads the run…"));
+        self.judging.set(tf(say::Judging, &[("judge", &crate::judge::shown_label(label))]));
         let run = crate::export::to_json_compact(scenario, &events);
         let this = *self;
         super::tools::spawn_later(super::tools::judge(run, key), move |out| {
@@ -32,7 +33,7 @@ impl Controller {
                     this.add_judged(added);
                     this.judging.set(String::new());
                 }
-                Err(e) => this.judging.set(format!("The judge could not be asked: {e}")),
+                Err(e) => this.judging.set(tf(say::JudgeCouldNotAsk, &[("why", &e)])),
             }
         });
     }
@@ -113,7 +114,7 @@ pub(crate) fn score_live(controller: Controller) {
                 Ok(all) => controller.view.update(|v| {
                     all.iter().filter(|e| matches!(e, Event::SpeechScored { .. })).for_each(|e| v.apply(e))
                 }),
-                Err(e) => controller.notice.set(format!("A speech could not be scored: {e}")),
+                Err(e) => controller.notice.set(tf(say::SpeechNotScored, &[("why", &e)])),
             }
             busy.set_value(false);
             // Looks again, for what was said meanwhile.
@@ -152,15 +153,19 @@ pub fn VerdictPanel() -> impl IntoView {
         })
     };
     move || {
-        finished.get().then(|| {
+        if finished.get() {
             view! {
                 <div class="panel verdict" data-testid="verdict">
-                    <h2>"Verdict"</h2>
+                    <h2>{t(say::Verdict)}</h2>
                     <div data-testid="scorecard-box">{shown}</div>
                     <p class="muted" role="status" data-testid="judging">{move || controller.judging.get()}</p>
                 </div>
             }
-        })
+            .into_any()
+        } else {
+            // Before the run has ended, the tab says what it is for rather than showing nothing.
+            view! { <p class="muted" data-testid="judge-waiting">{t(say::JudgeAfterRun)}</p> }.into_any()
+        }
     }
 }
 
@@ -182,7 +187,7 @@ fn score_heads(cards: &[crate::judge::Scorecard]) -> impl IntoView {
     cards.first().map(|c| {
         c.scores
             .iter()
-            .map(|s| view! { <th scope="col">{s.dimension.clone()}<span class="muted">{format!(" {}–{}", s.min, s.max)}</span></th> })
+            .map(|s| view! { <th scope="col" class="dimension">{s.dimension.clone()}<span class="muted">{format!(" {}–{}", s.min, s.max)}</span></th> })
             .collect_view()
     })
 }
@@ -200,9 +205,9 @@ fn score_cells(c: &crate::judge::Scorecard) -> impl IntoView {
 fn card_view(card: &crate::judge::Card) -> impl IntoView {
     let by = view! {
         <p class="judge-by" data-testid="judge-by">
-            {format!("Verdict by {}", card.judge)}
+            {tf(say::VerdictBy, &[("judge", &crate::judge::shown_label(&card.judge))])}
             {card.same_model.then(|| view! {
-                <span class="warning" data-testid="same-model">" · the agents' own model: it may favour what it wrote"</span>
+                <span class="warning" data-testid="same-model">{t(say::VerdictSameModel)}</span>
             })}
         </p>
     };
@@ -228,7 +233,7 @@ fn card_view(card: &crate::judge::Card) -> impl IntoView {
         view! {
             <table class="scorecard" data-testid="conversation-scores">
                 <thead><tr><th scope="col"></th>{score_heads(std::slice::from_ref(c))}</tr></thead>
-                <tbody><tr><th scope="row">"The conversation"</th>{score_cells(c)}</tr></tbody>
+                <tbody><tr><th scope="row">{t(say::TheConversation)}</th>{score_cells(c)}</tr></tbody>
             </table>
         }
     });
@@ -247,15 +252,15 @@ fn card_view(card: &crate::judge::Card) -> impl IntoView {
                     };
                     view! {
                         <p class=p.what.to_ascii_lowercase()>
-                            {format!("{}: ", p.what)}
-                            <a href="#" data-goto-turn=turn data-speaker=r.agent.clone() on:click=go>{format!("turn {turn}")}</a>
+                            {if p.what == "Strongest" { t(say::JudgeStrongest) } else { t(say::JudgeWeakest) }}
+                            <a href="#" data-goto-turn=turn data-speaker=r.agent.clone() on:click=go>{tf(say::JudgeTurn, &[("n", &turn)])}</a>
                             " "
                             <q>{p.said.clone()}</q>
                         </p>
                     }
                 })
                 .collect_view();
-            let title = if r.agent.is_empty() { "The conversation".to_string() } else { r.agent.clone() };
+            let title = if r.agent.is_empty() { t(say::TheConversation).to_string() } else { r.agent.clone() };
             view! {
                 <div class="reason" data-testid="reasons" data-agent=r.agent.clone()>
                     <h3>{title}</h3>
@@ -270,17 +275,17 @@ fn card_view(card: &crate::judge::Card) -> impl IntoView {
         <table class="scorecard" data-testid="scorecard">
             <thead>
                 <tr>
-                    <th scope="col">"Agent"</th>
+                    <th scope="col">{t(say::StatsAgent)}</th>
                     {score_heads(&card.agents)}
-                    <th scope="col" title="judges favour long answers: compare scores with length">"Speeches"</th>
-                    <th scope="col">"Words each"</th>
+                    <th scope="col" title=t(say::JudgeSpeechesTitle)>{t(say::JudgeSpeeches)}</th>
+                    <th scope="col">{t(say::JudgeWordsEach)}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
         </table>
         {conversation}
         <details class="reasons" open>
-            <summary>"The judge's reasons"</summary>
+            <summary>{t(say::JudgeReasons)}</summary>
             {reasons}
         </details>
     }
@@ -298,17 +303,17 @@ fn text_view(all: &[crate::textstats::AgentText]) -> impl IntoView {
         .collect_view();
     view! {
         <details class="textstats" data-testid="textstats">
-            <summary>"What was said: text statistics"</summary>
-            <p class="muted">"Counted from the words, with no model: they do not tell agreement from disagreement or a good point from a bad one."</p>
+            <summary>{t(say::TextStatsTitle)}</summary>
+            <p class="muted">{t(say::TextStatsHint)}</p>
             <table class="scorecard">
                 <thead>
                     <tr>
-                        <th scope="col">"Agent"</th>
-                        <th scope="col">"Speeches"</th>
-                        <th scope="col" title="the share of a speech's content words the previous speaker used too: shared words, not engagement">"Takes up the previous speaker"</th>
-                        <th scope="col" title="the share of its three-word phrases it had said before: the same point in other words is not counted">"Repeats itself"</th>
-                        <th scope="col" title="the share of its content words found in the topic or its own description: synonyms do not count">"Words of the topic"</th>
-                        <th scope="col" title="words per speech against the word limit">"Length"</th>
+                        <th scope="col">{t(say::StatsAgent)}</th>
+                        <th scope="col">{t(say::JudgeSpeeches)}</th>
+                        <th scope="col" title=t(say::TextTakesUpTitle)>{t(say::TextTakesUp)}</th>
+                        <th scope="col" title=t(say::TextRepeatsTitle)>{t(say::TextRepeats)}</th>
+                        <th scope="col" title=t(say::TextTopicTitle)>{t(say::TextTopic)}</th>
+                        <th scope="col" title=t(say::TextLengthTitle)>{t(say::TextLength)}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>

@@ -2,6 +2,7 @@
 //! ([`crate::tournament::Board`], read in the tools chunk): each rating with its interval on one
 //! scale, how often the orders agreed, and each dimension's records.
 
+use crate::i18n::{say, t};
 use leptos::prelude::*;
 
 use crate::text::fixed;
@@ -48,29 +49,29 @@ pub fn panel(board: &Board, close: impl Fn() + Send + Sync + 'static) -> impl In
                 view! {
                     <table class="leaderboard" data-dimension=dimension.clone()>
                         <caption>{dimension.clone()}</caption>
-                        <thead><tr><th scope="col">"Method"</th><th scope="col">"Won"</th><th scope="col">"Tied"</th><th scope="col">"Lost"</th></tr></thead>
+                        <thead><tr><th scope="col">{t(say::EdMethod)}</th><th scope="col">{t(say::BoardWon)}</th><th scope="col">{t(say::BoardTied)}</th><th scope="col">{t(say::BoardLost)}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 }
             })
             .collect_view();
-        view! { <details data-testid="leaderboard-dimensions"><summary>"Each dimension"</summary>{tables}</details> }
+        view! { <details data-testid="leaderboard-dimensions"><summary>{t(say::BoardEachDimension)}</summary>{tables}</details> }
     });
     view! {
-        <section class="panel leaderboard" data-testid="leaderboard" aria-label="Tournament">
-            <h2>"A tournament's leaderboard"</h2>
+        <section class="panel leaderboard" data-testid="leaderboard" aria-label=t(say::BoardLabel)>
+            <h2>{t(say::BoardTitle)}</h2>
             <div>
                 <p class="muted" data-testid="leaderboard-by">{board.by.clone()}</p>
                 <table class="leaderboard" data-testid="leaderboard-table">
                     <thead>
                         <tr>
                             <th scope="col">"#"</th>
-                            <th scope="col">"Method"</th>
-                            <th scope="col">"Rating"</th>
-                            <th scope="col">"95 % interval"</th>
-                            <th scope="col">"Won"</th>
-                            <th scope="col">"Tied"</th>
-                            <th scope="col">"Lost"</th>
+                            <th scope="col">{t(say::EdMethod)}</th>
+                            <th scope="col">{t(say::BoardRating)}</th>
+                            <th scope="col">{t(say::BoardInterval)}</th>
+                            <th scope="col">{t(say::BoardWon)}</th>
+                            <th scope="col">{t(say::BoardTied)}</th>
+                            <th scope="col">{t(say::BoardLost)}</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
@@ -78,7 +79,7 @@ pub fn panel(board: &Board, close: impl Fn() + Send + Sync + 'static) -> impl In
                 <p data-testid="leaderboard-agreement">{board.agreement.clone()}</p>
                 {dimensions}
             </div>
-            <button data-testid="leaderboard-close" on:click=move |_| close()>"Close"</button>
+            <button data-testid="leaderboard-close" on:click=move |_| close()>{t(say::BoardClose)}</button>
         </section>
     }
 }

@@ -11,7 +11,8 @@ use leptos::prelude::*;
 
 use super::Controller;
 use crate::app::intab::EngineSettings;
-use crate::provider::{preset, PROVIDERS};
+use crate::i18n::{say, t, tf};
+use crate::provider::{preset, ProviderPreset, PROVIDERS};
 use crate::ui::form::{number_field, EditorState, FieldMessage};
 
 const KEY_STORAGE: &str = "agora.key";
@@ -88,14 +89,10 @@ impl KeyStore {
         let target = origin_of(base_url);
         let bound = self.origin.get_untracked();
         if !bound.is_empty() && bound != target {
-            let question = format!(
-                "This scenario sends its calls to {target}, but your key was entered for {bound}. Send your key to {target}?"
-            );
+            let question = tf(say::KeyOtherOrigin, &[("target", &target), ("bound", &bound)]);
             let yes = web_sys::window().and_then(|w| w.confirm_with_message(&question).ok()).unwrap_or(false);
             if !yes {
-                return Err(format!(
-                    "Not sent: your key was entered for {bound}, and this scenario calls {target}. Change the base URL, or enter a key for it."
-                ));
+                return Err(tf(say::KeyNotSent, &[("target", &target), ("bound", &bound)]));
             }
         }
         if bound != target {
@@ -103,6 +100,41 @@ impl KeyStore {
             self.persist();
         }
         Ok(Some(key))
+    }
+}
+
+/// A provider preset's name in the list, in the page's language (where it holds more than names).
+fn preset_label(p: &ProviderPreset) -> &'static str {
+    match p.id {
+        "qwen" => t(say::PresetQwen),
+        "qwen-cn" => t(say::PresetQwenCn),
+        "moonshot" => t(say::PresetKimi),
+        "moonshot-cn" => t(say::PresetKimiCn),
+        "zai" => t(say::PresetZai),
+        "zhipu" => t(say::PresetZhipu),
+        "siliconflow" => t(say::PresetSiliconFlow),
+        "siliconflow-cn" => t(say::PresetSiliconFlowCn),
+        "ollama" => t(say::PresetOllama),
+        "lmstudio" => t(say::PresetLmStudio),
+        "llamacpp" => t(say::PresetLlamaCpp),
+        "custom" => t(say::PresetCustom),
+        _ => p.label,
+    }
+}
+
+/// What a preset's provider asks of a web page (CORS, headers), in the page's language.
+fn preset_note(p: &ProviderPreset) -> &'static str {
+    match p.id {
+        "anthropic" => t(say::NoteAnthropic),
+        "gemini" => t(say::NoteGemini),
+        "qwen" | "qwen-cn" => t(say::NoteQwen),
+        "moonshot" | "moonshot-cn" => t(say::NoteKimi),
+        "zai" | "zhipu" => t(say::NoteGlm),
+        "siliconflow" | "siliconflow-cn" => t(say::NoteSiliconFlow),
+        "ollama" => t(say::NoteOllama),
+        "lmstudio" => t(say::NoteLmStudio),
+        "custom" => t(say::NoteCustom),
+        _ => p.browser_note,
     }
 }
 
@@ -122,7 +154,7 @@ pub fn ModelSettings() -> impl IntoView {
             _ => None,
         })
     });
-    let note = move || preset(&provider()).map(|p| p.browser_note).unwrap_or_default();
+    let note = move || preset(&provider()).map(preset_note).unwrap_or_default();
     let placeholder = move || preset(&provider()).map(|p| p.base_url).unwrap_or_default();
     let needs_key = move || preset(&provider()).is_some_and(|p| p.needs_key);
     let on_provider = move |ev: leptos::ev::Event| {
@@ -156,19 +188,19 @@ pub fn ModelSettings() -> impl IntoView {
     };
     view! {
         <fieldset class="model-settings" data-testid="model-settings">
-            <legend>"Model"</legend>
+            <legend>{t(say::MdModel)}</legend>
             <label class="field">
-                <span>"Provider"</span>
+                <span>{t(say::MdProvider)}</span>
                 <select data-testid="field-model.provider" on:change=on_provider>
                     <option value="demo" selected=is_demo>
-                        "Offline demo (no key)"
+                        {t(say::MdDemo)}
                     </option>
                     {[
-                        (crate::intab::PROVIDER, "In this browser (no key)"),
-                        (crate::catalog::BUILTIN, "The browser's built-in model (no key)"),
+                        (crate::intab::PROVIDER, t(say::MdInTab)),
+                        (crate::catalog::BUILTIN, t(say::MdBuiltin)),
                     ]
                         .into_iter()
-                        .chain(PROVIDERS.iter().map(|p| (p.id, p.label)))
+                        .chain(PROVIDERS.iter().map(|p| (p.id, preset_label(p))))
                         .map(|(id, label)| {
                             view! {
                                 <option value=id selected=move || provider() == id>
@@ -186,10 +218,10 @@ pub fn ModelSettings() -> impl IntoView {
                 fallback=move || {
                     is_demo().then(|| view! {
                         <p class="muted">
-                            "The offline demo model answers every call: deterministic from the seed, no key needed."
+                            {t(say::MdDemoHint)}
                         </p>
                         {number_field(
-                            "Share of malformed replies (0 to 1)",
+                            t(say::MdMalformed),
                             "model.demo.malformed_rate",
                             |s| s.model.demo.malformed_rate,
                             |s, v| s.model.demo.malformed_rate = v,
@@ -203,7 +235,7 @@ pub fn ModelSettings() -> impl IntoView {
                     </p>
                 </Show>
                 <label class="field">
-                    <span>"Base URL"</span>
+                    <span>{t(say::MdBaseUrl)}</span>
                     <input
                         data-testid="field-model.base_url"
                         type="url"
@@ -213,7 +245,7 @@ pub fn ModelSettings() -> impl IntoView {
                     />
                 </label>
                 <label class="field">
-                    <span>"Model name"</span>
+                    <span>{t(say::MdModelName)}</span>
                     <input
                         data-testid="field-model.name"
                         type="text"
@@ -226,7 +258,7 @@ pub fn ModelSettings() -> impl IntoView {
                 </label>
                 <ConnectionCheck />
                 <label class="field">
-                    <span>{move || if needs_key() { "API key" } else { "API key (if the server wants one)" }}</span>
+                    <span>{move || if needs_key() { t(say::MdKey) } else { t(say::MdKeyOptional) }}</span>
                     <input
                         data-testid="api-key"
                         type="password"
@@ -250,43 +282,43 @@ pub fn ModelSettings() -> impl IntoView {
                                 keys.persist();
                             }
                         />
-                        "Remember on this device"
+                        {t(say::MdRemember)}
                     </label>
                     <button data-testid="forget-key" on:click=move |_| { keys.forget(); typed.set(String::new()); } disabled=move || keys.key.get().is_empty()>
-                        "Forget the key"
+                        {t(say::MdForget)}
                     </button>
                 </div>
                 <p class="muted">
                     {move || {
                         if keys.remember.get() {
-                            "The key is kept in this browser's local storage until you forget it."
+                            t(say::MdKeyKept)
                         } else {
-                            "The key is held in memory only: it is gone when this tab closes."
+                            t(say::MdKeyMemory)
                         }
                     }}
-                    " It is sent only to the provider, never put in links, exports or logs."
+                    {t(say::MdKeyNever)}
                 </p>
                 <div class="row">
                     {number_field(
-                        "Calls in flight",
+                        t(say::MdConcurrency),
                         "model.network.concurrency",
                         |s| s.model.network.concurrency,
                         |s, v| s.model.network.concurrency = v,
                     )}
                     {number_field(
-                        "Retries",
+                        t(say::MdRetries),
                         "model.network.max_retries",
                         |s| s.model.network.max_retries,
                         |s, v| s.model.network.max_retries = v,
                     )}
                     {number_field(
-                        "First-byte timeout (ms)",
+                        t(say::MdFirstByte),
                         "model.network.first_byte_timeout_ms",
                         |s| s.model.network.first_byte_timeout_ms,
                         |s, v| s.model.network.first_byte_timeout_ms = v,
                     )}
                     {number_field(
-                        "Silence timeout (ms)",
+                        t(say::MdSilence),
                         "model.network.idle_timeout_ms",
                         |s| s.model.network.idle_timeout_ms,
                         |s, v| s.model.network.idle_timeout_ms = v,
@@ -294,13 +326,13 @@ pub fn ModelSettings() -> impl IntoView {
                 </div>
                 <div class="row">
                     {number_field(
-                        "Price in / M tokens",
+                        t(say::MdPriceIn),
                         "model.price.input_per_million",
                         |s| s.model.price.map_or(0.0, |p| p.input_per_million),
                         |s, v| s.model.price.get_or_insert_with(Default::default).input_per_million = v,
                     )}
                     {number_field(
-                        "Price out / M tokens",
+                        t(say::MdPriceOut),
                         "model.price.output_per_million",
                         |s| s.model.price.map_or(0.0, |p| p.output_per_million),
                         |s, v| s.model.price.get_or_insert_with(Default::default).output_per_million = v,
@@ -313,7 +345,7 @@ pub fn ModelSettings() -> impl IntoView {
                         prop:checked=move || s.with(|s| s.model.network.stream)
                         on:change=move |ev| s.update(|s| s.model.network.stream = event_target_checked(&ev))
                     />
-                    "Stream speech as it is written"
+                    {t(say::MdStream)}
                 </label>
             </Show>
         </fieldset>
@@ -332,7 +364,7 @@ fn ConnectionCheck() -> impl IntoView {
     let checking = RwSignal::new(false);
     let check = move |_| {
         checking.set(true);
-        report.set((true, "Asking the provider for its models…".into()));
+        report.set((true, t(say::MdAsking).into()));
         let scenario = editor.scenario.get_untracked();
         leptos::task::spawn_local(async move {
             match controller.check_connection(scenario).await {
@@ -348,7 +380,7 @@ fn ConnectionCheck() -> impl IntoView {
     view! {
         <div class="row connection">
             <button data-testid="check-connection" on:click=check disabled=move || checking.get()>
-                "Check connection"
+                {t(say::MdCheck)}
             </button>
             {move || {
                 let (ok, text) = report.get();
@@ -385,13 +417,13 @@ pub fn SpendingCapFields() -> impl IntoView {
             view! {
                 <div class="row spending-cap" data-testid="spending-cap">
                     {number_field(
-                        "Spending cap in tokens (0: none)",
+                        t(say::MdCapTokens),
                         "model.spending_cap.tokens",
                         |s| s.model.spending_cap.tokens,
                         |s, v| s.model.spending_cap.tokens = v,
                     )}
                     {number_field(
-                        "Spending cap in money (0: none)",
+                        t(say::MdCapMoney),
                         "model.spending_cap.cost",
                         |s| s.model.spending_cap.cost,
                         |s, v| s.model.spending_cap.cost = v,

@@ -49,7 +49,7 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
         let replaced = own.get_value().then(|| editor.scenario.get_untracked());
         let message = match opened {
             Ok(Some(Shared::Scenario(scenario))) => {
-                let text = format!("Opened \"{}\" from the link: ready to run.", scenario.title);
+                let text = tf(say::LinkOpenedScenario, &[("title", &scenario.title)]);
                 let replaced = replaced.filter(|r| !r.same_as(&scenario));
                 controller.reset();
                 editor.load(scenario);
@@ -57,10 +57,7 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
                 LinkNotice { text, error: false, replaced }
             }
             Ok(Some(Shared::Run(file))) => {
-                let text = format!(
-                    "Opened a recorded run of \"{}\" from the link: press Play or Step to replay it.",
-                    file.scenario.title
-                );
+                let text = tf(say::LinkOpenedRun, &[("title", &file.scenario.title)]);
                 editor.load(file.scenario);
                 controller.load_replay(file.events);
                 own.set_value(true);
@@ -68,14 +65,10 @@ pub fn open_links(notice: RwSignal<Option<LinkNotice>>, had_own: bool) {
             }
             Ok(Some(Shared::Comparison(_))) => {
                 controller.compare.open_fragment(hash.trim_start_matches('#'));
-                let text = "Opened a comparison from the link: its columns are below.".into();
+                let text = t(say::LinkOpenedComparison).into();
                 LinkNotice { text, error: false, replaced: None }
             }
-            Err(e) => LinkNotice {
-                text: format!("This link could not be opened: {e}. Nothing was changed."),
-                error: true,
-                replaced: None,
-            },
+            Err(e) => LinkNotice { text: tf(say::LinkBroken, &[("why", &e)]), error: true, replaced: None },
             Ok(None) => return,
         };
         // A link that opened something shows it, from whichever screen it was pasted on.
@@ -104,7 +97,7 @@ pub fn LinkMessage(notice: RwSignal<Option<LinkNotice>>) -> impl IntoView {
                             notice.set(None);
                         }
                     >
-                        "Put my scenario back"
+                        {t(say::LinkPutBack)}
                     </button>
                 }
             });
@@ -112,7 +105,7 @@ pub fn LinkMessage(notice: RwSignal<Option<LinkNotice>>) -> impl IntoView {
                 <div class="notice link-notice" class:error=n.error data-testid="link-notice" role="status">
                     <span>{n.text}</span>
                     {put_back}
-                    <button class="dismiss" aria-label="Dismiss" on:click=move |_| notice.set(None)>
+                    <button class="dismiss" aria-label=t(say::Dismiss) on:click=move |_| notice.set(None)>
                         "×"
                     </button>
                 </div>
@@ -144,14 +137,14 @@ pub fn ShareLinks() -> impl IntoView {
             Ok(f) => f,
             Err(e) => {
                 url.set(String::new());
-                message.set(format!("No link: {e}."));
+                message.set(tf(say::LinkNone, &[("why", &e)]));
                 return;
             }
         };
         let (base, _) = super::browser::link_base(&links_at.get_untracked());
         let full = format!("{base}#{fragment}");
         url.set(full.clone());
-        message.set(format!("Link ready ({} characters). It holds no key. Copying…", full.len()));
+        message.set(tf(say::LinkReady, &[("n", &full.len())]) + t(say::LinkCopying));
         let clipboard = web_sys::window().map(|w| w.navigator().clipboard());
         leptos::task::spawn_local(async move {
             let copied = match clipboard {
@@ -160,8 +153,8 @@ pub fn ShareLinks() -> impl IntoView {
             };
             message.update(|m| {
                 *m = m.replace(
-                    "Copying…",
-                    if copied { "Copied to the clipboard." } else { "Copy it from the box below." },
+                    t(say::LinkCopying),
+                    if copied { t(say::LinkCopied) } else { t(say::LinkCopyFromBox) },
                 )
             });
         });
@@ -186,18 +179,18 @@ pub fn ShareLinks() -> impl IntoView {
             <button
                 data-testid="share-scenario"
                 disabled=move || editor.has_errors()
-                title="A link that opens this scenario, ready to run"
+                title=t(say::LinkScenarioTitle)
                 on:click=move |_| share(false)
             >
-                "Copy link to scenario"
+                {t(say::LinkScenario)}
             </button>
             <button
                 data-testid="share-run"
                 disabled=move || !has_run()
-                title="A link that replays the run on screen, with no key needed"
+                title=t(say::LinkRunTitle)
                 on:click=move |_| share(true)
             >
-                "Copy link with run"
+                {t(say::LinkRun)}
             </button>
             {move || (!message.get().is_empty()).then(|| view! {
                 <p class="muted share-message" data-testid="share-message" role="status">
@@ -208,7 +201,7 @@ pub fn ShareLinks() -> impl IntoView {
                 <input
                     class="share-url"
                     readonly
-                    aria-label="Share link"
+                    aria-label=t(say::LinkBox)
                     data-testid="share-url"
                     prop:value=move || url.get()
                     on:focus=|ev| {
@@ -321,12 +314,12 @@ fn LinksAt(links_at: RwSignal<String>) -> impl IntoView {
     let passed_over = move || super::browser::link_base(&links_at.get()).1;
     view! {
         <label class="field links-at">
-            <span>"Links open at"</span>
+            <span>{t(say::LinksAt)}</span>
             <input
                 type="url"
                 data-testid="links-at-input"
                 placeholder=super::browser::link_base("").0
-                title="The published page's address, when you prepare on a copy of your own; an address that is not http or https is not used"
+                title=t(say::LinksAtTitle)
                 class:error=passed_over
                 prop:value=move || links_at.get()
                 on:change=move |ev| {
@@ -336,7 +329,7 @@ fn LinksAt(links_at: RwSignal<String>) -> impl IntoView {
                 }
             />
             <Show when=passed_over>
-                <span class="error">"Not an http or https address, so not used."</span>
+                <span class="error">{t(say::LinksAtBad)}</span>
             </Show>
         </label>
     }

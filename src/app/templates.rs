@@ -4,6 +4,7 @@
 //! the scenario through the core's own edits ([`Scenario::set_template`],
 //! [`Scenario::edit_judge`]), so a file, a link and the editor change a scenario alike.
 
+use crate::i18n::{say, t, tf};
 use leptos::prelude::*;
 
 use crate::judge::rubric::{DimensionPart, Rubric, WhoPart};
@@ -51,7 +52,7 @@ fn TemplateRows(s: RwSignal<Scenario>, part: TemplatePart) -> impl IntoView {
                             disabled=move || texts.with(|(text, seed)| text == seed)
                             on:click=move |_| s.update(|s| s.reset_template(field))
                         >
-                            "Back to the default text"
+                            {t(say::TplBackToDefault)}
                         </button>
                     </div>
                 }
@@ -96,7 +97,7 @@ fn JudgeEditor(s: RwSignal<Scenario>) -> impl IntoView {
                 Ok(settings) => settings_view(s, written, &settings).into_any(),
                 Err(e) => view! {
                     <p class="notice error" role="alert">
-                        {format!("The judge's settings cannot be read ({e}): fix them in the scenario's file.")}
+                        {tf(say::TplJudgeUnreadable, &[("why", &e)])}
                     </p>
                 }
                 .into_any(),
@@ -155,16 +156,16 @@ fn settings_view(
                 data-testid=format!("add-{}", rubric.field())
                 on:click=move |_| edit(s, written, false, |j| j.add_dimension(rubric))
             >
-                "Add a dimension"
+                {t(say::TplAddDimension)}
             </button>
         }
     });
     view! {
         <div class="judge-settings" data-testid="judge-settings">
             <p class="row">
-                {who(WhoPart::Provider, "provider", "Judge's provider", "the run's own")}
-                {who(WhoPart::Model, "model", "Judge's model", "the run's own")}
-                {who(WhoPart::BaseUrl, "base_url", "Judge's address", "the provider's")}
+                {who(WhoPart::Provider, "provider", t(say::TplJudgeProvider), t(say::TplRunsOwn))}
+                {who(WhoPart::Model, "model", t(say::TplJudgeModel), t(say::TplRunsOwn))}
+                {who(WhoPart::BaseUrl, "base_url", t(say::TplJudgeAddress), t(say::TplProvidersOwn))}
             </p>
             <label class="check">
                 <input
@@ -203,17 +204,17 @@ fn dimension_view(
     };
     view! {
         <div class="dimension row" data-testid=format!("dimension-{}-{index}", rubric.field())>
-            <input data-key="name" aria-label="Name" prop:value=d.name.clone() on:input=set(DimensionPart::Name) />
-            <input type="number" data-key="min" aria-label="Least score" prop:value=d.min.to_string() on:input=set(DimensionPart::Min) />
-            <input type="number" data-key="max" aria-label="Most score" prop:value=d.max.to_string() on:input=set(DimensionPart::Max) />
+            <input data-key="name" aria-label=t(say::EdName) prop:value=d.name.clone() on:input=set(DimensionPart::Name) />
+            <input type="number" data-key="min" aria-label=t(say::TplLeast) prop:value=d.min.to_string() on:input=set(DimensionPart::Min) />
+            <input type="number" data-key="max" aria-label=t(say::TplMost) prop:value=d.max.to_string() on:input=set(DimensionPart::Max) />
             <textarea
                 data-key="description"
-                aria-label="What the judge reads"
+                aria-label=t(say::TplJudgeReads)
                 rows="2"
                 prop:value=d.description.clone()
                 on:input=set(DimensionPart::Description)
             ></textarea>
-            <button on:click=move |_| edit(s, written, false, |j| j.remove_dimension(rubric, index))>"Remove"</button>
+            <button on:click=move |_| edit(s, written, false, |j| j.remove_dimension(rubric, index))>{t(say::EdRemove)}</button>
         </div>
     }
 }

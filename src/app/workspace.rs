@@ -139,7 +139,7 @@ fn build(slots: Slots) {
                 <a class="skip" href="#" data-testid="skip-to-question" on:click=move |ev| {
                     ev.prevent_default();
                     desk.focus_asked.update(|n| *n += 1);
-                }>"Skip to the open question"</a>
+                }>{t(say::SkipToQuestion)}</a>
             })}
             {move || {
                 storage_notice
@@ -551,11 +551,13 @@ fn EngineLine() -> impl IntoView {
         let loaded =
             controller.intab.loaded.get().filter(|_| editor.scenario.with(|s| s.model.is_in_tab()))?;
         let run = controller.view.with(|v| v.stats.engine.rates().map(|r| r.1));
-        let text = format!(
-            "Engine: {}, {} tokens/s{}",
-            if loaded.gpu { "GPU (WebGPU)" } else { "CPU" },
-            crate::text::fixed(run.unwrap_or(loaded.tokens_per_s), 0),
-            if run.is_some() { "" } else { " in the warm-up" }
+        let text = tf(
+            say::EngineLine,
+            &[
+                ("device", &if loaded.gpu { "GPU (WebGPU)" } else { "CPU" }),
+                ("rate", &crate::text::fixed(run.unwrap_or(loaded.tokens_per_s), 0)),
+                ("warm", &if run.is_some() { "" } else { t(say::EngineWarmup) }),
+            ],
         );
         Some(view! { <span class="engine-line" data-testid="engine-line">{text}</span> })
     }
@@ -571,7 +573,7 @@ fn Notices(message: RwSignal<String>) -> impl IntoView {
     view! {
         {move || blocked().then(|| view! {
             <p class="notice error" data-testid="blocked">
-                "Fix the scenario's highlighted fields to run it."
+                {t(say::FixFields)}
             </p>
         })}
         {move || (!message.get().is_empty()).then(|| view! {
@@ -666,7 +668,7 @@ fn OpenRun(
             let text =
                 wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
             let Some(text) = text else {
-                message.set(format!("Could not open {name}: the file could not be read as text"));
+                message.set(tf(say::FileCouldNotOpen, &[("name", &name), ("why", &t(say::FileNotText))]));
                 return;
             };
             // A comparison saved from the page opens as its columns.
@@ -679,7 +681,7 @@ fn OpenRun(
                 message.set(String::new());
                 return match tools::answer(tools::leaderboard(text)).await {
                     Ok(read) => board.set(Some(read)),
-                    Err(e) => message.set(format!("Could not open {name}: {e}")),
+                    Err(e) => message.set(tf(say::FileCouldNotOpen, &[("name", &name), ("why", &e)])),
                 };
             }
             // An AutoGen team component opens as a scenario (mapped in the tools chunk), with
@@ -695,7 +697,7 @@ fn OpenRun(
                         controller.notice.set(note);
                         message.set(String::new());
                     }
-                    Err(e) => message.set(format!("Could not open {name}: {e}")),
+                    Err(e) => message.set(tf(say::FileCouldNotOpen, &[("name", &name), ("why", &e)])),
                 };
             }
             let opened = crate::export::from_json(&text);
@@ -705,7 +707,7 @@ fn OpenRun(
                     controller.load_replay(run.events);
                     message.set(String::new());
                 }
-                Err(e) => message.set(format!("Could not open {name}: {e}")),
+                Err(e) => message.set(tf(say::FileCouldNotOpen, &[("name", &name), ("why", &e)])),
             }
         });
     };
@@ -731,12 +733,13 @@ enum Save {
 
 /// The files the page saves: test id, button, what writes it, the file's ending and type, and
 /// whether it needs a run (the others take the scenario in the editor when nothing has run).
-const SAVES: [(&str, &str, Save, &str, &str, bool); 5] = [
-    ("export-json", "Save run (JSON)", Save::Run, ".json", "application/json", true),
-    ("export-markdown", "Save transcript (Markdown)", Save::Markdown, ".md", "text/markdown", true),
-    ("export-notebook", "Save as notebook", Save::Notebook, ".ipynb", "application/x-ipynb+json", false),
-    ("export-trace", "Save trace (OpenTelemetry)", Save::Trace, ".otlp.json", "application/json", true),
-    ("export-autogen", "Save as AutoGen team", Save::AutogenTeam, ".team.json", "application/json", false),
+type Label = fn() -> &'static str;
+const SAVES: [(&str, Label, Save, &str, &str, bool); 5] = [
+    ("export-json", || t(say::SaveRun), Save::Run, ".json", "application/json", true),
+    ("export-markdown", || t(say::SaveMarkdown), Save::Markdown, ".md", "text/markdown", true),
+    ("export-notebook", || t(say::SaveNotebook), Save::Notebook, ".ipynb", "application/x-ipynb+json", false),
+    ("export-trace", || t(say::SaveTrace), Save::Trace, ".otlp.json", "application/json", true),
+    ("export-autogen", || t(say::SaveAutogen), Save::AutogenTeam, ".team.json", "application/json", false),
 ];
 
 /// Saves the run on screen (or the scenario in the editor) in each of the [`SAVES`] forms; all
@@ -748,7 +751,7 @@ fn ExportButtons(board: RwSignal<Option<crate::tournament::Board>>) -> impl Into
     let controller = expect_context::<Controller>();
     let editor = expect_context::<crate::ui::form::EditorState>();
     let has_run = move || controller.view.with(|v| v.scenario.is_some());
-    let save = move |(_, _, tool, ending, mime, _): (&str, &str, Save, &'static str, &'static str, bool)| {
+    let save = move |(_, _, tool, ending, mime, _): (&str, Label, Save, &'static str, &'static str, bool)| {
         message.set(String::new());
         let (title, json) = match controller.view.with_untracked(|v| v.scenario.clone()) {
             Some(s) => (s.title.clone(), controller.with_events(|events| crate::export::to_json(&s, events))),
@@ -797,7 +800,7 @@ fn ExportButtons(board: RwSignal<Option<crate::tournament::Board>>) -> impl Into
                 .map(|s| {
                     view! {
                         <button data-testid=s.0 disabled=move || s.5 && !has_run() on:click=move |_| save(s)>
-                            {s.1}
+                            {(s.1)()}
                         </button>
                     }
                 })

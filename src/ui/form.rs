@@ -263,17 +263,21 @@ pub fn check_field(
 pub fn choice_field<T: Copy + PartialEq + Send + Sync + 'static>(
     label: &'static str,
     field: &'static str,
-    options: &'static [(&'static str, &'static str, T)],
+    options: &[(&'static str, &'static str, T)],
     get: impl Fn(&Scenario) -> T + Send + Sync + 'static,
     set: impl Fn(&mut Scenario, T) + Send + Sync + 'static,
 ) -> AnyView {
-    let index: Getter<usize> = Arc::new(move |s| {
-        let value = get(s);
-        options.iter().position(|o| o.2 == value).unwrap_or(0)
-    });
+    let values: Arc<[T]> = options.iter().map(|o| o.2).collect();
+    let index: Getter<usize> = {
+        let values = values.clone();
+        Arc::new(move |s| {
+            let value = get(s);
+            values.iter().position(|v| *v == value).unwrap_or(0)
+        })
+    };
     let pick: Setter<usize> = Arc::new(move |s, i| {
-        if let Some(o) = options.get(i) {
-            set(s, o.2)
+        if let Some(v) = values.get(i) {
+            set(s, *v)
         }
     });
     let names: Vec<(&'static str, &'static str)> = options.iter().map(|o| (o.0, o.1)).collect();

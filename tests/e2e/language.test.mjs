@@ -16,9 +16,16 @@ const session = appSession();
 // framework a method comes from, and key names.
 const scenarios = readdirSync(join(root, 'public', 'scenarios')).filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(join(root, 'public', 'scenarios', f), 'utf8')));
+// The Latin words the Chinese catalogue keeps on purpose (src/i18n/zh.rs, KEPT_LATIN): names of
+// things a reader types, presses or looks up.
+const KEPT = readFileSync(join(root, 'src', 'i18n', 'zh.rs'), 'utf8').split('KEPT_LATIN')[1].split('];')[0]
+  .match(/"[^"]+"/g).map((w) => JSON.parse(w));
 const NAMES = new Set([
-  ...scenarios.flatMap((s) => s.agents.flatMap((a) => a.name.split(/[^A-Za-z]+/))),
+  ...KEPT,
+  ...scenarios.flatMap((s) => [...s.agents.map((a) => a.name), s.opening?.speaker ?? ''].flatMap((n) => n.split(/[^A-Za-z]+/))),
   'Agora', 'WOOD', 'STONE', 'GOLD', 'Alice', 'Bob', 'AI', 'AutoGen', 'SelectorGroupChat', 'Transition', 'to', 'Esc', 'CSV', 'JSON',
+  // Providers by their own names, and a template's placeholder as it is typed.
+  'Gemini', 'OpenRouter', 'Groq', 'Together', 'Mistral', 'DeepSeek', 'name',
   'TRADE', 'ACCEPT', 'REJECT', 'END', 'Gus', 'CORS', 'Nostr', 'STUN', 'TURN', 'none', 'agora', 'relay', 'ws', 'host',
 ]);
 
@@ -33,7 +40,10 @@ async function english(page, selectors) {
     // What a model wrote or reads: a speech, a director's reflection, a reasoning, a raw reply,
     // the prompt a seat is shown and a trading player's strategy (the seed's own words, sent as
     // they are).
-    const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt], .prompt-text';
+    // A judge's reasons and the speeches it quotes, the scenario's own judging dimensions and the
+    // texts of a run's prompts are the models' words too.
+    const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt], .prompt-text, '
+      + '.reason > h3 + p, .reason q, th.dimension, textarea, .parse .read, .call pre';
     // Codes: a room's code, its join link, a command to type.
     const codes = 'code, .room-code';
     const skipped = (el) => el.closest('[lang=en]') || el.closest(said) || el.closest(codes);
@@ -244,4 +254,48 @@ test("a class room in Chinese: the teacher's panel, and a phone whose browser re
     relay.close();
     turn.close();
   }
+});
+
+test('every tab of the drawer in Chinese, before a run and after one, with the verdict and the calls', async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('run').waitFor();
+  const tabs = ['scenario', 'class', 'files', 'stats', 'judge', 'batch', 'compare', 'inspector'];
+  /** Opens each tab in turn and walks the drawer: no English in any (every tab's said at once). */
+  const walk = async (when) => {
+    const found = {};
+    for (const tab of tabs) {
+      await page.getByTestId(`tab-${tab}`).click();
+      const pane = page.getByTestId(`pane-${tab}`);
+      await pane.waitFor();
+      // A tab's content comes with the drawer's chunk: something in it is drawn before it is read.
+      await eventually(async () => assert.ok((await pane.locator('button, h2, label, table, p').count()) > 0, `${tab} drawn`));
+      const words = await english(page, ['#drawer']);
+      if (words.length) found[tab] = words;
+    }
+    assert.deepEqual(found, {}, `English in the drawer's tabs ${when}`);
+  };
+  await walk('before a run');
+  await page.getByTestId('tab-scenario').click();
+  await screenshot(page, 'zh-tab-scenario-1280');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, '第 10 轮后结束');
+  // The demo judge's verdict, and the inspector open on its calls.
+  await page.getByTestId('tab-judge').click();
+  await page.getByTestId('judge-run').click();
+  await page.getByTestId('scorecard').waitFor({ timeout: 60000 });
+  assert.equal(await page.getByTestId('judge-run').textContent(), '重新评判');
+  await page.getByTestId('tab-inspector').click();
+  await page.getByTestId('inspector').locator('summary').first().click();
+  await page.getByTestId('call').first().waitFor();
+  assert.match(await page.getByTestId('call').first().locator('summary').textContent(), /^第 \d+ 轮 · .+ · 第 1 次尝试 · \d+ 毫秒/);
+  await walk('after a run');
+  await page.getByTestId('tab-stats').click();
+  assert.equal(await page.locator('[data-testid=stats-row][data-agent=Total] th').textContent(), '合计');
+  await screenshot(page, 'zh-tab-stats-1280');
+  await page.getByTestId('tab-judge').click();
+  await screenshot(page, 'zh-tab-judge-1280');
+  assert.deepEqual(errors, []);
+  await context.close();
 });

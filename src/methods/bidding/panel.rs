@@ -158,13 +158,13 @@ pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {number_field(
-                "Attempts per bid",
+                t(say::SetAttemptsPerBid),
                 "method.attempts",
                 |s| with_method!(s, Bidding, |m| m.attempts, 0),
                 |s, v| update_method!(s, Bidding, |m| m.attempts = v),
             )}
             {number_field(
-                "Default bid",
+                t(say::SetDefaultBid),
                 "method.default_bid",
                 |s| with_method!(s, Bidding, |m| m.default_bid, 0),
                 |s, v| update_method!(s, Bidding, |m| m.default_bid = v),

@@ -91,27 +91,27 @@ pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {agent_select(
-                "Director",
+                t(say::SetDirector),
                 "method.director",
                 |s| with_method!(s, Director, |m| m.director.clone(), String::new()),
                 |s, v| update_method!(s, Director, |m| m.director = v),
             )}
             {number_field(
-                "Stop probability",
+                t(say::SetStopProbability),
                 "method.stop_probability",
                 |s| with_method!(s, Director, |m| m.stop_probability, 0.0),
                 |s, v| update_method!(s, Director, |m| m.stop_probability = v),
             )}
             {number_field(
-                "Attempts per choice",
+                t(say::SetAttemptsPerChoice),
                 "method.attempts",
                 |s| with_method!(s, Director, |m| m.attempts, 0),
                 |s, v| update_method!(s, Director, |m| m.attempts = v),
             )}
             {choice_field(
-                "When no valid index comes",
+                t(say::SetNoValidIndex),
                 "method.fallback",
-                &[("first", "the first speaker", ChoiceFallback::First), ("random", "a random speaker", ChoiceFallback::Random)],
+                &[("first", t(say::SetFirstSpeakerFallback), ChoiceFallback::First), ("random", t(say::SetRandomSpeaker), ChoiceFallback::Random)],
                 |s| with_method!(s, Director, |m| m.fallback, ChoiceFallback::First),
                 |s, v| update_method!(s, Director, |m| m.fallback = v),
             )}

@@ -153,24 +153,24 @@ pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {choice_field(
-                "Handoff read from",
+                t(say::SetHandoffVia),
                 "method.via",
                 &[
-                    ("text", "text: \"Transition to X\"", HandoffVia::Text),
-                    ("tool", "a handoff tool call", HandoffVia::Tool),
-                    ("json", "structured JSON", HandoffVia::Json),
+                    ("text", t(say::SetViaText), HandoffVia::Text),
+                    ("tool", t(say::SetViaTool), HandoffVia::Tool),
+                    ("json", t(say::SetViaJson), HandoffVia::Json),
                 ],
                 |s| with_method!(s, Handoff, |m| m.via, HandoffVia::Text),
                 |s, v| update_method!(s, Handoff, |m| m.via = v),
             )}
             {agent_select(
-                "First speaker",
+                t(say::SetFirstSpeaker),
                 "method.first_speaker",
                 |s| with_method!(s, Handoff, |m| m.first_speaker.clone(), String::new()),
                 |s, v| update_method!(s, Handoff, |m| m.first_speaker = v),
             )}
             {number_field(
-                "Attempts per turn",
+                t(say::SetAttemptsPerTurn),
                 "method.attempts",
                 |s| with_method!(s, Handoff, |m| m.attempts, 0),
                 |s, v| update_method!(s, Handoff, |m| m.attempts = v),

@@ -199,7 +199,7 @@ pub fn settings() -> AnyView {
     let inventory = move |player: usize| {
         let field: &'static str = if player == 0 { "method.inventories[0]" } else { "method.inventories[1]" };
         let label: &'static str =
-            if player == 0 { "First player's inventory" } else { "Second player's inventory" };
+            if player == 0 { t(say::SetFirstInventory) } else { t(say::SetSecondInventory) };
         text_field(
             label,
             field,
@@ -228,7 +228,7 @@ pub fn settings() -> AnyView {
                         });
                     }
                     Err(_) => {
-                        editor.set_input_error(field, Some("write whole numbers separated by commas".into()))
+                        editor.set_input_error(field, Some(t(say::SetWholeNumbers).into()))
                     }
                 }
             },
@@ -237,7 +237,7 @@ pub fn settings() -> AnyView {
     };
     view! {
         {text_field(
-            "Resources (comma separated)",
+            t(say::SetResources),
             "method.resources",
             |s| with_method!(s, Negotiation, |m| m.resources.join(", "), String::new()),
             |s, v| {
@@ -247,17 +247,17 @@ pub fn settings() -> AnyView {
             },
             false,
         )}
-        <p class="muted">"Quantities in resource order, for the first and second agent."</p>
+        <p class="muted">{t(say::SetQuantities)}</p>
         <div class="row">{inventory(0)} {inventory(1)}</div>
         <div class="row">
             {number_field(
-                "Games (optimizer iterations)",
+                t(say::SetGames),
                 "method.iterations",
                 |s| with_method!(s, Negotiation, |m| m.iterations, 0),
                 |s, v| update_method!(s, Negotiation, |m| m.iterations = v),
             )}
         </div>
-        <p class="muted">"The turn limit above applies to each game."</p>
+        <p class="muted">{t(say::SetTurnLimitEach)}</p>
         <FieldMessage field="agents" />
         <FieldMessage field="method.value_scale" />
     }

@@ -57,7 +57,7 @@ pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {check_field(
-                "The last speaker may be drawn again",
+                t(say::SetDrawnAgain),
                 "field-method.allow_repeats",
                 |s| with_method!(s, Random, |m| m.allow_repeats, false),
                 |s, on| update_method!(s, Random, |m| m.allow_repeats = on),

@@ -68,34 +68,34 @@ pub fn settings() -> AnyView {
     view! {
         <div class="row">
             {check_field(
-                "The last speaker may be named again",
+                t(say::SetNamedAgain),
                 "field-method.allow_repeats",
                 |s| with_method!(s, Selector, |m| m.allow_repeats, false),
                 |s, on| update_method!(s, Selector, |m| m.allow_repeats = on),
             )}
             {number_field(
-                "Attempts per turn",
+                t(say::SetAttemptsPerTurn),
                 "method.attempts",
                 |s| with_method!(s, Selector, |m| m.attempts, 0),
                 |s, v| update_method!(s, Selector, |m| m.attempts = v),
             )}
             {choice_field(
-                "When no candidate is named",
+                t(say::SetNoCandidate),
                 "method.fallback",
                 &[
-                    ("previous_speaker", "the previous speaker (AutoGen)", SelectorFallback::PreviousSpeaker),
-                    ("first_candidate", "the first candidate", SelectorFallback::FirstCandidate),
-                    ("random_candidate", "a random candidate", SelectorFallback::RandomCandidate),
+                    ("previous_speaker", t(say::SetPreviousSpeaker), SelectorFallback::PreviousSpeaker),
+                    ("first_candidate", t(say::SetFirstCandidate), SelectorFallback::FirstCandidate),
+                    ("random_candidate", t(say::SetRandomCandidate), SelectorFallback::RandomCandidate),
                 ],
                 |s| with_method!(s, Selector, |m| m.fallback, SelectorFallback::PreviousSpeaker),
                 |s, v| update_method!(s, Selector, |m| m.fallback = v),
             )}
             {choice_field(
-                "Prompt sent as",
+                t(say::SetPromptRole),
                 "method.prompt_role",
                 &[
-                    ("system", "a system message (AutoGen, OpenAI models)", PromptRole::System),
-                    ("user", "a user message (AutoGen, other models)", PromptRole::User),
+                    ("system", t(say::SetRoleSystem), PromptRole::System),
+                    ("user", t(say::SetRoleUser), PromptRole::User),
                 ],
                 |s| with_method!(s, Selector, |m| m.prompt_role, PromptRole::System),
                 |s, v| update_method!(s, Selector, |m| m.prompt_role = v),
