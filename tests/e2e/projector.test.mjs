@@ -122,3 +122,30 @@ test('in the projector view the keys step a recording forward and back, play it,
   await waitForText(page.getByTestId('status'), /^Finished/);
   assert.deepEqual(errors, []);
 });
+
+test('the projector with the Class tab open and a seat waiting: the seat box, its Send button and the bid board all in sight', async () => {
+  for (const viewport of [SCREEN, { width: 1024, height: 768 }]) {
+    const { page, context, errors } = await openApp(session.browser, session.server.url, viewport);
+    await page.getByTestId('open-rail-debate').click();
+    await page.getByTestId('tab-class').click();
+    await page.getByTestId('seat-0').check();
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await page.getByTestId('seat').waitFor();
+    await page.getByTestId('projector').click();
+    await eventually(async () => {
+      const r = await page.evaluate(() => {
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        const [text, send, board] = [box('[data-testid=seat-text]'), box('[data-testid=seat-send]'), box('[data-testid=bid-board] [data-testid=panel-gist]')];
+        return { text: [text.top, text.bottom, text.height], send: [send.top, send.bottom], board: [board.top, board.bottom], height: innerHeight };
+      });
+      const at = `${viewport.width}: ${JSON.stringify(r)}`;
+      // Three lines of the projector's type at least, and the button below the box, not over it.
+      assert.ok(r.text[2] >= 60, `the seat's box has room to type in (${at})`);
+      assert.ok(r.send[0] >= r.text[1] - 1, `Send sits under the box (${at})`);
+      assert.ok(r.board[1] <= r.height, `the bid board's sentence is in sight (${at})`);
+    });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
