@@ -189,12 +189,38 @@ pub struct Reason {
     pub pointers: Vec<Pointer>,
 }
 
-/// A message a reason points at: "Strongest" or "Weakest", its turn, and its start quoted.
+/// A message a reason points at: the strongest or the weakest, its turn, and its start quoted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pointer {
-    pub what: &'static str,
+    pub what: Pointed,
     pub turn: u32,
     pub said: String,
+}
+
+/// Which of an agent's messages a [`Pointer`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pointed {
+    Strongest,
+    Weakest,
+}
+
+impl Pointed {
+    /// Its class on the page.
+    pub fn class(self) -> &'static str {
+        match self {
+            Pointed::Strongest => "strongest",
+            Pointed::Weakest => "weakest",
+        }
+    }
+
+    /// How the page names it, before the turn it points at.
+    pub fn words(self) -> &'static str {
+        use crate::i18n::{say, t};
+        match self {
+            Pointed::Strongest => t(say::JudgeStrongest),
+            Pointed::Weakest => t(say::JudgeWeakest),
+        }
+    }
 }
 
 impl Card {
@@ -230,8 +256,8 @@ impl Card {
                         agent: c.agent.clone(),
                         reasoning: c.reasoning.clone(),
                         pointers: [
-                            pointer(&c.agent, c.strongest_turn, "Strongest"),
-                            pointer(&c.agent, c.weakest_turn, "Weakest"),
+                            pointer(&c.agent, c.strongest_turn, Pointed::Strongest),
+                            pointer(&c.agent, c.weakest_turn, Pointed::Weakest),
                         ]
                         .into_iter()
                         .flatten()

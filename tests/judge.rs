@@ -732,8 +732,8 @@ fn the_verdict_panel_offers_the_judge_then_shows_the_newest_verdict_with_its_quo
     assert_eq!((card.judge.as_str(), card.problem.as_ref()), (judge::demo::LABEL, None));
     assert_eq!(card.agents.len(), 3);
     let ann = card.reasons.iter().find(|r| r.agent == "Ann").unwrap();
-    let turns: Vec<(&str, u32)> = ann.pointers.iter().map(|p| (p.what, p.turn)).collect();
-    assert_eq!(turns, [("Strongest", 5), ("Weakest", 2)]);
+    let turns: Vec<(judge::Pointed, u32)> = ann.pointers.iter().map(|p| (p.what, p.turn)).collect();
+    assert_eq!(turns, [(judge::Pointed::Strongest, 5), (judge::Pointed::Weakest, 2)]);
     assert!(
         ann.pointers[0].said.starts_with("Bob repeats that roads carry freight cheaper"),
         "{}",

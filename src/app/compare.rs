@@ -4,6 +4,7 @@
 //! or `new=...`).
 
 use crate::i18n::{say, t, tf};
+use crate::scenario::MethodKind;
 use leptos::prelude::*;
 
 /// What names the comparison open (see [`super::comparison`]'s `requested`), while one is.
@@ -69,16 +70,15 @@ impl Vary {
     }
 }
 
-/// The methods a comparison may set side by side, in the columns' order: the registry's, by
-/// their names (`MethodKind::label`; the trading game has its own cast and is not among them),
-/// and whether each is ticked at first.
-const METHODS: [(&str, &str, bool); 6] = [
-    ("bidding", "Bidding", true),
-    ("director", "Director", true),
-    ("handoff", "Handoff", false),
-    ("selector", "Selector", false),
-    ("round_robin", "Round robin", false),
-    ("random", "Random", false),
+/// The methods a comparison may set side by side, in the columns' order (the trading game has
+/// its own cast and is not among them), and whether each is ticked at first.
+const METHODS: [(MethodKind, bool); 6] = [
+    (MethodKind::Bidding, true),
+    (MethodKind::Director, true),
+    (MethodKind::Handoff, false),
+    (MethodKind::Selector, false),
+    (MethodKind::RoundRobin, false),
+    (MethodKind::Random, false),
 ];
 
 /// What a new comparison's columns differ in and their values, as its fragment names them
@@ -87,7 +87,7 @@ fn columns(vary: Vary, ticked: &[bool], setting: &str, values: &str) -> (String,
     let (vary, values) = match vary {
         Vary::Method => {
             let picked: Vec<&str> =
-                METHODS.iter().zip(ticked).filter(|(_, t)| **t).map(|((id, _, _), _)| *id).collect();
+                METHODS.iter().zip(ticked).filter(|(_, t)| **t).map(|((kind, _), _)| kind.id()).collect();
             ("method".to_string(), picked.join(", "))
         }
         Vary::Setting => (setting.to_string(), values.to_string()),
@@ -103,7 +103,7 @@ pub fn ComparePanel() -> impl IntoView {
     let editor = expect_context::<crate::ui::form::EditorState>();
     let state = page.compare;
     let vary = RwSignal::new(Vary::Method);
-    let ticked: [RwSignal<bool>; 6] = METHODS.map(|(_, _, on)| RwSignal::new(on));
+    let ticked: [RwSignal<bool>; 6] = METHODS.map(|(_, on)| RwSignal::new(on));
     let setting = RwSignal::new(String::new());
     let values = RwSignal::new(String::new());
     let open = move |_| {
@@ -128,12 +128,13 @@ pub fn ComparePanel() -> impl IntoView {
     let methods = METHODS
         .iter()
         .zip(ticked)
-        .map(|((id, label, _), on)| {
+        .map(|((kind, _), on)| {
+            let id = kind.id();
             view! {
                 <label class="check">
-                    <input type="checkbox" value=*id data-testid=format!("compare-method-{id}") prop:checked=on
+                    <input type="checkbox" value=id data-testid=format!("compare-method-{id}") prop:checked=on
                         on:change=move |ev| on.set(event_target_checked(&ev)) />
-                    " " {crate::scenario::MethodKind::from_id(id).map_or(*label, |k| k.words())}
+                    " " {kind.words()}
                 </label>
             }
         })

@@ -251,8 +251,8 @@ fn card_view(card: &crate::judge::Card) -> impl IntoView {
                         show_speech(turn, &agent);
                     };
                     view! {
-                        <p class=p.what.to_ascii_lowercase()>
-                            {if p.what == "Strongest" { t(say::JudgeStrongest) } else { t(say::JudgeWeakest) }}
+                        <p class=p.what.class()>
+                            {p.what.words()}
                             <a href="#" data-goto-turn=turn data-speaker=r.agent.clone() on:click=go>{tf(say::JudgeTurn, &[("n", &turn)])}</a>
                             " "
                             <q>{p.said.clone()}</q>
