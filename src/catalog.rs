@@ -165,23 +165,44 @@ fn key_start(id: &str) -> Option<&'static str> {
     }
 }
 
+impl ProviderPreset {
+    /// The preset's name in the page's language (where it holds more than names).
+    pub fn words(&self) -> &'static str {
+        use crate::i18n::{say, t};
+        match self.id {
+            "qwen" => t(say::PresetQwen),
+            "qwen-cn" => t(say::PresetQwenCn),
+            "moonshot" => t(say::PresetKimi),
+            "moonshot-cn" => t(say::PresetKimiCn),
+            "zai" => t(say::PresetZai),
+            "zhipu" => t(say::PresetZhipu),
+            "siliconflow" => t(say::PresetSiliconFlow),
+            "siliconflow-cn" => t(say::PresetSiliconFlowCn),
+            "ollama" => t(say::PresetOllama),
+            "lmstudio" => t(say::PresetLmStudio),
+            "llamacpp" => t(say::PresetLlamaCpp),
+            "custom" => t(say::PresetCustom),
+            _ => self.label,
+        }
+    }
+}
+
 /// What looks wrong with `key` (as typed, before any call) for the provider `id`: a space or line
 /// break inside it (a key copied in pieces), or a start that is not this provider's (another
 /// provider's key, or something else pasted). Spaces around it are taken off anyway.
 pub fn key_problem(id: &str, key: &str) -> Option<String> {
+    use crate::i18n::{say, t, tf};
     let key = key.trim();
     if key.is_empty() {
         return None;
     }
     if key.chars().any(char::is_whitespace) {
-        return Some("The key has a space or a line break inside it: copy it again, in one piece.".into());
+        return Some(t(say::KeyHasSpace).into());
     }
     // Zhipu's keys are an id and a secret joined by a dot, with no fixed start.
     if matches!(id, "zhipu" | "zai") && !key.contains('.') {
-        let label = preset(id).map_or(id, |p| p.label);
-        return Some(format!(
-            "{label} keys are two parts joined by a dot (id.secret): this looks like another provider's key, or part of one."
-        ));
+        let label = preset(id).map_or(id, |p| p.words());
+        return Some(tf(say::KeyTwoParts, &[("label", &label)]));
     }
     let start = key_start(id)?;
     // Anthropic's and OpenRouter's keys also start with "sk-".
@@ -189,10 +210,8 @@ pub fn key_problem(id: &str, key: &str) -> Option<String> {
     if key.starts_with(start) && other.is_none() {
         return None;
     }
-    let label = preset(id).map_or(id, |p| p.label);
-    Some(format!(
-        "{label} keys start with \"{start}\": this looks like another provider's key, or not a key."
-    ))
+    let label = preset(id).map_or(id, |p| p.words());
+    Some(tf(say::KeyStartsWith, &[("label", &label), ("start", &start)]))
 }
 
 crate::json::settings! {

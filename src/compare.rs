@@ -72,6 +72,17 @@ impl Comparison {
         }
     }
 
+    /// What varies, in the words of the language spoken (a setting by its path).
+    pub fn vary_words(&self) -> &str {
+        use crate::i18n::{say, t};
+        match &self.vary {
+            Vary::Method => t(say::VaryWordMethod),
+            Vary::Seed => t(say::VaryWordSeed),
+            Vary::Model => t(say::VaryWordModel),
+            Vary::Setting(path) => path,
+        }
+    }
+
     /// The columns: `base` with each value applied, each checked; the error names the column.
     /// Columns have no seats (one person cannot answer in every column at once), and the
     /// spending cap is split evenly between them, so each column's run is the same however fast
@@ -81,7 +92,18 @@ impl Comparison {
         self.values
             .iter()
             .map(|value| {
-                let label = format!("{}: {value}", self.vary_name());
+                // English keeps a method's id, as the values are typed; another language names it
+                // in its own words.
+                let shown = match self.vary {
+                    Vary::Method if crate::i18n::lang() != crate::i18n::Lang::En => {
+                        crate::scenario::MethodKind::from_id(value).map_or(value.as_str(), |k| k.words())
+                    }
+                    _ => value.as_str(),
+                };
+                let label = crate::i18n::tf(
+                    crate::i18n::say::CmpColumnLabel,
+                    &[("vary", &self.vary_words()), ("value", &shown)],
+                );
                 let mut scenario = self.apply(base, value).map_err(|e| format!("{label}: {e}"))?;
                 scenario.seats.clear();
                 let cap = &mut scenario.model.spending_cap;

@@ -325,6 +325,60 @@ fn the_demo_judge_ranks_planted_speakers_as_planted() {
 }
 
 #[test]
+fn the_card_names_who_scored_highest_and_every_one_on_a_tie() {
+    let mut events = planted();
+    events.push(judge::demo::verdict(&events, &JudgeSettings::default()));
+    let card = judge::Card::of(&events).unwrap();
+    let leader = card.leader().unwrap();
+    assert!(leader.starts_with("Scored highest: Ann, with a mean of "), "{leader}");
+    assert!(leader.ends_with(" on the 1–5 scale."), "{leader}");
+    // Bob scored as Ann did: both are named, as tied.
+    let mut tied = card.clone();
+    let ann = tied.agents.iter().find(|c| c.agent == "Ann").unwrap().scores.clone();
+    tied.agents.iter_mut().find(|c| c.agent == "Bob").unwrap().scores = ann;
+    assert!(
+        tied.leader().unwrap().starts_with("Scored highest: Ann and Bob (tied), "),
+        "{:?}",
+        tied.leader()
+    );
+    // Scales that differ: the mean is a share of each.
+    let mut mixed = card.clone();
+    for c in &mut mixed.agents {
+        c.scores[0].max = 10;
+    }
+    let words = mixed.leader().unwrap();
+    assert!(words.contains(" % of each scale."), "{words}");
+    // No agent scored: no one named.
+    let mut none = card;
+    none.agents.iter_mut().for_each(|c| c.scores.iter_mut().for_each(|s| s.score = None));
+    assert_eq!(none.leader(), None);
+}
+
+#[test]
+fn the_demo_judge_gives_its_reasons_in_the_scenarios_language_with_the_same_scores() {
+    let english = judge::demo::verdict(&planted(), &JudgeSettings::default());
+    let mut events = planted();
+    if let Event::RunStarted { scenario, .. } = &mut events[0] {
+        scenario.language = "Chinese".into();
+    }
+    let chinese = judge::demo::verdict(&events, &JudgeSettings::default());
+    let (en_agents, en_whole) = judge::scorecards(&english).unwrap();
+    let (zh_agents, zh_whole) = judge::scorecards(&chinese).unwrap();
+    for (en, zh) in en_agents.iter().zip(&zh_agents) {
+        assert_eq!(en.scores, zh.scores, "{}: the language changes the words, not the scores", en.agent);
+        assert!(zh.reasoning.starts_with("文本统计"), "{}", zh.reasoning);
+        assert!(!zh.reasoning.chars().any(|c| c.is_ascii_alphabetic()), "{}", zh.reasoning);
+    }
+    let (en_whole, zh_whole) = (en_whole.unwrap(), zh_whole.unwrap());
+    assert_eq!(en_whole.scores, zh_whole.scores);
+    assert!(
+        zh_whole.reasoning.starts_with("文本统计") && !zh_whole.reasoning.contains("even"),
+        "{}",
+        zh_whole.reasoning
+    );
+}
+
+#[test]
 fn agora_judge_judges_a_recorded_log_and_writes_it_back_with_its_verdict() {
     let dir = std::env::temp_dir().join(format!("agora-judge-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -523,7 +523,8 @@ pub fn BatchPanel() -> impl IntoView {
                 String::new()
             };
             view! {
-                <p class="batch-progress">
+                // Before a first batch there is nothing to count.
+                <p class="batch-progress" hidden=d.total == 0>
                     <progress max=d.total.to_string() value=d.done.to_string()></progress>
                     " "
                     <span data-testid="batch-progress" data-done=d.done.to_string()>{tf(say::BatchProgress, &[("done", &d.done), ("total", &d.total), ("left", &left)])}</span>

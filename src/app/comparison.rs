@@ -16,6 +16,7 @@ use leptos::prelude::*;
 use crate::app::{browser, storage, Controller, MethodPanel};
 use crate::compare::{Comparison, ComparisonFile};
 use crate::export::RunFile;
+use crate::i18n::{say, t, tf};
 use crate::scenario::Scenario;
 use crate::ui::form::EditorState;
 
@@ -222,15 +223,15 @@ fn ComparisonView(fragment: String) -> impl IntoView {
             with_open(&|o| {
                 match crate::compare::strip(&o.file()) {
                     Ok(figures) => strip.set(Some(figures)),
-                    Err(e) => note.set(format!("The figures could not be drawn: {e}.")),
+                    Err(e) => note.set(tf(say::CmpFiguresFailed, &[("why", &e)])),
                 }
                 if o.finished() && !kept.get_value() {
                     kept.set_value(true);
-                    let how = format!("compared by {}", o.comparison.vary_name());
+                    let how = tf(say::CmpComparedBy, &[("vary", &o.comparison.vary_words())]);
                     if let Err(e) =
                         storage::archive_comparison(&o.to_json(true), &o.base, &how, o.columns.len())
                     {
-                        note.set(format!("This comparison is not in past runs: {e}."));
+                        note.set(tf(say::CmpNotInPast, &[("why", &e)]));
                     }
                 }
             });
@@ -241,9 +242,7 @@ fn ComparisonView(fragment: String) -> impl IntoView {
     let keep = move || {
         with_open(&|o| {
             if let Err(e) = storage::keep_open_comparison(&o.to_saved(kept.get_value())) {
-                note.set(format!(
-                    "This comparison could not be saved as it goes ({e}): a reload would lose it."
-                ));
+                note.set(tf(say::CmpNotKept, &[("why", &e)]));
             }
         });
     };
@@ -294,9 +293,10 @@ fn ComparisonView(fragment: String) -> impl IntoView {
     let copy_link = move || {
         with_open(&|o| {
             let made = match crate::link::comparison_fragment(&o.to_json(true)) {
-                Ok(fragment) => Ok((fragment, "with its runs")),
-                Err(_) => crate::link::comparison_fragment(&o.to_json(false))
-                    .map(|f| (f, "without its runs (too long for a link: save the file for them)")),
+                Ok(fragment) => Ok((fragment, t(say::CmpLinkWith))),
+                Err(_) => {
+                    crate::link::comparison_fragment(&o.to_json(false)).map(|f| (f, t(say::CmpLinkWithout)))
+                }
             };
             note.set(match made {
                 Ok((fragment, what)) => {
@@ -308,9 +308,9 @@ fn ComparisonView(fragment: String) -> impl IntoView {
                         let _ = w.navigator().clipboard().write_text(&url);
                     }
                     link.set(url.clone());
-                    format!("Link {what} copied to the clipboard ({} characters).", url.len())
+                    crate::i18n::fill(what, &[("n", &url.len())])
                 }
-                Err(e) => format!("No link: {e}."),
+                Err(e) => tf(say::CmpNoLink, &[("why", &e)]),
             });
         });
     };
@@ -352,15 +352,14 @@ fn ComparisonView(fragment: String) -> impl IntoView {
                 .collect()
         });
         if runs.len() < 2 {
-            return note
-                .set("Judge side by side compares finished columns: play at least two to their end.".into());
+            return note.set(t(say::CmpPairsNeedTwo).into());
         }
         let key = match super::judge::judge_key(&page.keys, &crate::judge::judge_address(&runs[0].2)) {
             Ok(k) => k,
-            Err(e) => return note.set(format!("The judge cannot be asked: {e}")),
+            Err(e) => return note.set(tf(say::JudgeCannotAsk, &[("why", &e)])),
         };
         pairs.set(Vec::new());
-        note.set(format!("Judging {} pairs of columns side by side…", runs.len() * (runs.len() - 1) / 2));
+        note.set(tf(say::CmpJudgingPairs, &[("n", &(runs.len() * (runs.len() - 1) / 2))]));
         leptos::task::spawn_local(async move {
             let done = async {
                 for i in 0..runs.len() {
@@ -377,12 +376,20 @@ fn ComparisonView(fragment: String) -> impl IntoView {
             .await;
             note.set(match done {
                 Ok(()) => String::new(),
-                Err(e) => format!("The judge could not be asked: {e}"),
+                Err(e) => tf(say::JudgeCouldNotAsk, &[("why", &e)]),
             });
         });
     };
     let title = open.with_value(|o| {
-        o.as_ref().map(|o| format!("{}: compared by {}", o.base.title, o.comparison.vary_name()))
+        o.as_ref().map(|o| {
+            tf(
+                say::CmpTitle,
+                &[
+                    ("title", &crate::presets::title_words(&o.base.title)),
+                    ("vary", &o.comparison.vary_words()),
+                ],
+            )
+        })
     });
     let columns = open.with_value(|o| o.as_ref().map(|o| o.columns.clone()).unwrap_or_default());
     // Columns on the model in the tab run on this page's engine, loaded in the Scenario tab's
@@ -393,14 +400,14 @@ fn ComparisonView(fragment: String) -> impl IntoView {
         move || match loaded.get() {
             Some(l) => view! {
                 <p class="notice" data-testid="intab-ready">
-                    {format!("The columns on the model in the tab run on this page's engine, which holds {}.", l.source)}
+                    {tf(say::CmpIntabReady, &[("model", &l.source)])}
                 </p>
             }
             .into_any(),
             None => view! {
                 <p class="notice" data-testid="intab-needed">
-                    "The columns on the model in the tab run on this page's engine: load the model in the Scenario tab's model settings first. "
-                    <button on:click=move |_| layout.tab.set(Some(super::stage::Tab::Scenario))>"Model settings"</button>
+                    {t(say::CmpIntabNeeded)}
+                    <button on:click=move |_| layout.tab.set(Some(super::stage::Tab::Scenario))>{t(say::CmpModelSettings)}</button>
                 </p>
             }
             .into_any(),
@@ -410,34 +417,34 @@ fn ComparisonView(fragment: String) -> impl IntoView {
         <div class="comparison" data-testid="comparison">
             {error.map(|e| view! {
                 <p class="notice error" role="alert" data-testid="compare-error">
-                    {format!("The comparison could not be opened: {e}.")}
+                    {tf(say::CompareFailed, &[("why", &e)])}
                 </p>
             })}
             <h2>{title}</h2>
             <p class="row">
-                <button data-testid="compare-step" on:click=move |_| act("step")>"Step all"</button>
-                <button data-testid="compare-play" on:click=move |_| act("play")>"Play all"</button>
-                <button data-testid="compare-pause" on:click=move |_| act("pause")>"Pause all"</button>
-                <button data-testid="compare-reset" on:click=move |_| act("reset")>"Reset"</button>
-                <button data-testid="compare-link" on:click=move |_| copy_link()>"Copy link"</button>
-                <button data-testid="compare-json" on:click=move |_| save(true)>"Save (JSON)"</button>
-                <button data-testid="compare-csv" on:click=move |_| save(false)>"Figures (CSV)"</button>
-                <button data-testid="compare-judge" title="Each finished column's judge (the scenario's) scores its conversation; the scores join the strip"
+                <button data-testid="compare-step" on:click=move |_| act("step")>{t(say::CmpStepAll)}</button>
+                <button data-testid="compare-play" on:click=move |_| act("play")>{t(say::CmpPlayAll)}</button>
+                <button data-testid="compare-pause" on:click=move |_| act("pause")>{t(say::CmpPauseAll)}</button>
+                <button data-testid="compare-reset" on:click=move |_| act("reset")>{t(say::Reset)}</button>
+                <button data-testid="compare-link" on:click=move |_| copy_link()>{t(say::CmpCopyLink)}</button>
+                <button data-testid="compare-json" on:click=move |_| save(true)>{t(say::CmpSaveJson)}</button>
+                <button data-testid="compare-csv" on:click=move |_| save(false)>{t(say::CmpFiguresCsv)}</button>
+                <button data-testid="compare-judge" title=t(say::CmpJudgeEachTitle)
                     on:click=move |_| { with_open(&|o| o.columns.iter().for_each(|c| c.controller.judge_named())); }>
-                    "Judge each column"
+                    {t(say::CmpJudgeEach)}
                 </button>
-                <button data-testid="compare-side-by-side" title="The judge compares each pair of finished columns, asked in both orders"
+                <button data-testid="compare-side-by-side" title=t(say::CmpSideBySideTitle)
                     on:click=move |_| judge_pairs()>
-                    "Judge side by side"
+                    {t(say::CmpSideBySide)}
                 </button>
             </p>
             <p class="notice" data-testid="compare-note" role="status" hidden=move || note.with(String::is_empty)>
                 {move || note.get()}
             </p>
-            <input class="link-box" data-testid="compare-url" readonly aria-label="The link copied"
+            <input class="link-box" data-testid="compare-url" readonly aria-label=t(say::CmpLinkCopied)
                 hidden=move || link.with(String::is_empty) prop:value=move || link.get() />
             {in_tab}
-            <div class="strip-box">{move || strip.with(|s| s.as_ref().map(strip_view))}</div>
+            <div class="strip-box scrolls">{move || strip.with(|s| s.as_ref().map(strip_view))}</div>
             {move || pairs.with(|p| (!p.is_empty()).then(|| side_by_side(p)))}
             <div class="columns">{columns.into_iter().map(column).collect_view()}</div>
         </div>
@@ -488,7 +495,7 @@ fn column(c: Column) -> impl IntoView {
                     // A column that has finished says so and why, so it does not look stuck.
                     {move || c.controller.view.with(|v| v.finished).map(|reason| view! {
                         <p class="notice column-finished" data-testid="column-finished" data-reason=reason.as_str()>
-                            {format!("Finished: {}.", c.controller.view.with(|v| v.ending()).unwrap_or_default())}
+                            {tf(say::CmpFinished, &[("why", &c.controller.view.with(|v| v.ending()).unwrap_or_default())])}
                         </p>
                     })}
                     <p class="muted" role="status" data-testid="column-judging" hidden=move || c.controller.judging.with(String::is_empty)>
@@ -518,20 +525,20 @@ fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView 
             let rows = v["rows"].as_array().cloned().unwrap_or_default();
             let agreed = rows.iter().filter(|r| r["agreed"] == true).count();
             let named = |side: &str| match side {
-                "A" => format!("A: {a}"),
-                "B" => format!("B: {b}"),
-                "tie" => "tie".to_string(),
-                "same" => "not asked".to_string(),
-                _ => "not judged".to_string(),
+                "A" => tf(say::PairA, &[("name", a)]),
+                "B" => tf(say::PairB, &[("name", b)]),
+                "tie" => t(say::PairTie).to_string(),
+                "same" => t(say::PairNotAsked).to_string(),
+                _ => t(say::NotJudged).to_string(),
             };
             let body = rows
                 .iter()
                 .map(|r| {
                     let outcome = text(r, "outcome");
-                    let shown = if outcome == "tie" && r["agreed"] == false { "tie (the orders disagreed)".to_string() } else { named(&outcome) };
+                    let shown = if outcome == "tie" && r["agreed"] == false { t(say::PairTieDisagreed).to_string() } else { named(&outcome) };
                     view! {
                         <tr data-dimension=text(r, "dimension")>
-                            <th scope="row">{text(r, "dimension")}</th>
+                            <th scope="row" class="dimension">{text(r, "dimension")}</th>
                             <td>{named(&text(r, "first"))}</td>
                             <td>{named(&text(r, "second"))}</td>
                             <td data-testid="pair-outcome">{shown}</td>
@@ -542,11 +549,11 @@ fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView 
             view! {
                 <table class="scorecard" data-testid="pair" data-a=a.clone() data-b=b.clone()>
                     <caption>{if rows.first().is_some_and(|r| r["first"] == "same") {
-                        format!("A: {a} · B: {b} (word for word the same conversation: a tie, the judge not asked)")
+                        tf(say::PairSameCaption, &[("a", a), ("b", b)])
                     } else {
-                        format!("A: {a} · B: {b} (the orders agreed on {agreed} of {})", rows.len())
+                        tf(say::PairCaption, &[("a", a), ("b", b), ("agreed", &agreed), ("n", &rows.len())])
                     }}</caption>
-                    <thead><tr><th scope="col"></th><th scope="col">"Asked A first"</th><th scope="col">"Asked B first"</th><th scope="col">"Outcome"</th></tr></thead>
+                    <thead><tr><th scope="col"></th><th scope="col">{t(say::PairAskedA)}</th><th scope="col">{t(say::PairAskedB)}</th><th scope="col">{t(say::PairOutcome)}</th></tr></thead>
                     <tbody>{body}</tbody>
                 </table>
             }
@@ -554,10 +561,10 @@ fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView 
         .collect_view();
     view! {
         <section class="side-by-side" data-testid="side-by-side">
-            <h3>"Side by side"</h3>
+            <h3>{t(say::PairHeading)}</h3>
             <p class="muted">
-                {format!("Judged by {judge}, each pair in both orders: a preference counts only when both orders agree.")}
-                {flagged.then_some(" The judge is the agents' own model: it may favour what it wrote.")}
+                {tf(say::PairJudgedBy, &[("judge", &crate::judge::shown_label(&judge))])}
+                {flagged.then(|| t(say::PairOwnModel))}
             </p>
             {tables}
         </section>

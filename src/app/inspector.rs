@@ -188,7 +188,7 @@ pub fn Stats() -> impl IntoView {
         ))
     };
     view! {
-        <div class="panel" data-testid="stats" tabindex="0" role="region" aria-label=t(say::StatsTitle)>
+        <div class="panel scrolls" data-testid="stats" tabindex="0" role="region" aria-label=t(say::StatsTitle)>
             <h2>{t(say::StatsTitle)}</h2>
             {move || costs().or_else(engine_speed).map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
             <table class="stats">

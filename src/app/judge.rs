@@ -157,7 +157,7 @@ pub fn VerdictPanel() -> impl IntoView {
             view! {
                 <div class="panel verdict" data-testid="verdict">
                     <h2>{t(say::Verdict)}</h2>
-                    <div data-testid="scorecard-box">{shown}</div>
+                    <div class="scrolls" data-testid="scorecard-box">{shown}</div>
                     <p class="muted" role="status" data-testid="judging">{move || controller.judging.get()}</p>
                 </div>
             }
@@ -270,8 +270,10 @@ fn card_view(card: &crate::judge::Card) -> impl IntoView {
             }
         })
         .collect_view();
+    let leader = card.leader().map(|l| view! { <p class="leader" data-testid="judge-leader">{l}</p> });
     view! {
         {by}
+        {leader}
         <table class="scorecard" data-testid="scorecard">
             <thead>
                 <tr>

@@ -60,7 +60,7 @@ pub fn panel(board: &Board, close: impl Fn() + Send + Sync + 'static) -> impl In
     view! {
         <section class="panel leaderboard" data-testid="leaderboard" aria-label=t(say::BoardLabel)>
             <h2>{t(say::BoardTitle)}</h2>
-            <div>
+            <div class="scrolls">
                 <p class="muted" data-testid="leaderboard-by">{board.by.clone()}</p>
                 <table class="leaderboard" data-testid="leaderboard-table">
                     <thead>

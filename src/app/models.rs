@@ -103,25 +103,6 @@ impl KeyStore {
     }
 }
 
-/// A provider preset's name in the list, in the page's language (where it holds more than names).
-fn preset_label(p: &ProviderPreset) -> &'static str {
-    match p.id {
-        "qwen" => t(say::PresetQwen),
-        "qwen-cn" => t(say::PresetQwenCn),
-        "moonshot" => t(say::PresetKimi),
-        "moonshot-cn" => t(say::PresetKimiCn),
-        "zai" => t(say::PresetZai),
-        "zhipu" => t(say::PresetZhipu),
-        "siliconflow" => t(say::PresetSiliconFlow),
-        "siliconflow-cn" => t(say::PresetSiliconFlowCn),
-        "ollama" => t(say::PresetOllama),
-        "lmstudio" => t(say::PresetLmStudio),
-        "llamacpp" => t(say::PresetLlamaCpp),
-        "custom" => t(say::PresetCustom),
-        _ => p.label,
-    }
-}
-
 /// What a preset's provider asks of a web page (CORS, headers), in the page's language.
 fn preset_note(p: &ProviderPreset) -> &'static str {
     match p.id {
@@ -200,7 +181,7 @@ pub fn ModelSettings() -> impl IntoView {
                         (crate::catalog::BUILTIN, t(say::MdBuiltin)),
                     ]
                         .into_iter()
-                        .chain(PROVIDERS.iter().map(|p| (p.id, preset_label(p))))
+                        .chain(PROVIDERS.iter().map(|p| (p.id, p.words())))
                         .map(|(id, label)| {
                             view! {
                                 <option value=id selected=move || provider() == id>

@@ -8,6 +8,7 @@
 
 use super::ComparisonFile;
 use crate::batch::RunFigures;
+use crate::i18n::{say, t, tf};
 use crate::text::fixed;
 
 /// The strip: a column per run (`labels`), a row per figure.
@@ -59,65 +60,77 @@ pub fn strip(file: &ComparisonFile) -> Result<Strip, String> {
         out.rows.push(StripRow { title: title.to_string(), figure: figure.to_string(), cells });
     };
     let words = |text: String| (text, None);
-    row("Turns", "turns", &|f| words(f.turns.to_string()));
+    row(t(say::StripTurns), "turns", &|f| words(f.turns.to_string()));
     for agent in &agents {
         let share = |f: &RunFigures| f.floor.iter().find(|(n, _)| n == agent).map_or(0.0, |(_, s)| *s);
-        row(&format!("Floor: {agent}"), &format!("floor_share:{agent}"), &|f| {
+        row(&tf(say::StripFloor, &[("agent", agent)]), &format!("floor_share:{agent}"), &|f| {
             let percent = (share(f) * 100.0).round() as i64;
             (format!("{percent}%"), Some(percent))
         });
     }
-    row("Longest run of one speaker", "longest_run", &|f| {
-        words(format!("{} turn{}", f.longest_run, if f.longest_run == 1 { "" } else { "s" }))
+    row(t(say::StripLongestRun), "longest_run", &|f| {
+        let n = f.longest_run;
+        words(if n == 1 {
+            tf(say::StripTurnsOne, &[("n", &n)])
+        } else {
+            tf(say::StripTurnsMany, &[("n", &n)])
+        })
     });
-    row("Everyone had spoken by", "everyone_spoke_by", &|f| {
-        words(f.everyone_spoke_by.map_or("not yet".to_string(), |t| format!("turn {t}")))
+    row(t(say::StripEveryoneBy), "everyone_spoke_by", &|f| {
+        words(
+            f.everyone_spoke_by
+                .map_or(t(say::StripNotYet).to_string(), |n| tf(say::StripTurnN, &[("n", &n)])),
+        )
     });
-    row("Calls choosing / speaking", "calls", &|f| {
-        words(format!("{} / {}", f.orchestration_calls, f.speech_calls))
-    });
-    row("Tokens choosing / speaking", "orchestration_tokens", &|f| {
+    row(t(say::StripCalls), "calls", &|f| words(format!("{} / {}", f.orchestration_calls, f.speech_calls)));
+    row(t(say::StripTokens), "orchestration_tokens", &|f| {
         words(format!("{} / {}", f.orchestration_tokens, f.speech_tokens))
     });
     if columns.iter().any(|(_, f)| f.cost.is_some()) {
-        row("Cost choosing / all", "cost", &|f| {
+        row(t(say::StripCost), "cost", &|f| {
             words(match (f.orchestration_cost, f.cost) {
                 (Some(choosing), Some(all)) => format!("${} / ${}", fixed(choosing, 4), fixed(all, 4)),
-                _ => "not priced".into(),
+                _ => t(say::StripNotPriced).into(),
             })
         });
     }
     // What was said (`crate::textstats`), per agent: how much of the previous speaker each took
     // up, and how much of its own wording it repeated.
     for (title, figure, m) in
-        [("Takes up the previous speaker", "responsiveness", 1), ("Repeats itself", "repetition", 0)]
+        [(t(say::StripTakesUp), "responsiveness", 1), (t(say::StripRepeats), "repetition", 0)]
     {
         for agent in &agents {
-            row(&format!("{title}: {agent}"), &format!("{figure}:{agent}"), &|f| {
+            row(&crate::i18n::fill(title, &[("agent", agent)]), &format!("{figure}:{agent}"), &|f| {
                 let v = f.text.iter().find(|(n, _)| n == agent).and_then(|(_, t)| t[m]);
-                words(v.map_or("did not speak".to_string(), |v| format!("{} %", (v * 100.0).round() as i64)))
+                words(v.map_or(t(say::StripDidNotSpeak).to_string(), |v| {
+                    format!("{} %", (v * 100.0).round() as i64)
+                }))
             });
         }
     }
     // The judge's scores, where a column's run was judged.
     for name in &table.judge {
         let title = match name.split_once(':') {
-            Some((dimension, agent)) => format!("Judge: {dimension}, {agent}"),
-            None => format!("Judge: {name} (the conversation)"),
+            Some((dimension, agent)) => {
+                tf(say::StripJudgeAgent, &[("dimension", &dimension), ("agent", &agent)])
+            }
+            None => tf(say::StripJudgeWhole, &[("dimension", name)]),
         };
         row(&title, &format!("judge:{name}"), &|f| {
             let score = f.judge.iter().find(|(n, _)| n == name).and_then(|(_, v)| *v);
-            words(score.map_or("not judged".to_string(), |v| v.to_string()))
+            words(score.map_or(t(say::NotJudged).to_string(), |v| v.to_string()))
         });
     }
-    row("Retries", "retries", &|f| words(f.retries.to_string()));
-    row("Fallbacks", "fallbacks", &|f| words(f.fallbacks.to_string()));
+    row(t(say::StatsRetries), "retries", &|f| words(f.retries.to_string()));
+    row(t(say::StatsFallbacks), "fallbacks", &|f| words(f.fallbacks.to_string()));
     for game in 1..=table.games {
-        row(&format!("Game {game}: overall score"), &format!("overall:{game}"), &|f| {
+        row(&tf(say::StripGameScore, &[("game", &game)]), &format!("overall:{game}"), &|f| {
             words(match (f.overall.get(game as usize - 1), f.optimum) {
-                (Some(overall), Some(optimum)) => format!("{overall} of {optimum}"),
+                (Some(overall), Some(optimum)) => {
+                    tf(say::StripOfOptimum, &[("overall", overall), ("optimum", &optimum)])
+                }
                 (Some(overall), None) => overall.to_string(),
-                _ => "not played".into(),
+                _ => t(say::StripNotPlayed).into(),
             })
         });
     }

@@ -77,7 +77,7 @@ fn percent(x: f64) -> String {
 }
 
 /// One agent's scorecard from its statistics.
-fn agent_card(events: &[Event], t: &AgentText, rubric: &[Dimension]) -> Scorecard {
+fn agent_card(events: &[Event], t: &AgentText, rubric: &[Dimension], chinese: bool) -> Scorecard {
     let said = speeches(events, &t.agent);
     let (speech_count, words) = length_of(events, &t.agent);
     let fresh = 1.0 - t.repetition.unwrap_or(0.0);
@@ -119,15 +119,27 @@ fn agent_card(events: &[Event], t: &AgentText, rubric: &[Dimension]) -> Scorecar
     };
     let strongest = best(|x, k| x > k).map(|(t, _)| t);
     let weakest = best(|x, k| x < k).map(|(t, _)| t);
-    let reasoning = if said.is_empty() {
+    let none = |x: Option<f64>| x.map(percent).unwrap_or_else(|| if chinese { "无" } else { "none" }.into());
+    let reasoning = if said.is_empty() && chinese {
+        "它没有发言，所以没有可评的内容。".to_string()
+    } else if said.is_empty() {
         "It did not speak, so there is nothing to score.".to_string()
+    } else if chinese {
+        format!(
+            "文本统计，并非真正的阅读：它接过了上一位发言者 {} 的实词，重复了自己 {} 的三词短语，用了字数上限的 {}，{} 的词来自话题或它的人物描述；数到 {} 个侮辱性的词。",
+            none(t.responsiveness),
+            percent(t.repetition.unwrap_or(0.0)),
+            percent(t.length.unwrap_or(0.0)),
+            none(t.coverage),
+            rude,
+        )
     } else {
         format!(
             "Text statistics, not a reading: it took up {} of the previous speaker's content words, repeated {} of its own three-word phrases, used {} of its word limit, and {} of its words came from the topic or its description; {} insult{} counted.",
-            t.responsiveness.map(percent).unwrap_or_else(|| "none".into()),
+            none(t.responsiveness),
             percent(t.repetition.unwrap_or(0.0)),
             percent(t.length.unwrap_or(0.0)),
-            t.coverage.map(percent).unwrap_or_else(|| "none".into()),
+            none(t.coverage),
             rude,
             if rude == 1 { "" } else { "s" }
         )
@@ -143,11 +155,15 @@ fn agent_card(events: &[Event], t: &AgentText, rubric: &[Dimension]) -> Scorecar
     }
 }
 
-/// The demo judge's `verdict` for the run `events` record.
+/// The demo judge's `verdict` for the run `events` record, written in the scenario's language
+/// where that is Chinese (as the demo model speaks it), in English otherwise.
 pub fn verdict(events: &[Event], settings: &JudgeSettings) -> Event {
+    let chinese = events.iter().any(|e| {
+        matches!(e, Event::RunStarted { scenario, .. } if crate::demo::zh::asks_for_chinese(&scenario.language))
+    });
     let stats = textstats::of(events);
     let agents: Vec<Scorecard> =
-        stats.iter().map(|t| agent_card(events, t, &settings.agent_rubric)).collect();
+        stats.iter().map(|t| agent_card(events, t, &settings.agent_rubric, chinese)).collect();
     let counts: Vec<f64> = stats.iter().map(|t| f64::from(t.speeches)).collect();
     let total: f64 = counts.iter().sum();
     // Evenness: the entropy of the speech shares over its largest possible value.
@@ -160,11 +176,19 @@ pub fn verdict(events: &[Event], settings: &JudgeSettings) -> Event {
     let repeated: Vec<f64> = stats.iter().filter_map(|t| t.repetition).collect();
     let fresh = (!repeated.is_empty()).then(|| 1.0 - repeated.iter().sum::<f64>() / repeated.len() as f64);
     let conversation = (!settings.conversation_rubric.is_empty()).then(|| Scorecard {
-        reasoning: format!(
-            "Text statistics, not a reading: the cast's speeches were {} even, and {} of the three-word phrases were new.",
-            balance.map(percent).unwrap_or_else(|| "not".into()),
-            fresh.map(percent).unwrap_or_else(|| "none".into())
-        ),
+        reasoning: if chinese {
+            format!(
+                "文本统计，并非真正的阅读：各位发言次数的均衡度为 {}，{} 的三词短语是新的。",
+                balance.map(percent).unwrap_or_else(|| "无从计算".into()),
+                fresh.map(percent).unwrap_or_else(|| "无".into())
+            )
+        } else {
+            format!(
+                "Text statistics, not a reading: the cast's speeches were {} even, and {} of the three-word phrases were new.",
+                balance.map(percent).unwrap_or_else(|| "not".into()),
+                fresh.map(percent).unwrap_or_else(|| "none".into())
+            )
+        },
         scores: settings
             .conversation_rubric
             .iter()

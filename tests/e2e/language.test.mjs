@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  appSession, eventually, loopbackOnly, openApp, root, screenshot, startRelay, startTurn, waitForStatus, waitForText,
+  appSession, comparisonColumns, eventually, loopbackOnly, openApp, root, screenshot, startRelay, startTurn, setComparison, waitForStatus, waitForText,
 } from './helpers.mjs';
 
 const session = appSession();
@@ -43,7 +43,7 @@ async function english(page, selectors) {
     // A judge's reasons and the speeches it quotes, the scenario's own judging dimensions and the
     // texts of a run's prompts are the models' words too.
     const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt], .prompt-text, '
-      + '.reason > h3 + p, .reason q, th.dimension, textarea, .parse .read, .call pre';
+      + '.reason > h3 + p, .reason q, th.dimension, textarea, .parse .read, .call pre, tr:has(> td[data-figure^="judge:"]) > th, .descriptions p';
     // Codes: a room's code, its join link, a command to type.
     const codes = 'code, .room-code';
     const skipped = (el) => el.closest('[lang=en]') || el.closest(said) || el.closest(codes);
@@ -296,6 +296,59 @@ test('every tab of the drawer in Chinese, before a run and after one, with the v
   await screenshot(page, 'zh-tab-stats-1280');
   await page.getByTestId('tab-judge').click();
   await screenshot(page, 'zh-tab-judge-1280');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a comparison in Chinese: its controls, strip, columns and side-by-side judging', async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-max_turns').fill('4');
+  await page.getByTestId('tab-compare').click();
+  await setComparison(page, 'method', 'bidding, round_robin');
+  await page.getByTestId('compare-open').click();
+  const frame = await comparisonColumns(page, 2);
+  // The columns are named by the methods' Chinese words, what varies by its own.
+  assert.deepEqual(await frame.locator('[data-testid=compare-column] h3').allTextContents(), ['方法：竞价发言', '方法：轮流发言']);
+  assert.match(await frame.locator('h2').first().textContent(), /：按方法对比$/);
+  // What a column's strip and panels say: the scenario's judging dimensions in the strip's rows
+  // are the scenario's own words.
+  const walk = async (when) => {
+    const found = await english(page, ['[data-testid=compare-frame]']);
+    assert.deepEqual(found, [], `English on the Chinese comparison ${when}`);
+  };
+  await walk('before it plays');
+  await frame.getByTestId('compare-play').click();
+  await eventually(async () => assert.equal(await frame.getByTestId('column-finished').count(), 2), { timeout: 30000 });
+  assert.match(await frame.getByTestId('column-finished').first().textContent(), /^已结束：/);
+  await frame.getByTestId('compare-judge').click();
+  await eventually(async () => assert.ok(await frame.locator('[data-testid=compare-strip] td[data-figure^="judge:"]').count() > 0), { timeout: 30000 });
+  await frame.getByTestId('compare-side-by-side').click();
+  await frame.getByTestId('pair').first().waitFor({ timeout: 30000 });
+  assert.match(await frame.getByTestId('side-by-side').textContent(), /由演示评委（文本统计，不用模型）评判/);
+  for (const o of await frame.getByTestId('pair-outcome').allTextContents()) assert.match(o, /^(A：方法：.+|B：方法：.+|平局.*)$/);
+  await walk('after it played and was judged');
+  await screenshot(page, 'zh-comparison-1280');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a key that looks wrong is said in Chinese: a space inside it, another provider's start, Zhipu's two parts", async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('tab-scenario').click();
+  const problem = page.getByTestId('key-problem');
+  // (The start a provider's keys have is a code, quoted as it is typed.)
+  for (const [provider, key, said, code = []] of [
+    ['openai', 'sk-abc def', /^密钥中间有空格或换行/],
+    ['anthropic', 'sk-proj-abc', /的密钥以“sk-ant-”开头：/, ['sk', 'ant']],
+    ['zhipu', 'abcdef', /的密钥是用点连接的两部分（编号\.密文）/],
+  ]) {
+    await page.getByTestId('field-model.provider').selectOption(provider);
+    await page.getByTestId('api-key').fill(key);
+    await eventually(async () => assert.match(await problem.textContent(), said));
+    assert.deepEqual(await english(page, ['[data-testid=key-problem]']), code, `${provider}'s key problem`);
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });

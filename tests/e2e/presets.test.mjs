@@ -160,7 +160,7 @@ test('rail-debate-random: each draw, and whom it was drawn from, is what the eng
   const shown = await rows.evaluateAll((els) =>
     els.map((r) => [r.dataset.agent, r.querySelector('[data-testid=draw-candidates]').textContent]),
   );
-  assert.deepEqual(shown, picks.map((p) => [p.agent, `chosen by the run's seeded draw among ${p.tied.join(' and ')}`]).reverse());
+  assert.deepEqual(shown, picks.map((p) => [p.agent, `drawn by lot among ${p.tied.join(' and ')} (the run's seed decides: a rerun draws the same)`]).reverse());
   for (let i = 1; i < picks.length; i += 1) {
     assert.notEqual(picks[i].agent, picks[i - 1].agent, 'never the last speaker again');
     assert.ok(!picks[i].tied.includes(picks[i - 1].agent), 'the last speaker is not a candidate');
