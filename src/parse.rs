@@ -10,8 +10,8 @@ use regex_lite::Regex;
 pub fn check_pattern(pattern: &str, field: &str, err: &mut dyn FnMut(&str, String)) {
     match regex_lite::Regex::new(pattern) {
         Ok(re) if re.captures_len() >= 2 => {}
-        Ok(_) => err(field, "the pattern needs a capture group".into()),
-        Err(e) => err(field, format!("not a valid pattern: {e}")),
+        Ok(_) => err(field, crate::i18n::t(crate::i18n::say::VPatternGroup).into()),
+        Err(e) => err(field, crate::i18n::tf(crate::i18n::say::VPatternBad, &[("why", &e)])),
     }
 }
 

@@ -643,103 +643,92 @@ impl Scenario {
 
     /// Every problem found, each naming its field. An empty list means the scenario can run.
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        use crate::i18n::{say, t, tf};
         let mut errors = Vec::new();
         let mut err =
             |field: &str, message: String| errors.push(FieldError { field: field.to_string(), message });
         if self.version != SCENARIO_VERSION {
-            err(
-                "version",
-                format!(
-                    "version {} is not supported (this build reads version {SCENARIO_VERSION})",
-                    self.version
-                ),
-            );
+            err("version", tf(say::VVersion, &[("v", &self.version), ("this", &SCENARIO_VERSION)]));
         }
         if self.title.trim().is_empty() {
-            err("title", "a title is required".into());
+            err("title", t(say::VTitleRequired).into());
         }
         if self.topic.trim().is_empty() {
-            err("topic", "a topic is required".into());
+            err("topic", t(say::VTopicRequired).into());
         }
         for (field, text) in [("title", &self.title), ("topic", &self.topic)] {
             if text.chars().count() > MAX_TEXT_CHARS {
-                err(field, format!("longer than {MAX_TEXT_CHARS} characters"));
+                err(field, tf(say::VLonger, &[("n", &MAX_TEXT_CHARS)]));
             }
         }
         if self.language.chars().count() > MAX_NAME_CHARS || self.language.contains('\n') {
-            err(
-                "language",
-                format!("one line of at most {MAX_NAME_CHARS} characters (\"Chinese\", \"简体中文\")"),
-            );
+            err("language", tf(say::VLanguage, &[("n", &MAX_NAME_CHARS)]));
         }
         if self.word_limit == 0 {
-            err("word_limit", "must be at least 1".into());
+            err("word_limit", t(say::VAtLeastOne).into());
         }
         if self.max_turns == 0 || self.max_turns > MAX_TURNS {
-            err("max_turns", format!("must be between 1 and {MAX_TURNS}"));
+            err("max_turns", tf(say::VBetween, &[("min", &1), ("max", &MAX_TURNS)]));
         }
         if self.agents.len() < 2 {
-            err("agents", "at least two agents are needed".into());
+            err("agents", t(say::VTwoAgents).into());
         }
         let seats = self.seat_names();
         for (i, seat) in self.seats.iter().enumerate() {
             if !seats.contains(seat) {
-                err(&format!("seats[{i}]"), format!("\"{seat}\" is not in the cast"));
+                err(&format!("seats[{i}]"), tf(say::VNotInCast, &[("name", seat)]));
             } else if self.seats[..i].contains(seat) {
-                err(&format!("seats[{i}]"), format!("\"{seat}\" is taken twice"));
+                err(&format!("seats[{i}]"), tf(say::VTakenTwice, &[("name", seat)]));
             }
         }
         if self.seat_timeout_s > MAX_SEAT_TIMEOUT_S {
-            err("seat_timeout_s", format!("at most {MAX_SEAT_TIMEOUT_S} seconds"));
+            err("seat_timeout_s", tf(say::VAtMostSeconds, &[("n", &MAX_SEAT_TIMEOUT_S)]));
         }
         if self.agents.len() > MAX_AGENTS {
-            err("agents", format!("at most {MAX_AGENTS} agents are allowed"));
+            err("agents", tf(say::VMaxAgents, &[("n", &MAX_AGENTS)]));
         }
         for (i, agent) in self.agents.iter().enumerate() {
             let name = agent.name.trim();
             if name.is_empty() {
-                err(&format!("agents[{i}].name"), "a name is required".into());
+                err(&format!("agents[{i}].name"), t(say::VNameRequired).into());
             } else if agent.name.chars().count() > MAX_NAME_CHARS {
-                err(&format!("agents[{i}].name"), format!("longer than {MAX_NAME_CHARS} characters"));
+                err(&format!("agents[{i}].name"), tf(say::VLonger, &[("n", &MAX_NAME_CHARS)]));
             } else if self.agents[..i].iter().any(|a| a.name.trim().eq_ignore_ascii_case(name)) {
-                err(&format!("agents[{i}].name"), format!("\"{name}\" is used twice"));
+                err(&format!("agents[{i}].name"), tf(say::VUsedTwice, &[("name", &name)]));
             }
             let texts = [&agent.role, &agent.location, &agent.description];
             if texts.iter().any(|t| t.chars().count() > MAX_TEXT_CHARS)
                 || agent.system_prompt.as_ref().is_some_and(|t| t.chars().count() > MAX_TEXT_CHARS)
             {
-                err(&format!("agents[{i}]"), format!("a text is longer than {MAX_TEXT_CHARS} characters"));
+                err(&format!("agents[{i}]"), tf(say::VTextLonger, &[("n", &MAX_TEXT_CHARS)]));
             }
         }
         if self.opening.speaker.trim().is_empty() {
-            err("opening.speaker", "a name is required".into());
+            err("opening.speaker", t(say::VNameRequired).into());
         }
         if !(0.0..=1.0).contains(&self.model.demo.malformed_rate) {
-            err("model.demo.malformed_rate", "must be between 0 and 1".into());
+            err("model.demo.malformed_rate", tf(say::VBetween, &[("min", &0), ("max", &1)]));
         }
         let m = &self.model;
         if m.is_in_tab() {
             if crate::intab::source(&m.name).is_none() {
                 let ids: Vec<&str> = crate::intab::MODELS.iter().map(|m| m.id).collect();
-                err(
-                    "model.name",
-                    format!("name a listed model ({}) or the address of a .gguf file", ids.join(", ")),
-                );
+                err("model.name", tf(say::VInTabModel, &[("ids", &ids.join(", "))]));
             }
         } else if m.is_hosted() {
             if crate::catalog::preset(&m.provider).is_none() {
-                err("model.provider", format!("unknown provider \"{}\"", m.provider));
+                err("model.provider", tf(say::VUnknownProvider, &[("provider", &m.provider)]));
             }
             let url = m.effective_base_url();
             if url.is_empty() {
-                err("model.base_url", "a base URL is needed".into());
+                err("model.base_url", t(say::VBaseUrlNeeded).into());
             } else if !(url.starts_with("http://") || url.starts_with("https://"))
                 || url.chars().count() > MAX_NAME_CHARS * 4
             {
-                err("model.base_url", "must be an http:// or https:// address".into());
+                err("model.base_url", t(say::VBaseUrlHttp).into());
             }
             if m.name.trim().is_empty() {
-                err("model.name", "a model name is needed".into());
+                err("model.name", t(say::VModelNeeded).into());
             }
         }
         if m.name.chars().count() > MAX_NAME_CHARS
@@ -748,27 +737,27 @@ impl Scenario {
                 .iter()
                 .any(|a| a.model.as_ref().is_some_and(|n| n.chars().count() > MAX_NAME_CHARS))
         {
-            err("model.name", format!("model names are at most {MAX_NAME_CHARS} characters"));
+            err("model.name", tf(say::VModelLong, &[("n", &MAX_NAME_CHARS)]));
         }
         if m.network.concurrency == 0 || m.network.concurrency > 64 {
-            err("model.network.concurrency", "must be between 1 and 64".into());
+            err("model.network.concurrency", tf(say::VBetween, &[("min", &1), ("max", &64)]));
         }
         if m.network.max_retries > 10 {
-            err("model.network.max_retries", "at most 10".into());
+            err("model.network.max_retries", tf(say::VAtMost, &[("n", &10)]));
         }
         if let Some(p) = m.price {
             if !(p.input_per_million >= 0.0
                 && p.output_per_million >= 0.0
                 && (p.input_per_million + p.output_per_million).is_finite())
             {
-                err("model.price", "prices must be zero or more".into());
+                err("model.price", t(say::VPrices).into());
             }
         }
         let cap = &self.model.spending_cap;
         if !(cap.cost.is_finite() && cap.cost >= 0.0) {
-            err("model.spending_cap.cost", "must be zero (no cap) or more".into());
+            err("model.spending_cap.cost", t(say::VCapZero).into());
         } else if cap.cost > 0.0 && self.model.price.is_none() {
-            err("model.spending_cap.cost", "a cap in money needs the prices per million tokens".into());
+            err("model.spending_cap.cost", t(say::VCapNeedsPrice).into());
         }
         self.method.validate(&self.agent_names(), &mut err);
         if errors.is_empty() {

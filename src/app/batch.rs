@@ -477,9 +477,9 @@ pub fn BatchPanel() -> impl IntoView {
             let s = d.scenario.as_ref().filter(|_| !d.interrupted)?;
             let other = editor.scenario.with(|e| !batch_scenario(e).same_as(s));
             let said = if other {
-                tf(say::BatchOfOther, &[("title", &s.title), ("seeds", &d.spec)])
+                tf(say::BatchOfOther, &[("title", &crate::presets::title_words(&s.title)), ("seeds", &d.spec)])
             } else {
-                tf(say::BatchOf, &[("title", &s.title), ("seeds", &d.spec)])
+                tf(say::BatchOf, &[("title", &crate::presets::title_words(&s.title)), ("seeds", &d.spec)])
             };
             Some(view! {
                 <p class="batch-of" class:other=other data-testid="batch-of" data-other=other.to_string()>{said}</p>
@@ -489,7 +489,7 @@ pub fn BatchPanel() -> impl IntoView {
     let interrupted = move || {
         b.read(|d| {
             d.interrupted.then(|| {
-                let title = d.scenario.as_ref().map(|s| s.title.clone()).unwrap_or_default();
+                let title = d.scenario.as_ref().map(|s| crate::presets::title_words(&s.title).to_string()).unwrap_or_default();
                 let said = tf(
                     say::BatchInterrupted,
                     &[

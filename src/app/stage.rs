@@ -18,6 +18,10 @@ pub struct Layout {
     pub tab: RwSignal<Option<Tab>>,
 }
 
+/// The widest window laid out as a phone's (style/app.css's `max-width: 899px`), where an open
+/// tab takes the stage's place under the run's controls.
+const PHONE_MAX_WIDTH: f64 = 899.0;
+
 /// A tab of the drawer beside the stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
@@ -88,6 +92,15 @@ impl Layout {
     pub fn show_stage(&self) {
         if !self.stage.get_untracked() {
             self.stage.set(true);
+        }
+    }
+
+    /// Closes the drawer where it hides the stage (a phone), so a run just started, with its
+    /// speeches and a seat's questions, is in sight.
+    pub fn uncover_stage(&self) {
+        let width = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64());
+        if width.is_some_and(|w| w <= PHONE_MAX_WIDTH) {
+            self.tab.set(None);
         }
     }
 

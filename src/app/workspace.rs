@@ -416,7 +416,10 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
                 node_ref=run_button.0
                 class="primary"
                 disabled=move || !shown.with(|c| c.run)
-                on:click=move |_| act(controller.play(&editor.scenario.get_untracked()))
+                on:click=move |_| {
+                    layout.uncover_stage();
+                    act(controller.play(&editor.scenario.get_untracked()))
+                }
             >
                 {move || shown.with(|c| c.run_label)}
             </button>
@@ -430,7 +433,10 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             <button
                 data-testid="step"
                 disabled=move || !shown.with(|c| c.step)
-                on:click=move |_| act(controller.step(&editor.scenario.get_untracked()))
+                on:click=move |_| {
+                    layout.uncover_stage();
+                    act(controller.step(&editor.scenario.get_untracked()))
+                }
             >
                 {t(say::Step)}
             </button>

@@ -118,7 +118,8 @@ impl Chart {
 
 /// How many runs had each value of a whole-number figure (`None`: the runs without it, under
 /// `missing`), as bars.
-fn histogram(values: impl Iterator<Item = Option<u32>>, unit: &str, missing: &str) -> (Vec<Bar>, f64) {
+fn histogram(values: impl Iterator<Item = Option<u32>>, label: &str, missing: &str) -> (Vec<Bar>, f64) {
+    use crate::i18n::{fill, say, t, tf};
     let mut counts = std::collections::BTreeMap::<Option<u32>, u32>::new();
     for v in values {
         *counts.entry(v).or_default() += 1;
@@ -131,10 +132,10 @@ fn histogram(values: impl Iterator<Item = Option<u32>>, unit: &str, missing: &st
     let bars = rows
         .into_iter()
         .map(|(v, n)| Bar {
-            label: v.map_or(missing.to_string(), |v| format!("{v} {unit}")),
+            label: v.map_or(missing.to_string(), |v| fill(label, &[("v", &v)])),
             value: f64::from(n),
             range: None,
-            text: format!("{n} run{}", if n == 1 { "" } else { "s" }),
+            text: if n == 1 { t(say::BsRunsOne).to_string() } else { tf(say::BsRunsMany, &[("n", &n)]) },
         })
         .collect();
     (bars, max)
@@ -146,7 +147,11 @@ fn spread_bar(label: String, s: &Spread, text: String) -> Bar {
 
 /// The batch's charts.
 pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
+    use crate::i18n::{say, t, tf};
     let mut out = Vec::new();
+    let range = |mean: String, min: String, max: String| {
+        tf(say::ChRange, &[("mean", &mean), ("min", &min), ("max", &max)])
+    };
     if summary.runs == 0 {
         return out;
     }
@@ -154,19 +159,25 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
     let floor: Vec<Bar> = summary
         .floor
         .iter()
-        .map(|(a, s)| spread_bar(a.clone(), s, format!("{} ({} to {})", pct(s.mean), pct(s.min), pct(s.max))))
+        .map(|(a, s)| spread_bar(a.clone(), s, range(pct(s.mean), pct(s.min), pct(s.max))))
         .collect();
-    let caption = "Share of the floor per agent: mean over runs, the line from the least to the most";
-    let axes = Axes { rows: "agent", measure: "share of the turns", ticks: ticks(1.0, false, pct) };
+    let caption = t(say::ChFloorCaption);
+    let axes = Axes { rows: t(say::ChAgent), measure: t(say::ChShareTurns), ticks: ticks(1.0, false, pct) };
     out.push(Chart { caption: caption.to_string(), rows: floor, max: 1.0, axes });
     let count = |v: f64| fixed(v, 0);
-    let (runs, max) = histogram(table.rows.iter().map(|r| Some(r.longest_run)), "in a row", "");
-    let caption = "Longest run of one speaker: how many runs had each";
-    let axes = Axes { rows: "longest stretch", measure: "number of runs", ticks: ticks(max, true, count) };
+    let (runs, max) = histogram(table.rows.iter().map(|r| Some(r.longest_run)), t(say::ChInARow), "");
+    let caption = t(say::ChLongestCaption);
+    let axes = Axes {
+        rows: t(say::ChLongestStretch),
+        measure: t(say::ChNumberRuns),
+        ticks: ticks(max, true, count),
+    };
     out.push(Chart { caption: caption.to_string(), rows: runs, max, axes });
-    let (spoke, max) = histogram(table.rows.iter().map(|r| r.everyone_spoke_by), "turns", "never");
-    let caption = "Turns until everyone had spoken: how many runs took each";
-    let axes = Axes { rows: "all had spoken by", measure: "number of runs", ticks: ticks(max, true, count) };
+    let (spoke, max) =
+        histogram(table.rows.iter().map(|r| r.everyone_spoke_by), t(say::ChTurnsLabel), t(say::ChNever));
+    let caption = t(say::ChEveryoneCaption);
+    let axes =
+        Axes { rows: t(say::ChAllSpokenBy), measure: t(say::ChNumberRuns), ticks: ticks(max, true, count) };
     out.push(Chart { caption: caption.to_string(), rows: spoke, max, axes });
     let optimum = table.rows.iter().find_map(|r| r.optimum).unwrap_or(0);
     let games: Vec<Bar> = summary
@@ -175,26 +186,29 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
         .enumerate()
         .filter(|(_, s)| s.n > 0)
         .map(|(g, s)| {
-            let text =
-                format!("{} ({} to {}) of {optimum}", fixed(s.mean, 1), fixed(s.min, 0), fixed(s.max, 0));
-            spread_bar(format!("game {}", g + 1), s, text)
+            let text = tf(
+                say::ChGameText,
+                &[
+                    ("mean", &fixed(s.mean, 1)),
+                    ("min", &fixed(s.min, 0)),
+                    ("max", &fixed(s.max, 0)),
+                    ("optimum", &optimum),
+                ],
+            );
+            spread_bar(tf(say::ChGameLabel, &[("n", &(g + 1))]), s, text)
         })
         .collect();
     if !games.is_empty() {
-        let caption = "Overall score per game (each an optimizer iteration): mean, and the range over runs";
+        let caption = t(say::ChGamesCaption);
         let top = optimum.max(1) as f64;
-        let axes = Axes {
-            rows: "game",
-            measure: "overall score (the right end is the optimum)",
-            ticks: ticks(top, true, count),
-        };
+        let axes = Axes { rows: t(say::ChGame), measure: t(say::ChOverall), ticks: ticks(top, true, count) };
         out.push(Chart { caption: caption.to_string(), rows: games, max: top, axes });
     }
     // The judge's scores: each agent dimension across the cast, then the conversation's dimensions.
     let judged: Vec<&(String, Spread)> = summary.judge.iter().filter(|(_, s)| s.n > 0).collect();
     if !judged.is_empty() {
         let top = judged.iter().map(|(_, s)| s.max).fold(5.0, f64::max);
-        let score = |s: &Spread| format!("{} ({} to {})", fixed(s.mean, 1), fixed(s.min, 0), fixed(s.max, 0));
+        let score = |s: &Spread| range(fixed(s.mean, 1), fixed(s.min, 0), fixed(s.max, 0));
         let mut dimensions: Vec<&str> = Vec::new();
         for (name, _) in &judged {
             if let Some((d, _)) = name.split_once(':') {
@@ -211,8 +225,9 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
                     Some(spread_bar(agent.to_string(), s, score(s)))
                 })
                 .collect();
-            let caption = format!("The judge's {d} score per agent: mean over the runs judged, the line from the least to the most");
-            let axes = Axes { rows: "agent", measure: "score", ticks: ticks(top, true, count) };
+            let caption = tf(say::ChJudgeAgentCaption, &[("dimension", &d)]);
+            let axes =
+                Axes { rows: t(say::ChAgent), measure: t(say::ChScore), ticks: ticks(top, true, count) };
             out.push(Chart { caption: caption.to_string(), rows, max: top, axes });
         }
         let whole: Vec<Bar> = judged
@@ -221,8 +236,9 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
             .map(|(name, s)| spread_bar(name.clone(), s, score(s)))
             .collect();
         if !whole.is_empty() {
-            let caption = "The judge's scores of the conversation: mean over the runs judged, the line from the least to the most";
-            let axes = Axes { rows: "dimension", measure: "score", ticks: ticks(top, true, count) };
+            let caption = t(say::ChJudgeWholeCaption);
+            let axes =
+                Axes { rows: t(say::ChDimension), measure: t(say::ChScore), ticks: ticks(top, true, count) };
             out.push(Chart { caption: caption.to_string(), rows: whole, max: top, axes });
         }
     }
@@ -232,16 +248,16 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
             .iter()
             .filter_map(|r| Some((r.seed, r.cost?)))
             .map(|(seed, c)| Bar {
-                label: format!("seed {seed}"),
+                label: tf(say::ChSeed, &[("seed", &seed)]),
                 value: c,
                 range: None,
                 text: format!("${}", fixed(c, 4)),
             })
             .collect();
-        let caption = "Cost per run";
+        let caption = t(say::ChCostCaption);
         let axes = Axes {
-            rows: "run",
-            measure: "cost in dollars",
+            rows: t(say::ChRun),
+            measure: t(say::ChCostDollars),
             ticks: ticks(summary.cost.max, false, |v| format!("${}", fixed(v, 4))),
         };
         out.push(Chart { caption: caption.to_string(), rows: cost, max: summary.cost.max, axes });

@@ -134,14 +134,15 @@ pub const INTERVALS: &str = "Intervals: 95 % Student's t interval of the mean ov
 
 /// How a run ended (as its CSV row names it: `turn_limit`, `error`, ...), in words.
 pub fn ending(how: &str) -> &str {
+    use crate::i18n::{say, t};
     match how {
-        "turn_limit" => "reached the turn limit",
-        "director_stopped" => "ended by the director's stop draw",
-        "game_over" => "played all their games",
-        "stopped" => "stopped by hand",
-        "error" => "ended on an error",
-        "spending_cap" => "stopped at the spending cap",
-        "unfinished" | "" => "did not finish",
+        "turn_limit" => t(say::EndTurnLimit),
+        "director_stopped" => t(say::EndDirector),
+        "game_over" => t(say::EndGames),
+        "stopped" => t(say::EndByHand),
+        "error" => t(say::EndError),
+        "spending_cap" => t(say::EndCap),
+        "unfinished" | "" => t(say::EndUnfinished),
         other => other,
     }
 }
@@ -298,10 +299,12 @@ impl Summary {
     /// the turn limit."; "Donald Trump held the floor in 46 % of turns on average, 30 to 60 %
     /// across runs."). The same figures as [`Summary::lines`], which the terminal prints.
     pub fn sentences(&self) -> Vec<String> {
+        use crate::i18n::{say, t, tf};
         let mut out = Vec::new();
-        let runs = |n: usize| if n == 1 { "1 run".to_string() } else { format!("{n} runs") };
+        let runs =
+            |n: usize| if n == 1 { t(say::BsRunsOne).to_string() } else { tf(say::BsRunsMany, &[("n", &n)]) };
         if self.runs == 0 {
-            out.push("No run has finished yet.".into());
+            out.push(t(say::BsNone).into());
             return out;
         }
         let ended: Vec<String> = self
@@ -310,14 +313,14 @@ impl Summary {
             .map(|(how, n)| {
                 let what = ending(how);
                 match (*n == self.runs, self.runs) {
-                    (true, 1) => format!("The run {what}"),
-                    (true, 2) => format!("Both runs {what}"),
-                    (true, _) => format!("All {} runs {what}", self.runs),
-                    (false, _) => format!("{n} of {} {what}", self.runs),
+                    (true, 1) => tf(say::BsOne, &[("what", &what)]),
+                    (true, 2) => tf(say::BsBoth, &[("what", &what)]),
+                    (true, _) => tf(say::BsAll, &[("n", &self.runs), ("what", &what)]),
+                    (false, _) => tf(say::BsSome, &[("n", n), ("total", &self.runs), ("what", &what)]),
                 }
             })
             .collect();
-        out.push(format!("{}.", ended.join("; ")));
+        out.push(tf(say::BsEnded, &[("list", &ended.join(t(say::BsJoin)))]));
         // A figure and, after what it counts, how it spread: ("12.3", " on average, 10 to 15
         // across runs"); for one run, or runs that agree, the figure alone.
         // Whole numbers without decimals: a range of turns is "3 to 9", not "3.0 to 9.0".
@@ -327,73 +330,73 @@ impl Summary {
             if s.n == 1 || s.min == s.max {
                 return (head, String::new());
             }
-            let tail = format!(
-                " on average, {} to {}{unit} across runs",
-                number(s.min, decimals),
-                number(s.max, decimals)
-            );
+            let max = format!("{}{unit}", number(s.max, decimals));
+            let tail = tf(say::BsTail, &[("min", &number(s.min, decimals)), ("max", &max)]);
             (head, tail)
         };
         let percent =
             |s: &Spread| Spread { mean: s.mean * 100.0, min: s.min * 100.0, max: s.max * 100.0, ..*s };
         for (agent, s) in &self.floor {
             let (head, tail) = spread(&percent(s), 0, " %");
-            out.push(format!("{agent} held the floor in {head} of turns{tail}."));
+            out.push(tf(say::BsFloor, &[("agent", agent), ("head", &head), ("tail", &tail)]));
         }
         let (head, tail) = spread(&self.longest_run, 1, "");
-        let turns = if head == "1" { "turn" } else { "turns" };
-        out.push(format!("The longest stretch of one speaker was {head} {turns}{tail}."));
+        let longest = if head == "1" { t(say::BsLongestOne) } else { t(say::BsLongestMany) };
+        out.push(crate::i18n::fill(longest, &[("head", &head), ("tail", &tail)]));
         let (head, tail) = spread(&self.everyone_spoke_by, 1, "");
         out.push(match self.everyone_spoke_by.n {
-            0 => "In no run did everyone get to speak.".into(),
-            n if n == self.runs => format!("Everyone had spoken by turn {head}{tail}."),
-            n => format!("Everyone spoke in {n} of {}, by turn {head}{tail}.", runs(self.runs)),
+            0 => t(say::BsNobodyAll).into(),
+            n if n == self.runs => tf(say::BsEveryoneBy, &[("head", &head), ("tail", &tail)]),
+            n => tf(
+                say::BsEveryoneSome,
+                &[("n", &n), ("runs", &runs(self.runs)), ("head", &head), ("tail", &tail)],
+            ),
         });
         let (head, tail) = spread(&self.calls, 0, "");
-        out.push(format!("Each run made {head} calls to the model{tail}."));
+        out.push(tf(say::BsCalls, &[("head", &head), ("tail", &tail)]));
         let (head, tail) = spread(&self.orchestration_tokens, 0, "");
         let (head, tail) = (grouped(&head), grouped(&tail));
-        out.push(format!("Choosing the speakers took {head} tokens a run{tail}."));
+        out.push(tf(say::BsChoosingTokens, &[("head", &head), ("tail", &tail)]));
         let (head, tail) = spread(&self.speech_tokens, 0, "");
         let (head, tail) = (grouped(&head), grouped(&tail));
-        out.push(format!("The speeches and the rest took {head} tokens a run{tail}."));
+        out.push(tf(say::BsSpeechTokens, &[("head", &head), ("tail", &tail)]));
         if self.cost.n > 0 {
             let (head, tail) = spread(&self.cost, 4, "");
-            out.push(format!("Each run cost ${head}{tail}."));
+            out.push(tf(say::BsCost, &[("head", &head), ("tail", &tail)]));
         }
         if self.retries.max > 0.0 || self.fallback_rate.max > 0.0 {
             let (head, tail) = spread(&self.retries, 1, "");
-            out.push(format!("Unreadable replies were asked again {head} times a run{tail}."));
+            out.push(tf(say::BsRetries, &[("head", &head), ("tail", &tail)]));
             // Per turn, not a share of turns: a bidding turn can default several bids.
             let (head, tail) = spread(&self.fallback_rate, 1, "");
-            out.push(format!("A default stood in for an unreadable reply {head} times a turn{tail}."));
+            out.push(tf(say::BsFallbacks, &[("head", &head), ("tail", &tail)]));
         } else {
-            out.push("Every reply was read the first time: no retries and no fallbacks.".into());
+            out.push(t(say::BsAllRead).into());
         }
         if let Some(rate) = self.default_bid_rate.filter(|r| *r > 0.0) {
-            out.push(format!(
-                "{} % of bids were unreadable and took the default bid.",
-                fixed(rate * 100.0, 1)
-            ));
+            out.push(tf(say::BsDefaultBids, &[("pct", &fixed(rate * 100.0, 1))]));
         }
         if self.refused + self.empty > 0 {
-            out.push(format!(
-                "{} calls were refused or went unanswered, and {} speeches came back empty.",
-                self.refused, self.empty
-            ));
+            out.push(tf(say::BsRefused, &[("refused", &self.refused), ("empty", &self.empty)]));
         }
         if self.efficiency.n > 0 {
             let (head, tail) = spread(&percent(&self.efficiency), 0, " %");
-            out.push(format!("The last game's overall score reached {head} of the best possible{tail}."));
+            out.push(tf(say::BsEfficiency, &[("head", &head), ("tail", &tail)]));
         }
         for (g, s) in self.overall_by_game.iter().enumerate().filter(|(_, s)| s.n > 0) {
             let (head, tail) = spread(s, 1, "");
-            out.push(format!("Game {} scored {head} overall{tail} ({}).", g + 1, runs(s.n)));
+            out.push(tf(
+                say::BsGame,
+                &[("game", &(g + 1)), ("head", &head), ("tail", &tail), ("runs", &runs(s.n))],
+            ));
         }
         // The judge's scores: the conversation's dimensions, then each agent's mean over dimensions.
         for (j, s) in self.judge.iter().filter(|(j, s)| s.n > 0 && !j.contains(':')) {
             let (head, tail) = spread(s, 1, "");
-            out.push(format!("The judge scored the conversation's {j} {head}{tail} ({}).", runs(s.n)));
+            out.push(tf(
+                say::BsJudge,
+                &[("dimension", j), ("head", &head), ("tail", &tail), ("runs", &runs(s.n))],
+            ));
         }
         out
     }

@@ -176,7 +176,10 @@ fn number_field_inner(
             editor.set_input_error(field, None);
             editor.scenario.notify();
         } else {
-            editor.set_input_error(field, Some(format!("\"{}\" is not a valid number", text.trim())))
+            editor.set_input_error(
+                field,
+                Some(crate::i18n::tf(crate::i18n::say::VNotNumber, &[("text", &text.trim())])),
+            )
         }
     };
     view! {

@@ -164,7 +164,8 @@ async function bringIntoReach(page, id, tabsToo = true) {
       if (tabsToo && pane && pane.hidden) return 'tab-' + pane.dataset.testid.slice(5);
       // On a phone an open tab takes the stage's place: closing it brings the stage back.
       const run = el.closest('.run');
-      if (tabsToo && run && getComputedStyle(run).display === 'none' && !run.parentElement.matches(':has(.comparison-frame)')) return 'drawer-close';
+      const gone = [run, el.closest('.stage')].some((e) => e && getComputedStyle(e).display === 'none');
+      if (tabsToo && run && gone && !run.parentElement.matches(':has(.comparison-frame)')) return 'drawer-close';
       return null;
     }, [id, STARTISH.source, TAB_OF.map(([re, tab]) => [re.source, tab]), tabsToo]).catch(() => null);
     if (press === 'panes') {

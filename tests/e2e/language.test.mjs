@@ -44,8 +44,8 @@ async function english(page, selectors) {
     // texts of a run's prompts are the models' words too.
     const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt], .prompt-text, '
       + '.reason > h3 + p, .reason q, th.dimension, textarea, .parse .read, .call pre, tr:has(> td[data-figure^="judge:"]) > th, .descriptions p';
-    // Codes: a room's code, its join link, a command to type.
-    const codes = 'code, .room-code';
+    // Codes: a room's code, its join link, a command to type; and the terminal's own lines.
+    const codes = 'code, .room-code, .batch-figures pre';
     const skipped = (el) => el.closest('[lang=en]') || el.closest(said) || el.closest(codes);
     const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     for (const root of sel.flatMap((s) => [...document.querySelectorAll(s)])) {
@@ -349,6 +349,43 @@ test("a key that looks wrong is said in Chinese: a space inside it, another prov
     await eventually(async () => assert.match(await problem.textContent(), said));
     assert.deepEqual(await english(page, ['[data-testid=key-problem]']), code, `${provider}'s key problem`);
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a scenario's field that is wrong says why in Chinese, under the field", async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('tab-scenario').click();
+  await page.getByTestId('field-title').fill('');
+  await page.getByTestId('field-max_turns').fill('0');
+  await page.getByTestId('field-word_limit').fill('0');
+  assert.equal(await page.getByTestId('error-title').textContent(), '需要填写标题');
+  assert.equal(await page.getByTestId('error-max_turns').textContent(), '必须在 1 到 10000 之间');
+  assert.equal(await page.getByTestId('error-word_limit').textContent(), '至少为 1');
+  assert.deepEqual(await english(page, ['#drawer']), [], 'English in the editor with its errors');
+  await page.getByTestId('field-max_turns').fill('五十');
+  assert.equal(await page.getByTestId('error-max_turns').textContent(), '“五十”不是有效的数字');
+  assert.deepEqual(await english(page, ['#drawer']), [], 'English in the editor with its errors');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a batch's summary and charts in Chinese: its sentences, each run's ending, the charts' captions and axes", async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-rail-debate').click();
+  await page.getByTestId('field-max_turns').fill('4');
+  await page.getByTestId('tab-batch').click();
+  await page.getByTestId('batch-seeds').fill('1..3');
+  await page.getByTestId('batch-run').click();
+  await eventually(async () => assert.equal(await page.getByTestId('batch-progress').getAttribute('data-done'), '3'), { timeout: 60000 });
+  await page.getByTestId('batch-summary').waitFor();
+  const said = await page.getByTestId('batch-summary').locator('li').allTextContents();
+  assert.equal(said[0], '全部 3 次运行都到达了轮数上限。');
+  assert.ok(said.some((s) => /^Donald Trump 在 \d+ % 的轮次中发言/.test(s)), said.join('\n'));
+  assert.ok((await page.getByTestId('batch-chart').count()) >= 3);
+  assert.deepEqual(await english(page, ['#drawer']), [], 'English in a finished batch');
+  await screenshot(page, 'zh-batch-1280');
   assert.deepEqual(errors, []);
   await context.close();
 });

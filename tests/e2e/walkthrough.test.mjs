@@ -42,7 +42,7 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }])
   });
 }
 
-test("a phone with a tab open keeps Run, Step and the projector's button in reach, and the batch form level", async () => {
+test("a phone with a tab open keeps Run, Step and the projector's button in reach, Run brings the stage back, and the batch form is level", async () => {
   const { page, context, errors } = await openApp(session.browser, session.server.url, PHONE.viewport, 'preset-list', PHONE);
   await page.getByTestId('open-rail-debate').click();
   await page.getByTestId('tab-batch').click();
@@ -65,12 +65,19 @@ test("a phone with a tab open keeps Run, Step and the projector's button in reac
   // No progress bar counting "0 of 0 runs" before a batch has run.
   assert.equal(await page.locator('.batch-progress').isVisible(), false);
   await screenshot(page, 'walkthrough-phone-batch');
-  // Run from here plays; closing the tab shows the stage again.
+  // Run from here closes the tab, so the run (and any question to the class) is in sight.
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
+  await eventually(async () => assert.equal(await page.raw.getByTestId('transcript').isVisible(), true));
+  assert.equal(await page.raw.getByTestId('drawer').isVisible(), false);
   await waitForStatus(page, 'Finished after turn 10');
-  await page.getByTestId('drawer-close').click();
-  await page.getByTestId('transcript').waitFor();
+  // On a wide screen the tab stays open beside the stage.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByTestId('tab-batch').click();
+  await page.getByTestId('reset').click();
+  await page.getByTestId('run').click();
+  await waitForStatus(page, 'Finished after turn 10');
+  assert.equal(await page.raw.getByTestId('drawer').isVisible(), true);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -48,8 +48,9 @@ impl MethodSettings for BiddingSettings {
     ];
 
     fn validate(&self, _agents: &[String], err: &mut dyn FnMut(&str, String)) {
+        use crate::i18n::{say, t};
         if self.attempts == 0 {
-            err("method.attempts", "must be at least 1".into());
+            err("method.attempts", t(say::VAtLeastOne).into());
         }
         check_pattern(&self.pattern, "method.pattern", err);
     }

@@ -75,14 +75,15 @@ impl MethodSettings for DirectorSettings {
     ];
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
+        use crate::i18n::{say, t, tf};
         if !(0.0..=1.0).contains(&self.stop_probability) || self.stop_probability.is_nan() {
-            err("method.stop_probability", "must be between 0 and 1".into());
+            err("method.stop_probability", tf(say::VBetween, &[("min", &0), ("max", &1)]));
         }
         if self.attempts == 0 {
-            err("method.attempts", "must be at least 1".into());
+            err("method.attempts", t(say::VAtLeastOne).into());
         }
         if !self.director.is_empty() && !agents.contains(&self.director) {
-            err("method.director", format!("\"{}\" is not one of the agents", self.director));
+            err("method.director", tf(say::VNotAgent, &[("name", &self.director)]));
         }
         check_pattern(&self.pattern, "method.pattern", err);
     }

@@ -100,11 +100,12 @@ impl MethodSettings for HandoffSettings {
     }
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
+        use crate::i18n::{say, t, tf};
         if self.attempts == 0 {
-            err("method.attempts", "must be at least 1".into());
+            err("method.attempts", t(say::VAtLeastOne).into());
         }
         if !self.first_speaker.is_empty() && !agents.contains(&self.first_speaker) {
-            err("method.first_speaker", format!("\"{}\" is not one of the agents", self.first_speaker));
+            err("method.first_speaker", tf(say::VNotAgent, &[("name", &self.first_speaker)]));
         }
         check_pattern(&prompts::fill(&self.pattern, &[("names", "a|b")]), "method.pattern", err);
     }

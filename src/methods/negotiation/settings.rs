@@ -88,36 +88,37 @@ impl MethodSettings for NegotiationSettings {
     }
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
+        use crate::i18n::{say, t, tf};
         if agents.len() != 2 {
-            err("agents", "the negotiation game needs exactly two players".into());
+            err("agents", t(say::VTwoPlayers).into());
         }
         if self.resources.len() < 2 {
-            err("method.resources", "at least two resources are needed".into());
+            err("method.resources", t(say::VTwoResources).into());
         }
         if self.resources.len() > MAX_RESOURCES {
-            err("method.resources", format!("at most {MAX_RESOURCES} resources are allowed"));
+            err("method.resources", tf(say::VMaxResources, &[("n", &MAX_RESOURCES)]));
         }
         for (i, r) in self.resources.iter().enumerate() {
             if r.trim().is_empty() || self.resources[..i].contains(r) {
-                err("method.resources", format!("resource {} is empty or repeated", i + 1));
+                err("method.resources", tf(say::VResourceBad, &[("n", &(i + 1))]));
             }
         }
         if self.inventories.len() != 2 {
-            err("method.inventories", "one inventory per player is needed".into());
+            err("method.inventories", t(say::VOneInventoryEach).into());
         }
         for (p, inv) in self.inventories.iter().enumerate() {
             if inv.len() != self.resources.len() {
-                err(&format!("method.inventories[{p}]"), "needs one quantity per resource".into());
+                err(&format!("method.inventories[{p}]"), t(say::VQuantityEach).into());
             }
             if inv.iter().any(|&q| !(0..=MAX_QUANTITY).contains(&q)) {
-                err(&format!("method.inventories[{p}]"), format!("quantities must be 0 to {MAX_QUANTITY}"));
+                err(&format!("method.inventories[{p}]"), tf(say::VQuantities, &[("max", &MAX_QUANTITY)]));
             }
         }
         if self.value_scale.is_empty() {
-            err("method.value_scale", "needs at least one value".into());
+            err("method.value_scale", t(say::VOneValue).into());
         }
         if self.iterations == 0 || self.iterations > 100 {
-            err("method.iterations", "must be between 1 and 100".into());
+            err("method.iterations", tf(say::VBetween, &[("min", &1), ("max", &100)]));
         }
     }
 }

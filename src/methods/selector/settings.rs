@@ -85,17 +85,18 @@ impl MethodSettings for SelectorSettings {
     ];
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
+        use crate::i18n::{say, t, tf};
         if self.attempts == 0 {
-            err("method.attempts", "must be at least 1".into());
+            err("method.attempts", t(say::VAtLeastOne).into());
         }
         if agents.len() < 2 {
-            err("agents", "the selector needs at least two agents to choose between".into());
+            err("agents", t(say::VSelectorTwo).into());
         }
         if self.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
-            err("method.temperature", "must be between 0 and 2".into());
+            err("method.temperature", tf(say::VBetween, &[("min", &0), ("max", &2)]));
         }
         if self.max_tokens == Some(0) {
-            err("method.max_tokens", "must be at least 1 (or empty for the provider's default)".into());
+            err("method.max_tokens", t(say::VMaxTokens).into());
         }
     }
 }
