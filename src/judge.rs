@@ -180,50 +180,6 @@ pub struct Card {
     pub reasons: Vec<Reason>,
 }
 
-impl Card {
-    /// Who scored highest, in words: the agents whose scores take the largest mean share of their
-    /// scales (every one of them on a tie), with that mean on the scale when every dimension has
-    /// the same one, else as a share of each scale. `None` when no agent was scored.
-    pub fn leader(&self) -> Option<String> {
-        use crate::i18n::{say, t, tf};
-        let share = |c: &Scorecard| {
-            let parts: Vec<f64> = c
-                .scores
-                .iter()
-                .filter_map(|s| {
-                    let v = s.score?;
-                    Some(if s.max > s.min {
-                        f64::from(v - s.min.min(v)) / f64::from(s.max - s.min)
-                    } else {
-                        1.0
-                    })
-                })
-                .collect();
-            (!parts.is_empty()).then(|| parts.iter().sum::<f64>() / parts.len() as f64)
-        };
-        let shares: Vec<(&Scorecard, f64)> =
-            self.agents.iter().filter_map(|c| Some((c, share(c)?))).collect();
-        let best = shares.iter().map(|(_, s)| *s).fold(f64::NEG_INFINITY, f64::max);
-        let top: Vec<&Scorecard> =
-            shares.iter().filter(|(_, s)| (s - best).abs() < 1e-9).map(|(c, _)| *c).collect();
-        let first = top.first()?;
-        let mut names = top.iter().map(|c| c.agent.as_str()).collect::<Vec<_>>().join(t(say::ListAnd));
-        if top.len() > 1 {
-            names.push_str(t(say::JudgeLeaderTied));
-        }
-        let scales: Vec<(u32, u32)> = first.scores.iter().map(|s| (s.min, s.max)).collect();
-        let same = scales.windows(2).all(|w| w[0] == w[1]);
-        Some(match scales.first() {
-            Some(&(min, max)) if same => {
-                let scored: Vec<f64> = first.scores.iter().filter_map(|s| s.score.map(f64::from)).collect();
-                let mean = crate::text::fixed(scored.iter().sum::<f64>() / scored.len().max(1) as f64, 1);
-                tf(say::JudgeLeader, &[("names", &names), ("mean", &mean), ("min", &min), ("max", &max)])
-            }
-            _ => tf(say::JudgeLeaderShare, &[("names", &names), ("share", &((best * 100.0).round() as i64))]),
-        })
-    }
-}
-
 /// The judge's reasons for one agent (or the conversation: `agent` empty).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reason {
@@ -268,6 +224,48 @@ impl Pointed {
 }
 
 impl Card {
+    /// Who scored highest, in words: the agents whose scores take the largest mean share of their
+    /// scales (every one of them on a tie), with that mean on the scale when every dimension has
+    /// the same one, else as a share of each scale. `None` when no agent was scored.
+    pub fn leader(&self) -> Option<String> {
+        use crate::i18n::{say, t, tf};
+        let share = |c: &Scorecard| {
+            let parts: Vec<f64> = c
+                .scores
+                .iter()
+                .filter_map(|s| {
+                    let v = s.score?;
+                    Some(if s.max > s.min {
+                        f64::from(v - s.min.min(v)) / f64::from(s.max - s.min)
+                    } else {
+                        1.0
+                    })
+                })
+                .collect();
+            (!parts.is_empty()).then(|| parts.iter().sum::<f64>() / parts.len() as f64)
+        };
+        let shares: Vec<(&Scorecard, f64)> =
+            self.agents.iter().filter_map(|c| Some((c, share(c)?))).collect();
+        let best = shares.iter().map(|(_, s)| *s).fold(f64::NEG_INFINITY, f64::max);
+        let top: Vec<&Scorecard> =
+            shares.iter().filter(|(_, s)| (s - best).abs() < 1e-9).map(|(c, _)| *c).collect();
+        let first = top.first()?;
+        let mut names = top.iter().map(|c| c.agent.as_str()).collect::<Vec<_>>().join(t(say::ListAnd));
+        if top.len() > 1 {
+            names.push_str(t(say::JudgeLeaderTied));
+        }
+        let scales: Vec<(u32, u32)> = first.scores.iter().map(|s| (s.min, s.max)).collect();
+        let same = scales.windows(2).all(|w| w[0] == w[1]);
+        Some(match scales.first() {
+            Some(&(min, max)) if same => {
+                let scored: Vec<f64> = first.scores.iter().filter_map(|s| s.score.map(f64::from)).collect();
+                let mean = crate::text::fixed(scored.iter().sum::<f64>() / scored.len().max(1) as f64, 1);
+                tf(say::JudgeLeader, &[("names", &names), ("mean", &mean), ("min", &min), ("max", &max)])
+            }
+            _ => tf(say::JudgeLeaderShare, &[("names", &names), ("share", &((best * 100.0).round() as i64))]),
+        })
+    }
+
     /// The card of the newest verdict in `events`; none before one.
     pub fn of(events: &[Event]) -> Option<Card> {
         let verdict @ Event::Verdict { judge, same_model, not_judged, .. } = latest(events)? else {
