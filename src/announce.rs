@@ -1,12 +1,12 @@
 //! What a screen reader hears of a run as it plays: each finished speech once, with its speaker,
 //! and each turn's decision once (who takes the floor and with what bid, the director's choice and
-//! stop draw, the selector's pick, a handoff, a trading move), worded as the terminal words them
-//! ([`crate::decisions`]). Never a speech's words as they stream, and not each bid on its own: the
+//! stop draw, the selector's pick, a handoff, a trading move), worded as the stage's panels word
+//! them. Never a speech's words as they stream, and not each bid on its own: the
 //! bid board shows those, and a turn of five agents would be five announcements before the one
-//! that matters.
+//! that matters. A decision is said in the sentence the stage shows it in, in the page's language.
 
 use crate::events::{Event, MessageKind};
-use crate::i18n::{say, tf};
+use crate::i18n::{say, t, tf};
 
 /// Hears a run's events in order; remembers the bids of the turn under way, for the selection
 /// that follows them.
@@ -48,11 +48,51 @@ impl Announcer {
             }),
             // A student's vote decides nothing; the teacher's floor does, and is announced.
             Event::FloorVote { .. } | Event::ModelCall { .. } => None,
-            _ => {
-                crate::decisions::decision(event).map(|d| if d.ends_with('.') { d } else { format!("{d}.") })
-            }
+            _ => decision(event).map(|line| {
+                if line.ends_with(['.', '。', '!', '?']) {
+                    line
+                } else {
+                    tf(say::HeardSentence, &[("line", &line)])
+                }
+            }),
         }
     }
+}
+
+/// A turn's decision in the sentence the stage's panels show it in (the page's language), or,
+/// for what no panel words as a sentence, as the terminal words it.
+fn decision(event: &Event) -> Option<String> {
+    use crate::methods::{director, handoff, negotiation, selector};
+    Some(match event {
+        Event::StopDraw { sample, probability, stop, ended_by_class, .. } => {
+            director::words::draw_sentence(*sample, *probability, *stop, *ended_by_class)
+        }
+        Event::DirectorChoice { agent, fallback, .. } => {
+            director::words::choice_sentence("", agent, *fallback)
+        }
+        Event::SelectorChoice { agent, matched, attempts, .. } => {
+            selector::words::selection_sentence(agent, *matched, *attempts)
+        }
+        Event::Handoff { from, to, method, fallback, reason, missed, .. } => {
+            let sentence = handoff::words::handoff_sentence(from, to, method, *fallback);
+            if *fallback {
+                let why = reason.as_deref().map_or(t(say::HandoffNone).to_string(), |r| {
+                    handoff::words::why_missed(missed.as_ref(), r)
+                });
+                tf(say::HeardHandoffWhy, &[("sentence", &sentence), ("why", &why)])
+            } else {
+                sentence
+            }
+        }
+        Event::Action { player, action, valid, reason, invalid, .. } => {
+            let why = negotiation::words::why_invalid(invalid.as_ref(), reason);
+            negotiation::words::move_line(player, action.as_ref(), *valid, &why)
+        }
+        Event::OptimizerIteration { note: Some(note), .. } => {
+            tf(say::HeardOptimizer, &[("note", &negotiation::words::optimizer_note(note))])
+        }
+        _ => return crate::decisions::decision(event),
+    })
 }
 
 /// Everything a run's `events` announce, in order.
@@ -122,12 +162,49 @@ mod tests {
     }
 
     #[test]
-    fn the_directors_choice_and_draw_and_a_handoff_are_announced_in_the_terminals_words() {
-        let heard = announcements(&demo_run("daily-show-director", 6));
-        assert!(heard.iter().any(|h| h.starts_with("Next speaker: ")), "{heard:#?}");
-        assert!(heard.iter().any(|h| h.starts_with("Stop draw: ")), "{heard:#?}");
-        assert!(heard.iter().all(|h| !h.ends_with("..")));
+    fn the_directors_choice_and_draw_and_a_handoff_are_announced_in_the_stages_sentences() {
+        let events = demo_run("daily-show-director", 6);
+        let heard = announcements(&events);
+        for event in &events {
+            if let Event::DirectorChoice { agent, .. } = event {
+                let line = format!("{agent} speaks next.");
+                assert!(heard.contains(&line), "{line} in {heard:#?}");
+            }
+        }
+        let draws = events.iter().filter(|e| matches!(e, Event::StopDraw { .. })).count();
+        let said: Vec<&String> = heard.iter().filter(|h| h.contains("chance to end the show")).collect();
+        assert_eq!(said.len(), draws, "{heard:#?}");
+        assert!(
+            said.iter().all(|h| h.contains("drew 0.") && h.ends_with('.') && !h.ends_with("..")),
+            "{said:#?}"
+        );
         let heard = announcements(&demo_run("ai-morality-handoff", 4));
-        assert!(heard.iter().any(|h| h.starts_with("Handoff (")), "{heard:#?}");
+        assert!(heard.iter().any(|h| h.contains(" hands the floor to ")), "{heard:#?}");
+    }
+
+    #[test]
+    fn a_chinese_page_hears_its_decisions_in_chinese() {
+        let runs = [demo_run("daily-show-director", 6), demo_run("ai-morality-handoff", 4)];
+        crate::i18n::speak(Some(crate::i18n::zh::TABLE));
+        let heard: Vec<String> = runs.iter().flat_map(|events| announcements(events)).collect();
+        crate::i18n::speak(None);
+        let speeches: Vec<&String> = runs
+            .iter()
+            .flatten()
+            .filter_map(|e| match e {
+                Event::Message { text, .. } => Some(text),
+                _ => None,
+            })
+            .collect();
+        let decisions: Vec<&String> =
+            heard.iter().filter(|h| !speeches.iter().any(|s| h.ends_with(s.as_str()))).collect();
+        assert!(decisions.len() >= 6, "{heard:#?}");
+        for line in &decisions {
+            assert!(line.ends_with('。'), "{line}");
+            assert!(
+                !line.contains("Next speaker") && !line.contains("Stop draw") && !line.contains("Handoff"),
+                "{line}"
+            );
+        }
     }
 }

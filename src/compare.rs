@@ -92,12 +92,8 @@ impl Comparison {
         self.values
             .iter()
             .map(|value| {
-                // English keeps a method's id, as the values are typed; another language names it
-                // in its own words.
                 let shown = match self.vary {
-                    Vary::Method if crate::i18n::lang() != crate::i18n::Lang::En => {
-                        crate::scenario::MethodKind::from_id(value).map_or(value.as_str(), |k| k.words())
-                    }
+                    Vary::Method => crate::scenario::MethodKind::id_words(value),
                     _ => value.as_str(),
                 };
                 let label = crate::i18n::tf(
@@ -293,6 +289,16 @@ pub fn to_csv(agents: &[String], games: u32, columns: &[(String, RunFigures)]) -
         out.push_str(&line([vec![label.clone()], table.figure_cells(figures)].concat()));
     }
     out
+}
+
+/// What "Judge each" says it did for `finished` columns played to their end (none: nothing yet
+/// to judge).
+pub fn judge_each_note(finished: usize) -> String {
+    use crate::i18n::{say, t, tf};
+    match finished {
+        0 => t(say::CmpJudgeNeedsOne).into(),
+        n => tf(say::CmpJudgingEach, &[("n", &n)]),
+    }
 }
 
 mod strip;

@@ -140,9 +140,33 @@ pub fn speaker_words(name: &str) -> &str {
     }
 }
 
+/// The language a Chinese page offers a scenario without one.
+pub const OFFERED_LANGUAGE: &str = "简体中文";
+
+/// Whether the stage offers to have the scenario's agents speak the page's language: on a
+/// Chinese page, while no run is under way, when the scenario names no language of its own (its
+/// agents then speak its prompts' English).
+pub fn offers_language(page: crate::i18n::Lang, mode: Status, language: &str) -> bool {
+    page == crate::i18n::Lang::ZhHans
+        && matches!(mode, Status::Idle | Status::Finished)
+        && language.trim().is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_chinese_page_at_rest_offers_chinese_to_a_scenario_without_a_language() {
+        use crate::i18n::Lang;
+        assert!(offers_language(Lang::ZhHans, Status::Idle, ""));
+        assert!(offers_language(Lang::ZhHans, Status::Finished, "  "));
+        assert!(!offers_language(Lang::En, Status::Idle, ""));
+        assert!(!offers_language(Lang::ZhHans, Status::Running, ""));
+        assert!(!offers_language(Lang::ZhHans, Status::Paused, ""));
+        assert!(!offers_language(Lang::ZhHans, Status::Idle, "English"));
+        assert!(!offers_language(Lang::ZhHans, Status::Idle, OFFERED_LANGUAGE));
+    }
 
     #[test]
     fn interjections_made_during_a_turn_say_when_they_are_heard() {

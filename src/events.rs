@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::failure::Adaptation;
-use crate::game::negotiation::Action;
+use crate::game::negotiation::{Action, InvalidMove};
 use crate::judge::scorecard::{Score, Scorecard};
 use crate::model::{
     ChatMessage, EngineTime, HistorySpan, Purpose, Refusal, Sampling, ToolCall, ToolSpec, Usage,
@@ -134,6 +134,55 @@ pub enum SelectorMatch {
     OnlyCandidate,
     /// No attempt named a candidate; the method's fallback spoke.
     Fallback,
+}
+
+/// Why a reply handed the floor to no one the rules take. The log keeps it (the `missed` of a
+/// `handoff` event) beside its English words (`reason`), so a page says it in its own language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum HandoffMiss {
+    /// The call was refused or filtered, or its reply had no answer (`reason` says which).
+    NoAnswer,
+    NamesNoOne,
+    NotAnAgent {
+        name: String,
+    },
+    ToItself {
+        name: String,
+    },
+    NoToolCall,
+    ArgumentsNotJson,
+    NotJson,
+    /// A tool call's or JSON reply's field is missing.
+    NoField {
+        field: String,
+    },
+}
+
+impl HandoffMiss {
+    /// Reads a logged code back; a code this build does not know reads as none (the event's
+    /// English `reason` still says it).
+    pub fn from_value(value: &serde_json::Value) -> Option<HandoffMiss> {
+        let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str).map(str::to_string);
+        Some(match value.get("code")?.as_str()? {
+            "no_answer" => HandoffMiss::NoAnswer,
+            "names_no_one" => HandoffMiss::NamesNoOne,
+            "not_an_agent" => HandoffMiss::NotAnAgent { name: text("name")? },
+            "to_itself" => HandoffMiss::ToItself { name: text("name")? },
+            "no_tool_call" => HandoffMiss::NoToolCall,
+            "arguments_not_json" => HandoffMiss::ArgumentsNotJson,
+            "not_json" => HandoffMiss::NotJson,
+            "no_field" => HandoffMiss::NoField { field: text("field")? },
+            _ => return None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for HandoffMiss {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        HandoffMiss::from_value(&value).ok_or_else(|| serde::de::Error::custom("an unknown handoff miss"))
+    }
 }
 
 /// Why a run ended.
@@ -378,6 +427,9 @@ events! {
         raw: String = string,
         fallback: bool = bool,
         reason: Option<String> = opt_string unless empty,
+        /// Why the reply handed off to no one, as a code with its values (`reason` says it in
+        /// English); none when it named someone, and in logs from before it was kept.
+        missed: Option<HandoffMiss> = any_or_default unless empty,
     },
     GameStarted "game_started" {
         iteration: u32 = u32,
@@ -392,6 +444,9 @@ events! {
         action: Option<Action> = any_or_default,
         valid: bool = bool,
         reason: String = string,
+        /// Why an invalid action was refused, as a code with its values (`reason` says it in
+        /// English); none for a valid one, and in logs from before it was kept.
+        invalid: Option<InvalidMove> = any_or_default unless empty,
         /// The proposal waiting for an answer after this action, if any.
         pending: Option<Proposal> = any_or_default unless empty,
         /// The player who asked to end, while the other has not answered.

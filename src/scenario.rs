@@ -225,10 +225,10 @@ macro_rules! scenario_methods {
 
             /// The method's prompt templates its settings send (see `MethodSettings::TEMPLATES`).
             fn templates(&self) -> Vec<(&'static str, &'static str)> {
-                let (all, sends): (&[(&'static str, &'static str)], &dyn Fn(&str) -> bool) = match self {
+                let (all, sends): (&[crate::methods::registry::TemplateName], &dyn Fn(&str) -> bool) = match self {
                     $(Method::$kind(s) => (<crate::methods::$module::settings::Settings as MethodSettings>::TEMPLATES, &|f| s.sends(f)),)*
                 };
-                all.iter().copied().filter(|(f, _)| sends(f)).collect()
+                all.iter().filter(|(f, _)| sends(f)).map(|(f, label)| (*f, label())).collect()
             }
 
             fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
@@ -333,6 +333,16 @@ impl Method {
 impl MethodKind {
     pub fn from_id(id: &str) -> Option<MethodKind> {
         MethodKind::ALL.iter().copied().find(|k| k.id() == id)
+    }
+
+    /// A method named by `id` where the page lists methods by id (a comparison's values, a
+    /// tournament's rows): English keeps the id, as it is typed; another language says the
+    /// method in its own words. An id that is no method stays as it is.
+    pub fn id_words(id: &str) -> &str {
+        match MethodKind::from_id(id) {
+            Some(kind) if crate::i18n::lang() != crate::i18n::Lang::En => kind.words(),
+            _ => id,
+        }
     }
 }
 

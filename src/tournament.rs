@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::batch::csv::{line, records};
+use crate::i18n::{say, t, tf};
 use crate::judge::pairwise::{Judgement, Side, OVERALL};
 
 const HEADER: &str = "tournament,seeds,judge,seed,method_a,method_b,dimension,first,second,outcome,agreed";
@@ -473,15 +474,15 @@ impl Board {
     /// The board of `text`: the CSV `agora tournament` writes, or the JSON leaderboard beside it.
     pub fn read(text: &str) -> Result<Board, String> {
         let (board, rows) = if text.trim_start().starts_with('{') {
-            let board: Leaderboard = serde_json::from_str(text)
-                .map_err(|e| format!("this is not the leaderboard `agora tournament` writes ({e})"))?;
+            let board: Leaderboard =
+                serde_json::from_str(text).map_err(|e| tf(say::BoardNotLeaderboard, &[("why", &e)]))?;
             (board, None)
         } else {
             let t = Tournament::read_csv(text)?;
             (Leaderboard::of(&t), Some(t))
         };
         if board.standings.is_empty() {
-            return Err("the tournament has no judged pairs of methods yet".into());
+            return Err(t(say::BoardNoPairs).into());
         }
         let lo = board.standings.iter().map(|s| s.low.min(s.rating)).fold(f64::INFINITY, f64::min);
         let hi = board.standings.iter().map(|s| s.high.max(s.rating)).fold(f64::NEG_INFINITY, f64::max);
@@ -489,10 +490,7 @@ impl Board {
         let at = |x: f64| ((x - lo) / span * 1000.0).round() / 10.0;
         let fixed = |x: f64| crate::text::fixed(x, 0);
         Ok(Board {
-            by: format!(
-                "Judged by {}, seeds {}. Ratings are Bradley–Terry strengths on the Elo scale (1000 is the average method; 400 points are ten to one odds), with 95 % intervals from resampling the seeds.",
-                board.judge, board.seeds
-            ),
+            by: tf(say::BoardBy, &[("judge", &board.judge), ("seeds", &board.seeds)]),
             rows: board
                 .standings
                 .iter()
@@ -506,12 +504,11 @@ impl Board {
                 })
                 .collect(),
             agreement: match board.agreement {
-                Some(a) => format!(
-                    "The two orders of asking agreed on {} % of {} judgements; a preference counts only when they agree, else it is a tie.",
-                    crate::text::fixed(a * 100.0, 1),
-                    board.judged
+                Some(a) => tf(
+                    say::BoardAgreement,
+                    &[("share", &crate::text::fixed(a * 100.0, 1)), ("n", &board.judged)],
                 ),
-                None => "No judgement was made in both orders.".into(),
+                None => t(say::BoardNoAgreement).into(),
             },
             dimensions: rows.map(|t| records_by_dimension(&t)),
         })

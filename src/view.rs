@@ -440,7 +440,7 @@ impl RunView {
                 };
                 director::view::set_choice(&mut self.director, *turn, pick);
             }
-            Event::Handoff { turn, from, to, method, raw, fallback, reason } => {
+            Event::Handoff { turn, from, to, method, raw, fallback, reason, missed } => {
                 if *fallback {
                     self.stats.tally(from, |t| t.fallbacks += 1);
                 }
@@ -451,7 +451,7 @@ impl RunView {
                     method: method.clone(),
                     raw: raw.clone(),
                     fallback: *fallback,
-                    reason: reason.clone(),
+                    reason: reason.as_ref().map(|r| handoff::words::why_missed(missed.as_ref(), r)),
                     why: self.reasoning_of(*turn, from, Purpose::Handoff),
                 };
                 handoff::view::add_handoff(&mut self.handoffs, &mut self.handoff_counts, row);
@@ -476,7 +476,18 @@ impl RunView {
                 let game = self.negotiation.get_or_insert_with(NegotiationView::default);
                 game.start_game(*iteration, *optimum, prompts);
             }
-            Event::Action { turn, player, raw, action, valid, reason, pending, end_requested_by } => {
+            Event::Action {
+                turn,
+                player,
+                raw,
+                action,
+                valid,
+                reason,
+                invalid,
+                pending,
+                end_requested_by,
+            } => {
+                let reason = &negotiation::words::why_invalid(invalid.as_ref(), reason);
                 if !valid {
                     self.stats.tally(player, |t| t.fallbacks += 1);
                 }

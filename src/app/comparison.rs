@@ -17,6 +17,7 @@ use crate::app::{browser, storage, Controller, MethodPanel};
 use crate::compare::{Comparison, ComparisonFile};
 use crate::export::RunFile;
 use crate::i18n::{say, t, tf};
+use crate::judge::rubric::Dimension;
 use crate::scenario::Scenario;
 use crate::ui::form::EditorState;
 
@@ -330,6 +331,16 @@ fn ComparisonView(fragment: String) -> impl IntoView {
             }
         });
     };
+    // "Judge each": every finished column by its own scenario's judge, its scores in the strip.
+    let judge_each = move || {
+        let finished = open.try_with_value(|o| {
+            let done: Vec<&Column> =
+                o.iter().flat_map(|o| &o.columns).filter(|c| c.controller.judgeable().is_ok()).collect();
+            done.iter().for_each(|c| c.controller.judge_named());
+            done.len()
+        });
+        note.set(crate::compare::judge_each_note(finished.unwrap_or(0)));
+    };
     // "Judge side by side": every pair of finished columns, judged in both orders by the tools
     // module (`judge_pair`); what each pair gave, as the module wrote it.
     let pairs = RwSignal::new(Vec::<(String, String, serde_json::Value)>::new());
@@ -375,7 +386,7 @@ fn ComparisonView(fragment: String) -> impl IntoView {
             }
             .await;
             note.set(match done {
-                Ok(()) => String::new(),
+                Ok(()) => tf(say::CmpPairsDone, &[("n", &(runs.len() * (runs.len() - 1) / 2))]),
                 Err(e) => tf(say::JudgeCouldNotAsk, &[("why", &e)]),
             });
         });
@@ -429,8 +440,7 @@ fn ComparisonView(fragment: String) -> impl IntoView {
                 <button data-testid="compare-link" on:click=move |_| copy_link()>{t(say::CmpCopyLink)}</button>
                 <button data-testid="compare-json" on:click=move |_| save(true)>{t(say::CmpSaveJson)}</button>
                 <button data-testid="compare-csv" on:click=move |_| save(false)>{t(say::CmpFiguresCsv)}</button>
-                <button data-testid="compare-judge" title=t(say::CmpJudgeEachTitle)
-                    on:click=move |_| { with_open(&|o| o.columns.iter().for_each(|c| c.controller.judge_named())); }>
+                <button data-testid="compare-judge" title=t(say::CmpJudgeEachTitle) on:click=move |_| judge_each()>
                     {t(say::CmpJudgeEach)}
                 </button>
                 <button data-testid="compare-side-by-side" title=t(say::CmpSideBySideTitle)
@@ -538,7 +548,7 @@ fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView 
                     let shown = if outcome == "tie" && r["agreed"] == false { t(say::PairTieDisagreed).to_string() } else { named(&outcome) };
                     view! {
                         <tr data-dimension=text(r, "dimension")>
-                            <th scope="row" class="dimension">{text(r, "dimension")}</th>
+                            <th scope="row" class="dimension">{Dimension::shown(&text(r, "dimension")).to_string()}</th>
                             <td>{named(&text(r, "first"))}</td>
                             <td>{named(&text(r, "second"))}</td>
                             <td data-testid="pair-outcome">{shown}</td>

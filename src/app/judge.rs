@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use super::driver::Controller;
 use crate::events::Event;
 use crate::i18n::{say, t, tf};
+use crate::judge::rubric::Dimension;
 
 impl Controller {
     /// Asks the judge of the run's scenario about the finished run on screen, with the key for
@@ -187,7 +188,7 @@ fn score_heads(cards: &[crate::judge::Scorecard]) -> impl IntoView {
     cards.first().map(|c| {
         c.scores
             .iter()
-            .map(|s| view! { <th scope="col" class="dimension">{s.dimension.clone()}<span class="muted">{format!(" {}–{}", s.min, s.max)}</span></th> })
+            .map(|s| view! { <th scope="col" class="dimension">{Dimension::shown(&s.dimension).to_string()}<span class="muted">{format!(" {}–{}", s.min, s.max)}</span></th> })
             .collect_view()
     })
 }

@@ -2,7 +2,7 @@
 //! ([`crate::tournament::Board`], read in the tools chunk): each rating with its interval on one
 //! scale, how often the orders agreed, and each dimension's records.
 
-use crate::i18n::{say, t};
+use crate::i18n::{say, t, tf};
 use leptos::prelude::*;
 
 use crate::text::fixed;
@@ -20,14 +20,14 @@ pub fn panel(board: &Board, close: impl Fn() + Send + Sync + 'static) -> impl In
             view! {
                 <tr data-method=r.method.clone()>
                     <td>{i + 1}</td>
-                    <th scope="row">{r.method.clone()}</th>
+                    <th scope="row">{crate::scenario::MethodKind::id_words(&r.method).to_string()}</th>
                     <td>{r.rating.clone()}</td>
                     <td>
                         <span class="interval" aria-hidden="true">
                             <span style=format!("left:{}%;width:{}%", fixed(left, 1), fixed(width, 1))></span>
                             <i style=format!("left:{}%", fixed(mark, 1))></i>
                         </span>
-                        {format!(" {} to {}", r.low, r.high)}
+                        {tf(say::BoardRange, &[("low", &r.low), ("high", &r.high)])}
                     </td>
                     <td>{won}</td>
                     <td>{tied}</td>
@@ -43,12 +43,12 @@ pub fn panel(board: &Board, close: impl Fn() + Send + Sync + 'static) -> impl In
                 let rows = records
                     .iter()
                     .map(|(m, [w, d, l])| {
-                        view! { <tr data-method=m.clone()><th scope="row">{m.clone()}</th><td>{*w}</td><td>{*d}</td><td>{*l}</td></tr> }
+                        view! { <tr data-method=m.clone()><th scope="row">{crate::scenario::MethodKind::id_words(m).to_string()}</th><td>{*w}</td><td>{*d}</td><td>{*l}</td></tr> }
                     })
                     .collect_view();
                 view! {
                     <table class="leaderboard" data-dimension=dimension.clone()>
-                        <caption>{dimension.clone()}</caption>
+                        <caption>{crate::judge::rubric::Dimension::shown(dimension).to_string()}</caption>
                         <thead><tr><th scope="col">{t(say::EdMethod)}</th><th scope="col">{t(say::BoardWon)}</th><th scope="col">{t(say::BoardTied)}</th><th scope="col">{t(say::BoardLost)}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>

@@ -178,7 +178,7 @@ fn settings_view(
                         edit(s, written, true, |j| j.live = on);
                     }
                 />
-                " Score each speech as it lands, beside it in the transcript (a judge's call a speech)"
+                {t(say::TlLiveScoring)}
             </label>
             {rubrics}
         </div>

@@ -601,6 +601,37 @@ fn Notices(message: RwSignal<String>) -> impl IntoView {
         {move || controller.view.with(|v| v.capped.clone()).map(|note| view! {
             <p class="notice" data-testid="cap-note" role="status">{note}</p>
         })}
+        <LanguageOffer />
+    }
+}
+
+/// On a Chinese page, a scenario without a language (its agents speak its prompts' English) is
+/// offered Chinese before a run, in one click that sets the scenario's language.
+#[component]
+fn LanguageOffer() -> impl IntoView {
+    let controller = expect_context::<Controller>();
+    let editor = expect_context::<crate::ui::form::EditorState>();
+    let shown = move || {
+        editor.scenario.with(|s| {
+            crate::controls::offers_language(crate::i18n::lang(), controller.mode.get(), &s.language)
+        })
+    };
+    move || {
+        shown().then(|| {
+            view! {
+                <p class="notice language-offer" data-testid="language-offer">
+                    {t(say::LangOfferText)}
+                    " "
+                    <button
+                        data-testid="speak-chinese"
+                        title=t(say::LangOfferTitle)
+                        on:click=move |_| editor.scenario.update(|s| s.language = crate::controls::OFFERED_LANGUAGE.to_string())
+                    >
+                        {t(say::LangOfferButton)}
+                    </button>
+                </p>
+            }
+        })
     }
 }
 

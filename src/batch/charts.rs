@@ -225,7 +225,8 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
                     Some(spread_bar(agent.to_string(), s, score(s)))
                 })
                 .collect();
-            let caption = tf(say::ChJudgeAgentCaption, &[("dimension", &d)]);
+            let caption =
+                tf(say::ChJudgeAgentCaption, &[("dimension", &crate::judge::rubric::Dimension::shown(d))]);
             let axes =
                 Axes { rows: t(say::ChAgent), measure: t(say::ChScore), ticks: ticks(top, true, count) };
             out.push(Chart { caption: caption.to_string(), rows, max: top, axes });
@@ -233,7 +234,9 @@ pub fn charts(table: &Table, summary: &Summary) -> Vec<Chart> {
         let whole: Vec<Bar> = judged
             .iter()
             .filter(|(name, _)| !name.contains(':'))
-            .map(|(name, s)| spread_bar(name.clone(), s, score(s)))
+            .map(|(name, s)| {
+                spread_bar(crate::judge::rubric::Dimension::shown(name).to_string(), s, score(s))
+            })
             .collect();
         if !whole.is_empty() {
             let caption = t(say::ChJudgeWholeCaption);

@@ -395,7 +395,12 @@ impl Summary {
             let (head, tail) = spread(s, 1, "");
             out.push(tf(
                 say::BsJudge,
-                &[("dimension", j), ("head", &head), ("tail", &tail), ("runs", &runs(s.n))],
+                &[
+                    ("dimension", &crate::judge::rubric::Dimension::shown(j)),
+                    ("head", &head),
+                    ("tail", &tail),
+                    ("runs", &runs(s.n)),
+                ],
             ));
         }
         out

@@ -111,10 +111,11 @@ pub fn strip(file: &ComparisonFile) -> Result<Strip, String> {
     // The judge's scores, where a column's run was judged.
     for name in &table.judge {
         let title = match name.split_once(':') {
-            Some((dimension, agent)) => {
-                tf(say::StripJudgeAgent, &[("dimension", &dimension), ("agent", &agent)])
-            }
-            None => tf(say::StripJudgeWhole, &[("dimension", name)]),
+            Some((dimension, agent)) => tf(
+                say::StripJudgeAgent,
+                &[("dimension", &crate::judge::rubric::Dimension::shown(dimension)), ("agent", &agent)],
+            ),
+            None => tf(say::StripJudgeWhole, &[("dimension", &crate::judge::rubric::Dimension::shown(name))]),
         };
         row(&title, &format!("judge:{name}"), &|f| {
             let score = f.judge.iter().find(|(n, _)| n == name).and_then(|(_, v)| *v);

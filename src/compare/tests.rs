@@ -225,3 +225,13 @@ fn columns_have_no_seats_and_share_the_spending_cap() {
         assert!((c.scenario.model.spending_cap.cost - 0.1).abs() < 1e-12);
     }
 }
+
+#[test]
+fn judge_each_says_what_it_set_going_or_that_no_column_has_finished() {
+    assert_eq!(
+        super::judge_each_note(0),
+        "Judge each scores finished columns: play at least one to its end."
+    );
+    let two = super::judge_each_note(2);
+    assert!(two.starts_with("The judge is scoring 2 finished columns"), "{two}");
+}

@@ -34,33 +34,142 @@ impl<'de> Deserialize<'de> for Action {
     }
 }
 
+/// Why an action was refused: a reply that is not an action, or a move the rules do not allow.
+/// The log keeps it (the `invalid` of an `action` event) beside its English words (`reason`), so
+/// a page says it in its own language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum InvalidMove {
+    /// The call was refused or its reply filtered; `detail` is the provider's word for it.
+    Unreadable {
+        #[serde(skip)]
+        detail: String,
+    },
+    NoObject,
+    NotClosed,
+    /// `detail` is the JSON reader's message.
+    NotJson {
+        #[serde(skip)]
+        detail: String,
+    },
+    NotAnObject,
+    NoAction,
+    /// A TRADE without this text field.
+    NeedsField {
+        field: String,
+    },
+    NeedsQuantity,
+    UnknownAction {
+        action: String,
+    },
+    UnknownResource {
+        resource: String,
+    },
+    SameResource,
+    QuantityBelowOne,
+    ProposerHasOnly {
+        n: i64,
+        resource: String,
+    },
+    OtherHasOnly {
+        n: i64,
+        resource: String,
+    },
+    OwnProposal,
+    NoLongerAffordable,
+    NoProposal,
+}
+
+impl std::fmt::Display for InvalidMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InvalidMove::Unreadable { detail } => f.write_str(detail),
+            InvalidMove::NoObject => f.write_str("the reply has no JSON object"),
+            InvalidMove::NotClosed => f.write_str("the JSON object is not closed"),
+            InvalidMove::NotJson { detail } => write!(f, "not valid JSON: {detail}"),
+            InvalidMove::NotAnObject => f.write_str("the JSON is not an object"),
+            InvalidMove::NoAction => f.write_str("no \"action\" field"),
+            InvalidMove::NeedsField { field } => write!(f, "a TRADE needs \"{field}\""),
+            InvalidMove::NeedsQuantity => f.write_str("a TRADE needs a whole-number \"quantity\""),
+            InvalidMove::UnknownAction { action } => write!(f, "unknown action \"{action}\""),
+            InvalidMove::UnknownResource { resource } => write!(f, "unknown resource \"{resource}\""),
+            InvalidMove::SameResource => f.write_str("a trade must exchange two different resources"),
+            InvalidMove::QuantityBelowOne => f.write_str("the quantity must be at least 1"),
+            InvalidMove::ProposerHasOnly { n, resource } => write!(f, "the proposer has only {n} {resource}"),
+            InvalidMove::OtherHasOnly { n, resource } => {
+                write!(f, "the other player has only {n} {resource}")
+            }
+            InvalidMove::OwnProposal => f.write_str("a player cannot accept its own proposal"),
+            InvalidMove::NoLongerAffordable => f.write_str("the trade is no longer affordable"),
+            InvalidMove::NoProposal => f.write_str("there is no proposal to accept"),
+        }
+    }
+}
+
+// Read by hand, as `Action` is: a code and its fields; a code this build does not know reads as
+// none (the event's English `reason` still says it).
+impl<'de> Deserialize<'de> for InvalidMove {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        InvalidMove::from_value(&value).ok_or_else(|| serde::de::Error::custom("an unknown invalid move"))
+    }
+}
+
+impl InvalidMove {
+    fn from_value(value: &Value) -> Option<InvalidMove> {
+        let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+        let n = || value.get("n").and_then(Value::as_i64);
+        Some(match value.get("code")?.as_str()? {
+            "unreadable" => InvalidMove::Unreadable { detail: String::new() },
+            "no_object" => InvalidMove::NoObject,
+            "not_closed" => InvalidMove::NotClosed,
+            "not_json" => InvalidMove::NotJson { detail: String::new() },
+            "not_an_object" => InvalidMove::NotAnObject,
+            "no_action" => InvalidMove::NoAction,
+            "needs_field" => InvalidMove::NeedsField { field: text("field")? },
+            "needs_quantity" => InvalidMove::NeedsQuantity,
+            "unknown_action" => InvalidMove::UnknownAction { action: text("action")? },
+            "unknown_resource" => InvalidMove::UnknownResource { resource: text("resource")? },
+            "same_resource" => InvalidMove::SameResource,
+            "quantity_below_one" => InvalidMove::QuantityBelowOne,
+            "proposer_has_only" => InvalidMove::ProposerHasOnly { n: n()?, resource: text("resource")? },
+            "other_has_only" => InvalidMove::OtherHasOnly { n: n()?, resource: text("resource")? },
+            "own_proposal" => InvalidMove::OwnProposal,
+            "no_longer_affordable" => InvalidMove::NoLongerAffordable,
+            "no_proposal" => InvalidMove::NoProposal,
+            _ => return None,
+        })
+    }
+}
+
 /// Reads an action from a model reply. Accepts what a model plausibly writes around the object
 /// (a code fence, a sentence) and the single-quoted style of the seed's own examples.
-pub fn parse_action(reply: &str) -> Result<Action, String> {
-    let start = reply.find('{').ok_or("the reply has no JSON object")?;
-    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
+pub fn parse_action(reply: &str) -> Result<Action, InvalidMove> {
+    let start = reply.find('{').ok_or(InvalidMove::NoObject)?;
+    let end = reply.rfind('}').filter(|&e| e > start).ok_or(InvalidMove::NotClosed)?;
     let text = &reply[start..=end];
+    let not_json = |e: serde_json::Error| InvalidMove::NotJson { detail: e.to_string() };
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) if !text.contains('"') => {
-            serde_json::from_str(&text.replace('\'', "\"")).map_err(|_| format!("not valid JSON: {e}"))?
+            serde_json::from_str(&text.replace('\'', "\"")).map_err(|_| not_json(e))?
         }
-        Err(e) => return Err(format!("not valid JSON: {e}")),
+        Err(e) => return Err(not_json(e)),
     };
     action_from_value(&value)
 }
 
 /// An action from its JSON object: the action name and resources in any case, a quantity that is
 /// a whole number (or a string of one).
-pub fn action_from_value(value: &Value) -> Result<Action, String> {
-    let obj = value.as_object().ok_or("the JSON is not an object")?;
+pub fn action_from_value(value: &Value) -> Result<Action, InvalidMove> {
+    let obj = value.as_object().ok_or(InvalidMove::NotAnObject)?;
     let kind =
-        obj.get("action").and_then(Value::as_str).ok_or("no \"action\" field")?.trim().to_ascii_uppercase();
-    let text_field = |key: &str| -> Result<String, String> {
+        obj.get("action").and_then(Value::as_str).ok_or(InvalidMove::NoAction)?.trim().to_ascii_uppercase();
+    let text_field = |key: &str| -> Result<String, InvalidMove> {
         obj.get(key)
             .and_then(Value::as_str)
             .map(|s| s.trim().to_ascii_uppercase())
-            .ok_or(format!("a TRADE needs \"{key}\""))
+            .ok_or(InvalidMove::NeedsField { field: key.to_string() })
     };
     match kind.as_str() {
         "ACCEPT" => Ok(Action::Accept),
@@ -74,14 +183,14 @@ pub fn action_from_value(value: &Value) -> Result<Action, String> {
                 Some(Value::String(s)) => s.trim().parse().ok(),
                 _ => None,
             }
-            .ok_or("a TRADE needs a whole-number \"quantity\"")?;
+            .ok_or(InvalidMove::NeedsQuantity)?;
             Ok(Action::Trade {
                 sell_resource: text_field("sell_resource")?,
                 buy_resource: text_field("buy_resource")?,
                 quantity,
             })
         }
-        other => Err(format!("unknown action \"{other}\"")),
+        other => Err(InvalidMove::UnknownAction { action: other.to_string() }),
     }
 }
 
@@ -121,17 +230,17 @@ impl Game {
         Self { resources, inventories, pending: None, end_by: None }
     }
 
-    fn resource(&self, name: &str) -> Result<usize, String> {
+    fn resource(&self, name: &str) -> Result<usize, InvalidMove> {
         self.resources
             .iter()
             .position(|r| r.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown resource \"{name}\""))
+            .ok_or_else(|| InvalidMove::UnknownResource { resource: name.to_string() })
     }
 
     /// Applies `action` by `player` (0 or 1). An invalid action returns why and changes only what
     /// the seed changes for it: a refused proposal clears the pending trade and end request, as
     /// the seed's `parse` returning None does; nothing else moves.
-    pub fn apply(&mut self, player: usize, action: &Action) -> Result<Effect, String> {
+    pub fn apply(&mut self, player: usize, action: &Action) -> Result<Effect, InvalidMove> {
         let other = 1 - player;
         match action {
             Action::Trade { sell_resource, buy_resource, quantity } => {
@@ -140,34 +249,34 @@ impl Game {
                 let sell = self.resource(sell_resource)?;
                 let buy = self.resource(buy_resource)?;
                 if sell == buy {
-                    return Err("a trade must exchange two different resources".into());
+                    return Err(InvalidMove::SameResource);
                 }
                 if *quantity <= 0 {
-                    return Err("the quantity must be at least 1".into());
+                    return Err(InvalidMove::QuantityBelowOne);
                 }
                 if self.inventories[player][sell] < *quantity {
-                    return Err(format!(
-                        "the proposer has only {} {}",
-                        self.inventories[player][sell], self.resources[sell]
-                    ));
+                    return Err(InvalidMove::ProposerHasOnly {
+                        n: self.inventories[player][sell],
+                        resource: self.resources[sell].clone(),
+                    });
                 }
                 if self.inventories[other][buy] < *quantity {
-                    return Err(format!(
-                        "the other player has only {} {}",
-                        self.inventories[other][buy], self.resources[buy]
-                    ));
+                    return Err(InvalidMove::OtherHasOnly {
+                        n: self.inventories[other][buy],
+                        resource: self.resources[buy].clone(),
+                    });
                 }
                 self.pending = Some(Trade { by: player, sell, buy, quantity: *quantity });
                 Ok(Effect::Proposed)
             }
             Action::Accept => match self.pending.clone() {
-                Some(t) if t.by == player => Err("a player cannot accept its own proposal".into()),
+                Some(t) if t.by == player => Err(InvalidMove::OwnProposal),
                 Some(t) => {
                     self.pending = None;
                     if self.inventories[t.by][t.sell] < t.quantity
                         || self.inventories[player][t.buy] < t.quantity
                     {
-                        return Err("the trade is no longer affordable".into());
+                        return Err(InvalidMove::NoLongerAffordable);
                     }
                     self.inventories[t.by][t.sell] -= t.quantity;
                     self.inventories[player][t.sell] += t.quantity;
@@ -177,7 +286,7 @@ impl Game {
                 }
                 // Seed: accepting the other player's request to end ends the game.
                 None if self.end_by == Some(other) => Ok(Effect::Finished),
-                None => Err("there is no proposal to accept".into()),
+                None => Err(InvalidMove::NoProposal),
             },
             Action::Reject => {
                 self.pending = None;
@@ -317,7 +426,7 @@ mod tests {
         for (reply, expected) in table {
             match (parse_action(reply), expected) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "{reply}"),
-                (Err(e), Err(part)) => assert!(e.contains(part), "{reply}: {e}"),
+                (Err(e), Err(part)) => assert!(e.to_string().contains(part), "{reply}: {e}"),
                 (got, want) => panic!("{reply}: got {got:?}, want {want:?}"),
             }
         }
@@ -329,20 +438,28 @@ mod tests {
         assert_eq!(g.apply(0, &trade("STONE", "WOOD", 1)), Ok(Effect::Proposed));
         assert_eq!(g.apply(1, &Action::Accept), Ok(Effect::Traded));
         assert_eq!(g.inventories, [vec![5, 2, 2], vec![0, 6, 2]]);
-        assert!(g.apply(1, &Action::Accept).unwrap_err().contains("no proposal"));
+        assert!(g.apply(1, &Action::Accept).unwrap_err().to_string().contains("no proposal"));
         assert_eq!(g.inventories, [vec![5, 2, 2], vec![0, 6, 2]]);
     }
 
     #[test]
     fn impossible_actions_are_refused_with_a_reason() {
         let mut g = seed_game();
-        assert!(g.apply(0, &trade("GOLD", "WOOD", 2)).unwrap_err().contains("other player has only 1"));
+        assert!(g
+            .apply(0, &trade("GOLD", "WOOD", 2))
+            .unwrap_err()
+            .to_string()
+            .contains("other player has only 1"));
         assert!(g.pending.is_none());
-        assert!(g.apply(0, &trade("GOLD", "GOLD", 1)).unwrap_err().contains("different"));
-        assert!(g.apply(0, &trade("GOLD", "SILVER", 1)).unwrap_err().contains("unknown resource"));
-        assert!(g.apply(0, &trade("GOLD", "STONE", 0)).unwrap_err().contains("at least 1"));
+        assert!(g.apply(0, &trade("GOLD", "GOLD", 1)).unwrap_err().to_string().contains("different"));
+        assert!(g
+            .apply(0, &trade("GOLD", "SILVER", 1))
+            .unwrap_err()
+            .to_string()
+            .contains("unknown resource"));
+        assert!(g.apply(0, &trade("GOLD", "STONE", 0)).unwrap_err().to_string().contains("at least 1"));
         g.apply(0, &trade("GOLD", "STONE", 1)).unwrap();
-        assert!(g.apply(0, &Action::Accept).unwrap_err().contains("own proposal"));
+        assert!(g.apply(0, &Action::Accept).unwrap_err().to_string().contains("own proposal"));
     }
 
     #[test]
@@ -369,7 +486,7 @@ mod tests {
         let mut g = seed_game();
         g.apply(0, &trade("WOOD", "STONE", 4)).unwrap();
         g.inventories[1][1] = 3; // as if something else moved meanwhile
-        assert!(g.apply(1, &Action::Accept).unwrap_err().contains("no longer affordable"));
+        assert!(g.apply(1, &Action::Accept).unwrap_err().to_string().contains("no longer affordable"));
         assert_eq!(g.inventories, [vec![4, 3, 2], vec![1, 3, 2]]);
         assert!(g.pending.is_none());
     }

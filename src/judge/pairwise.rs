@@ -13,10 +13,7 @@ use crate::events::Event;
 use crate::floor::Floor;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError};
 
-/// The dimension every pairwise judgement adds to the conversation rubric's.
-pub const OVERALL: &str = "overall";
-
-pub use super::rubric::PAIRWISE_PROMPT;
+pub use super::rubric::{OVERALL, PAIRWISE_PROMPT};
 
 /// Which side won one dimension in one order of asking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

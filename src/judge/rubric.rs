@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::json::{deserialize_with_fields, Fields, ReadPresent};
 
+/// The dimension every pairwise judgement adds to the conversation rubric's.
+pub const OVERALL: &str = "overall";
+
 crate::json::settings! {
     /// One thing the judge scores, as a whole number from `min` to `max`.
     #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -26,6 +29,24 @@ crate::json::settings! {
 deserialize_with_fields!(Dimension, "a rubric dimension");
 
 impl Dimension {
+    /// A dimension's name as the page shows it: the default rubric's names (and pairwise
+    /// judging's "overall") in the page's language, any other name as the scenario gives it.
+    pub fn shown(name: &str) -> &str {
+        use crate::i18n::{say, t};
+        match name {
+            "responsiveness" => t(say::DimResponsiveness),
+            "argument" => t(say::DimArgument),
+            "evidence" => t(say::DimEvidence),
+            "civility" => t(say::DimCivility),
+            "goal" => t(say::DimGoal),
+            "balance" => t(say::DimBalance),
+            "progress" => t(say::DimProgress),
+            "repetition" => t(say::DimRepetition),
+            OVERALL => t(say::DimOverall),
+            other => other,
+        }
+    }
+
     fn read(mut f: Fields) -> Result<Dimension, String> {
         let mut d = Dimension { name: f.string("name")?, min: 1, max: 5, description: String::new() };
         d.read_present(&mut f)?;
@@ -298,8 +319,8 @@ impl Rubric {
     /// What the editor calls it.
     pub fn title(self) -> &'static str {
         match self {
-            Rubric::Agent => "Scored for each agent",
-            Rubric::Conversation => "Scored for the conversation",
+            Rubric::Agent => crate::i18n::t(crate::i18n::say::TlScoredEach),
+            Rubric::Conversation => crate::i18n::t(crate::i18n::say::TlScoredWhole),
         }
     }
 }

@@ -32,6 +32,10 @@ macro_rules! each_method {
 }
 pub(crate) use each_method;
 
+/// A prompt template's field (`method.<name>`) and what the editor calls it, asked when shown so
+/// it is in the page's language.
+pub type TemplateName = (&'static str, fn() -> &'static str);
+
 /// What a method's settings are and what they say about the run around the method.
 pub trait MethodSettings: Default + ReadPresent {
     /// Whether the conversation opens with the scenario's injected message.
@@ -58,7 +62,7 @@ pub trait MethodSettings: Default + ReadPresent {
 
     /// The prompt texts its calls send, as (field, name on screen), for the editor's templates;
     /// each field is a string setting (`method.<name>`), whose default is the seed's text.
-    const TEMPLATES: &'static [(&'static str, &'static str)] = &[];
+    const TEMPLATES: &'static [TemplateName] = &[];
 
     /// Whether these settings send the template at `field` (one of [`Self::TEMPLATES`]).
     fn sends(&self, _field: &str) -> bool {

@@ -38,29 +38,32 @@ impl Scenario {
         let opening_reads = self.opening.specify_topic || self.opening.describe_characters;
         let mut list = Vec::new();
         if shared || opening_reads {
-            list.push(("prompts.conversation_description", "Conversation description"));
+            list.push((
+                "prompts.conversation_description",
+                crate::i18n::t(crate::i18n::say::TlConversationDescription),
+            ));
         }
         if shared {
             list.extend([
-                ("prompts.header", "Agent header"),
-                ("prompts.system", "Agent system message"),
-                ("prompts.history_header", "History header"),
+                ("prompts.header", crate::i18n::t(crate::i18n::say::TlAgentHeader)),
+                ("prompts.system", crate::i18n::t(crate::i18n::say::TlAgentSystem)),
+                ("prompts.history_header", crate::i18n::t(crate::i18n::say::TlHistoryHeader)),
             ]);
         }
         list.extend([
-            ("opening.specifier_system", "Topic specifier's system message"),
-            ("opening.specifier_prompt", "Topic specifier's prompt"),
-            ("opening.describer_system", "Character describer's system message"),
-            ("opening.describer_prompt", "Character describer's prompt"),
+            ("opening.specifier_system", crate::i18n::t(crate::i18n::say::TlSpecifierSystem)),
+            ("opening.specifier_prompt", crate::i18n::t(crate::i18n::say::TlSpecifierPrompt)),
+            ("opening.describer_system", crate::i18n::t(crate::i18n::say::TlDescriberSystem)),
+            ("opening.describer_prompt", crate::i18n::t(crate::i18n::say::TlDescriberPrompt)),
         ]);
         list.extend(self.method.templates());
         list.extend([
-            ("judge.template", "Judge's prompt"),
-            ("judge.pairwise_template", "Judge's prompt comparing two conversations"),
-            ("judge.speech_template", "Judge's prompt scoring one speech as it lands"),
+            ("judge.template", crate::i18n::t(crate::i18n::say::TlJudgePrompt)),
+            ("judge.pairwise_template", crate::i18n::t(crate::i18n::say::TlJudgePairwise)),
+            ("judge.speech_template", crate::i18n::t(crate::i18n::say::TlJudgeSpeech)),
         ]);
         if !self.language.trim().is_empty() {
-            list.push(("prompts.language", "Language line (ends every call)"));
+            list.push(("prompts.language", crate::i18n::t(crate::i18n::say::TlLanguageLine)));
         }
         list
     }

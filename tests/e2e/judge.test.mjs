@@ -137,11 +137,17 @@ test('a comparison judges each column into its strip and judges the columns side
   await setComparison(page, 'method', 'bidding, round_robin, random');
   await page.getByTestId('compare-open').click();
   const frame = await comparisonColumns(page, 3);
+  // Before any column has finished, each judging button says what it needs.
+  await frame.getByTestId('compare-judge').click();
+  await waitForText(frame.getByTestId('compare-note'), /^Judge each scores finished columns: play at least one to its end\.$/);
+  await frame.getByTestId('compare-side-by-side').click();
+  await waitForText(frame.getByTestId('compare-note'), /^Judge side by side compares finished columns/);
   await frame.getByTestId('compare-play').click();
   await eventually(async () => assert.equal(await frame.getByTestId('column-finished').count(), 3), { timeout: 30000 });
 
   // Each column's verdict: the demo judge's scores join the strip, one row per agent and dimension.
   await frame.getByTestId('compare-judge').click();
+  await waitForText(frame.getByTestId('compare-note'), /^The judge is scoring 3 finished columns: each column's scores join the strip's judge rows/);
   await eventually(async () => {
     const cells = await frame.locator('[data-testid=compare-strip] td[data-figure^="judge:"]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
     assert.equal(cells.length, 3 * (5 * 3 + 3));
@@ -151,6 +157,7 @@ test('a comparison judges each column into its strip and judges the columns side
   // Side by side: three pairs, four dimensions each, every outcome named.
   await frame.getByTestId('compare-side-by-side').click();
   await eventually(async () => assert.equal(await frame.getByTestId('pair').count(), 3), { timeout: 30000 });
+  await waitForText(frame.getByTestId('compare-note'), /^Compared 3 pairs of columns: the results are under the strip\.$/);
   const outcomes = await frame.getByTestId('pair-outcome').allTextContents();
   assert.equal(outcomes.length, 12);
   for (const o of outcomes) assert.match(o, /^(A: method: \w+|B: method: \w+|tie)$/);

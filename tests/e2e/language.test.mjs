@@ -3,7 +3,9 @@
 // (names, the models' words and codes aside).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   appSession, comparisonColumns, eventually, loopbackOnly, openApp, root, screenshot, startRelay, startTurn, setComparison, waitForStatus, waitForText,
@@ -40,10 +42,10 @@ async function english(page, selectors) {
     // What a model wrote or reads: a speech, a director's reflection, a reasoning, a raw reply,
     // the prompt a seat is shown and a trading player's strategy (the seed's own words, sent as
     // they are).
-    // A judge's reasons and the speeches it quotes, the scenario's own judging dimensions and the
-    // texts of a run's prompts are the models' words too.
+    // A judge's reasons and the speeches it quotes and the texts of a run's prompts are the
+    // models' words too (the default rubric's dimensions are shown in the page's language).
     const said = '[data-testid=message-text], .message .text, .reflection, .reasoning, details.raw, [data-testid=seat-prompt], .prompt-text, '
-      + '.reason > h3 + p, .reason q, th.dimension, textarea, .parse .read, .call pre, tr:has(> td[data-figure^="judge:"]) > th, .descriptions p';
+      + '.reason > h3 + p, .reason q, textarea, .parse .read, .call pre, .descriptions p';
     // Codes: a room's code, its join link, a command to type; and the terminal's own lines.
     const codes = 'code, .room-code, .batch-figures pre';
     const skipped = (el) => el.closest('[lang=en]') || el.closest(said) || el.closest(codes);
@@ -63,7 +65,9 @@ async function english(page, selectors) {
     }
     return out;
   }, selectors);
-  return [...new Set(words.flatMap((w) => w.match(/[A-Za-z]{2,}/g) ?? []))].filter((w) => !NAMES.has(w));
+  // A name as a model wrote it ("transition to proponent") is a name still.
+  const named = (w) => NAMES.has(w) || NAMES.has(w[0].toUpperCase() + w.slice(1));
+  return [...new Set(words.flatMap((w) => w.match(/[A-Za-z]{2,}/g) ?? []))].filter((w) => !named(w));
 }
 
 /** The app in a browser whose languages are `locale`'s (Chinese unless said). */
@@ -278,6 +282,16 @@ test('every tab of the drawer in Chinese, before a run and after one, with the v
   await walk('before a run');
   await page.getByTestId('tab-scenario').click();
   await screenshot(page, 'zh-tab-scenario-1280');
+  // The editor's advanced lists: every prompt template's name and the judge's settings.
+  const lists = page.locator('[data-testid=pane-scenario] details.templates:visible');
+  assert.ok((await lists.count()) >= 2, 'the method and the judge have template lists');
+  for (const list of await lists.all()) {
+    await list.locator('summary').click();
+    await list.locator('textarea, [data-testid=judge-settings]').first().waitFor();
+  }
+  await page.getByTestId('judge-settings').waitFor();
+  assert.deepEqual(await english(page, ['#drawer']), [], "English in the editor's template lists");
+  assert.match(await page.getByTestId('judge-settings').locator('h4').first().textContent(), /^为每位智能体打分$/);
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
   await waitForStatus(page, '第 10 轮后结束');
@@ -386,6 +400,74 @@ test("a batch's summary and charts in Chinese: its sentences, each run's ending,
   assert.ok((await page.getByTestId('batch-chart').count()) >= 3);
   assert.deepEqual(await english(page, ['#drawer']), [], 'English in a finished batch');
   await screenshot(page, 'zh-batch-1280');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Chinese page offers an English scenario Chinese, and the demo debate then speaks it', async () => {
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('open-rail-debate').click();
+  const offer = page.getByTestId('language-offer');
+  await offer.waitFor();
+  assert.deepEqual(await english(page, ['[data-testid=language-offer]']), [], 'English in the offer');
+  await page.getByTestId('speak-chinese').click();
+  await offer.waitFor({ state: 'detached' });
+  await page.getByTestId('tab-scenario').click();
+  assert.equal(await page.getByTestId('field-language').inputValue(), '简体中文');
+  await page.getByTestId('speed').selectOption('0');
+  await page.getByTestId('run').click();
+  await waitForStatus(page, '第 10 轮后结束');
+  // Each agent's speech is the demo model's Chinese (the moderator's opening is the preset's).
+  const speeches = await page.locator('[data-testid=message]:not([data-kind=injected]) [data-testid=message-text]').allTextContents();
+  assert.equal(speeches.length, 10, speeches.join('\n'));
+  for (const speech of speeches) assert.ok((speech.match(/[\u4e00-\u9fff]/g) ?? []).length >= 20, speech);
+  // The run is over: the scenario speaks Chinese, so nothing is offered again.
+  assert.equal(await offer.count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a refused trade and a handoff that named no one say why in Chinese, from the log's codes", async () => {
+  const { page, context, errors } = await chinesePage();
+  const runs = [
+    ['trading-game', '[data-testid=action][data-valid=false] [data-testid=action-line]', /— 无效：.*[\u4e00-\u9fff]/],
+    ['ai-morality-handoff', '[data-testid=handoff][data-fallback=true] .fallback', /改为随机：.*[\u4e00-\u9fff]/],
+  ];
+  for (const [preset, row, why] of runs) {
+    await page.getByTestId(`open-${preset}`).click();
+    await page.getByTestId('run').waitFor();
+    // The demo model writes a malformed reply this often: refusals and fallbacks to read.
+    await page.getByTestId('field-model.demo.malformed_rate').fill('0.6');
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('结束'), null, { timeout: 60000 });
+    const lines = await page.locator(row).allTextContents();
+    assert.ok(lines.length > 0, `${preset} refused nothing`);
+    for (const line of lines) assert.match(line, why, `${preset}: ${line}`);
+    assert.deepEqual(await english(page, ['.decisions']), [], `English in ${preset}'s reasons`);
+    await page.getByTestId('to-gallery').click();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a tournament's leaderboard in Chinese: how to read it, the methods by name, each dimension", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agora-e2e-zh-tournament-'));
+  const csv = join(dir, 't.csv');
+  execFileSync(join(root, 'target', 'release', 'agora'), ['tournament', 'preset:rail-debate', '--methods', 'bidding,round_robin', '--seeds', '1..2', '--turns', '3', '--out', csv], { stdio: 'ignore' });
+  const { page, context, errors } = await chinesePage();
+  await page.getByTestId('import').setInputFiles(csv);
+  const board = page.getByTestId('leaderboard');
+  await board.waitFor();
+  // The judge is named as the file names it; the rest of the sentence is the page's.
+  await waitForText(page.getByTestId('leaderboard-by'), /^评委：.+；随机种子 1\.\.2。评分是 Bradley–Terry 强度/);
+  await waitForText(page.getByTestId('leaderboard-agreement'), /^两种提问顺序在 \d+ 次评判中有 [\d.]+ % 结论一致/);
+  const methods = await page.getByTestId('leaderboard-table').locator('tbody th').allTextContents();
+  assert.equal(methods.length, 2);
+  for (const m of methods) assert.match(m, /^[\u4e00-\u9fff]+$/);
+  await page.getByTestId('leaderboard-dimensions').locator('summary').click();
+  assert.deepEqual(await english(page, ['[data-testid=leaderboard-table]', '[data-testid=leaderboard-agreement]', '[data-testid=leaderboard-dimensions]']), []);
+  assert.match(await page.getByTestId('leaderboard-table').locator('tbody td').nth(2).textContent(), / 到 /);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -33,9 +33,13 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }])
     assert.ok(await inWindow(title), 'the title is in the window');
     // Alone on its line: the tabs, the model badge and the way back stay out of the projector.
     for (const id of ['to-gallery', 'tab-scenario']) assert.equal(await page.getByTestId(id).isVisible(), false, id);
-    // It costs the transcript no more than a line.
+    // It costs the transcript no more than a line, and reads as a title, not a note.
     const box = await title.boundingBox();
     assert.ok(box.height < 40, `the title is ${box.height} px high`);
+    assert.equal(await title.evaluate((el) => getComputedStyle(el).color), 'rgb(29, 29, 31)');
+    // The teacher can slow the run down without leaving the projector.
+    assert.ok(await page.getByTestId('speed').isVisible(), 'the speed is on the projector');
+    assert.ok(await inWindow(page.getByTestId('speed')), 'the speed is in the window');
     await screenshot(page, `walkthrough-projector-title-${size.width}`);
     assert.deepEqual(errors, []);
     await context.close();

@@ -42,9 +42,9 @@ impl Default for BiddingSettings {
 }
 
 impl MethodSettings for BiddingSettings {
-    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
-            ("method.template", "Bid prompt"),
-            ("method.format_instructions", "Bid format instructions"),
+    const TEMPLATES: &'static [crate::methods::registry::TemplateName] = &[
+            ("method.template", || crate::i18n::t(crate::i18n::say::TlBidPrompt)),
+            ("method.format_instructions", || crate::i18n::t(crate::i18n::say::TlBidFormat)),
     ];
 
     fn validate(&self, _agents: &[String], err: &mut dyn FnMut(&str, String)) {

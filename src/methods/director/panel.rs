@@ -53,15 +53,19 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
     let draw = super::words::draw_sentence(turn.sample, turn.probability, turn.stop, turn.ended_by_class);
     let reflection = turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> });
     let choice = turn.choice.as_ref().map(|c| {
-        let index = c.index.map_or(t(say::DirectorNoIndex).to_string(), |i| i.to_string());
         let attempts = super::words::attempts_note(c.attempts).map(|n| format!(" {n}")).unwrap_or_default();
+        let raw = c.raw.trim();
+        let reply = match c.index {
+            Some(index) => tf(say::DirectorItsReply, &[("raw", &raw), ("index", &index), ("attempts", &attempts)]),
+            None => tf(say::DirectorNoIndex, &[("raw", &raw), ("attempts", &attempts)]),
+        };
         let fallback = c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", super::words::fallback())}</span> });
         view! {
             // A block, not a paragraph: the reasoning's <details> cannot sit in a <p>.
             <div class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
                 <strong>{super::words::choice_sentence(&c.director, &c.agent, c.fallback)}</strong>
                 " "
-                <span class="muted">{tf(say::DirectorItsReply, &[("raw", &c.raw.trim()), ("index", &index), ("attempts", &attempts)])}</span>
+                <span class="muted">{reply}</span>
                 {fallback}
                 {why(&c.why)}
             </div>

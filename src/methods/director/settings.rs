@@ -65,13 +65,13 @@ impl MethodSettings for DirectorSettings {
     /// The class may end the show at the director's next turn.
     const ENDS_ON_REQUEST: bool = true;
 
-    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
-            ("method.reflection", "Director's reflection"),
-            ("method.continuation", "Director's continuation"),
-            ("method.choice", "Director's choice of the next speaker"),
-            ("method.prompt", "Director's prompt to the next speaker"),
-            ("method.summary", "Director's summary"),
-            ("method.format_instructions", "Choice format instructions"),
+    const TEMPLATES: &'static [crate::methods::registry::TemplateName] = &[
+            ("method.reflection", || crate::i18n::t(crate::i18n::say::TlReflection)),
+            ("method.continuation", || crate::i18n::t(crate::i18n::say::TlContinuation)),
+            ("method.choice", || crate::i18n::t(crate::i18n::say::TlChoice)),
+            ("method.prompt", || crate::i18n::t(crate::i18n::say::TlDirectorPrompt)),
+            ("method.summary", || crate::i18n::t(crate::i18n::say::TlSummary)),
+            ("method.format_instructions", || crate::i18n::t(crate::i18n::say::TlChoiceFormat)),
     ];
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {

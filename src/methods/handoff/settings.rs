@@ -80,12 +80,12 @@ impl MethodSettings for HandoffSettings {
     /// Each speaker reads the method's own instructions and the conversation so far.
     const SHARED_TEMPLATES: bool = false;
 
-    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
-            ("method.text_instructions", "Instructions (text and JSON handoffs)"),
-            ("method.tool_instructions", "Instructions (tool handoffs)"),
-            ("method.tool_description", "The handoff tool's description"),
-            ("method.response_description", "The \"response\" field's description"),
-            ("method.next_description", "The \"next_agent_name\" field's description"),
+    const TEMPLATES: &'static [crate::methods::registry::TemplateName] = &[
+            ("method.text_instructions", || crate::i18n::t(crate::i18n::say::TlTextInstructions)),
+            ("method.tool_instructions", || crate::i18n::t(crate::i18n::say::TlToolInstructions)),
+            ("method.tool_description", || crate::i18n::t(crate::i18n::say::TlToolDescription)),
+            ("method.response_description", || crate::i18n::t(crate::i18n::say::TlResponseDescription)),
+            ("method.next_description", || crate::i18n::t(crate::i18n::say::TlNextDescription)),
     ];
 
     /// Each mode sends its own instructions; the field descriptions go with the tool and JSON

@@ -4,7 +4,7 @@ use rand::seq::IndexedRandom;
 use regex_lite::Regex;
 use serde_json::{json, Value};
 
-use crate::events::{Event, FinishReason};
+use crate::events::{Event, FinishReason, HandoffMiss};
 use crate::floor::Floor;
 use crate::methods::selection::SpeakerSelection;
 use crate::model::{
@@ -30,6 +30,19 @@ pub struct Read {
     pub to: usize,
 }
 
+/// A reply that hands off to no one: the code the log keeps and the English words of it.
+struct Miss(HandoffMiss, String);
+
+impl From<Miss> for String {
+    fn from(miss: Miss) -> String {
+        miss.1
+    }
+}
+
+fn miss(code: HandoffMiss, words: impl Into<String>) -> Miss {
+    Miss(code, words.into())
+}
+
 impl Handoff {
     pub fn new(floor: &Floor, settings: &HandoffSettings) -> Self {
         let keys: Vec<String> = floor.cast.iter().map(|p| p.name.to_ascii_lowercase()).collect();
@@ -44,21 +57,39 @@ impl Handoff {
         }
     }
 
-    fn target(&self, name: &str, from: usize) -> Result<usize, String> {
-        let key = name.trim().to_ascii_lowercase();
+    fn target(&self, name: &str, from: usize) -> Result<usize, Miss> {
+        let name = name.trim();
+        let key = name.to_ascii_lowercase();
         match self.keys.iter().position(|k| *k == key) {
-            None => Err(format!("\"{}\" is not an agent", name.trim())),
-            Some(i) if i == from => Err(format!("\"{}\" handed off to itself", name.trim())),
+            None => Err(miss(HandoffMiss::NotAnAgent { name: name.into() }, format!("\"{name}\" is not an agent"))),
+            Some(i) if i == from => {
+                Err(miss(HandoffMiss::ToItself { name: name.into() }, format!("\"{name}\" handed off to itself")))
+            }
             Some(i) => Ok(i),
         }
     }
 
     /// Reads the handoff the way the scenario asks for it.
     pub fn read(&self, response: &ChatResponse, from: usize) -> Result<Read, String> {
+        self.read_or_miss(response, from).map_err(String::from)
+    }
+
+    /// Why `response` hands off to no one the rules take, if it does not.
+    fn missed(&self, response: &ChatResponse, from: usize) -> Option<HandoffMiss> {
+        match response.readable() {
+            Err(_) => Some(HandoffMiss::NoAnswer),
+            Ok(_) if response.why_no_answer().is_some() => Some(HandoffMiss::NoAnswer),
+            Ok(_) => self.read_or_miss(response, from).err().map(|m| m.0),
+        }
+    }
+
+    fn read_or_miss(&self, response: &ChatResponse, from: usize) -> Result<Read, Miss> {
         match self.settings.via {
             HandoffVia::Text => {
-                let caps =
-                    self.pattern.captures(&response.content).ok_or("the reply names no next speaker")?;
+                let caps = self
+                    .pattern
+                    .captures(&response.content)
+                    .ok_or_else(|| miss(HandoffMiss::NamesNoOne, "the reply names no next speaker"))?;
                 let to = self.target(caps.get(1).map_or("", |m| m.as_str()), from)?;
                 Ok(Read { text: response.content.trim().to_string(), to })
             }
@@ -67,23 +98,28 @@ impl Handoff {
                     .tool_calls
                     .iter()
                     .find(|c| c.name == "handoff")
-                    .ok_or("the reply made no handoff tool call")?;
-                let args: Value = serde_json::from_str(&call.arguments)
-                    .map_err(|e| format!("the tool call's arguments are not valid JSON: {e}"))?;
+                    .ok_or_else(|| miss(HandoffMiss::NoToolCall, "the reply made no handoff tool call"))?;
+                let args: Value = serde_json::from_str(&call.arguments).map_err(|e| {
+                    miss(HandoffMiss::ArgumentsNotJson, format!("the tool call's arguments are not valid JSON: {e}"))
+                })?;
                 self.read_fields(&args, from)
             }
             HandoffVia::Json => {
                 let value: Value = serde_json::from_str(response.content.trim())
-                    .map_err(|e| format!("the reply is not valid JSON: {e}"))?;
+                    .map_err(|e| miss(HandoffMiss::NotJson, format!("the reply is not valid JSON: {e}")))?;
                 self.read_fields(&value, from)
             }
         }
     }
 
-    fn read_fields(&self, value: &Value, from: usize) -> Result<Read, String> {
-        let text = value.get("response").and_then(Value::as_str).ok_or("no \"response\" field")?;
-        let next =
-            value.get("next_agent_name").and_then(Value::as_str).ok_or("no \"next_agent_name\" field")?;
+    fn read_fields(&self, value: &Value, from: usize) -> Result<Read, Miss> {
+        let field = |name: &str| {
+            value.get(name).and_then(Value::as_str).ok_or_else(|| {
+                miss(HandoffMiss::NoField { field: name.into() }, format!("no \"{name}\" field"))
+            })
+        };
+        let text = field("response")?;
+        let next = field("next_agent_name")?;
         Ok(Read { text: text.trim().to_string(), to: self.target(next, from)? })
     }
 
@@ -186,15 +222,15 @@ impl SpeakerSelection for Handoff {
         floor.record_asked(&req, &asked);
         let (last_reply, last_parse) = asked.attempts.last().expect("at least one attempt");
         let response = last_reply.response.clone();
-        let (text, to, reason) = match asked.value {
+        let (text, to, reason, missed) = match asked.value {
             Some(_) => {
                 let read = self.read(&response, from).expect("the accepted reply reads again");
-                (read.text, read.to, None)
+                (read.text, read.to, None, None)
             }
             None => {
                 let others: Vec<usize> = (0..floor.cast.len()).filter(|&i| i != from).collect();
                 let to = *others.choose(&mut floor.rng).expect("at least two agents");
-                (self.spoken(&response), to, last_parse.error.clone())
+                (self.spoken(&response), to, last_parse.error.clone(), self.missed(&response, from))
             }
         };
         floor.add_said(&name, &text, &[&response]);
@@ -207,6 +243,7 @@ impl SpeakerSelection for Handoff {
             raw: response.answered_raw(),
             fallback: reason.is_some(),
             reason,
+            missed,
         });
         self.current = to;
         Ok(None)

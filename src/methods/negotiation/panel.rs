@@ -167,7 +167,7 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<i
                 .iter()
                 .map(|(p, text)| view! { <li>{format!("{p}: ")}<span class="prompt-text">{text.clone()}</span></li> })
                 .collect_view();
-            let note = r.note.as_deref().map(|n| view! { <p class="muted">{super::words::optimizer_note(n).to_string()}</p> });
+            let note = r.note.as_deref().map(|n| view! { <p class="muted">{super::words::optimizer_note(n)}</p> });
             view! {
                 <details class="iteration" data-testid="optimizer-iteration">
                     <summary>{tf(say::OptimizerGame, &[("n", &r.iteration), ("overall", &r.overall)])}</summary>

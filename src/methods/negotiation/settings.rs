@@ -71,15 +71,15 @@ impl MethodSettings for NegotiationSettings {
     const FIXED_FLOOR: Option<fn() -> &'static str> =
         Some(|| crate::i18n::t(crate::i18n::say::FloorFixedTrading));
 
-    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
-            ("method.rules", "Rules"),
-            ("method.name_message", "Name message"),
-            ("method.inventory_message", "Inventory message"),
-            ("method.transcript_message", "Transcript message"),
-            ("method.feedback", "Feedback at the optimum"),
-            ("method.feedback_below_optimum", "Feedback below the optimum"),
-            ("method.optimizer_system", "Optimizer system message"),
-            ("method.optimizer_prompt", "Optimizer prompt"),
+    const TEMPLATES: &'static [crate::methods::registry::TemplateName] = &[
+            ("method.rules", || crate::i18n::t(crate::i18n::say::TlRules)),
+            ("method.name_message", || crate::i18n::t(crate::i18n::say::TlNameMessage)),
+            ("method.inventory_message", || crate::i18n::t(crate::i18n::say::TlInventoryMessage)),
+            ("method.transcript_message", || crate::i18n::t(crate::i18n::say::TlTranscriptMessage)),
+            ("method.feedback", || crate::i18n::t(crate::i18n::say::TlFeedbackOptimum)),
+            ("method.feedback_below_optimum", || crate::i18n::t(crate::i18n::say::TlFeedbackBelow)),
+            ("method.optimizer_system", || crate::i18n::t(crate::i18n::say::TlOptimizerSystem)),
+            ("method.optimizer_prompt", || crate::i18n::t(crate::i18n::say::TlOptimizerPrompt)),
     ];
 
     /// One game per optimizer iteration.

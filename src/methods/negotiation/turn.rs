@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::events::{Event, FinishReason, ParseOutcome, Proposal};
 use crate::floor::Floor;
-use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game};
+use crate::game::negotiation::{inventory_value, optimum, parse_action, Action, Effect, Game, InvalidMove};
 use crate::methods::selection::SpeakerSelection;
 use crate::model::{
     ChatMessage, ChatRequest, Cue, ModelError, NegotiationCue, OptimizerCue, Purpose, ResponseFormat,
@@ -39,11 +39,11 @@ pub fn describe_inventory(resources: &[String], quantities: &[i64]) -> String {
 /// Reads the optimizer's reply: a JSON object with a new prompt per player. Players it leaves out
 /// keep their prompt.
 pub fn read_prompts(reply: &str, players: &[String; 2]) -> Result<[Option<String>; 2], String> {
-    let start = reply.find('{').ok_or("the reply has no JSON object")?;
-    let end = reply.rfind('}').filter(|&e| e > start).ok_or("the JSON object is not closed")?;
-    let value: Value =
-        serde_json::from_str(&reply[start..=end]).map_err(|e| format!("not valid JSON: {e}"))?;
-    let obj = value.as_object().ok_or("the JSON is not an object")?;
+    let start = reply.find('{').ok_or(InvalidMove::NoObject.to_string())?;
+    let end = reply.rfind('}').filter(|&e| e > start).ok_or(InvalidMove::NotClosed.to_string())?;
+    let value: Value = serde_json::from_str(&reply[start..=end])
+        .map_err(|e| InvalidMove::NotJson { detail: e.to_string() }.to_string())?;
+    let obj = value.as_object().ok_or(InvalidMove::NotAnObject.to_string())?;
     let find = |name: &str| {
         obj.iter()
             .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
@@ -53,7 +53,7 @@ pub fn read_prompts(reply: &str, players: &[String; 2]) -> Result<[Option<String
     };
     let found = [find(&players[0]), find(&players[1])];
     if found.iter().all(Option::is_none) {
-        return Err("no new prompt for either player".into());
+        return Err(super::words::NO_NEW_PROMPT.into());
     }
     Ok(found)
 }
@@ -201,7 +201,7 @@ impl Negotiation {
                 let map = self.prompt_map(&next);
                 (Some(next), None, ParseOutcome::ok(serde_json::to_value(&map).unwrap_or_default()))
             }
-            Err(e) => (None, Some(format!("prompts kept: {e}")), ParseOutcome::failed(e)),
+            Err(e) => (None, Some(format!("{}{e}", super::words::KEPT_NOTE)), ParseOutcome::failed(e)),
         };
         floor.record_call(&req, 1, &reply, parse);
         floor.push(Event::OptimizerIteration {
@@ -290,10 +290,14 @@ impl SpeakerSelection for Negotiation {
         let reply = floor.ask(&req).await?;
         let raw = reply.response.said().to_string();
         // A refused or filtered move is an unreadable one, whatever text came with it.
-        let parsed = reply.response.readable().and_then(|_| parse_action(&raw));
+        let parsed = reply
+            .response
+            .readable()
+            .map_err(|detail| InvalidMove::Unreadable { detail })
+            .and_then(|_| parse_action(&raw));
         let parse = match &parsed {
             Ok(a) => ParseOutcome::ok(serde_json::to_value(a).unwrap_or_default()),
-            Err(e) => ParseOutcome::failed(e.clone()),
+            Err(e) => ParseOutcome::failed(e.to_string()),
         };
         floor.record_call(&req, 1, &reply, parse);
         let outcome = match &parsed {
@@ -306,7 +310,7 @@ impl SpeakerSelection for Negotiation {
             Ok(Effect::Rejected) => "rejected".to_string(),
             Ok(Effect::EndProposed) => "asked to end".to_string(),
             Ok(Effect::Finished) => "game over".to_string(),
-            Err(e) => e.clone(),
+            Err(e) => e.to_string(),
         };
         floor.add_said(&name, &raw, &[&reply.response]);
         floor.push(Event::Action {
@@ -316,6 +320,7 @@ impl SpeakerSelection for Negotiation {
             action: parsed.clone().ok(),
             valid: outcome.is_ok(),
             reason,
+            invalid: outcome.as_ref().err().cloned(),
             pending: self.game.pending.as_ref().map(|t| Proposal {
                 by: self.players[t.by].clone(),
                 sell_resource: self.settings.resources[t.sell].clone(),

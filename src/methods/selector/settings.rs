@@ -77,11 +77,11 @@ impl Default for SelectorSettings {
 }
 
 impl MethodSettings for SelectorSettings {
-    const TEMPLATES: &'static [(&'static str, &'static str)] = &[
-            ("method.prompt", "Selector prompt ({roles}, {participants}, {history})"),
-            ("method.no_name_feedback", "Feedback when no name is given"),
-            ("method.many_names_feedback", "Feedback when several names are given"),
-            ("method.repeated_feedback", "Feedback when the last speaker is named"),
+    const TEMPLATES: &'static [crate::methods::registry::TemplateName] = &[
+            ("method.prompt", || crate::i18n::t(crate::i18n::say::TlSelectorPrompt)),
+            ("method.no_name_feedback", || crate::i18n::t(crate::i18n::say::TlNoNameFeedback)),
+            ("method.many_names_feedback", || crate::i18n::t(crate::i18n::say::TlManyNamesFeedback)),
+            ("method.repeated_feedback", || crate::i18n::t(crate::i18n::say::TlRepeatedFeedback)),
     ];
 
     fn validate(&self, agents: &[String], err: &mut dyn FnMut(&str, String)) {
