@@ -121,6 +121,8 @@ test("the director's show in Chinese: its odds, draws and choices read as Chines
   await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('结束'), null, { timeout: 60000 });
   assert.match(await page.getByTestId('stop-draw').first().textContent(), /^每轮有 1\/\d+ 的机会结束节目：抽到 0\.\d{3}，结束线 0\.\d{2}，节目(继续|结束)$/);
   assert.match(await page.getByTestId('director-choice').first().locator('strong').textContent(), / 请 .+ 接着发言$/);
+  // The director's reply and how it was read, in words: the number it gave on its list.
+  assert.match(await page.getByTestId('director-choice').first().locator('span.muted').textContent(), /^（导演回复“.+”，即名单上的第 \d+ 位）/);
   assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], 'English on the Chinese director show');
   await screenshot(page, 'zh-director-1280');
   assert.deepEqual(errors, []);
