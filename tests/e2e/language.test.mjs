@@ -71,7 +71,7 @@ async function english(page, selectors) {
 }
 
 /** The app in a browser whose languages are `locale`'s (Chinese unless said). */
-const chinesePage = ({ locale = 'zh-CN' } = {}) => openApp(session.browser, session.server.url, { width: 1280, height: 720 }, 'preset-list', { locale });
+const chinesePage = ({ locale = 'zh-CN', size = { width: 1280, height: 720 } } = {}) => openApp(session.browser, session.server.url, size, 'preset-list', { locale });
 
 /** Chooses `code` in the header's switch; the page loads again in it. */
 async function switchTo(page, code) {
@@ -472,4 +472,39 @@ test("a tournament's leaderboard in Chinese: how to read it, the methods by name
   assert.match(await page.getByTestId('leaderboard-table').locator('tbody td').nth(2).textContent(), / 到 /);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the Chinese page on a projector at 1024x768 and on a 390x844 phone: the stage, a tab, nothing in English', async () => {
+  {
+    const { page, context, errors } = await chinesePage({ size: { width: 1024, height: 768 } });
+    await page.getByTestId('open-daily-show-director').click();
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('结束'), null, { timeout: 60000 });
+    await page.getByTestId('projector').click();
+    await page.locator('main.projector').waitFor();
+    assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], 'English on the Chinese projector');
+    // The offer of Chinese is the teacher's, off the projector.
+    assert.equal(await page.getByTestId('language-offer').isVisible(), false);
+    await screenshot(page, 'zh-projector-1024');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  {
+    const { page, context, errors } = await chinesePage({ size: { width: 390, height: 844 } });
+    assert.deepEqual(await english(page, START), [], 'English on the Chinese start screen, phone');
+    await page.getByTestId('open-rail-debate').click();
+    await page.getByTestId('run').waitFor();
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await waitForStatus(page, '第 10 轮后结束');
+    assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], 'English on the Chinese stage, phone');
+    await screenshot(page, 'zh-phone-stage-390');
+    await page.getByTestId('tab-stats').click();
+    await page.getByTestId('pane-stats').waitFor();
+    assert.deepEqual(await english(page, ['#drawer']), [], 'English in a tab, phone');
+    await screenshot(page, 'zh-phone-tab-390');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
