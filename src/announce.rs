@@ -1,9 +1,9 @@
 //! What a screen reader hears of a run as it plays: each finished speech once, with its speaker,
 //! and each turn's decision once (who takes the floor and with what bid, the director's choice and
-//! stop draw, the selector's pick, a handoff, a trading move), worded as the stage's panels word
-//! them. Never a speech's words as they stream, and not each bid on its own: the
-//! bid board shows those, and a turn of five agents would be five announcements before the one
-//! that matters. A decision is said in the sentence the stage shows it in, in the page's language.
+//! stop draw, the selector's pick, a handoff, a trading move), in the sentence the stage's panels
+//! show it in, in the page's language. Never a speech's words as they stream, and not each bid on
+//! its own: the bid board shows those, and a turn of five agents would be five announcements
+//! before the one that matters.
 
 use crate::events::{Event, MessageKind};
 use crate::i18n::{say, t, tf};

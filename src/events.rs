@@ -160,8 +160,8 @@ pub enum HandoffMiss {
 }
 
 impl HandoffMiss {
-    /// Reads a logged code back; a code this build does not know reads as none (the event's
-    /// English `reason` still says it).
+    /// Reads a logged code back; `None` for a code this build does not know (its reading is then
+    /// an error, as an unknown value of any field of the log is).
     pub fn from_value(value: &serde_json::Value) -> Option<HandoffMiss> {
         let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str).map(str::to_string);
         Some(match value.get("code")?.as_str()? {

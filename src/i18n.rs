@@ -1153,7 +1153,7 @@ words! {
     HmNoField = "no \"{field}\" field",
     // What the comparison's judging buttons say they did.
     CmpJudgeNeedsOne = "Judge each scores finished columns: play at least one to its end.",
-    CmpJudgingEach = "The judge is scoring {n} finished columns: each column's scores join the strip's judge rows (the last rows of the strip).",
+    CmpJudgingEach = "Asked the judge to score {n} finished columns: each column's scores join the strip's judge rows (its last rows) as they come.",
     CmpPairsDone = "Compared {n} pairs of columns: the results are under the strip.",
     // Why the optimizer kept the players' prompts.
     OptimizerKept = "prompts kept: {why}",
@@ -1165,6 +1165,7 @@ words! {
     BoardRange = " {low} to {high}",
     BoardNotLeaderboard = "this is not the leaderboard `agora tournament` writes ({why})",
     BoardNoPairs = "the tournament has no judged pairs of methods yet",
+    LangOfferDone = "Done: the agents will speak 简体中文 (the editor's language field takes it back).",
     // Why a run ended.
     FinishTurnLimit = "turn limit reached",
     FinishDirector = "the director ended the show",

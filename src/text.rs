@@ -89,8 +89,40 @@ pub fn script_lang(text: &str) -> Option<&'static str> {
     }
 }
 
+/// How long `text` takes to read aloud, in English words: a word for each run of letters between
+/// spaces, and for a script written without spaces (Chinese, Japanese, Korean) three fifths of a
+/// word a character, as a reader says some 250 characters in the minute another says 150 words.
+pub fn reading_words(text: &str) -> f64 {
+    let wide = |c: char| {
+        let c = c as u32;
+        (0x3040..=0x30FF).contains(&c)
+            || (0x3400..=0x4DBF).contains(&c)
+            || (0x4E00..=0x9FFF).contains(&c)
+            || (0xAC00..=0xD7AF).contains(&c)
+    };
+    text.split_whitespace()
+        .map(|token| {
+            let characters = token.chars().filter(|&c| wide(c)).count();
+            let latin = token.chars().any(|c| c.is_alphanumeric() && !wide(c));
+            characters as f64 * 0.6 + if characters == 0 || latin { 1.0 } else { 0.0 }
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn chinese_reads_aloud_by_its_characters_and_english_by_its_words() {
+        assert_eq!(super::reading_words("Let me tell you, folks: rail is the future."), 9.0);
+        // 50 characters, read at 250 a minute: 12 s, the time of 30 English words at 150.
+        let speech = "说实话这个问题问得好我的回答很明确高铁能不能成关键在于怎么做我们必须认真对待每一分钱的去向和用途才行";
+        assert_eq!(speech.chars().count(), 50);
+        assert!((super::reading_words(speech) - 30.0).abs() < 1e-9);
+        // A name in Latin letters inside Chinese counts once, besides the characters around it
+        // (punctuation is not read).
+        assert!((super::reading_words("谢谢你，Trump。") - (3.0 * 0.6 + 1.0)).abs() < 1e-9);
+    }
+
     use super::*;
 
     #[test]

@@ -227,9 +227,9 @@ impl Controller {
             return 0;
         }
         let words = self.view.with_untracked(|v| {
-            v.transcript.iter().skip(from).map(|r| r.text.split_whitespace().count()).sum::<usize>()
+            v.transcript.iter().skip(from).map(|r| crate::text::reading_words(&r.text)).sum::<f64>()
         });
-        (words as f64 * 60_000.0 / READ_ALOUD_WPM) as u64
+        (words * 60_000.0 / READ_ALOUD_WPM) as u64
     }
 
     /// Run: starts a run of `scenario`, resumes a paused one, or plays a replay on.

@@ -616,7 +616,24 @@ fn LanguageOffer() -> impl IntoView {
             crate::controls::offers_language(crate::i18n::lang(), controller.mode.get(), &s.language)
         })
     };
+    // Taken up here, said so until another run starts (or the language is changed again): the
+    // run on screen when it was taken up, by its scenario's address (none before a run).
+    let on_screen = move || {
+        controller.view.with(|v| v.scenario.as_ref().map_or(0, |s| std::sync::Arc::as_ptr(s) as usize))
+    };
+    let chosen = RwSignal::new(None::<usize>);
+    let confirmed = move || {
+        chosen.get() == Some(on_screen())
+            && matches!(controller.mode.get(), Mode::Idle | Mode::Finished)
+            && editor.scenario.with(|s| s.language == crate::controls::OFFERED_LANGUAGE)
+    };
     move || {
+        if confirmed() {
+            return Some(
+                view! { <p class="notice language-offer" data-testid="language-chosen" role="status">{t(say::LangOfferDone)}</p> }
+                    .into_any(),
+            );
+        }
         shown().then(|| {
             view! {
                 <p class="notice language-offer" data-testid="language-offer">
@@ -625,12 +642,16 @@ fn LanguageOffer() -> impl IntoView {
                     <button
                         data-testid="speak-chinese"
                         title=t(say::LangOfferTitle)
-                        on:click=move |_| editor.scenario.update(|s| s.language = crate::controls::OFFERED_LANGUAGE.to_string())
+                        on:click=move |_| {
+                            editor.scenario.update(|s| s.language = crate::controls::OFFERED_LANGUAGE.to_string());
+                            chosen.set(Some(on_screen()));
+                        }
                     >
                         {t(say::LangOfferButton)}
                     </button>
                 </p>
             }
+            .into_any()
         })
     }
 }

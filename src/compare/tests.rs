@@ -233,5 +233,5 @@ fn judge_each_says_what_it_set_going_or_that_no_column_has_finished() {
         "Judge each scores finished columns: play at least one to its end."
     );
     let two = super::judge_each_note(2);
-    assert!(two.starts_with("The judge is scoring 2 finished columns"), "{two}");
+    assert!(two.starts_with("Asked the judge to score 2 finished columns"), "{two}");
 }

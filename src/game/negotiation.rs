@@ -106,8 +106,8 @@ impl std::fmt::Display for InvalidMove {
     }
 }
 
-// Read by hand, as `Action` is: a code and its fields; a code this build does not know reads as
-// none (the event's English `reason` still says it).
+// Read by hand, as `Action` is: a code and its fields; a code this build does not know is an
+// error, as an unknown value of any field of the log is.
 impl<'de> Deserialize<'de> for InvalidMove {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;

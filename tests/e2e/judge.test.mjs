@@ -147,7 +147,7 @@ test('a comparison judges each column into its strip and judges the columns side
 
   // Each column's verdict: the demo judge's scores join the strip, one row per agent and dimension.
   await frame.getByTestId('compare-judge').click();
-  await waitForText(frame.getByTestId('compare-note'), /^The judge is scoring 3 finished columns: each column's scores join the strip's judge rows/);
+  await waitForText(frame.getByTestId('compare-note'), /^Asked the judge to score 3 finished columns: each column's scores join the strip's judge rows/);
   await eventually(async () => {
     const cells = await frame.locator('[data-testid=compare-strip] td[data-figure^="judge:"]').evaluateAll((tds) => tds.map((td) => td.dataset.value));
     assert.equal(cells.length, 3 * (5 * 3 + 3));

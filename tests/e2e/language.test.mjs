@@ -235,7 +235,7 @@ test("a class room in Chinese: the teacher's panel, and a phone whose browser re
     const teacher = await open(session.server.url, { viewport: { width: 1280, height: 720 } });
     const t = teacher.page;
     await t.getByTestId('open-rail-debate').click();
-    assert.equal(await t.getByTestId('room-open').textContent(), '为手机开一个房间');
+    assert.equal(await t.getByTestId('room-open').textContent(), '开启手机互动（学生扫码加入）');
     await t.getByTestId('room-open').click();
     const link = await t.getByTestId('room-link').getAttribute('href');
     const phone = await open(link, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -414,6 +414,8 @@ test('a Chinese page offers an English scenario Chinese, and the demo debate the
   assert.deepEqual(await english(page, ['[data-testid=language-offer]']), [], 'English in the offer');
   await page.getByTestId('speak-chinese').click();
   await offer.waitFor({ state: 'detached' });
+  // The click says what it did, until the run starts.
+  await waitForText(page.getByTestId('language-chosen'), /^好的：智能体将用简体中文发言/);
   await page.getByTestId('tab-scenario').click();
   assert.equal(await page.getByTestId('field-language').inputValue(), '简体中文');
   await page.getByTestId('speed').selectOption('0');
@@ -425,6 +427,7 @@ test('a Chinese page offers an English scenario Chinese, and the demo debate the
   for (const speech of speeches) assert.ok((speech.match(/[\u4e00-\u9fff]/g) ?? []).length >= 20, speech);
   // The run is over: the scenario speaks Chinese, so nothing is offered again.
   assert.equal(await offer.count(), 0);
+  assert.equal(await page.getByTestId('language-chosen').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -433,7 +436,7 @@ test("a refused trade and a handoff that named no one say why in Chinese, from t
   const { page, context, errors } = await chinesePage();
   const runs = [
     ['trading-game', '[data-testid=action][data-valid=false] [data-testid=action-line]', /— 无效：.*[\u4e00-\u9fff]/],
-    ['ai-morality-handoff', '[data-testid=handoff][data-fallback=true] .fallback', /改为随机：.*[\u4e00-\u9fff]/],
+    ['ai-morality-handoff', '[data-testid=handoff][data-fallback=true] .fallback', /原因：.*[\u4e00-\u9fff]/],
   ];
   for (const [preset, row, why] of runs) {
     await page.getByTestId(`open-${preset}`).click();
