@@ -73,33 +73,35 @@ fn merge_sort<T: Clone>(items: &mut [T], before: &dyn Fn(&T, &T) -> bool) {
     items.clone_from_slice(&merged);
 }
 
-/// The language a piece of text is written in, as a `lang` attribute names it, when its script
-/// says so: kana is Japanese, Hangul Korean, Han characters otherwise Chinese; `None` for text
-/// in Latin letters (the page's own language). By code point ranges, so no Unicode tables.
-pub fn script_lang(text: &str) -> Option<&'static str> {
-    let has = |lo: u32, hi: u32| text.chars().any(|c| (lo..=hi).contains(&(c as u32)));
-    if has(0x3040, 0x30FF) {
+/// The language a character's script is written in, for the scripts written without spaces
+/// between words: kana is Japanese, Hangul (syllables and jamo) Korean, Han characters Chinese.
+/// By code point ranges, so no Unicode tables.
+fn wide_script(c: char) -> Option<&'static str> {
+    let c = c as u32;
+    if (0x3040..=0x30FF).contains(&c) {
         Some("ja")
-    } else if has(0xAC00, 0xD7AF) || has(0x1100, 0x11FF) {
+    } else if (0xAC00..=0xD7AF).contains(&c) || (0x1100..=0x11FF).contains(&c) {
         Some("ko")
-    } else if has(0x4E00, 0x9FFF) || has(0x3400, 0x4DBF) {
+    } else if (0x4E00..=0x9FFF).contains(&c) || (0x3400..=0x4DBF).contains(&c) {
         Some("zh")
     } else {
         None
     }
 }
 
+/// The language a piece of text is written in, as a `lang` attribute names it, when its script
+/// says so: any kana makes it Japanese, else any Hangul Korean, else Han characters Chinese;
+/// `None` for text in Latin letters (the page's own language).
+pub fn script_lang(text: &str) -> Option<&'static str> {
+    let has = |lang: &str| text.chars().any(|c| wide_script(c) == Some(lang));
+    ["ja", "ko", "zh"].into_iter().find(|lang| has(lang))
+}
+
 /// How long `text` takes to read aloud, in English words: a word for each run of letters between
 /// spaces, and for a script written without spaces (Chinese, Japanese, Korean) three fifths of a
 /// word a character, as a reader says some 250 characters in the minute another says 150 words.
 pub fn reading_words(text: &str) -> f64 {
-    let wide = |c: char| {
-        let c = c as u32;
-        (0x3040..=0x30FF).contains(&c)
-            || (0x3400..=0x4DBF).contains(&c)
-            || (0x4E00..=0x9FFF).contains(&c)
-            || (0xAC00..=0xD7AF).contains(&c)
-    };
+    let wide = |c: char| wide_script(c).is_some();
     text.split_whitespace()
         .map(|token| {
             let characters = token.chars().filter(|&c| wide(c)).count();
