@@ -301,6 +301,35 @@ pub fn judge_each_note(finished: usize) -> String {
     }
 }
 
+/// Where a comparison's column stands, as its buttons need it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ColumnState {
+    /// Steps follow each other on their own.
+    pub running: bool,
+    /// A step is in flight.
+    pub busy: bool,
+    /// The run has ended.
+    pub ended: bool,
+}
+
+/// Which of "Step all", "Play all" and "Pause all" would do something now: each is offered while
+/// some column heeds it (a column that ended waits for Reset, not for another run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllButtons {
+    pub step: bool,
+    pub play: bool,
+    pub pause: bool,
+}
+
+pub fn all_buttons(columns: &[ColumnState]) -> AllButtons {
+    let any = |heeds: &dyn Fn(&ColumnState) -> bool| columns.iter().any(heeds);
+    AllButtons {
+        step: any(&|c| !c.ended && !c.running && !c.busy),
+        play: any(&|c| !c.ended && !c.running),
+        pause: any(&|c| c.running),
+    }
+}
+
 mod strip;
 pub use strip::{strip, Strip, StripCell, StripRow};
 

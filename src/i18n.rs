@@ -92,6 +92,25 @@ pub struct Table {
     pub say: fn(Key) -> &'static str,
     /// A preset's title and summary, by the preset's id.
     pub card: fn(&str) -> Option<(&'static str, &'static str)>,
+    /// A preset's words in this language, by the preset's id ([`crate::presets::put_words`]).
+    pub preset: fn(&str) -> Option<PresetWords>,
+}
+
+/// A preset's words in another language: what its agents read and the class hears (the topic,
+/// the opening line and who says it, each agent's role and description in the cast's order).
+/// Names stay as they are: the methods and the seeds' prompts address agents by name.
+#[derive(Clone, Copy, Debug)]
+pub struct PresetWords {
+    pub topic: &'static str,
+    /// Who opens and what they say (used where the preset's opening names them).
+    pub opening: (&'static str, &'static str),
+    /// Each agent's role and description (a description used where the preset gives one).
+    pub agents: &'static [(&'static str, &'static str)],
+}
+
+/// A preset's words in the language spoken now, if that language has them.
+pub fn preset_words(id: &str) -> Option<PresetWords> {
+    TABLE.get().and_then(|table| (table.preset)(id))
 }
 
 thread_local! {
@@ -106,6 +125,15 @@ pub fn speak(table: Option<Table>) {
 /// The language spoken now.
 pub fn lang() -> Lang {
     TABLE.get().map_or(Lang::En, |t| t.lang)
+}
+
+/// What follows a number to make it a percentage in the language spoken now: " %" in English
+/// (the page's sentences always had it), "%" in Chinese, which never spaces it.
+pub fn percent_sign() -> &'static str {
+    match lang() {
+        Lang::En => " %",
+        _ => "%",
+    }
 }
 
 /// How the language spoken now says `what`.
@@ -493,7 +521,7 @@ words! {
     GameTurnLimit = "turn limit",
     OptimizerHeading = "Prompt optimization",
     OptimizerChartLabel = "Overall score per game against the optimum",
-    OptimizerDashed = "Dashed line: the optimum, {optimum}",
+    OptimizerDashed = "Each bar is a game's overall score (both players' holdings together, on the value scale), numbered by game under it; the dashed line is the optimum, {optimum}.",
     OptimizerGame = "Game {n} · overall {overall}",
     // The class's room: the teacher's panel.
     RoomCouldNotStart = "the room's connection could not start ({why})",
@@ -1166,6 +1194,12 @@ words! {
     BoardNotLeaderboard = "this is not the leaderboard `agora tournament` writes ({why})",
     BoardNoPairs = "the tournament has no judged pairs of methods yet",
     LangOfferDone = "Done: the agents will speak 简体中文 (the editor's language field takes it back).",
+    // Issue 56: what a figure and a verdict mean.
+    PairOverall = " Overall is the judge's own answer to which conversation was better as a whole: asked beside the rows, not counted from them, so the two can differ.",
+    HandoffGraphCaption = "Each arrow runs from the agent who handed over the floor to the one who took it; the number on it is how many times.",
+    RoomConnecting = "Connecting to the meeting points that let phones find this room…",
+    RoomNoneYet = "No phone has joined yet: students join with the code or the link above.",
+    LangOfferDoneWords = "Done: the agents will speak 简体中文, and the topic, the opening and the cast's roles and descriptions are in Chinese too (the editor's language field takes the language back).",
     // Why a run ended.
     FinishTurnLimit = "turn limit reached",
     FinishDirector = "the director ended the show",

@@ -347,12 +347,12 @@ fn spoken(kind: MessageKind) -> bool {
     matches!(kind, MessageKind::Agent | MessageKind::Incomplete)
 }
 
-/// Speeches and words per speech of `agent`.
+/// Speeches and words per speech of `agent` (as a word limit counts them: a character in Chinese).
 fn length_of(events: &[Event], agent: &str) -> (u32, f64) {
     let counts: Vec<usize> = messages(events)
         .into_iter()
         .filter(|(_, who, _, kind)| *who == agent && spoken(*kind))
-        .map(|(_, _, text, _)| text.split_whitespace().count())
+        .map(|(_, _, text, _)| crate::text::limit_words(text))
         .collect();
     let mean =
         if counts.is_empty() { 0.0 } else { counts.iter().sum::<usize>() as f64 / counts.len() as f64 };

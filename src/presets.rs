@@ -50,6 +50,39 @@ pub fn title_words(title: &str) -> &str {
     }
 }
 
+/// Puts `words` into `s` when `s` still says what `preset` says (its topic, opening and cast as
+/// shipped), and says whether it did: a scenario the person has rewritten is left as written.
+pub fn put_words(s: &mut Scenario, preset: &Preset, words: &crate::i18n::PresetWords) -> bool {
+    let shipped = preset.scenario();
+    let same_cast = s.agents.len() == shipped.agents.len()
+        && s.agents
+            .iter()
+            .zip(&shipped.agents)
+            .all(|(a, b)| (&a.name, &a.role, &a.description) == (&b.name, &b.role, &b.description));
+    if s.topic != shipped.topic
+        || s.opening.speaker != shipped.opening.speaker
+        || s.opening.text != shipped.opening.text
+        || !same_cast
+        || words.agents.len() != s.agents.len()
+    {
+        return false;
+    }
+    s.topic = words.topic.into();
+    if !s.opening.speaker.is_empty() {
+        s.opening.speaker = words.opening.0.into();
+    }
+    if !s.opening.text.is_empty() {
+        s.opening.text = words.opening.1.into();
+    }
+    for (agent, (role, description)) in s.agents.iter_mut().zip(words.agents) {
+        agent.role = (*role).into();
+        if !agent.description.is_empty() {
+            agent.description = (*description).into();
+        }
+    }
+    true
+}
+
 pub fn find(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }
@@ -57,6 +90,37 @@ pub fn find(id: &str) -> Option<&'static Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_preset_has_chinese_words_that_a_shipped_preset_takes_and_a_rewritten_one_does_not() {
+        let zh = crate::i18n::zh::TABLE.preset;
+        for p in PRESETS {
+            let words = zh(p.id).unwrap_or_else(|| panic!("{}: no Chinese words", p.id));
+            let mut s = p.scenario();
+            assert!(put_words(&mut s, p, &words), "{}", p.id);
+            s.validate().unwrap_or_else(|e| panic!("{}: {e:?}", p.id));
+            let latin = |text: &str| text.chars().any(|c| c.is_ascii_alphabetic());
+            assert!(!latin(&s.topic) && !latin(&s.opening.speaker) && !latin(&s.opening.text), "{}", p.id);
+            let shipped = p.scenario();
+            for (a, b) in s.agents.iter().zip(&shipped.agents) {
+                assert_eq!(a.name, b.name, "names stay: the methods address agents by them");
+                assert!(!latin(&a.role), "{}: {}", p.id, a.role);
+                // A description names its agent and is otherwise Chinese; none where none was.
+                assert_eq!(a.description.is_empty(), b.description.is_empty(), "{}", p.id);
+                assert!(!latin(&a.description.replace(&a.name, "")), "{}: {}", p.id, a.description);
+            }
+            // Who opens and what they say change only where the preset had them.
+            assert_eq!(s.opening.text.is_empty(), shipped.opening.text.is_empty(), "{}", p.id);
+            assert_eq!(s.opening.speaker.is_empty(), shipped.opening.speaker.is_empty(), "{}", p.id);
+            // Taken twice, nothing changes again; a topic the person rewrote is left alone.
+            assert!(!put_words(&mut s.clone(), p, &words));
+            let mut edited = p.scenario();
+            edited.topic = "Should homework be banned?".into();
+            let before = edited.clone();
+            assert!(!put_words(&mut edited, p, &words));
+            assert_eq!(edited, before);
+        }
+    }
 
     #[test]
     fn every_preset_is_a_valid_scenario_that_round_trips() {

@@ -121,9 +121,10 @@ pub fn said_by_person(seats: &[String], speaker: &str, kind: MessageKind) -> boo
     kind == MessageKind::Agent && seats.iter().any(|s| s == speaker)
 }
 
-/// Words as counted against a word limit.
+/// Words as counted against a word limit (a character in Chinese or Japanese: see
+/// [`crate::text::limit_words`]).
 pub fn words(text: &str) -> usize {
-    text.split_whitespace().count()
+    crate::text::limit_words(text)
 }
 
 impl Form {

@@ -97,6 +97,29 @@ pub fn script_lang(text: &str) -> Option<&'static str> {
     ["ja", "ko", "zh"].into_iter().find(|lang| has(lang))
 }
 
+/// Whether `c` belongs to a script written without spaces between words, where a character is
+/// what a word is elsewhere: Chinese and Japanese (Korean puts spaces between its words).
+pub fn unspaced(c: char) -> bool {
+    matches!(wide_script(c), Some("zh" | "ja"))
+}
+
+/// Words as a word limit counts them: each run between spaces, and in Chinese or Japanese each
+/// character, as 字数 counts a text (the punctuation beside those characters not counted). Text
+/// without such characters counts as `split_whitespace` does.
+pub fn limit_words(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|token| {
+            let characters = token.chars().filter(|&c| unspaced(c)).count();
+            if characters == 0 {
+                return 1;
+            }
+            // Letters and digits among the characters ("Trump", "2026") count a word a run.
+            let runs = token.split(|c: char| unspaced(c) || !c.is_alphanumeric()).filter(|r| !r.is_empty());
+            characters + runs.count()
+        })
+        .sum()
+}
+
 /// How long `text` takes to read aloud, in English words: a word for each run of letters between
 /// spaces, and for a script written without spaces (Chinese, Japanese, Korean) three fifths of a
 /// word a character, as a reader says some 250 characters in the minute another says 150 words.
@@ -123,6 +146,20 @@ mod tests {
         // A name in Latin letters inside Chinese counts once, besides the characters around it
         // (punctuation is not read).
         assert!((super::reading_words("谢谢你，Trump。") - (3.0 * 0.6 + 1.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_word_limit_counts_chinese_by_its_characters_and_english_by_its_words() {
+        let english = "Let me tell you, folks: rail is the future — believe me.";
+        assert_eq!(super::limit_words(english), english.split_whitespace().count());
+        // 50 characters and three marks of punctuation: 50 words, as 字数 counts them.
+        let speech = "说实话，这个问题问得好。我的回答很明确高铁能不能成关键在于怎么做我们必须认真对待每一分钱的去向和用途才行！";
+        assert_eq!(super::limit_words(speech), 50);
+        assert_eq!(super::limit_words("谢谢你，Trump。2026年见。"), 3 + 1 + 1 + 2);
+        // Japanese counts by its characters too; Korean puts spaces between its words.
+        assert_eq!(super::limit_words("ありがとう"), 5);
+        assert_eq!(super::limit_words("감사합니다 여러분"), 2);
+        assert_eq!(super::limit_words("  "), 0);
     }
 
     use super::*;

@@ -18,7 +18,8 @@
 //!   the limit was exceeded).
 //!
 //! Words are lowercase runs of letters and digits; stage directions between asterisks count as
-//! words too, as the agents hear them.
+//! words too, as the agents hear them. Chinese and Japanese, written without spaces, count a word
+//! a character, and their content words are the pairs of characters side by side.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -50,14 +51,44 @@ const STOP_WORDS: &[&str] = &[
     "whom", "why", "will", "with", "would", "yes", "you", "your", "yours",
 ];
 
-/// The lowercase words of `text`: runs of letters and digits.
+/// The lowercase words of `text`: runs of letters and digits, and in a script written without
+/// spaces (Chinese, Japanese) each character on its own.
 pub fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+    let mut out = Vec::new();
+    for run in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        if !run.chars().any(crate::text::unspaced) {
+            out.push(run.to_lowercase());
+            continue;
+        }
+        let mut word = String::new();
+        for c in run.chars() {
+            if crate::text::unspaced(c) {
+                out.extend((!word.is_empty()).then(|| std::mem::take(&mut word).to_lowercase()));
+                out.push(c.to_string());
+            } else {
+                word.push(c);
+            }
+        }
+        out.extend((!word.is_empty()).then(|| word.to_lowercase()));
+    }
+    out
 }
 
-/// The words of `text` that are not stop words, once each.
+/// The words of `text` that are not stop words, once each. In Chinese and Japanese, where a
+/// single character says little, each pair of characters side by side stands for a word (as
+/// search engines index those scripts without a dictionary).
 fn content(text: &str) -> BTreeSet<String> {
-    words(text).into_iter().filter(|w| STOP_WORDS.binary_search(&w.as_str()).is_err()).collect()
+    let all = words(text);
+    let single = |w: &str| w.chars().count() == 1 && w.chars().all(crate::text::unspaced);
+    let mut out: BTreeSet<String> = all
+        .iter()
+        .filter(|w| !single(w) && STOP_WORDS.binary_search(&w.as_str()).is_err())
+        .cloned()
+        .collect();
+    out.extend(
+        all.windows(2).filter(|p| single(&p[0]) && single(&p[1])).map(|p| format!("{}{}", p[0], p[1])),
+    );
+    out
 }
 
 /// The share of `speech`'s content words that `other` holds; `None` for a speech with none.
@@ -142,8 +173,11 @@ impl AgentText {
     /// The figures as the page's table shows them, in its columns' order: speeches, then takes
     /// up the previous speaker, repeats itself, words of the topic and length, in percent.
     pub fn cells(&self) -> [String; 5] {
-        let percent =
-            |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{} %", (v * 100.0).round() as i64));
+        let percent = |v: Option<f64>| {
+            v.map_or("–".to_string(), |v| {
+                format!("{}{}", (v * 100.0).round() as i64, crate::i18n::percent_sign())
+            })
+        };
         [
             self.speeches.to_string(),
             percent(self.responsiveness),

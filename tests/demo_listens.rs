@@ -414,3 +414,42 @@ fn without_a_language_the_demo_speaks_english_as_before() {
     let events = common::run_demo(s);
     assert!(texts(&events).iter().all(|t| !agora::demo::other_script(t)));
 }
+
+/// A preset taken into Chinese as the page's offer does (its language set, its own words put in
+/// Chinese): the whole run reads as Chinese, not only the cast's speeches: the opening line, the
+/// specified topic, each character's introduction, the director's lines.
+#[test]
+fn a_preset_taken_into_chinese_reads_as_chinese_from_its_opening_to_its_end() {
+    for p in presets::PRESETS {
+        let words = (agora::i18n::zh::TABLE.preset)(p.id).expect("Chinese words for every preset");
+        let mut s = p.scenario();
+        assert!(presets::put_words(&mut s, p, &words), "{}", p.id);
+        s.language = "简体中文".into();
+        s.max_turns = s.max_turns.min(6);
+        let names = s.agent_names();
+        let events = common::run_demo(s);
+        let mut read = 0;
+        for e in &events {
+            let text = match e {
+                Event::Message { text, .. } => text,
+                Event::TopicSpecified { specified, .. } => specified,
+                Event::CharacterDescribed { description, .. } => description,
+                _ => continue,
+            };
+            if text.is_empty() || p.id == "trading-game" {
+                // The trading game's moves are the game's own form (WOOD, TRADE, ...).
+                continue;
+            }
+            let mut rest = text.clone();
+            for n in &names {
+                rest = rest.replace(n.as_str(), "");
+            }
+            if let Some(at) = rest.find("Transition to ") {
+                rest.truncate(at);
+            }
+            assert!(!rest.chars().any(|c| c.is_ascii_alphabetic()), "{}: English in {text:?}", p.id);
+            read += 1;
+        }
+        assert!(p.id == "trading-game" || read >= 4, "{}: {read} texts", p.id);
+    }
+}

@@ -26,7 +26,7 @@ function note(...what) {
 // Joins the room `options.topic` through `options.relays` (none: trystero's public relays), with
 // `options.ice` as the STUN/TURN servers (null: trystero's public ones; [] none, for a network
 // of its own). What arrives is handed on as text. `onReach(false)` says that no relay has been open
-// for a while (a network that blocks them), `onReach(true)` that one is open again; meanwhile the
+// for a while (a network that blocks them), `onReach(true)` that one is open (first, or again); meanwhile the
 // relays are tried again every few seconds, for as long as the room is open.
 export function join(options, onJoin, onLeave, onMessage, onReach) {
   const config = { appId: 'agora-class-room' };
@@ -109,6 +109,9 @@ function watch(t, relays, onReach, reached) {
   let retryAt = Date.now() + RETRY_MS;
   const opening = new WeakMap();
   let lastStates = '';
+  // Whether the page has heard that a relay opened since this watch began (a room's panel says
+  // it is still connecting until then).
+  let told = false;
   // A relay that closes waits for the next retry below instead of backing off to giving up.
   pauseRelayReconnection();
   const timer = setInterval(() => {
@@ -116,7 +119,8 @@ function watch(t, relays, onReach, reached) {
     const sockets = Object.entries(getRelaySockets())
       .filter(([url, socket]) => socket && (!relays.length || relays.includes(url)))
       .map(([, socket]) => socket);
-    if (sockets.some((s) => s.readyState === WebSocket.OPEN)) openAt = now;
+    const open = sockets.some((s) => s.readyState === WebSocket.OPEN);
+    if (open) openAt = now;
     for (const socket of sockets) {
       // A relay that never answers leaves its socket opening for minutes: closed, it is tried again.
       if (socket.readyState !== WebSocket.CONNECTING) continue;
@@ -127,9 +131,10 @@ function watch(t, relays, onReach, reached) {
     const states = sockets.map((s) => s.readyState).join('');
     if (states !== lastStates) note('relays', states || 'none', '(0 opening, 1 open, 3 closed)');
     lastStates = states;
-    if (ok !== reached) {
-      note(ok ? 'a relay is open again' : 'no relay open');
+    if (ok !== reached || (open && !told)) {
+      note(ok ? 'a relay is open' : 'no relay open');
       reached = ok;
+      told ||= open;
       onReach(ok);
     }
     if (now >= retryAt) {

@@ -184,6 +184,15 @@ fn requested(fragment: &str) -> Result<ComparisonFile, String> {
     crate::compare::from_json(&text)
 }
 
+/// What a button for every column asks of each.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum All {
+    Step,
+    Play,
+    Pause,
+    Reset,
+}
+
 /// The comparison `fragment` names (`open`: the one open before a reload), its controls, strip
 /// and columns.
 #[component]
@@ -264,18 +273,18 @@ fn ComparisonView(fragment: String) -> impl IntoView {
     });
     let leaving = window_event_listener(leptos::ev::pagehide, move |_| keep());
     on_cleanup(move || leaving.remove());
-    let act = move |what: &'static str| {
+    let act = move |what: All| {
         with_open(&|o| {
             let mut errors = Vec::new();
             for c in &o.columns {
                 let done = match what {
-                    "step" => c.controller.step(&c.scenario),
-                    "play" => c.controller.play(&c.scenario),
-                    "pause" => {
+                    All::Step => c.controller.step(&c.scenario),
+                    All::Play => c.controller.play(&c.scenario),
+                    All::Pause => {
                         c.controller.pause();
                         Ok(())
                     }
-                    _ => {
+                    All::Reset => {
                         c.controller.reset();
                         c.recorded.set_value(None);
                         Ok(())
@@ -285,12 +294,30 @@ fn ComparisonView(fragment: String) -> impl IntoView {
                     errors.push(format!("{}: {e}", c.label));
                 }
             }
-            if what == "reset" {
+            if what == All::Reset {
                 kept.set_value(false);
             }
             note.set(errors.join("; "));
         });
     };
+    // What the buttons for every column can do now (`crate::compare::all_buttons`).
+    let offered = Memo::new(move |_| {
+        open.try_with_value(|o| {
+            let o = o.as_ref()?;
+            let states: Vec<crate::compare::ColumnState> = o
+                .columns
+                .iter()
+                .map(|c| crate::compare::ColumnState {
+                    running: c.controller.mode.get() == crate::session::Status::Running,
+                    busy: c.controller.busy.get(),
+                    ended: c.controller.view.with(|v| v.finished.is_some()),
+                })
+                .collect();
+            Some(crate::compare::all_buttons(&states))
+        })
+        .flatten()
+    });
+    let offers = move |button: fn(crate::compare::AllButtons) -> bool| offered.get().is_some_and(button);
     let copy_link = move || {
         with_open(&|o| {
             let made = match crate::link::comparison_fragment(&o.to_json(true)) {
@@ -433,10 +460,13 @@ fn ComparisonView(fragment: String) -> impl IntoView {
             })}
             <h2>{title}</h2>
             <p class="row">
-                <button data-testid="compare-step" on:click=move |_| act("step")>{t(say::CmpStepAll)}</button>
-                <button data-testid="compare-play" on:click=move |_| act("play")>{t(say::CmpPlayAll)}</button>
-                <button data-testid="compare-pause" on:click=move |_| act("pause")>{t(say::CmpPauseAll)}</button>
-                <button data-testid="compare-reset" on:click=move |_| act("reset")>{t(say::Reset)}</button>
+                <button data-testid="compare-step" disabled=move || !offers(|o| o.step)
+                    on:click=move |_| act(All::Step)>{t(say::CmpStepAll)}</button>
+                <button data-testid="compare-play" disabled=move || !offers(|o| o.play)
+                    on:click=move |_| act(All::Play)>{t(say::CmpPlayAll)}</button>
+                <button data-testid="compare-pause" disabled=move || !offers(|o| o.pause)
+                    on:click=move |_| act(All::Pause)>{t(say::CmpPauseAll)}</button>
+                <button data-testid="compare-reset" on:click=move |_| act(All::Reset)>{t(say::Reset)}</button>
                 <button data-testid="compare-link" on:click=move |_| copy_link()>{t(say::CmpCopyLink)}</button>
                 <button data-testid="compare-json" on:click=move |_| save(true)>{t(say::CmpSaveJson)}</button>
                 <button data-testid="compare-csv" on:click=move |_| save(false)>{t(say::CmpFiguresCsv)}</button>
@@ -575,6 +605,7 @@ fn side_by_side(pairs: &[(String, String, serde_json::Value)]) -> impl IntoView 
             <p class="muted">
                 {tf(say::PairJudgedBy, &[("judge", &crate::judge::shown_label(&judge))])}
                 {flagged.then(|| t(say::PairOwnModel))}
+                {t(say::PairOverall)}
             </p>
             {tables}
         </section>

@@ -140,6 +140,24 @@ fn Call(call: Arc<CallRow>) -> impl IntoView {
     }
 }
 
+/// The rows of the statistics: what each is called, what it counts (a tooltip), and its figure.
+type Said = fn() -> &'static str;
+type Measure = (Said, Option<Said>, fn(&Tally) -> u64);
+const MEASURES: [Measure; 8] = [
+    (|| t(say::StatsCalls), Some(|| t(say::StatsCallsTitle)), |t| t.calls.into()),
+    (
+        || t(say::StatsOrchestration),
+        Some(|| t(say::StatsOrchestrationTitle)),
+        |t| t.orchestration_calls.into(),
+    ),
+    (|| t(say::StatsSpeech), Some(|| t(say::StatsSpeechTitle)), |t| t.speech_calls.into()),
+    (|| t(say::StatsTokens), None, Tally::tokens),
+    (|| t(say::StatsRetries), Some(|| t(say::StatsRetriesTitle)), |t| t.retries.into()),
+    (|| t(say::StatsFallbacks), Some(|| t(say::StatsFallbacksTitle)), |t| t.fallbacks.into()),
+    (|| t(say::StatsRefused), Some(|| t(say::StatsRefusedTitle)), |t| t.refused.into()),
+    (|| t(say::StatsEmpty), Some(|| t(say::StatsEmptyTitle)), |t| t.empty.into()),
+];
+
 /// Calls, tokens, retries and fallbacks per agent and in total; orchestration apart from speech.
 #[component]
 pub fn Stats() -> impl IntoView {
@@ -191,53 +209,57 @@ pub fn Stats() -> impl IntoView {
         <div class="panel scrolls" data-testid="stats" tabindex="0" role="region" aria-label=t(say::StatsTitle)>
             <h2>{t(say::StatsTitle)}</h2>
             {move || costs().or_else(engine_speed).map(|c| view! { <p class="muted" data-testid="cost">{c}</p> })}
+            // Agents across and measures down: a cast of a few fits a drawer beside the stage,
+            // where nine measures across did not.
             <table class="stats">
                 <thead>
                     <tr>
                         <th scope="col">{t(say::StatsAgent)}</th>
-                        <th scope="col" title=t(say::StatsCallsTitle)>{t(say::StatsCalls)}</th>
-                        <th scope="col" title=t(say::StatsOrchestrationTitle)>{t(say::StatsOrchestration)}</th>
-                        <th scope="col" title=t(say::StatsSpeechTitle)>{t(say::StatsSpeech)}</th>
-                        <th scope="col">{t(say::StatsTokens)}</th>
-                        <th scope="col" title=t(say::StatsRetriesTitle)>{t(say::StatsRetries)}</th>
-                        <th scope="col" title=t(say::StatsFallbacksTitle)>{t(say::StatsFallbacks)}</th>
-                        <th scope="col" title=t(say::StatsRefusedTitle)>{t(say::StatsRefused)}</th>
-                        <th scope="col" title=t(say::StatsEmptyTitle)>{t(say::StatsEmpty)}</th>
+                        {move || {
+                            rows()
+                                .into_iter()
+                                .map(|(agent, tally)| {
+                                    let is_total = agent.is_none();
+                                    let id = agent.clone().unwrap_or_else(|| "Total".into());
+                                    let name = agent.unwrap_or_else(|| t(say::StatsTotal).into());
+                                    view! {
+                                        <th
+                                            scope="col"
+                                            class:total=is_total
+                                            data-testid="stats-agent"
+                                            data-agent=id
+                                            data-calls=tally.calls
+                                            data-retries=tally.retries
+                                            data-fallbacks=tally.fallbacks
+                                            data-refused=tally.refused
+                                            data-empty=tally.empty
+                                        >
+                                            {name}
+                                        </th>
+                                    }
+                                })
+                                .collect_view()
+                        }}
                     </tr>
                 </thead>
                 <tbody>
-                    {move || {
-                        rows()
-                            .into_iter()
-                            .map(|(agent, tally)| {
-                                let is_total = agent.is_none();
-                                let id = agent.clone().unwrap_or_else(|| "Total".into());
-                                let name = agent.unwrap_or_else(|| t(say::StatsTotal).into());
-                                view! {
-                                    <tr
-                                        class:total=is_total
-                                        data-testid="stats-row"
-                                        data-agent=id
-                                        data-calls=tally.calls
-                                        data-retries=tally.retries
-                                        data-fallbacks=tally.fallbacks
-                                        data-refused=tally.refused
-                                        data-empty=tally.empty
-                                    >
-                                        <th scope="row">{name}</th>
-                                        <td>{tally.calls}</td>
-                                        <td>{tally.orchestration_calls}</td>
-                                        <td>{tally.speech_calls}</td>
-                                        <td>{tally.tokens()}</td>
-                                        <td>{tally.retries}</td>
-                                        <td>{tally.fallbacks}</td>
-                                        <td>{tally.refused}</td>
-                                        <td>{tally.empty}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
+                    {MEASURES
+                        .iter()
+                        .map(|&(name, what, of)| {
+                            let cells = move || {
+                                rows()
+                                    .into_iter()
+                                    .map(|(agent, tally)| view! { <td class:total=agent.is_none()>{of(&tally)}</td> })
+                                    .collect_view()
+                            };
+                            view! {
+                                <tr>
+                                    <th scope="row" title=what.map(|w| w())>{name()}</th>
+                                    {cells}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
                 </tbody>
             </table>
         </div>

@@ -240,9 +240,20 @@ struct Panel {
     /// the run's log and seats for a room opened again.
     closed: RwSignal<bool>,
     /// Whether the room's meeting point answers.
-    reachable: RwSignal<bool>,
+    reach: RwSignal<Reach>,
     /// Why the room could not open.
     failed: RwSignal<Option<String>>,
+}
+
+/// Where the room stands with the meeting points phones find it through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reach {
+    /// None has answered yet, and it is early to say that none will.
+    Connecting,
+    /// One is open: phones can join.
+    Open,
+    /// None has been open for a while (a network that blocks them, or a relay not running).
+    Blocked,
 }
 
 /// How phones join a room: its code, the join link (the phone page, the room's secret and where
@@ -337,7 +348,7 @@ impl Panel {
         self.join.set(Some(Join { code: secret.code(), link, qr, meeting: meeting.clone() }));
         self.host.set(Some(Host::new(secret, seats, log)));
         self.closed.set(false);
-        self.reachable.set(true);
+        self.reach.set(Reach::Connecting);
         self.failed.set(None);
         leptos::task::spawn_local(async move {
             left().await;
@@ -351,7 +362,7 @@ impl Panel {
                 }),
                 heard: Box::new(move |peer, text| self.heard(peer, text)),
                 reach: Box::new(move |ok| {
-                    self.reachable.try_set(ok);
+                    self.reach.try_set(if ok { Reach::Open } else { Reach::Blocked });
                 }),
             };
             match Net::join(&meeting, &topic, hooks).await {
@@ -406,7 +417,7 @@ pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> 
         host: RwSignal::new(None),
         join: RwSignal::new(None),
         closed: RwSignal::new(false),
-        reachable: RwSignal::new(true),
+        reach: RwSignal::new(Reach::Connecting),
         failed: RwSignal::new(None),
     };
     TEACHER.with(|t| *t.borrow_mut() = Some(Teacher { panel, net: None, page }));
@@ -433,7 +444,7 @@ pub fn room_view(seats: Vec<String>, lines: &str, page: Rc<dyn Fn(ForPage)>) -> 
             .into_any()
         } else {
             view! {
-                {move || (!panel.reachable.get()).then(|| unreachable_for_teacher(panel.join.with(|j| j.as_ref().map(|j| j.meeting.relay.clone()).unwrap_or_default())))}
+                {move || (panel.reach.get() == Reach::Blocked).then(|| unreachable_for_teacher(panel.join.with(|j| j.as_ref().map(|j| j.meeting.relay.clone()).unwrap_or_default())))}
                 <Live panel />
                 <p class="room-close">
                     <button
@@ -567,6 +578,12 @@ fn Live(panel: Panel) -> impl IntoView {
         <div class="room-manage">
             <h4>{move || tf(say::RoomJoined, &[("n", &shown.with(|p| p.roster.len()))])}</h4>
             <ul class="room-students" data-testid="room-students">{roster_view}</ul>
+            {move || shown.with(|p| p.roster.is_empty()).then(|| match panel.reach.get() {
+                Reach::Connecting => Some(view! { <p class="hint" role="status" data-testid="room-waiting">{t(say::RoomConnecting)}</p> }),
+                Reach::Open => Some(view! { <p class="hint" role="status" data-testid="room-waiting">{t(say::RoomNoneYet)}</p> }),
+                // The alert above says why.
+                Reach::Blocked => None,
+            })}
             {move || {
                 let proposals = shown.with(|p| p.proposals.clone());
                 (!proposals.is_empty()).then(|| view! {

@@ -204,17 +204,28 @@ fn dimension_view(
     };
     view! {
         <div class="dimension row" data-testid=format!("dimension-{}-{index}", rubric.field())>
-            <input data-key="name" aria-label=t(say::EdName) prop:value=d.name.clone() on:input=set(DimensionPart::Name) />
-            <input type="number" data-key="min" aria-label=t(say::TplLeast) prop:value=d.min.to_string() on:input=set(DimensionPart::Min) />
-            <input type="number" data-key="max" aria-label=t(say::TplMost) prop:value=d.max.to_string() on:input=set(DimensionPart::Max) />
-            <textarea
-                data-key="description"
-                aria-label=t(say::TplJudgeReads)
-                rows="2"
-                prop:value=d.description.clone()
-                on:input=set(DimensionPart::Description)
-            ></textarea>
+            <label class="field">
+                <span>{t(say::EdName)}</span>
+                <input data-key="name" prop:value=d.name.clone() on:input=set(DimensionPart::Name) />
+            </label>
+            <label class="field scale">
+                <span>{t(say::TplLeast)}</span>
+                <input type="number" data-key="min" prop:value=d.min.to_string() on:input=set(DimensionPart::Min) />
+            </label>
+            <label class="field scale">
+                <span>{t(say::TplMost)}</span>
+                <input type="number" data-key="max" prop:value=d.max.to_string() on:input=set(DimensionPart::Max) />
+            </label>
             <button on:click=move |_| edit(s, written, false, |j| j.remove_dimension(rubric, index))>{t(say::EdRemove)}</button>
+            <label class="field wide">
+                <span>{t(say::TplJudgeReads)}</span>
+                <textarea
+                    data-key="description"
+                    rows="2"
+                    prop:value=d.description.clone()
+                    on:input=set(DimensionPart::Description)
+                ></textarea>
+            </label>
         </div>
     }
 }

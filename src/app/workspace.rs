@@ -622,6 +622,8 @@ fn LanguageOffer() -> impl IntoView {
         controller.view.with(|v| v.scenario.as_ref().map_or(0, |s| std::sync::Arc::as_ptr(s) as usize))
     };
     let chosen = RwSignal::new(None::<usize>);
+    // Whether the preset's own words were put into Chinese too (`crate::presets::put_words`).
+    let translated = RwSignal::new(false);
     let confirmed = move || {
         chosen.get() == Some(on_screen())
             && matches!(controller.mode.get(), Mode::Idle | Mode::Finished)
@@ -630,8 +632,12 @@ fn LanguageOffer() -> impl IntoView {
     move || {
         if confirmed() {
             return Some(
-                view! { <p class="notice language-offer" data-testid="language-chosen" role="status">{t(say::LangOfferDone)}</p> }
-                    .into_any(),
+                view! {
+                    <p class="notice language-offer" data-testid="language-chosen" role="status">
+                        {if translated.get() { t(say::LangOfferDoneWords) } else { t(say::LangOfferDone) }}
+                    </p>
+                }
+                .into_any(),
             );
         }
         shown().then(|| {
@@ -643,7 +649,16 @@ fn LanguageOffer() -> impl IntoView {
                         data-testid="speak-chinese"
                         title=t(say::LangOfferTitle)
                         on:click=move |_| {
-                            editor.scenario.update(|s| s.language = crate::controls::OFFERED_LANGUAGE.to_string());
+                            editor.scenario.update(|s| {
+                                s.language = crate::controls::OFFERED_LANGUAGE.to_string();
+                                // A preset as shipped speaks about a Chinese topic, with its cast
+                                // introduced in Chinese; anything the person wrote stays.
+                                let preset = crate::presets::CARDS
+                                    .iter()
+                                    .find(|c| c.title == s.title)
+                                    .and_then(|c| Some((crate::presets::find(c.id)?, crate::i18n::preset_words(c.id)?)));
+                                translated.set(preset.is_some_and(|(p, words)| crate::presets::put_words(s, p, &words)));
+                            });
                             chosen.set(Some(on_screen()));
                         }
                     >

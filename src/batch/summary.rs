@@ -337,7 +337,7 @@ impl Summary {
         let percent =
             |s: &Spread| Spread { mean: s.mean * 100.0, min: s.min * 100.0, max: s.max * 100.0, ..*s };
         for (agent, s) in &self.floor {
-            let (head, tail) = spread(&percent(s), 0, " %");
+            let (head, tail) = spread(&percent(s), 0, crate::i18n::percent_sign());
             out.push(tf(say::BsFloor, &[("agent", agent), ("head", &head), ("tail", &tail)]));
         }
         let (head, tail) = spread(&self.longest_run, 1, "");
@@ -380,7 +380,7 @@ impl Summary {
             out.push(tf(say::BsRefused, &[("refused", &self.refused), ("empty", &self.empty)]));
         }
         if self.efficiency.n > 0 {
-            let (head, tail) = spread(&percent(&self.efficiency), 0, " %");
+            let (head, tail) = spread(&percent(&self.efficiency), 0, crate::i18n::percent_sign());
             out.push(tf(say::BsEfficiency, &[("head", &head), ("tail", &tail)]));
         }
         for (g, s) in self.overall_by_game.iter().enumerate().filter(|(_, s)| s.n > 0) {

@@ -103,7 +103,7 @@ pub fn strip(file: &ComparisonFile) -> Result<Strip, String> {
             row(&crate::i18n::fill(title, &[("agent", agent)]), &format!("{figure}:{agent}"), &|f| {
                 let v = f.text.iter().find(|(n, _)| n == agent).and_then(|(_, t)| t[m]);
                 words(v.map_or(t(say::StripDidNotSpeak).to_string(), |v| {
-                    format!("{} %", (v * 100.0).round() as i64)
+                    format!("{}{}", (v * 100.0).round() as i64, crate::i18n::percent_sign())
                 }))
             });
         }

@@ -235,3 +235,18 @@ fn judge_each_says_what_it_set_going_or_that_no_column_has_finished() {
     let two = super::judge_each_note(2);
     assert!(two.starts_with("Asked the judge to score 2 finished columns"), "{two}");
 }
+
+#[test]
+fn the_buttons_for_every_column_are_offered_while_a_column_heeds_them() {
+    use super::{all_buttons, AllButtons, ColumnState};
+    let ready = ColumnState::default();
+    let running = ColumnState { running: true, ..ready };
+    let stepping = ColumnState { busy: true, ..ready };
+    let ended = ColumnState { ended: true, ..ready };
+    assert_eq!(all_buttons(&[ready, ready]), AllButtons { step: true, play: true, pause: false });
+    assert_eq!(all_buttons(&[running, ended]), AllButtons { step: false, play: false, pause: true });
+    assert_eq!(all_buttons(&[running, ready]), AllButtons { step: true, play: true, pause: true });
+    assert_eq!(all_buttons(&[stepping, ended]), AllButtons { step: false, play: true, pause: false });
+    // Both columns at their end: only Reset starts them again.
+    assert_eq!(all_buttons(&[ended, ended]), AllButtons { step: false, play: false, pause: false });
+}

@@ -217,7 +217,12 @@ impl Cast {
     /// Seed 000's character description of `subject`, in Chinese.
     pub(crate) fn describe_zh(&self, subject: &str, topic: &str, rng: &mut ChaCha8Rng) -> String {
         let person = self.person(subject);
-        let role = person.map(|p| p.role.trim()).filter(|r| !r.is_empty()).unwrap_or("参与者");
+        // A role written in another script (an English preset's "presidential candidate") is not
+        // spliced into the Chinese sentence.
+        let role = person
+            .map(|p| p.role.trim())
+            .filter(|r| r.chars().any(crate::text::unspaced))
+            .unwrap_or("参与者");
         let traits = ["无所畏惧", "锲而不舍", "出人意料", "风趣迷人", "一丝不苟", "富有戏剧性"];
         let a = traits.choose(rng).copied().unwrap_or("大胆");
         let others: Vec<&str> = traits.iter().copied().filter(|t| *t != a).collect();

@@ -1,13 +1,13 @@
-//! The page in Simplified Chinese: every [`Key`] and the presets' cards. Reached only through the
-//! page's `zh` chunk (`app::lang`), so an English visit never fetches it.
+//! The page in Simplified Chinese: every [`Key`], the presets' cards and their words. Reached
+//! only through the page's `zh` chunk (`app::lang`), so an English visit never fetches it.
 //!
 //! Written to read as a Chinese teacher would say it on a classroom screen, not word for word:
 //! 轮 for a turn, 发言 for a speech, 全班 for the class in a seat.
 
-use super::{Key, Lang, Table};
+use super::{Key, Lang, PresetWords, Table};
 
 /// The table the page installs with [`super::speak`].
-pub const TABLE: Table = Table { lang: Lang::ZhHans, say, card };
+pub const TABLE: Table = Table { lang: Lang::ZhHans, say, card, preset };
 
 /// Latin words the Chinese keeps on purpose: names of things a reader types, presses or looks up.
 pub const KEPT_LATIN: &[&str] = &[
@@ -195,7 +195,7 @@ fn say(what: Key) -> &'static str {
         Key::DirectorStopIfBelow => "抽到的数低于 {p} 就结束",
         Key::DirectorAttempts => "尝试了 {n} 次",
         Key::DirectorFallback => "按默认规则：没有有效编号",
-        Key::DirectorDrew => "抽到 {sample}，结束线 {p}",
+        Key::DirectorDrew => "抽到 {sample}（低于 {p} 才结束）",
         Key::VerdictClass => "结束：全班结束了节目",
         Key::VerdictStop => "结束",
         Key::VerdictGoOn => "继续",
@@ -236,9 +236,9 @@ fn say(what: Key) -> &'static str {
         Key::SeatNotAllowed => "规则不允许：{why}",
         Key::SeatDoesNotFit => "这个回答不符合问题的形式",
         Key::SeatChooseOneOf => "请从 {options} 中选一个",
-        Key::WordsOver => "{n} / {limit} 词：超出上限",
-        Key::WordsOf => "{n} / {limit} 词",
-        Key::WordsN => "{n} 词",
+        Key::WordsOver => "{n} / {limit} 字：超出上限",
+        Key::WordsOf => "{n} / {limit} 字",
+        Key::WordsN => "{n} 字",
         Key::PurposeBid => "出价",
         Key::PurposeSpeak => "发言",
         Key::PurposeDirectorReflection => "导演点评",
@@ -313,9 +313,14 @@ fn say(what: Key) -> &'static str {
         Key::FinishGameOver => "所有对局都已结束",
         Key::FinishStopped => "已停止",
         Key::FinishError => "运行因出错而结束",
+        Key::LangOfferDoneWords => "好的：智能体将用简体中文发言，辩题、开场白和角色介绍也换成了中文（在“场景”的“发言语言”里可以改回发言语言）。",
+        Key::PairOverall => "“总体”是评委对哪场对话整体更好的单独回答：与各项一起询问，而不是由各项统计得出，所以两者可能不同。",
+        Key::HandoffGraphCaption => "每个箭头从交出发言权的智能体指向接过发言权的智能体；箭头上的数字是次数。",
+        Key::RoomConnecting => "正在连接会合点（手机靠它找到这个房间）……",
+        Key::RoomNoneYet => "还没有手机加入：学生用上面的房间码或链接加入。",
         Key::LangOfferDone => "好的：智能体将用简体中文发言（在“场景”的“发言语言”里可以改回）。",
-        Key::BoardBy => "评委：{judge}；随机种子 {seeds}。评分是 Bradley–Terry 强度，按 Elo 分制表示（1000 分为各方法的平均水平；相差 400 分即十比一的胜算），95 % 区间由对随机种子重抽样得出。",
-        Key::BoardAgreement => "两种提问顺序在 {n} 次评判中有 {share} % 结论一致；只有两种顺序一致时才算有偏好，否则记为平局。",
+        Key::BoardBy => "评委：{judge}；随机种子 {seeds}。评分是 Bradley–Terry 强度，按 Elo 分制表示（1000 分为各方法的平均水平；相差 400 分即十比一的胜算），95% 区间由对随机种子重抽样得出。",
+        Key::BoardAgreement => "两种提问顺序在 {n} 次评判中有 {share}% 结论一致；只有两种顺序一致时才算有偏好，否则记为平局。",
         Key::BoardNoAgreement => "没有哪次评判按两种顺序都问过。",
         Key::BoardRange => " {low} 到 {high}",
         Key::BoardNotLeaderboard => "这不是 `agora tournament` 写出的排行榜（{why}）",
@@ -460,7 +465,7 @@ fn say(what: Key) -> &'static str {
         Key::BsRetries => "每次运行中，无法读取的回复被重新询问 {head} 次{tail}。",
         Key::BsFallbacks => "每轮有 {head} 次用默认值代替无法读取的回复{tail}。",
         Key::BsAllRead => "每条回复都一次读取成功：没有重试，也没有改用默认值。",
-        Key::BsDefaultBids => "{pct} % 的出价无法读取，采用了默认出价。",
+        Key::BsDefaultBids => "{pct}% 的出价无法读取，采用了默认出价。",
         Key::BsRefused => "{refused} 次调用被拒绝或没有回应，{empty} 次发言返回为空。",
         Key::BsEfficiency => "最后一局的总分达到最优结果的 {head}{tail}。",
         Key::BsGame => "第 {game} 局总分 {head}{tail}（{runs}）。",
@@ -509,7 +514,7 @@ fn say(what: Key) -> &'static str {
         Key::KeyTwoParts => "{label} 的密钥是用点连接的两部分（编号.密文）：这看起来像别家服务商的密钥，或只是其中一部分。",
         Key::KeyStartsWith => "{label} 的密钥以“{start}”开头：这看起来像别家服务商的密钥，或者根本不是密钥。",
         Key::JudgeLeader => "得分最高：{names}，平均 {mean} 分（分值范围 {min}–{max}）。",
-        Key::JudgeLeaderShare => "得分最高：{names}，平均达到各项分值范围的 {share} %。",
+        Key::JudgeLeaderShare => "得分最高：{names}，平均达到各项分值范围的 {share}%。",
         Key::JudgeLeaderTied => "（并列）",
         Key::CmpTitle => "{title}：按{vary}对比",
         Key::CmpComparedBy => "按{vary}对比",
@@ -735,7 +740,7 @@ fn say(what: Key) -> &'static str {
         Key::SaveRun => "保存运行（JSON）",
         Key::SaveMarkdown => "保存对话记录（Markdown）",
         Key::SaveNotebook => "保存为 Jupyter 笔记本",
-        Key::SaveTrace => "保存追踪（OpenTelemetry）",
+        Key::SaveTrace => "保存运行追踪（OpenTelemetry 格式）",
         Key::SaveAutogen => "保存为 AutoGen 团队",
         Key::InspectorTitle => "模型请求记录（{n} 次调用）",
         Key::InspectorHint => "对模型的每一次调用：原样列出发出去的内容和收回来的内容。",
@@ -796,7 +801,7 @@ fn say(what: Key) -> &'static str {
         Key::TextTakesUp => "接过上一位的话",
         Key::TextTakesUpTitle => "一段发言的实词里，上一位发言者也用过的比例：只是用词相同，不等于真正回应",
         Key::TextRepeats => "自我重复",
-        Key::TextRepeatsTitle => "它的三词短语中此前说过的比例：换个说法讲同一个观点不计在内",
+        Key::TextRepeatsTitle => "它的三词短语（中文按三个字）中此前说过的比例：换个说法讲同一个观点不计在内",
         Key::TextTopic => "切题用词",
         Key::TextTopicTitle => "它的实词中出现在话题或自己的角色介绍里的比例：同义词不算",
         Key::TextLength => "长度",
@@ -824,7 +829,7 @@ fn say(what: Key) -> &'static str {
         Key::BatchTimeLeft => " · 约剩 {secs} 秒",
         Key::BatchProgress => "已完成 {done}/{total} 次{left}",
         Key::BatchTitle => "批量：多个随机种子",
-        Key::BatchHint => "每个随机种子（它决定抽签和演示模型的回答）运行一次场景，一次接一次，然后汇总：每项数据给出各次运行的平均值及其区间。同样的批量运行也可以在终端里做（见 README）。",
+        Key::BatchHint => "每个随机种子（它决定抽签和演示模型的回答）运行一次场景，一次接一次，然后汇总：每项数据给出各次运行的平均值及其区间。同样的批量运行也可以在终端里做（命令写在项目的 README 说明里）。",
         Key::BatchSeeds => "随机种子 ",
         Key::BatchJudgeTitle => "每次运行一结束就由场景的评委评判：结果表里每个维度、每位智能体各占一列（列名以 judge: 开头）",
         Key::BatchJudge => " 评判每次运行",
@@ -1009,7 +1014,7 @@ fn say(what: Key) -> &'static str {
         Key::GameTurnLimit => "达到轮数上限",
         Key::OptimizerHeading => "提示词优化",
         Key::OptimizerChartLabel => "每局总分与最优值的对比",
-        Key::OptimizerDashed => "虚线：最优值 {optimum}",
+        Key::OptimizerDashed => "每根柱子是一局的总分（双方持有物按价值表合计），柱下标着第几局；虚线是最优值 {optimum}。",
         Key::OptimizerGame => "第 {n} 局 · 总分 {overall}",
     }
 }
@@ -1044,6 +1049,69 @@ fn card(id: &str) -> Option<(&'static str, &'static str)> {
             "总统辩论：随机抽取发言者",
             "同一场高铁辩论，但没有人决定谁发言：每轮从上一位以外的候选人中随机抽一位（运行种子相同，抽到的也相同），同 AutoGen 的随机点名。用作衡量竞价发言的基准。",
         ),
+        _ => return None,
+    })
+}
+
+/// The presets in Chinese: what "让他们说中文" puts into a preset still as shipped, so a Chinese
+/// debate is about a Chinese topic and its cast introduced in Chinese.
+fn preset(id: &str) -> Option<PresetWords> {
+    const CANDIDATE: &str = "总统候选人";
+    const RAIL: &[(&str, &str)] = &[
+        (CANDIDATE, "Donald Trump，你以大胆、常有争议的言论著称。你毫不掩饰自己的自信，从不回避交锋，乐于搅动局面。"),
+        (CANDIDATE, "Kanye West，你是一位不安分的创作者，把每个舞台都当作一场表演。你心怀宏大的构想，说起话来灵感迸发，拒绝被任何框框限制。"),
+        (CANDIDATE, "Elizabeth Warren，你是不知疲倦的政策专家，凡事都有计划。你总要追问谁来买单、谁在获利，从不让亿万富翁的承诺轻易过关。"),
+    ];
+    const RAIL_TOPIC: &str = "横贯美国的高速铁路";
+    Some(match id {
+        "rail-debate" => PresetWords { topic: RAIL_TOPIC, opening: ("辩论主持人", ""), agents: RAIL },
+        "rail-debate-random" => PresetWords {
+            topic: RAIL_TOPIC,
+            opening: (
+                "辩论主持人",
+                "各位候选人，摆在你们面前的问题是：设计一张横贯美国的高速铁路网，连接各大城市，减少碳排放，带动经济增长，同时还要面对成本、土地，以及那些宁愿开车的人。你们会怎么建？",
+            ),
+            agents: RAIL,
+        },
+        "arms-debate" => PresetWords {
+            topic: "美国应该向以色列输送武器吗？",
+            opening: ("辩论主持人", ""),
+            agents: &[
+                (CANDIDATE, "Donald Trump，你作风强硬、讲究交易，把每一个同盟都看成一笔要赢下来的买卖。"),
+                (CANDIDATE, "Kamala Harris，你当过检察官，会在安全与人道之间反复权衡，并坚持援助要附带条件。"),
+                (CANDIDATE, "Xi Jinping，你沉稳而讲究战略，总是从稳定与主权的角度看待每一个问题。"),
+            ],
+        },
+        "ai-morality-handoff" => PresetWords {
+            topic: "在人们意见不一的情况下，应当允许人工智能做出道德决定。",
+            opening: ("辩论主持人", ""),
+            agents: &[("辩手", ""), ("辩手", ""), ("辩手", "")],
+        },
+        "daily-show-director" => PresetWords {
+            topic: "健身新潮流：竞技静坐——懒惰如何成了下一个健身热潮",
+            opening: ("观众", "竞技静坐到底是沙发一代的健身革命，还是美国终于找到了一个靠什么都不做也能拿金牌的项目？"),
+            agents: &[
+                ("《每日秀》主持人", "Jon Stewart，你是言辞犀利的主持人，总能把每一股荒唐潮流变成让人清醒的时刻，伴着一声又一声无奈的叹息。"),
+                ("好莱坞特派记者", "Samantha Bee，你在洛杉矶做报道，那里每张沙发都是一个品牌，每位名人都有自己的静坐教练。"),
+                ("中情局特派记者", "Aasif Mandvi，你在华盛顿做报道，怀疑竞技静坐是削弱美国人膝盖的外国阴谋。"),
+                ("普通美国人特派记者", "Ronny Chieng，你在克利夫兰做报道，不敢相信美国人居然把坐着也变成了比赛。"),
+            ],
+        },
+        "town-hall-selector" => PresetWords {
+            topic: "学区应该把学校改为每周上课四天吗？",
+            opening: ("主持人", "欢迎来到今晚的市民大会。下个月，学区董事会将就学校改为每周上课四天进行表决。谁想先发言？"),
+            agents: &[
+                ("校长", "主持会议，关心出勤、预算，以及证据怎么说。"),
+                ("数学老师", "教八年级数学，相信休息充分的老师在四个较长的教学日里能教得更好。"),
+                ("两个孩子的家长", "周末在医院上班，担心第五天谁来照看他的孩子。"),
+                ("学生会主席", "高二学生，代表学生发言，希望有时间打工、运动和休息。"),
+            ],
+        },
+        "trading-game" => PresetWords {
+            topic: "通过交易资源，让双方库存的总价值尽可能高。",
+            opening: ("主持人", ""),
+            agents: &[("玩家", ""), ("玩家", "")],
+        },
         _ => return None,
     })
 }

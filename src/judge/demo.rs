@@ -76,6 +76,11 @@ fn percent(x: f64) -> String {
     format!("{} %", (x * 100.0).round() as i64)
 }
 
+/// A percentage in a Chinese sentence, unspaced as Chinese writes it.
+fn percent_zh(x: f64) -> String {
+    format!("{}%", (x * 100.0).round() as i64)
+}
+
 /// One agent's scorecard from its statistics.
 fn agent_card(events: &[Event], t: &AgentText, rubric: &[Dimension], chinese: bool) -> Scorecard {
     let said = speeches(events, &t.agent);
@@ -119,18 +124,19 @@ fn agent_card(events: &[Event], t: &AgentText, rubric: &[Dimension], chinese: bo
     };
     let strongest = best(|x, k| x > k).map(|(t, _)| t);
     let weakest = best(|x, k| x < k).map(|(t, _)| t);
-    let none = |x: Option<f64>| x.map(percent).unwrap_or_else(|| if chinese { "无" } else { "none" }.into());
+    let none = |x: Option<f64>| x.map(percent).unwrap_or_else(|| "none".into());
+    let none_zh = |x: Option<f64>| x.map(percent_zh).unwrap_or_else(|| "无".into());
     let reasoning = if said.is_empty() && chinese {
         "它没有发言，所以没有可评的内容。".to_string()
     } else if said.is_empty() {
         "It did not speak, so there is nothing to score.".to_string()
     } else if chinese {
         format!(
-            "文本统计，并非真正的阅读：它接过了上一位发言者 {} 的实词，重复了自己 {} 的三词短语，用了字数上限的 {}，{} 的词来自话题或它的人物描述；数到 {} 个侮辱性的词。",
-            none(t.responsiveness),
-            percent(t.repetition.unwrap_or(0.0)),
-            percent(t.length.unwrap_or(0.0)),
-            none(t.coverage),
+            "文本统计，并非真正的阅读：它接过了上一位发言者 {} 的实词，重复了自己 {} 的三字片段，用了字数上限的 {}，{} 的词来自话题或它的人物描述；数到 {} 个侮辱性的词。",
+            none_zh(t.responsiveness),
+            percent_zh(t.repetition.unwrap_or(0.0)),
+            percent_zh(t.length.unwrap_or(0.0)),
+            none_zh(t.coverage),
             rude,
         )
     } else {
@@ -178,9 +184,9 @@ pub fn verdict(events: &[Event], settings: &JudgeSettings) -> Event {
     let conversation = (!settings.conversation_rubric.is_empty()).then(|| Scorecard {
         reasoning: if chinese {
             format!(
-                "文本统计，并非真正的阅读：各位发言次数的均衡度为 {}，{} 的三词短语是新的。",
-                balance.map(percent).unwrap_or_else(|| "无从计算".into()),
-                fresh.map(percent).unwrap_or_else(|| "无".into())
+                "文本统计，并非真正的阅读：各位发言次数的均衡度为 {}，{} 的三字片段是新的。",
+                balance.map(percent_zh).unwrap_or_else(|| "无从计算".into()),
+                fresh.map(percent_zh).unwrap_or_else(|| "无".into())
             )
         } else {
             format!(

@@ -635,3 +635,13 @@ fn the_floor_given_while_a_seat_answers_reaches_the_turn_whose_speaker_is_not_ch
     assert_eq!(given[1], (first_speech + 1, other.as_str()));
     assert_eq!(spoke(first_speech + 1), Some(other.as_str()));
 }
+
+#[test]
+fn the_word_counter_counts_a_chinese_answer_by_its_characters() {
+    assert_eq!(super::form::word_note("Rail is the future, folks.", Some(50)), "5 / 50 words");
+    // Twelve characters and a comma, with no space: twelve words, not one.
+    assert_eq!(
+        super::form::word_note("我认为，应该禁止上课用手机", Some(10)),
+        "12 / 10 words: over the limit"
+    );
+}

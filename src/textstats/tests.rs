@@ -105,3 +105,38 @@ fn the_table_for_the_page_shows_each_agents_figures_as_percentages() {
     let quiet = AgentText { agent: "Quiet".into(), ..AgentText::default() };
     assert_eq!(quiet.cells(), ["0", "–", "–", "–", "–"]);
 }
+
+/// The planted transcript's ranks hold in Chinese, where no space marks a word.
+#[test]
+fn a_chinese_transcript_ranks_the_agents_as_planted_too() {
+    let s = Scenario::from_json(
+        r#"{"version":1,"title":"t","topic":"学校应该禁止学生上课使用手机吗","word_limit":20,
+            "agents":[{"name":"复读者","description":"主张修建桥梁"},
+                      {"name":"跑题者","description":"主持烹饪节目"},
+                      {"name":"回应者","description":"研究课堂注意力的教育学者"}],
+            "method":{"kind":"round_robin"}}"#,
+    )
+    .unwrap();
+    let events = vec![
+        Event::RunStarted { seed: 1, scenario: Box::new(s) },
+        said(1, "回应者", "上课使用手机会分散学生的注意力。"),
+        said(2, "复读者", "我说我们今晚应该修建桥梁。"),
+        said(3, "跑题者", "让我聊聊我的烹饪节目和煎饼。"),
+        said(4, "复读者", "我说我们今晚应该修建桥梁。"),
+        said(5, "回应者", "修建桥梁可以，但禁止手机更能让孩子专心听讲。"),
+        said(6, "跑题者", "煎饼需要黄油和一口热锅。"),
+        said(7, "复读者", "我说我们今晚应该修建桥梁，朋友们。"),
+    ];
+    let stats = of(&events);
+    let rep = |a| figure(&stats, a, |s| s.repetition);
+    assert!(rep("复读者") > 0.6, "{stats:#?}");
+    assert_eq!((rep("跑题者"), rep("回应者")), (0.0, 0.0));
+    let resp = |a| figure(&stats, a, |s| s.responsiveness);
+    assert_eq!((resp("跑题者"), resp("复读者")), (0.0, 0.0));
+    assert!(resp("回应者") > 0.1, "{stats:#?}");
+    let cov = |a| figure(&stats, a, |s| s.coverage);
+    assert!(cov("回应者") > cov("跑题者") && cov("复读者") > cov("跑题者"), "{stats:#?}");
+    // Length by characters against the limit of 20: 12, 12 and 15 (punctuation not counted).
+    assert!((figure(&stats, "复读者", |s| s.length) - 39.0 / 60.0).abs() < 1e-12, "{stats:#?}");
+    assert_eq!(words("谢谢Trump，2026年"), ["谢", "谢", "trump", "2026", "年"]);
+}

@@ -149,6 +149,11 @@ test('a comparison played to the end is kept with the past runs and travels as a
     finished.runs[1].events.filter((e) => e.type === 'message').map((e) => e.speaker), 'two seeds, two debates');
   // Each finished column says so, and why.
   await eventually(async () => assert.deepEqual(await frame.getByTestId('column-finished').allTextContents(), ['Finished: turn limit reached.', 'Finished: turn limit reached.']));
+  // Both at their end: nothing left to step, play or pause; Reset stays.
+  for (const button of ['compare-step', 'compare-play', 'compare-pause']) {
+    await eventually(async () => assert.ok(await frame.getByTestId(button).isDisabled(), `${button} is disabled`));
+  }
+  assert.ok(await frame.getByTestId('compare-reset').isEnabled());
   await frame.getByTestId('compare-link').click();
   await eventually(async () => assert.match(await frame.getByTestId('compare-note').textContent(), /^Link with its runs copied to the clipboard \(\d+ characters\)\.$/));
   // The link in a box of its own, inside the frame's width (not printed into the note).

@@ -222,7 +222,9 @@ test('the judge and its rubric are set in the editor: a provider named, a dimens
     const added = page.getByTestId('dimension-conversation_rubric-3');
     await added.waitFor();
     await added.locator('[data-key=name]').fill('humour');
-    await added.locator('[data-key=description]').fill('How funny the debate was.');
+    // Each box is found by the label a teacher reads beside it.
+  await added.getByLabel('Most score').fill('10');
+  await added.getByLabel('What the judge reads').fill('How funny the debate was.');
     // The provider typed is kept through the rows drawn again.
     assert.equal(await page.getByTestId('field-judge.provider').inputValue(), 'custom');
     await page.getByTestId('speed').selectOption('0');
@@ -232,7 +234,7 @@ test('the judge and its rubric are set in the editor: a provider named, a dimens
     await page.getByTestId('judge-run').click();
     await waitForText(page.getByTestId('judge-by'), 'Verdict by custom judge-x');
     const prompt = server.requests.find((r) => r.body.messages?.[0]?.content?.includes?.('impartial judge')).body.messages[0].content;
-    assert.match(prompt, /\n- humour \(1 to 5\): How funny the debate was\.\n/);
+    assert.match(prompt, /\n- humour \(1 to 10\): How funny the debate was\.\n/);
     assert.doesNotMatch(prompt, /- civility/);
     const head = await page.getByTestId('scorecard').locator('thead th').allTextContents();
     assert.deepEqual(head.slice(1, 5).map((h) => h.split(' ')[0]), ['responsiveness', 'argument', 'evidence', 'goal']);

@@ -119,7 +119,7 @@ test("the director's show in Chinese: its odds, draws and choices read as Chines
   await page.getByTestId('run').click();
   await waitForStatus(page, '第 ');
   await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('结束'), null, { timeout: 60000 });
-  assert.match(await page.getByTestId('stop-draw').first().textContent(), /^每轮有 1\/\d+ 的机会结束节目：抽到 0\.\d{3}，结束线 0\.\d{2}，节目(继续|结束)$/);
+  assert.match(await page.getByTestId('stop-draw').first().textContent(), /^每轮有 1\/\d+ 的机会结束节目：抽到 0\.\d{3}（低于 0\.\d{2} 才结束），节目(继续|结束)$/);
   assert.match(await page.getByTestId('director-choice').first().locator('strong').textContent(), / 请 .+ 接着发言$/);
   // The director's reply and how it was read, in words: the number it gave on its list.
   assert.match(await page.getByTestId('director-choice').first().locator('span.muted').textContent(), /^（导演回复“.+”，即名单上的第 \d+ 位）/);
@@ -308,7 +308,7 @@ test('every tab of the drawer in Chinese, before a run and after one, with the v
   assert.match(await page.getByTestId('call').first().locator('summary').textContent(), /^第 \d+ 轮 · .+ · 第 1 次尝试 · \d+ 毫秒/);
   await walk('after a run');
   await page.getByTestId('tab-stats').click();
-  assert.equal(await page.locator('[data-testid=stats-row][data-agent=Total] th').textContent(), '合计');
+  assert.equal(await page.locator('[data-testid=stats-agent][data-agent=Total]').textContent(), '合计');
   await screenshot(page, 'zh-tab-stats-1280');
   await page.getByTestId('tab-judge').click();
   await screenshot(page, 'zh-tab-judge-1280');
@@ -398,7 +398,7 @@ test("a batch's summary and charts in Chinese: its sentences, each run's ending,
   await page.getByTestId('batch-summary').waitFor();
   const said = await page.getByTestId('batch-summary').locator('li').allTextContents();
   assert.equal(said[0], '全部 3 次运行都到达了轮数上限。');
-  assert.ok(said.some((s) => /^Donald Trump 在 \d+ % 的轮次中发言/.test(s)), said.join('\n'));
+  assert.ok(said.some((s) => /^Donald Trump 在 \d+% 的轮次中发言/.test(s)), said.join('\n'));
   assert.ok((await page.getByTestId('batch-chart').count()) >= 3);
   assert.deepEqual(await english(page, ['#drawer']), [], 'English in a finished batch');
   await screenshot(page, 'zh-batch-1280');
@@ -414,10 +414,12 @@ test('a Chinese page offers an English scenario Chinese, and the demo debate the
   assert.deepEqual(await english(page, ['[data-testid=language-offer]']), [], 'English in the offer');
   await page.getByTestId('speak-chinese').click();
   await offer.waitFor({ state: 'detached' });
-  // The click says what it did, until the run starts.
-  await waitForText(page.getByTestId('language-chosen'), /^好的：智能体将用简体中文发言/);
+  // The click says what it did, until the run starts: the preset, as shipped, takes its Chinese
+  // topic, opening and cast introductions too.
+  await waitForText(page.getByTestId('language-chosen'), /^好的：智能体将用简体中文发言，辩题、开场白和角色介绍也换成了中文/);
   await page.getByTestId('tab-scenario').click();
   assert.equal(await page.getByTestId('field-language').inputValue(), '简体中文');
+  assert.equal(await page.getByTestId('field-topic').inputValue(), '横贯美国的高速铁路');
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
   await waitForStatus(page, '第 10 轮后结束');
@@ -425,6 +427,17 @@ test('a Chinese page offers an English scenario Chinese, and the demo debate the
   const speeches = await page.locator('[data-testid=message]:not([data-kind=injected]) [data-testid=message-text]').allTextContents();
   assert.equal(speeches.length, 10, speeches.join('\n'));
   for (const speech of speeches) assert.ok((speech.match(/[\u4e00-\u9fff]/g) ?? []).length >= 20, speech);
+  // Every line of the transcript, the moderator's and the introductions too, is Chinese but for
+  // the candidates' names.
+  const lines = [
+    ...await page.locator('[data-testid=message] [data-testid=message-text]').allTextContents(),
+    ...await page.getByTestId('description').allTextContents(),
+  ];
+  assert.ok(lines.length >= 14, lines.join('\n'));
+  for (const line of lines) {
+    const rest = ['Donald Trump', 'Kanye West', 'Elizabeth Warren'].reduce((t, n) => t.replaceAll(n, ''), line);
+    assert.doesNotMatch(rest, /[A-Za-z]/, line);
+  }
   // The run is over: the scenario speaks Chinese, so nothing is offered again.
   assert.equal(await offer.count(), 0);
   assert.equal(await page.getByTestId('language-chosen').count(), 0);
@@ -466,7 +479,7 @@ test("a tournament's leaderboard in Chinese: how to read it, the methods by name
   await board.waitFor();
   // The judge is named as the file names it; the rest of the sentence is the page's.
   await waitForText(page.getByTestId('leaderboard-by'), /^评委：.+；随机种子 1\.\.2。评分是 Bradley–Terry 强度/);
-  await waitForText(page.getByTestId('leaderboard-agreement'), /^两种提问顺序在 \d+ 次评判中有 [\d.]+ % 结论一致/);
+  await waitForText(page.getByTestId('leaderboard-agreement'), /^两种提问顺序在 \d+ 次评判中有 [\d.]+% 结论一致/);
   const methods = await page.getByTestId('leaderboard-table').locator('tbody th').allTextContents();
   assert.equal(methods.length, 2);
   for (const m of methods) assert.match(m, /^[\u4e00-\u9fff]+$/);

@@ -104,6 +104,8 @@ test('ai-morality-handoff: the handoff view shows every target and the graph cou
   for (const h of ofType(events, 'handoff')) counts[`${h.from}>${h.to}`] = (counts[`${h.from}>${h.to}`] ?? 0) + 1;
   assert.equal(edges.length, Object.keys(counts).length);
   for (const [from, to, n] of edges) assert.equal(n, counts[`${from}>${to}`]);
+  assert.equal(await page.getByTestId('handoff-graph').locator('figcaption').textContent(),
+    'Each arrow runs from the agent who handed over the floor to the one who took it; the number on it is how many times.');
   await screenshot(page, 'ai-morality-handoff');
   assert.deepEqual(errors, []);
 });
@@ -128,7 +130,7 @@ test('town-hall-selector: the selector panel shows the candidates, choice and fa
     if (malformed) {
       assert.ok(ofType(events, 'model_call').some((c) => c.purpose === 'selector' && c.attempt > 1), 'bad replies were asked again');
       const calls = ofType(events, 'model_call').filter((c) => c.purpose === 'selector' && c.attempt > 1).length;
-      const total = page.locator('[data-testid=stats-row][data-agent=Total]');
+      const total = page.locator('[data-testid=stats-agent][data-agent=Total]');
       assert.ok(Number(await total.getAttribute('data-retries')) >= calls);
     }
   }
@@ -195,6 +197,9 @@ test('trading-game: inventories, the final score and the optimizer chart match t
   assert.deepEqual(results, ends.map((e) => e.overall));
   const bars = await page.getByTestId('optimizer-bar').evaluateAll((els) => els.map((b) => Number(b.dataset.overall)));
   assert.deepEqual(bars, ofType(events, 'optimizer_iteration').map((o) => o.overall));
+  // Each bar is numbered by its game under it, and the caption says what a bar and the line are.
+  assert.deepEqual(await page.getByTestId('optimizer-game').allTextContents(), ofType(events, 'optimizer_iteration').map((o) => String(o.iteration)));
+  assert.match(await page.getByTestId('optimizer-chart').locator('figcaption').textContent(), /^Each bar is a game's overall score .* numbered by game under it; the dashed line is the optimum, 73\.$/);
   const actions = await page.getByTestId('action').count();
   assert.equal(actions, ofType(events, 'action').length);
   await screenshot(page, 'trading-game');
@@ -212,7 +217,7 @@ test('malformed output: retries, defaults and fallbacks show in every panel', as
   const notes = await page.getByTestId('bid-note').allTextContents();
   assert.equal(notes.filter((n) => n.includes('defaulted to 0')).length, defaulted);
   assert.equal(notes.filter((n) => n.startsWith('read on attempt')).length, retried);
-  const total = page.locator('[data-testid=stats-row][data-agent=Total]');
+  const total = page.locator('[data-testid=stats-agent][data-agent=Total]');
   const retries = ofType(rail, 'model_call').filter((c) => c.attempt > 1).length;
   assert.equal(Number(await total.getAttribute('data-retries')), retries);
   assert.equal(Number(await total.getAttribute('data-fallbacks')), defaulted);

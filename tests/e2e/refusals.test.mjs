@@ -75,7 +75,7 @@ for (const c of CASES) {
         if (c.words) assert.ok(note.includes(c.words), `${context}: ${note}`);
       }
       // The statistics count every refused call.
-      const total = page.locator('[data-testid=stats-row][data-agent=Total]');
+      const total = page.locator('[data-testid=stats-agent][data-agent=Total]');
       await eventually(async () => assert.equal(Number(await total.getAttribute('data-refused')), calls.length, context));
       // The inspector shows the refusal of each call, and why it could not be read.
       await page.getByTestId('inspector').locator('summary').first().click();

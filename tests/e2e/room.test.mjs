@@ -114,6 +114,8 @@ roomTest('two students play seats from their phones, a third interjects and vote
   const code = await t.getByTestId('room-code').textContent();
   assert.match(code, /^[A-Z2-9]{6}$/);
   assert.equal(await t.locator('[data-testid=room-qr] svg').count(), 1);
+  // Before anyone joins, the roster says whether phones can: here the relay answers.
+  await waitForText(t.getByTestId('room-waiting'), 'No phone has joined yet: students join with the code or the link above.', 15000);
 
   const ann = await joinAs(link, 'Ann');
   const ben = await joinAs(link, 'Ben');
@@ -343,6 +345,9 @@ for (const kind of ['refuses connections', 'never answers']) {
     const t = teacher.page;
     await t.getByTestId('open-rail-debate').click();
     await t.getByTestId('room-open').click();
+    // Until the meeting point has had its chance, the roster says the room is connecting; then
+    // the alert below says why no phone can join, and the roster says nothing more.
+    assert.match(await t.getByTestId('room-waiting').textContent(), /^Connecting to the meeting points/);
     const link = await t.getByTestId('room-link').getAttribute('href');
     const phone = await open(link, PHONE);
     await phone.page.getByTestId('phone-name').fill('Gus');
@@ -350,6 +355,7 @@ for (const kind of ['refuses connections', 'never answers']) {
     // About ten seconds from the room's opening (seven without an open relay, then the next look).
     await waitForText(t.getByTestId('room-unreachable'), /Phones cannot reach this room: its meeting point ws:\/\/127\.0\.0\.1:\d+ does not answer/, 11000);
     const said = await t.getByTestId('room-unreachable').textContent();
+    assert.equal(await t.getByTestId('room-waiting').count(), 0);
     assert.ok(said.includes(relay), said);
     assert.match(said, /the network blocks it/);
     assert.match(said, /agora relay --host 0\.0\.0\.0 --port 7447/);

@@ -75,7 +75,8 @@ fn odds(probability: f64) -> Option<Odds> {
 
 fn percent(probability: f64) -> String {
     let pct = probability * 100.0;
-    format!("{} %", crate::text::fixed(pct, if pct.fract().abs() < 1e-9 { 0 } else { 1 }))
+    let digits = if pct.fract().abs() < 1e-9 { 0 } else { 1 };
+    format!("{}{}", crate::text::fixed(pct, digits), crate::i18n::percent_sign())
 }
 
 /// Why the show ended when its stop draw ended it: the class's button, or the draw and its odds
@@ -139,9 +140,9 @@ mod tests {
         let percent = super::ended(0.33, false);
         let choice = super::choice_sentence("Jon Stewart", "Ronny Chieng", false);
         crate::i18n::speak(None);
-        assert_eq!(draw, "每轮有 1/5 的机会结束节目：抽到 0.404，结束线 0.20，节目继续");
+        assert_eq!(draw, "每轮有 1/5 的机会结束节目：抽到 0.404（低于 0.20 才结束），节目继续");
         assert_eq!(ended, "导演按抽签结束了节目（每轮有 1/5 的机会）");
-        assert_eq!(percent, "导演按抽签结束了节目（每轮有 33 % 的机会）");
+        assert_eq!(percent, "导演按抽签结束了节目（每轮有 33% 的机会）");
         assert_eq!(choice, "Jon Stewart 请 Ronny Chieng 接着发言");
     }
 }

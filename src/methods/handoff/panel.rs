@@ -63,7 +63,12 @@ fn handoff_graph<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     move || {
         let (agents, counts) = view.with(|v| (v.agents(), v.handoff_counts().clone()));
         let graph = graph(&agents, &counts)?;
-        Some(view! { <figure class="chart graph" data-testid="handoff-graph">{graph}</figure> })
+        Some(view! {
+            <figure class="chart graph" data-testid="handoff-graph">
+                {graph}
+                <figcaption class="muted">{t(say::HandoffGraphCaption)}</figcaption>
+            </figure>
+        })
     }
 }
 

@@ -153,6 +153,7 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<i
                 <g data-testid="optimizer-bar" data-iteration=r.iteration data-overall=r.overall>
                     <rect x=fixed(i as f64 * bw + 4.0, 1) y=fixed(h - bh, 1) width=fixed(bw - 8.0, 1) height=fixed(bh, 1) fill="#0b5cad"></rect>
                     <text x=fixed(i as f64 * bw + bw / 2.0, 1) y=fixed(h - bh - 3.0, 1) text-anchor="middle">{r.overall}</text>
+                    <text class="tick" data-testid="optimizer-game" x=fixed(i as f64 * bw + bw / 2.0, 1) y=fixed(h + 10.0, 1) text-anchor="middle">{r.iteration}</text>
                 </g>
             }
         })
@@ -180,8 +181,9 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<i
     Some(view! {
         <h3>{t(say::OptimizerHeading)}</h3>
         <figure class="chart" data-testid="optimizer-chart">
-            <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h, 0)) role="img" aria-label=t(say::OptimizerChartLabel)>
+            <svg viewBox=format!("0 0 {} {}", fixed(w, 0), fixed(h + 13.0, 0)) role="img" aria-label=t(say::OptimizerChartLabel)>
                 {bars}
+                <line x1="0" x2=fixed(w, 0) y1=fixed(h, 0) y2=fixed(h, 0) stroke="#888"></line>
                 <line x1="0" x2=fixed(w, 0) y1=oy.clone() y2=oy stroke="#b3261e" stroke-dasharray="4 3"></line>
             </svg>
             <figcaption class="muted">{tf(say::OptimizerDashed, &[("optimum", &optimum)])}</figcaption>
