@@ -55,9 +55,9 @@ pub fn start() {
         return phone();
     }
     // A visit in Chinese fetches its words before drawing anything (a start screen drawn in
-    // English and redrawn would flash); the static shell stays until then (boot/start.js leaves
-    // a shell that waits for the words).
-    match lang::chosen() {
+    // English and redrawn would flash); the static shell stays until then, its words hidden
+    // (boot/start.js chose the language and leaves a shell that waits for the words).
+    match lang::of_page() {
         crate::i18n::Lang::En => leptos::mount::mount_to_body(App),
         other => {
             let shell =

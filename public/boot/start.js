@@ -2,6 +2,19 @@
 // the service worker (offline.js). The build's file names are relative to the page, so the same
 // files serve at a host's root or under any path.
 const t = document.querySelector('script[data-glue]');
+// The language this visit speaks, chosen before anything is read (src/app/lang.rs reads it back
+// from <html lang>): the one kept on this device, else the first of the browser's languages the
+// page speaks (Chinese in simplified characters, or English). A visit in Chinese hides the
+// shell's English words while the wasm arrives; its progress bar stays.
+try {
+  const kept = localStorage.getItem('agora.lang');
+  const traditional = /^zh[-_](hant|tw|hk|mo)/i;
+  const first = navigator.languages.find((l) => /^(en|zh)\b/i.test(l) && !traditional.test(l)) ?? '';
+  if (kept ? kept === 'zh-Hans' : /^zh/i.test(first)) {
+    document.documentElement.lang = 'zh-Hans';
+    document.getElementById('shell')?.classList.add('quiet');
+  }
+} catch {}
 const at = (path) => new URL(path, document.baseURI).href;
 // How the app imports a JavaScript module of its own (the model in the tab's engine, the built-in
 // model's, the room's transport).

@@ -9,8 +9,16 @@ use crate::i18n::{say, t, Lang, Table};
 /// Where the device keeps the language a visitor chose.
 const KEPT: &str = "agora.lang";
 
-/// The language this visit speaks: the one chosen on this device, else the first of the
-/// browser's languages the page speaks.
+/// The language the page speaks this visit, as boot/start.js chose it before the wasm arrived
+/// (the one kept on this device, else the first of the browser's languages the page speaks) and
+/// set as `<html lang>`: one choice, made where the static shell can follow it.
+pub fn of_page() -> Lang {
+    let root = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+    root.and_then(|r| r.get_attribute("lang")).as_deref().and_then(Lang::from_code).unwrap_or(Lang::En)
+}
+
+/// The language a student's phone speaks: the one chosen on this device, else the first of the
+/// browser's languages the page speaks (its start script chooses none).
 pub fn chosen() -> Lang {
     let kept = super::storage::storage().and_then(|s| s.get_item(KEPT).ok().flatten());
     if let Some(lang) = kept.as_deref().and_then(Lang::from_code) {

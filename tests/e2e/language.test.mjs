@@ -169,6 +169,33 @@ test('the header switches to English and back, kept on the device across a reloa
   await context.close();
 });
 
+test("while the wasm arrives, a Chinese visit shows the shell's shapes and progress bar, not its English words", async () => {
+  const visits = [['zh-CN', null, true], ['en-US', null, false], ['en-US', 'zh-Hans', true], ['zh-CN', 'en', false], ['zh-TW', null, false]];
+  for (const [locale, kept, quiet] of visits) {
+    const context = await session.browser.newContext({ locale, viewport: { width: 1280, height: 720 } });
+    if (kept) await context.addInitScript((k) => localStorage.setItem('agora.lang', k), kept);
+    const page = await context.newPage();
+    // The page's wasm held back: what shows meanwhile is the static shell.
+    let release;
+    const held = new Promise((ok) => { release = ok; });
+    await page.route(/_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+    // (The page's load waits for the wasm: only the response is awaited.)
+    await page.goto(session.server.url, { waitUntil: 'commit' });
+    await page.locator('#shell progress').waitFor();
+    const what = `${locale}, kept ${kept}`;
+    await eventually(async () => assert.equal(await page.evaluate(() => document.documentElement.lang), quiet ? 'zh-Hans' : 'en', what));
+    // (By selector: the suite's test ids bring the app's controls into reach, and there is no app yet.)
+    const shown = await page.locator('#shell').evaluate((el) => el.innerText.trim());
+    if (quiet) assert.doesNotMatch(shown, /[A-Za-z]/, `${what}: ${shown}`);
+    else assert.match(shown, /Pick a scenario/, what);
+    assert.ok(await page.locator('[data-shell-wasm]').isVisible(), `${what}: the progress bar shows`);
+    release();
+    await page.getByTestId('preset-list').waitFor();
+    assert.equal(await page.getByRole('heading', { level: 2 }).first().textContent(), quiet ? '选择一个场景' : 'Pick a scenario', what);
+    await context.close();
+  }
+});
+
 test('a browser that asks for traditional Chinese or English gets English; a run under way survives a switch', async () => {
   for (const locale of ['zh-TW', 'en-GB']) {
     const { page, context } = await chinesePage({ locale });
