@@ -102,6 +102,8 @@ pub struct Table {
 #[derive(Clone, Copy, Debug)]
 pub struct PresetWords {
     pub topic: &'static str,
+    /// The demo model's short phrase for the topic (empty: none).
+    pub phrase: &'static str,
     /// Who opens and what they say (used where the preset's opening names them).
     pub opening: (&'static str, &'static str),
     /// Each agent's role and description (a description used where the preset gives one).
@@ -343,7 +345,7 @@ words! {
     DirectorPanel = "Director",
     DirectorGist = "The host picks who speaks, or ends the show",
     DirectorExplain = "Each turn the director first draws a number: below the stop probability, the show ends with a summary; otherwise the director picks who speaks next.",
-    DirectorItsReply = "(its reply \u{201c}{raw}\u{201d} picks number {index} on its list){attempts}",
+    DirectorItsReply = "(its reply \u{201c}{raw}\u{201d} picks the one numbered {index} on its list){attempts}",
     DirectorNoIndex = "(its reply \u{201c}{raw}\u{201d} names no number on its list){attempts}",
     DirectorStopIfBelow = "stop if the draw is below {p}",
     DirectorAttempts = "after {n} attempts",
@@ -1199,7 +1201,7 @@ words! {
     HandoffGraphCaption = "Each arrow runs from the agent who handed over the floor to the one who took it; the number on it is how many times.",
     RoomConnecting = "Connecting to the meeting points that let phones find this room…",
     RoomNoneYet = "No phone has joined yet: students join with the code or the link above.",
-    LangOfferDoneWords = "Done: the agents will speak 简体中文, and the topic, the opening and the cast's roles and descriptions are in Chinese too (the editor's language field takes the language back).",
+    LangOfferDoneWords = "Done: the agents will speak 简体中文, and the scenario's title, topic, opening and cast are in Chinese too (the editor's language field takes the language back).",
     // Why a run ended.
     FinishTurnLimit = "turn limit reached",
     FinishDirector = "the director ended the show",

@@ -68,6 +68,7 @@ pub fn put_words(s: &mut Scenario, preset: &Preset, words: &crate::i18n::PresetW
         return false;
     }
     s.topic = words.topic.into();
+    s.model.demo.topic_phrase = words.phrase.into();
     if !s.opening.speaker.is_empty() {
         s.opening.speaker = words.opening.0.into();
     }

@@ -448,6 +448,9 @@ fn a_preset_taken_into_chinese_reads_as_chinese_from_its_opening_to_its_end() {
                 rest.truncate(at);
             }
             assert!(!rest.chars().any(|c| c.is_ascii_alphabetic()), "{}: English in {text:?}", p.id);
+            // A director's remark and question are joined without the gap a space makes after "。".
+            // (A handoff's own "Transition to ..." after its speech keeps its space.)
+            assert!(!rest.trim_end().contains("。 "), "{}: a space after a full stop in {text:?}", p.id);
             read += 1;
         }
         assert!(p.id == "trading-game" || read >= 4, "{}: {read} texts", p.id);

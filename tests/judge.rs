@@ -320,6 +320,10 @@ fn the_demo_judge_ranks_planted_speakers_as_planted() {
     let ann = agents.iter().find(|c| c.agent == "Ann").unwrap();
     assert_eq!((ann.strongest_turn, ann.weakest_turn), (Some(5), Some(2)));
     assert!(ann.reasoning.starts_with("Text statistics, not a reading"));
+    // Speeches alike in what they cite name no weakest beside the strongest: never the same turn.
+    for c in &agents {
+        assert!(c.weakest_turn.is_none() || c.weakest_turn != c.strongest_turn, "{}: {c:?}", c.agent);
+    }
     let c = conversation.unwrap();
     assert_eq!(c.scores[0].score, Some(5), "three agents with two speeches each are balanced");
 }

@@ -657,7 +657,13 @@ fn LanguageOffer() -> impl IntoView {
                                     .iter()
                                     .find(|c| c.title == s.title)
                                     .and_then(|c| Some((crate::presets::find(c.id)?, crate::i18n::preset_words(c.id)?)));
-                                translated.set(preset.is_some_and(|(p, words)| crate::presets::put_words(s, p, &words)));
+                                let put = preset.is_some_and(|(p, words)| crate::presets::put_words(s, p, &words));
+                                // Its title too, as its card says it in Chinese (a title the person
+                                // wrote stays).
+                                if put && crate::presets::is_title(&s.title) {
+                                    s.title = crate::presets::title_words(&s.title).to_string();
+                                }
+                                translated.set(put);
                             });
                             chosen.set(Some(on_screen()));
                         }

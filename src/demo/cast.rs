@@ -13,7 +13,7 @@ use super::topic::{key_phrase, lean, Topic};
 /// The agents as the demo model knows them, and the topic in a few words.
 pub(crate) struct Cast {
     pub(super) people: Vec<Person>,
-    topic_phrase: String,
+    pub(super) topic_phrase: String,
     /// The scenario's language asks for Chinese: every text the demo writes is Chinese
     /// (`demo/zh.rs`); the formats the methods read (bids, choices, handoffs) stay as asked.
     pub(crate) chinese: bool,

@@ -122,7 +122,7 @@ impl Cast {
         last: Option<(&str, &str)>,
         rng: &mut ChaCha8Rng,
     ) -> String {
-        let t = proposal(topic);
+        let t = self.proposal_zh(topic);
         let points: &[&str] = match me.stance {
             s if s > 0.33 => &FOR,
             s if s < -0.33 => &AGAINST,
@@ -179,7 +179,7 @@ impl Cast {
 
     /// The director's question to `next` about `topic`.
     pub(crate) fn director_prompt_zh(&self, next: &str, topic: &str, rng: &mut ChaCha8Rng) -> String {
-        let t = proposal(topic);
+        let t = self.proposal_zh(topic);
         let lines = [
             format!("{next}，从你的角度看，“{t}”是什么样子？"),
             format!("{next}，说实话：谁真正从“{t}”中受益？"),
@@ -191,7 +191,7 @@ impl Cast {
 
     /// The director's closing words: a moderator's, or a show host's.
     pub(crate) fn director_summary_zh(&self, topic: &str, moderator: bool, rng: &mut ChaCha8Rng) -> String {
-        let t = proposal(topic);
+        let t = self.proposal_zh(topic);
         if moderator {
             return format!("关于“{t}”，正反两方的理由我们都听到了，决定权在你们。谢谢大家，晚安。");
         }
@@ -204,7 +204,7 @@ impl Cast {
 
     /// The director's remark after `who` spoke.
     pub(crate) fn director_comment_zh(&self, who: Option<&str>, topic: &str, rng: &mut ChaCha8Rng) -> String {
-        let t = proposal(topic);
+        let t = self.proposal_zh(topic);
         let who = who.unwrap_or("我们的观众");
         let lines = [
             format!("谢谢你，{who}。所以，“{t}”就是我们现在面对的问题。"),
@@ -212,6 +212,16 @@ impl Cast {
             format!("{who}，我喜欢这个说法，也有点被它吓到了。"),
         ];
         lines.choose(rng).cloned().unwrap_or_default()
+    }
+
+    /// The proposal as the Chinese sentences quote it: the scenario's own short phrase for it when
+    /// that is Chinese (a show's long headline is not argued for word for word), else the topic.
+    fn proposal_zh(&self, topic: &str) -> String {
+        if self.topic_phrase.chars().any(crate::text::unspaced) {
+            self.topic_phrase.trim().to_string()
+        } else {
+            proposal(topic)
+        }
     }
 
     /// Seed 000's character description of `subject`, in Chinese.
@@ -227,7 +237,7 @@ impl Cast {
         let a = traits.choose(rng).copied().unwrap_or("大胆");
         let others: Vec<&str> = traits.iter().copied().filter(|t| *t != a).collect();
         let b = others.choose(rng).copied().unwrap_or("敏锐");
-        let t = proposal(topic);
+        let t = self.proposal_zh(topic);
         let side = match person.map(|p| p.stance) {
             Some(s) if s > 0.33 => format!("坚定支持“{t}”"),
             Some(s) if s < -0.33 => format!("深深怀疑“{t}”"),

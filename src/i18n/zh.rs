@@ -190,7 +190,7 @@ fn say(what: Key) -> &'static str {
         Key::DirectorExplain => {
             "每轮导演先抽一个数：低于结束概率，节目就以一段总结收尾；否则由导演点名下一位发言者。"
         }
-        Key::DirectorItsReply => "（导演回复“{raw}”，即名单上的第 {index} 位）{attempts}",
+        Key::DirectorItsReply => "（导演回复“{raw}”，即名单上编号为 {index} 的那位）{attempts}",
         Key::DirectorNoIndex => "（导演回复“{raw}”，没有给出名单上的编号）{attempts}",
         Key::DirectorStopIfBelow => "抽到的数低于 {p} 就结束",
         Key::DirectorAttempts => "尝试了 {n} 次",
@@ -313,10 +313,10 @@ fn say(what: Key) -> &'static str {
         Key::FinishGameOver => "所有对局都已结束",
         Key::FinishStopped => "已停止",
         Key::FinishError => "运行因出错而结束",
-        Key::LangOfferDoneWords => "好的：智能体将用简体中文发言，辩题、开场白和角色介绍也换成了中文（在“场景”的“发言语言”里可以改回发言语言）。",
+        Key::LangOfferDoneWords => "好的：智能体将用简体中文发言，场景的标题、话题和角色介绍等文字也换成了中文（“场景”里的“发言语言”可以改回）。",
         Key::PairOverall => "“总体”是评委对哪场对话整体更好的单独回答：与各项一起询问，而不是由各项统计得出，所以两者可能不同。",
         Key::HandoffGraphCaption => "每个箭头从交出发言权的智能体指向接过发言权的智能体；箭头上的数字是次数。",
-        Key::RoomConnecting => "正在连接会合点（手机靠它找到这个房间）……",
+        Key::RoomConnecting => "正在连接公共连接点（手机靠它们找到这个房间）……",
         Key::RoomNoneYet => "还没有手机加入：学生用上面的房间码或链接加入。",
         Key::LangOfferDone => "好的：智能体将用简体中文发言（在“场景”的“发言语言”里可以改回）。",
         Key::BoardBy => "评委：{judge}；随机种子 {seeds}。评分是 Bradley–Terry 强度，按 Elo 分制表示（1000 分为各方法的平均水平；相差 400 分即十比一的胜算），95% 区间由对随机种子重抽样得出。",
@@ -539,7 +539,7 @@ fn say(what: Key) -> &'static str {
         Key::CmpSaveJson => "保存（JSON）",
         Key::CmpFiguresCsv => "数字表（CSV）",
         Key::CmpJudgeEach => "分别打分",
-        Key::CmpJudgeEachTitle => "场景的评委给每个已结束列的对话打分，分数加入上方的数字表",
+        Key::CmpJudgeEachTitle => "场景的评委给每个已结束列的对话打分，分数加入数字表",
         Key::CmpSideBySide => "两两比较",
         Key::CmpSideBySideTitle => "评委两两比较已结束的列，每一对按两种顺序各问一次",
         Key::CmpLinkCopied => "已复制的链接",
@@ -1064,9 +1064,10 @@ fn preset(id: &str) -> Option<PresetWords> {
     ];
     const RAIL_TOPIC: &str = "横贯美国的高速铁路";
     Some(match id {
-        "rail-debate" => PresetWords { topic: RAIL_TOPIC, opening: ("辩论主持人", ""), agents: RAIL },
+        "rail-debate" => PresetWords { topic: RAIL_TOPIC, phrase: "", opening: ("辩论主持人", ""), agents: RAIL },
         "rail-debate-random" => PresetWords {
             topic: RAIL_TOPIC,
+            phrase: "",
             opening: (
                 "辩论主持人",
                 "各位候选人，摆在你们面前的问题是：设计一张横贯美国的高速铁路网，连接各大城市，减少碳排放，带动经济增长，同时还要面对成本、土地，以及那些宁愿开车的人。你们会怎么建？",
@@ -1075,6 +1076,7 @@ fn preset(id: &str) -> Option<PresetWords> {
         },
         "arms-debate" => PresetWords {
             topic: "美国应该向以色列输送武器吗？",
+            phrase: "向以色列输送武器",
             opening: ("辩论主持人", ""),
             agents: &[
                 (CANDIDATE, "Donald Trump，你作风强硬、讲究交易，把每一个同盟都看成一笔要赢下来的买卖。"),
@@ -1084,11 +1086,13 @@ fn preset(id: &str) -> Option<PresetWords> {
         },
         "ai-morality-handoff" => PresetWords {
             topic: "在人们意见不一的情况下，应当允许人工智能做出道德决定。",
+            phrase: "让人工智能做道德决定",
             opening: ("辩论主持人", ""),
             agents: &[("辩手", ""), ("辩手", ""), ("辩手", "")],
         },
         "daily-show-director" => PresetWords {
             topic: "健身新潮流：竞技静坐——懒惰如何成了下一个健身热潮",
+            phrase: "竞技静坐",
             opening: ("观众", "竞技静坐到底是沙发一代的健身革命，还是美国终于找到了一个靠什么都不做也能拿金牌的项目？"),
             agents: &[
                 ("《每日秀》主持人", "Jon Stewart，你是言辞犀利的主持人，总能把每一股荒唐潮流变成让人清醒的时刻，伴着一声又一声无奈的叹息。"),
@@ -1099,6 +1103,7 @@ fn preset(id: &str) -> Option<PresetWords> {
         },
         "town-hall-selector" => PresetWords {
             topic: "学区应该把学校改为每周上课四天吗？",
+            phrase: "每周上课四天",
             opening: ("主持人", "欢迎来到今晚的市民大会。下个月，学区董事会将就学校改为每周上课四天进行表决。谁想先发言？"),
             agents: &[
                 ("校长", "主持会议，关心出勤、预算，以及证据怎么说。"),
@@ -1109,6 +1114,7 @@ fn preset(id: &str) -> Option<PresetWords> {
         },
         "trading-game" => PresetWords {
             topic: "通过交易资源，让双方库存的总价值尽可能高。",
+            phrase: "",
             opening: ("主持人", ""),
             agents: &[("玩家", ""), ("玩家", "")],
         },

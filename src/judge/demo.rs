@@ -123,7 +123,8 @@ fn agent_card(events: &[Event], t: &AgentText, rubric: &[Dimension], chinese: bo
         })
     };
     let strongest = best(|x, k| x > k).map(|(t, _)| t);
-    let weakest = best(|x, k| x < k).map(|(t, _)| t);
+    // One speech, or all alike, is no one's weakest as well as its strongest.
+    let weakest = best(|x, k| x < k).map(|(t, _)| t).filter(|w| Some(*w) != strongest);
     let none = |x: Option<f64>| x.map(percent).unwrap_or_else(|| "none".into());
     let none_zh = |x: Option<f64>| x.map(percent_zh).unwrap_or_else(|| "无".into());
     let reasoning = if said.is_empty() && chinese {

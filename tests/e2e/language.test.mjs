@@ -122,7 +122,7 @@ test("the director's show in Chinese: its odds, draws and choices read as Chines
   assert.match(await page.getByTestId('stop-draw').first().textContent(), /^每轮有 1\/\d+ 的机会结束节目：抽到 0\.\d{3}（低于 0\.\d{2} 才结束），节目(继续|结束)$/);
   assert.match(await page.getByTestId('director-choice').first().locator('strong').textContent(), / 请 .+ 接着发言$/);
   // The director's reply and how it was read, in words: the number it gave on its list.
-  assert.match(await page.getByTestId('director-choice').first().locator('span.muted').textContent(), /^（导演回复“.+”，即名单上的第 \d+ 位）/);
+  assert.match(await page.getByTestId('director-choice').first().locator('span.muted').textContent(), /^（导演回复“.+”，即名单上编号为 \d+ 的那位）/);
   assert.deepEqual(await english(page, ['header.topbar', '.controls', '.decisions']), [], 'English on the Chinese director show');
   await screenshot(page, 'zh-director-1280');
   assert.deepEqual(errors, []);
@@ -443,10 +443,11 @@ test('a Chinese page offers an English scenario Chinese, and the demo debate the
   await offer.waitFor({ state: 'detached' });
   // The click says what it did, until the run starts: the preset, as shipped, takes its Chinese
   // topic, opening and cast introductions too.
-  await waitForText(page.getByTestId('language-chosen'), /^好的：智能体将用简体中文发言，辩题、开场白和角色介绍也换成了中文/);
+  await waitForText(page.getByTestId('language-chosen'), /^好的：智能体将用简体中文发言，场景的标题、话题和角色介绍等文字也换成了中文/);
   await page.getByTestId('tab-scenario').click();
   assert.equal(await page.getByTestId('field-language').inputValue(), '简体中文');
   assert.equal(await page.getByTestId('field-topic').inputValue(), '横贯美国的高速铁路');
+  assert.equal(await page.getByTestId('field-title').inputValue(), '总统辩论：横贯美国的高速铁路');
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('run').click();
   await waitForStatus(page, '第 10 轮后结束');

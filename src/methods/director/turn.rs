@@ -164,6 +164,11 @@ impl Director {
         let message = match (reflection.is_empty(), question.is_empty()) {
             (true, _) => question.to_string(),
             (false, true) => reflection.clone(),
+            // Joined by a space, as seed 004 joins them; not after a full stop of a script written
+            // without spaces ("。"), where a space shows as a gap.
+            (false, false) if reflection.ends_with(|c: char| ('\u{3000}'..='\u{303f}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c)) => {
+                format!("{reflection}{question}")
+            }
             (false, false) => format!("{reflection} {question}"),
         };
         floor.add_said(&name, &message, &[&reflected.response, &reply.response]);
