@@ -651,18 +651,19 @@ fn LanguageOffer() -> impl IntoView {
                         on:click=move |_| {
                             editor.scenario.update(|s| {
                                 s.language = crate::controls::OFFERED_LANGUAGE.to_string();
-                                // A preset as shipped speaks about a Chinese topic, with its cast
+                                // A preset as shipped (its own title, topic and cast) speaks about a
+                                // Chinese topic, titled as its card is in Chinese, with its cast
                                 // introduced in Chinese; anything the person wrote stays.
-                                let preset = crate::presets::CARDS
-                                    .iter()
-                                    .find(|c| c.title == s.title)
-                                    .and_then(|c| Some((crate::presets::find(c.id)?, crate::i18n::preset_words(c.id)?)));
-                                let put = preset.is_some_and(|(p, words)| crate::presets::put_words(s, p, &words));
-                                // Its title too, as its card says it in Chinese (a title the person
-                                // wrote stays).
-                                if put && crate::presets::is_title(&s.title) {
-                                    s.title = crate::presets::title_words(&s.title).to_string();
-                                }
+                                let card = crate::presets::CARDS.iter().find(|c| c.title == s.title);
+                                let put = card.is_some_and(|c| {
+                                    match (crate::presets::find(c.id), crate::i18n::preset_words(c.id)) {
+                                        (Some(p), Some(words)) if crate::presets::put_words(s, p, &words) => {
+                                            s.title = crate::i18n::card(c.id, c.title, c.summary).0.to_string();
+                                            true
+                                        }
+                                        _ => false,
+                                    }
+                                });
                                 translated.set(put);
                             });
                             chosen.set(Some(on_screen()));
