@@ -733,16 +733,30 @@ impl Request {
         previous: Option<(usize, &[ChatMessage])>,
         known: Option<HistorySpan>,
     ) -> Request {
+        Request::encode_around(messages, previous, known, None)
+    }
+
+    /// [`Request::encode_knowing`] against messages whose message `cut.message` holds only the
+    /// text before and after `cut` (its history was taken to continue the next prompt in place):
+    /// what the history held is known only where `known` says both share it.
+    pub fn encode_around(
+        messages: &[ChatMessage],
+        previous: Option<(usize, &[ChatMessage])>,
+        known: Option<HistorySpan>,
+        cut: Option<HistorySpan>,
+    ) -> Request {
         let Some((base, old)) = previous else { return Request::Full(messages.to_vec()) };
         let deltas: Vec<MessageDelta> = messages
             .iter()
             .enumerate()
             .map(|(i, m)| {
                 let same = known.filter(|k| k.message == i).map(|k| (k.start, k.len));
-                let keep = old
-                    .get(i)
-                    .filter(|o| o.role == m.role)
-                    .map_or(0, |o| common_prefix_knowing(&o.content, &m.content, same));
+                let keep = old.get(i).filter(|o| o.role == m.role).map_or(0, |o| {
+                    match cut.filter(|c| c.message == i) {
+                        Some(c) => common_prefix_around(&o.content, &m.content, c, same.is_some()),
+                        None => common_prefix_knowing(&o.content, &m.content, same),
+                    }
+                });
                 MessageDelta { role: m.role, keep, append: m.content[keep..].to_string() }
             })
             .collect();
@@ -768,6 +782,19 @@ fn common_prefix_knowing(a: &str, b: &str, same: Option<(usize, usize)>) -> usiz
         return head;
     }
     end + common_prefix(tail_a, tail_b)
+}
+
+/// [`common_prefix_knowing`] where `a` is cut: its text before `cut.start` and after the cut
+/// span, with the span's bytes gone. When `b` shares them (`known`) the comparison goes on after
+/// the span; otherwise it stops at the cut, which is still a prefix both have.
+fn common_prefix_around(a: &str, b: &str, cut: HistorySpan, known: bool) -> usize {
+    let Some(head_a) = a.get(..cut.start) else { return 0 };
+    let head = common_prefix(head_a, b);
+    let end = cut.start + cut.len;
+    match (a.get(cut.start..), b.get(end..)) {
+        (Some(tail_a), Some(tail_b)) if known && head == cut.start => end + common_prefix(tail_a, tail_b),
+        _ => head,
+    }
 }
 
 /// The length in bytes of the longest common prefix, at a character boundary of both.
@@ -977,6 +1004,43 @@ mod tests {
                     Request::encode(&messages, base),
                     "call {i}"
                 );
+            }
+            previous = Some((messages, span));
+        }
+    }
+
+    #[test]
+    fn a_base_cut_around_its_history_encodes_as_the_whole_base_does() {
+        // Header changes at call 30 (the history's place moves: not known, the comparison stops at
+        // the cut), the rules after it every 7th call.
+        let mut history = String::from("Here is the conversation so far.");
+        let mut previous: Option<(Vec<ChatMessage>, HistorySpan)> = None;
+        for i in 0..60 {
+            history.push_str(&format!("\nAgent {}: point {i}, ünïcödé ✓", i % 3));
+            let header = if i < 30 {
+                "Header one, long enough to be worth keeping: ".repeat(8)
+            } else {
+                "Header two.\n".into()
+            };
+            let rules = if i % 7 == 0 { "\nRate it: <int>" } else { "\nRate it again: <int>" };
+            let prompt = format!("{header}{history}{rules}");
+            let span = HistorySpan { message: 0, start: header.len(), len: history.len() };
+            let messages = vec![ChatMessage::system(prompt)];
+            if let Some((old, cut)) = &previous {
+                let whole = &old[0].content;
+                let around = format!("{}{}", &whole[..cut.start], &whole[cut.start + cut.len..]);
+                let cut_base = [ChatMessage::system(around)];
+                let known = (cut.start == span.start).then_some(*cut);
+                let encoded = Request::encode_around(&messages, Some((1, &cut_base)), known, Some(*cut));
+                if known.is_some() {
+                    assert_eq!(encoded, Request::encode(&messages, Some((1, old.as_slice()))), "call {i}");
+                }
+                // Whatever it keeps is the whole base's, and rebuilds the prompt.
+                let rebuilt = match &encoded {
+                    Request::Full(m) => m[0].content.clone(),
+                    Request::Delta { messages: d, .. } => format!("{}{}", &whole[..d[0].keep], d[0].append),
+                };
+                assert_eq!(rebuilt, messages[0].content, "call {i}");
             }
             previous = Some((messages, span));
         }

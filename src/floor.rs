@@ -98,6 +98,9 @@ struct Base {
     event: usize,
     messages: Vec<ChatMessage>,
     history: Option<HistorySpan>,
+    /// The history's message holds only the text around the history span: its buffer went on
+    /// to the next prompt (see [`Floor::prompt_to_continue`]).
+    cut: bool,
 }
 
 impl Base {
@@ -115,6 +118,9 @@ impl Base {
         (Some((self.event, self.messages.as_slice())), known)
     }
 }
+
+/// What seed 000's `send` asks an agent to go on from: the history, then its name.
+const SPEECH_CUE: &str = "{history}\n{name}: ";
 
 /// How many replaced prompts' buffers a floor keeps for its next prompts: one turn's calls.
 const SPARE_BUFFERS: usize = 16;
@@ -380,13 +386,14 @@ impl Floor {
         kept.event = self.events.len() - 1;
         kept.messages.clone_from(&request.messages);
         kept.history = request.history;
+        kept.cut = false;
     }
 
     /// The request's messages become the base of the next call of its agent and purpose (the
     /// call just pushed).
     fn keep_base(&mut self, request: ChatRequest) {
         let index = self.events.len() - 1;
-        let base = Base { event: index, messages: request.messages, history: request.history };
+        let base = Base { event: index, messages: request.messages, history: request.history, cut: false };
         let replaced = self.last_calls.insert((request.agent, request.purpose), base);
         let mut spare = self.spare.borrow_mut();
         for message in replaced.into_iter().flat_map(|base| base.messages) {
@@ -395,6 +402,26 @@ impl Floor {
                 spare.push(message.content);
             }
         }
+    }
+
+    /// The last prompt of `agent` for `purpose`, when its message `message` holds the history at
+    /// the span returned: the next such prompt continues it in place
+    /// ([`crate::prompts::continue_into`]), as the transcript only grows. Copying the whole
+    /// history into every prompt afresh was most of a long run's engine time. The base keeps
+    /// what the log compares the next call with: the text around the history.
+    pub(crate) fn prompt_to_continue(
+        &mut self,
+        agent: &str,
+        purpose: Purpose,
+        message: usize,
+    ) -> Option<(String, HistorySpan)> {
+        let base = self.last_calls.get_mut(&(agent.to_string(), purpose))?;
+        let span = base.history.filter(|h| h.message == message && !base.cut)?;
+        let held = base.messages.get_mut(message)?;
+        let end = span.start + span.len;
+        let around = format!("{}{}", held.content.get(..span.start)?, held.content.get(end..)?);
+        base.cut = true;
+        Some((std::mem::replace(&mut held.content, around), span))
     }
 
     /// An empty string to build a prompt in, with the room of an earlier prompt when there is
@@ -414,11 +441,14 @@ impl Floor {
     /// purpose.
     fn push_call(&mut self, request: &ChatRequest, attempt: u32, reply: &Reply, parse: ParseOutcome) {
         let key = (request.agent.clone(), request.purpose);
-        let (previous, known) = match self.last_calls.get(&key) {
-            Some(base) => base.against(request),
-            None => (None, None),
+        let (previous, known, cut) = match self.last_calls.get(&key) {
+            Some(base) => {
+                let (previous, known) = base.against(request);
+                (previous, known, base.history.filter(|_| base.cut))
+            }
+            None => (None, None, None),
         };
-        let encoded = Request::encode_knowing(&request.messages, previous, known);
+        let encoded = Request::encode_around(&request.messages, previous, known, cut);
         self.push_encoded(request, encoded, attempt, reply, parse);
     }
 
@@ -455,15 +485,22 @@ impl Floor {
     }
 
     /// Seed 000's `send`: the agent's system message, then the history ending with its name.
-    pub(crate) fn speech_request(&self, agent: usize, cue: Cue) -> ChatRequest {
+    pub(crate) fn speech_request(&mut self, agent: usize, cue: Cue) -> ChatRequest {
+        let name = self.cast[agent].name.clone();
+        let continued = self.prompt_to_continue(&name, Purpose::Speak, 1);
         let persona = &self.cast[agent];
         let history = self.transcript.joined();
-        let mut user = self.buffer();
-        crate::prompts::make_room(&mut user, history.len() + persona.name.len() + 3);
-        user.push_str(history);
-        user.push('\n');
-        user.push_str(&persona.name);
-        user.push_str(": ");
+        let vars = [("history", history), ("name", name.as_str())];
+        let (mut user, prior) = match continued {
+            Some((text, span)) => (text, Some((span.start, span.len))),
+            None => (self.buffer(), None),
+        };
+        if prior
+            .and_then(|p| crate::prompts::continue_into(&mut user, p, SPEECH_CUE, &vars, "history"))
+            .is_none()
+        {
+            crate::prompts::fill_into(&mut user, SPEECH_CUE, &vars, None);
+        }
         let mut req = ChatRequest::new(
             persona.name.clone(),
             Purpose::Speak,

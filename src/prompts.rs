@@ -34,6 +34,50 @@ pub fn fill_into(
     marked
 }
 
+/// [`fill_into`] for a prompt that continues `out`: the last one filled from the same template,
+/// whose `mark` value was copied at `prior` (start, length) and has only grown since (a
+/// transcript). The text before the value is compared, the value's new end and the text after it
+/// written; the long middle stays where it is. `None` when the text before the value differs or
+/// the value shrank: the caller fills afresh (`out` may have been cut by then).
+pub fn continue_into(
+    out: &mut String,
+    prior: (usize, usize),
+    template: &str,
+    vars: &[(&str, &str)],
+    mark: &str,
+) -> Option<usize> {
+    let (start, old_len) = prior;
+    let (mut at, mut same) = (0, true);
+    let mut marked = None;
+    pieces(template, vars, |piece, key| {
+        if marked.is_some() || !same {
+            return;
+        }
+        if key == Some(mark) {
+            marked = Some(at);
+        } else {
+            same = out.get(at..at + piece.len()) == Some(piece);
+            at += piece.len();
+        }
+    });
+    let value = vars.iter().find(|(key, _)| *key == mark)?.1;
+    let grown = value.get(old_len..)?;
+    let end = start + old_len;
+    if !same || marked != Some(start) || out.len() < end || !out.is_char_boundary(end) {
+        return None;
+    }
+    out.truncate(end);
+    out.push_str(grown);
+    let mut after = false;
+    pieces(template, vars, |piece, key| {
+        if after {
+            out.push_str(piece);
+        }
+        after |= key == Some(mark);
+    });
+    Some(start)
+}
+
 /// Empties `out` and makes room in it for `len` bytes. A buffer too small is replaced, not grown
 /// (growing copies what it held), by one with an eighth more: the next prompt built in it is this
 /// one and a speech longer.
@@ -264,6 +308,33 @@ mod tests {
         assert_eq!(&out[8..13], "H: hi");
         assert_eq!(fill_into(&mut out, "no history here", &[("history", "H")], Some("history")), None);
         assert_eq!(out, "no history here");
+    }
+
+    #[test]
+    fn a_continued_prompt_is_the_prompt_filled_afresh() {
+        let template = "{head}\n```\n{history}\n```\nLast: {recent} ({history})";
+        let mut history = String::from("Conversation:");
+        let mut out = String::new();
+        let mut prior = None;
+        for i in 0..12 {
+            history.push_str(&format!("\nAgent {}: point {i}, ünï ✓", i % 3));
+            let head = if i < 6 { "Header one." } else { "Header two, longer." };
+            let recent = format!("point {i}");
+            let vars = [("head", head), ("history", history.as_str()), ("recent", recent.as_str())];
+            let fresh = fill(template, &vars);
+            let continued = prior.and_then(|p| continue_into(&mut out, p, template, &vars, "history"));
+            if continued.is_none() {
+                fill_into(&mut out, template, &vars, Some("history"));
+            }
+            assert_eq!(out, fresh, "call {i}");
+            // The header changed at call 6: that one is filled afresh, the others continue.
+            assert_eq!(continued.is_some(), i != 0 && i != 6, "call {i}");
+            prior = Some((head.len() + 5, history.len()));
+        }
+        // A value that shrank, or a prior span past the buffer's end, is not continued.
+        let vars = [("head", "Header two, longer."), ("history", "Conversation:"), ("recent", "")];
+        assert_eq!(continue_into(&mut out.clone(), prior.unwrap(), template, &vars, "history"), None);
+        assert_eq!(continue_into(&mut String::from("Header"), (0, 40), "{history}", &vars, "history"), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::floor::Floor;
 use crate::methods::selection::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, HistorySpan, ModelError, Purpose};
 use crate::parse;
-use crate::prompts::fill_into;
+use crate::prompts::{continue_into, fill_into};
 use crate::scenario::BiddingSettings;
 
 pub struct Bidding {
@@ -43,20 +43,24 @@ impl Bidding {
         }
     }
 
-    fn bid_request(&self, floor: &Floor, agent: usize) -> ChatRequest {
+    fn bid_request(&self, floor: &mut Floor, agent: usize) -> ChatRequest {
+        let name = floor.cast[agent].name.clone();
+        let continued = floor.prompt_to_continue(&name, Purpose::Bid, 0);
         let persona = &floor.cast[agent];
-        let mut prompt = floor.buffer();
-        let history = fill_into(
-            &mut prompt,
-            &self.settings.template,
-            &[
-                ("header", &persona.header),
-                ("message_history", floor.transcript.joined()),
-                ("recent_message", floor.transcript.recent()),
-                ("format_instructions", &self.settings.format_instructions),
-            ],
-            Some("message_history"),
-        );
+        let (mut prompt, prior) = match continued {
+            Some((text, span)) => (text, Some((span.start, span.len))),
+            None => (floor.buffer(), None),
+        };
+        let vars = [
+            ("header", persona.header.as_str()),
+            ("message_history", floor.transcript.joined()),
+            ("recent_message", floor.transcript.recent()),
+            ("format_instructions", &self.settings.format_instructions),
+        ];
+        let template = &self.settings.template;
+        let history = prior
+            .and_then(|p| continue_into(&mut prompt, p, template, &vars, "message_history"))
+            .or_else(|| fill_into(&mut prompt, template, &vars, Some("message_history")));
         let last = floor.transcript.last();
         let mut req = ChatRequest::new(persona.name.clone(), Purpose::Bid, vec![ChatMessage::system(prompt)])
             .with_cue(Cue::Bid {
@@ -79,7 +83,8 @@ impl SpeakerSelection for Bidding {
     }
 
     async fn turn(&mut self, floor: &mut Floor) -> Result<Option<FinishReason>, ModelError> {
-        let requests: Vec<ChatRequest> = (0..floor.cast.len()).map(|a| self.bid_request(floor, a)).collect();
+        let agents = floor.cast.len();
+        let requests: Vec<ChatRequest> = (0..agents).map(|a| self.bid_request(floor, a)).collect();
         let whole = self.settings.whole_reply_fallback;
         let pattern = &self.pattern;
         let read = |r: &crate::model::ChatResponse| parse::integer(&r.content, pattern, whole);
