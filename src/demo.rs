@@ -108,8 +108,8 @@ impl DemoModel {
             ),
             (Cue::Negotiate(cue), _) => ChatResponse::text(negotiate(cue, malformed, &mut rng)),
             (Cue::Optimize(cue), _) => ChatResponse::text(optimize(cue, malformed)),
-            (Cue::Describe { subject, topic, word_limit }, Purpose::TopicSpecifier) => {
-                ChatResponse::text(self.cast.specify(topic, &subject.clone(), *word_limit, &mut rng))
+            (Cue::Describe { topic, word_limit, .. }, Purpose::TopicSpecifier) => {
+                ChatResponse::text(self.cast.specify(topic, &request.agent, *word_limit, &mut rng))
             }
             (Cue::Describe { subject, topic, word_limit }, _) => {
                 ChatResponse::text(self.cast.describe(subject, topic, *word_limit, &mut rng))

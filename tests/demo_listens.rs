@@ -456,3 +456,20 @@ fn a_preset_taken_into_chinese_reads_as_chinese_from_its_opening_to_its_end() {
         assert!(p.id == "trading-game" || read >= 4, "{}: {read} texts", p.id);
     }
 }
+
+/// A show opened by one of its own cast (a director who puts the topic): the demo puts it to the
+/// others, never to the speaker, in English and in Chinese.
+#[test]
+fn an_agent_who_opens_the_show_does_not_address_itself() {
+    for language in ["", "Chinese (简体中文)"] {
+        let mut s = debate("Should our school ban phones in class?", 3, 1);
+        s.language = language.into();
+        let opener = s.agents[0].name.clone();
+        s.opening.speaker = opener.clone();
+        let specified = texts(&common::run_demo(s.clone())).remove(0);
+        assert!(!specified.contains(&opener), "{language}: {specified}");
+        for other in &s.agents[1..] {
+            assert!(specified.contains(&other.name), "{language}: {specified}");
+        }
+    }
+}

@@ -336,6 +336,22 @@ impl Cast {
         Some((fill(frame), fill(short)))
     }
 
+    /// Whom `speaker` puts the topic to: the cast but the speaker (a director who opens the show
+    /// does not address itself), or the whole cast when that leaves no one.
+    fn addressed_by(&self, speaker: &str) -> Vec<&str> {
+        let others: Vec<&str> = self
+            .people
+            .iter()
+            .map(|p| p.name.as_str())
+            .filter(|n| !n.eq_ignore_ascii_case(speaker))
+            .collect();
+        if others.is_empty() {
+            self.people.iter().map(|p| p.name.as_str()).collect()
+        } else {
+            others
+        }
+    }
+
     pub(crate) fn person(&self, name: &str) -> Option<&Person> {
         self.people.iter().find(|p| p.name.eq_ignore_ascii_case(name))
     }
@@ -465,14 +481,14 @@ impl Cast {
     pub(crate) fn specify(
         &self,
         topic: &str,
-        _subject: &str,
+        speaker: &str,
         word_limit: u32,
         rng: &mut ChaCha8Rng,
     ) -> String {
+        let names = self.addressed_by(speaker);
         if self.chinese {
-            return self.specify_zh(topic);
+            return self.specify_zh(topic, &names);
         }
-        let names: Vec<&str> = self.people.iter().map(|p| p.name.as_str()).collect();
         let t = self.topic(topic);
         let put = if t.question {
             Some(format!("{}, the question before us: {}", names.join(", "), t.clause))

@@ -247,8 +247,7 @@ impl Cast {
     }
 
     /// Seed 000's more specific topic, put to the cast, in Chinese.
-    pub(crate) fn specify_zh(&self, topic: &str) -> String {
-        let names: Vec<&str> = self.people.iter().map(|p| p.name.as_str()).collect();
+    pub(crate) fn specify_zh(&self, topic: &str, names: &[&str]) -> String {
         format!(
             "{}，今天我们要讨论的是：“{}”。你们的立场是什么，理由又是什么？",
             names.join("、"),
