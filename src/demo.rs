@@ -95,7 +95,7 @@ impl DemoModel {
                     me,
                     topic,
                     *word_limit,
-                    last_speaker.as_deref().map(|s| (s, last_text.as_str())),
+                    cast::Heard::of(request, last_speaker.as_deref().map(|s| (s, last_text.as_str()))),
                     &mut rng,
                 ))
             }

@@ -362,13 +362,14 @@ impl Cast {
         me: Option<&Person>,
         topic: &str,
         word_limit: u32,
-        last: Option<(&str, &str)>,
+        heard: Heard,
         rng: &mut ChaCha8Rng,
     ) -> String {
         let Some(me) = me else { return if self.chinese { "我同意。" } else { "I agree." }.into() };
         if self.chinese {
-            return self.speech_zh(me, topic, word_limit, last, rng);
+            return self.speech_zh(me, topic, word_limit, heard, rng);
         }
+        let last = heard.last;
         let topic = self.topic(topic);
         use super::topic::Kind;
         let points: &[&str] = match (topic.serious, me.stance) {
@@ -401,7 +402,7 @@ impl Cast {
             });
         let reply = answered.as_ref().map(|a| a.0.clone());
         let short = answered.as_ref().map(|a| a.1.clone());
-        let point = topic.fill(points.choose(rng).copied().unwrap_or(""));
+        let point = topic.fill(heard.unheard(points, |p| topic.fill(p)).choose(rng).copied().unwrap_or(""));
         let closer = voice.closers.choose(rng).copied();
         // Drop the trimmings, least important first, until the message fits the word limit:
         // the answer to the last speaker goes last but one.
@@ -469,9 +470,10 @@ impl Cast {
             Some(s) if s < -0.33 => "who deeply doubts",
             _ => "with an open mind about",
         };
+        let habit = HABITS.choose(rng).copied().unwrap_or(HABITS[0]);
         limit_words(
             &format!(
-                "{subject}, you are {article} {a}, {b} {role} {side} {}. You never miss a chance to make your point.",
+                "{subject}, you are {article} {a}, {b} {role} {side} {}. {habit}",
                 self.short_topic(topic)
             ),
             word_limit,
@@ -524,6 +526,61 @@ impl Cast {
         limit_words(&text, word_limit)
     }
 }
+
+/// What a speaker heard: the last speech (who, what), and the end of the conversation as its
+/// prompt gives it (a few thousand bytes, so reading it costs the same in a long run).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Heard<'a> {
+    pub last: Option<(&'a str, &'a str)>,
+    pub recent: &'a str,
+}
+
+/// How much of the end of a prompt the demo reads for what was said lately: some fifteen speeches.
+const RECENT_BYTES: usize = 4096;
+
+impl<'a> Heard<'a> {
+    /// The last speech from a cue, and the end of `request`'s last message.
+    pub(crate) fn of(request: &'a crate::model::ChatRequest, last: Option<(&'a str, &'a str)>) -> Self {
+        let text = request.messages.last().map_or("", |m| m.content.as_str());
+        let mut from = text.len().saturating_sub(RECENT_BYTES);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        Heard { last, recent: &text[from..] }
+    }
+
+    /// The lines of `points` the conversation has not heard lately, `said` writing each as it
+    /// would be said; when every one was, the one heard longest ago. A speaker does not repeat a
+    /// stock line the class just heard.
+    pub(crate) fn unheard<'p>(&self, points: &[&'p str], said: impl Fn(&str) -> String) -> Vec<&'p str> {
+        let heard_at = |p: &str| {
+            let line = said(p);
+            // From its second character: a line may open a sentence with a capital.
+            let tail = line.char_indices().nth(1).map_or("", |(i, _)| &line[i..]);
+            if tail.is_empty() {
+                None
+            } else {
+                self.recent.rfind(tail)
+            }
+        };
+        let at: Vec<(&'p str, Option<usize>)> = points.iter().map(|&p| (p, heard_at(p))).collect();
+        let fresh: Vec<&'p str> = at.iter().filter(|(_, a)| a.is_none()).map(|(p, _)| *p).collect();
+        if !fresh.is_empty() {
+            return fresh;
+        }
+        at.iter().min_by_key(|(_, a)| *a).map(|(p, _)| *p).into_iter().collect()
+    }
+}
+
+/// How a character description ends: one of these, so a cast's introductions do not all close
+/// alike.
+const HABITS: [&str; 5] = [
+    "You never miss a chance to make your point.",
+    "You answer every argument head on.",
+    "You back every claim with an example.",
+    "You listen closely and pounce on a weak argument.",
+    "You say plainly what you would do first.",
+];
 
 /// How a speaker from outside the cast is named in a sentence: a role ("Audience member",
 /// "Debate Moderator") with "the", a person by their name.
@@ -609,6 +666,55 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+
+    #[test]
+    fn a_stock_point_is_not_made_again_while_the_class_still_hears_it() {
+        use std::rc::Rc;
+        // The fixed part of each point: its longest stretch between placeholders.
+        let stock: Vec<&str> = FOR_POINTS
+            .iter()
+            .chain(&AGAINST_POINTS)
+            .chain(&NEUTRAL_POINTS)
+            .filter_map(|p| {
+                p.split(['{', '}']).filter(|piece| piece.len() >= 14).max_by_key(|piece| piece.len())
+            })
+            .collect();
+        assert!(stock.len() >= 12, "{stock:?}");
+        for seed in 1..=6 {
+            let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+            s.seed = seed;
+            s.max_turns = 30;
+            let clock = Rc::new(crate::clock::FrozenClock);
+            let model = Rc::new(crate::demo::DemoModel::new(&s, clock.clone()));
+            let mut run = crate::engine::Run::new(s, model, clock).unwrap();
+            futures::executor::block_on(run.run_to_end());
+            let said: Vec<&str> = run.transcript().lines().iter().map(|l| l.text.as_str()).collect();
+            let mut repeats = Vec::new();
+            for (i, speech) in said.iter().enumerate() {
+                // Quoted words are someone else's, said again on purpose.
+                let own: String = speech.split(['“', '”']).step_by(2).collect();
+                for line in stock.iter().filter(|l| own.contains(*l)) {
+                    if said[i.saturating_sub(8)..i].iter().any(|b| b.contains(line)) {
+                        repeats.push(format!("speech {i}: {line}"));
+                    }
+                }
+            }
+            assert!(repeats.is_empty(), "seed {seed}: {repeats:?}\n{}", said.join("\n"));
+        }
+    }
+
+    #[test]
+    fn a_speaker_picks_the_lines_not_heard_lately_else_the_one_heard_longest_ago() {
+        let points = ["{t} pays for itself", "{t} creates jobs", "{t} is overdue"];
+        let fill = |p: &str| p.replace("{t}", "rail");
+        let heard = |recent| Heard { last: None, recent };
+        // A line said at the start of a sentence, with its capital, is heard too.
+        let recent = "Ann: Rail pays for itself.\nBo: I doubt rail is overdue.";
+        assert_eq!(heard(recent).unheard(&points, fill), vec!["{t} creates jobs"]);
+        let recent = "Ann: rail is overdue.\nBo: rail creates jobs.\nAnn: Rail pays for itself.";
+        assert_eq!(heard(recent).unheard(&points, fill), vec!["{t} is overdue"]);
+        assert_eq!(heard("").unheard(&points, fill), points.to_vec());
+    }
 
     #[test]
     fn chance_draws_what_random_bool_draws() {

@@ -7,7 +7,7 @@
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::cast::{Cast, Person};
+use super::cast::{Cast, Heard, Person};
 
 /// Whether a scenario's `language` asks for Chinese ("Chinese", "zh-Hans", "简体中文", ...).
 pub(crate) fn asks_for_chinese(language: &str) -> bool {
@@ -55,6 +55,14 @@ const NEUTRAL: [&str; 6] = [
     "这件事不能只凭感觉，要看证据",
     "在“{t}”这件事上，我想先看看数据",
     "“{t}”能不能成，关键在于怎么做",
+];
+/// How a character description ends (as `HABITS` in English).
+const HABITS_ZH: [&str; 5] = [
+    "你从不放过表达观点的机会。",
+    "你对每个论点都正面回应。",
+    "你的每个主张都有例子支撑。",
+    "你认真倾听，善于抓住对方论证的漏洞。",
+    "你总是直截了当地说出自己会先做什么。",
 ];
 /// Answers to someone in the cast who said "{q}".
 const DISAGREE: [&str; 4] = [
@@ -119,7 +127,7 @@ impl Cast {
         me: &Person,
         topic: &str,
         word_limit: u32,
-        last: Option<(&str, &str)>,
+        heard: Heard,
         rng: &mut ChaCha8Rng,
     ) -> String {
         let t = self.proposal_zh(topic);
@@ -128,7 +136,13 @@ impl Cast {
             s if s < -0.33 => &AGAINST,
             _ => &NEUTRAL,
         };
-        let point = points.choose(rng).copied().unwrap_or("").replace("{t}", &t);
+        let point = heard
+            .unheard(points, |p| p.replace("{t}", &t))
+            .choose(rng)
+            .copied()
+            .unwrap_or("")
+            .replace("{t}", &t);
+        let last = heard.last;
         let opener = OPENERS.choose(rng).copied().unwrap_or("");
         let names: Vec<&str> = self.people.iter().map(|p| p.name.as_str()).collect();
         let reply = last.filter(|(name, _)| !name.eq_ignore_ascii_case(&me.name)).and_then(|(name, text)| {
@@ -243,7 +257,8 @@ impl Cast {
             Some(s) if s < -0.33 => format!("深深怀疑“{t}”"),
             _ => format!("对“{t}”保持开放的态度"),
         };
-        format!("{subject}，你是一位{a}、{b}的{role}，{side}。你从不放过表达观点的机会。")
+        let habit = HABITS_ZH.choose(rng).copied().unwrap_or(HABITS_ZH[0]);
+        format!("{subject}，你是一位{a}、{b}的{role}，{side}。{habit}")
     }
 
     /// Seed 000's more specific topic, put to the cast, in Chinese.
@@ -268,6 +283,41 @@ mod tests {
         }
         for no in ["", "English", "Deutsch", "Zhuang? no", "French"] {
             assert!(!asks_for_chinese(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn a_stock_line_is_not_said_again_while_the_class_still_hears_it() {
+        use std::rc::Rc;
+        for seed in 1..=6 {
+            let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+            s.language = "Chinese (简体中文)".into();
+            s.seed = seed;
+            s.max_turns = 30;
+            let clock = Rc::new(crate::clock::FrozenClock);
+            let model = Rc::new(crate::demo::DemoModel::new(&s, clock.clone()));
+            let mut run = crate::engine::Run::new(s, model, clock).unwrap();
+            futures::executor::block_on(run.run_to_end());
+            let said: Vec<&str> = run.transcript().lines().iter().map(|l| l.text.as_str()).collect();
+            assert!(said.len() >= 25, "seed {seed}: {} speeches", said.len());
+            // The stock lines as said: the proposal filled in, whatever it was.
+            let stock: Vec<String> = FOR
+                .iter()
+                .chain(&AGAINST)
+                .chain(&NEUTRAL)
+                .map(|p| p.split("{t}").max_by_key(|piece| piece.len()).unwrap_or("").to_string())
+                .filter(|piece| piece.chars().count() >= 8)
+                .collect();
+            let mut repeats = Vec::new();
+            for (i, speech) in said.iter().enumerate() {
+                let before = &said[i.saturating_sub(8)..i];
+                for line in stock.iter().filter(|l| speech.contains(l.as_str())) {
+                    if before.iter().any(|b| b.contains(line.as_str())) {
+                        repeats.push(format!("speech {i}: {line}"));
+                    }
+                }
+            }
+            assert!(repeats.is_empty(), "seed {seed}: {repeats:?}\n{}", said.join("\n"));
         }
     }
 

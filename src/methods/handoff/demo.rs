@@ -4,7 +4,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use crate::demo::cast::{chance, Cast, Person};
+use crate::demo::cast::{chance, Cast, Heard, Person};
 use crate::model::{ChatRequest, ChatResponse, Cue, ResponseFormat, ToolCall};
 
 impl Cast {
@@ -20,7 +20,7 @@ impl Cast {
         };
         let name = me.map_or(request.agent.clone(), |p| p.name.clone());
         let last = last_speaker.as_deref().map(|s| (s, last_text.as_str()));
-        let speech = self.speech(me, topic, (*word_limit).min(35), last, rng);
+        let speech = self.speech(me, topic, (*word_limit).min(35), Heard::of(request, last), rng);
         let speech = format!("{name}: {speech}");
         // Hand off to the most opposed debater most of the time, so the exchange has tension.
         let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
