@@ -473,3 +473,53 @@ fn an_agent_who_opens_the_show_does_not_address_itself() {
         }
     }
 }
+
+/// A director who opened the show itself does not thank itself for it, and does not put the same
+/// question or remark as either of its last two (it has three remarks and four questions).
+#[test]
+fn a_director_neither_thanks_itself_nor_repeats_a_line_the_class_just_heard() {
+    let stock = [
+        "is where we are now",
+        "a lot to process",
+        "scared by it",
+        "from where you're standing",
+        "who actually benefits",
+        "a trend or a cry for help",
+        "your neighbors say",
+    ];
+    for seed in 1..=6 {
+        let mut s = presets::find("daily-show-director").unwrap().scenario();
+        s.seed = seed;
+        s.max_turns = 12;
+        let host = match &mut s.method {
+            agora::scenario::Method::Director(d) => {
+                d.stop_probability = 0.0;
+                d.director.clone()
+            }
+            _ => unreachable!("the preset is a director's show"),
+        };
+        s.opening.speaker = host.clone();
+        let lines: Vec<String> = common::run_demo(s)
+            .iter()
+            .filter_map(|e| match e {
+                Event::Message { speaker, text, kind, .. }
+                    if *speaker == host && *kind != MessageKind::Injected =>
+                {
+                    Some(text.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(lines.len() >= 5, "seed {seed}: {lines:?}");
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            assert!(!line.contains(&host), "seed {seed}: the director names itself: {line}");
+            for piece in stock.iter().filter(|p| line.contains(*p)) {
+                let before = &lines[i.saturating_sub(2)..i];
+                assert!(
+                    !before.iter().any(|b| b.contains(piece)),
+                    "seed {seed}: {piece:?} again in {lines:#?}"
+                );
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::demo::cast::{limit_words, Cast, Person};
+use crate::demo::cast::{limit_words, Cast, Heard, Person};
 use crate::model::{ChatRequest, Cue, Purpose};
 
 impl Cast {
@@ -21,6 +21,9 @@ impl Cast {
             return String::new();
         };
         let said = topic;
+        let heard = Heard::of(request, None);
+        // The director's remark is on the last speech, unless that was its own opening.
+        let heard_from = last_speaker.as_deref().filter(|s| me.is_none_or(|p| !p.name.eq_ignore_ascii_case(s)));
         let topic = self.short_topic(topic);
         let gesture = me.map_or("*smiles*", |p| p.voice.gestures.choose(rng).copied().unwrap_or("*smiles*"));
         let text = match request.purpose {
@@ -59,12 +62,14 @@ impl Cast {
             Purpose::DirectorPrompt => {
                 let next = next_speaker.clone().unwrap_or_else(|| "everyone".into());
                 let questions = [
-                    format!("{next}, what does {topic} look like from where you're standing?"),
-                    format!("{next}, be honest: who actually benefits from {topic}?"),
-                    format!("{next}, is {topic} a trend or a cry for help?"),
-                    format!("{next}, what would your neighbors say about {topic}?"),
+                    "{next}, what does {topic} look like from where you're standing?",
+                    "{next}, be honest: who actually benefits from {topic}?",
+                    "{next}, is {topic} a trend or a cry for help?",
+                    "{next}, what would your neighbors say about {topic}?",
                 ];
-                questions.choose(rng).cloned().unwrap_or_default()
+                // Not a question the class heard lately, to whomever it went.
+                let question = heard.unheard(&questions, |q| fixed_part(q, &topic)).choose(rng).copied().unwrap_or("");
+                question.replace("{next}", &next).replace("{topic}", &topic)
             }
             // A moderator put over a debate closes it as a moderator, not as the show's host.
             Purpose::DirectorSummary if me.is_some_and(|p| p.role.to_ascii_lowercase().contains("moderator")) => {
@@ -77,17 +82,25 @@ impl Cast {
                 ];
                 lines.choose(rng).cloned().unwrap_or_default()
             }
-            _ if self.chinese => self.director_comment_zh(last_speaker.as_deref(), said, rng),
+            _ if self.chinese => self.director_comment_zh(heard_from, said, rng),
             _ => {
-                let who = last_speaker.clone().unwrap_or_else(|| "our audience".into());
+                let who = heard_from.unwrap_or("everyone");
                 let lines = [
-                    format!("{gesture} Thank you, {who}. So {topic} is where we are now."),
-                    format!("{gesture} Wow. {who}, that is a lot to process about {topic}."),
-                    format!("{gesture} I love that, {who}, and I'm a little scared by it."),
+                    "Thank you, {who}. So {topic} is where we are now.",
+                    "Wow. {who}, that is a lot to process about {topic}.",
+                    "I love that, {who}, and I'm a little scared by it.",
                 ];
-                lines.choose(rng).cloned().unwrap_or_default()
+                let line = heard.unheard(&lines, |l| fixed_part(l, &topic)).choose(rng).copied().unwrap_or("");
+                format!("{gesture} {}", line.replace("{who}", who).replace("{topic}", &topic))
             }
         };
         limit_words(&text, *word_limit)
     }
+}
+
+/// The longest stretch of `line` between its `{next}` or `{who}` holes, `topic` filled in: what a
+/// class would hear again whoever it was said to.
+fn fixed_part(line: &str, topic: &str) -> String {
+    let filled = line.replace("{topic}", topic);
+    filled.split(['{', '}']).max_by_key(|piece| piece.len()).unwrap_or("").to_string()
 }
