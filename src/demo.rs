@@ -140,3 +140,18 @@ impl ChatModel for DemoModel {
         })
     }
 }
+
+/// The speeches of the rail debate played to `turns` on the demo model, in `language` (empty for
+/// the scenario's own): what the demo's own tests read as a class would hear it.
+#[cfg(test)]
+pub(crate) fn rail_debate_speeches(language: &str, seed: u64, turns: u32) -> Vec<String> {
+    let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+    s.language = language.into();
+    s.seed = seed;
+    s.max_turns = turns;
+    let clock = Rc::new(crate::clock::FrozenClock);
+    let model = Rc::new(DemoModel::new(&s, clock.clone()));
+    let mut run = crate::engine::Run::new(s, model, clock).unwrap();
+    futures::executor::block_on(run.run_to_end());
+    run.transcript().lines().iter().map(|l| l.text.clone()).collect()
+}

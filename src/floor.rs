@@ -99,7 +99,7 @@ struct Base {
     messages: Vec<ChatMessage>,
     history: Option<HistorySpan>,
     /// The history's message holds only the text around the history span: its buffer went on
-    /// to the next prompt (see [`Floor::prompt_to_continue`]).
+    /// to the next prompt (see [`Floor::draft`]).
     cut: bool,
 }
 
@@ -404,12 +404,21 @@ impl Floor {
         }
     }
 
-    /// The last prompt of `agent` for `purpose`, when its message `message` holds the history at
-    /// the span returned: the next such prompt continues it in place
-    /// ([`crate::prompts::continue_into`]), as the transcript only grows. Copying the whole
-    /// history into every prompt afresh was most of a long run's engine time. The base keeps
-    /// what the log compares the next call with: the text around the history.
-    pub(crate) fn prompt_to_continue(
+    /// Where the next prompt of `agent` for `purpose` is built: its last one, when that one's
+    /// message `message` holds the history, to continue in place ([`crate::prompts::Draft::fill`])
+    /// as the transcript only grows, else a spare buffer. Copying the whole history into every
+    /// prompt afresh was most of a long run's engine time. The base keeps what the log compares
+    /// the next call with: the text around the history.
+    pub(crate) fn draft(&mut self, agent: &str, purpose: Purpose, message: usize) -> crate::prompts::Draft {
+        match self.last_to_continue(agent, purpose, message) {
+            Some((text, span)) => crate::prompts::Draft { text, prior: Some((span.start, span.len)) },
+            None => crate::prompts::Draft { text: self.buffer(), prior: None },
+        }
+    }
+
+    /// The last prompt of `agent` for `purpose`, taken out of its base, with where it holds the
+    /// history; its base is cut around the history.
+    fn last_to_continue(
         &mut self,
         agent: &str,
         purpose: Purpose,
@@ -487,20 +496,10 @@ impl Floor {
     /// Seed 000's `send`: the agent's system message, then the history ending with its name.
     pub(crate) fn speech_request(&mut self, agent: usize, cue: Cue) -> ChatRequest {
         let name = self.cast[agent].name.clone();
-        let continued = self.prompt_to_continue(&name, Purpose::Speak, 1);
+        let draft = self.draft(&name, Purpose::Speak, 1);
         let persona = &self.cast[agent];
         let history = self.transcript.joined();
-        let vars = [("history", history), ("name", name.as_str())];
-        let (mut user, prior) = match continued {
-            Some((text, span)) => (text, Some((span.start, span.len))),
-            None => (self.buffer(), None),
-        };
-        if prior
-            .and_then(|p| crate::prompts::continue_into(&mut user, p, SPEECH_CUE, &vars, "history"))
-            .is_none()
-        {
-            crate::prompts::fill_into(&mut user, SPEECH_CUE, &vars, None);
-        }
+        let (user, _) = draft.fill(SPEECH_CUE, &[("history", history), ("name", name.as_str())], "history");
         let mut req = ChatRequest::new(
             persona.name.clone(),
             Purpose::Speak,

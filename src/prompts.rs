@@ -78,6 +78,25 @@ pub fn continue_into(
     Some(start)
 }
 
+/// A buffer to build a prompt in: the last prompt of the same agent and purpose to continue, with
+/// where its history was copied (start, length), or an empty one to fill afresh.
+pub struct Draft {
+    pub text: String,
+    pub prior: Option<(usize, usize)>,
+}
+
+impl Draft {
+    /// `template` filled with `vars`, continuing the last prompt where it can ([`continue_into`]),
+    /// else afresh ([`fill_into`]); with where the value of `mark` was written.
+    pub fn fill(mut self, template: &str, vars: &[(&str, &str)], mark: &str) -> (String, Option<usize>) {
+        let at = self
+            .prior
+            .and_then(|p| continue_into(&mut self.text, p, template, vars, mark))
+            .or_else(|| fill_into(&mut self.text, template, vars, Some(mark)));
+        (self.text, at)
+    }
+}
+
 /// Empties `out` and makes room in it for `len` bytes. A buffer too small is replaced, not grown
 /// (growing copies what it held), by one with an eighth more: the next prompt built in it is this
 /// one and a speech longer.

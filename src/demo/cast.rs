@@ -669,7 +669,6 @@ mod tests {
 
     #[test]
     fn a_stock_point_is_not_made_again_while_the_class_still_hears_it() {
-        use std::rc::Rc;
         // The fixed part of each point: its longest stretch between placeholders.
         let stock: Vec<&str> = FOR_POINTS
             .iter()
@@ -681,14 +680,7 @@ mod tests {
             .collect();
         assert!(stock.len() >= 12, "{stock:?}");
         for seed in 1..=6 {
-            let mut s = crate::presets::find("rail-debate").unwrap().scenario();
-            s.seed = seed;
-            s.max_turns = 30;
-            let clock = Rc::new(crate::clock::FrozenClock);
-            let model = Rc::new(crate::demo::DemoModel::new(&s, clock.clone()));
-            let mut run = crate::engine::Run::new(s, model, clock).unwrap();
-            futures::executor::block_on(run.run_to_end());
-            let said: Vec<&str> = run.transcript().lines().iter().map(|l| l.text.as_str()).collect();
+            let said = crate::demo::rail_debate_speeches("", seed, 30);
             let mut repeats = Vec::new();
             for (i, speech) in said.iter().enumerate() {
                 // Quoted words are someone else's, said again on purpose.

@@ -288,17 +288,8 @@ mod tests {
 
     #[test]
     fn a_stock_line_is_not_said_again_while_the_class_still_hears_it() {
-        use std::rc::Rc;
         for seed in 1..=6 {
-            let mut s = crate::presets::find("rail-debate").unwrap().scenario();
-            s.language = "Chinese (简体中文)".into();
-            s.seed = seed;
-            s.max_turns = 30;
-            let clock = Rc::new(crate::clock::FrozenClock);
-            let model = Rc::new(crate::demo::DemoModel::new(&s, clock.clone()));
-            let mut run = crate::engine::Run::new(s, model, clock).unwrap();
-            futures::executor::block_on(run.run_to_end());
-            let said: Vec<&str> = run.transcript().lines().iter().map(|l| l.text.as_str()).collect();
+            let said = crate::demo::rail_debate_speeches("Chinese (简体中文)", seed, 30);
             assert!(said.len() >= 25, "seed {seed}: {} speeches", said.len());
             // The stock lines as said: the proposal filled in, whatever it was.
             let stock: Vec<String> = FOR

@@ -8,7 +8,6 @@ use crate::floor::Floor;
 use crate::methods::selection::SpeakerSelection;
 use crate::model::{ChatMessage, ChatRequest, Cue, HistorySpan, ModelError, Purpose};
 use crate::parse;
-use crate::prompts::{continue_into, fill_into};
 use crate::scenario::BiddingSettings;
 
 pub struct Bidding {
@@ -45,22 +44,15 @@ impl Bidding {
 
     fn bid_request(&self, floor: &mut Floor, agent: usize) -> ChatRequest {
         let name = floor.cast[agent].name.clone();
-        let continued = floor.prompt_to_continue(&name, Purpose::Bid, 0);
+        let draft = floor.draft(&name, Purpose::Bid, 0);
         let persona = &floor.cast[agent];
-        let (mut prompt, prior) = match continued {
-            Some((text, span)) => (text, Some((span.start, span.len))),
-            None => (floor.buffer(), None),
-        };
         let vars = [
             ("header", persona.header.as_str()),
             ("message_history", floor.transcript.joined()),
             ("recent_message", floor.transcript.recent()),
             ("format_instructions", &self.settings.format_instructions),
         ];
-        let template = &self.settings.template;
-        let history = prior
-            .and_then(|p| continue_into(&mut prompt, p, template, &vars, "message_history"))
-            .or_else(|| fill_into(&mut prompt, template, &vars, Some("message_history")));
+        let (prompt, history) = draft.fill(&self.settings.template, &vars, "message_history");
         let last = floor.transcript.last();
         let mut req = ChatRequest::new(persona.name.clone(), Purpose::Bid, vec![ChatMessage::system(prompt)])
             .with_cue(Cue::Bid {
