@@ -37,10 +37,13 @@ use cast::{fnv, Cast};
 
 pub struct DemoModel {
     seed: u64,
+    /// A hash of the topic: two topics on one seed make two debates.
+    topic: u64,
     malformed_rate: f64,
     latency_ms: std::cell::Cell<u64>,
     cast: Cast,
-    calls: RefCell<BTreeMap<(String, Purpose), u64>>,
+    /// The size of each (agent, purpose)'s last prompt, and how many times in a row it was sent.
+    calls: RefCell<BTreeMap<(String, Purpose), (usize, u64)>>,
     clock: Rc<dyn Clock>,
 }
 
@@ -48,6 +51,7 @@ impl DemoModel {
     pub fn new(scenario: &Scenario, clock: Rc<dyn Clock>) -> Self {
         Self {
             seed: scenario.seed,
+            topic: fnv(scenario.topic.trim().as_bytes()),
             malformed_rate: scenario.model.demo.malformed_rate,
             latency_ms: std::cell::Cell::new(scenario.model.demo.latency_ms),
             cast: Cast::new(scenario),
@@ -61,41 +65,52 @@ impl DemoModel {
         self.latency_ms.set(ms);
     }
 
-    /// A generator for this call alone, and how many calls of its kind the agent has had.
-    fn rng_for(&self, request: &ChatRequest) -> (ChaCha8Rng, u64) {
+    /// A generator for this call alone. Its key is what the run's log fixes: the seed, the
+    /// topic, the agent, the purpose, the size of the prompt (it grows with the conversation, so
+    /// each turn's calls differ) and how many times in a row the same prompt was sent (a retry
+    /// gets another reply). A run continued from its log, in a new model, draws the same.
+    fn rng_for(&self, request: &ChatRequest) -> ChaCha8Rng {
+        let size: usize = request.messages.iter().map(|m| m.content.len()).sum();
         let mut calls = self.calls.borrow_mut();
-        let n = calls.entry((request.agent.clone(), request.purpose)).or_insert(0);
-        *n += 1;
+        let (last, again) = calls.entry((request.agent.clone(), request.purpose)).or_insert((usize::MAX, 0));
+        *again = if *last == size { *again + 1 } else { 0 };
+        *last = size;
         let mut key = Vec::new();
         key.extend_from_slice(&self.seed.to_le_bytes());
+        key.extend_from_slice(&self.topic.to_le_bytes());
         key.extend_from_slice(request.agent.as_bytes());
         key.extend_from_slice(request.purpose.as_str().as_bytes());
-        key.extend_from_slice(&n.to_le_bytes());
-        (ChaCha8Rng::seed_from_u64(fnv(&key)), *n)
+        key.extend_from_slice(&(size as u64).to_le_bytes());
+        key.extend_from_slice(&again.to_le_bytes());
+        ChaCha8Rng::seed_from_u64(fnv(&key))
     }
 
     /// Its reply to `request`, at once (the latency is [`ChatModel::complete`]'s).
     pub fn answer(&self, request: &ChatRequest) -> ChatResponse {
-        let (mut rng, nth) = self.rng_for(request);
+        let mut rng = self.rng_for(request);
         let malformed = self.malformed_rate > 0.0 && rng.random::<f64>() < self.malformed_rate;
         let me = self.cast.person(&request.agent);
         let mut response = match (&request.cue, request.purpose) {
-            (Cue::Bid { last_speaker, last_text, turns_since_spoke }, _) => {
+            (Cue::Bid { last_speaker, last_text, turns_since_spoke, turn }, _) => {
                 ChatResponse::text(self.cast.bid(
                     me,
                     last_speaker.as_deref().map(|s| (s, last_text.as_str())),
                     // One who has not spoken yet has waited since the start (a bid a turn).
-                    turns_since_spoke.unwrap_or(nth as u32),
+                    turns_since_spoke.unwrap_or(*turn),
                     malformed,
                     &mut rng,
                 ))
             }
-            (Cue::Speak { topic, word_limit, last_speaker, last_text }, _) => {
+            (Cue::Speak { topic, word_limit, last_speaker, last_text, first }, _) => {
                 ChatResponse::text(self.cast.speech(
                     me,
                     topic,
                     *word_limit,
-                    cast::Heard::of(request, last_speaker.as_deref().map(|s| (s, last_text.as_str()))),
+                    cast::Heard::of(
+                        request,
+                        last_speaker.as_deref().map(|s| (s, last_text.as_str())),
+                        *first,
+                    ),
                     &mut rng,
                 ))
             }

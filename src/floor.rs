@@ -512,15 +512,21 @@ impl Floor {
         req
     }
 
-    /// The cue for an agent about to speak.
-    pub(crate) fn speak_cue(&self) -> Cue {
+    /// The cue for `agent` about to speak.
+    pub(crate) fn speak_cue(&self, agent: usize) -> Cue {
         let last = self.transcript.last();
         Cue::Speak {
             topic: self.topic.clone(),
             word_limit: self.scenario.word_limit,
             last_speaker: last.map(|l| l.speaker.clone()),
             last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
+            first: !self.has_asked(&self.cast[agent].name, Purpose::Speak),
         }
+    }
+
+    /// Whether `agent` has been asked for `purpose` before in this run (as the log says).
+    pub(crate) fn has_asked(&self, agent: &str, purpose: Purpose) -> bool {
+        self.last_calls.keys().any(|(a, p)| a == agent && *p == purpose)
     }
 
     /// Who speaks after the method chose `chosen`: the agent the class gave the floor to, if it
@@ -536,7 +542,7 @@ impl Floor {
 
     /// The agent speaks: one call, recorded, and its reply added to the conversation.
     pub(crate) async fn speak(&mut self, agent: usize) -> Result<String, ModelError> {
-        let req = self.speech_request(agent, self.speak_cue());
+        let req = self.speech_request(agent, self.speak_cue(agent));
         let reply = self.ask(&req).await?;
         let text = reply.response.said().to_string();
         self.record_call_owned(req, 1, &reply, ParseOutcome::of_speech(&reply.response));

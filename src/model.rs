@@ -182,9 +182,20 @@ pub enum Cue {
         last_text: String,
         /// Turns since this agent last spoke; `None` if it has not spoken yet.
         turns_since_spoke: Option<u32>,
+        /// The turn being bid for.
+        #[serde(default)]
+        turn: u32,
     },
     /// Say something on the topic, answering the last message.
-    Speak { topic: String, word_limit: u32, last_speaker: Option<String>, last_text: String },
+    Speak {
+        topic: String,
+        word_limit: u32,
+        last_speaker: Option<String>,
+        last_text: String,
+        /// This is the agent's first speech of the run.
+        #[serde(default)]
+        first: bool,
+    },
     /// The director comments, chooses, prompts, or closes.
     Director {
         topic: String,
@@ -193,6 +204,8 @@ pub enum Cue {
         /// How many turns each speaker has had, in `speakers` order.
         turns_taken: Vec<u32>,
         last_speaker: Option<String>,
+        /// What the last speaker said (empty before anyone spoke).
+        last_text: String,
         next_speaker: Option<String>,
     },
     /// Speak and name the next speaker among `options`.
@@ -202,6 +215,9 @@ pub enum Cue {
         options: Vec<String>,
         last_speaker: Option<String>,
         last_text: String,
+        /// This is the agent's first speech of the run.
+        #[serde(default)]
+        first: bool,
     },
     /// Name the next speaker among `candidates` (the selector method).
     Select {

@@ -37,6 +37,26 @@ fn a_run_forked_at_any_step_goes_on_like_the_original() {
 }
 
 #[test]
+fn a_run_continued_on_a_fresh_demo_model_goes_on_as_if_never_left() {
+    // What a reload does: the recording caught up, then a new demo model (which never saw the
+    // calls before the cut) answers the rest. Its replies depend only on what the log fixes, so
+    // the run goes on as the uninterrupted one did.
+    for preset in PRESETS {
+        let recorded = common::run_demo(preset.scenario());
+        let starts = step_starts(&recorded);
+        for &cut in starts.iter().skip(1).step_by((starts.len() / 4).max(1)) {
+            let prefix = &recorded[..cut];
+            let scenario = preset.scenario();
+            let live = Rc::new(agora::demo::DemoModel::new(&scenario, Rc::new(FrozenClock)));
+            let mut run = block_on(continue_live(prefix, live, Rc::new(FrozenClock)))
+                .unwrap_or_else(|e| panic!("{} at {cut}: {e}", preset.id));
+            block_on(run.run_to_end());
+            assert_eq!(strip(run.events()), strip(&recorded), "{} at {cut}: went on as before", preset.id);
+        }
+    }
+}
+
+#[test]
 fn the_recorded_timings_are_kept() {
     let mut recorded = common::run_demo(PRESETS[0].scenario());
     for e in &mut recorded {

@@ -10,19 +10,6 @@ use agora::events::{Event, MessageKind};
 use agora::presets;
 use agora::scenario::{Scenario, Stance};
 
-/// (speaker, text) of every speech the cast gave (not the class's interjections).
-fn speeches(events: &[Event]) -> Vec<(String, String)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Message { speaker, text, kind, .. } if *kind != MessageKind::Injected => {
-                Some((speaker.clone(), text.clone()))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
 fn preset(id: &str, seed: u64, turns: u32) -> Scenario {
     let mut s = presets::find(id).unwrap().scenario();
     s.seed = seed;
@@ -37,7 +24,7 @@ fn every_candidate_gets_the_floor_in_a_normal_debate() {
         let mut spoke_in = vec![0; cast.len()];
         let mut turns = vec![0; cast.len()];
         for seed in 1..=20 {
-            let said = speeches(&common::run_demo(preset(id, seed, 10)));
+            let said = common::speeches(&common::run_demo(preset(id, seed, 10)));
             for (i, name) in cast.iter().enumerate() {
                 let n = said.iter().filter(|(who, _)| who == name).count();
                 spoke_in[i] += usize::from(n > 0);
@@ -108,7 +95,7 @@ fn each_cast_speaks_only_its_own_catchphrases() {
     let mut wrong = Vec::new();
     for p in presets::PRESETS.iter().filter(|p| p.id != "trading-game") {
         for seed in 1..=6 {
-            for (who, text) in speeches(&common::run_demo(preset(p.id, seed, 10))) {
+            for (who, text) in common::speeches(&common::run_demo(preset(p.id, seed, 10))) {
                 for (lines, owners) in PERSONA_LINES {
                     for line in lines.iter().filter(|l| text.contains(**l)) {
                         if !owners.contains(&who.as_str()) {
@@ -147,7 +134,7 @@ fn a_reply_quotes_its_speakers_own_words_and_answers_from_its_own_stance() {
     for id in ["rail-debate", "arms-debate", "town-hall-selector", "ai-morality-handoff"] {
         for seed in 1..=10 {
             let s = preset(id, seed, 10);
-            let said = speeches(&common::run_demo(s.clone()));
+            let said = common::speeches(&common::run_demo(s.clone()));
             for pair in said.windows(2) {
                 let ((last, their_words), (me, text)) = (&pair[0], &pair[1]);
                 let Some(start) = text.find('“') else { continue };
@@ -355,7 +342,7 @@ fn a_school_rule_is_not_argued_as_jobs_and_taxes() {
             let mut s = preset("rail-debate", seed, 8);
             s.topic = topic.into();
             s.model.demo.topic_phrase.clear();
-            for (who, text) in speeches(&common::run_demo(s)) {
+            for (who, text) in common::speeches(&common::run_demo(s)) {
                 for claim in economic {
                     assert!(!text.contains(claim), "{topic} (seed {seed}): {who} says \"{claim}\": {text}");
                 }

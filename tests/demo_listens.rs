@@ -48,7 +48,7 @@ fn splices(topic: &str, text: &str) -> Vec<String> {
     if head.starts_with(char::is_uppercase) && !acronym && topic.split_whitespace().count() > 1 {
         for (at, _) in text.match_indices(&head) {
             let before = text[..at].trim_end();
-            if !(before.is_empty() || before.ends_with(['.', '!', '?', ':', '“', '"', '¿'])) {
+            if !(before.is_empty() || before.ends_with(['.', '!', '?', ':', '“', '"', '¿', '‘'])) {
                 wrong.push(format!(
                     "\"{head}\" pasted after \"{}\"",
                     &before[before.len().saturating_sub(20)..]
@@ -114,12 +114,13 @@ fn twenty_topics_of_every_kind_read_as_parts_of_sentences() {
     let events = common::run_demo(debate("Should our school ban phones in class?", 1, 2));
     let specified = texts(&events).remove(0);
     assert!(
-        specified.contains("the question before us: should our school ban phones in class?"),
+        specified.contains("the question before us: “Should our school ban phones in class?”"),
         "{specified}"
     );
-    // And spoken of as what it proposes.
+    // And answered as a question, yes or no (issue 69: a topic is quoted whole, never rewritten
+    // into a phrase the demo has not checked).
     let speeches = texts(&events)[1..].join(" ");
-    assert!(speeches.to_lowercase().contains("banning phones in class"), "{speeches}");
+    assert!(["is yes:", "is no:"].iter().any(|a| speeches.contains(a)), "{speeches}");
 }
 
 /// A run of the rail debate stepped `before` turns, then `speaker` says `text` (as the class's
@@ -236,12 +237,12 @@ fn subjects_stay_verbs_agree_long_topics_are_not_cut_and_a_loss_is_not_a_war() {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    // A statement whose verb is "be" keeps what it is about.
+    // A statement keeps what it is about: it is said whole, never rewritten (issue 69).
     let said = all("Homework should be optional.");
-    assert!(said.contains("making homework optional"), "{said}");
-    assert!(!said.contains("being optional"), "{said}");
+    assert!(said.contains("“Homework should be optional”"), "{said}");
+    assert!(!said.contains("being optional") && !said.contains("making homework"), "{said}");
     let said = all("Should school uniforms be compulsory?");
-    assert!(said.contains("making school uniforms compulsory"), "{said}");
+    assert!(said.contains("“Should school uniforms be compulsory?”"), "{said}");
     // A plural takes a plural verb.
     let said = all("school uniforms");
     for wrong in
@@ -249,13 +250,14 @@ fn subjects_stay_verbs_agree_long_topics_are_not_cut_and_a_loss_is_not_a_war() {
     {
         assert!(!said.contains(wrong), "\"{wrong}\" in {said}");
     }
-    assert!(said.contains("school uniforms are ") || said.contains("school uniforms deserve "), "{said}");
+    assert!(said.contains("school uniforms would ") || said.contains("school uniforms could "), "{said}");
     // A topic longer than the opening's word limit is not cut off mid-sentence.
     let long = "Because our town has limited money and many teenagers have nowhere to go after school, should the council build a new youth centre, even if that means higher local taxes for the next ten years?";
     let events = common::run_demo(debate(long, 1, 2));
     let opening = texts(&events).remove(0);
-    assert!(!opening.contains("Because"), "{opening}");
-    assert!(opening.ends_with(['.', '?']) && !opening.contains("next ten."), "{opening}");
+    // Whole or not at all (issue 69: it fits the limit here, so it is quoted whole).
+    assert!(opening.contains(&format!("“{long}”")) || !opening.contains("Because"), "{opening}");
+    assert!(opening.ends_with(['.', '?', '”']) && !opening.contains("next ten."), "{opening}");
     // Quotes end where a phrase ends, not on a word that promises more.
     for text in all("Should our school ban phones in class?").lines() {
         for quote in text.split('“').skip(1).filter_map(|q| q.split('”').next()) {
@@ -329,7 +331,8 @@ fn a_chinese_topic_in_an_english_run_is_quoted_whole_never_cut_into_a_sentence()
                     "{id}, {topic}: Chinese outside a quote in {text:?}"
                 );
                 for (at, _) in text.match_indices(topic) {
-                    assert!(text[..at].ends_with('“'), "{id}: the topic cut into {text:?}");
+                    // In quotes, or in single ones inside a quote.
+                    assert!(text[..at].ends_with(['“', '‘']), "{id}: the topic cut into {text:?}");
                 }
             }
             assert!(texts(&events).iter().any(|t| t.contains(topic)), "{id}, {topic}: the topic is said");
@@ -393,10 +396,16 @@ fn with_chinese_as_the_scenarios_language_the_demo_debates_in_chinese_and_answer
                     );
                     // A question is answered as one; anything else is taken up in quotes.
                     if !heard.trim_end().ends_with(['？', '?']) {
-                        let quoted =
-                            text.split('“').nth(1).and_then(|q| q.split('”').next()).unwrap_or_default();
+                        // A quote inside the quote is set in single marks.
+                        let quoted = text
+                            .split('“')
+                            .nth(1)
+                            .and_then(|q| q.split('”').next())
+                            .unwrap_or_default()
+                            .replace('‘', "“")
+                            .replace('’', "”");
                         assert!(
-                            !quoted.is_empty() && heard.contains(quoted),
+                            !quoted.is_empty() && heard.contains(&quoted),
                             "{id}: {quoted:?} is not in {heard:?}"
                         );
                     }

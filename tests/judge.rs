@@ -157,7 +157,15 @@ fn unreadable_refused_and_truncated_verdicts_are_asked_again_then_recorded_as_no
     assert!(not_judged.starts_with("no readable verdict in 3 replies"), "{not_judged}");
     // Not judged is no score at all, never a zero.
     assert!(agents.iter().chain(&conversation).all(|c| c.scores.iter().all(|s| s.score.is_none())));
-    assert!(agents.iter().all(|c| c.speeches > 0 || c.agent == "Elizabeth Warren"));
+    // The speeches are still counted, from the transcript, for a verdict not judged.
+    for c in &agents {
+        let spoke = events
+            .iter()
+            .filter(|e| matches!(e, Event::Message { speaker, kind: MessageKind::Agent, .. } if *speaker == c.agent))
+            .count();
+        assert_eq!(c.speeches as usize, spoke, "{}", c.agent);
+    }
+    assert!(agents.iter().any(|c| c.speeches > 0));
     let lines = judge::verdict_lines(added.last().unwrap());
     assert_eq!(lines[1], format!("Not judged: {not_judged}"));
 
@@ -473,9 +481,20 @@ fn agora_batch_judges_each_run_into_judge_columns_that_read_back_and_resume() {
         |caption: &str| charts.iter().find(|c| c.caption.starts_with(caption)).map(|c| c.alternative());
     let responsiveness =
         chart("The judge's responsiveness score per agent").expect("a chart of responsiveness");
+    // A bar for every agent the judge scored in some run (one who never spoke has none).
+    let scored = |agent: &str| {
+        table.rows.iter().any(|r| {
+            r.judge
+                .iter()
+                .any(|(column, score)| column == &format!("responsiveness:{agent}") && score.is_some())
+        })
+    };
+    let mut bars = 0;
     for agent in ["Donald Trump", "Kanye West", "Elizabeth Warren"] {
-        assert!(responsiveness.contains(agent), "{agent} in {responsiveness}");
+        assert_eq!(responsiveness.contains(agent), scored(agent), "{agent} in {responsiveness}");
+        bars += usize::from(scored(agent));
     }
+    assert!(bars >= 2, "{responsiveness}");
     let whole = chart("The judge's scores of the conversation").expect("a chart of the conversation");
     for d in ["balance", "progress", "repetition"] {
         assert!(whole.contains(d), "{d}");

@@ -253,12 +253,12 @@ fn judged_by_server(name: &str, faults: &[&str], seeds: &str) -> (std::path::Pat
 #[test]
 fn a_judge_that_answers_garbage_leaves_every_pair_unjudged_says_so_and_ends_with_status_1() {
     let (dir, code, stdout, stderr) =
-        judged_by_server("tournament-garbage", &["--fault", "unreadablex100"], "1");
+        judged_by_server("tournament-garbage", &["--fault", "unreadablex100"], "23");
     assert_eq!(code, 1, "{stderr}");
-    // On seed 1 at three turns, random and bidding say the same words: a tie without a call. The
+    // On seed 23 at three turns, random and bidding say the same words: a tie without a call. The
     // two other pairs are asked in two orders, three attempts each: two retries an order.
     assert!(
-        stderr.contains("seed 1: 3 methods played; 1 of 3 pairs judged (1 word for word the same: a tie each, the judge not asked); 8 replies asked again, 4 orders of asking lost; 2 pairs not judged"),
+        stderr.contains("seed 23: 3 methods played; 1 of 3 pairs judged (1 word for word the same: a tie each, the judge not asked); 8 replies asked again, 4 orders of asking lost; 2 pairs not judged"),
         "{stderr}"
     );
     assert!(
@@ -286,10 +286,11 @@ fn a_judge_that_answers_garbage_leaves_every_pair_unjudged_says_so_and_ends_with
 #[test]
 fn one_order_lost_to_unreadable_replies_is_said_counted_and_ends_with_status_1() {
     // The first three replies are unreadable: the first pair's first order is lost.
-    let (dir, code, stdout, stderr) = judged_by_server("tournament-third", &["--fault", "unreadablex3"], "1");
+    let (dir, code, stdout, stderr) =
+        judged_by_server("tournament-third", &["--fault", "unreadablex3"], "23");
     assert_eq!(code, 1, "{stderr}");
     assert!(
-        stderr.contains("seed 1: 3 methods played; 2 of 3 pairs judged (1 word for word the same: a tie each, the judge not asked); 2 replies asked again, 1 order of asking lost; 1 pair not judged"),
+        stderr.contains("seed 23: 3 methods played; 2 of 3 pairs judged (1 word for word the same: a tie each, the judge not asked); 2 replies asked again, 1 order of asking lost; 1 pair not judged"),
         "{stderr}"
     );
     assert!(stderr.contains("round_robin against random: one order's verdict could not be read"), "{stderr}");

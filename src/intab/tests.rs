@@ -224,7 +224,7 @@ fn names(list: &[&str]) -> Vec<String> {
 #[test]
 fn a_bid_is_always_a_number_on_the_seed_scale_in_angle_brackets() {
     let pattern = crate::parse::compile(crate::prompts::BID_PATTERN);
-    let cue = Cue::Bid { last_speaker: None, last_text: String::new(), turns_since_spoke: None };
+    let cue = Cue::Bid { last_speaker: None, last_text: String::new(), turns_since_spoke: None, turn: 1 };
     let mut seen = std::collections::BTreeSet::new();
     for reply in replies(&request(Purpose::Bid, cue)) {
         let bid = crate::parse::integer(&reply, &pattern, false).expect("a bid");
@@ -243,6 +243,7 @@ fn a_director_choice_is_an_index_within_the_speakers() {
         speakers: names(&["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"]),
         turns_taken: vec![0; 12],
         last_speaker: None,
+        last_text: String::new(),
         next_speaker: None,
     };
     let mut seen = std::collections::BTreeSet::new();
@@ -277,6 +278,7 @@ fn handoff_cue() -> Cue {
         options: names(&["Opponent", "Moderator"]),
         last_speaker: None,
         last_text: String::new(),
+        first: true,
     }
 }
 
@@ -352,8 +354,13 @@ fn the_optimizer_writes_a_prompt_for_each_player() {
 
 #[test]
 fn speech_is_free_text_within_a_budget_from_the_word_limit() {
-    let cue =
-        Cue::Speak { topic: String::new(), word_limit: 50, last_speaker: None, last_text: String::new() };
+    let cue = Cue::Speak {
+        topic: String::new(),
+        word_limit: 50,
+        last_speaker: None,
+        last_text: String::new(),
+        first: true,
+    };
     let s = shaped(&request(Purpose::Speak, cue.clone()));
     assert_eq!((s.grammar, s.max_tokens, s.streams), (None, 124, true));
     let mut capped = request(Purpose::Speak, cue);
@@ -469,8 +476,13 @@ fn the_engine_answer_is_read_whole_or_refused_with_the_field_it_lacks() {
 fn free_text_is_written_with_the_scenario_settings_and_held_replies_are_not() {
     let writing = Writing::default();
     let cast = names(&["Ada", "Bo", "Cy"]);
-    let speak =
-        Cue::Speak { topic: "rail".into(), word_limit: 40, last_speaker: None, last_text: String::new() };
+    let speak = Cue::Speak {
+        topic: "rail".into(),
+        word_limit: 40,
+        last_speaker: None,
+        last_text: String::new(),
+        first: true,
+    };
     let speech = request(Purpose::Speak, speak);
     let s = writing.sampling(&speech, &cast).expect("a speech is free text");
     assert_eq!((s.repeat_penalty, s.dry_multiplier, s.strip_name), (1.1, 0.8, true));
@@ -488,7 +500,7 @@ fn free_text_is_written_with_the_scenario_settings_and_held_replies_are_not() {
     // A bid is held by its grammar: no writing settings go with it.
     let bid = request(
         Purpose::Bid,
-        Cue::Bid { last_speaker: None, last_text: String::new(), turns_since_spoke: None },
+        Cue::Bid { last_speaker: None, last_text: String::new(), turns_since_spoke: None, turn: 1 },
     );
     assert_eq!(writing.sampling(&bid, &cast), None);
     assert!(serde_json::from_str::<Value>(&call_body(&bid, 3, None, None)).unwrap().get("writing").is_none());

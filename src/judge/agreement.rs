@@ -107,11 +107,12 @@ impl Agreement {
     pub fn of(dimension: &str, pairs: &[(u32, u32)], min: u32, max: u32) -> Agreement {
         let rho = |p: &[(u32, u32)]| {
             let (x, y): (Vec<f64>, Vec<f64>) = p.iter().map(|&(a, b)| (f64::from(a), f64::from(b))).unzip();
-            spearman(&x, &y)
+            // Both figures lie in [-1, 1]; rounding can put a perfect one a hair outside.
+            spearman(&x, &y).map(|v| v.clamp(-1.0, 1.0))
         };
         let kappa = |p: &[(u32, u32)]| {
             let (x, y): (Vec<u32>, Vec<u32>) = p.iter().copied().unzip();
-            weighted_kappa(&x, &y, min, max)
+            weighted_kappa(&x, &y, min, max).map(|v| v.clamp(-1.0, 1.0))
         };
         Agreement {
             dimension: dimension.into(),

@@ -180,3 +180,16 @@ pub fn skipped(what: &str, why: &str) {
     std::fs::write(dir.join(what.replace(' ', "-")), format!("{what}: {why}\n")).unwrap();
     eprintln!("SKIPPED {what}: {why}");
 }
+
+/// (speaker, text) of every speech the cast gave (not the class's interjections).
+pub fn speeches(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Message { speaker, text, kind, .. } if *kind != agora::events::MessageKind::Injected => {
+                Some((speaker.clone(), text.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}

@@ -59,6 +59,7 @@ impl Bidding {
                 last_speaker: last.map(|l| l.speaker.clone()),
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
                 turns_since_spoke: self.last_spoke.get(agent).copied().flatten().map(|t| floor.turn - t),
+                turn: floor.turn,
             })
             .in_language(floor.language.as_deref());
         req.temperature = floor.scenario().model.temperature;

@@ -4,7 +4,7 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::demo::cast::{limit_words, Cast, Heard, Person};
+use crate::demo::cast::{fixed_part, limit_words, sentence_case, Cast, Heard, Person};
 use crate::model::{ChatRequest, Cue, Purpose};
 
 impl Cast {
@@ -15,17 +15,22 @@ impl Cast {
         malformed: bool,
         rng: &mut ChaCha8Rng,
     ) -> String {
-        let Cue::Director { topic, word_limit, speakers, turns_taken, last_speaker, next_speaker } =
+        let Cue::Director { topic, word_limit, speakers, turns_taken, last_speaker, last_text, next_speaker } =
             &request.cue
         else {
             return String::new();
         };
-        let said = topic;
-        let heard = Heard::of(request, None);
+        let heard = Heard::of(request, None, false);
         // The director's remark is on the last speech, unless that was its own opening.
         let heard_from = last_speaker.as_deref().filter(|s| me.is_none_or(|p| !p.name.eq_ignore_ascii_case(s)));
-        let topic = self.short_topic(topic);
+        let topic = self.topic(topic);
+        // The topic named whole where the class has not heard it lately (a show that ends at
+        // once), else by its short name.
+        let nobody_spoke = turns_taken.iter().all(|&n| n == 0);
+        let it = if nobody_spoke { topic.named_en() } else { topic.it_en() };
+        let parties = topic.gainers();
         let gesture = me.map_or("*smiles*", |p| p.voice.gestures.choose(rng).copied().unwrap_or("*smiles*"));
+        let moderator = me.is_some_and(|p| p.role.to_ascii_lowercase().contains("moderator"));
         let text = match request.purpose {
             Purpose::DirectorChoice => {
                 // Give the floor to whoever has had it least, never straight back to the last.
@@ -53,54 +58,88 @@ impl Cast {
             }
             Purpose::DirectorPrompt if self.chinese => {
                 let next = next_speaker.clone().unwrap_or_else(|| "各位".into());
-                self.director_prompt_zh(&next, said, rng)
+                self.director_prompt_zh(&next, &topic, &heard, rng)
             }
             Purpose::DirectorSummary if self.chinese => {
-                let moderator = me.is_some_and(|p| p.role.to_ascii_lowercase().contains("moderator"));
-                self.director_summary_zh(said, moderator, rng)
+                let said = heard_from.map(|name| (name, last_text.as_str()));
+                self.director_summary_zh(&topic, said, moderator, nobody_spoke, rng)
             }
             Purpose::DirectorPrompt => {
                 let next = next_speaker.clone().unwrap_or_else(|| "everyone".into());
-                let questions = [
-                    "{next}, what does {topic} look like from where you're standing?",
-                    "{next}, be honest: who actually benefits from {topic}?",
-                    "{next}, is {topic} a trend or a cry for help?",
-                    "{next}, what would your neighbors say about {topic}?",
+                let who = parties.choose(rng).map_or("everyone", |p| p.en);
+                let mut questions = vec![
+                    "{next}, what would {it} mean for {who}?",
+                    "{next}, be honest: who actually benefits here?",
+                    "{next}, what would you say to {who} who disagree with you?",
+                    "{next}, what is the strongest point against you?",
+                    "{next}, what would change your mind?",
+                    "{next}, if it were your call, what would you do first?",
+                    "{next}, who pays, and who gains?",
+                    "{next}, what did the others get right?",
+                    "{next}, what would your neighbors say about {it}?",
                 ];
+                if topic.options_en().is_some() {
+                    questions.push("{next}, what would make you switch sides?");
+                }
                 // Not a question the class heard lately, to whomever it went.
-                let question = heard.unheard(&questions, |q| fixed_part(q, &topic)).choose(rng).copied().unwrap_or("");
-                question.replace("{next}", &next).replace("{topic}", &topic)
+                let question = heard.unheard(&questions, fixed_part).choose(rng).copied().unwrap_or("");
+                question.replace("{next}", &next).replace("{it}", &it).replace("{who}", who)
             }
-            // A moderator put over a debate closes it as a moderator, not as the show's host.
-            Purpose::DirectorSummary if me.is_some_and(|p| p.role.to_ascii_lowercase().contains("moderator")) => {
-                format!("{gesture} We have heard the case for and against {topic}; the decision is yours. Thank you all, and good night.")
-            }
+            // A moderator put over a debate closes it as a moderator, not as the show's host; both
+            // leave the class with the last words said.
             Purpose::DirectorSummary => {
-                let lines = [
-                    format!("{gesture} So there you have it: {topic}, explained by people who should know better. Thank you all, and remember: if you sat through this whole show, you're already in training. Good night!"),
-                    format!("{gesture} Tonight we learned that {topic} is either the future or a very long nap. Thanks to my correspondents, and stay seated, America!"),
-                ];
-                lines.choose(rng).cloned().unwrap_or_default()
+                let quote = heard_from
+                    .and_then(|name| self.taken_up(&topic, name, last_text, 6).map(|q| (name, q.replace('“', "‘").replace('”', "’"))))
+                    .filter(|(_, q)| !q.ends_with('?'));
+                let last_words = quote.map_or(String::new(), |(name, q)| format!(" {name} left us with “{q}”."));
+                if moderator {
+                    format!("{gesture} We have heard the case on every side.{last_words} The decision is yours. Thank you all, and good night.")
+                } else {
+                    let lines = [
+                        format!("{gesture} So there you have it: {it}, explained by people who should know better.{last_words} Thank you all, and remember: if you sat through this whole show, you're already in training. Good night!"),
+                        format!("{gesture} Tonight we learned that {it} is either the future or a very long nap.{last_words} Thanks to my correspondents, and stay seated, America!"),
+                    ];
+                    lines.choose(rng).cloned().unwrap_or_default()
+                }
             }
-            _ if self.chinese => self.director_comment_zh(heard_from, said, rng),
+            _ if self.chinese => {
+                let said = heard_from.map(|name| (name, last_text.as_str()));
+                self.director_comment_zh(said, &topic, &heard, rng)
+            }
             _ => {
-                let who = heard_from.unwrap_or("everyone");
-                let lines = [
-                    "Thank you, {who}. So {topic} is where we are now.",
-                    "Wow. {who}, that is a lot to process about {topic}.",
-                    "I love that, {who}, and I'm a little scared by it.",
+                // A voice from outside the cast (the audience, the class) is thanked as everyone.
+                let who = heard_from.filter(|name| self.person(name).is_some()).unwrap_or("everyone");
+                // The remark takes up the words just said, where there are some worth taking up.
+                let quote = heard_from
+                    .and_then(|name| self.taken_up(&topic, name, last_text, 6))
+                    .map(|q| q.replace('“', "‘").replace('”', "’"));
+                let quoting = [
+                    "Thank you, {who}. “{quote}”: hold that thought.",
+                    "“{quote}”, says {who}. Write that one down.",
+                    "{who}, “{quote}” is a line people will remember.",
+                    "“{quote}”. Wow, {who}, that is a lot to process.",
                 ];
-                let line = heard.unheard(&lines, |l| fixed_part(l, &topic)).choose(rng).copied().unwrap_or("");
-                format!("{gesture} {}", line.replace("{who}", who).replace("{topic}", &topic))
+                let plain = [
+                    "Thank you, {who}. So that is where we are on {it}.",
+                    "Wow. {who}, that is a lot to process.",
+                    "I love that, {who}, and I'm a little scared by it.",
+                    "Noted, {who}. Let's hear a different view.",
+                    "{who}, I had not thought of it that way.",
+                    "{who}, I bet {people} have something to say about that.",
+                    "Okay, {who}. Remember who lives with the result: {people}.",
+                    "{who}, on this one {people} should get the last word.",
+                ];
+                let lines: &[&str] = if quote.as_ref().is_some_and(|q| !q.ends_with('?')) { &quoting } else { &plain };
+                let line = heard.unheard(lines, fixed_part).choose(rng).copied().unwrap_or("");
+                let people = parties.choose(rng).map_or("people", |p| p.en);
+                let line = line
+                    .replace("{who}", who)
+                    .replace("{it}", &it)
+                    .replace("{quote}", quote.as_deref().unwrap_or(""))
+                    .replace("{people}", people);
+                format!("{gesture} {}", sentence_case(&line))
             }
         };
         limit_words(&text, *word_limit)
     }
-}
-
-/// The longest stretch of `line` between its `{next}` or `{who}` holes, `topic` filled in: what a
-/// class would hear again whoever it was said to.
-fn fixed_part(line: &str, topic: &str) -> String {
-    let filled = line.replace("{topic}", topic);
-    filled.split(['{', '}']).max_by_key(|piece| piece.len()).unwrap_or("").to_string()
 }

@@ -57,6 +57,7 @@ impl Director {
             speakers: self.speakers.iter().map(|&i| floor.cast[i].name.clone()).collect(),
             turns_taken: self.turns_taken.clone(),
             last_speaker: floor.transcript.last().map(|l| l.speaker.clone()),
+            last_text: floor.transcript.last().map(|l| l.text.clone()).unwrap_or_default(),
             next_speaker: next.map(|i| floor.cast[i].name.clone()),
         })
         .in_language(floor.language.as_deref());

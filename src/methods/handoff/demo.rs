@@ -15,12 +15,12 @@ impl Cast {
         malformed: bool,
         rng: &mut ChaCha8Rng,
     ) -> ChatResponse {
-        let Cue::Handoff { topic, word_limit, options, last_speaker, last_text } = &request.cue else {
+        let Cue::Handoff { topic, word_limit, options, last_speaker, last_text, first } = &request.cue else {
             return ChatResponse::default();
         };
         let name = me.map_or(request.agent.clone(), |p| p.name.clone());
         let last = last_speaker.as_deref().map(|s| (s, last_text.as_str()));
-        let speech = self.speech(me, topic, (*word_limit).min(35), Heard::of(request, last), rng);
+        let speech = self.speech(me, topic, (*word_limit).min(35), Heard::of(request, last, *first), rng);
         let speech = format!("{name}: {speech}");
         // Hand off to the most opposed debater most of the time, so the exchange has tension.
         let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));

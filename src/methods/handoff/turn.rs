@@ -175,6 +175,7 @@ impl Handoff {
                 options: others.iter().map(|k| k.to_string()).collect(),
                 last_speaker: last.map(|l| l.speaker.clone()),
                 last_text: last.map(|l| l.text.clone()).unwrap_or_default(),
+                first: !floor.has_asked(&agent.name, Purpose::Handoff),
             })
             .in_language(floor.language.as_deref());
         req.max_tokens = Some(self.settings.max_tokens);
