@@ -140,6 +140,17 @@ pub fn speaker_words(name: &str) -> &str {
     }
 }
 
+/// What the editor says under the topic when a new topic had the opening line or the cast's
+/// descriptions (which named the old one) written afresh: nothing when it had neither.
+pub fn topic_follow_words(follow: crate::scenario::TopicFollow) -> Option<String> {
+    match (follow.opening, follow.descriptions) {
+        (false, 0) => None,
+        (true, 0) => Some(t(say::EdTopicFollowOpening).into()),
+        (false, n) => Some(tf(say::EdTopicFollowDescriptions, &[("n", &n)])),
+        (true, n) => Some(tf(say::EdTopicFollowBoth, &[("n", &n)])),
+    }
+}
+
 /// The language a Chinese page offers a scenario without one.
 pub const OFFERED_LANGUAGE: &str = "简体中文";
 
@@ -166,6 +177,20 @@ mod tests {
         assert!(!offers_language(Lang::ZhHans, Status::Paused, ""));
         assert!(!offers_language(Lang::ZhHans, Status::Idle, "English"));
         assert!(!offers_language(Lang::ZhHans, Status::Idle, OFFERED_LANGUAGE));
+    }
+
+    #[test]
+    fn a_new_topic_says_what_it_had_written_afresh() {
+        use crate::scenario::TopicFollow;
+        assert_eq!(topic_follow_words(TopicFollow::default()), None);
+        let opening = topic_follow_words(TopicFollow { opening: true, descriptions: 0 }).unwrap();
+        assert!(opening.starts_with("The opening line named the old topic"), "{opening}");
+        let both = topic_follow_words(TopicFollow { opening: true, descriptions: 4 }).unwrap();
+        assert!(both.contains("The opening line and 4 of the cast's descriptions"), "{both}");
+        crate::i18n::speak(Some(crate::i18n::zh::TABLE));
+        let zh = topic_follow_words(TopicFollow { opening: false, descriptions: 2 }).unwrap();
+        crate::i18n::speak(None);
+        assert!(zh.starts_with("有 2 个角色描述"), "{zh}");
     }
 
     #[test]

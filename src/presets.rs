@@ -38,7 +38,9 @@ include!(concat!(env!("OUT_DIR"), "/cards.rs"));
 
 /// Whether `title` is a preset's own title (one the person has not rewritten).
 pub fn is_title(title: &str) -> bool {
-    CARDS.iter().any(|c| c.title == title)
+    // Or as its card says it in the language spoken now: a preset taken into Chinese wears its
+    // Chinese title.
+    CARDS.iter().any(|c| c.title == title || crate::i18n::card(c.id, c.title, c.summary).0 == title)
 }
 
 /// A scenario's title in the language the page speaks: a preset's as its card says it there

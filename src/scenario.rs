@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::prompts;
 
 mod edit;
+pub use edit::TopicFollow;
 mod read;
 mod templates;
 pub use templates::{TemplatePart, TemplateRow};

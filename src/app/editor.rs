@@ -6,8 +6,39 @@ use leptos::prelude::*;
 
 use super::{Controller, Mode};
 use crate::i18n::{say, t, tf};
-use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance, TemplatePart};
+use crate::scenario::{AgentSpec, MethodKind, Scenario, Stance, TemplatePart, TopicFollow};
 use crate::ui::form::{check_field, number_field, text_field, EditorState, FieldMessage};
+
+/// What the demo model is, said where a teacher types a topic, and the ways to real speech on
+/// it: each a button that picks that model (a provider's key: one with a free tier, in the
+/// page's language's region), its settings below then saying what this device allows.
+#[component]
+fn DemoSays() -> impl IntoView {
+    let editor = expect_context::<EditorState>();
+    let pick = move |id: &'static str| {
+        move |_| {
+            editor.scenario.update(|s| super::models::pick_provider(s, id));
+            // The provider's list takes the focus: its settings are under it.
+            if let Some(list) = document().get_element_by_id(super::models::PROVIDER_LIST_ID) {
+                list.scroll_into_view();
+                if let Ok(list) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(list) {
+                    let _ = list.focus();
+                }
+            }
+        }
+    };
+    let free = if crate::i18n::lang() == crate::i18n::Lang::ZhHans { "zhipu" } else { "gemini" };
+    view! {
+        <div class="notice demo-says" data-testid="demo-says">
+            <p>{t(say::EdDemoSays)}</p>
+            <ul>
+                <li><button type="button" class="link" data-testid="real-builtin" on:click=pick(crate::catalog::BUILTIN)>{t(say::EdRealBuiltin)}</button></li>
+                <li><button type="button" class="link" data-testid="real-intab" on:click=pick(crate::intab::PROVIDER)>{t(say::EdRealInTab)}</button></li>
+                <li><button type="button" class="link" data-testid="real-key" on:click=pick(free)>{t(say::EdRealKey)}</button></li>
+            </ul>
+        </div>
+    }
+}
 
 /// The scenario editor.
 #[component]
@@ -16,6 +47,8 @@ pub fn Editor() -> impl IntoView {
     let editor = expect_context::<EditorState>();
     let s = editor.scenario;
     let locked = move || !matches!(controller.mode.get(), Mode::Idle | Mode::Finished);
+    // What a new topic wrote afresh beside it, said under the topic while the editor is open.
+    let follow = RwSignal::new(TopicFollow::default());
     view! {
         <details class="editor" data-testid="editor" open>
             <summary>
@@ -26,10 +59,26 @@ pub fn Editor() -> impl IntoView {
                     {move || if locked() { t(say::EdLocked) } else { "" }}
                 </legend>
                 {text_field(t(say::EdFieldTitle), "title", |s| s.title.clone(), |s, v| s.title = v, false)}
-                {text_field(t(say::EdFieldTopic), "topic", |s| s.topic.clone(), |s, v| {
+                {text_field(t(say::EdFieldTopic), "topic", |s| s.topic.clone(), move |s, v| {
                     let preset = crate::presets::is_title(&s.title);
-                    s.set_topic(v, preset)
+                    let changed = s.set_topic(v, preset);
+                    if changed != TopicFollow::default() {
+                        follow.update(|f| *f = f.and(changed));
+                    }
                 }, true)}
+                <Show when=move || s.with(|s| s.model.is_demo())>
+                    <DemoSays />
+                </Show>
+                {move || {
+                    crate::controls::topic_follow_words(follow.get())
+                        .map(|words| {
+                            view! {
+                                <p class="notice" role="status" data-testid="topic-follow">
+                                    {words}
+                                </p>
+                            }
+                        })
+                }}
                 {text_field(
                     t(say::EdFieldLanguage),
                     "language",

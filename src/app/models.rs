@@ -120,6 +120,24 @@ fn preset_note(p: &ProviderPreset) -> &'static str {
 }
 
 /// The model part of the editor.
+/// The id of the provider's list, for a control elsewhere that leads to it.
+pub const PROVIDER_LIST_ID: &str = "model-provider";
+
+/// Makes `id` the scenario's provider, with a model name that fits it.
+pub fn pick_provider(s: &mut crate::scenario::Scenario, id: &str) {
+    // A provider's model name means nothing to the tab (and back): start from its default.
+    if (id == crate::intab::PROVIDER) != s.model.is_in_tab() {
+        s.model.name.clear();
+    }
+    // No name yet, or the last provider's usual one: this provider's usual cheapest.
+    let usual = crate::catalog::usual_models(&s.model.provider);
+    if s.model.name.is_empty() || usual.contains(&s.model.name.as_str()) {
+        s.model.name = crate::catalog::usual_models(id).first().map(|m| m.to_string()).unwrap_or_default();
+    }
+    s.model.provider = id.to_string();
+    s.model.base_url.clear();
+}
+
 #[component]
 pub fn ModelSettings() -> impl IntoView {
     let editor = expect_context::<EditorState>();
@@ -140,20 +158,7 @@ pub fn ModelSettings() -> impl IntoView {
     let needs_key = move || preset(&provider()).is_some_and(|p| p.needs_key);
     let on_provider = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
-        s.update(|s| {
-            // A provider's model name means nothing to the tab (and back): start from its default.
-            if (id == crate::intab::PROVIDER) != s.model.is_in_tab() {
-                s.model.name.clear();
-            }
-            // No name yet, or the last provider's usual one: this provider's usual cheapest.
-            let usual = crate::catalog::usual_models(&s.model.provider);
-            if s.model.name.is_empty() || usual.contains(&s.model.name.as_str()) {
-                s.model.name =
-                    crate::catalog::usual_models(&id).first().map(|m| m.to_string()).unwrap_or_default();
-            }
-            s.model.provider = id;
-            s.model.base_url.clear();
-        });
+        s.update(|s| pick_provider(s, &id));
     };
     // What looks wrong with the key, said as it is typed (before a call fails on it).
     let typed = RwSignal::new(String::new());
@@ -172,7 +177,7 @@ pub fn ModelSettings() -> impl IntoView {
             <legend>{t(say::MdModel)}</legend>
             <label class="field">
                 <span>{t(say::MdProvider)}</span>
-                <select data-testid="field-model.provider" on:change=on_provider>
+                <select id=PROVIDER_LIST_ID data-testid="field-model.provider" on:change=on_provider>
                     <option value="demo" selected=is_demo>
                         {t(say::MdDemo)}
                     </option>

@@ -25,13 +25,38 @@ impl Scenario {
     /// show's kind (the title's part before its colon) with the new topic ("Presidential debate:
     /// Should our school ban phones?"), so the header and the past runs name what is debated. A
     /// title the person wrote stays.
-    pub fn set_topic(&mut self, topic: String, preset_title: bool) {
+    ///
+    /// What still names the old topic is written afresh for the new one by the seeds' own steps,
+    /// so a run never argues the old topic: an opening line that names it gives way to the topic
+    /// specifier, descriptions that name it to the character descriptions, the demo's phrase for
+    /// it is dropped. Says what changed, for the editor to tell.
+    pub fn set_topic(&mut self, topic: String, preset_title: bool) -> TopicFollow {
         let head = show_kind(&self.title).to_string();
         let follows = preset_title || self.title == titled(&head, &self.topic);
-        self.topic = topic;
+        let old = std::mem::replace(&mut self.topic, topic);
         if follows {
             self.title = titled(&head, &self.topic);
         }
+        let mut follow = TopicFollow::default();
+        if old.trim() == self.topic.trim() || old.trim().is_empty() {
+            return follow;
+        }
+        let phrase = std::mem::take(&mut self.model.demo.topic_phrase);
+        let stale = |text: &str, new: &str| names_topic(text, &old, &phrase) && !names_topic(text, new, "");
+        if !phrase.is_empty() && names_topic(&phrase, &self.topic, "") {
+            self.model.demo.topic_phrase = phrase.clone();
+        }
+        if !self.opening.text.trim().is_empty() && stale(&self.opening.text, &self.topic) {
+            self.opening.text.clear();
+            self.opening.specify_topic = true;
+            follow.opening = true;
+        }
+        let topic = self.topic.clone();
+        follow.descriptions = self.agents.iter().filter(|a| stale(&a.description, &topic)).count();
+        if follow.descriptions > 0 {
+            self.opening.describe_characters = true;
+        }
+        follow
     }
 
     /// Puts the descriptions a model wrote (`described`, each an agent's name and its
@@ -66,10 +91,56 @@ impl Scenario {
     }
 }
 
+/// What a new topic changed beside the topic and the title: the opening line and how many
+/// descriptions named the old topic, and are now written afresh for the new one when the run
+/// starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TopicFollow {
+    pub opening: bool,
+    pub descriptions: usize,
+}
+
+impl TopicFollow {
+    /// Both changes together: what a topic typed a letter at a time changed in all.
+    pub fn and(self, other: TopicFollow) -> TopicFollow {
+        TopicFollow {
+            opening: self.opening || other.opening,
+            descriptions: self.descriptions.max(other.descriptions),
+        }
+    }
+}
+
+/// Whether `text` names `topic` (or `phrase`, the demo's short words for it): the phrase in it,
+/// a word of substance of the topic ("sitting"), or, in Chinese, four characters of it in a row.
+/// A description that only brushes the old topic is written afresh too: a model reading it would
+/// drift back to the old topic, and the person sees the step ticked and can untick it.
+fn names_topic(text: &str, topic: &str, phrase: &str) -> bool {
+    let lower = text.to_lowercase();
+    let phrase = phrase.trim().to_lowercase();
+    if !phrase.is_empty() && lower.contains(&phrase) {
+        return true;
+    }
+    const SMALL: &str = "the a an and or of to in on for with at by from is are be it this that should would could will can what who how why which whether house believes does more less than";
+    let words: Vec<String> = topic
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() || crate::text::unspaced(c))
+        .filter(|w| w.chars().count() >= 4 && !SMALL.split(' ').any(|s| s == *w))
+        .map(String::from)
+        .collect();
+    let said = lower.split(|c: char| !c.is_alphanumeric() || crate::text::unspaced(c)).collect::<Vec<_>>();
+    if words.iter().any(|w| said.contains(&w.as_str())) {
+        return true;
+    }
+    let han: Vec<char> = topic.chars().collect();
+    han.windows(4)
+        .any(|w| w.iter().all(|c| crate::text::unspaced(*c)) && text.contains(&w.iter().collect::<String>()))
+}
+
 /// The kind of show a title names: its part before a colon or a comma ("Presidential debate"
-/// of "Presidential debate: transcontinental high-speed rail"), or the whole title.
+/// of "Presidential debate: transcontinental high-speed rail", "《每日秀》" of "《每日秀》：…"),
+/// or the whole title.
 fn show_kind(title: &str) -> &str {
-    title.split([':', ',']).next().unwrap_or(title).trim()
+    title.split([':', ',', '：', '，']).next().unwrap_or(title).trim()
 }
 
 /// The most characters of a topic a title holds.
@@ -92,6 +163,8 @@ fn titled(kind: &str, topic: &str) -> String {
         } else {
             short
         }
+    } else if kind.chars().any(crate::text::unspaced) {
+        format!("{kind}：{short}")
     } else {
         format!("{kind}: {short}")
     }
@@ -129,6 +202,46 @@ mod tests {
             s.set_topic("Four-day weeks".into(), presets::is_title(&s.title));
             assert!(s.title.ends_with(": Four-day weeks"), "{}: {}", p.id, s.title);
         }
+    }
+
+    #[test]
+    fn what_names_the_old_topic_is_written_afresh_for_the_new_one() {
+        // The show's opening and descriptions name competitive sitting: a new topic lets the
+        // seeds' steps write them for it, and the demo's phrase for the old topic goes.
+        let mut s = presets::find("daily-show-director").unwrap().scenario();
+        assert!(!s.opening.text.is_empty() && !s.opening.specify_topic);
+        let follow = s.set_topic("Should homework be banned?".into(), presets::is_title(&s.title));
+        assert!(follow.opening, "{follow:?}");
+        assert!(s.opening.text.is_empty() && s.opening.specify_topic);
+        assert!(s.model.demo.topic_phrase.is_empty());
+        assert_eq!(s.title, "The Daily Show: Should homework be banned?");
+        // Typed on, nothing more changes, and a line the person wrote for the new topic stays.
+        s.opening.text = "Tonight: homework, banned or not?".into();
+        s.opening.specify_topic = false;
+        let again = s.set_topic("Should homework be banned in primary schools?".into(), false);
+        assert_eq!(again, super::TopicFollow::default());
+        assert_eq!(s.opening.text, "Tonight: homework, banned or not?");
+        // Descriptions that name the old topic are written afresh; the others are kept.
+        let mut s = debate();
+        s.opening.describe_characters = false;
+        s.agents[0].description = "You dream of high-speed rail from coast to coast.".into();
+        let follow = s.set_topic("Should our school ban phones?".into(), true);
+        assert_eq!(follow.descriptions, 1);
+        assert!(s.opening.describe_characters);
+        // In Chinese: the preset taken into Chinese, then a topic of the class's own.
+        let p = presets::find("daily-show-director").unwrap();
+        let mut s = p.scenario();
+        crate::i18n::speak(Some(crate::i18n::zh::TABLE));
+        let words = crate::i18n::preset_words(p.id).unwrap();
+        let card = presets::CARDS.iter().find(|c| c.id == p.id).unwrap();
+        let title = crate::i18n::card(p.id, card.title, card.summary).0.to_string();
+        assert!(presets::put_words(&mut s, p, &words));
+        s.title = title;
+        let follow = s.set_topic("周末补习班应该被取消吗？".into(), presets::is_title(&s.title));
+        crate::i18n::speak(None);
+        assert!(follow.opening && s.opening.specify_topic, "{follow:?} {:?}", s.opening.text);
+        assert!(s.title.ends_with("：周末补习班应该被取消吗？"), "{}", s.title);
+        assert!(!s.title.is_ascii() && !s.title.starts_with("The Daily Show"), "{}", s.title);
     }
 
     #[test]
