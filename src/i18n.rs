@@ -621,6 +621,7 @@ words! {
     EdFieldTopic = "Topic",
     EdDemoSays = "The demo model writes from patterns to show how speakers are chosen: it cannot reason about your topic. For real speech on it:",
     EdRealBuiltin = "The browser's built-in model (no key; speaks English, Spanish, Japanese, German and French, not Chinese)",
+    EdRealNoBuiltin = "This browser offers no built-in model.",
     EdRealInTab = "A model in this tab (a one-time download you can make the day before; then it works offline)",
     EdRealKey = "A provider's key (free tiers: Google AI Studio's Gemini, Groq, OpenRouter's free models; in mainland China, Zhipu's GLM-4-Flash and SiliconFlow's free models)",
     EdTopicFollowOpening = "The opening line named the old topic: the run now opens by putting this topic to the cast (Opening steps).",

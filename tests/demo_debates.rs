@@ -127,8 +127,19 @@ const CONJUNCTIONS: [&str; 6] = ["and", "but", "or", "so", "because", "which"];
 
 #[test]
 fn a_reply_quotes_its_speakers_own_words_and_answers_from_its_own_stance() {
-    let agree = [" is right", "and I agree", "like "];
-    let disagree = ["that is wrong", "I could not disagree more", ", and no", "has it backwards"];
+    let agree = [" is right", "and I agree"];
+    // Between a side and the middle, agreeing in part is disagreeing too.
+    let disagree = [
+        "that is wrong",
+        "I could not disagree more",
+        ", and no",
+        "has it backwards",
+        "only half agree",
+        "only part of it",
+        "not the whole point",
+        "is half right",
+        "only partly agree",
+    ];
     let mut wrong = Vec::new();
     let mut checked = 0;
     for id in ["rail-debate", "arms-debate", "town-hall-selector", "ai-morality-handoff"] {
@@ -156,10 +167,9 @@ fn a_reply_quotes_its_speakers_own_words_and_answers_from_its_own_stance() {
                 }
                 let (Some(a), Some(b)) = (stance(&s, me), stance(&s, last)) else { continue };
                 let differ = (a - b).abs() > 0.6;
-                if differ
-                    && agree.iter().any(|w| text.contains(w))
-                    && !disagree.iter().any(|w| text.contains(w))
-                {
+                let agrees =
+                    agree.iter().any(|w| text.contains(w)) || text.contains(&format!("like {last}, I say"));
+                if differ && agrees && !disagree.iter().any(|w| text.contains(w)) {
                     wrong.push(format!("{id} {seed}: {me} agrees with {last} across stances: {text}"));
                 }
                 if !differ && disagree.iter().any(|w| text.contains(w)) {

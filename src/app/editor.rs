@@ -28,11 +28,35 @@ fn DemoSays() -> impl IntoView {
         }
     };
     let free = if crate::i18n::lang() == crate::i18n::Lang::ZhHans { "zhipu" } else { "gemini" };
+    // The built-in model is offered only where the browser says it has one or can fetch one.
+    let builtin = RwSignal::new(None::<bool>);
+    leptos::task::spawn_local(async move {
+        use crate::intab::builtin::State;
+        if let Ok(v) = super::intab::call_in(super::intab::BUILTIN_MODULE, "availability", &[]).await {
+            let word = js_sys::Reflect::get(&v, &"state".into())
+                .ok()
+                .and_then(|w| w.as_string())
+                .unwrap_or_default();
+            let offered = matches!(
+                State::from_word(&word),
+                State::Available | State::Downloadable | State::Downloading
+            );
+            let _ = builtin.try_set(Some(offered));
+        }
+    });
     view! {
         <div class="notice demo-says" data-testid="demo-says">
             <p>{t(say::EdDemoSays)}</p>
             <ul>
-                <li><button type="button" class="link" data-testid="real-builtin" on:click=pick(crate::catalog::BUILTIN)>{t(say::EdRealBuiltin)}</button></li>
+                {move || match builtin.get() {
+                    Some(true) => Some(view! {
+                        <li><button type="button" class="link" data-testid="real-builtin" on:click=pick(crate::catalog::BUILTIN)>{t(say::EdRealBuiltin)}</button></li>
+                    }.into_any()),
+                    Some(false) => Some(view! {
+                        <li class="muted" data-testid="real-builtin-none">{t(say::EdRealNoBuiltin)}</li>
+                    }.into_any()),
+                    None => None,
+                }}
                 <li><button type="button" class="link" data-testid="real-intab" on:click=pick(crate::intab::PROVIDER)>{t(say::EdRealInTab)}</button></li>
                 <li><button type="button" class="link" data-testid="real-key" on:click=pick(free)>{t(say::EdRealKey)}</button></li>
             </ul>

@@ -207,6 +207,15 @@ fn model_words(model: &crate::scenario::ModelSettings) -> (String, String) {
         return (t(say::ModelDemo).into(), t(say::ModelDemoShort).into());
     }
     let provider = crate::provider::preset(&model.provider).map_or(t(say::InThisBrowser), |p| p.label);
+    // A model in the page with none chosen yet is named by what it is, never an empty badge.
+    if model.name.trim().is_empty() {
+        let what = match () {
+            _ if model.is_builtin() => t(say::MdBuiltin),
+            _ if model.is_in_tab() => t(say::MdInTab),
+            _ => provider,
+        };
+        return (what.to_string(), what.to_string());
+    }
     (tf(say::ModelNamed, &[("model", &model.name), ("provider", &provider)]), model.name.clone())
 }
 

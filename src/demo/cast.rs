@@ -243,6 +243,12 @@ const REPLIES_DISAGREE: [&str; 4] = [
     "I heard {name} say {quote}, and no",
     "{name} says {quote}, but that has it backwards",
 ];
+/// Answers to someone near `me` but not on its side (a neutral and a supporter).
+const REPLIES_HALF: [&str; 3] = [
+    "{name} says {quote}; I only half agree",
+    "{name} has a point with {quote}, but not the whole point",
+    "{name} says {quote}, and that is only part of it",
+];
 const REPLIES_AGREE: [&str; 3] =
     ["{name} is right to say {quote}", "{name} says {quote}, and I agree", "like {name}, I say {quote}"];
 /// Words that only frame an answer to someone (see `Cast::answer`): not what is taken up.
@@ -343,6 +349,7 @@ impl Cast {
             _ if yes_no => &ANSWERS_YES_NO,
             _ if asked => &ANSWERS_QUESTION,
             None if REQUESTS.split(' ').any(|w| w == first) => &ANSWERS_REQUEST,
+            Some(other) if (0.6..1.2).contains(&(other.stance - me.stance).abs()) => &REPLIES_HALF,
             Some(other) if (other.stance - me.stance).abs() > 0.6 => &REPLIES_DISAGREE,
             Some(_) => &REPLIES_AGREE,
             None => match lean(&phrase) {
@@ -364,6 +371,12 @@ impl Cast {
             _ if yes_no => &["my answer to {who} is {yes}", "to {who}, {yes}"],
             _ if asked => &["to the question {quote}", "{who} asks {quote}"],
             _ if outside => &["{who} has a point", "I hear {who}", "{who} raises something real"],
+            Some(other) if (0.6..1.2).contains(&(other.stance - me.stance).abs()) => &[
+                "{name} is half right",
+                "I only partly agree with {name}",
+                "{name} gets part of it",
+                "{name} is not all wrong",
+            ],
             Some(other) if (other.stance - me.stance).abs() > 0.6 => &[
                 "{name} is wrong",
                 "I cannot agree with {name}",
@@ -560,7 +573,7 @@ impl Cast {
             Form::YesNo | Form::Open | Form::Either(None) => {
                 (format!("the question before us: {quoted}"), "Tell us where you stand, and why.")
             }
-            _ => (format!("the motion before us: {quoted}"), "Tell us where you stand, and why."),
+            _ => (format!("the motion before us: {quoted}."), "Tell us where you stand, and why."),
         };
         let names = names.join(", ");
         let fits = |s: &str| s.split_whitespace().count() <= word_limit as usize;

@@ -337,9 +337,14 @@ impl Topic {
         let mut form =
             if text.chars().any(crate::text::unspaced) { read_unspaced(&whole) } else { read_spaced(&whole) };
         let own = phrase.trim();
+        // The scenario's phrase is about this topic when it shares two words with it (one when
+        // it has only one), or, in Chinese, three characters in a row: a single shared word
+        // ("school") is another topic.
         let shares = |a: &str, b: &str| {
-            content_words(a).iter().any(|w| content_words(b).contains(w))
-                || a.chars().collect::<Vec<_>>().windows(2).any(|w| {
+            let (mine, theirs) = (content_words(a), content_words(b));
+            let shared = mine.iter().filter(|w| theirs.contains(w)).count();
+            (shared >= 2 || (shared == 1 && mine.len() == 1))
+                || a.chars().collect::<Vec<_>>().windows(3).any(|w| {
                     w.iter().all(|c| crate::text::unspaced(*c)) && b.contains(&w.iter().collect::<String>())
                 })
         };
@@ -742,7 +747,7 @@ pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usi
         }
     };
     for c in plain.chars() {
-        if ".!?;:—,".contains(c) {
+        if ".!?;:—".contains(c) {
             consider(&clause, c);
             clause.clear();
         } else {
@@ -858,8 +863,12 @@ mod tests {
         assert!(!Topic::read("Should our school ban phones in class?", "").serious);
         // A scenario's own phrase is kept while it is about the topic.
         assert_eq!(
-            Topic::read("Should the US send weapons to Israel?", "arming Israel").form,
-            Form::Phrase("arming Israel".into())
+            Topic::read("Should the US send weapons to Israel?", "sending weapons to Israel").form,
+            Form::Phrase("sending weapons to Israel".into())
+        );
+        assert_eq!(
+            Topic::read("Should our school ban mobile phones?", "a four-day school week").form,
+            Form::YesNo
         );
         assert_eq!(
             Topic::read("Should our school ban phones?", "sending weapons to Israel").form,

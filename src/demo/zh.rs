@@ -108,8 +108,9 @@ const DISAGREE: [&str; 4] = [
 ];
 const AGREE: [&str; 3] = ["{name}说得对：“{q}”", "{name}说“{q}”，我同意", "和{name}一样，我也认为“{q}”"];
 /// Answers to a question (a host's, the class's, another debater's).
-const ANSWER_QUESTION: [&str; 3] =
-    ["{name}问我怎么看，我的回答是", "{name}，这个问题问得好，我的回答是", "回答{name}的问题：我的回答是"];
+const ANSWER_QUESTION: [&str; 2] = ["{name}问我怎么看，我的回答是", "{name}，这个问题问得好，我的回答是"];
+/// Answers to someone near `me` but not on its side (a neutral and a supporter).
+const HALF: [&str; 2] = ["{name}说“{q}”，这一点我只同意一半", "{name}说“{q}”，有道理，但还不够"];
 /// Answers to a remark from outside the cast (the class, the audience, the moderator).
 const ANSWER_REMARK: [&str; 2] = ["{name}说“{q}”，这一点很重要", "{name}提到“{q}”，我认真听了"];
 /// A plain register's openings.
@@ -119,7 +120,7 @@ const ZH_OPEN: [&str; 8] = ["为什么", "怎么", "如何", "什么", "哪", "�
 /// Words that join a clause to the one before: a quote does not start on one.
 const JOINS: [&str; 10] = ["而且", "但是", "可是", "所以", "因为", "并且", "或者", "然后", "不过", "而"];
 /// Words that only frame an answer to someone: a clause with one of them is not taken up.
-const FRAMES: [&str; 9] = ["同意", "认同", "相反", "说反", "说得对", "回答", "认真听", "很重要", "问得好"];
+const FRAMES: [&str; 9] = ["同意", "认同", "相反", "说反", "说得对", "回答", "认真听了", "很重要", "问得好"];
 
 /// The clauses of `text` a speaker can take up: split at punctuation, what they quoted of others
 /// left out (so each is a piece of the text as written), without framing words or a name (in
@@ -131,10 +132,10 @@ fn clauses<'a>(text: &'a str, names: &[&str]) -> Vec<&'a str> {
     // not a clause of its own ("…的成本会压在…" after a quoted topic).
     let (mut start, mut quoted, mut after_quote) = (0, false, false);
     for (at, c) in text.char_indices() {
-        let stop = matches!(
-            c,
-            '，' | '。' | '！' | '？' | '；' | '：' | ',' | '.' | '!' | '?' | ';' | ':' | '“' | '”' | '*'
-        );
+        // Sentences and their halves at a colon or semicolon, not at a comma: the part after a
+        // comma is half a sentence ("会比从地铁得到的多").
+        let stop =
+            matches!(c, '。' | '！' | '？' | '；' | '：' | '.' | '!' | '?' | ';' | ':' | '“' | '”' | '*');
         if stop {
             if !quoted && !after_quote && c != '“' {
                 out.push(text[start..at].trim());
@@ -152,7 +153,9 @@ fn clauses<'a>(text: &'a str, names: &[&str]) -> Vec<&'a str> {
         out.push(text[start..].trim());
     }
     out.into_iter()
-        // A clause joined to the one before is taken up from after its joining word.
+        // A clause is taken up from after a speaker's opening words ("说实话，") and a word
+        // that joined it to the one before.
+        .map(|c| OPENERS.iter().filter(|o| !o.is_empty()).find_map(|o| c.strip_prefix(o)).unwrap_or(c))
         .map(|c| JOINS.iter().find_map(|j| c.strip_prefix(j)).unwrap_or(c))
         .filter(|c| (4..=28).contains(&c.chars().count()))
         .filter(|c| !FRAMES.iter().any(|f| c.contains(f)) && !names.iter().any(|n| c.contains(n)))
@@ -352,6 +355,10 @@ impl Cast {
             // The frames, and where words are few the answer without the quote: disagreeing with
             // a castmate far from `me`, agreeing with one near, hearing someone outside the cast.
             let (frames, shorts): (&[&str], &[&str]) = match self.person(name) {
+                Some(other) if (0.6..1.2).contains(&(other.stance - me.stance).abs()) => (
+                    &HALF,
+                    &["{name}只说对了一半", "我只部分同意{name}", "{name}说对了一部分", "{name}也不全错"],
+                ),
                 Some(other) if (other.stance - me.stance).abs() > 0.6 => (
                     &DISAGREE,
                     &["{name}，我不同意", "我不能认同{name}", "{name}把问题说反了", "{name}没说到点子上"],
@@ -439,7 +446,7 @@ impl Cast {
         }
         let lines = [
             format!("今晚的节目就到这里：{it}，由最该懂行的人讲给你听。{last_words}谢谢各位，晚安！"),
-            format!("今晚我们知道了，{it}要么是未来，要么是一场很长的午觉。{last_words}谢谢大家，晚安！"),
+            format!("节目到此结束。关于{it}，讨论还会继续。{last_words}谢谢大家，晚安！"),
         ];
         lines.choose(rng).cloned().unwrap_or_default()
     }
@@ -464,9 +471,10 @@ impl Cast {
         said: Option<(&str, &str)>,
         topic: &Topic,
         heard: &Heard,
+        nobody_spoke: bool,
         rng: &mut ChaCha8Rng,
     ) -> String {
-        let it = topic.it_zh();
+        let it = if nobody_spoke { topic.named_zh() } else { topic.it_zh() };
         // A voice from outside the cast (the audience, the class) is thanked as everyone.
         let who =
             said.filter(|(name, _)| self.person(name).is_some()).map_or("各位", |(name, _)| name_zh(name));
@@ -487,7 +495,15 @@ impl Cast {
             "好，{who}。别忘了，最后承担结果的是{people}。",
             "{who}，这件事{people}最有发言权。",
         ];
-        let lines: &[&str] = if quote.is_some() { &quoting } else { &plain };
+        // Before anyone of the cast has spoken, a welcome: there is nothing to remark on.
+        let opening = ["各位晚上好。今晚的话题：{it}。", "欢迎收看。今晚我们要聊的是{it}。"];
+        let lines: &[&str] = if nobody_spoke {
+            &opening
+        } else if quote.is_some() {
+            &quoting
+        } else {
+            &plain
+        };
         let line = heard.unheard(lines, fixed_part).choose(rng).copied().unwrap_or(lines[0]);
         let people = topic.gainers().choose(rng).map_or("大家", |p| p.zh);
         line.replace("{who}", who)
@@ -643,15 +659,16 @@ mod tests {
     #[test]
     fn the_clauses_taken_up_are_pieces_of_the_text_without_quotes_frames_or_names() {
         let text =
-            "说实话，Ann说“越早行动越好”，我不同意：“城市应该修建铁路”听起来简单，做起来一点也不简单。";
+            "说实话，Ann说“越早行动越好”，我不同意：城市应该修建铁路，做起来一点也不简单。“铁路”听起来简单。";
         let got = clauses(text, &["Ann"]);
-        // "听起来简单" runs on from the quote: it is not taken up alone.
-        assert_eq!(got, vec!["做起来一点也不简单"]);
-        // Never from a joining word on.
+        // A sentence whole (not its half after a comma); what runs up to or on from a quote is
+        // part of the sentence around it, not taken up alone.
+        assert_eq!(got, vec!["城市应该修建铁路，做起来一点也不简单"]);
+        assert!(got.iter().all(|c| text.contains(c)));
+        // Never from a speaker's opening words or a joining word on.
         assert_eq!(
-            clauses("这件事值得去做，而且现在就该开始。", &[]),
+            clauses("说实话，这件事值得去做。而且现在就该开始。", &[]),
             vec!["这件事值得去做", "现在就该开始"]
         );
-        assert!(got.iter().all(|c| text.contains(c)));
     }
 }

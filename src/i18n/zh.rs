@@ -589,6 +589,7 @@ fn say(what: Key) -> &'static str {
         Key::EdFieldTopic => "话题",
         Key::EdDemoSays => "演示模型按固定的句式写发言，用来展示发言人是怎样选出来的：它并不理解你的话题。想听到关于这个话题的真正发言，可以用：",
         Key::EdRealBuiltin => "浏览器自带的模型（无需密钥；会说英语、西班牙语、日语、德语和法语，不会说中文）",
+        Key::EdRealNoBuiltin => "这个浏览器没有自带的模型。",
         Key::EdRealInTab => "在本页里运行的模型（只需下载一次，可以提前一天下载好，之后离线也能用）",
         Key::EdRealKey => "服务商的密钥（有免费额度的：Google AI Studio 的 Gemini、Groq、OpenRouter 的免费模型；中国大陆：智谱 GLM-4-Flash、硅基流动的免费模型）",
         Key::EdTopicFollowOpening => "开场白说的是旧话题：运行时会先把新话题交给大家（见“开场步骤”）。",

@@ -43,7 +43,10 @@ impl Scenario {
         }
         let phrase = std::mem::take(&mut self.model.demo.topic_phrase);
         let stale = |text: &str, new: &str| names_topic(text, &old, &phrase) && !names_topic(text, new, "");
-        if !phrase.is_empty() && names_topic(&phrase, &self.topic, "") {
+        // The demo's phrase was its author's words for the old topic: kept only while the new
+        // topic still holds it whole (a question mark added), never for a topic that merely
+        // shares a word with it ("school" in "a four-day school week").
+        if !phrase.is_empty() && self.topic.to_lowercase().contains(&phrase.to_lowercase()) {
             self.model.demo.topic_phrase = phrase.clone();
         }
         if !self.opening.text.trim().is_empty() && stale(&self.opening.text, &self.topic) {
@@ -215,6 +218,11 @@ mod tests {
         assert!(s.opening.text.is_empty() && s.opening.specify_topic);
         assert!(s.model.demo.topic_phrase.is_empty());
         assert_eq!(s.title, "The Daily Show: Should homework be banned?");
+        // Pasted whole, a topic that shares a word with the demo's phrase for the old one
+        // ("school" in "a four-day school week") does not keep it, nor the old opening.
+        let mut s = presets::find("town-hall-selector").unwrap().scenario();
+        let follow = s.set_topic("Should our school ban mobile phones during lessons?".into(), true);
+        assert!(follow.opening && s.model.demo.topic_phrase.is_empty(), "{follow:?}");
         // Typed on, nothing more changes, and a line the person wrote for the new topic stays.
         s.opening.text = "Tonight: homework, banned or not?".into();
         s.opening.specify_topic = false;

@@ -29,7 +29,10 @@ impl Cast {
         let nobody_spoke = turns_taken.iter().all(|&n| n == 0);
         let it = if nobody_spoke { topic.named_en() } else { topic.it_en() };
         let parties = topic.gainers();
-        let gesture = me.map_or("*smiles*", |p| p.voice.gestures.choose(rng).copied().unwrap_or("*smiles*"));
+        // Not a gesture the class saw lately.
+        let gesture = me.map_or("*smiles*", |p| {
+            heard.unheard(p.voice.gestures, |g| g.to_string()).choose(rng).copied().unwrap_or("*smiles*")
+        });
         let moderator = me.is_some_and(|p| p.role.to_ascii_lowercase().contains("moderator"));
         let text = match request.purpose {
             Purpose::DirectorChoice => {
@@ -96,15 +99,15 @@ impl Cast {
                     format!("{gesture} We have heard the case on every side.{last_words} The decision is yours. Thank you all, and good night.")
                 } else {
                     let lines = [
-                        format!("{gesture} So there you have it: {it}, explained by people who should know better.{last_words} Thank you all, and remember: if you sat through this whole show, you're already in training. Good night!"),
-                        format!("{gesture} Tonight we learned that {it} is either the future or a very long nap.{last_words} Thanks to my correspondents, and stay seated, America!"),
+                        format!("{gesture} So there you have it: {it}, explained by people who should know better.{last_words} Thank you all, and good night!"),
+                        format!("{gesture} That's our show. On {it}, the argument goes on without us.{last_words} Thanks to my correspondents, and good night!"),
                     ];
                     lines.choose(rng).cloned().unwrap_or_default()
                 }
             }
             _ if self.chinese => {
                 let said = heard_from.map(|name| (name, last_text.as_str()));
-                self.director_comment_zh(said, &topic, &heard, rng)
+                self.director_comment_zh(said, &topic, &heard, nobody_spoke, rng)
             }
             _ => {
                 // A voice from outside the cast (the audience, the class) is thanked as everyone.
@@ -129,7 +132,15 @@ impl Cast {
                     "Okay, {who}. Remember who lives with the result: {people}.",
                     "{who}, on this one {people} should get the last word.",
                 ];
-                let lines: &[&str] = if quote.as_ref().is_some_and(|q| !q.ends_with('?')) { &quoting } else { &plain };
+                // Before anyone of the cast has spoken, a welcome: there is nothing to remark on.
+                let opening = ["Good evening, everyone. Tonight: {it}.", "Welcome to the show. Our question tonight: {it}."];
+                let lines: &[&str] = if nobody_spoke {
+                    &opening
+                } else if quote.as_ref().is_some_and(|q| !q.ends_with('?')) {
+                    &quoting
+                } else {
+                    &plain
+                };
                 let line = heard.unheard(lines, fixed_part).choose(rng).copied().unwrap_or("");
                 let people = parties.choose(rng).map_or("people", |p| p.en);
                 let line = line
