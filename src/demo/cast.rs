@@ -108,6 +108,9 @@ const SOBER: Voice = Voice {
     ],
 };
 
+/// The most words the demo writes in a speech, below a higher word limit.
+const SPEECH_WORDS: u32 = 40;
+
 /// Which side of the topic an agent is on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Side {
@@ -252,7 +255,7 @@ const REPLIES_HALF: [&str; 3] = [
 const REPLIES_AGREE: [&str; 3] =
     ["{name} is right to say {quote}", "{name} says {quote}, and I agree", "like {name}, I say {quote}"];
 /// Words that only frame an answer to someone (see `Cast::answer`): not what is taken up.
-const FRAME_WORDS: &str = "says say asks heard wrong agree disagree backwards answer question straight deserves matters seriously right differently hear puts way point tell stand motion before choose choice option proposal yes depends";
+const FRAME_WORDS: &str = "says say asks heard wrong agree disagree backwards answer question straight deserves matters seriously right differently hear puts way point tell stand motion before choose choice option proposal yes depends only part whole half partly gets misses";
 /// Answers to a question whose answer is not yes or no, `{who}` who asked it.
 const ANSWERS_QUESTION: [&str; 3] = [
     "{who} asks {quote}, and here is my answer",
@@ -474,18 +477,29 @@ impl Cast {
         };
         // Where words are few, the claim alone comes before the stance alone: claims vary, and a
         // stance said in every short speech would be the same sentence again and again.
-        let drafts: [[Option<String>; 3]; 8] = [
+        let drafts: [[Option<String>; 3]; 9] = [
             [gesture.map(String::from), Some(said(full, &stance_full, opener)), closer.map(String::from)],
             [gesture.map(String::from), Some(said(full, &stance_full, opener)), None],
             [None, Some(said(full, &stance_full, "")), None],
             [None, Some(said(full, &stance_short, "")), None],
+            // Their words taken up, with a claim (claims vary; a stance said alone would repeat).
+            [
+                None,
+                full.filter(|_| word_limit >= 30)
+                    .map(|r| format!("{}. {}.", capitalize(r), capitalize(&alone))),
+                None,
+            ],
             [None, Some(said(short, &stance_short, "")), None],
             [None, Some(said(None, &stance_short, "")), None],
             [None, Some(format!("{}.", capitalize(&alone))), None],
             [None, Some(format!("{}.", capitalize(&stance_short))), None],
         ];
+        // A speech a class reads at a glance: at most SPEECH_WORDS words however high the limit
+        // (a projector's large type holds it with the speech before it in view).
+        let most = word_limit.min(SPEECH_WORDS) as usize;
         let fits = |d: &[Option<String>; 3]| {
-            d.iter().flatten().map(|p| p.split_whitespace().count()).sum::<usize>() <= word_limit as usize
+            d.iter().flatten().count() > 0
+                && d.iter().flatten().map(|p| p.split_whitespace().count()).sum::<usize>() <= most
         };
         let chosen = drafts.iter().find(|d| fits(d)).unwrap_or(&drafts[drafts.len() - 1]);
         let text: Vec<&str> = chosen.iter().flatten().map(String::as_str).collect();
