@@ -11,8 +11,8 @@ use crate::model::ChatModel;
 use crate::presets;
 use crate::scenario::{FieldError, Scenario};
 use crate::scripted::ScriptedModel;
-
-const USAGE: &str = "usage: agora run <scenario.json | preset:ID> [--seed N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--turns N] [--events <file>] [--markdown <file>] [--otlp <file>] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content] [--cap-tokens N] [--cap-cost X] [--seat NAME]... [--check]\n       agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [flags] (agora batch --help)\n       agora compare <comparison.json>  (the figures of a comparison saved from the page, as CSV)\n       agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--out <file>]  (agora judge --help)\n       agora judge-check <runs-dir> <labels.csv>  (a judge's scores against your own labels: agora judge-check --help)\n       agora tournament <scenario> --methods a,b,... --seeds 1..20 --out t.csv  (agora tournament --help)\n       agora relay [--host 127.0.0.1] [--port 7447]  (a meeting point for a class's phones, agora relay --help)\n       agora import <team.json> [--task TEXT] [--out scenario.json]  (an AutoGen team component as a scenario)\n       agora export <scenario.json | preset:ID> --autogen [--out team.json]  (a round robin or selector scenario as an AutoGen team)\n       agora export <scenario.json | run.json | events.jsonl | preset:ID> --notebook [--out run.ipynb | run.py]  (a notebook that plays it with the openai package)\n       agora presets\n\nReal providers: --provider openai|anthropic|gemini|openrouter|groq|together|mistral|deepseek|ollama|lmstudio|llamacpp|custom\nwith --model NAME (and --base-url URL to override the provider's address). The key is read from the\nAGORA_API_KEY environment variable, never from a flag.\n\n--seat NAME (repeatable): you answer for that agent (or the director, or \"Selector\") on this\nterminal: each question shows the prompt a model would read, then asks for a bid, a speech, a\nchoice or a trading action; the event log marks your answers \"human\".";
+use args::Command;
+pub use args::JudgeFlags;
 
 /// What `run` was asked to do.
 #[derive(Debug, PartialEq)]
@@ -41,124 +41,12 @@ pub struct RunArgs {
     pub seats: Vec<String>,
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ModelChoice {
     Demo,
     Script(String),
     /// A model name at the provider given with --provider (or the scenario's).
     Named(String),
-}
-
-/// Reads `run`'s arguments; the error is one line naming the problem.
-pub fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
-    let mut scenario = None;
-    let mut out = RunArgs {
-        scenario: String::new(),
-        seed: None,
-        model: ModelChoice::Demo,
-        latency_ms: None,
-        malformed_rate: None,
-        turns: None,
-        events: None,
-        markdown: None,
-        otlp: None,
-        otlp_content: false,
-        otlp_endpoint: None,
-        otlp_json: false,
-        provider: None,
-        base_url: None,
-        cap_tokens: None,
-        cap_cost: None,
-        check: false,
-        seats: Vec::new(),
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--seed" => out.seed = Some(number(&value("--seed")?, "--seed")?),
-            "--latency-ms" => out.latency_ms = Some(number(&value("--latency-ms")?, "--latency-ms")?),
-            "--turns" => {
-                let n: u64 = number(&value("--turns")?, "--turns")?;
-                if n == 0 || n > crate::scenario::MAX_TURNS as u64 {
-                    return Err(format!("--turns must be between 1 and {}", crate::scenario::MAX_TURNS));
-                }
-                out.turns = Some(n as u32);
-            }
-            "--events" => out.events = Some(value("--events")?),
-            "--markdown" => out.markdown = Some(value("--markdown")?),
-            "--otlp" => out.otlp = Some(value("--otlp")?),
-            "--otlp-content" => out.otlp_content = true,
-            "--otlp-endpoint" => out.otlp_endpoint = Some(value("--otlp-endpoint")?),
-            "--otlp-protocol" => {
-                out.otlp_json = match value("--otlp-protocol")?.as_str() {
-                    "http/json" | "json" => true,
-                    "http/protobuf" | "protobuf" => false,
-                    other => {
-                        return Err(format!(
-                            "--otlp-protocol must be http/protobuf or http/json, not \"{other}\""
-                        ))
-                    }
-                }
-            }
-            "--malformed-rate" => {
-                let v = value("--malformed-rate")?;
-                match v.parse::<f64>() {
-                    Ok(r) if (0.0..=1.0).contains(&r) => out.malformed_rate = Some(r),
-                    _ => return Err(format!("--malformed-rate needs a number from 0 to 1, not \"{v}\"")),
-                }
-            }
-            "--model" => {
-                let v = value("--model")?;
-                out.model = match v.as_str() {
-                    "demo" => ModelChoice::Demo,
-                    s if s.starts_with("script:") && s.len() > 7 => ModelChoice::Script(s[7..].to_string()),
-                    "" => return Err("--model needs a value".into()),
-                    name => ModelChoice::Named(name.to_string()),
-                };
-            }
-            "--provider" => {
-                let v = value("--provider")?;
-                if crate::provider::preset(&v).is_none() {
-                    let ids: Vec<&str> = crate::provider::PROVIDERS.iter().map(|p| p.id).collect();
-                    return Err(format!("--provider must be one of {}, not \"{v}\"", ids.join(", ")));
-                }
-                out.provider = Some(v);
-            }
-            "--base-url" => out.base_url = Some(value("--base-url")?),
-            "--check" => out.check = true,
-            "--seat" => out.seats.push(value("--seat")?),
-            "--cap-tokens" => out.cap_tokens = Some(number(&value("--cap-tokens")?, "--cap-tokens")?),
-            "--cap-cost" => {
-                let v = value("--cap-cost")?;
-                match v.parse::<f64>() {
-                    Ok(c) if c.is_finite() && c >= 0.0 => out.cap_cost = Some(c),
-                    _ => return Err(format!("--cap-cost needs an amount of money, not \"{v}\"")),
-                }
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}")),
-            path if scenario.is_none() => scenario = Some(path.to_string()),
-            extra => return Err(format!("unexpected argument \"{extra}\"")),
-        }
-    }
-    out.scenario = scenario.ok_or("no scenario given")?;
-    if out.provider.is_some() && !matches!(out.model, ModelChoice::Named(_)) {
-        return Err("--provider needs --model NAME (the model to call)".into());
-    }
-    if matches!(out.model, ModelChoice::Named(_)) && out.provider.is_none() {
-        return Err(format!(
-            "--model {} needs --provider (or use demo or script:<file>)",
-            match &out.model {
-                ModelChoice::Named(n) => n.as_str(),
-                _ => "",
-            }
-        ));
-    }
-    Ok(out)
-}
-
-fn number(text: &str, flag: &str) -> Result<u64, String> {
-    text.parse().map_err(|_| format!("{flag} needs a whole number, not \"{text}\""))
 }
 
 /// The scenario a command names: `preset:ID` or a scenario file.
@@ -310,122 +198,55 @@ pub fn render_log(events: &[Event]) -> String {
 
 /// Runs the command line; returns the process exit code.
 pub fn main(args: Vec<String>) -> i32 {
-    match args.first().map(String::as_str) {
-        Some("run") => match run(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}");
-                2
-            }
-        },
-        Some("batch") => match batch::main(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}\n{}", batch::USAGE);
-                2
-            }
-        },
-        Some("judge") => match judge::main(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}\n{}", judge::USAGE);
-                2
-            }
-        },
-        Some("judge-check") => match judge::check_main(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}\n{}", judge::CHECK_USAGE);
-                2
-            }
-        },
-        Some("tournament") => match tournament::main(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}\n{}", tournament::USAGE);
-                2
-            }
-        },
-        Some("relay") => match relay::main(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}\n{}", relay::USAGE);
-                2
-            }
-        },
-        Some("compare") => match compare_figures(&args[1..]) {
-            Ok(csv) => {
-                say(csv.trim_end());
-                0
-            }
-            Err(e) => {
-                eprintln!("agora: {e}\nusage: agora compare <comparison.json>");
-                2
-            }
-        },
-        Some("import") => match autogen::import_main(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}\n{}", autogen::USAGE);
-                2
-            }
-        },
-        Some("export") => match autogen::export_main(&args[1..]) {
-            Ok(code) => code,
-            Err(e) => {
-                eprintln!("agora: {e}\n{}", autogen::USAGE);
-                2
-            }
-        },
-        Some("presets") => {
+    let cli = match args::parse(&args) {
+        Ok(cli) => cli,
+        Err((text, true)) => {
+            say(text.trim_end());
+            return 0;
+        }
+        Err((text, false)) => {
+            eprintln!("{}", text.trim_end());
+            return 2;
+        }
+    };
+    let done = match cli.command {
+        Command::Run(cmd) => cmd.into_run_args().and_then(run),
+        Command::Batch(cmd) => batch::main(cmd),
+        Command::Judge(cmd) => judge::main(cmd),
+        Command::JudgeCheck { runs_dir, labels } => judge::check_main(&runs_dir, &labels),
+        Command::Tournament(cmd) => tournament::main(cmd),
+        Command::Relay { host, port } => relay::main(&host, port),
+        Command::Compare { file } => compare_figures(&file).map(|csv| {
+            say(csv.trim_end());
+            0
+        }),
+        Command::Import { file, task, out } => autogen::import_main(&file, task.as_deref(), out.as_deref()),
+        Command::Export(cmd) => autogen::export_main(cmd),
+        Command::Presets => {
             for p in presets::PRESETS {
                 say(format_args!("preset:{:<22} {}", p.id, p.scenario().title));
             }
-            0
+            Ok(0)
         }
-        Some("--help" | "-h" | "help") => {
-            say(USAGE);
-            say(format_args!("\n{}", batch::USAGE));
-            say(format_args!("\n{}", judge::USAGE));
-            say(format_args!("\n{}", tournament::USAGE));
-            say(format_args!("\n{}", judge::CHECK_USAGE));
-            0
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut args::Cli::command(), "agora", &mut out);
+            say(String::from_utf8_lossy(&out).trim_end());
+            Ok(0)
         }
-        Some(other) => {
-            eprintln!("agora: unknown command \"{other}\"\n{USAGE}");
-            2
-        }
-        None => {
-            eprintln!("{USAGE}");
-            2
-        }
-    }
+    };
+    done.unwrap_or_else(|e| {
+        eprintln!("agora: {e}");
+        2
+    })
 }
 
 /// `agora compare <file>`: the figures of a comparison saved from the page, one CSV row per
 /// column, read from each column's log (what the page's strip shows).
-fn compare_figures(args: &[String]) -> Result<String, String> {
-    let [path] = args else { return Err("give one comparison file".into()) };
+fn compare_figures(path: &str) -> Result<String, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     crate::compare::from_json(&text).and_then(|f| f.to_csv()).map_err(|e| format!("{path}: {e}"))
-}
-
-/// The files and `--out` of a `merge` (`agora batch merge`, `agora tournament merge`).
-fn merge_args(args: &[String]) -> Result<(Vec<String>, std::path::PathBuf), String> {
-    let (mut files, mut out) = (Vec::new(), None);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--out" => out = Some(std::path::PathBuf::from(it.next().ok_or("--out needs a value")?)),
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag} (merge takes --out)")),
-            file => files.push(file.to_string()),
-        }
-    }
-    let out = out.ok_or("--out is needed: the merged CSV file to write")?;
-    if files.is_empty() {
-        return Err("no CSV files to merge".into());
-    }
-    Ok((files, out))
 }
 
 /// Prints a line of the dialogue. When the reader has gone (`agora run ... | head`), the runner
@@ -528,8 +349,7 @@ fn chat_model(
     }
 }
 
-fn run(args: &[String]) -> Result<i32, String> {
-    let args = parse_run_args(args)?;
+fn run(args: RunArgs) -> Result<i32, String> {
     let scenario = load_scenario(&args)?;
     let clock: Rc<dyn Clock> = Rc::new(SystemClock::default());
     if args.check {
@@ -672,6 +492,7 @@ fn send_trace(endpoint: &str, trace: &str, json: bool) -> Result<(), String> {
     Ok(())
 }
 
+mod args;
 mod autogen;
 mod batch;
 mod desk;
@@ -688,6 +509,15 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
+    /// `agora run` with `words`, read as the runner reads it; the error as printed.
+    fn parse_run_args(words: &[String]) -> Result<RunArgs, String> {
+        let line: Vec<String> = std::iter::once("run".to_string()).chain(words.iter().cloned()).collect();
+        match args::parse(&line).map_err(|(text, _)| text)?.command {
+            Command::Run(cmd) => cmd.into_run_args().map_err(|e| format!("agora: {e}")),
+            other => panic!("read as {other:?}"),
+        }
+    }
+
     #[test]
     fn flags_are_read_and_bad_ones_named() {
         let a = parse_run_args(&args(&["s.json", "--seed", "9", "--turns", "3", "--model", "script:x.json"]))
@@ -695,19 +525,17 @@ mod tests {
         assert_eq!(a.seed, Some(9));
         assert_eq!(a.turns, Some(3));
         assert_eq!(a.model, ModelChoice::Script("x.json".into()));
-        assert_eq!(parse_run_args(&args(&["s.json", "--seed"])).unwrap_err(), "--seed needs a value");
-        assert_eq!(
-            parse_run_args(&args(&["s.json", "--seed", "x"])).unwrap_err(),
-            "--seed needs a whole number, not \"x\""
-        );
-        assert_eq!(parse_run_args(&args(&["s.json", "--fast"])).unwrap_err(), "unknown flag --fast");
-        assert_eq!(parse_run_args(&args(&["--turns", "2"])).unwrap_err(), "no scenario given");
-        assert!(parse_run_args(&args(&["s.json", "--model", "gpt"]))
-            .unwrap_err()
-            .contains("needs --provider"));
-        assert!(parse_run_args(&args(&["s.json", "--provider", "nope", "--model", "m"]))
-            .unwrap_err()
-            .contains("one of openai"));
+        let err = |words: &[&str]| parse_run_args(&args(words)).unwrap_err();
+        assert!(err(&["s.json", "--seed"]).contains("a value is required for '--seed <N>'"));
+        assert_eq!(err(&["s.json", "--seed", "x"]), "agora: --seed needs a whole number, not \"x\"");
+        assert!(err(&["s.json", "--fast"]).starts_with("agora: unexpected argument '--fast' found"));
+        assert!(err(&["--turns", "2"]).contains("<SCENARIO>"));
+        assert!(err(&["s.json", "--model", "gpt"]).contains("needs --provider"));
+        let unknown = err(&["s.json", "--provider", "nope", "--model", "m"]);
+        assert!(unknown.contains("invalid value 'nope' for '--provider <ID>'"), "{unknown}");
+        for p in crate::provider::PROVIDERS {
+            assert!(unknown.contains(p.id), "{} is named among the providers: {unknown}", p.id);
+        }
         let a = parse_run_args(&args(&[
             "s.json",
             "--provider",
@@ -720,14 +548,16 @@ mod tests {
         .unwrap();
         assert_eq!((a.provider.as_deref(), a.base_url.as_deref()), (Some("ollama"), Some("http://h/v1")));
         assert_eq!(a.model, ModelChoice::Named("llama3".into()));
-        assert!(parse_run_args(&args(&["s.json", "--turns", "0"])).is_err());
+        assert!(err(&["s.json", "--turns", "0"]).contains("--turns must be between 1 and"));
         assert_eq!(
             parse_run_args(&args(&["s.json", "--malformed-rate", "0.3"])).unwrap().malformed_rate,
             Some(0.3)
         );
-        assert!(parse_run_args(&args(&["s.json", "--malformed-rate", "2"]))
-            .unwrap_err()
-            .contains("from 0 to 1"));
+        assert!(err(&["s.json", "--malformed-rate", "2"]).contains("from 0 to 1"));
+        let a = parse_run_args(&args(&["s.json", "--otlp-endpoint", "http://h", "--otlp-protocol", "json"]))
+            .unwrap();
+        assert!(a.otlp_json);
+        assert!(err(&["s.json", "--otlp-protocol", "xml"]).contains("http/protobuf"));
     }
 
     #[test]

@@ -281,30 +281,88 @@ fn a_seat_at_the_terminal_with_a_time_limit_passes_its_turn_when_nobody_types() 
     assert_eq!(spoke, 2, "the others speak before and after the seat's turn");
 }
 
-#[test]
-fn agora_help_lists_every_command_the_binary_takes() {
+/// The commands `agora --help` lists under "Commands:", but clap's own `help`.
+fn commands_listed() -> Vec<String> {
     let (code, stdout, _) = agora(&["--help"]);
     assert_eq!(code, 0);
-    // The first block: one usage line per command.
-    let block = stdout.split("\n\n").next().unwrap();
-    let listed: Vec<&str> = block
+    let section =
+        stdout.split("Commands:\n").nth(1).expect("a Commands section").split("\n\n").next().unwrap();
+    section
         .lines()
-        .filter_map(|l| l.trim_start().trim_start_matches("usage: ").strip_prefix("agora "))
         .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn agora_help_lists_every_command_and_each_answers_its_own_help() {
+    let listed = commands_listed();
+    // Every command the runner is documented to take, and nothing else.
+    let documented = [
+        "run",
+        "batch",
+        "compare",
+        "judge",
+        "judge-check",
+        "tournament",
+        "relay",
+        "import",
+        "export",
+        "presets",
+        "completions",
+    ];
+    assert_eq!(listed, documented);
+    for command in &listed {
+        let (code, stdout, stderr) = agora(&[command, "--help"]);
+        assert_eq!(code, 0, "agora {command} --help: {stderr}");
+        assert!(stdout.contains(&format!("Usage: agora {command}")), "agora {command} --help: {stdout}");
+    }
+    // A mistake is one line naming it, status 2, and nothing on stdout.
+    let (code, stdout, stderr) = agora(&["run", "preset:rail-debate", "--bogus"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.starts_with("agora: ") && stderr.contains("--bogus"), "{stderr}");
+    // Asked for nothing, the runner shows what it takes, on stderr, with status 2.
+    let (code, stdout, stderr) = agora(&[]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(stderr.contains("Commands:"), "{stderr}");
+}
+
+#[test]
+fn every_command_that_calls_a_model_names_every_provider_the_runner_takes() {
+    // The providers, read from the catalogue's source: each preset's id.
+    let catalogue = include_str!("../src/catalog.rs");
+    let ids: Vec<&str> = catalogue
+        .lines()
+        .filter(|l| l.trim_start().starts_with("ProviderPreset { id: \""))
+        .filter_map(|l| l.split('"').nth(1))
         .collect();
-    // Every command the binary dispatches (read from its source), and nothing it does not.
-    let source = include_str!("../src/cli.rs");
-    let mut taken: Vec<&str> = source
-        .match_indices("Some(\"")
-        .filter_map(|(i, _)| source[i + 6..].split_once("\") => ").map(|(c, _)| c))
-        .filter(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-') && !c.is_empty())
-        .collect();
-    taken.sort_unstable();
-    taken.dedup();
-    let mut shown = listed.clone();
-    shown.sort_unstable();
-    shown.dedup();
-    assert_eq!(shown, taken, "{stdout}");
+    assert!(ids.len() >= 20, "{ids:?}");
+    for command in
+        [&["run", "--help"][..], &["batch", "--help"], &["tournament", "--help"], &["judge", "--help"]]
+    {
+        let (code, stdout, _) = agora(command);
+        assert_eq!(code, 0);
+        for id in &ids {
+            assert!(stdout.contains(&format!("- {id}:")), "{command:?} names {id}: {stdout}");
+        }
+    }
+    let (_, stdout, _) = agora(&["--help"]);
+    for id in &ids {
+        assert!(stdout.split([' ', ',', '\n']).any(|w| w == *id), "agora --help names {id}: {stdout}");
+    }
+}
+
+#[test]
+fn completions_are_written_for_the_shells() {
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, stdout, stderr) = agora(&["completions", shell]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("tournament") && stdout.contains("judge-check"), "{shell}: {stdout}");
+    }
+    let (code, _, stderr) = agora(&["completions", "cmd.exe"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bash"), "the shells it knows are named: {stderr}");
 }
 
 #[test]

@@ -8,19 +8,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use super::{chat_model, load_scenario, parse_run_args, read_script, say, ModelChoice, RunArgs};
+use super::args::{BatchCmd, MergeCmd};
+use super::{chat_model, load_scenario, read_script, say, JudgeFlags, ModelChoice, RunArgs};
 use crate::batch::{
     fingerprint, merge, play_seed, read_csv, row_of, RunFigures, Seeds, Shard, Summary, Table,
 };
 use crate::clock::{Clock, SystemClock};
 use crate::events::to_json_lines;
 use crate::scenario::Scenario;
-
-pub const USAGE: &str = "usage: agora batch <scenario.json | preset:ID> --seeds 1..100 --out results.csv [--jobs N] [--shard K/N | auto | auto/N] [--events-dir DIR] [--resume] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--latency-ms N] [--malformed-rate R] [--cap-tokens N] [--cap-cost X] [--judge | --judge-provider ID --judge-model NAME [--judge-base-url URL]] [--otlp FILE] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content]\n       agora batch merge <a.csv> <b.csv>... --out all.csv\n\n--seeds takes a range (both ends included), single seeds, or a comma list of both. --jobs runs that many\nruns at once (default 1). --shard K/N runs every N-th seed from the K-th (K counts from 0); --shard auto\nreads the array index from Slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP and _COUNT), a Kubernetes Indexed Job\n(JOB_COMPLETION_INDEX) or AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX); the last two need auto/N.\nEach row is written as its run finishes; at the end the file is rewritten in seed order. Status 1\nwhen a run ended in an error (its row says why); the batch goes on. --judge judges each run with the
-scenario's judge (its own model, or the demo judge on the demo model), --judge-provider and --judge-model
-with another (key from AGORA_JUDGE_API_KEY, else AGORA_API_KEY): a judge: column per dimension and agent.
---otlp FILE writes every run of the batch as an OpenTelemetry trace (OTLP/JSON, one trace per run, in
-seed order) once the batch ends; --otlp-endpoint URL sends them to an OTLP/HTTP receiver.";
 
 /// What `batch` was asked to do.
 #[derive(Debug)]
@@ -34,60 +29,36 @@ struct BatchArgs {
     /// Keep the rows already in `out` and play only the seeds they lack.
     resume: bool,
     /// Judge each run (`--judge`, or a judge named with `--judge-provider` and `--judge-model`).
-    judge: Option<super::judge::JudgeFlags>,
+    judge: Option<JudgeFlags>,
 }
 
-fn parse_batch_args(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<BatchArgs, String> {
-    let (mut seeds, mut shard, mut jobs, mut out, mut events_dir) = (None, Shard::WHOLE, 1, None, None);
-    let mut resume = false;
-    let mut judge: Option<super::judge::JudgeFlags> = None;
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--seeds" => seeds = Some(Seeds::parse(&value("--seeds")?)?),
-            "--shard" => shard = Shard::parse(&value("--shard")?, &env)?,
-            "--jobs" => {
-                let v = value("--jobs")?;
-                jobs = match v.parse::<usize>() {
-                    Ok(n) if (1..=256).contains(&n) => n,
-                    _ => return Err(format!("--jobs takes a whole number from 1 to 256, not \"{v}\"")),
-                };
-            }
-            "--out" => out = Some(PathBuf::from(value("--out")?)),
-            "--events-dir" => events_dir = Some(PathBuf::from(value("--events-dir")?)),
-            "--resume" => resume = true,
-            "--judge" => {
-                judge.get_or_insert_with(Default::default);
-            }
-            "--judge-provider" | "--judge-model" | "--judge-base-url" => {
-                let v = value(arg)?;
-                judge.get_or_insert_with(Default::default).take(arg, &mut || Ok(v.clone()))?;
-            }
-            "--seed" | "--events" | "--markdown" | "--check" | "--seat" => {
-                return Err(format!(
-                    "{arg} is for `agora run`; a batch takes --seeds, --out and --events-dir"
-                ))
-            }
-            _ => rest.push(arg.clone()),
-        }
-    }
-    let seeds = seeds.ok_or("--seeds is needed (for example --seeds 1..100)")?;
-    let out = out.ok_or("--out is needed: the CSV file to write (for example --out results.csv)")?;
-    Ok(BatchArgs { run: parse_run_args(&rest)?, seeds, shard, jobs, out, events_dir, resume, judge })
+/// The batch `cmd` asks for, the shard read with `env` (Slurm's array index and the like).
+fn batch_args(mut cmd: BatchCmd, env: impl Fn(&str) -> Option<String>) -> Result<BatchArgs, String> {
+    let (run, judge) = cmd.run_and_judge()?;
+    let shard = match &cmd.shard {
+        Some(text) => Shard::parse(text, &env)?,
+        None => Shard::WHOLE,
+    };
+    let seeds = cmd.seeds.ok_or("--seeds is needed (for example --seeds 1..100)")?;
+    let out = cmd.out.ok_or("--out is needed: the CSV file to write (for example --out results.csv)")?;
+    Ok(BatchArgs {
+        run,
+        seeds,
+        shard,
+        jobs: cmd.jobs,
+        out,
+        events_dir: cmd.events_dir,
+        resume: cmd.resume,
+        judge,
+    })
 }
 
 /// Runs `agora batch ...`; returns the exit code.
-pub fn main(args: &[String]) -> Result<i32, String> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        say(USAGE);
-        return Ok(0);
+pub fn main(mut cmd: BatchCmd) -> Result<i32, String> {
+    if let Some(MergeCmd::Merge { files, out }) = cmd.merge.take() {
+        return merge_files(files, out);
     }
-    if args.first().map(String::as_str) == Some("merge") {
-        return merge_files(&args[1..]);
-    }
-    let args = parse_batch_args(args, |name| std::env::var(name).ok())?;
+    let args = batch_args(cmd, |name| std::env::var(name).ok())?;
     let scenario = load_scenario(&args.run)?;
     let script = read_script(&args.run.model)?;
     // A model that cannot be made (a script that does not read, no key, a model in a browser tab)
@@ -301,8 +272,7 @@ fn write_whole(path: &Path, text: &str) -> Result<(), String> {
 }
 
 /// `batch merge a.csv b.csv ... --out all.csv`.
-fn merge_files(args: &[String]) -> Result<i32, String> {
-    let (files, out) = super::merge_args(args)?;
+fn merge_files(files: Vec<String>, out: PathBuf) -> Result<i32, String> {
     let mut parts = Vec::new();
     for name in files {
         let text = std::fs::read_to_string(&name).map_err(|e| format!("cannot read {name}: {e}"))?;
@@ -356,6 +326,15 @@ mod tests {
     use super::*;
     use crate::cli::tests::args;
 
+    /// `agora batch` with `words`, read as the runner reads it with `env`; the error as printed.
+    fn parse_batch_args(words: &[String], env: impl Fn(&str) -> Option<String>) -> Result<BatchArgs, String> {
+        let line: Vec<String> = std::iter::once("batch".to_string()).chain(words.iter().cloned()).collect();
+        match crate::cli::args::parse(&line).map_err(|(text, _)| text)?.command {
+            crate::cli::args::Command::Batch(cmd) => batch_args(cmd, env),
+            other => panic!("read as {other:?}"),
+        }
+    }
+
     #[test]
     fn batch_flags_are_read_and_run_only_flags_refused() {
         let none = |_: &str| None;
@@ -379,11 +358,22 @@ mod tests {
         assert_eq!((a.seeds.list().len(), a.jobs, a.shard), (8, 3, Shard { index: 1, count: 2 }));
         assert_eq!((a.run.turns, a.out), (Some(4), PathBuf::from("r.csv")));
         let err = |list: &[&str]| parse_batch_args(&args(list), none).unwrap_err();
-        assert!(err(&["s.json", "--out", "r.csv"]).contains("--seeds is needed"));
-        assert!(err(&["s.json", "--seeds", "1..3"]).contains("--out is needed"));
-        assert!(err(&["s.json", "--seeds", "1", "--out", "r", "--seed", "4"]).contains("for `agora run`"));
+        assert!(err(&["s.json", "--out", "r.csv"]).contains("--seeds <SEEDS>"));
+        assert!(err(&["s.json", "--seeds", "1..3"]).contains("--out <FILE>"));
+        assert!(err(&["s.json", "--seeds", "1", "--out", "r", "--seed", "4"])
+            .contains("unexpected argument '--seed'"));
         assert!(err(&["s.json", "--seeds", "1", "--out", "r", "--jobs", "0"]).contains("from 1 to 256"));
-        assert!(err(&["s.json", "--seeds", "1", "--out", "r", "--fast"]).contains("unknown flag --fast"));
+        assert!(
+            err(&["s.json", "--seeds", "1", "--out", "r", "--fast"]).contains("unexpected argument '--fast'")
+        );
+        assert!(parse_batch_args(&args(&["s.json", "--seeds", "1", "--out", "r", "--judge"]), none)
+            .unwrap()
+            .judge
+            .is_some());
+        assert!(parse_batch_args(&args(&["s.json", "--seeds", "1", "--out", "r"]), none)
+            .unwrap()
+            .judge
+            .is_none());
         let slurm = |n: &str| match n {
             "SLURM_ARRAY_TASK_ID" => Some("2".to_string()),
             "SLURM_ARRAY_TASK_COUNT" => Some("4".to_string()),

@@ -3,40 +3,15 @@
 
 use std::rc::Rc;
 
-use super::say;
+use super::args::JudgeCmd;
+use super::{say, JudgeFlags};
 use crate::clock::{Clock, SystemClock};
 use crate::events::Event;
 use crate::judge::{Judge, JudgeSettings};
 use crate::model::ChatModel;
 use crate::scenario::Scenario;
 
-pub const USAGE: &str = "usage: agora judge <run.json | events.jsonl> [--judge-provider ID --judge-model NAME] [--judge-base-url URL] [--out <file>] [--markdown <file>]\n\nWithout --judge-provider the run's own model judges (on the demo model, the demo judge, which reads the\ntext statistics and calls no model). The judge's key is read from AGORA_JUDGE_API_KEY, else AGORA_API_KEY.\n--out writes the log with the verdict appended, in the form it was read (a run file or JSON lines).";
-
-/// Who judges, as the `--judge-*` flags say (shared with `agora batch`).
-#[derive(Debug, Default, PartialEq)]
-pub struct JudgeFlags {
-    pub provider: Option<String>,
-    pub model: Option<String>,
-    pub base_url: Option<String>,
-}
-
 impl JudgeFlags {
-    /// Takes `flag` and its value if it is one of the judge's; `Ok(false)` for another flag.
-    pub fn take(
-        &mut self,
-        flag: &str,
-        value: &mut dyn FnMut() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        let slot = match flag {
-            "--judge-provider" => &mut self.provider,
-            "--judge-model" => &mut self.model,
-            "--judge-base-url" => &mut self.base_url,
-            _ => return Ok(false),
-        };
-        *slot = Some(value()?);
-        Ok(true)
-    }
-
     /// The scenario's judge settings with these flags applied.
     pub fn apply(&self, settings: &JudgeSettings) -> Result<JudgeSettings, String> {
         let mut s = settings.clone();
@@ -108,28 +83,8 @@ pub fn judge_log(events: &[Event], flags: &JudgeFlags, clock: Rc<dyn Clock>) -> 
         .map_err(|e| format!("the judge could not be asked: {e}"))
 }
 
-pub fn main(args: &[String]) -> Result<i32, String> {
-    let mut flags = JudgeFlags::default();
-    let (mut path, mut out, mut markdown) = (None, None, None);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{arg} needs a value"));
-        if flags.take(arg, &mut value)? {
-            continue;
-        }
-        match arg.as_str() {
-            "--out" => out = Some(value()?),
-            "--markdown" => markdown = Some(value()?),
-            "--help" | "-h" => {
-                say(USAGE);
-                return Ok(0);
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}")),
-            p if path.is_none() => path = Some(p.to_string()),
-            extra => return Err(format!("unexpected argument \"{extra}\"")),
-        }
-    }
-    let path = path.ok_or("give the run to judge: a run file or an event log")?;
+pub fn main(cmd: JudgeCmd) -> Result<i32, String> {
+    let JudgeCmd { run: path, flags, out, markdown } = cmd;
     let (mut events, as_file) = read_log(&path)?;
     for p in out.iter().chain(&markdown) {
         std::fs::write(p, "").map_err(|e| format!("cannot write {p}: {e}"))?;
@@ -157,15 +112,8 @@ pub fn main(args: &[String]) -> Result<i32, String> {
     Ok(if judged { 0 } else { 1 })
 }
 
-pub const CHECK_USAGE: &str = "usage: agora judge-check <runs-dir> <labels.csv>\n\n<runs-dir> holds judged runs (agora judge --out, or agora batch --judge --events-dir): each file's newest\nverdict is compared with <labels.csv>, a researcher's own scores with the header run,agent,dimension,score\n(run: the file's name without its extension; agent empty for the conversation's dimensions). Prints, per\ndimension, the pairs compared, Spearman's rho and Cohen's quadratic-weighted kappa on the dimension's scale,\neach with a 95 % bootstrap interval. A score off the dimension's scale, or an item labelled twice with\ndifferent scores, is refused naming its line; an item repeated with the same score counts once.";
-
 /// `agora judge-check runs/ labels.csv`.
-pub fn check_main(args: &[String]) -> Result<i32, String> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        say(CHECK_USAGE);
-        return Ok(0);
-    }
-    let [dir, labels] = args else { return Err("give the folder of judged runs and the labels file".into()) };
+pub fn check_main(dir: &str, labels: &str) -> Result<i32, String> {
     // The judge's scores: (run, agent, dimension) to (score, min, max).
     let mut judged = std::collections::BTreeMap::new();
     let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)

@@ -20,8 +20,6 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tungstenite::{Message, WebSocket};
 
-pub const USAGE: &str = "usage: agora relay [--host 127.0.0.1] [--port 7447]\n\nA meeting point for a class's phones and the teacher's page where public relays are blocked: the\npage's room setting names it (ws://HOST:PORT). It passes signalling on and stores nothing; --port 0\npicks a free port. It prints the address it listens on, then serves until stopped.";
-
 /// The most a message may weigh, and the subscriptions a connection may hold.
 const MAX_MESSAGE: usize = 64 * 1024;
 const MAX_SUBSCRIPTIONS: usize = 32;
@@ -150,21 +148,8 @@ fn serve(hub: Arc<Mutex<Hub>>, conn: u64, mut ws: WebSocket<TcpStream>, outbox: 
     }
 }
 
-pub fn main(args: &[String]) -> Result<i32, String> {
-    let (mut host, mut port) = ("127.0.0.1".to_string(), "7447".to_string());
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or_else(|| format!("{a} needs a value"));
-        match a.as_str() {
-            "--host" => host = value()?,
-            "--port" => port = value()?,
-            "--help" | "-h" => {
-                super::say(USAGE);
-                return Ok(0);
-            }
-            other => return Err(format!("unknown argument {other}")),
-        }
-    }
+/// Listens on `host`:`port` and serves until stopped.
+pub fn main(host: &str, port: u16) -> Result<i32, String> {
     let listener = TcpListener::bind(format!("{host}:{port}"))
         .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
     let at = listener.local_addr().map_err(|e| e.to_string())?;

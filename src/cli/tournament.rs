@@ -5,15 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use super::judge::{judge_model, JudgeFlags};
-use super::{chat_model, load_scenario, parse_run_args, read_script, say};
-use crate::batch::{Seeds, Shard};
+use super::args::{MergeCmd, TournamentCmd};
+use super::judge::judge_model;
+use super::{chat_model, load_scenario, read_script, say};
+use crate::batch::Shard;
 use crate::clock::{Clock, SystemClock};
 use crate::judge::{pairwise, Judge};
 use crate::scenario::MethodKind;
 use crate::tournament::{merge, Leaderboard, Row, Tournament};
-
-pub const USAGE: &str = "usage: agora tournament <scenario.json | preset:ID> --methods bidding,director,selector,round_robin,random --seeds 1..20 --out t.csv [--judge-provider ID --judge-model NAME [--judge-base-url URL]] [--shard K/N | auto | auto/N] [--events-dir DIR] [--turns N] [--model demo|script:<file>|NAME] [--provider ID] [--base-url URL] [--otlp FILE] [--otlp-endpoint URL [--otlp-protocol http/protobuf|http/json]] [--otlp-content]\n       agora tournament merge <a.csv> <b.csv>... --out t.csv\n\nEvery method plays every seed; the conversations of each pair of methods on a seed are judged on the\nscenario's conversation rubric and overall, in both orders (a preference counts only when both agree).\nWith no judge named the run's own model judges (on the demo model, the demo judge). The rows go to the\nCSV, the leaderboard (Bradley-Terry ratings with 95 % bootstrap intervals over seeds) to the terminal and\nto the JSON file beside the CSV (t.json). Shards judge their own seeds; merge joins them. --events-dir keeps\neach run's log (seed-<seed>-<method>.jsonl); --otlp and --otlp-endpoint write every run as an OpenTelemetry trace. A run or a comparison that fails leaves its pairs not judged\n(said on stderr), as does a pair whose\njudge's replies could not be read after every attempt; the tournament goes on and ends with status 1.\nConversations that are word for word the same are recorded as a tie without asking the judge.";
 
 /// The JSON file written beside a tournament's CSV.
 fn json_path(out: &Path) -> PathBuf {
@@ -27,49 +26,29 @@ fn write(out: &Path, t: &Tournament, board: &Leaderboard) -> Result<(), String> 
     std::fs::write(&path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-pub fn main(args: &[String]) -> Result<i32, String> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        say(USAGE);
-        return Ok(0);
+pub fn main(mut cmd: TournamentCmd) -> Result<i32, String> {
+    if let Some(MergeCmd::Merge { files, out }) = cmd.merge.take() {
+        return merge_files(files, out);
     }
-    if args.first().map(String::as_str) == Some("merge") {
-        return merge_files(&args[1..]);
-    }
-    let (mut methods, mut seeds, mut shard, mut out, mut events_dir) = (None, None, Shard::WHOLE, None, None);
-    let mut flags = JudgeFlags::default();
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{arg} needs a value"));
-        if flags.take(arg, &mut value)? {
-            continue;
-        }
-        match arg.as_str() {
-            "--methods" => {
-                let list: Result<Vec<MethodKind>, String> = value()?
-                    .split(',')
-                    .map(|m| MethodKind::from_id(m.trim()).ok_or(format!("no method \"{}\"", m.trim())))
-                    .collect();
-                methods = Some(list?);
-            }
-            "--seeds" => seeds = Some(Seeds::parse(&value()?)?),
-            "--shard" => shard = Shard::parse(&value()?, |n| std::env::var(n).ok())?,
-            "--out" => out = Some(PathBuf::from(value()?)),
-            "--events-dir" => events_dir = Some(PathBuf::from(value()?)),
-            _ => rest.push(arg.clone()),
-        }
-    }
-    let methods =
-        methods.ok_or("--methods is needed (for example --methods bidding,director,round_robin)")?;
+    let run = cmd.run_args()?;
+    let flags = std::mem::take(&mut cmd.judge_flags);
+    let shard = match &cmd.shard {
+        Some(text) => Shard::parse(text, |n| std::env::var(n).ok())?,
+        None => Shard::WHOLE,
+    };
+    let events_dir = cmd.events_dir;
+    let methods = cmd
+        .methods
+        .map(|m| m.0)
+        .ok_or("--methods is needed (for example --methods bidding,director,round_robin)")?;
     if methods.len() < 2 {
         return Err("a tournament needs at least two methods".into());
     }
     if methods.contains(&MethodKind::Negotiation) {
         return Err("the trading game keeps its own score: a tournament compares conversation methods".into());
     }
-    let seeds = seeds.ok_or("--seeds is needed (for example --seeds 1..20)")?;
-    let out = out.ok_or("--out is needed: the CSV file to write (for example --out t.csv)")?;
-    let run = parse_run_args(&rest)?;
+    let seeds = cmd.seeds.ok_or("--seeds is needed (for example --seeds 1..20)")?;
+    let out = cmd.out.ok_or("--out is needed: the CSV file to write (for example --out t.csv)")?;
     let scenario = load_scenario(&run)?;
     let script = read_script(&run.model)?;
     let settings = flags.apply(&scenario.judge.settings()?)?;
@@ -244,8 +223,7 @@ pub fn main(args: &[String]) -> Result<i32, String> {
 }
 
 /// `tournament merge a.csv b.csv ... --out t.csv`.
-fn merge_files(args: &[String]) -> Result<i32, String> {
-    let (files, out) = super::merge_args(args)?;
+fn merge_files(files: Vec<String>, out: PathBuf) -> Result<i32, String> {
     let mut parts = Vec::new();
     for name in files {
         let text = std::fs::read_to_string(&name).map_err(|e| format!("cannot read {name}: {e}"))?;
