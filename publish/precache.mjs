@@ -20,8 +20,9 @@ const skipped = (path) => path === 'sw.js' || path === '_headers' || /\.(br|gz|m
 // The `room` chunk (the teacher's room panel, a student's phone's screen) and the room's
 // transport (room/net.js) are cached when a room first opens or a phone opens its join link: a
 // room meets over the network. The `zh` chunk (the page's Chinese words) is cached by a visit in
-// Chinese, which fetches it before it draws: an English visit never needs it.
-const onUse = (path) => path.startsWith('intab/wllama/') || path === 'room/net.js'
+// Chinese, which fetches it before it draws: an English visit never needs it. The user guide
+// (guide/) is cached page by page as it is read.
+const onUse = (path) => path.startsWith('intab/wllama/') || path === 'room/net.js' || path.startsWith('guide/')
   || /\.split_(intab|room|zh)\.wasm$/.test(path);
 
 const sha = (data) => createHash('sha256').update(data).digest('hex');

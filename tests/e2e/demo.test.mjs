@@ -10,7 +10,7 @@ import { appSession, eventually, openApp, root, waitForStatus, waitForText } fro
 const session = appSession();
 const shots = join(root, 'tests', 'artifacts', 'class-demo');
 
-test("the README's class demo, step by step, ends with the class's seat, interjection and floor on screen", async () => {
+test("the guide's class demo, step by step, ends with the class's seat, interjection and floor on screen", async () => {
   mkdirSync(shots, { recursive: true });
   const { page, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 });
   const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`) });
