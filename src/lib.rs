@@ -57,4 +57,7 @@ pub mod cli;
 pub mod app;
 
 #[cfg(target_arch = "wasm32")]
+pub mod panels;
+
+#[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -5,7 +5,6 @@
 
 pub mod registry;
 pub mod selection;
-pub mod shown;
 
 macro_rules! method_folders {
     ($($kind:ident $module:ident $id:literal $label:literal,)*) => {

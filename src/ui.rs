@@ -105,10 +105,3 @@ pub trait MarkupAttribute<T: MarkupValue>: InnerHtmlAttribute<T::Html> {
 }
 
 impl<T: MarkupValue, E: InnerHtmlAttribute<T::Html>> MarkupAttribute<T> for E {}
-
-/// The tools module's one way to set an element's inner HTML outside a view (the room's panel and
-/// a student's phone, `app::room_live`): from a `Markup` only, as `markup=` is.
-#[allow(clippy::disallowed_methods)]
-pub fn set_markup(element: &web_sys::Element, html: &Markup) {
-    element.set_inner_html(html.as_str());
-}

@@ -21,7 +21,6 @@ pub use crate::methods::director::view::{DirectorPick, DirectorTurn};
 pub use crate::methods::handoff::view::HandoffRow;
 pub use crate::methods::negotiation::view::{ActionRow, GameResult, NegotiationView, OptimizerRow};
 pub use crate::methods::selector::view::SelectorRow;
-pub use crate::methods::shown::{Pick, Shown};
 
 /// A piece of a message: said aloud, or a body movement written between `*`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -557,34 +556,50 @@ impl RunView {
     }
 }
 
-impl Shown for RunView {
-    fn agents(&self) -> Vec<String> {
-        RunView::agents(self)
-    }
-    fn picks(&self) -> &[Arc<Pick>] {
+/// What the methods' decision panels (the app's `panels`) read of the run.
+impl RunView {
+    /// Every turn's speaker, whichever method chose them.
+    pub fn picks(&self) -> &[Arc<Pick>] {
         &self.picks
     }
-    fn bid_turns(&self) -> &[Arc<BidTurn>] {
+    pub fn bid_turns(&self) -> &[Arc<BidTurn>] {
         &self.bid_turns
     }
-    fn director(&self) -> &[Arc<DirectorTurn>] {
+    pub fn director(&self) -> &[Arc<DirectorTurn>] {
         &self.director
     }
-    fn handoffs(&self) -> &[Arc<HandoffRow>] {
+    pub fn handoffs(&self) -> &[Arc<HandoffRow>] {
         &self.handoffs
     }
-    fn handoff_counts(&self) -> &BTreeMap<(String, String), u32> {
+    /// (from, to) to how many times.
+    pub fn handoff_counts(&self) -> &BTreeMap<(String, String), u32> {
         &self.handoff_counts
     }
-    fn selections(&self) -> &[Arc<SelectorRow>] {
+    pub fn selections(&self) -> &[Arc<SelectorRow>] {
         &self.selections
     }
-    fn negotiation(&self) -> Option<&NegotiationView> {
+    pub fn negotiation(&self) -> Option<&NegotiationView> {
         self.negotiation.as_ref()
     }
-    fn finished(&self) -> bool {
+    /// The run has ended (a turn without its speaker then never gets one).
+    pub fn finished(&self) -> bool {
         self.finished.is_some()
     }
+    /// Bids per agent across the last `turns` turns, for the small history chart: for each agent,
+    /// its bid in each of those turns, oldest first.
+    pub fn bid_history(&self, turns: usize) -> Vec<(String, Vec<i64>)> {
+        crate::methods::bidding::view::bid_history(self.bid_turns(), self.agents(), turns)
+    }
+}
+
+/// Who was given the floor in a turn, as its `speaker_selected` event says: when the run's RNG
+/// chose (a tie, or a random draw), `tied` lists whom it chose among.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pick {
+    pub turn: u32,
+    pub agent: String,
+    pub tie: bool,
+    pub tied: Vec<String>,
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ mod common;
 
 use agora::events::Event;
 use agora::presets::find;
-use agora::view::{RunView, Shown};
+use agora::view::RunView;
 use common::*;
 
 #[test]

@@ -9,7 +9,7 @@
 //! - `settings.rs`: `Settings`, implementing [`MethodSettings`] (its seed's defaults, reading,
 //!   validation);
 //! - `turn.rs`: `State`, implementing `crate::methods::SpeakerSelection` (one turn at a time);
-//! - `panel.rs` (browser builds only): `panel()` for the run and `settings()` for the editor.
+//! - in the app, `src/panels/<module>.rs`: `panel()` for the run and `settings()` for the editor.
 //!
 //! This file names nothing else in the crate, so everything can read the list without a cycle.
 

@@ -8,11 +8,10 @@
 //!
 //! Its parts: `settings.rs` (the settings, their seed defaults, reading and validation),
 //! `turn.rs` (one turn on the floor), `demo.rs` (how the offline demo model answers it) and
-//! `panel.rs` (its decision panel and its settings in the editor, browser builds only).
+//! its panel (the decision shown and its settings in the editor) in the app's `src/panels/`.
 
 pub(crate) mod demo;
-#[cfg(target_arch = "wasm32")]
-pub mod panel;
+
 pub mod intab;
 pub mod notebook;
 pub mod seat;

@@ -3,16 +3,15 @@
 //! it is a baseline: what the floor looks like when nobody decides.
 //!
 //! Its parts: `settings.rs` (whether the last speaker may be drawn again), `turn.rs` (the draw,
-//! recorded as a `speaker_selected` event with every candidate in `tied`) and `panel.rs` (the
-//! draws, and the setting in the editor, browser builds only).
+//! recorded as a `speaker_selected` event with every candidate in `tied`) and its panel in the app's `src/panels/random.rs` (the
+//! draws, and the setting in the editor).
 
 pub mod intab;
 pub mod notebook;
 pub mod seat;
 pub mod settings;
 pub mod turn;
-#[cfg(target_arch = "wasm32")]
-pub mod panel;
+
 
 pub use settings::Settings;
 pub use turn::Random as State;

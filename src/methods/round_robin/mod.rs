@@ -3,10 +3,9 @@
 //!
 //! Its parts: `settings.rs` (the settings, their seed defaults, reading and validation),
 //! `turn.rs` (one turn on the floor) and
-//! `panel.rs` (its decision panel and its settings in the editor, browser builds only).
+//! its panel (the decision shown and its settings in the editor) in the app's `src/panels/`.
 
-#[cfg(target_arch = "wasm32")]
-pub mod panel;
+
 pub mod intab;
 pub mod notebook;
 pub mod seat;

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::ui::form::check_field;
 use crate::ui::kit::{update_method, with_method};
 use crate::ui::rows::chunked;
-use crate::methods::shown::Shown;
-use crate::ui::form::check_field;
+use crate::view::RunView;
 
 /// The draws, newest first.
-fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+fn draws(view: RwSignal<RunView>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.picks().len()));
     view! {
         <div class="panel" data-testid="random-panel">
@@ -49,7 +49,7 @@ fn draws<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     }
 }
 
-pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+pub fn panel(view: RwSignal<RunView>) -> AnyView {
     untrack(move || draws(view).into_any())
 }
 

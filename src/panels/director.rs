@@ -6,16 +6,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::methods::director::view::DirectorTurn;
+use crate::scenario::ChoiceFallback;
+use crate::text::fixed;
 use crate::ui::form::{choice_field, number_field};
 use crate::ui::kit::{agent_select, update_method, why, with_method};
 use crate::ui::rows::{chunked, key};
-use crate::methods::shown::Shown;
-use crate::scenario::ChoiceFallback;
-use crate::text::fixed;
-use super::view::DirectorTurn;
+use crate::view::RunView;
 
 /// The director's turns: the stop draw against the probability, the reflection, the index chosen.
-fn director_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+fn director_panel(view: RwSignal<RunView>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.director().len()));
     view! {
         <div class="panel" data-testid="director-panel">
@@ -50,20 +50,25 @@ fn director_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
 /// chosen with who that is.
 #[component]
 fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
-    let draw = super::words::draw_sentence(turn.sample, turn.probability, turn.stop, turn.ended_by_class);
+    let draw = crate::methods::director::words::draw_sentence(
+        turn.sample,
+        turn.probability,
+        turn.stop,
+        turn.ended_by_class,
+    );
     let reflection = turn.reflection.clone().map(|r| view! { <p class="reflection">{r}</p> });
     let choice = turn.choice.as_ref().map(|c| {
-        let attempts = super::words::attempts_note(c.attempts).map(|n| format!(" {n}")).unwrap_or_default();
+        let attempts = crate::methods::director::words::attempts_note(c.attempts).map(|n| format!(" {n}")).unwrap_or_default();
         let raw = c.raw.trim();
         let reply = match c.index {
             Some(index) => tf(say::DirectorItsReply, &[("raw", &raw), ("index", &index), ("attempts", &attempts)]),
             None => tf(say::DirectorNoIndex, &[("raw", &raw), ("attempts", &attempts)]),
         };
-        let fallback = c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", super::words::fallback())}</span> });
+        let fallback = c.fallback.then(|| view! { <span class="fallback">{format!(" · {}", crate::methods::director::words::fallback())}</span> });
         view! {
             // A block, not a paragraph: the reasoning's <details> cannot sit in a <p>.
             <div class="choice" data-testid="director-choice" data-agent=c.agent.clone() data-fallback=c.fallback.to_string()>
-                <strong>{super::words::choice_sentence(&c.director, &c.agent, c.fallback)}</strong>
+                <strong>{crate::methods::director::words::choice_sentence(&c.director, &c.agent, c.fallback)}</strong>
                 " "
                 <span class="muted">{reply}</span>
                 {fallback}
@@ -87,7 +92,7 @@ fn DirectorEntry(turn: Arc<DirectorTurn>) -> impl IntoView {
     }
 }
 
-pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+pub fn panel(view: RwSignal<RunView>) -> AnyView {
     untrack(move || director_panel(view).into_any())
 }
 

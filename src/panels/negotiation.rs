@@ -6,17 +6,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::methods::negotiation::view::{ActionRow, NegotiationView};
+use crate::text::fixed;
 use crate::ui::form::{number_field, text_field, EditorState, FieldMessage};
 use crate::ui::kit::{update_method, with_method};
 use crate::ui::rows::chunked;
-use crate::methods::shown::Shown;
-use crate::text::fixed;
-use super::view::{ActionRow, NegotiationView};
+use crate::view::RunView;
 
 /// The trading game: inventories, the pending proposal, every action, scores, the optimizer.
-fn negotiation_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
-    let count =
-        Memo::new(move |_| view.with(|v| v.negotiation().map_or(0, |g| g.actions.len())));
+fn negotiation_panel(view: RwSignal<RunView>) -> impl IntoView {
+    let count = Memo::new(move |_| view.with(|v| v.negotiation().map_or(0, |g| g.actions.len())));
     view! {
         <div class="panel" data-testid="negotiation-panel">
             <h2>{t(say::TradingGame)}</h2>
@@ -72,7 +71,9 @@ fn game_state(game: &NegotiationView) -> impl IntoView + use<> {
         })
         .collect_view();
     let pending = match (&game.pending, &game.end_requested_by) {
-        (Some(p), _) => super::words::pending(&p.by, p.quantity, &p.sell_resource, &p.buy_resource),
+        (Some(p), _) => {
+            crate::methods::negotiation::words::pending(&p.by, p.quantity, &p.sell_resource, &p.buy_resource)
+        }
         (None, Some(who)) => tf(say::TradeEndAsked, &[("player", who)]),
         (None, None) => t(say::TradeNonePending).to_string(),
     };
@@ -88,7 +89,7 @@ fn game_state(game: &NegotiationView) -> impl IntoView + use<> {
                     ("scores", &scores.join(t(say::ListComma))),
                     ("overall", &r.overall),
                     ("optimum", &r.optimum),
-                    ("why", &super::words::game_end(&r.reason)),
+                    ("why", &crate::methods::negotiation::words::game_end(&r.reason)),
                 ],
             );
             view! { <li data-testid="game-result" data-iteration=r.iteration data-overall=r.overall>{line}</li> }
@@ -121,7 +122,12 @@ fn game_state(game: &NegotiationView) -> impl IntoView + use<> {
 #[component]
 fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
     // The move in the words the transcript uses, with what the player sent one click away.
-    let line = super::words::move_line(&action.player, action.action.as_ref(), action.valid, &action.reason);
+    let line = crate::methods::negotiation::words::move_line(
+        &action.player,
+        action.action.as_ref(),
+        action.valid,
+        &action.reason,
+    );
     let sent = action.action.as_ref().map_or_else(|| action.raw.clone(), |a| a.to_json());
     view! {
         <li class="action" class:invalid=!action.valid data-testid="action" data-player=action.player.clone() data-valid=action.valid.to_string()>
@@ -137,7 +143,10 @@ fn ActionEntry(action: Arc<ActionRow>) -> impl IntoView {
 
 /// The overall score per game, against the optimum, with each game's prompts; `None` before
 /// the first game ends.
-fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<impl IntoView + use<>> {
+fn optimizer_chart(
+    rows: &[crate::methods::negotiation::view::OptimizerRow],
+    optimum: i64,
+) -> Option<impl IntoView + use<>> {
     if rows.is_empty() {
         return None;
     }
@@ -168,7 +177,7 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<i
                 .iter()
                 .map(|(p, text)| view! { <li>{format!("{p}: ")}<span class="prompt-text">{text.clone()}</span></li> })
                 .collect_view();
-            let note = r.note.as_deref().map(|n| view! { <p class="muted">{super::words::optimizer_note(n)}</p> });
+            let note = r.note.as_deref().map(|n| view! { <p class="muted">{crate::methods::negotiation::words::optimizer_note(n)}</p> });
             view! {
                 <details class="iteration" data-testid="optimizer-iteration">
                     <summary>{tf(say::OptimizerGame, &[("n", &r.iteration), ("overall", &r.overall)])}</summary>
@@ -192,7 +201,7 @@ fn optimizer_chart(rows: &[super::view::OptimizerRow], optimum: i64) -> Option<i
     })
 }
 
-pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+pub fn panel(view: RwSignal<RunView>) -> AnyView {
     untrack(move || negotiation_panel(view).into_any())
 }
 
@@ -229,9 +238,7 @@ pub fn settings() -> AnyView {
                             }
                         });
                     }
-                    Err(_) => {
-                        editor.set_input_error(field, Some(t(say::SetWholeNumbers).into()))
-                    }
+                    Err(_) => editor.set_input_error(field, Some(t(say::SetWholeNumbers).into())),
                 }
             },
             false,

@@ -7,16 +7,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::methods::handoff::view::HandoffRow;
+use crate::scenario::HandoffVia;
+use crate::text::fixed;
 use crate::ui::form::{choice_field, number_field};
 use crate::ui::kit::{agent_select, color, raw_reply, update_method, why, with_method};
 use crate::ui::rows::chunked;
-use crate::methods::shown::Shown;
-use crate::scenario::HandoffVia;
-use crate::text::fixed;
-use super::view::HandoffRow;
+use crate::view::RunView;
 
 /// Handoffs, with a graph of who handed to whom.
-fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+fn handoff_panel(view: RwSignal<RunView>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.handoffs().len()));
     view! {
         <div class="panel" data-testid="handoff-panel">
@@ -46,12 +46,12 @@ fn handoff_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
 #[component]
 fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
     let fallback = row.fallback.then(|| {
-        view! { <span class="fallback">{format!(" · {}", super::words::fallback_reason(row.reason.as_deref()))}</span> }
+        view! { <span class="fallback">{format!(" · {}", crate::methods::handoff::words::fallback_reason(row.reason.as_deref()))}</span> }
     });
     view! {
         <li class="handoff" data-testid="handoff" data-from=row.from.clone() data-to=row.to.clone() data-fallback=row.fallback.to_string()>
             <span class="muted">{tf(say::TurnDot, &[("turn", &row.turn)])}</span>
-            <strong>{super::words::handoff_sentence(&row.from, &row.to, &row.method, row.fallback)}</strong>
+            <strong>{crate::methods::handoff::words::handoff_sentence(&row.from, &row.to, &row.method, row.fallback)}</strong>
             {fallback}
             {raw_reply(&row.raw)}
             {why(&row.why)}
@@ -59,7 +59,7 @@ fn HandoffEntry(row: Arc<HandoffRow>) -> impl IntoView {
     }
 }
 
-fn handoff_graph<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+fn handoff_graph(view: RwSignal<RunView>) -> impl IntoView {
     move || {
         let (agents, counts) = view.with(|v| (v.agents(), v.handoff_counts().clone()));
         let graph = graph(&agents, &counts)?;
@@ -150,7 +150,7 @@ fn circle_point(i: usize, n: usize) -> (f64, f64) {
     (cos, sin)
 }
 
-pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+pub fn panel(view: RwSignal<RunView>) -> AnyView {
     untrack(move || handoff_panel(view).into_any())
 }
 

@@ -6,15 +6,15 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::methods::bidding::view::BidTurn;
+use crate::text::fixed;
 use crate::ui::form::number_field;
 use crate::ui::kit::{color, raw_reply, update_method, why, with_method};
 use crate::ui::rows::{chunked, key};
-use crate::methods::shown::Shown;
-use crate::text::fixed;
-use super::view::BidTurn;
+use crate::view::RunView;
 
 /// Bids per turn, newest first, with a small chart of every agent's bids across turns.
-fn bid_board<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+fn bid_board(view: RwSignal<RunView>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.bid_turns().len()));
     let empty = move || count.get() == 0;
     view! {
@@ -65,7 +65,8 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
     let winner = board.winner.as_deref();
     // Who spoke: the class's choice where it gave the floor, else the highest bid.
     let speaker = board.given.as_ref().map(|(agent, _)| agent.as_str()).or(winner);
-    let speaker = speaker.map(|w| view! { <span class="winner-name">{tf(say::BidSpeaks, &[("name", &w)])}</span> });
+    let speaker =
+        speaker.map(|w| view! { <span class="winner-name">{tf(say::BidSpeaks, &[("name", &w)])}</span> });
     let bids = board
         .bids
         .iter()
@@ -73,7 +74,7 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
         .map(|(i, b)| {
             let won = if winner == Some(b.agent.as_str()) { " winner" } else { "" };
             let defaulted = if b.defaulted { " defaulted" } else { "" };
-            let note = super::words::bid_note(b.value, b.attempts, b.defaulted)
+            let note = crate::methods::bidding::words::bid_note(b.value, b.attempts, b.defaulted)
                 .map(|n| view! { <span class="note" data-testid="bid-note">{n}</span> });
             let shown = if b.raw.is_empty() { t(say::EmptyReplyShown) } else { &b.raw };
             view! {
@@ -90,8 +91,13 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
             }
         })
         .collect_view();
-    let tie = board.tie.then(|| view! { <p class="tie" data-testid="tie-note">{crate::events::draw_note(&board.tied)}</p> });
-    let given = board.given.as_ref().map(|(_, note)| view! { <p class="tie" data-testid="board-given">{note.clone()}</p> });
+    let tie = board
+        .tie
+        .then(|| view! { <p class="tie" data-testid="tie-note">{crate::events::draw_note(&board.tied)}</p> });
+    let given = board
+        .given
+        .as_ref()
+        .map(|(_, note)| view! { <p class="tie" data-testid="board-given">{note.clone()}</p> });
     view! {
         <li class="board" data-testid="bid-turn" data-turn=board.turn data-winner=board.winner.clone().unwrap_or_default()>
             <h3>{tf(say::TurnTitle, &[("turn", &board.turn)])} {speaker}</h3>
@@ -107,7 +113,7 @@ fn Board(board: Arc<BidTurn>, cut: bool) -> impl IntoView {
 const CHART_TURNS: usize = 60;
 
 /// A line per agent of its bids across the recent turns.
-fn bid_chart<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+fn bid_chart(view: RwSignal<RunView>) -> impl IntoView {
     let history = move || view.with(|v| v.bid_history(CHART_TURNS));
     move || {
         let history = history();
@@ -150,7 +156,7 @@ fn bid_chart<V: Shown>(view: RwSignal<V>) -> impl IntoView {
     }
 }
 
-pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+pub fn panel(view: RwSignal<RunView>) -> AnyView {
     untrack(move || bid_board(view).into_any())
 }
 

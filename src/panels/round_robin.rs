@@ -3,7 +3,7 @@
 use crate::i18n::{say, t};
 use leptos::prelude::*;
 
-pub fn panel<V: crate::methods::shown::Shown>(_view: RwSignal<V>) -> AnyView {
+pub fn panel(_view: RwSignal<crate::view::RunView>) -> AnyView {
     view! {
         <div class="panel" data-testid="round-robin-panel">
             <h2>{t(say::MethodRoundRobin)}</h2>

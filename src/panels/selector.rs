@@ -6,16 +6,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::events::SelectorMatch;
+use crate::methods::selector::view::SelectorRow;
+use crate::scenario::{PromptRole, SelectorFallback};
 use crate::ui::form::{check_field, choice_field, number_field};
 use crate::ui::kit::{raw_reply, update_method, why, with_method};
 use crate::ui::rows::chunked;
-use crate::methods::shown::Shown;
-use crate::events::SelectorMatch;
-use crate::scenario::{PromptRole, SelectorFallback};
-use super::view::SelectorRow;
+use crate::view::RunView;
 
 /// The selector's choices: who could be named, who was, and how the reply was read.
-fn selector_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
+fn selector_panel(view: RwSignal<RunView>) -> impl IntoView {
     let count = Memo::new(move |_| view.with(|v| v.selections().len()));
     view! {
         <div class="panel" data-testid="selector-panel">
@@ -44,12 +44,14 @@ fn selector_panel<V: Shown>(view: RwSignal<V>) -> impl IntoView {
 #[component]
 fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
     let fallback = row.matched == SelectorMatch::Fallback;
-    let how = super::words::how_named(row.matched, row.attempts);
-    let attempts = super::words::attempt_note(row.matched, row.attempts).map(|n| format!(" · {n}")).unwrap_or_default();
+    let how = crate::methods::selector::words::how_named(row.matched, row.attempts);
+    let attempts = crate::methods::selector::words::attempt_note(row.matched, row.attempts)
+        .map(|n| format!(" · {n}"))
+        .unwrap_or_default();
     view! {
         <li class="selection" data-testid="selection" data-agent=row.agent.clone() data-fallback=fallback.to_string()>
             <span class="muted">{tf(say::TurnDot, &[("turn", &row.turn)])}</span>
-            <strong>{super::words::selection_sentence(&row.agent, row.matched, row.attempts)}</strong>
+            <strong>{crate::methods::selector::words::selection_sentence(&row.agent, row.matched, row.attempts)}</strong>
             <span class=if fallback { "fallback" } else { "muted" }>{format!(" · {how}{attempts}")}</span>
             <div class="muted candidates" data-testid="selection-candidates">
                 {tf(say::SelectorCandidates, &[("names", &row.candidates.join(t(say::ListComma)))])}
@@ -60,7 +62,7 @@ fn SelectorEntry(row: Arc<SelectorRow>) -> impl IntoView {
     }
 }
 
-pub fn panel<V: Shown>(view: RwSignal<V>) -> AnyView {
+pub fn panel(view: RwSignal<RunView>) -> AnyView {
     untrack(move || selector_panel(view).into_any())
 }
 
