@@ -94,17 +94,17 @@ const OPENAI_STYLE: Dialect = Dialect {
 pub const BUILTIN: &str = "builtin";
 
 /// What the providers of mainland China and their international platforms need from a web page.
-const QWEN_NOTE: &str = "Alibaba Cloud Model Studio's OpenAI-compatible mode; a key works only in the region it was made in. Whether it lets a web page call it differs between regions and has changed: if a run says the call was blocked, use `agora run` in a terminal.";
-const KIMI_NOTE: &str = "Moonshot's API is not known to let web pages call it (CORS): if a run says the call was blocked, use `agora run` in a terminal. Keys from the international and the mainland platform are not interchangeable.";
-const GLM_NOTE: &str = "Zhipu's mainland API lets web pages call it; the international Z.ai platform stopped answering calls from web pages in September 2026 (its preflight has no CORS headers): if a run says the call was blocked, use `agora run` in a terminal. A key is two parts joined by a dot.";
-const SILICONFLOW_NOTE: &str = "Not checked from a web page (CORS): if a run says the call was blocked, use `agora run` in a terminal. Model names carry their maker (Qwen/Qwen3-8B).";
+const QWEN_NOTE: &str = "Alibaba Cloud Model Studio; a key works only in the region it was made in. Some regions refuse calls from a web page: if the run says the call was blocked, pick GLM (Zhipu) or the model in the tab instead.";
+const KIMI_NOTE: &str = "Moonshot may refuse calls from a web page: if the run says the call was blocked, pick GLM (Zhipu) or the model in the tab instead. Keys from the international and the mainland platform are not interchangeable.";
+const GLM_NOTE: &str = "Zhipu's mainland platform works from this page (GLM-4-Flash is free). The international Z.ai platform refuses calls from web pages: use a Zhipu key here. A key is two parts joined by a dot.";
+const SILICONFLOW_NOTE: &str = "Not yet tried from a web page: if the run says the call was blocked, pick GLM (Zhipu) or the model in the tab instead. Model names carry their maker (Qwen/Qwen3-8B).";
 const QWEN_STYLE: Dialect = Dialect { thinking_off: ThinkingOff::EnableThinkingFalse, ..OPENAI_STYLE };
 const GLM_STYLE: Dialect = Dialect { thinking_off: ThinkingOff::ThinkingDisabled, ..OPENAI_STYLE };
 
 pub const PROVIDERS: [ProviderPreset; 20] = [
     ProviderPreset { id: "openai", label: "OpenAI", protocol: Protocol::OpenAi, base_url: "https://api.openai.com/v1", needs_key: true, dialect: Dialect { max_completion_tokens: true, ..OPENAI_STYLE }, browser_note: NO_NOTE },
     ProviderPreset { id: "anthropic", label: "Anthropic", protocol: Protocol::Anthropic, base_url: "https://api.anthropic.com/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Agora sends the anthropic-dangerous-direct-browser-access header that Anthropic requires for calls from a web page." },
-    ProviderPreset { id: "gemini", label: "Google Gemini", protocol: Protocol::OpenAi, base_url: "https://generativelanguage.googleapis.com/v1beta/openai", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Google's OpenAI-compatible endpoint refuses the preflight of calls that carry extra headers (the OpenAI SDK's); Agora sends only the key and the content type, which it allows. A key restricted to certain websites must list this page's address." },
+    ProviderPreset { id: "gemini", label: "Google Gemini", protocol: Protocol::OpenAi, base_url: "https://generativelanguage.googleapis.com/v1beta/openai", needs_key: true, dialect: OPENAI_STYLE, browser_note: "Works from this page with a key from Google AI Studio, which has a free tier. A key limited to certain websites must list this page's address." },
     ProviderPreset { id: "openrouter", label: "OpenRouter", protocol: Protocol::OpenAi, base_url: "https://openrouter.ai/api/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
     ProviderPreset { id: "groq", label: "Groq", protocol: Protocol::OpenAi, base_url: "https://api.groq.com/openai/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },
     ProviderPreset { id: "together", label: "Together", protocol: Protocol::OpenAi, base_url: "https://api.together.xyz/v1", needs_key: true, dialect: OPENAI_STYLE, browser_note: NO_NOTE },

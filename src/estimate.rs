@@ -113,11 +113,19 @@ impl Estimate {
         Some((all, all / f64::from(self.turns.max(1))))
     }
 
+    /// The token count as said: "38 K" from ten thousand up.
+    pub fn tokens_said(&self) -> String {
+        let tokens = self.prompt_tokens + self.completion_tokens;
+        if tokens >= 10_000 {
+            format!("{} K", (tokens + 500) / 1000)
+        } else {
+            tokens.to_string()
+        }
+    }
+
     /// "about 41 calls, 38 K tokens, $0.0210 for 10 turns".
     pub fn describe(&self) -> String {
-        let tokens = self.prompt_tokens + self.completion_tokens;
-        let tokens =
-            if tokens >= 10_000 { format!("{} K", (tokens + 500) / 1000) } else { tokens.to_string() };
+        let tokens = self.tokens_said();
         let cost = self.cost.map(|c| format!(", ${}", crate::text::fixed(c, 4))).unwrap_or_default();
         let turns = if self.turns == 1 { "1 turn".to_string() } else { format!("{} turns", self.turns) };
         format!("about {} calls, {tokens} tokens{cost} for {turns}", self.calls)

@@ -33,6 +33,9 @@ pub struct Press<'a> {
     pub target: Target,
     pub in_seat: bool,
     pub untouched: bool,
+    /// An input method is still composing the text (Chinese typed as pinyin, for one): its Enter
+    /// chooses the characters, and means nothing to the page.
+    pub composing: bool,
 }
 
 /// What the page holds when the key comes.
@@ -72,8 +75,8 @@ pub enum Meaning {
 
 /// What `press` means in `state`; none: the key is the browser's or the element's.
 pub fn meaning(press: &Press, state: &State) -> Option<Meaning> {
-    let Press { key, command, shift, target, in_seat, untouched } = *press;
-    if command || !state.stage {
+    let Press { key, command, shift, target, in_seat, untouched, composing } = *press;
+    if command || composing || !state.stage {
         return None;
     }
     // A box that took the focus by itself is not being typed in yet: the page's keys still work
@@ -126,7 +129,15 @@ mod tests {
     use crate::session::Status;
 
     fn press(key: &str, target: Target) -> Press<'_> {
-        Press { key, command: false, shift: false, target, in_seat: false, untouched: false }
+        Press {
+            key,
+            command: false,
+            shift: false,
+            target,
+            in_seat: false,
+            untouched: false,
+            composing: false,
+        }
     }
 
     fn in_seat(key: &str, target: Target) -> Press<'_> {
@@ -196,6 +207,10 @@ mod tests {
         for projector in [false, true] {
             let s = State { projector, sendable: true, ..state(&c) };
             assert_eq!(meaning(&in_seat("Enter", Target::TextBox), &s), Some(Meaning::Send));
+            // Enter that picks an input method's characters sends nothing, nor does a key beside it.
+            let composing = |key| Press { composing: true, ..in_seat(key, Target::TextBox) };
+            assert_eq!(meaning(&composing("Enter"), &s), None);
+            assert_eq!(meaning(&composing(" "), &s), None);
             assert_eq!(meaning(&Press { shift: true, ..in_seat("Enter", Target::TextBox) }, &s), None);
             assert_eq!(meaning(&press("Enter", Target::TextBox), &s), None, "a text box elsewhere");
             assert_eq!(meaning(&press("Enter", Target::Field), &s), None);

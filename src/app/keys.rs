@@ -31,6 +31,7 @@ pub fn listen(controller: Controller, editor: EditorState, layout: Layout) {
             target,
             in_seat,
             untouched: in_seat && target == Target::TextBox && controller.desk.by_itself.get_untracked(),
+            composing: composing(&ev),
         };
         let meant = untrack(|| {
             let run = super::workspace::run_state(controller, editor);
@@ -106,4 +107,12 @@ fn act(meant: Meaning, controller: Controller, editor: EditorState, layout: Layo
         Meaning::Pause => controller.pause(),
         Meaning::Play => said(controller.play(&editor.scenario.get_untracked())),
     }
+}
+
+/// Whether an input method is composing as `ev` comes: browsers say so with `isComposing`, and
+/// some only with the key code 229 on the keydown that ends the composition.
+pub(super) fn composing(ev: &web_sys::KeyboardEvent) -> bool {
+    #[allow(deprecated)]
+    let code = ev.key_code();
+    ev.is_composing() || code == 229
 }

@@ -44,8 +44,12 @@ pub async fn install(lang: Lang) {
         Lang::ZhHans => chinese().await.ok(),
     };
     crate::i18n::speak(table);
-    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-        let _ = root.set_attribute("lang", crate::i18n::lang().code());
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        if let Some(root) = document.document_element() {
+            let _ = root.set_attribute("lang", crate::i18n::lang().code());
+        }
+        // The browser's tab and its history name the page in its language.
+        document.set_title(crate::i18n::t(crate::i18n::say::PageTitle));
     }
 }
 

@@ -711,25 +711,42 @@ fn Spending() -> impl IntoView {
             // In the tab, how long too: at the speeds of the last run on this model, else of the
             // warm-up measured when the model loaded.
             let speeds = match (measured, loaded) {
-                (Some((name, r, w)), Some(_)) if name == s.model.name => Some((r, w, "the last run")),
-                (_, Some(l)) => Some((l.prompt_per_s, l.tokens_per_s, "the warm-up")),
+                (Some((name, r, w)), Some(_)) if name == s.model.name => {
+                    Some((r, w, t(say::EstimateFromLastRun)))
+                }
+                (_, Some(l)) => Some((l.prompt_per_s, l.tokens_per_s, t(say::EstimateFromWarmUp))),
                 _ => None,
             };
             let time = speeds
                 .filter(|_| s.model.is_in_tab())
                 .and_then(|(r, w, from)| Some((e.duration(r, w)?.1, from)))
                 .map(|(per_turn, from)| {
-                    format!(
-                        ", roughly {} s a turn with this model on this machine (at the speeds of {from})",
-                        crate::text::fixed(per_turn, 0)
-                    )
+                    tf(say::EstimateTime, &[("s", &crate::text::fixed(per_turn, 0)), ("from", &from)])
                 });
-            Some(e.describe() + &time.unwrap_or_default())
+            let turns = if e.turns == 1 {
+                t(say::EstimateOneTurn).to_string()
+            } else {
+                tf(say::EstimateTurns, &[("n", &e.turns)])
+            };
+            let cost = e
+                .cost
+                .map(|c| tf(say::EstimateCost, &[("cost", &crate::text::fixed(c, 4))]))
+                .unwrap_or_default();
+            Some(tf(
+                say::EstimateLine,
+                &[
+                    ("calls", &e.calls),
+                    ("tokens", &e.tokens_said()),
+                    ("cost", &cost),
+                    ("turns", &turns),
+                    ("time", &time.unwrap_or_default()),
+                ],
+            ))
         })
     });
     view! {
         {move || estimate.get().map(|e| view! {
-            <p class="muted" data-testid="estimate">{format!("Estimate: {e}.")}</p>
+            <p class="muted" data-testid="estimate">{e}</p>
         })}
         <models::SpendingCapFields />
     }
@@ -934,7 +951,7 @@ fn Interject(message: RwSignal<String>) -> impl IntoView {
                     prop:value=move || text.get()
                     on:input=move |ev| text.set(event_target_value(&ev))
                     on:keydown=move |ev| {
-                        if ev.key() == "Enter" {
+                        if ev.key() == "Enter" && !super::keys::composing(&ev) {
                             send()
                         }
                     }

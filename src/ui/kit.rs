@@ -73,7 +73,7 @@ pub(crate) fn agent_select(
             <span>{label}</span>
             <select data-testid=format!("field-{field}") on:change=move |ev| s.update(|s| set(s, event_target_value(&ev)))>
                 <option value="" selected=move || s.with(|s| get(s).is_empty())>
-                    "(first agent)"
+                    {crate::i18n::t(crate::i18n::say::FirstAgent)}
                 </option>
                 {move || {
                     s.with(|sc| {

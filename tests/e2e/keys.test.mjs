@@ -170,3 +170,38 @@ test('a card opened with Enter hands the focus to the stage\'s Run button, where
   await waitForStatus(page, 'Finished');
   assert.deepEqual(errors, []);
 });
+
+test('Enter that picks an input method\'s characters sends neither the seat\'s speech nor an interjection', async () => {
+  const { page, errors } = await seatedDebate(false);
+  const heading = page.locator('[data-testid=seat] h2');
+  await eventually(async () => assert.match(await heading.textContent(), /\(bid\)$/), { timeout: 30000 });
+  await page.keyboard.press('0');
+  const box = page.getByTestId('seat-text');
+  await box.waitFor({ timeout: 30000 });
+  // Pinyin being composed: the characters are in the box, and the Enter that chooses them comes
+  // while the input method still composes.
+  await box.click();
+  await page.keyboard.insertText('周末补习');
+  const composingEnter = (testid) => page.evaluate((id) => {
+    const target = document.querySelector(`[data-testid="${id}"]`);
+    target.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', isComposing: true, bubbles: true, cancelable: true }));
+  }, testid);
+  await composingEnter('seat-text');
+  await page.waitForTimeout(500);
+  assert.match(await page.getByTestId('status').textContent(), /^Waiting for you/, 'the speech was not sent');
+  assert.equal(await box.inputValue(), '周末补习');
+  assert.equal(await page.locator('[data-testid=message]:has([data-testid=you])').count(), 0);
+  // The interjection box alike; its text stays to be finished.
+  await page.getByTestId('interject-text').fill('谁来付钱');
+  await composingEnter('interject-text');
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByTestId('interject-text').inputValue(), '谁来付钱', 'the interjection was not sent');
+  // Enter once the composition is over sends as always.
+  await page.getByTestId('interject-text').press('Enter');
+  await eventually(async () => assert.equal(await page.getByTestId('interject-text').inputValue(), ''));
+  await box.click();
+  await page.keyboard.press('Enter');
+  await eventually(async () => assert.deepEqual(await page.locator('[data-testid=message]:has([data-testid=you]) [data-testid=message-text]').allTextContents(), ['周末补习']), { timeout: 30000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
