@@ -92,8 +92,13 @@ pub fn to_markdown(events: &[Event]) -> String {
     let mut after_bids = false;
     let mut seats: &[String] = &[];
     let mut scored = false;
+    // The student whose phone answered an agent's last call, named beside the speech it gave.
+    let mut answered_by: Option<(&str, &str)> = None;
     for event in events {
         match event {
+            Event::ModelCall { agent, human: true, by, .. } if !by.is_empty() => {
+                answered_by = Some((agent.as_str(), by.as_str()));
+            }
             Event::RunStarted { seed, scenario } => {
                 seats = &scenario.seats;
                 out.push_str(&format!("# {}\n\n", inert(&scenario.title)));
@@ -113,7 +118,12 @@ pub fn to_markdown(events: &[Event]) -> String {
             }
             Event::Message { speaker, text, kind, refusal, .. } => {
                 let note = kind.note(refusal).map(|n| format!(" _({})_", inert(&n))).unwrap_or_default();
-                let you = if crate::seat::said_by_person(seats, speaker, *kind) { ", you" } else { "" };
+                let by = answered_by.take().filter(|(agent, _)| agent == speaker).map(|(_, by)| by);
+                let you = match by {
+                    _ if !crate::seat::said_by_person(seats, speaker, *kind) => String::new(),
+                    Some(student) => format!(", played by {}", inert(student)),
+                    None => ", you".to_string(),
+                };
                 out.push_str(&format!("**({}{you}):** {}{note}\n\n", inert(speaker), inert(text)))
             }
             Event::GameStarted { iteration, prompts, .. } => {
@@ -198,6 +208,38 @@ mod tests {
         let scenario = crate::presets::find(id).unwrap().scenario();
         let events = crate::engine::demo_events(&scenario);
         (scenario, events)
+    }
+
+    #[test]
+    fn a_speech_from_a_students_phone_is_labelled_with_the_student() {
+        let mut events =
+            crate::events::from_json_lines(include_str!("../tests/golden/rail-debate-seed1.jsonl")).unwrap();
+        // The agent who speaks most: the seat's first speech and a later one.
+        let speeches = |name: &str| {
+            events.iter().filter(|e| matches!(e, Event::Message { speaker, .. } if speaker == name)).count()
+        };
+        let Some(Event::RunStarted { scenario, .. }) = events.first() else { panic!("no run_started") };
+        let seated = scenario.agents.iter().map(|a| a.name.clone()).max_by_key(|n| speeches(n)).unwrap();
+        if let Some(Event::RunStarted { scenario, .. }) = events.first_mut() {
+            scenario.seats = vec![seated.clone()];
+        }
+        // The seat's first speech came from Li Wei's phone; its later ones from the teacher's page.
+        let spoke = events
+            .iter()
+            .position(|e| matches!(e, Event::Message { speaker, .. } if *speaker == seated))
+            .expect("the seated agent speaks");
+        let call = events[..spoke]
+            .iter()
+            .rposition(|e| matches!(e, Event::ModelCall { agent, .. } if *agent == seated))
+            .expect("a call before the speech");
+        if let Event::ModelCall { human, by, .. } = &mut events[call] {
+            (*human, *by) = (true, "Li Wei".into());
+        }
+        let md = to_markdown(&events);
+        let labels: Vec<&str> = md.lines().filter(|l| l.starts_with(&format!("**({seated}"))).collect();
+        assert!(labels.len() >= 2, "{md}");
+        assert!(labels[0].starts_with(&format!("**({seated}, played by Li Wei):**")), "{}", labels[0]);
+        assert!(labels[1..].iter().all(|l| l.starts_with(&format!("**({seated}, you):**"))), "{labels:?}");
     }
 
     #[test]
