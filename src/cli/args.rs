@@ -195,7 +195,7 @@ pub enum OtlpProtocol {
 }
 
 /// The model a run plays on, and the run's length: shared by `run`, `batch` and `tournament`.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct ModelFlags {
     /// The model: demo (offline, the default), script:FILE (replies from a file) or a model's name
     /// at --provider.
@@ -225,7 +225,7 @@ pub struct ModelFlags {
 }
 
 /// The run as an OpenTelemetry trace.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct TraceFlags {
     /// Write the run as an OpenTelemetry trace (OTLP/JSON) to this file.
     #[arg(long, value_name = "FILE")]
@@ -348,6 +348,17 @@ fn run_args(
     })
 }
 
+/// The run a batch or a tournament plays on each seed: the scenario with the model and trace
+/// flags (taken out of the command), and none of `run`'s own.
+fn every_seeds_run(
+    scenario: &Option<String>,
+    model: &mut ModelFlags,
+    trace: &mut TraceFlags,
+) -> Result<RunArgs, String> {
+    let (model, trace) = (std::mem::take(model), std::mem::take(trace));
+    run_args(scenario.clone().unwrap_or_default(), None, model, trace, None, None, Vec::new(), false)
+}
+
 /// `merge`: shards' CSV files joined into one.
 #[derive(Debug, Subcommand)]
 pub enum MergeCmd {
@@ -413,39 +424,11 @@ pub struct BatchCmd {
 impl BatchCmd {
     /// The run every seed plays, and who judges it (none when no judge is asked for).
     pub fn run_and_judge(&mut self) -> Result<(RunArgs, Option<JudgeFlags>), String> {
-        let model = std::mem::replace(&mut self.model, empty_model());
-        let trace = std::mem::replace(&mut self.trace, empty_trace());
-        let run = run_args(
-            self.scenario.clone().unwrap_or_default(),
-            None,
-            model,
-            trace,
-            None,
-            None,
-            Vec::new(),
-            false,
-        )?;
+        let run = every_seeds_run(&self.scenario, &mut self.model, &mut self.trace)?;
         let flags = std::mem::take(&mut self.judge_flags);
         let judge = (self.judge || flags.named()).then_some(flags);
         Ok((run, judge))
     }
-}
-
-fn empty_model() -> ModelFlags {
-    ModelFlags {
-        model: None,
-        provider: None,
-        base_url: None,
-        turns: None,
-        latency_ms: None,
-        malformed_rate: None,
-        cap_tokens: None,
-        cap_cost: None,
-    }
-}
-
-fn empty_trace() -> TraceFlags {
-    TraceFlags { otlp: None, otlp_endpoint: None, otlp_protocol: None, otlp_content: false }
 }
 
 #[derive(Debug, Args)]
@@ -492,9 +475,7 @@ pub struct TournamentCmd {
 impl TournamentCmd {
     /// The run every method plays on each seed.
     pub fn run_args(&mut self) -> Result<RunArgs, String> {
-        let model = std::mem::replace(&mut self.model, empty_model());
-        let trace = std::mem::replace(&mut self.trace, empty_trace());
-        run_args(self.scenario.clone().unwrap_or_default(), None, model, trace, None, None, Vec::new(), false)
+        every_seeds_run(&self.scenario, &mut self.model, &mut self.trace)
     }
 }
 

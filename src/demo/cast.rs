@@ -109,7 +109,7 @@ const SOBER: Voice = Voice {
 };
 
 /// The most words the demo writes in a speech, below a higher word limit.
-const SPEECH_WORDS: u32 = 40;
+pub(crate) const SPEECH_WORDS: u32 = 40;
 
 /// Which side of the topic an agent is on.
 #[derive(Clone, Copy, Debug, PartialEq)]

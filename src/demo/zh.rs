@@ -377,8 +377,8 @@ impl Cast {
         let stance_short = stance_zh(topic, side, false, &who);
         // The seeds' limits are in English words; a Chinese sentence says as much in about three
         // characters a word (a name in Latin letters counts as one).
-        // At most as much as an English speech of the demo's (see `SPEECH_WORDS`).
-        let most = (word_limit.min(40) as usize * 3).max(30);
+        // At most as much as an English speech of the demo's.
+        let most = (word_limit.min(super::cast::SPEECH_WORDS) as usize * 3).max(30);
         let size = |s: &str| {
             let latin = s.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).count();
             s.chars().filter(|c| !c.is_ascii_alphanumeric()).count() + latin
