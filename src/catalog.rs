@@ -227,6 +227,12 @@ crate::json::settings! {
         pub first_byte_timeout_ms: u64 = set_u64,
         /// How long a stream may go silent between chunks.
         pub idle_timeout_ms: u64 = set_u64,
+        /// How long in all one call may wait out a key's rate limit (429s that say so) before
+        /// the run pauses on it; those waits use none of `max_retries`.
+        pub rate_limit_wait_ms: u64 = set_u64,
+        /// The span a key's rate limit counts calls over (every provider Agora knows counts
+        /// a minute; a local server may count less).
+        pub rate_window_ms: u64 = set_u64,
         /// Calls in flight at once (all bids of a turn go out together up to this).
         pub concurrency: u32 = set_u32,
         /// Stream speech so text appears as it is written.
@@ -242,6 +248,8 @@ impl Default for NetworkSettings {
             backoff_max_ms: 30_000,
             first_byte_timeout_ms: 60_000,
             idle_timeout_ms: 30_000,
+            rate_limit_wait_ms: 600_000,
+            rate_window_ms: 60_000,
             concurrency: 8,
             stream: true,
         }

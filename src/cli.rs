@@ -319,9 +319,7 @@ fn provider_model_with_key(
     let transport = Rc::new(crate::provider::native::NativeTransport::default());
     let model = crate::provider::HttpModel::new(endpoint, network, transport, clock)
         .map_err(|e| if e.contains("needs an API key") { format!("{e}: set AGORA_API_KEY") } else { e })?
-        .on_retry(Rc::new(|agent: &str, what: &str, ms: u64| {
-            eprintln!("retrying {agent}'s call in {} s: {what}", ms.div_ceil(1000))
-        }))
+        .on_retry(Rc::new(|wait: &crate::provider::Wait| eprintln!("{}", wait.words())))
         .on_notice(Rc::new(|what: &str| eprintln!("note: {what}")));
     Ok(model)
 }

@@ -38,9 +38,11 @@ pub enum Failure {
         status: u16,
         message: String,
     },
-    /// 429; `retry_after_ms` when the provider said how long to wait and it could be read.
+    /// 429; `retry_after_ms` when the provider said how long to wait and it could be read,
+    /// `limit` the calls a minute it said the key may make.
     RateLimited {
         retry_after_ms: Option<u64>,
+        limit: Option<u32>,
         message: String,
     },
     /// 429 or 402 saying the quota or spending limit is used up: waiting will not help.

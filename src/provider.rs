@@ -9,6 +9,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
+pub mod pace;
 pub mod secrets;
 pub mod sse;
 pub mod wire;
@@ -24,6 +25,7 @@ pub use crate::catalog::{preset, Dialect, NetworkSettings, Protocol, ProviderPre
 use crate::clock::Clock;
 use crate::failure::Adaptation;
 pub use crate::failure::{Failure, ProviderError};
+use crate::i18n::{say, tf};
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ModelError, Purpose};
 pub use secrets::Secrets;
 
@@ -132,8 +134,20 @@ pub fn classify(status: u16, retry_after: Option<&str>, body: &str) -> Failure {
     match status {
         401 | 403 => Failure::Auth { status, message },
         402 => Failure::Quota(message),
-        429 if quota => Failure::Quota(message),
-        429 => Failure::RateLimited { retry_after_ms: retry_after.and_then(parse_retry_after), message },
+        429 => {
+            // Gemini's free tier calls its limit per minute a "quota" too: a limit that
+            // waiting lifts is a rate, whatever word it uses.
+            let said = pace::read_refusal(body);
+            if said.spent || (quota && !said.per_minute) {
+                Failure::Quota(message)
+            } else {
+                Failure::RateLimited {
+                    retry_after_ms: retry_after.and_then(parse_retry_after).or(said.retry_ms),
+                    limit: said.limit,
+                    message,
+                }
+            }
+        }
         500..=599 => Failure::Server { status, message },
         _ => Failure::Rejected { status, message },
     }
@@ -353,8 +367,38 @@ impl Endpoint {
 
 /// Told of streamed text as it arrives: (agent, the text so far).
 pub type TextSink = Rc<dyn Fn(&str, &str)>;
-/// Told of each retry: (agent, what failed, milliseconds until the next try).
-pub type RetrySink = Rc<dyn Fn(&str, &str, u64)>;
+/// A call that waits before it goes: for whom, how long and why.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wait<'a> {
+    pub agent: &'a str,
+    pub ms: u64,
+    pub why: WaitWhy<'a>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WaitWhy<'a> {
+    /// The call failed and goes again: what failed, in words.
+    Retry(&'a str),
+    /// The call keeps within the calls a minute the key allows.
+    Paced { provider: &'a str, per_minute: u32 },
+}
+
+impl Wait<'_> {
+    /// The wait in the page's words.
+    pub fn words(&self) -> String {
+        let s = self.ms.div_ceil(1000);
+        match self.why {
+            WaitWhy::Retry(what) => tf(say::WaitRetry, &[("what", &what), ("agent", &self.agent), ("s", &s)]),
+            WaitWhy::Paced { provider, per_minute } => tf(
+                say::WaitPaced,
+                &[("provider", &provider), ("n", &per_minute), ("agent", &self.agent), ("s", &s)],
+            ),
+        }
+    }
+}
+
+/// Told of each wait before a call goes again or keeps within a key's limit.
+pub type RetrySink = Rc<dyn Fn(&Wait)>;
 /// Told of what the user should know about the provider: a feature it refused, say.
 pub type NoticeSink = Rc<dyn Fn(&str)>;
 
@@ -379,8 +423,27 @@ pub struct HttpModel {
     learned: Learned,
 }
 
-/// What providers have been found to refuse, by base URL and model name.
-pub type Learned = Rc<RefCell<BTreeMap<String, Dialect>>>;
+/// What providers have taught this session, by base URL and model name: the fields they refuse
+/// and the pace their rate limits allow.
+#[derive(Debug, Default)]
+pub struct Lessons {
+    dialects: BTreeMap<String, Dialect>,
+    paces: BTreeMap<String, pace::Pace>,
+}
+
+/// [`Lessons`] shared by the models a session makes.
+pub type Learned = Rc<RefCell<Lessons>>;
+
+impl Lessons {
+    /// Calls a minute `model` at `base_url` has been kept to, once a refusal taught it.
+    pub fn per_minute(&self, base_url: &str, model: &str) -> Option<u32> {
+        self.paces.get(&lessons_key(base_url, model)).and_then(pace::Pace::per_minute)
+    }
+}
+
+fn lessons_key(base_url: &str, model: &str) -> String {
+    format!("{} {model}", base_url.trim_end_matches('/'))
+}
 
 impl HttpModel {
     pub fn new(
@@ -479,12 +542,12 @@ impl HttpModel {
     }
 
     fn learned_key(&self, model: &str) -> String {
-        format!("{} {model}", self.endpoint.base_url.trim_end_matches('/'))
+        lessons_key(&self.endpoint.base_url, model)
     }
 
     /// What `model` accepts: the preset's dialect, plus what its refusals taught this session.
     fn dialect_for(&self, model: &str) -> Dialect {
-        self.learned.borrow().get(&self.learned_key(model)).copied().unwrap_or(self.preset.dialect)
+        self.learned.borrow().dialects.get(&self.learned_key(model)).copied().unwrap_or(self.preset.dialect)
     }
 
     /// The HTTP request for a call; only the headers the provider needs, so the CORS preflight
@@ -655,9 +718,15 @@ impl HttpModel {
         let mut plain: Option<ChatRequest> = None;
         // Fields the provider refused and Agora changed for this call.
         let mut adapted: Vec<Adaptation> = Vec::new();
+        let model = self.model_for(&request.agent).to_string();
+        // How long this call has waited out the key's rate limit so far.
+        let mut waited_for_rate = 0u64;
         let result = loop {
             if self.cancel.is_cancelled() {
                 break Err(Failure::Cancelled);
+            }
+            if let Err(stopped) = self.keep_pace(&request.agent, &model).await {
+                break Err(stopped);
             }
             match self.attempt(plain.as_ref().unwrap_or(request)).await {
                 Ok(mut response) => {
@@ -667,11 +736,10 @@ impl HttpModel {
                 // Each field at most once a call: the same refusal again is an error.
                 Err(Failure::Adaptable(change)) if adapted.len() < MAX_ADAPTATIONS => {
                     let (dialect, adaptation) = *change;
-                    let model = self.model_for(&request.agent).to_string();
                     let known = self.dialect_for(&model);
                     let merged = known.with(dialect);
                     let new = merged != known;
-                    self.learned.borrow_mut().insert(self.learned_key(&model), merged);
+                    self.learned.borrow_mut().dialects.insert(self.learned_key(&model), merged);
                     if let (true, Some(sink)) = (new, &self.on_notice) {
                         sink(&self.secrets.scrub(&format!(
                             "{} refused {} for {model} ({}). Agora {} and asked again, and will for the rest of this session.",
@@ -695,15 +763,39 @@ impl HttpModel {
                     stripped.response_format = crate::model::ResponseFormat::Text;
                     plain = Some(stripped);
                 }
-                Err(failure) if failure.retryable() && attempt < self.settings.max_retries => {
-                    let after = match &failure {
-                        Failure::RateLimited { retry_after_ms, .. } => *retry_after_ms,
-                        _ => None,
+                // A key's limit is waited out, up to the time the settings allow in all, and
+                // what it taught paces the calls after it: a free tier slows a run, never ends it.
+                Err(Failure::RateLimited { retry_after_ms, limit, message })
+                    if waited_for_rate < self.settings.rate_limit_wait_ms =>
+                {
+                    self.pace_of(&model, |p| p.refused(self.clock.now_ms(), limit));
+                    let failure = Failure::RateLimited { retry_after_ms, limit, message };
+                    // The wait the provider names, and room for its clock to differ from ours.
+                    let wait = match retry_after_ms {
+                        Some(_) => {
+                            backoff_ms(&self.settings, 0, retry_after_ms, 0.0) + pace::MARGIN_MS as u64
+                        }
+                        None => backoff_ms(&self.settings, attempt.min(3), None, self.jitter()),
                     };
-                    let wait = backoff_ms(&self.settings, attempt, after, self.jitter());
+                    waited_for_rate += wait.max(1);
+                    let what = failure.retry_note(self.preset, &self.endpoint.base_url);
+                    if let Some(sink) = &self.on_retry {
+                        let what = self.secrets.scrub(&what);
+                        sink(&Wait { agent: &request.agent, ms: wait, why: WaitWhy::Retry(&what) });
+                    }
+                    attempt += 1;
+                    let stop = Box::pin(self.cancel.cancelled());
+                    if let Either::Right(_) = select(self.clock.sleep(wait), stop).await {
+                        break Err(Failure::Cancelled);
+                    }
+                }
+                Err(failure @ Failure::RateLimited { .. }) => break Err(failure),
+                Err(failure) if failure.retryable() && attempt < self.settings.max_retries => {
+                    let wait = backoff_ms(&self.settings, attempt, None, self.jitter());
                     if let Some(sink) = &self.on_retry {
                         let what = failure.retry_note(self.preset, &self.endpoint.base_url);
-                        sink(&request.agent, &self.secrets.scrub(&what), wait);
+                        let what = self.secrets.scrub(&what);
+                        sink(&Wait { agent: &request.agent, ms: wait, why: WaitWhy::Retry(&what) });
                     }
                     attempt += 1;
                     let stop = Box::pin(self.cancel.cancelled());
@@ -730,6 +822,29 @@ impl HttpModel {
                     base_url,
                 })))
             }
+        }
+    }
+
+    /// What this session has seen of `model`'s rate limit, to read or to teach.
+    fn pace_of<T>(&self, model: &str, f: impl FnOnce(&mut pace::Pace) -> T) -> T {
+        let window = self.settings.rate_window_ms as f64;
+        let mut lessons = self.learned.borrow_mut();
+        let pace = lessons.paces.entry(self.learned_key(model)).or_insert_with(|| pace::Pace::over(window));
+        f(pace)
+    }
+
+    /// Waits, when the key's limit has been learnt, for the next moment a call to `model` may
+    /// go without being refused; says so while it waits.
+    async fn keep_pace(&self, agent: &str, model: &str) -> Result<(), Failure> {
+        let (wait, per_minute) = self.pace_of(model, |p| (p.reserve(self.clock.now_ms()), p.per_minute()));
+        let Some(per_minute) = per_minute.filter(|_| wait > 0) else { return Ok(()) };
+        if let Some(sink) = &self.on_retry {
+            sink(&Wait { agent, ms: wait, why: WaitWhy::Paced { provider: self.preset.label, per_minute } });
+        }
+        let stop = Box::pin(self.cancel.cancelled());
+        match select(self.clock.sleep(wait), stop).await {
+            Either::Left(_) => Ok(()),
+            Either::Right(_) => Err(Failure::Cancelled),
         }
     }
 

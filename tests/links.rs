@@ -118,6 +118,8 @@ impl Settings {
             backoff_max_ms,
             first_byte_timeout_ms,
             idle_timeout_ms: first_byte_timeout_ms / 2 + 1,
+            rate_limit_wait_ms: backoff_max_ms * 3 + 7,
+            rate_window_ms: backoff_base_ms + 11,
             concurrency,
             stream,
         };

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use agora::clock::SystemClock;
 use agora::model::{ChatMessage, ChatModel, ChatRequest, Purpose};
 use agora::provider::native::NativeTransport;
-use agora::provider::{Endpoint, HttpModel, NetworkSettings};
+use agora::provider::{Endpoint, HttpModel, NetworkSettings, Wait, WaitWhy};
 
 mod common;
 use common::Server;
@@ -182,7 +182,7 @@ fn a_refused_key_ends_the_run_with_a_clear_error_and_no_retry() {
     let (code, _, stderr) = runner(&args, Some("bad"));
     assert_eq!(code, 1);
     assert!(stderr.contains("refused the key (401: Incorrect API key provided)"), "{stderr}");
-    assert!(!stderr.contains("retrying"), "{stderr}");
+    assert!(!stderr.contains("again in"), "{stderr}");
 }
 
 fn model(url: &str, settings: NetworkSettings) -> HttpModel {
@@ -199,6 +199,14 @@ fn keyed_model(url: &str, settings: NetworkSettings, key: Option<&str>) -> HttpM
     };
     HttpModel::new(endpoint, settings, Rc::new(NativeTransport::default()), Rc::new(SystemClock::default()))
         .unwrap()
+}
+
+/// What a wait before a retry says failed (the whole sentence for any other wait).
+fn retry_words(w: &Wait) -> String {
+    match w.why {
+        WaitWhy::Retry(what) => what.to_string(),
+        _ => w.words(),
+    }
 }
 
 fn speech() -> ChatRequest {
@@ -219,7 +227,7 @@ fn streams_over_real_http_survive_faults() {
     let (sink, retry_sink) = (seen.clone(), retried.clone());
     let m = model(&server.url, fast.clone())
         .on_text(Rc::new(move |_, text: &str| sink.borrow_mut().push(text.to_string())))
-        .on_retry(Rc::new(move |_, what: &str, _| retry_sink.borrow_mut().push(what.to_string())));
+        .on_retry(Rc::new(move |w: &Wait| retry_sink.borrow_mut().push(retry_words(w))));
     let reply = futures::executor::block_on(m.complete(&speech())).unwrap();
     // Each fault cost one retry, in order: none was skipped over.
     let retried = retried.borrow();
@@ -294,7 +302,7 @@ fn streamed_replies_and_stream_errors_that_repeat_the_key_come_out_clean() {
     let m = keyed_model(&server.url, fast, Some(SENTINEL))
         .with_secrets(["sk-a-remembered-key-99", "x"])
         .on_text(Rc::new(move |_, text: &str| t.borrow_mut().push(text.to_string())))
-        .on_retry(Rc::new(move |_, what: &str, _| r.borrow_mut().push(what.to_string())));
+        .on_retry(Rc::new(move |w: &Wait| r.borrow_mut().push(retry_words(w))));
     // An error event naming the key, twice: the retry note and the final error are clean.
     let e = futures::executor::block_on(m.complete(&speech())).unwrap_err().to_string();
     assert!(e.contains(&format!("error in the middle of its reply: Key {REMOVED} is over its limit")), "{e}");
@@ -599,7 +607,7 @@ fn anthropic_overloaded_is_retried_like_any_server_error() {
     let m =
         HttpModel::new(endpoint, fast, Rc::new(NativeTransport::default()), Rc::new(SystemClock::default()))
             .unwrap()
-            .on_retry(Rc::new(move |_, what: &str, _| sink.borrow_mut().push(what.to_string())));
+            .on_retry(Rc::new(move |w: &Wait| sink.borrow_mut().push(retry_words(w))));
     let reply = futures::executor::block_on(m.complete(&speech())).unwrap();
     assert!(reply.content.starts_with("Reply "), "{reply:?}");
     assert_eq!(*notes.borrow(), ["Anthropic had a server error (529: Overloaded)."]);
@@ -874,4 +882,64 @@ fn a_refusal_that_repeats_the_key_is_kept_without_it() {
         ("events", w.events),
         ("markdown", w.markdown),
     ]);
+}
+
+/// Calls made together on a key whose limit is `calls` a window, the server refusing in
+/// `dialect`: every call is answered, and what the waits said.
+fn calls_on_a_limited_key(dialect: &str, calls: usize) -> (Vec<String>, Vec<(u64, Option<u32>)>) {
+    let settings = NetworkSettings {
+        backoff_base_ms: 50,
+        backoff_max_ms: 200,
+        rate_window_ms: 2000,
+        stream: false,
+        ..Default::default()
+    };
+    let server = Server::start(&["--rate", &format!("3/2000/{dialect}")]);
+    let waits = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = waits.clone();
+    let m = model(&server.url, settings).on_retry(Rc::new(move |w: &Wait| {
+        let per_minute = match w.why {
+            WaitWhy::Paced { per_minute, .. } => Some(per_minute),
+            WaitWhy::Retry(_) => None,
+        };
+        sink.borrow_mut().push((w.ms, per_minute));
+    }));
+    let requests: Vec<ChatRequest> = (0..calls).map(|_| speech()).collect();
+    let replies =
+        futures::executor::block_on(futures::future::join_all(requests.iter().map(|r| m.complete(r))));
+    let texts = replies.into_iter().map(|r| r.expect("every call is answered").content).collect();
+    let waits = waits.borrow().clone();
+    (texts, waits)
+}
+
+#[test]
+fn a_free_tiers_limit_slows_a_run_and_never_ends_it() {
+    // Gemini's free tier states its figure (3 a window of 2 s: 90 a minute) and the wait.
+    let (texts, waits) = calls_on_a_limited_key("gemini", 8);
+    assert_eq!(texts.len(), 8);
+    let refused = waits.iter().filter(|(_, paced)| paced.is_none()).count();
+    let paced: Vec<u32> = waits.iter().filter_map(|(_, paced)| *paced).collect();
+    // Only the first burst meets refusals: once the figure is known, calls keep within it.
+    assert!(refused <= 5, "{refused} refusals: {waits:?}");
+    assert!(!paced.is_empty(), "calls waited for the limit: {waits:?}");
+    assert!(paced.iter().all(|&n| n == 90), "the limit said per minute: {paced:?}");
+
+    // A server that says nothing but "rate limit reached": the limit is counted from the calls
+    // that went before the refusals, and every call is still answered.
+    let (texts, waits) = calls_on_a_limited_key("plain", 6);
+    assert_eq!(texts.len(), 6);
+    assert!(waits.iter().any(|(_, paced)| paced.is_some()), "{waits:?}");
+}
+
+#[test]
+fn a_limit_waited_out_longer_than_the_settings_allow_pauses_the_run() {
+    let settings = NetworkSettings {
+        backoff_base_ms: 50,
+        backoff_max_ms: 100,
+        rate_limit_wait_ms: 300,
+        ..Default::default()
+    };
+    let server = Server::start(&["--fault", "429x50"]);
+    let e = futures::executor::block_on(model(&server.url, settings).complete(&speech())).unwrap_err();
+    assert!(e.to_string().contains("for longer than Agora waits for a key's limit"), "{e}");
 }

@@ -732,7 +732,21 @@ fn Spending() -> impl IntoView {
                 .cost
                 .map(|c| tf(say::EstimateCost, &[("cost", &crate::text::fixed(c, 4))]))
                 .unwrap_or_default();
-            Some(tf(
+            // On a key whose rate limit a run has met, how fast a run can go at all.
+            let pace = controller.per_minute(s).filter(|_| e.calls > 0).map(|n| {
+                let turns_a_minute = f64::from(n) * f64::from(e.turns) / f64::from(e.calls);
+                let provider = crate::catalog::preset(&s.model.provider).map_or("", |p| p.label);
+                tf(
+                    say::EstimatePace,
+                    &[
+                        ("provider", &provider),
+                        ("n", &n),
+                        ("turns", &crate::text::fixed(turns_a_minute, u32::from(turns_a_minute < 10.0))),
+                        ("minutes", &e.calls.div_ceil(n)),
+                    ],
+                )
+            });
+            let line = tf(
                 say::EstimateLine,
                 &[
                     ("calls", &e.calls),
@@ -741,7 +755,13 @@ fn Spending() -> impl IntoView {
                     ("turns", &turns),
                     ("time", &time.unwrap_or_default()),
                 ],
-            ))
+            );
+            // Chinese sentences follow one another without a space.
+            let gap = if crate::i18n::lang() == crate::i18n::Lang::ZhHans { "" } else { " " };
+            Some(match pace {
+                Some(pace) => format!("{line}{gap}{pace}"),
+                None => line,
+            })
         })
     });
     view! {

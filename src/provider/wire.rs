@@ -193,6 +193,10 @@ fn anthropic_refusal(response: &mut ChatResponse, stop_reason: &Value, details: 
 
 /// The message of an error object as providers send it (`{"error": {"message": ...}}`).
 pub fn error_message(v: &Value) -> Option<String> {
+    // Gemini's OpenAI-compatible endpoint sends its error inside a list.
+    if let Some(first) = v.as_array().and_then(|a| a.first()) {
+        return error_message(first);
+    }
     let Some(e) = v.get("error") else {
         // SiliconFlow's errors: `{"code": 20012, "message": "...", "data": null}`.
         let coded = v.get("code").is_some() && v.get("choices").is_none();

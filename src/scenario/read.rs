@@ -189,6 +189,8 @@ pub(crate) mod tests {
                 backoff_max_ms: 3,
                 first_byte_timeout_ms: 4,
                 idle_timeout_ms: 5,
+                rate_limit_wait_ms: 8,
+                rate_window_ms: 9,
                 concurrency: 6,
                 stream: false,
             },

@@ -15,6 +15,10 @@ for (let i = 0; i < args.length; i++) {
     server.fault(kind, Number(times ?? 1));
   } else if (args[i] === '--key' || args[i] === '--persona' || args[i] === '--log') {
     i++;
+  } else if (args[i] === '--rate') {
+    // CALLS/WINDOW_MS/DIALECT: a key's rate limit.
+    const [calls, windowMs, dialect] = args[++i].split('/');
+    server.rateLimit(Number(calls), Number(windowMs), dialect);
   } else if (args[i] === '--latency') {
     server.latency = Number(args[++i]);
   }

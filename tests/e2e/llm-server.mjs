@@ -70,6 +70,20 @@ export const refusalExplanation = (n) => `This request was declined by a policy 
 /** What an Anthropic reply had begun before its refusal: kept raw, never said. */
 export const REFUSAL_PARTIAL = 'Hello..';
 
+/** A 429 for a call over the key's limit, in the words of `rate.dialect`. */
+function rateRefusal(res, headers, rate, waitS, model) {
+  if (rate.dialect === 'plain') {
+    return res.writeHead(429, headers).end(JSON.stringify({ error: { code: '1302', message: 'Rate limit reached for requests' } }));
+  }
+  const perMinute = Math.round((rate.calls * 60000) / rate.windowMs);
+  const metric = 'generativelanguage.googleapis.com/generate_content_free_tier_requests';
+  const message = 'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.\n'
+    + `* Quota exceeded for metric: ${metric}, limit: ${perMinute}, model: ${model}\nPlease retry in ${waitS}s.`;
+  return res.writeHead(429, headers).end(JSON.stringify([{ error: { code: 429, message, status: 'RESOURCE_EXHAUSTED',
+    details: [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: metric, quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier', quotaValue: String(perMinute) }] },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${Math.ceil(Number(waitS))}s` }] } }]));
+}
+
 /** The models GET /v1/models lists. */
 export const MODELS = ['claude-test', 'gpt-5-mini', 'test-model'];
 
@@ -205,7 +219,7 @@ function certificate() {
  */
 export async function startLlmServer({ http2 = false, key = null, persona = null } = {}) {
   if (persona !== null && !PERSONAS.includes(persona)) throw new Error(`unknown persona ${persona}`);
-  const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0, persona, inFlight: 0, mostInFlight: 0 };
+  const state = { latency: 0, chunkDelay: 0, faults: [], requests: [], aborted: 0, persona, inFlight: 0, mostInFlight: 0, rate: null };
   const handler = (req, res) => {
     const cors = {
       'access-control-allow-origin': '*',
@@ -286,6 +300,18 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
       }
       if (state.persona === 'siliconflow' && fault === '404') {
         return res.writeHead(400, json).end(JSON.stringify({ code: 20012, message: 'Model does not exist. Please check it carefully.', data: null }));
+      }
+      // A key's rate limit, counted over the last `windowMs` as a provider counts a minute.
+      if (state.rate) {
+        const rate = state.rate;
+        const now = Date.now();
+        rate.accepted = rate.accepted.filter((t) => t > now - rate.windowMs);
+        if (rate.accepted.length >= rate.calls) {
+          rate.refused += 1;
+          const waitS = ((rate.accepted[0] + rate.windowMs - now) / 1000).toFixed(3);
+          return rateRefusal(res, json, rate, waitS, body.model);
+        }
+        rate.accepted.push(now);
       }
       if (fault === 'no-tools' && body.tools?.length) return err(400, 'tools is not supported for this model');
       if (fault === 'echo-key-401') return err(401, `Invalid API key: ${sent} (known to us as ${maskedKey(sent)})`);
@@ -437,11 +463,22 @@ export async function startLlmServer({ http2 = false, key = null, persona = null
     },
     get aborted() { return state.aborted; },
     get mostInFlight() { return state.mostInFlight; },
+    /**
+     * Refuses calls over `calls` in any `windowMs` with a 429 as `dialect` words it: `gemini`
+     * (Google AI Studio's free tier: a "quota" per minute with its figure and a retry delay in
+     * the body, inside a list) or `plain` (a bare "Rate limit reached for requests", as Zhipu
+     * says it: no figure, no delay). Gemini's figure is said per minute, as the window scales.
+     */
+    rateLimit(calls, windowMs, dialect = 'plain') {
+      if (!['gemini', 'plain'].includes(dialect)) throw new Error(`unknown rate dialect ${dialect}`);
+      state.rate = { calls, windowMs, dialect, accepted: [], refused: 0 };
+    },
+    get refused() { return state.rate?.refused ?? 0; },
     fault(kind, times = 1) {
       if (!FAULTS.includes(kind)) throw new Error(`unknown fault ${kind}`);
       for (let i = 0; i < times; i++) state.faults.push(kind);
     },
-    reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0, persona: null, mostInFlight: 0 }); },
+    reset() { Object.assign(state, { faults: [], requests: [], latency: 0, chunkDelay: 0, aborted: 0, persona: null, mostInFlight: 0, rate: null }); },
     close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); setTimeout(ok, 500); }),
   };
 }

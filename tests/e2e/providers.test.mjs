@@ -336,7 +336,7 @@ test('429 and 5xx are retried with backoff, Retry-After honoured; a spent quota 
   await opened(page);
   llm.fault('429-retry-after');
   await page.getByTestId('step').click();
-  await waitForText(page.getByTestId('retry-note'), /429.*again in 1 s/);
+  await waitForText(page.getByTestId('retry-note'), /429.*again in 2 s/);
   await settled(page, 2);
   assert.equal(llm.requests.length, 3 + 1 + 1);
 
@@ -352,6 +352,35 @@ test('429 and 5xx are retried with backoff, Retry-After honoured; a spent quota 
   await waitForText(page.getByTestId('run-error'), /quota or spending limit is used up/);
   assert.equal(llm.requests.length, 3);
   assert.deepEqual(errors.filter((e) => !/429|500/.test(e)), []);
+});
+
+test("a free key's rate limit slows the run, says so before the next Run, and never ends it", async () => {
+  llm.reset();
+  const { page, errors } = await openApp(session.browser, session.server.url);
+  await useServer(page, 'rail-debate', { turns: 3 });
+  // The limit is counted over 3 s where a provider counts a minute: the scenario's
+  // network.rate_window_ms, which no field shows, written into the saved scenario.
+  await eventually(async () => assert.ok((await page.evaluate(() => localStorage.getItem('agora.scenario'))).includes('test-model')));
+  await page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('agora.scenario'));
+    Object.assign(s.model.network, { rate_window_ms: 3000, backoff_base_ms: 100 });
+    localStorage.setItem('agora.scenario', JSON.stringify(s));
+  });
+  await page.reload();
+  await page.getByTestId('api-key').fill(SENTINEL);
+  await page.getByTestId('api-key').dispatchEvent('change');
+  // Google AI Studio's free tier: three calls a window, refused with its figure a minute.
+  llm.rateLimit(3, 3000, 'gemini');
+  await page.getByTestId('run').click();
+  await waitForText(page.getByTestId('retry-note'),
+    /Other OpenAI-compatible allows this key about 60 calls a minute: \S.* call waits \d+ s to stay within it, and the run goes on\./, 30000);
+  await waitForStatus(page, 'Finished', 60000);
+  assert.equal(await page.getByTestId('message').count(), 4, 'the opening and three turns');
+  // One refusal taught the figure; every call after it kept within it.
+  assert.equal(llm.refused, 1, `refused ${llm.refused} calls`);
+  await waitForText(page.getByTestId('estimate'),
+    /allows this key about 60 calls a minute \(learnt from its answers this session\), so about 15 turns a minute: the run takes at least 1 min\./);
+  assert.deepEqual(errors.filter((e) => !/429/.test(e)), []);
 });
 
 test('broken streams: bad chunks and error events are retried, a dropped stream keeps its text', async () => {

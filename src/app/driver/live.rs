@@ -28,6 +28,12 @@ impl Controller {
         Ok(Endpoint::of(scenario, key))
     }
 
+    /// Calls a minute the scenario's provider has been found to allow its model this session.
+    pub fn per_minute(&self, scenario: &Scenario) -> Option<u32> {
+        let m = &scenario.model;
+        self.learned.with_value(|l| l.borrow().per_minute(&m.effective_base_url(), &m.name))
+    }
+
     /// Asks the scenario's provider which models it offers: their names and a report (how many,
     /// and which of the scenario's and its agents' models are not among them), or what is wrong.
     pub async fn check_connection(&self, scenario: Scenario) -> Result<(Vec<String>, String), String> {
@@ -139,9 +145,7 @@ impl Controller {
                 this.live_text.set(Some((agent.to_string(), text.to_string())))
             }))
             .on_notice(Rc::new(move |what: &str| this.notice.set(what.to_string())))
-            .on_retry(Rc::new(move |agent: &str, what: &str, ms: u64| {
-                this.retry_note.set(format!("{what} Trying {agent}'s call again in {} s.", ms.div_ceil(1000)))
-            }));
+            .on_retry(Rc::new(move |wait: &crate::provider::Wait| this.retry_note.set(wait.words())));
         Ok(Rc::new(model))
     }
 }
