@@ -102,7 +102,7 @@ impl DemoModel {
                 ))
             }
             (Cue::Speak { topic, word_limit, last_speaker, last_text, first }, _) => {
-                ChatResponse::text(self.cast.speech(
+                ChatResponse::text(cast::closed(self.cast.speech(
                     me,
                     topic,
                     *word_limit,
@@ -112,7 +112,7 @@ impl DemoModel {
                         *first,
                     ),
                     &mut rng,
-                ))
+                )))
             }
             (Cue::Director { .. }, _) => {
                 ChatResponse::text(self.cast.direct(request, me, malformed, &mut rng))
@@ -123,11 +123,11 @@ impl DemoModel {
             ),
             (Cue::Negotiate(cue), _) => ChatResponse::text(negotiate(cue, malformed, &mut rng)),
             (Cue::Optimize(cue), _) => ChatResponse::text(optimize(cue, malformed)),
-            (Cue::Describe { topic, word_limit, .. }, Purpose::TopicSpecifier) => {
-                ChatResponse::text(self.cast.specify(topic, &request.agent, *word_limit, &mut rng))
-            }
+            (Cue::Describe { topic, word_limit, .. }, Purpose::TopicSpecifier) => ChatResponse::text(
+                cast::closed(self.cast.specify(topic, &request.agent, *word_limit, &mut rng)),
+            ),
             (Cue::Describe { subject, topic, word_limit }, _) => {
-                ChatResponse::text(self.cast.describe(subject, topic, *word_limit, &mut rng))
+                ChatResponse::text(cast::closed(self.cast.describe(subject, topic, *word_limit, &mut rng)))
             }
             (Cue::None, _) => ChatResponse::text("I have nothing to add."),
         };

@@ -284,6 +284,13 @@ macro_rules! scenario_methods {
                 }
             }
 
+            /// Whether any call of the method says the scenario's topic.
+            pub fn reads_topic(self) -> bool {
+                match self {
+                    $(MethodKind::$kind => <crate::methods::$module::settings::Settings as MethodSettings>::READS_TOPIC,)*
+                }
+            }
+
             /// Whether the scenario's turn limit ends the run.
             pub fn ends_at_turn_limit(self) -> bool {
                 match self {

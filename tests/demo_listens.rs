@@ -389,9 +389,16 @@ fn with_chinese_as_the_scenarios_language_the_demo_debates_in_chinese_and_answer
                 }
                 assert!(!rest.chars().any(|c| c.is_ascii_alphabetic()), "{id}, {topic}: English in {text:?}");
                 if before != now && names.contains(before) && *now != host {
-                    // The last speaker is answered by name, with a clause of their own words.
+                    // The last speaker is answered by name, with a clause of their own words;
+                    // the handoff's sides by their Chinese names.
+                    let called = match before.as_str() {
+                        "Proponent" => "正方",
+                        "Opponent" => "反方",
+                        "Neutral" => "中立方",
+                        name => name,
+                    };
                     assert!(
-                        text.contains(before.as_str()),
+                        text.contains(called),
                         "{id}, {topic}: {now} does not answer {before} ({heard:?}): {text:?}"
                     );
                     // A question is answered as one; anything else is taken up in quotes.
@@ -530,5 +537,112 @@ fn a_director_neither_thanks_itself_nor_repeats_a_line_the_class_just_heard() {
                 );
             }
         }
+    }
+}
+
+/// Every speech of the presets that talk, on a class's topics, in English and Chinese: (preset,
+/// topic, speaker, text), in order, a run after another.
+fn class_debates(turns: u32) -> Vec<Vec<(String, String, String)>> {
+    let topics = [
+        ("", "Should our school ban mobile phones during lessons?"),
+        ("", "Should the school library spend its money on paper books or on e-readers?"),
+        ("", "This House would abolish school uniforms."),
+        ("Chinese (简体中文)", "城市应该优先发展地铁还是共享单车？"),
+        ("Chinese (简体中文)", "本院认为应当禁止中小学生带手机进校园。"),
+        ("Chinese (简体中文)", "学校是否应该取消期末考试？"),
+    ];
+    let mut runs = Vec::new();
+    for id in ["rail-debate", "daily-show-director", "ai-morality-handoff", "town-hall-selector"] {
+        for (language, topic) in topics {
+            for seed in 1..=3 {
+                let mut s = presets::find(id).unwrap().scenario();
+                s.language = language.into();
+                let _ = s.set_topic(topic.into(), true);
+                s.seed = seed;
+                s.max_turns = turns;
+                if let agora::scenario::Method::Director(d) = &mut s.method {
+                    d.stop_probability = 0.0;
+                }
+                let said = common::run_demo(s)
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Message { speaker, text, kind, .. } if *kind != MessageKind::Injected => {
+                            Some((id.to_string(), speaker.clone(), text.clone()))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                runs.push(said);
+            }
+        }
+    }
+    runs
+}
+
+/// The pieces of `text` set in quotes (“…”).
+fn quotes(text: &str) -> Vec<&str> {
+    text.split('“').skip(1).filter_map(|rest| rest.split('”').next()).collect()
+}
+
+#[test]
+fn a_quote_of_the_last_speaker_never_stops_where_their_sentence_turns_round() {
+    let mut checked = 0;
+    for run in class_debates(10) {
+        for pair in run.windows(2) {
+            let ((_, _, before), (id, now, text)) = (&pair[0], &pair[1]);
+            for quote in quotes(text).into_iter().filter(|q| q.split_whitespace().count() >= 3) {
+                let Some(at) = before.find(quote) else { continue };
+                checked += 1;
+                let after = before[at + quote.len()..].trim_start_matches(['.', '?', '!']);
+                // What the speaker went on to say did not turn the quoted words round.
+                for turn in [", but", " but ", " or ", ", and", ", however"] {
+                    assert!(
+                        !after.starts_with(turn),
+                        "{id}: {now} quotes {quote:?} of {before:?}, which went on {turn:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} quotes checked");
+}
+
+#[test]
+fn nobody_opens_a_speech_with_their_own_name_and_chinese_quotes_end_once() {
+    for run in class_debates(10) {
+        for (id, speaker, text) in &run {
+            assert!(!text.starts_with(&format!("{speaker}:")), "{id}: {speaker} names itself: {text:?}");
+            for doubled in ["？”。", "！”。", "。”。", "?”?", "?”.", "?’?"] {
+                assert!(!text.contains(doubled), "{id}: {doubled} in {text:?}");
+            }
+            // "中小学生" said whole, never cut to the "小学生" inside it.
+            if text.contains("小学生") {
+                let cut = text.match_indices("小学生").any(|(at, _)| !text[..at].ends_with('中'));
+                assert!(!cut, "{id}: {text:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_host_never_asks_a_guest_the_same_question_twice_in_a_long_show() {
+    for run in class_debates(30) {
+        let Some((id, _, _)) = run.first() else { continue };
+        if id != "daily-show-director" {
+            continue;
+        }
+        let host = presets::find(id).unwrap().scenario();
+        let agora::scenario::Method::Director(d) = &host.method else { unreachable!() };
+        let mut asked: Vec<&str> = Vec::new();
+        for (_, speaker, text) in run.iter().filter(|(_, s, _)| *s == d.director) {
+            let _ = speaker;
+            for question in text.split_inclusive(['?', '？']).filter(|q| q.ends_with(['?', '？'])) {
+                // The question's own sentence, not what led up to it.
+                let question = question.rsplit(['.', '。', '!', '！', '”']).next().unwrap_or(question).trim();
+                assert!(!asked.contains(&question), "the host asks {question:?} again: {run:#?}");
+                asked.push(question);
+            }
+        }
+        assert!(asked.len() >= 8, "{asked:?}");
     }
 }

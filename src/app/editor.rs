@@ -28,6 +28,25 @@ fn DemoSays() -> impl IntoView {
         }
     };
     let free = if crate::i18n::lang() == crate::i18n::Lang::ZhHans { "zhipu" } else { "gemini" };
+    // The model in the tab's pace on this device: this scenario's turns at the speeds its
+    // warm-up ran here, this session's or the last kept.
+    let controller = expect_context::<Controller>();
+    let pace = Memo::new(move |_| {
+        let (model, read, write) = controller
+            .intab
+            .loaded
+            .with(|l| l.as_ref().map(|l| (l.source.clone(), l.prompt_per_s, l.tokens_per_s)))
+            .or_else(super::storage::intab_pace)?;
+        if !controller.demo_ready.get() {
+            return None;
+        }
+        let per_turn = editor.scenario.with(|s| {
+            let mut on_tab = s.clone();
+            super::models::pick_provider(&mut on_tab, crate::intab::PROVIDER);
+            super::demo::estimate(&on_tab)?.duration(read, write).map(|(_, turn)| turn)
+        })?;
+        Some(tf(say::EdInTabPace, &[("s", &crate::text::fixed(per_turn.max(1.0), 0)), ("model", &model)]))
+    });
     // The built-in model is offered only where the browser says it has one or can fetch one.
     let builtin = RwSignal::new(None::<bool>);
     leptos::task::spawn_local(async move {
@@ -52,14 +71,20 @@ fn DemoSays() -> impl IntoView {
                     Some(true) => Some(view! {
                         <li><button type="button" class="link" data-testid="real-builtin" on:click=pick(crate::catalog::BUILTIN)>{t(say::EdRealBuiltin)}</button></li>
                     }.into_any()),
-                    Some(false) => Some(view! {
-                        <li class="muted" data-testid="real-builtin-none">{t(say::EdRealNoBuiltin)}</li>
-                    }.into_any()),
-                    None => None,
+                    _ => None,
                 }}
-                <li><button type="button" class="link" data-testid="real-intab" on:click=pick(crate::intab::PROVIDER)>{t(say::EdRealInTab)}</button></li>
+                <li>
+                    <button type="button" class="link" data-testid="real-intab" on:click=pick(crate::intab::PROVIDER)>{t(say::EdRealInTab)}</button>
+                    <span class="muted" data-testid="real-intab-pace">
+                        " "{move || pace.get().unwrap_or_else(|| t(say::EdInTabPaceUnknown).to_string())}
+                    </span>
+                </li>
                 <li><button type="button" class="link" data-testid="real-key" on:click=pick(free)>{t(say::EdRealKey)}</button></li>
             </ul>
+            // Said apart from the list, so it does not read as one of the ways.
+            {move || (builtin.get() == Some(false)).then(|| view! {
+                <p class="muted" data-testid="real-builtin-none">{t(say::EdRealNoBuiltin)}</p>
+            })}
         </div>
     }
 }
@@ -85,12 +110,20 @@ pub fn Editor() -> impl IntoView {
                 {text_field(t(say::EdFieldTitle), "title", |s| s.title.clone(), |s, v| s.title = v, false)}
                 {text_field(t(say::EdFieldTopic), "topic", |s| s.topic.clone(), move |s, v| {
                     let preset = crate::presets::is_title(&s.title);
+                    // A preset's title as the page says it: on a Chinese page the new title
+                    // reads "《每日秀》：…", not the English show's name before a Chinese topic.
+                    if preset {
+                        s.title = crate::presets::title_words(&s.title).to_string();
+                    }
                     let changed = s.set_topic(v, preset);
                     if changed != TopicFollow::default() {
                         follow.update(|f| *f = f.and(changed));
                     }
                 }, true)}
-                <Show when=move || s.with(|s| s.model.is_demo())>
+                <Show when=move || s.with(|s| !s.method.kind().reads_topic())>
+                    <p class="notice" data-testid="topic-unread">{t(say::EdTopicUnread)}</p>
+                </Show>
+                <Show when=move || s.with(|s| s.model.is_demo() && s.method.kind().reads_topic())>
                     <DemoSays />
                 </Show>
                 {move || {

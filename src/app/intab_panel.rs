@@ -188,6 +188,7 @@ impl PanelState {
                     prompt_per_s: number(&info, "prompt_per_s"),
                     tokens_per_s: number(&info, "tokens_per_s"),
                 };
+                super::storage::keep_intab_pace(&label, load.prompt_per_s, load.tokens_per_s);
                 tab.loaded.set(Some(Loaded {
                     source: label,
                     picked,

@@ -18,6 +18,7 @@ const SCENARIO_KEY: &str = "agora.scenario";
 const RUN_KEY: &str = "agora.run";
 const HISTORY_KEY: &str = "agora.history";
 const LINKS_AT_KEY: &str = "agora.linksAt";
+const INTAB_PACE_KEY: &str = "agora.intab.pace";
 /// The comparison open in the frame, as it stands (see [`keep_open_comparison`]).
 const OPEN_COMPARISON_KEY: &str = "agora.comparison";
 /// Set while the app shows a comparison's frame.
@@ -81,6 +82,20 @@ pub fn keep_saved(scenario: RwSignal<Scenario>, notice: RwSignal<Option<String>>
             warn(notice, &format!("Your scenario could not be saved ({e}): it is kept in memory only."));
         }
     });
+}
+
+/// How fast the model in the tab ran its warm-up on this device when it last loaded: its name,
+/// and the tokens a second it read and wrote. Kept, so a teacher who loaded it the day before
+/// sees its pace before loading it again.
+pub fn intab_pace() -> Option<(String, f64, f64)> {
+    let text = get(INTAB_PACE_KEY).ok().flatten()?;
+    let (source, read, write): (String, f64, f64) = serde_json::from_str(&text).ok()?;
+    (read > 0.0 && write > 0.0).then_some((source, read, write))
+}
+
+/// Keeps what [`intab_pace`] reads.
+pub fn keep_intab_pace(source: &str, read_per_s: f64, write_per_s: f64) {
+    let _ = set(INTAB_PACE_KEY, &serde_json::json!([source, read_per_s, write_per_s]).to_string());
 }
 
 /// The "links open at" setting as the user typed it (empty when unset, or when storage cannot be

@@ -333,7 +333,14 @@ impl Cast {
     ) -> Option<(String, String)> {
         let phrase = self.taken_up(topic, name, text, most)?;
         let asked = phrase.ends_with('?');
-        let first = phrase.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+        // What is asked starts after anything quoted before it and after the name it is put to
+        // ("‘Should we…?’ Samantha Bee, what did the others get right?" asks "what").
+        let question = phrase.rsplit(['’', '”']).next().unwrap_or(&phrase).trim_start();
+        let question = match question.split_once(", ") {
+            Some((to, rest)) if to == me.name || to.eq_ignore_ascii_case("everyone") => rest,
+            _ => question,
+        };
+        let first = question.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
         let first = first.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '\'');
         let quote = format!("“{}”", phrase.replace('“', "‘").replace('”', "’"));
         let side = Side::of(me.stance);
@@ -902,8 +909,30 @@ pub(crate) struct Heard<'a> {
     pub first: bool,
 }
 
+/// `text` with no stop after a quote that ends its own sentence: "“…吗？”。" is "“…吗？”", and
+/// "…say about “Should we?”?" is "…say about “Should we?”". A topic quoted whole brings its own.
+pub(crate) fn closed(text: String) -> String {
+    const DOUBLED: [(&str, &str); 8] = [
+        ("？”。", "？”"),
+        ("！”。", "！”"),
+        ("。”。", "。”"),
+        ("？”？", "？”"),
+        ("?”?", "?”"),
+        ("?”.", "?”"),
+        ("!”.", "!”"),
+        ("?’?", "?’"),
+    ];
+    if !text.contains(['”', '’']) {
+        return text;
+    }
+    DOUBLED.iter().fold(text, |t, (twice, once)| t.replace(twice, once))
+}
+
 /// How much of the end of a prompt the demo reads for what was said lately: some fifteen speeches.
 const RECENT_BYTES: usize = 4096;
+/// How much a host reads back for the questions it has asked: a show of some sixty speeches,
+/// so a guest is never asked the same thing twice in one.
+pub(crate) const HOST_RECENT_BYTES: usize = 16 * 1024;
 
 impl<'a> Heard<'a> {
     /// The last speech from a cue, and the end of `request`'s messages: of its last message
@@ -914,6 +943,16 @@ impl<'a> Heard<'a> {
         last: Option<(&'a str, &'a str)>,
         first: bool,
     ) -> Self {
+        Self::reading(request, last, first, RECENT_BYTES)
+    }
+
+    /// As [`Heard::of`], reading back `bytes` of the prompt.
+    pub(crate) fn reading(
+        request: &'a crate::model::ChatRequest,
+        last: Option<(&'a str, &'a str)>,
+        first: bool,
+        bytes: usize,
+    ) -> Self {
         let tail = |text: &'a str, most: usize| {
             let mut from = text.len().saturating_sub(most);
             while !text.is_char_boundary(from) {
@@ -923,21 +962,35 @@ impl<'a> Heard<'a> {
         };
         let messages = &request.messages;
         let last_text = messages.last().map_or("", |m| m.content.as_str());
-        if last_text.len() >= RECENT_BYTES || messages.len() <= 2 {
-            return Heard { last, recent: std::borrow::Cow::Borrowed(tail(last_text, RECENT_BYTES)), first };
+        if last_text.len() >= bytes || messages.len() <= 2 {
+            return Heard { last, recent: std::borrow::Cow::Borrowed(tail(last_text, bytes)), first };
         }
         let mut parts: Vec<&str> = Vec::new();
         let mut size = 0;
-        for m in messages.iter().rev().take(24) {
-            if size >= RECENT_BYTES {
+        for m in messages.iter().rev().take((bytes / 170).max(24)) {
+            if size >= bytes {
                 break;
             }
-            let piece = tail(&m.content, RECENT_BYTES - size);
+            let piece = tail(&m.content, bytes - size);
             size += piece.len();
             parts.push(piece);
         }
         parts.reverse();
         Heard { last, recent: std::borrow::Cow::Owned(parts.join("\n")), first }
+    }
+
+    /// The questions a host may put next, `ask` writing each to its guest: none this guest has
+    /// been asked in what the host reads back, and of those the ones nobody was asked lately;
+    /// when the guest has been asked them all, the one asked longest ago.
+    pub(crate) fn not_asked<'p>(&self, questions: &[&'p str], ask: impl Fn(&str) -> String) -> Vec<&'p str> {
+        let to_guest = self.unheard(questions, ask);
+        let to_anyone = self.unheard(questions, fixed_part);
+        let both: Vec<&str> = to_guest.iter().copied().filter(|q| to_anyone.contains(q)).collect();
+        if both.is_empty() {
+            to_guest
+        } else {
+            both
+        }
     }
 
     /// The lines of `points` the conversation has not heard lately, `said` writing each as it

@@ -100,7 +100,7 @@ impl Named {
 const PARTIES: &[(&str, &str, &str, &str)] = &[
     ("parent parents", "parents", "家长 父母", "家长"),
     ("pupil pupils schoolchildren", "pupils", "", "学生"),
-    ("student students", "students", "高中生 中学生 小学生 大学生 学生", "学生"),
+    ("student students", "students", "大中小学生 中小学生 高中生 中学生 小学生 大学生 学生", "学生"),
     ("teacher teachers", "teachers", "老师 教师", "老师"),
     ("child children kid kids", "children", "孩子 儿童 小孩", "孩子"),
     ("teen teens teenager teenagers adolescents", "teenagers", "青少年", "青少年"),
@@ -727,11 +727,14 @@ pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usi
         let words = &words[start..];
         // Whole, or up to where a second clause joins it ("... will create jobs" of "... will
         // create jobs and pay for itself"); a clause too long for either is not quoted: a cut
-        // one says something its speaker did not.
+        // one says something its speaker did not. Never cut before "but", "or" or a comma's
+        // "and": what follows turns the first half round ("may sound easier, but ...", "one
+        // way or another", "it sounds simple, and it would not be").
         let phrase = if words.len() <= most + 3 {
             words.join(" ")
         } else {
-            let join = (3..words.len()).find(|&i| is_word(words[i], "and but or while because"));
+            let join =
+                (3..words.len()).find(|&i| is_word(words[i], "and because") && !words[i - 1].ends_with(','));
             match join {
                 Some(i) if i <= most + 3 => words[..i].join(" "),
                 _ if words.len() <= 2 * most => words.join(" "),

@@ -165,7 +165,11 @@ fn clauses<'a>(text: &'a str, names: &[&str]) -> Vec<&'a str> {
 
 /// The page's words for the voices from outside the cast that a scenario names in English: a
 /// Chinese speech names them so, not in English.
-const ROLES: [(&str, &str); 6] = [
+const ROLES: [(&str, &str); 9] = [
+    // The handoff debate's three sides, whose English names are what its seed reads.
+    ("Proponent", "正方"),
+    ("Opponent", "反方"),
+    ("Neutral", "中立方"),
     ("Audience member", "观众"),
     ("Debate Moderator", "辩论主持人"),
     ("Moderator", "主持人"),
@@ -424,8 +428,9 @@ impl Cast {
             "{next}，其他人有没有说对的地方？",
             "{next}，你的邻居会怎么看{it}？",
         ];
-        let line = heard.unheard(&lines, fixed_part).choose(rng).copied().unwrap_or(lines[0]);
-        line.replace("{next}", name_zh(next)).replace("{it}", &it).replace("{who}", who)
+        let fill = |l: &str| l.replace("{next}", name_zh(next)).replace("{it}", &it).replace("{who}", who);
+        let line = heard.not_asked(&lines, fill).choose(rng).copied().unwrap_or(lines[0]);
+        fill(line)
     }
 
     /// The director's closing words: a moderator's, or a show host's, leaving the class with a

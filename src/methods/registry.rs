@@ -42,6 +42,9 @@ pub trait MethodSettings: Default + ReadPresent {
     const INJECTS_OPENING: bool = true;
     /// Whether the scenario's turn limit ends the run.
     const ENDS_AT_TURN_LIMIT: bool = true;
+    /// Whether any call it makes says the scenario's topic (a game played by its rules alone
+    /// does not: the topic only names its runs).
+    const READS_TOPIC: bool = true;
     /// Whether its calls read the shared templates (conversation description, header, system
     /// message, history header).
     const SHARED_TEMPLATES: bool = true;

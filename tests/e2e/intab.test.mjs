@@ -230,6 +230,23 @@ test('a bidding debate runs to its turn limit on the tiny model with no malforme
   await context.close();
 });
 
+test('once the model in the tab has loaded here, the demo says its pace on this device beside it, and after a reload too', async () => {
+  const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const { page, errors } = await openApp(context);
+  await onTab(page, 'rail-debate', 'models/tiny.gguf', 2);
+  await downloadAndLoad(page);
+  await waitForText(page.getByTestId('intab-engine'), /Loaded: models\/tiny\.gguf .*tokens a second measured here/);
+  await page.getByTestId('field-model.provider').selectOption('demo');
+  const pace = /^On this device: about \d+ s a turn for this scenario \(at the speed models\/tiny\.gguf ran here when it last loaded\)\.$/;
+  await waitForText(page.getByTestId('real-intab-pace'), pace);
+  // The next day, before it is loaded again, the figure measured here is still said.
+  await page.reload();
+  await page.getByTestId('tab-scenario').click();
+  await waitForText(page.getByTestId('real-intab-pace'), pace, 30000);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the model in the tab judges a finished run: its grammar gives every agent a score on every dimension, with a warning', async () => {
   const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 720 } });
   const { page, errors } = await openApp(context);

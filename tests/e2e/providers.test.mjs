@@ -363,7 +363,7 @@ test("a free key's rate limit slows the run, says so before the next Run, and ne
   await eventually(async () => assert.ok((await page.evaluate(() => localStorage.getItem('agora.scenario'))).includes('test-model')));
   await page.evaluate(() => {
     const s = JSON.parse(localStorage.getItem('agora.scenario'));
-    Object.assign(s.model.network, { rate_window_ms: 3000, backoff_base_ms: 100 });
+    s.model.network = { ...s.model.network, rate_window_ms: 3000, backoff_base_ms: 100 };
     localStorage.setItem('agora.scenario', JSON.stringify(s));
   });
   await page.reload();
@@ -373,7 +373,7 @@ test("a free key's rate limit slows the run, says so before the next Run, and ne
   llm.rateLimit(3, 3000, 'gemini');
   await page.getByTestId('run').click();
   await waitForText(page.getByTestId('retry-note'),
-    /Other OpenAI-compatible allows this key about 60 calls a minute: \S.* call waits \d+ s to stay within it, and the run goes on\./, 30000);
+    /OpenAI allows this key about 60 calls a minute: \S.* call waits \d+ s to stay within it, and the run goes on\./, 30000);
   await waitForStatus(page, 'Finished', 60000);
   assert.equal(await page.getByTestId('message').count(), 4, 'the opening and three turns');
   // One refusal taught the figure; every call after it kept within it.

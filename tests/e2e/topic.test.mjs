@@ -88,6 +88,10 @@ for (const [lang, size] of [['en', { width: 1280, height: 720 }], ['en', { width
       assert.match(words, /Google AI Studio's Gemini, Groq, OpenRouter's free models/);
     }
     await screenshot(page, `topic/demo-says-${lang}-${size.width}`);
+    // The model in the tab says its pace here once it has loaded here; this browser never did.
+    await waitForText(page.getByTestId('real-intab-pace'), lang === 'zh'
+      ? /^在这里加载过一次之后，这里会显示它在这台设备上的速度。$/
+      : /^Once it has loaded here, its pace on this device shows here\.$/);
     // Each way leads to its model, whose settings then say what this device allows.
     await page.getByTestId('real-intab').click();
     assert.equal(await page.getByTestId('field-model.provider').inputValue(), 'browser');
@@ -128,3 +132,29 @@ test('where the browser says it has a built-in model (a stand-in), the demo offe
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+for (const lang of ['en', 'zh']) {
+  test(`in ${lang}, a new topic keeps the preset's title as the page says it, and the negotiation game says it does not read the topic`, async () => {
+    const options = lang === 'zh' ? { locale: 'zh-CN' } : {};
+    const { page, context, errors } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 }, 'preset-list', options);
+    await page.getByTestId('open-daily-show-director').click();
+    await page.getByTestId('tab-scenario').click();
+    const topic = lang === 'zh' ? '学校是否应该取消期末考试？' : 'Should our school ban mobile phones during lessons?';
+    await page.getByTestId('field-topic').fill(topic);
+    const title = await page.getByTestId('field-title').inputValue();
+    assert.equal(title, lang === 'zh' ? `《每日秀》：${topic}` : `The Daily Show: ${topic}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+    // The game's topic only names its runs: the editor says so and offers no way to real speech.
+    const game = await openApp(session.browser, session.server.url, { width: 1280, height: 720 }, 'preset-list', options);
+    await game.page.getByTestId('open-trading-game').click();
+    await game.page.getByTestId('tab-scenario').click();
+    await waitForText(game.page.getByTestId('topic-unread'), lang === 'zh'
+      ? /^谈判游戏不会读取话题：玩家只按游戏规则交易，话题只用来给这次运行命名。$/
+      : /^The negotiation game does not read the topic: its players trade by the game's rules alone/);
+    assert.equal(await game.page.getByTestId('demo-says').count(), 0);
+    await screenshot(game.page, `topic/unread-${lang}`);
+    assert.deepEqual(game.errors, []);
+    await game.context.close();
+  });
+}

@@ -20,7 +20,7 @@ impl Cast {
         else {
             return String::new();
         };
-        let heard = Heard::of(request, None, false);
+        let heard = Heard::reading(request, None, false, crate::demo::cast::HOST_RECENT_BYTES);
         // The director's remark is on the last speech, unless that was its own opening.
         let heard_from = last_speaker.as_deref().filter(|s| me.is_none_or(|p| !p.name.eq_ignore_ascii_case(s)));
         let topic = self.topic(topic);
@@ -84,9 +84,9 @@ impl Cast {
                 if topic.options_en().is_some() {
                     questions.push("{next}, what would make you switch sides?");
                 }
-                // Not a question the class heard lately, to whomever it went.
-                let question = heard.unheard(&questions, fixed_part).choose(rng).copied().unwrap_or("");
-                question.replace("{next}", &next).replace("{it}", &it).replace("{who}", who)
+                let fill = |q: &str| q.replace("{next}", &next).replace("{it}", &it).replace("{who}", who);
+                let question = heard.not_asked(&questions, fill).choose(rng).copied().unwrap_or("");
+                fill(question)
             }
             // A moderator put over a debate closes it as a moderator, not as the show's host; both
             // leave the class with the last words said.
@@ -151,6 +151,6 @@ impl Cast {
                 format!("{gesture} {}", sentence_case(&line))
             }
         };
-        limit_words(&text, *word_limit)
+        limit_words(&crate::demo::cast::closed(text), *word_limit)
     }
 }

@@ -21,7 +21,7 @@ impl Cast {
         let name = me.map_or(request.agent.clone(), |p| p.name.clone());
         let last = last_speaker.as_deref().map(|s| (s, last_text.as_str()));
         let speech = self.speech(me, topic, (*word_limit).min(35), Heard::of(request, last, *first), rng);
-        let speech = format!("{name}: {speech}");
+        let speech = crate::demo::cast::closed(speech);
         // Hand off to the most opposed debater most of the time, so the exchange has tension.
         let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
         let mut target = if chance(rng, 0.7) || ranked.len() == 1 {

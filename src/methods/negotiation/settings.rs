@@ -64,6 +64,7 @@ impl Default for NegotiationSettings {
 impl MethodSettings for NegotiationSettings {
     /// The trading game opens with its first player.
     const INJECTS_OPENING: bool = false;
+    const READS_TOPIC: bool = false;
     /// Each game applies the turn limit itself.
     const ENDS_AT_TURN_LIMIT: bool = false;
     /// The players read the game's own messages.
