@@ -130,12 +130,14 @@ pub fn heard_later(waiting: usize) -> Option<String> {
     }
 }
 
-/// The name the page shows for a message's speaker: the interjection row's two voices (recorded
-/// under their English names, which the models read) in the page's language, any other as it is.
+/// The name the page shows for a message's speaker: the interjection row's two voices and the
+/// debates' moderator who opens them (recorded under their English names, which the models
+/// read) in the page's language, any other as it is.
 pub fn speaker_words(name: &str) -> &str {
     match name {
         "Audience member" => t(say::AudienceMember),
         "Moderator" => t(say::Moderator),
+        "Debate Moderator" => t(say::DebateModerator),
         other => other,
     }
 }
@@ -149,6 +151,12 @@ pub fn topic_follow_words(follow: crate::scenario::TopicFollow) -> Option<String
         (false, n) => Some(tf(say::EdTopicFollowDescriptions, &[("n", &n)])),
         (true, n) => Some(tf(say::EdTopicFollowBoth, &[("n", &n)])),
     }
+}
+
+/// Whether Reset would clear something a class would want back: a run with a message in it.
+/// (A run reset before anything was said is no loss, and keeps nothing to undo.)
+pub fn worth_undoing(events: &[crate::events::Event]) -> bool {
+    events.iter().any(|e| matches!(e, crate::events::Event::Message { .. }))
 }
 
 /// The language a Chinese page offers a scenario without one.
@@ -166,6 +174,21 @@ pub fn offers_language(page: crate::i18n::Lang, mode: Status, language: &str) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reset_keeps_a_run_to_undo_only_once_something_was_said() {
+        let mut s = crate::presets::find("rail-debate").unwrap().scenario();
+        s.max_turns = 2;
+        let clock = std::rc::Rc::new(crate::clock::FrozenClock);
+        let model = std::rc::Rc::new(crate::demo::DemoModel::new(&s, clock.clone()));
+        let mut run = crate::engine::Run::new(s, model, clock).unwrap();
+        futures::executor::block_on(run.run_to_end());
+        let events = run.events().to_vec();
+        let said = events.iter().position(|e| matches!(e, crate::events::Event::Message { .. })).unwrap();
+        assert!(!worth_undoing(&events[..said]), "nothing said yet");
+        assert!(worth_undoing(&events[..=said]));
+        assert!(worth_undoing(&events));
+    }
 
     #[test]
     fn only_a_chinese_page_at_rest_offers_chinese_to_a_scenario_without_a_language() {
@@ -204,8 +227,9 @@ mod tests {
         assert_eq!(speaker_words("Audience member"), "Audience member");
         crate::i18n::speak(Some(crate::i18n::zh::TABLE));
         let (audience, moderator) = (speaker_words("Audience member"), speaker_words("Moderator"));
+        let opener = speaker_words("Debate Moderator");
         crate::i18n::speak(None);
-        assert_eq!((audience, moderator), ("观众", "主持人"));
+        assert_eq!((audience, moderator, opener), ("观众", "主持人", "辩论主持人"));
     }
 
     #[test]

@@ -646,3 +646,31 @@ fn a_host_never_asks_a_guest_the_same_question_twice_in_a_long_show() {
         assert!(asked.len() >= 8, "{asked:?}");
     }
 }
+
+#[test]
+fn every_side_of_a_handoff_debate_speaks_in_ten_turns() {
+    for run in class_debates(10) {
+        let Some((id, _, _)) = run.first() else { continue };
+        if id != "ai-morality-handoff" {
+            continue;
+        }
+        for side in ["Proponent", "Opponent", "Neutral"] {
+            assert!(run.iter().any(|(_, s, _)| s == side), "{side} never speaks: {run:#?}");
+        }
+    }
+}
+
+#[test]
+fn a_chinese_selectors_reply_names_its_choice_where_autogens_reading_finds_it() {
+    for seed in 1..=12 {
+        let mut s = presets::find("town-hall-selector").unwrap().scenario();
+        s.language = "Chinese (简体中文)".into();
+        s.seed = seed;
+        s.max_turns = 10;
+        for e in common::run_demo(s) {
+            if let Event::SelectorChoice { raw, matched, attempts, .. } = e {
+                assert_eq!(attempts, 1, "seed {seed}: {raw:?} read as {matched:?}");
+            }
+        }
+    }
+}

@@ -358,8 +358,12 @@ impl Controller {
 
     /// Shows the run saved before the page was left, as it was.
     pub fn restore(&self, restored: storage::Restored) {
-        let effects =
-            self.with_session(|s| s.restore(restored.file.events, restored.replay, restored.position));
+        self.bring_back((restored.file.events, restored.replay, restored.position));
+    }
+
+    /// Shows a run as [`Self::snapshot`] took it: its events, whether a replay, and how far.
+    pub fn bring_back(&self, (events, replay, position): (Vec<Event>, bool, usize)) {
+        let effects = self.with_session(|s| s.restore(events, replay, position));
         self.apply(effects);
     }
 

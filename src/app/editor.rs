@@ -75,8 +75,8 @@ fn DemoSays() -> impl IntoView {
                 }}
                 <li>
                     <button type="button" class="link" data-testid="real-intab" on:click=pick(crate::intab::PROVIDER)>{t(say::EdRealInTab)}</button>
-                    <span class="muted" data-testid="real-intab-pace">
-                        " "{move || pace.get().unwrap_or_else(|| t(say::EdInTabPaceUnknown).to_string())}
+                    <span class="muted pace" data-testid="real-intab-pace">
+                        {move || pace.get().unwrap_or_else(|| t(say::EdInTabPaceUnknown).to_string())}
                     </span>
                 </li>
                 <li><button type="button" class="link" data-testid="real-key" on:click=pick(free)>{t(say::EdRealKey)}</button></li>

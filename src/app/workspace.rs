@@ -417,6 +417,29 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
     // The buttons that come and go are drawn again only when they do (a button redrawn under the
     // pointer would lose the click).
     let undo = Memo::new(move |_| shown.with(|c| c.undo_answer));
+    // What the last Reset cleared, while nothing has been run since: Undo brings it back.
+    let cleared = RwSignal::new(None::<(Vec<crate::events::Event>, bool, usize)>);
+    Effect::new(move |_| {
+        if !matches!(controller.mode.get(), Mode::Idle) {
+            cleared.set(None);
+        }
+    });
+    let reset = move |_| {
+        let before = controller.snapshot().filter(|(events, _, _)| crate::controls::worth_undoing(events));
+        controller.reset();
+        cleared.set(before);
+        // The focus leaves Reset for Run: a Space meant to play (the projector's key) must not
+        // press Reset again.
+        if let Some(run) = run_button.0.get_untracked() {
+            let _ = run.focus();
+        }
+    };
+    let undo_reset = move |_| {
+        if let Some(run) = cleared.get_untracked() {
+            cleared.set(None);
+            controller.bring_back(run);
+        }
+    };
     let replay = Memo::new(move |_| shown.with(|c| c.step_back.is_some()));
     view! {
         <div class="controls" role="toolbar" aria-label=t(say::RunControls)>
@@ -456,9 +479,14 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             >
                 {t(say::Stop)}
             </button>
-            <button data-testid="reset" on:click=move |_| controller.reset()>
+            <button data-testid="reset" on:click=reset>
                 {t(say::Reset)}
             </button>
+            {move || cleared.with(Option::is_some).then(|| view! {
+                <button data-testid="undo-reset" title=t(say::UndoResetTitle) on:click=undo_reset>
+                    {t(say::UndoReset)}
+                </button>
+            })}
             <projector::ProjectorButton />
             {move || {
                 undo.get().then(|| view! {

@@ -259,7 +259,7 @@ const FRAME_WORDS: &str = "says say asks heard wrong agree disagree backwards an
 /// Answers to a question whose answer is not yes or no, `{who}` who asked it.
 const ANSWERS_QUESTION: [&str; 3] = [
     "{who} asks {quote}, and here is my answer",
-    "to the question {quote}, my answer is clear",
+    "to the question {quote}, here is what I think",
     "{who} asks {quote}, and it deserves a straight answer",
 ];
 /// Answers to a yes/no question, `{yes}` the answer.
@@ -342,7 +342,9 @@ impl Cast {
         };
         let first = question.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
         let first = first.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '\'');
-        let quote = format!("“{}”", phrase.replace('“', "‘").replace('”', "’"));
+        // A question is quoted as it was asked of me, not with the lines that led up to it.
+        let quoted = if asked { question } else { phrase.as_str() };
+        let quote = format!("“{}”", quoted.replace('“', "‘").replace('”', "’"));
         let side = Side::of(me.stance);
         // A yes or a no, with the reason the speech goes on to give: a question that doubts
         // (who pays, what it costs) is answered yes by a critic and no by a supporter.

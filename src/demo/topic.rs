@@ -725,22 +725,14 @@ pub(crate) fn key_phrase(text: &str, speaker: &str, ignore: &[String], most: usi
         // A quote starts where a clause does, not on the word that joined it to the last.
         let start = words.iter().position(|w| !is_word(w, "and but or so then because")).unwrap_or(0);
         let words = &words[start..];
-        // Whole, or up to where a second clause joins it ("... will create jobs" of "... will
-        // create jobs and pay for itself"); a clause too long for either is not quoted: a cut
-        // one says something its speaker did not. Never cut before "but", "or" or a comma's
-        // "and": what follows turns the first half round ("may sound easier, but ...", "one
-        // way or another", "it sounds simple, and it would not be").
-        let phrase = if words.len() <= most + 3 {
-            words.join(" ")
-        } else {
-            let join =
-                (3..words.len()).find(|&i| is_word(words[i], "and because") && !words[i - 1].ends_with(','));
-            match join {
-                Some(i) if i <= most + 3 => words[..i].join(" "),
-                _ if words.len() <= 2 * most => words.join(" "),
-                _ => return,
-            }
-        };
+        // The clause whole, or not at all: a clause cut anywhere says something its speaker did
+        // not ("one way" of "one way or another", "Paper books may sound easier" of "..., but
+        // e-readers would last longer", "The science museum" of "The science museum and the zoo
+        // would each help").
+        if words.len() > 2 * most {
+            return;
+        }
+        let phrase = words.join(" ");
         let mut phrase = phrase.trim_end_matches([',', ':', ';']).to_string();
         if end == '?' && phrase.split_whitespace().count() == words.len() {
             phrase.push('?');

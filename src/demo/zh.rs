@@ -413,11 +413,12 @@ impl Cast {
         next: &str,
         topic: &Topic,
         heard: &Heard,
+        nobody_spoke: bool,
         rng: &mut ChaCha8Rng,
     ) -> String {
         let it = topic.it_zh();
         let who = topic.gainers().choose(rng).map_or("大家", |p| p.zh);
-        let lines = [
+        let mut lines = vec![
             "{next}，{it}对{who}意味着什么？",
             "{next}，说实话：到底谁会从中受益？",
             "{next}，你会对不同意你的{who}说些什么？",
@@ -428,6 +429,10 @@ impl Cast {
             "{next}，其他人有没有说对的地方？",
             "{next}，你的邻居会怎么看{it}？",
         ];
+        // Nobody has said anything to get right yet.
+        if nobody_spoke {
+            lines.retain(|l| !l.contains("其他人"));
+        }
         let fill = |l: &str| l.replace("{next}", name_zh(next)).replace("{it}", &it).replace("{who}", who);
         let line = heard.not_asked(&lines, fill).choose(rng).copied().unwrap_or(lines[0]);
         fill(line)

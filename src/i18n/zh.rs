@@ -146,6 +146,8 @@ fn say(what: Key) -> &'static str {
         Key::Stop => "停止",
         Key::Reset => "重置",
         Key::UndoAnswer => "撤回我上一次的回答",
+        Key::UndoReset => "撤销重置",
+        Key::UndoResetTitle => "恢复被重置清除的运行，和清除前一样",
         Key::UndoAnswerTitle => "回到你上一次作答那一步的开头，重新作答（原来的运行保留在历史记录中）",
         Key::StepBack => "后退一步",
         Key::StepBackTitle => "回放后退一步（投影视图中按 \u{2190}）",
@@ -270,6 +272,7 @@ fn say(what: Key) -> &'static str {
         Key::InterjectAs => "插话身份",
         Key::AudienceMember => "观众",
         Key::Moderator => "主持人",
+        Key::DebateModerator => "辩论主持人",
         Key::InterjectMessage => "内容（从下一次调用起，每位智能体都会听到）",
         Key::InterjectPlaceholder => "全班想说的话",
         Key::HeardLaterOne => {

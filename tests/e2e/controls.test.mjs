@@ -281,3 +281,37 @@ test("the demo model's module that cannot be fetched stops the run with one clea
   assert.equal(await messages(page), 11);
   await context.close();
 });
+
+for (const lang of ['en', 'zh']) {
+  test(`in ${lang}, Reset of a run with messages can be undone, and hands the focus to Run`, async () => {
+    const options = lang === 'zh' ? { locale: 'zh-CN' } : {};
+    const { page, errors, context } = await openApp(session.browser, session.server.url, { width: 1280, height: 720 }, 'preset-list', options);
+    await page.getByTestId('open-rail-debate').click();
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    // The Chinese status of a finished run starts so (src/i18n/zh.rs, StatusFinished).
+    await waitForStatus(page, lang === 'zh' ? '第 ' : 'Finished');
+    const texts = () => page.locator('[data-testid=message] [data-testid=message-text]').allTextContents();
+    const before = await texts();
+    const status = await page.getByTestId('status').textContent();
+    assert.ok(before.length > 3, `${before.length} messages`);
+    await page.getByTestId('reset').click();
+    await waitForCount(page, 'message', 0);
+    assert.ok(await page.getByTestId('run').evaluate((el) => el === document.activeElement), 'Run has the focus');
+    const undo = page.getByTestId('undo-reset');
+    await waitForText(undo, lang === 'zh' ? '撤销重置' : 'Undo reset');
+    await screenshot(page, `controls/undo-reset-${lang}`);
+    await undo.click();
+    await eventually(async () => assert.deepEqual(await texts(), before));
+    assert.equal(await page.getByTestId('status').textContent(), status);
+    await waitForCount(page, 'undo-reset', 0);
+    // Cleared again and a new run started: nothing is kept to undo.
+    await page.getByTestId('reset').click();
+    await waitForCount(page, 'undo-reset', 1);
+    await page.getByTestId('speed').selectOption('0');
+    await page.getByTestId('run').click();
+    await waitForCount(page, 'undo-reset', 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

@@ -61,7 +61,7 @@ impl Cast {
             }
             Purpose::DirectorPrompt if self.chinese => {
                 let next = next_speaker.clone().unwrap_or_else(|| "各位".into());
-                self.director_prompt_zh(&next, &topic, &heard, rng)
+                self.director_prompt_zh(&next, &topic, &heard, nobody_spoke, rng)
             }
             Purpose::DirectorSummary if self.chinese => {
                 let said = heard_from.map(|name| (name, last_text.as_str()));
@@ -83,6 +83,10 @@ impl Cast {
                 ];
                 if topic.options_en().is_some() {
                     questions.push("{next}, what would make you switch sides?");
+                }
+                // Nobody has said anything to get right yet.
+                if nobody_spoke {
+                    questions.retain(|q| !q.contains("the others"));
                 }
                 let fill = |q: &str| q.replace("{next}", &next).replace("{it}", &it).replace("{who}", who);
                 let question = heard.not_asked(&questions, fill).choose(rng).copied().unwrap_or("");

@@ -20,10 +20,22 @@ impl Cast {
         };
         let name = me.map_or(request.agent.clone(), |p| p.name.clone());
         let last = last_speaker.as_deref().map(|s| (s, last_text.as_str()));
-        let speech = self.speech(me, topic, (*word_limit).min(35), Heard::of(request, last, *first), rng);
+        let heard = Heard::of(request, last, *first);
+        // How often each side was handed the floor lately, by any of the three forms.
+        let lately = heard.recent.to_ascii_lowercase();
+        let handed = |name: &str| {
+            let name = name.to_ascii_lowercase();
+            lately.matches(&format!("transition to {name}")).count()
+                + lately.matches(&format!("\"next_agent_name\": \"{name}\"")).count()
+                + lately.matches(&format!("\"next_agent_name\":\"{name}\"")).count()
+        };
+        let speech = self.speech(me, topic, (*word_limit).min(35), heard, rng);
         let speech = crate::demo::cast::closed(speech);
-        // Hand off to the most opposed debater most of the time, so the exchange has tension.
-        let ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
+        // Hand off to the side heard least lately, so every side speaks; among those, to the
+        // most opposed debater most of the time, so the exchange has tension.
+        let least = options.iter().map(|o| handed(o)).min().unwrap_or(0);
+        let mut ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
+        ranked.sort_by_key(|o| usize::from(handed(o) > least));
         let mut target = if chance(rng, 0.7) || ranked.len() == 1 {
             ranked.first().map(|s| s.to_string()).unwrap_or_default()
         } else {

@@ -41,7 +41,9 @@ impl Cast {
         match rng.random_range(0..20) {
             0..12 => pick.clone(),
             12..15 => pick.to_ascii_lowercase(),
-            _ if self.chinese => format!("我选{pick}下一个发言。"),
+            // The name set off by punctuation, as the selector's reading (AutoGen's) needs it:
+            // a Latin name between Chinese characters is not found ("我选Ms. Lindqvist下…").
+            _ if self.chinese => format!("下一位发言的是：{pick}。"),
             _ => format!("I'd pick {pick} to play next."),
         }
     }
