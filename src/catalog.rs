@@ -124,6 +124,30 @@ pub const PROVIDERS: [ProviderPreset; 20] = [
     ProviderPreset { id: "custom", label: "Other OpenAI-compatible", protocol: Protocol::OpenAi, base_url: "", needs_key: false, dialect: OPENAI_STYLE, browser_note: "The server must allow calls from this page (CORS)." },
 ];
 
+/// Where a teacher gets a key for the provider `id`: its page of keys where its address is
+/// known to stay, else its site (a page of keys moves with its console).
+pub fn key_page(id: &str) -> Option<&'static str> {
+    Some(match id {
+        "openai" => "https://platform.openai.com/api-keys",
+        "anthropic" => "https://console.anthropic.com/settings/keys",
+        "gemini" => "https://aistudio.google.com/apikey",
+        "openrouter" => "https://openrouter.ai/keys",
+        "groq" => "https://console.groq.com/keys",
+        "together" => "https://api.together.ai/settings/api-keys",
+        "mistral" => "https://console.mistral.ai/api-keys",
+        "deepseek" => "https://platform.deepseek.com/api_keys",
+        "qwen" => "https://www.alibabacloud.com/product/modelstudio",
+        "qwen-cn" => "https://bailian.console.aliyun.com/",
+        "moonshot" => "https://platform.moonshot.ai/console/api-keys",
+        "moonshot-cn" => "https://platform.moonshot.cn/console/api-keys",
+        "zai" => "https://z.ai/",
+        "zhipu" => "https://open.bigmodel.cn/",
+        "siliconflow" => "https://cloud.siliconflow.com/account/ak",
+        "siliconflow-cn" => "https://cloud.siliconflow.cn/account/ak",
+        _ => return None,
+    })
+}
+
 /// The preset with this id.
 pub fn preset(id: &str) -> Option<&'static ProviderPreset> {
     PROVIDERS.iter().find(|p| p.id == id)

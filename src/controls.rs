@@ -153,12 +153,6 @@ pub fn topic_follow_words(follow: crate::scenario::TopicFollow) -> Option<String
     }
 }
 
-/// Whether Reset would clear something a class would want back: a run with a message in it.
-/// (A run reset before anything was said is no loss, and keeps nothing to undo.)
-pub fn worth_undoing(events: &[crate::events::Event]) -> bool {
-    events.iter().any(|e| matches!(e, crate::events::Event::Message { .. }))
-}
-
 /// The language a Chinese page offers a scenario without one.
 pub const OFFERED_LANGUAGE: &str = "简体中文";
 
@@ -174,21 +168,6 @@ pub fn offers_language(page: crate::i18n::Lang, mode: Status, language: &str) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reset_keeps_a_run_to_undo_only_once_something_was_said() {
-        let mut s = crate::presets::find("rail-debate").unwrap().scenario();
-        s.max_turns = 2;
-        let clock = std::rc::Rc::new(crate::clock::FrozenClock);
-        let model = std::rc::Rc::new(crate::demo::DemoModel::new(&s, clock.clone()));
-        let mut run = crate::engine::Run::new(s, model, clock).unwrap();
-        futures::executor::block_on(run.run_to_end());
-        let events = run.events().to_vec();
-        let said = events.iter().position(|e| matches!(e, crate::events::Event::Message { .. })).unwrap();
-        assert!(!worth_undoing(&events[..said]), "nothing said yet");
-        assert!(worth_undoing(&events[..=said]));
-        assert!(worth_undoing(&events));
-    }
 
     #[test]
     fn only_a_chinese_page_at_rest_offers_chinese_to_a_scenario_without_a_language() {

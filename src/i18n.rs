@@ -640,6 +640,8 @@ words! {
     EdTopicUnread = "The negotiation game does not read the topic: its players trade by the game's rules alone, and the topic only names the run.",
     EdInTabPace = "On this device: about {s} s a turn for this scenario (at the speed {model} ran here when it last loaded).",
     EdInTabPaceUnknown = "Once it has loaded here, its pace on this device shows here.",
+    MdKeyPage = "Get a key at ",
+    MdKeyPageEnd = ", then paste it into the key field below.",
     EdRealNoBuiltin = "This browser offers no built-in model.",
     EdRealInTab = "A model in this tab (a one-time download you can make the day before; then it works offline)",
     EdRealKey = "A provider's key (free tiers: Google AI Studio's Gemini, Groq, OpenRouter's free models; in mainland China, Zhipu's GLM-4-Flash and SiliconFlow's free models)",

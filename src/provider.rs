@@ -426,9 +426,14 @@ pub struct HttpModel {
 /// What providers have taught this session, by base URL and model name: the fields they refuse
 /// and the pace their rate limits allow.
 #[derive(Debug, Default)]
-pub struct Lessons {
-    dialects: BTreeMap<String, Dialect>,
-    paces: BTreeMap<String, pace::Pace>,
+pub struct Lessons(BTreeMap<String, Lesson>);
+
+/// What one model at one address has taught.
+#[derive(Debug, Default)]
+struct Lesson {
+    /// What it accepts, once a refusal changed it from the preset's.
+    dialect: Option<Dialect>,
+    pace: Option<pace::Pace>,
 }
 
 /// [`Lessons`] shared by the models a session makes.
@@ -437,7 +442,7 @@ pub type Learned = Rc<RefCell<Lessons>>;
 impl Lessons {
     /// Calls a minute `model` at `base_url` has been kept to, once a refusal taught it.
     pub fn per_minute(&self, base_url: &str, model: &str) -> Option<u32> {
-        self.paces.get(&lessons_key(base_url, model)).and_then(pace::Pace::per_minute)
+        self.0.get(&lessons_key(base_url, model)).and_then(|l| l.pace.as_ref()?.per_minute())
     }
 }
 
@@ -547,7 +552,12 @@ impl HttpModel {
 
     /// What `model` accepts: the preset's dialect, plus what its refusals taught this session.
     fn dialect_for(&self, model: &str) -> Dialect {
-        self.learned.borrow().dialects.get(&self.learned_key(model)).copied().unwrap_or(self.preset.dialect)
+        self.learned
+            .borrow()
+            .0
+            .get(&self.learned_key(model))
+            .and_then(|l| l.dialect)
+            .unwrap_or(self.preset.dialect)
     }
 
     /// The HTTP request for a call; only the headers the provider needs, so the CORS preflight
@@ -739,7 +749,8 @@ impl HttpModel {
                     let known = self.dialect_for(&model);
                     let merged = known.with(dialect);
                     let new = merged != known;
-                    self.learned.borrow_mut().dialects.insert(self.learned_key(&model), merged);
+                    self.learned.borrow_mut().0.entry(self.learned_key(&model)).or_default().dialect =
+                        Some(merged);
                     if let (true, Some(sink)) = (new, &self.on_notice) {
                         sink(&self.secrets.scrub(&format!(
                             "{} refused {} for {model} ({}). Agora {} and asked again, and will for the rest of this session.",
@@ -829,7 +840,8 @@ impl HttpModel {
     fn pace_of<T>(&self, model: &str, f: impl FnOnce(&mut pace::Pace) -> T) -> T {
         let window = self.settings.rate_window_ms as f64;
         let mut lessons = self.learned.borrow_mut();
-        let pace = lessons.paces.entry(self.learned_key(model)).or_insert_with(|| pace::Pace::over(window));
+        let lesson = lessons.0.entry(self.learned_key(model)).or_default();
+        let pace = lesson.pace.get_or_insert_with(|| pace::Pace::over(window));
         f(pace)
     }
 

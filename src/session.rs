@@ -123,6 +123,9 @@ pub struct Session {
     /// The run's floor (given from here while its step is away), and whether the show was
     /// ending when the step went away.
     away: (Option<FloorDesk>, bool),
+    /// What the last Reset cleared (its events, whether a replay, how far), while nothing else
+    /// has been loaded since: [`Session::undo_reset`] brings it back.
+    cleared: Option<(Vec<Event>, bool, usize)>,
     /// Called whenever a live run records an event, so the shell can schedule a redraw.
     on_event: Option<Rc<dyn Fn()>>,
 }
@@ -150,6 +153,7 @@ impl Session {
             cap: SpendingCap::default(),
             pending: Vec::new(),
             away: (None, false),
+            cleared: None,
             on_event: None,
         }
     }
@@ -197,10 +201,29 @@ impl Session {
 
     /// Drops whatever is loaded (a live run that played goes to the past runs first).
     pub fn reset(&mut self) -> Vec<Effect> {
+        // A run with a message in it is kept to undo; one reset before anything was said is no loss.
+        let kept = self
+            .snapshot()
+            .filter(|s| s.events.iter().any(|e| matches!(e, Event::Message { .. })))
+            .map(|s| (s.events.into_owned(), s.replay, s.position));
         let mut effects = self.archive();
         effects.extend([Effect::Forget, Effect::Redraw]);
         self.clear();
+        self.cleared = kept;
         effects
+    }
+
+    /// Whether Reset cleared a run that [`Session::undo_reset`] can bring back.
+    pub fn can_undo_reset(&self) -> bool {
+        self.cleared.is_some()
+    }
+
+    /// Brings back the run the last Reset cleared, as it was; nothing when there is none.
+    pub fn undo_reset(&mut self) -> Vec<Effect> {
+        match self.cleared.take() {
+            Some((events, replay, position)) => self.restore(events, replay, position),
+            None => Vec::new(),
+        }
     }
 
     /// Back to Idle with nothing loaded; work still out for what was loaded is dropped.
@@ -218,11 +241,14 @@ impl Session {
         self.status = Status::Idle;
         self.pending.clear();
         self.away = (None, false);
+        self.cleared = None;
     }
 
     /// Run: starts a run (`fresh` makes it, and is called only when one is needed), resumes a
     /// paused one, or plays a replay on.
     pub fn play(&mut self, fresh: impl FnOnce() -> Result<Run, String>) -> Result<Vec<Effect>, String> {
+        // A run started after a Reset leaves nothing of the cleared one to undo.
+        self.cleared = None;
         if self.is_replaying() && self.status != Status::Finished {
             if self.status != Status::Paused {
                 return Ok(Vec::new());
@@ -371,6 +397,8 @@ impl Session {
 
     /// Step: plays exactly one step (one replay step), starting a run if there is none.
     pub fn step(&mut self, fresh: impl FnOnce() -> Result<Run, String>) -> Result<Vec<Effect>, String> {
+        // A run started after a Reset leaves nothing of the cleared one to undo.
+        self.cleared = None;
         if self.working {
             return Ok(Vec::new());
         }

@@ -358,12 +358,19 @@ impl Controller {
 
     /// Shows the run saved before the page was left, as it was.
     pub fn restore(&self, restored: storage::Restored) {
-        self.bring_back((restored.file.events, restored.replay, restored.position));
+        let effects =
+            self.with_session(|s| s.restore(restored.file.events, restored.replay, restored.position));
+        self.apply(effects);
     }
 
-    /// Shows a run as [`Self::snapshot`] took it: its events, whether a replay, and how far.
-    pub fn bring_back(&self, (events, replay, position): (Vec<Event>, bool, usize)) {
-        let effects = self.with_session(|s| s.restore(events, replay, position));
+    /// Whether Reset cleared a run that Undo can bring back.
+    pub fn can_undo_reset(&self) -> bool {
+        self.with_session(|s| s.can_undo_reset())
+    }
+
+    /// Brings back the run the last Reset cleared, as it was.
+    pub fn undo_reset(&self) {
+        let effects = self.with_session(Session::undo_reset);
         self.apply(effects);
     }
 

@@ -220,6 +220,17 @@ pub fn ModelSettings() -> impl IntoView {
                         {note}
                     </p>
                 </Show>
+                {move || crate::catalog::key_page(&provider()).map(|page| {
+                    // Shown as an address a teacher can read aloud or type on another device.
+                    let shown = page.trim_start_matches("https://").trim_end_matches('/');
+                    view! {
+                        <p class="muted" data-testid="key-page">
+                            {t(say::MdKeyPage)}
+                            <a href=page target="_blank" rel="noopener">{shown.to_string()}</a>
+                            {t(say::MdKeyPageEnd)}
+                        </p>
+                    }
+                })}
                 <label class="field">
                     <span>{t(say::MdBaseUrl)}</span>
                     <input

@@ -86,16 +86,20 @@ pub fn keep_saved(scenario: RwSignal<Scenario>, notice: RwSignal<Option<String>>
 
 /// How fast the model in the tab ran its warm-up on this device when it last loaded: its name,
 /// and the tokens a second it read and wrote. Kept, so a teacher who loaded it the day before
-/// sees its pace before loading it again.
+/// sees its pace before loading it again. Kept as whole thousandths, "read write name": read
+/// back without a float parser, which would cost the page more than the rest of this.
 pub fn intab_pace() -> Option<(String, f64, f64)> {
     let text = get(INTAB_PACE_KEY).ok().flatten()?;
-    let (source, read, write): (String, f64, f64) = serde_json::from_str(&text).ok()?;
-    (read > 0.0 && write > 0.0).then_some((source, read, write))
+    let mut parts = text.splitn(3, ' ');
+    let mut rate = || parts.next()?.parse::<u64>().ok().filter(|&n| n > 0).map(|n| n as f64 / 1000.0);
+    let (read, write) = (rate()?, rate()?);
+    Some((parts.next()?.to_string(), read, write))
 }
 
 /// Keeps what [`intab_pace`] reads.
 pub fn keep_intab_pace(source: &str, read_per_s: f64, write_per_s: f64) {
-    let _ = set(INTAB_PACE_KEY, &serde_json::json!([source, read_per_s, write_per_s]).to_string());
+    let milli = |x: f64| (x * 1000.0).round().max(0.0) as u64;
+    let _ = set(INTAB_PACE_KEY, &format!("{} {} {source}", milli(read_per_s), milli(write_per_s)));
 }
 
 /// The "links open at" setting as the user typed it (empty when unset, or when storage cannot be

@@ -417,17 +417,17 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
     // The buttons that come and go are drawn again only when they do (a button redrawn under the
     // pointer would lose the click).
     let undo = Memo::new(move |_| shown.with(|c| c.undo_answer));
-    // What the last Reset cleared, while nothing has been run since: Undo brings it back.
-    let cleared = RwSignal::new(None::<(Vec<crate::events::Event>, bool, usize)>);
+    // Whether the last Reset can be undone: while nothing has been run since (the session keeps
+    // what it cleared).
+    let undoable = RwSignal::new(false);
     Effect::new(move |_| {
         if !matches!(controller.mode.get(), Mode::Idle) {
-            cleared.set(None);
+            undoable.set(false);
         }
     });
     let reset = move |_| {
-        let before = controller.snapshot().filter(|(events, _, _)| crate::controls::worth_undoing(events));
         controller.reset();
-        cleared.set(before);
+        undoable.set(controller.can_undo_reset());
         // The focus leaves Reset for Run: a Space meant to play (the projector's key) must not
         // press Reset again.
         if let Some(run) = run_button.0.get_untracked() {
@@ -435,10 +435,8 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
         }
     };
     let undo_reset = move |_| {
-        if let Some(run) = cleared.get_untracked() {
-            cleared.set(None);
-            controller.bring_back(run);
-        }
+        undoable.set(false);
+        controller.undo_reset();
     };
     let replay = Memo::new(move |_| shown.with(|c| c.step_back.is_some()));
     view! {
@@ -482,7 +480,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             <button data-testid="reset" on:click=reset>
                 {t(say::Reset)}
             </button>
-            {move || cleared.with(Option::is_some).then(|| view! {
+            {move || undoable.get().then(|| view! {
                 <button data-testid="undo-reset" title=t(say::UndoResetTitle) on:click=undo_reset>
                     {t(say::UndoReset)}
                 </button>

@@ -605,6 +605,8 @@ fn say(what: Key) -> &'static str {
         Key::EdTopicUnread => "谈判游戏不会读取话题：玩家只按游戏规则交易，话题只用来给这次运行命名。",
         Key::EdInTabPace => "在这台设备上：这个场景每轮大约 {s} 秒（按 {model} 上次在这里加载时的速度）。",
         Key::EdInTabPaceUnknown => "在这里加载过一次之后，这里会显示它在这台设备上的速度。",
+        Key::MdKeyPage => "在这里获取密钥：",
+        Key::MdKeyPageEnd => "，然后粘贴到下面的密钥框里。",
         Key::EdRealNoBuiltin => "这个浏览器没有自带的模型。",
         Key::EdRealInTab => "在本页里运行的模型（只需下载一次，可以提前一天下载好，之后离线也能用）",
         Key::EdRealKey => "服务商的密钥（有免费额度的：Google AI Studio 的 Gemini、Groq、OpenRouter 的免费模型；中国大陆：智谱 GLM-4-Flash、硅基流动的免费模型）",

@@ -4,8 +4,6 @@
 //! (a limit per minute or per day, the figure, how long to wait), and [`Pace`] keeps the calls
 //! that follow under the limit it learnt, so a lesson on a free key slows down but goes on.
 
-use std::collections::VecDeque;
-
 /// A minute, the span every provider Agora knows counts its limit over.
 pub const MINUTE_MS: f64 = 60_000.0;
 
@@ -94,9 +92,9 @@ pub struct Pace {
     /// The span the limit counts calls over (the settings' `rate_window_ms`).
     window: f64,
     /// When each call of the last window went, or is to go (ascending).
-    starts: VecDeque<f64>,
+    starts: Vec<f64>,
     /// When the provider refused a call for its rate, over the last window.
-    refusals: VecDeque<f64>,
+    refusals: Vec<f64>,
     /// Calls a window the provider accepts, once a refusal has said or shown it.
     per_window: Option<u32>,
 }
@@ -110,7 +108,7 @@ impl Default for Pace {
 impl Pace {
     /// A pace counted over `window` milliseconds.
     pub fn over(window: f64) -> Self {
-        Self { window: window.max(1.0), starts: VecDeque::new(), refusals: VecDeque::new(), per_window: None }
+        Self { window: window.max(1.0), starts: Vec::new(), refusals: Vec::new(), per_window: None }
     }
 
     /// Calls a minute this key is kept to, once learnt.
@@ -120,9 +118,7 @@ impl Pace {
 
     /// Takes the next moment a call may go at, `now` or later: how long to wait for it.
     pub fn reserve(&mut self, now: f64) -> u64 {
-        while self.starts.front().is_some_and(|&t| t <= now - self.window) {
-            self.starts.pop_front();
-        }
+        self.starts.retain(|&t| t > now - self.window);
         let mut at = now;
         if let Some(limit) = self.per_window.map(|n| n.max(1) as usize) {
             if self.starts.len() >= limit {
@@ -130,8 +126,8 @@ impl Pace {
                 at = at.max(self.starts[self.starts.len() - limit] + self.window + MARGIN_MS);
             }
         }
-        at = at.max(self.starts.back().copied().unwrap_or(at));
-        self.starts.push_back(at);
+        at = at.max(self.starts.last().copied().unwrap_or(at));
+        self.starts.push(at);
         (at - now).max(0.0).ceil() as u64
     }
 
@@ -143,10 +139,8 @@ impl Pace {
     /// Never raises it.
     pub fn refused(&mut self, now: f64, stated_per_minute: Option<u32>) {
         let since = now - self.window;
-        while self.refusals.front().is_some_and(|&t| t <= since) {
-            self.refusals.pop_front();
-        }
-        self.refusals.push_back(now);
+        self.refusals.retain(|&t| t > since);
+        self.refusals.push(now);
         let learnt = match stated_per_minute {
             Some(n) => (f64::from(n) * self.window / MINUTE_MS).floor() as u32,
             None if self.refusals.len() < 2 => return,

@@ -590,3 +590,31 @@ fn a_floor_given_while_a_recording_is_caught_up_with_says_to_wait() {
     assert!(err.contains("catching up"), "{err}");
     assert_eq!(again.session.floor_given(), None);
 }
+
+#[test]
+fn a_reset_run_with_messages_comes_back_as_it_was_until_another_starts() {
+    // Nothing said yet: nothing to undo.
+    let mut b = Bench::new("rail-debate", 3);
+    b.act(Session::reset);
+    assert!(!b.session.can_undo_reset());
+    // A run paused after two turns, reset, then brought back.
+    b.step();
+    b.step();
+    b.step();
+    let before = b.session.events().to_vec();
+    let status = b.session.status();
+    assert!(before.iter().any(|e| matches!(e, Event::Message { .. })));
+    b.act(Session::reset);
+    assert!(b.session.events().is_empty());
+    assert!(b.session.can_undo_reset());
+    b.act(Session::undo_reset);
+    assert_eq!(*b.session.events(), before);
+    assert_eq!(b.session.status(), status);
+    assert!(!b.session.can_undo_reset(), "undone once");
+    // Reset again, and a new run started: the cleared one is gone.
+    b.act(Session::reset);
+    assert!(b.session.can_undo_reset());
+    b.play();
+    assert!(!b.session.can_undo_reset());
+    assert!(b.session.undo_reset().is_empty());
+}

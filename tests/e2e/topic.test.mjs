@@ -101,6 +101,11 @@ for (const [lang, size] of [['en', { width: 1280, height: 720 }], ['en', { width
     await page.getByTestId('real-key').click();
     assert.equal(await page.getByTestId('field-model.provider').inputValue(), lang === 'zh' ? 'zhipu' : 'gemini');
     assert.ok(await page.getByTestId('field-model.provider').evaluate((el) => el === document.activeElement), 'the list has the focus');
+    // Where to get a key, right under the list.
+    const keyPage = page.getByTestId('key-page');
+    await waitForText(keyPage, lang === 'zh' ? /^在这里获取密钥：open\.bigmodel\.cn，然后粘贴到下面的密钥框里。$/ : /^Get a key at aistudio\.google\.com\/apikey, then paste it into the key field below\.$/);
+    assert.equal(await keyPage.locator('a').getAttribute('href'), lang === 'zh' ? 'https://open.bigmodel.cn/' : 'https://aistudio.google.com/apikey');
+    await screenshot(page, `topic/key-page-${lang}-${size.width}`);
     // This Chromium has no model behind the Prompt API: the built-in model is not offered.
     await page.getByTestId('field-model.provider').selectOption('demo');
     await waitForText(page.getByTestId('real-builtin-none'), lang === 'zh' ? /没有自带的模型/ : /no built-in model/);
