@@ -426,7 +426,7 @@ pub struct HttpModel {
 /// What providers have taught this session, by base URL and model name: the fields they refuse
 /// and the pace their rate limits allow.
 #[derive(Debug, Default)]
-pub struct Lessons(BTreeMap<String, Lesson>);
+pub struct Lessons(Vec<(String, Lesson)>);
 
 /// What one model at one address has taught.
 #[derive(Debug, Default)]
@@ -442,7 +442,8 @@ pub type Learned = Rc<RefCell<Lessons>>;
 impl Lessons {
     /// Calls a minute `model` at `base_url` has been kept to, once a refusal taught it.
     pub fn per_minute(&self, base_url: &str, model: &str) -> Option<u32> {
-        self.0.get(&lessons_key(base_url, model)).and_then(|l| l.pace.as_ref()?.per_minute())
+        let key = lessons_key(base_url, model);
+        self.0.iter().find(|(k, _)| *k == key).and_then(|(_, l)| l.pace.as_ref()?.per_minute())
     }
 }
 
@@ -552,12 +553,9 @@ impl HttpModel {
 
     /// What `model` accepts: the preset's dialect, plus what its refusals taught this session.
     fn dialect_for(&self, model: &str) -> Dialect {
-        self.learned
-            .borrow()
-            .0
-            .get(&self.learned_key(model))
-            .and_then(|l| l.dialect)
-            .unwrap_or(self.preset.dialect)
+        let key = self.learned_key(model);
+        let learned = self.learned.borrow();
+        learned.0.iter().find(|(k, _)| *k == key).and_then(|(_, l)| l.dialect).unwrap_or(self.preset.dialect)
     }
 
     /// The HTTP request for a call; only the headers the provider needs, so the CORS preflight
@@ -749,8 +747,7 @@ impl HttpModel {
                     let known = self.dialect_for(&model);
                     let merged = known.with(dialect);
                     let new = merged != known;
-                    self.learned.borrow_mut().0.entry(self.learned_key(&model)).or_default().dialect =
-                        Some(merged);
+                    self.lesson(&model, |l| l.dialect = Some(merged));
                     if let (true, Some(sink)) = (new, &self.on_notice) {
                         sink(&self.secrets.scrub(&format!(
                             "{} refused {} for {model} ({}). Agora {} and asked again, and will for the rest of this session.",
@@ -839,10 +836,23 @@ impl HttpModel {
     /// What this session has seen of `model`'s rate limit, to read or to teach.
     fn pace_of<T>(&self, model: &str, f: impl FnOnce(&mut pace::Pace) -> T) -> T {
         let window = self.settings.rate_window_ms as f64;
+        self.lesson(model, |l| f(l.pace.get_or_insert_with(|| pace::Pace::over(window))))
+    }
+
+    /// What this session has learnt of `model`, to read or to add to.
+    fn lesson<T>(&self, model: &str, f: impl FnOnce(&mut Lesson) -> T) -> T {
+        let key = self.learned_key(model);
         let mut lessons = self.learned.borrow_mut();
-        let lesson = lessons.0.entry(self.learned_key(model)).or_default();
-        let pace = lesson.pace.get_or_insert_with(|| pace::Pace::over(window));
-        f(pace)
+        // A list, not a map: a session talks to a model or two, and a map of its own would be
+        // more code on the page than the lookups it saves.
+        let at = match lessons.0.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                lessons.0.push((key, Lesson::default()));
+                lessons.0.len() - 1
+            }
+        };
+        f(&mut lessons.0[at].1)
     }
 
     /// Waits, when the key's limit has been learnt, for the next moment a call to `model` may

@@ -31,7 +31,8 @@ fn DemoSays() -> impl IntoView {
     // The model in the tab's pace on this device: this scenario's turns at the speeds its
     // warm-up ran here, this session's or the last kept.
     let controller = expect_context::<Controller>();
-    let pace = Memo::new(move |_| {
+    // A closure, not a memo: it is read in one place, and a memo is code of its own.
+    let pace = move || {
         let (model, read, write) = controller
             .intab
             .loaded
@@ -46,7 +47,7 @@ fn DemoSays() -> impl IntoView {
             super::demo::estimate(&on_tab)?.duration(read, write).map(|(_, turn)| turn)
         })?;
         Some(tf(say::EdInTabPace, &[("s", &crate::text::fixed(per_turn.max(1.0), 0)), ("model", &model)]))
-    });
+    };
     // The built-in model is offered only where the browser says it has one or can fetch one.
     let builtin = RwSignal::new(None::<bool>);
     leptos::task::spawn_local(async move {
@@ -76,7 +77,7 @@ fn DemoSays() -> impl IntoView {
                 <li>
                     <button type="button" class="link" data-testid="real-intab" on:click=pick(crate::intab::PROVIDER)>{t(say::EdRealInTab)}</button>
                     <span class="muted pace" data-testid="real-intab-pace">
-                        {move || pace.get().unwrap_or_else(|| t(say::EdInTabPaceUnknown).to_string())}
+                        {move || pace().unwrap_or_else(|| t(say::EdInTabPaceUnknown).to_string())}
                     </span>
                 </li>
                 <li><button type="button" class="link" data-testid="real-key" on:click=pick(free)>{t(say::EdRealKey)}</button></li>

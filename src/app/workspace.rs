@@ -417,27 +417,22 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
     // The buttons that come and go are drawn again only when they do (a button redrawn under the
     // pointer would lose the click).
     let undo = Memo::new(move |_| shown.with(|c| c.undo_answer));
-    // Whether the last Reset can be undone: while nothing has been run since (the session keeps
-    // what it cleared).
-    let undoable = RwSignal::new(false);
-    Effect::new(move |_| {
-        if !matches!(controller.mode.get(), Mode::Idle) {
-            undoable.set(false);
-        }
-    });
+    // Whether the last Reset can be undone: the session keeps what it cleared until another run
+    // starts or loads, and is asked again whenever the run on screen changes.
+    let undoable = move || {
+        controller.mode.get();
+        controller.view.with(|_| ());
+        controller.can_undo_reset()
+    };
     let reset = move |_| {
         controller.reset();
-        undoable.set(controller.can_undo_reset());
         // The focus leaves Reset for Run: a Space meant to play (the projector's key) must not
         // press Reset again.
         if let Some(run) = run_button.0.get_untracked() {
             let _ = run.focus();
         }
     };
-    let undo_reset = move |_| {
-        undoable.set(false);
-        controller.undo_reset();
-    };
+    let undo_reset = move |_| controller.undo_reset();
     let replay = Memo::new(move |_| shown.with(|c| c.step_back.is_some()));
     view! {
         <div class="controls" role="toolbar" aria-label=t(say::RunControls)>
@@ -480,7 +475,7 @@ fn Controls(message: RwSignal<String>) -> impl IntoView {
             <button data-testid="reset" on:click=reset>
                 {t(say::Reset)}
             </button>
-            {move || undoable.get().then(|| view! {
+            {move || undoable().then(|| view! {
                 <button data-testid="undo-reset" title=t(say::UndoResetTitle) on:click=undo_reset>
                     {t(say::UndoReset)}
                 </button>

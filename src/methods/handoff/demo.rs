@@ -34,8 +34,9 @@ impl Cast {
         // Hand off to the side heard least lately, so every side speaks; among those, to the
         // most opposed debater most of the time, so the exchange has tension.
         let least = options.iter().map(|o| handed(o)).min().unwrap_or(0);
-        let mut ranked = self.most_opposed(options, me.map_or(0.0, |p| p.stance));
-        ranked.sort_by_key(|o| usize::from(handed(o) > least));
+        let (mut ranked, others): (Vec<_>, Vec<_>) =
+            self.most_opposed(options, me.map_or(0.0, |p| p.stance)).into_iter().partition(|o| handed(o) == least);
+        ranked.extend(others);
         let mut target = if chance(rng, 0.7) || ranked.len() == 1 {
             ranked.first().map(|s| s.to_string()).unwrap_or_default()
         } else {
