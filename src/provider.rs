@@ -773,11 +773,10 @@ impl HttpModel {
                 }
                 // A key's limit is waited out, up to the time the settings allow in all, and
                 // what it taught paces the calls after it: a free tier slows a run, never ends it.
-                Err(Failure::RateLimited { retry_after_ms, limit, message })
+                Err(failure @ Failure::RateLimited { retry_after_ms, limit, .. })
                     if waited_for_rate < self.settings.rate_limit_wait_ms =>
                 {
                     self.pace_of(&model, |p| p.refused(self.clock.now_ms(), limit));
-                    let failure = Failure::RateLimited { retry_after_ms, limit, message };
                     // The wait the provider names, and room for its clock to differ from ours.
                     let wait = match retry_after_ms {
                         Some(_) => {
@@ -786,29 +785,17 @@ impl HttpModel {
                         None => backoff_ms(&self.settings, attempt.min(3), None, self.jitter()),
                     };
                     waited_for_rate += wait.max(1);
-                    let what = failure.retry_note(self.preset, &self.endpoint.base_url);
-                    if let Some(sink) = &self.on_retry {
-                        let what = self.secrets.scrub(&what);
-                        sink(&Wait { agent: &request.agent, ms: wait, why: WaitWhy::Retry(&what) });
-                    }
                     attempt += 1;
-                    let stop = Box::pin(self.cancel.cancelled());
-                    if let Either::Right(_) = select(self.clock.sleep(wait), stop).await {
-                        break Err(Failure::Cancelled);
+                    if let Err(stopped) = self.retry_after(&request.agent, &failure, wait).await {
+                        break Err(stopped);
                     }
                 }
                 Err(failure @ Failure::RateLimited { .. }) => break Err(failure),
                 Err(failure) if failure.retryable() && attempt < self.settings.max_retries => {
                     let wait = backoff_ms(&self.settings, attempt, None, self.jitter());
-                    if let Some(sink) = &self.on_retry {
-                        let what = failure.retry_note(self.preset, &self.endpoint.base_url);
-                        let what = self.secrets.scrub(&what);
-                        sink(&Wait { agent: &request.agent, ms: wait, why: WaitWhy::Retry(&what) });
-                    }
                     attempt += 1;
-                    let stop = Box::pin(self.cancel.cancelled());
-                    if let Either::Right(_) = select(self.clock.sleep(wait), stop).await {
-                        break Err(Failure::Cancelled);
+                    if let Err(stopped) = self.retry_after(&request.agent, &failure, wait).await {
+                        break Err(stopped);
                     }
                 }
                 Err(failure) => break Err(failure),
@@ -863,8 +850,23 @@ impl HttpModel {
         if let Some(sink) = &self.on_retry {
             sink(&Wait { agent, ms: wait, why: WaitWhy::Paced { provider: self.preset.label, per_minute } });
         }
+        self.sleep_or_stop(wait).await
+    }
+
+    /// Says what failed and that `agent`'s call goes again in `ms`, then waits for it.
+    async fn retry_after(&self, agent: &str, failure: &Failure, ms: u64) -> Result<(), Failure> {
+        if let Some(sink) = &self.on_retry {
+            let what = failure.retry_note(self.preset, &self.endpoint.base_url);
+            let what = self.secrets.scrub(&what);
+            sink(&Wait { agent, ms, why: WaitWhy::Retry(&what) });
+        }
+        self.sleep_or_stop(ms).await
+    }
+
+    /// Waits `ms`, or until Stop: then [`Failure::Cancelled`].
+    async fn sleep_or_stop(&self, ms: u64) -> Result<(), Failure> {
         let stop = Box::pin(self.cancel.cancelled());
-        match select(self.clock.sleep(wait), stop).await {
+        match select(self.clock.sleep(ms), stop).await {
             Either::Left(_) => Ok(()),
             Either::Right(_) => Err(Failure::Cancelled),
         }
